@@ -1,0 +1,20 @@
+/// A comment or thread id, compared and hashed by its exact UTF-8 bytes.
+///
+/// Swift's `String ==` treats canonically equivalent strings as equal (NFC and NFD forms,
+/// U+212A KELVIN SIGN and "K"); source data and file systems do not, so ids never use it.
+/// Integer ids keep the digits they were written with, however many there are.
+public struct CommentID: Hashable, Sendable, CustomStringConvertible {
+    public let string: String
+
+    public init(_ string: String) { self.string = string }
+
+    public static func == (lhs: CommentID, rhs: CommentID) -> Bool {
+        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for byte in string.utf8 { hasher.combine(byte) }
+    }
+
+    public var description: String { string }
+}

@@ -1,0 +1,505 @@
+// Input stage: bytes of JSON in, `ThreadRecord`s out.
+// JSONDocument is a strict RFC 8259 parser that keeps the whole document as a flat tape of
+// nodes over the original bytes: no recursion, no per-value objects, byte offsets for errors.
+
+/// A parsed JSON document: the original bytes plus a flat tape of nodes in document order.
+///
+/// Containers know the tape index just past their last descendant, so skipping a subtree is
+/// O(1) and nothing ever walks the document recursively. Strings and numbers stay as byte
+/// ranges until asked for, so big integers keep every digit.
+public struct JSONDocument: Sendable {
+    public enum Kind: UInt8, Sendable {
+        case object, array, string, number, `true`, `false`, null
+
+        /// How error messages name a value of this kind ("found an object").
+        public var described: String {
+            switch self {
+            case .object: return "an object"
+            case .array: return "an array"
+            case .string: return "a string"
+            case .number: return "a number"
+            case .true: return "true"
+            case .false: return "false"
+            case .null: return "null"
+            }
+        }
+    }
+
+    struct Node {
+        var kind: Kind
+        /// Strings: has a backslash escape. Numbers: is an integer (no fraction or exponent).
+        var flag: Bool
+        /// Byte offset: of the first content byte for strings, of the token otherwise.
+        var start: Int32
+        /// Scalars: byte offset just past the content. Containers: tape index past the subtree.
+        var end: Int32
+        /// Containers: number of elements or members.
+        var count: Int32
+    }
+
+    public let bytes: [UInt8]
+    var nodes: [Node]
+
+    /// The tape index of the root value.
+    public var root: Int { 0 }
+
+    /// The most nested containers a document may open; deeper input is an error, not a crash.
+    public static let defaultDepthLimit = 1_000_000
+
+    public init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit) throws(JSONSyntaxError) {
+        guard bytes.count < Int(Int32.max) else {
+            throw JSONSyntaxError(offset: 0, message: "the file is larger than 2 GiB, which Threadfold does not read")
+        }
+        self.bytes = bytes
+        var parser = JSONParser(bytes: bytes, depthLimit: depthLimit)
+        self.nodes = try parser.parse()
+    }
+
+    // MARK: Reading nodes
+
+    public func kind(_ index: Int) -> Kind { nodes[index].kind }
+
+    /// The byte offset where the value at `index` starts (its opening quote for strings).
+    public func offset(_ index: Int) -> Int {
+        let node = nodes[index]
+        return Int(node.start) - (node.kind == .string ? 1 : 0)
+    }
+
+    /// The tape index just past the value at `index` and everything inside it.
+    public func next(_ index: Int) -> Int {
+        let node = nodes[index]
+        switch node.kind {
+        case .object, .array: return Int(node.end)
+        default: return index + 1
+        }
+    }
+
+    /// Number of elements of an array or members of an object.
+    public func count(_ index: Int) -> Int { Int(nodes[index].count) }
+
+    /// Calls `body` with the tape index of each element of the array at `index`.
+    @inline(__always)
+    public func forEachElement(_ index: Int, _ body: (_ position: Int, _ element: Int) throws -> Void) rethrows {
+        var child = index + 1
+        for position in 0..<Int(nodes[index].count) {
+            try body(position, child)
+            child = next(child)
+        }
+    }
+
+    /// Calls `body` with the decoded key and the tape index of each member's value, in order.
+    @inline(__always)
+    public func forEachMember(_ index: Int, _ body: (_ key: String, _ value: Int) throws -> Void) rethrows {
+        var key = index + 1
+        for _ in 0..<Int(nodes[index].count) {
+            try body(string(key), key + 1)
+            key = next(key + 1)
+        }
+    }
+
+    /// The value of member `name` in the object at `index` (the last one, if repeated).
+    public func member(_ index: Int, _ name: String) -> Int? {
+        var found: Int?
+        forEachMember(index) { key, value in
+            if key.utf8.elementsEqual(name.utf8) { found = value }
+        }
+        return found
+    }
+
+    /// The decoded text of the string at `index`.
+    public func string(_ index: Int) -> String {
+        let node = nodes[index]
+        let start = Int(node.start), end = Int(node.end)
+        return bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            if !node.flag { return String(decoding: raw, as: UTF8.self) }
+            return String(decoding: JSONDocument.unescape(raw), as: UTF8.self)
+        }
+    }
+
+    /// The source text of the number at `index`, exactly as written.
+    public func numberText(_ index: Int) -> String {
+        let node = nodes[index]
+        return String(decoding: bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
+    }
+
+    /// Whether the number at `index` has no fraction and no exponent.
+    public func isInteger(_ index: Int) -> Bool { nodes[index].kind == .number && nodes[index].flag }
+
+    /// The number at `index` as an exact 64-bit integer, or nil if it is not one or does not fit.
+    public func int64(_ index: Int) -> Int64? {
+        guard isInteger(index) else { return nil }
+        return Int64(numberText(index))
+    }
+
+    /// The number at `index` as a Double (which may round).
+    public func double(_ index: Int) -> Double? {
+        guard nodes[index].kind == .number else { return nil }
+        return Double(numberText(index))
+    }
+
+    /// 1-based line and column (in Unicode scalars) of a byte offset.
+    public func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        JSONDocument.location(in: bytes, offset: offset)
+    }
+
+    static func location(in bytes: [UInt8], offset: Int) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        let end = min(offset, bytes.count)
+        var i = 0
+        while i < end {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            i += 1
+        }
+        return (line, column)
+    }
+
+    /// Decodes backslash escapes of an already validated string body. Lone surrogates become U+FFFD.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        func hex4(_ at: Int) -> UInt32 {
+            var value: UInt32 = 0
+            for k in at..<(at + 4) {
+                let c = raw[k]
+                let digit: UInt8
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
+                default: digit = c - UInt8(ascii: "A") + 10
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+        func append(scalar: UInt32) {
+            let scalar = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+            out.append(contentsOf: UTF8.encode(scalar)!)
+        }
+        while i < raw.count {
+            let byte = raw[i]
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                i += 1
+                continue
+            }
+            let escape = raw[i + 1]
+            i += 2
+            switch escape {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                let unit = hex4(i)
+                i += 4
+                if unit >= 0xD800 && unit < 0xDC00, i + 6 <= raw.count,
+                   raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") {
+                    let low = hex4(i + 2)
+                    if low >= 0xDC00 && low < 0xE000 {
+                        i += 6
+                        append(scalar: 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                        continue
+                    }
+                }
+                append(scalar: unit) // a lone surrogate is not a scalar: U+FFFD
+            default: out.append(escape) // \" \\ \/
+            }
+        }
+        return out
+    }
+}
+
+/// A JSON syntax error at a byte offset; `InputError` turns it into `file:line:col`.
+public struct JSONSyntaxError: Error, Sendable {
+    public var offset: Int
+    public var message: String
+}
+
+/// The iterative parser behind `JSONDocument`.
+struct JSONParser {
+    let bytes: [UInt8]
+    let depthLimit: Int
+    var nodes: [JSONDocument.Node] = []
+    var position = 0
+
+    init(bytes: [UInt8], depthLimit: Int) {
+        self.bytes = bytes
+        self.depthLimit = depthLimit
+    }
+
+    private enum Expect { case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd }
+
+    mutating func parse() throws(JSONSyntaxError) -> [JSONDocument.Node] {
+        nodes.reserveCapacity(bytes.count / 16 + 16)
+        let count = bytes.count
+        // A UTF-8 byte order mark is tolerated.
+        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        var stack: [Int32] = []
+        var expect = Expect.value
+        while true {
+            skipWhitespace()
+            guard position < count else {
+                if let open = stack.last {
+                    let what = nodes[Int(open)].kind == .object ? "object" : "array"
+                    throw JSONSyntaxError(offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open)].start); expected more JSON")
+                }
+                throw JSONSyntaxError(offset: count, message: "the file is empty; expected a JSON value")
+            }
+            let byte = bytes[position]
+            switch expect {
+            case .value, .valueOrArrayEnd:
+                if expect == .valueOrArrayEnd && byte == UInt8(ascii: "]") {
+                    close(&stack)
+                } else {
+                    switch byte {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        guard stack.count < depthLimit else {
+                            throw JSONSyntaxError(offset: position, message: "nesting deeper than \(depthLimit) levels; expected a shallower document")
+                        }
+                        bumpCount(stack)
+                        stack.append(Int32(nodes.count))
+                        nodes.append(.init(kind: byte == UInt8(ascii: "{") ? .object : .array, flag: false, start: Int32(position), end: 0, count: 0))
+                        position += 1
+                        expect = byte == UInt8(ascii: "{") ? .keyOrObjectEnd : .valueOrArrayEnd
+                        continue
+                    case UInt8(ascii: "\""):
+                        bumpCount(stack)
+                        try parseString()
+                    case UInt8(ascii: "t"): bumpCount(stack); try literal("true", .true)
+                    case UInt8(ascii: "f"): bumpCount(stack); try literal("false", .false)
+                    case UInt8(ascii: "n"): bumpCount(stack); try literal("null", .null)
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        bumpCount(stack)
+                        try parseNumber()
+                    default:
+                        throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected a JSON value")
+                    }
+                }
+                if stack.isEmpty {
+                    skipWhitespace()
+                    if position < count {
+                        throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
+                    }
+                    return nodes
+                }
+                expect = .commaOrEnd
+            case .keyOrObjectEnd, .key:
+                if expect == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
+                    close(&stack)
+                    if stack.isEmpty {
+                        skipWhitespace()
+                        if position < count {
+                            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
+                        }
+                        return nodes
+                    }
+                    expect = .commaOrEnd
+                } else if byte == UInt8(ascii: "\"") {
+                    nodes[Int(stack[stack.count - 1])].count += 1
+                    try parseString()
+                    expect = .colon
+                } else {
+                    throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected a member name in double quotes")
+                }
+            case .colon:
+                guard byte == UInt8(ascii: ":") else {
+                    throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected ':' after the member name")
+                }
+                position += 1
+                expect = .value
+            case .commaOrEnd:
+                let top = Int(stack[stack.count - 1])
+                let isObject = nodes[top].kind == .object
+                if byte == UInt8(ascii: ",") {
+                    position += 1
+                    expect = isObject ? .key : .value
+                } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    close(&stack)
+                    if stack.isEmpty {
+                        skipWhitespace()
+                        if position < count {
+                            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
+                        }
+                        return nodes
+                    }
+                } else {
+                    throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected ',' or '\(isObject ? "}" : "]")'")
+                }
+            }
+        }
+    }
+
+    /// Counts one more element when the open container is an array. Object members are
+    /// counted at their keys, so a member's value does not count twice.
+    @inline(__always)
+    private mutating func bumpCount(_ stack: [Int32]) {
+        guard let top = stack.last, nodes[Int(top)].kind == .array else { return }
+        nodes[Int(top)].count += 1
+    }
+
+    private mutating func close(_ stack: inout [Int32]) {
+        let top = Int(stack.removeLast())
+        nodes[top].end = Int32(nodes.count)
+        position += 1
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        let count = bytes.count
+        while position < count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString, _ kind: JSONDocument.Kind) throws(JSONSyntaxError) {
+        let length = word.utf8CodeUnitCount
+        let start = position
+        var matches = start + length <= bytes.count
+        if matches {
+            let pointer = word.utf8Start
+            for k in 0..<length where bytes[start + k] != pointer[k] { matches = false; break }
+        }
+        guard matches else {
+            throw JSONSyntaxError(offset: start, message: "found \(describe(at: start)); expected a JSON value (true, false and null are lower case)")
+        }
+        nodes.append(.init(kind: kind, flag: false, start: Int32(start), end: Int32(start + length), count: 0))
+        position += length
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) {
+        let start = position
+        let count = bytes.count
+        var i = position
+        var integer = true
+        func digit(_ at: Int) -> Bool { at < count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9") }
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard digit(i) else {
+            throw JSONSyntaxError(offset: start, message: "found a '-' without digits; expected a number")
+        }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+            if digit(i) { throw JSONSyntaxError(offset: start, message: "found a number with a leading zero; expected no leading zeros") }
+        } else {
+            while digit(i) { i += 1 }
+        }
+        if i < count && bytes[i] == UInt8(ascii: ".") {
+            integer = false
+            i += 1
+            guard digit(i) else { throw JSONSyntaxError(offset: i, message: "found a '.' without digits after it; expected a fraction") }
+            while digit(i) { i += 1 }
+        }
+        if i < count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            integer = false
+            i += 1
+            if i < count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            guard digit(i) else { throw JSONSyntaxError(offset: i, message: "found an exponent without digits; expected digits after 'e'") }
+            while digit(i) { i += 1 }
+        }
+        nodes.append(.init(kind: .number, flag: integer, start: Int32(start), end: Int32(i), count: 0))
+        position = i
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) {
+        let quote = position
+        var escaped = false
+        let result: Int = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> Int in
+            let count = buffer.count
+            var i = quote + 1
+            while i < count {
+                let byte = buffer[i]
+                if byte == UInt8(ascii: "\"") { return i }
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    guard i + 1 < count else { break }
+                    switch buffer[i + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        i += 2
+                    case UInt8(ascii: "u"):
+                        guard i + 5 < count, (2...5).allSatisfy({ isHex(buffer[i + $0]) }) else {
+                            throw JSONSyntaxError(offset: i, message: "found a broken \\u escape; expected four hex digits")
+                        }
+                        i += 6
+                    default:
+                        throw JSONSyntaxError(offset: i, message: "found the escape '\\\(printable(buffer[i + 1]))'; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+                    }
+                } else if byte < 0x20 {
+                    throw JSONSyntaxError(offset: i, message: "found control character U+\(hex2(byte)) inside a string; expected it escaped (\\n, \\t, \\u00XX)")
+                } else if byte < 0x80 {
+                    i += 1
+                } else {
+                    let length = utf8Length(buffer, i)
+                    guard length > 0 else {
+                        throw JSONSyntaxError(offset: i, message: "found invalid UTF-8 (byte 0x\(hex2(byte))); expected UTF-8 text")
+                    }
+                    i += length
+                }
+            }
+            throw JSONSyntaxError(offset: quote, message: "found a string that never ends; expected a closing '\"'")
+        }
+        nodes.append(.init(kind: .string, flag: escaped, start: Int32(quote + 1), end: Int32(result), count: 0))
+        position = result + 1
+    }
+
+    private func describe(at offset: Int) -> String {
+        guard offset < bytes.count else { return "the end of the file" }
+        let byte = bytes[offset]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(hex2(byte))"
+    }
+}
+
+@inline(__always)
+private func isHex(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): return true
+    default: return false
+    }
+}
+
+private func hex2(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+}
+
+private func printable(_ byte: UInt8) -> String {
+    byte >= 0x21 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : "x\(hex2(byte))"
+}
+
+/// Length of the valid UTF-8 sequence at `i`, or 0 if it is not valid (overlong, surrogate, truncated).
+@inline(__always)
+func utf8Length(_ buffer: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+    let count = buffer.count
+    let b0 = buffer[i]
+    func cont(_ k: Int) -> Bool { i + k < count && buffer[i + k] & 0xC0 == 0x80 }
+    switch b0 {
+    case 0xC2...0xDF:
+        return cont(1) ? 2 : 0
+    case 0xE0:
+        return i + 2 < count && (0xA0...0xBF).contains(buffer[i + 1]) && cont(2) ? 3 : 0
+    case 0xE1...0xEC, 0xEE...0xEF:
+        return cont(1) && cont(2) ? 3 : 0
+    case 0xED:
+        return i + 2 < count && (0x80...0x9F).contains(buffer[i + 1]) && cont(2) ? 3 : 0
+    case 0xF0:
+        return i + 3 < count && (0x90...0xBF).contains(buffer[i + 1]) && cont(2) && cont(3) ? 4 : 0
+    case 0xF1...0xF3:
+        return cont(1) && cont(2) && cont(3) ? 4 : 0
+    case 0xF4:
+        return i + 3 < count && (0x80...0x8F).contains(buffer[i + 1]) && cont(2) && cont(3) ? 4 : 0
+    default:
+        return 0
+    }
+}

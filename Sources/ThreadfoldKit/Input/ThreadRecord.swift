@@ -1,0 +1,115 @@
+/// One comment as read from the input: plain values, ids as strings, nothing resolved yet.
+public struct CommentRecord: Sendable {
+    public var id: CommentID
+    /// The parent's id; nil for a top-level comment (after the input's conventions are applied).
+    public var parentID: CommentID?
+    public var author: String?
+    /// The body as Markdown.
+    public var body: String
+    public var createdAt: Timestamp?
+    public var editedAt: Timestamp?
+    public var edited: Bool
+    public var score: Int64?
+    public var deleted: Bool
+    public var removed: Bool
+    public var authorFlair: String?
+    /// Where the comment stands in the input, for messages.
+    public var origin: RecordOrigin
+
+    public init(id: CommentID, parentID: CommentID? = nil, author: String? = nil, body: String = "",
+                createdAt: Timestamp? = nil, editedAt: Timestamp? = nil, edited: Bool = false,
+                score: Int64? = nil, deleted: Bool = false, removed: Bool = false,
+                authorFlair: String? = nil, origin: RecordOrigin = RecordOrigin()) {
+        self.id = id
+        self.parentID = parentID
+        self.author = author
+        self.body = body
+        self.createdAt = createdAt
+        self.editedAt = editedAt
+        self.edited = edited || editedAt != nil
+        self.score = score
+        self.deleted = deleted
+        self.removed = removed
+        self.authorFlair = authorFlair
+        self.origin = origin
+    }
+}
+
+/// Where a record stands in its file: a byte offset for line:column, and enough to rebuild its
+/// JSON path (`$.comments[3].replies[0]`) without storing a string per comment.
+public struct RecordOrigin: Sendable {
+    /// Byte offset of the comment object, or -1 when unknown.
+    public var offset: Int32 = -1
+    /// Index of the record whose `replies` array holds this one, or -1 for the top-level list.
+    public var container: Int32 = -1
+    /// The key of the array that holds this record (`comments`, `replies`, `children`), or nil
+    /// when the document itself is the array.
+    public var key: String? = nil
+    /// Position in that array.
+    public var index: Int32 = 0
+
+    public init(offset: Int32 = -1, container: Int32 = -1, key: String? = nil, index: Int32 = 0) {
+        self.offset = offset
+        self.container = container
+        self.key = key
+        self.index = index
+    }
+}
+
+/// One thread as read from the input.
+public struct ThreadRecord: Sendable {
+    public var id: CommentID?
+    public var title: String?
+    public var author: String?
+    public var createdAt: Timestamp?
+    public var url: String?
+    public var lang: String?
+    public var comments: [CommentRecord]
+    /// The file name used in messages (`-` for standard input).
+    public var file: String
+    /// The source bytes' line starts are computed from these when a message needs them.
+    public var source: [UInt8]
+
+    public init(id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
+                url: String? = nil, lang: String? = nil, comments: [CommentRecord] = [], file: String = "-",
+                source: [UInt8] = []) {
+        self.id = id
+        self.title = title
+        self.author = author
+        self.createdAt = createdAt
+        self.url = url
+        self.lang = lang
+        self.comments = comments
+        self.file = file
+        self.source = source
+    }
+
+    /// The JSON path of comment `index`, e.g. `$.comments[3].replies[0]`. Built only for messages.
+    public func path(of index: Int) -> String { path(for: comments[index].origin) }
+
+    /// The JSON path of a comment at `origin`, whose container records are already read.
+    public func path(for origin: RecordOrigin) -> String {
+        var parts: [String] = []
+        var current = origin
+        while true {
+            parts.append(current.key.map { ".\($0)[\(current.index)]" } ?? "[\(current.index)]")
+            guard current.container >= 0 else { break }
+            current = comments[Int(current.container)].origin
+        }
+        return "$" + parts.reversed().joined()
+    }
+
+    /// An error or warning about comment `index`, located at its object in the file.
+    public func message(about index: Int, field: String? = nil, _ text: String,
+                        severity: InputError.Severity = .error) -> InputError {
+        let offset = Int(comments[index].origin.offset)
+        var error = InputError(file: file, path: path(of: index) + (field.map { ".\($0)" } ?? ""),
+                               message: text, severity: severity)
+        if offset >= 0 && !source.isEmpty {
+            let location = JSONDocument.location(in: source, offset: offset)
+            error.line = location.line
+            error.column = location.column
+        }
+        return error
+    }
+}

@@ -1,0 +1,153 @@
+/// A point in time as milliseconds since 1970-01-01T00:00:00Z.
+///
+/// Parsing and formatting are done by hand on the proleptic Gregorian calendar in UTC, so
+/// output never depends on the machine's time zone or locale.
+public struct Timestamp: Comparable, Hashable, Sendable {
+    public var milliseconds: Int64
+
+    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
+
+    /// Unix time in seconds or milliseconds: values of 100 billion and more are taken as
+    /// milliseconds (as seconds they would lie past the year 5000).
+    public init?(unix value: Double) {
+        guard value.isFinite, abs(value) < 1e16 else { return nil }
+        let ms = abs(value) >= 1e11 ? value : value * 1000
+        self.milliseconds = Int64(ms.rounded(.down))
+    }
+
+    /// ISO 8601 / RFC 3339: `2024-03-03`, `2024-03-03T10:04:05`, `…05.123Z`, `…05+01:00`,
+    /// a space instead of `T`, `+0100` offsets. No offset means UTC.
+    public init?(iso text: String) {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
+              let day = scanner.number(2), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        var seconds = Timestamp.daysFromCivil(year: year, month: month, day: day) * 86_400
+        var millis: Int64 = 0
+        if scanner.skip("T") || scanner.skip("t") || scanner.skip(" ") {
+            guard let hour = scanner.number(2), hour < 24, scanner.skip(":"), let minute = scanner.number(2), minute < 60 else { return nil }
+            var second: Int64 = 0
+            if scanner.skip(":") {
+                guard let s = scanner.number(2), s <= 60 else { return nil }
+                second = s
+                if scanner.skip(".") || scanner.skip(",") {
+                    var scale: Int64 = 100
+                    var digits = 0
+                    while let d = scanner.digit() {
+                        millis += d * scale
+                        scale /= 10
+                        digits += 1
+                    }
+                    guard digits > 0 else { return nil }
+                }
+            }
+            seconds += hour * 3600 + minute * 60 + second
+            if scanner.skip("Z") || scanner.skip("z") {
+            } else if let sign = scanner.sign() {
+                guard let oh = scanner.number(2) else { return nil }
+                _ = scanner.skip(":")
+                let om = scanner.number(2) ?? 0
+                guard oh < 24, om < 60 else { return nil }
+                seconds -= sign * (oh * 3600 + om * 60)
+            }
+        }
+        guard scanner.atEnd else { return nil }
+        self.milliseconds = seconds * 1000 + millis
+    }
+
+    /// The civil date and time in UTC.
+    public var components: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
+        let (days, msOfDay) = milliseconds.floorDivided(by: 86_400_000)
+        let (y, m, d) = Timestamp.civilFromDays(days)
+        return (y, m, d, msOfDay / 3_600_000, msOfDay / 60_000 % 60, msOfDay / 1000 % 60, msOfDay % 1000)
+    }
+
+    /// `2024-03-03T10:04:05Z` (milliseconds only when present), for `<time datetime>` and feeds.
+    public var iso8601: String {
+        let c = components
+        var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+        if c.millisecond != 0 { text += ".\(pad(c.millisecond, 3))" }
+        return text + "Z"
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days.
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}
+
+private func pad(_ value: Int64, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+private extension Int64 {
+    func floorDivided(by divisor: Int64) -> (Int64, Int64) {
+        var q = self / divisor
+        var r = self % divisor
+        if r < 0 { q -= 1; r += divisor }
+        return (q, r)
+    }
+}
+
+private struct DigitScanner {
+    let bytes: [UInt8]
+    var i = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var atEnd: Bool { i == bytes.count }
+
+    mutating func digit() -> Int64? {
+        guard i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 else { return nil }
+        defer { i += 1 }
+        return Int64(bytes[i] - 48)
+    }
+
+    mutating func number(_ width: Int) -> Int64? {
+        var value: Int64 = 0
+        for _ in 0..<width {
+            guard let d = digit() else { return nil }
+            value = value * 10 + d
+        }
+        return value
+    }
+
+    mutating func skip(_ char: Unicode.Scalar) -> Bool {
+        guard i < bytes.count, bytes[i] == UInt8(char.value) else { return false }
+        i += 1
+        return true
+    }
+
+    mutating func sign() -> Int64? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+}

@@ -1,0 +1,192 @@
+/// Lexes and parses Mustache source into `Template.Node`s in one pass (a delimiter change
+/// alters how the rest is lexed, so the two cannot be separated).
+///
+/// Standalone lines: a section, inverted, closing, comment, partial or delimiter tag alone on
+/// its line (only spaces or tabs around it) takes the whole line with it, newline included.
+struct TemplateParser {
+    let source: [UInt8]
+    let file: String
+    var position = 0
+    var open: [UInt8] = Array("{{".utf8)
+    var close: [UInt8] = Array("}}".utf8)
+    /// Where the last tag ended: a tag is standalone only if no other tag shares its line.
+    var lastTagEnd = 0
+
+    init(source: String, file: String) {
+        self.source = Array(source.utf8)
+        self.file = file
+    }
+
+    private struct OpenSection {
+        var name: String
+        var inverted: Bool
+        var nodes: [Template.Node]
+        var offset: Int
+    }
+
+    mutating func parse() throws(TemplateError) -> [Template.Node] {
+        var stack: [OpenSection] = [OpenSection(name: "", inverted: false, nodes: [], offset: 0)]
+        var text: [UInt8] = []
+
+        func flush(_ text: inout [UInt8], into stack: inout [OpenSection]) {
+            if !text.isEmpty {
+                stack[stack.count - 1].nodes.append(.text(text))
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+
+        while position < source.count {
+            guard let tagStart = find(open, from: position) else {
+                text.append(contentsOf: source[position...])
+                position = source.count
+                break
+            }
+            text.append(contentsOf: source[position..<tagStart])
+            var cursor = tagStart + open.count
+            guard cursor < source.count || find(close, from: cursor) != nil else {
+                throw error(at: tagStart, "unclosed tag '\(string(open))'; expected '\(string(close))'")
+            }
+            // The tag's sigil.
+            var sigil: UInt8 = 0
+            if cursor < source.count {
+                switch source[cursor] {
+                case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
+                     UInt8(ascii: "!"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "{"):
+                    sigil = source[cursor]
+                    cursor += 1
+                default: break
+                }
+            }
+            // The tag's end.
+            var closing = close
+            if sigil == UInt8(ascii: "{") { closing = Array("}".utf8) + close }
+            if sigil == UInt8(ascii: "=") { closing = Array("=".utf8) + close }
+            guard let contentEnd = find(closing, from: cursor) else {
+                throw error(at: tagStart, "unclosed tag '\(string(open))'; expected '\(string(closing))'")
+            }
+            let tagEnd = contentEnd + closing.count
+            let content = trimmed(source[cursor..<contentEnd])
+
+            // Standalone?
+            let canStandAlone = [UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
+                                 UInt8(ascii: "!"), UInt8(ascii: "=")].contains(sigil)
+            var indent: [UInt8] = []
+            var nextPosition = tagEnd
+            if canStandAlone, let lineEnd = standaloneEnd(tagStart: tagStart, tagEnd: tagEnd) {
+                let lineStart = self.lineStart(before: tagStart)
+                indent = Array(source[lineStart..<tagStart])
+                text.removeLast(tagStart - lineStart)
+                nextPosition = lineEnd
+            }
+
+            switch sigil {
+            case UInt8(ascii: "!"):
+                break
+            case UInt8(ascii: "="):
+                let parts = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+                guard parts.count == 2, !parts[0].contains(UInt8(ascii: "=")), !parts[1].contains(UInt8(ascii: "=")) else {
+                    throw error(at: tagStart, "found '\(string(content))' in a delimiter tag; expected two delimiters separated by a space, like {{=<% %>=}}")
+                }
+                open = Array(parts[0])
+                close = Array(parts[1])
+            case UInt8(ascii: "#"), UInt8(ascii: "^"):
+                let name = try validName(content, tagStart)
+                flush(&text, into: &stack)
+                stack.append(OpenSection(name: name, inverted: sigil == UInt8(ascii: "^"), nodes: [], offset: tagStart))
+            case UInt8(ascii: "/"):
+                let name = try validName(content, tagStart)
+                guard stack.count > 1 else {
+                    throw error(at: tagStart, "found '{{/\(name)}}' but no section is open; expected a matching '{{#\(name)}}' before it")
+                }
+                guard stack[stack.count - 1].name == name else {
+                    let open = stack[stack.count - 1]
+                    let (line, column) = location(open.offset)
+                    throw error(at: tagStart, "found '{{/\(name)}}'; expected '{{/\(open.name)}}' to close the section opened at \(line):\(column)")
+                }
+                flush(&text, into: &stack)
+                let section = stack.removeLast()
+                stack[stack.count - 1].nodes.append(.section(Template.Name(name), inverted: section.inverted, children: section.nodes))
+            case UInt8(ascii: ">"):
+                let name = try validName(content, tagStart)
+                flush(&text, into: &stack)
+                stack[stack.count - 1].nodes.append(.partial(name, indent: String(decoding: indent, as: UTF8.self)))
+            default:
+                let name = try validName(content, tagStart)
+                flush(&text, into: &stack)
+                let escaped = sigil == 0
+                stack[stack.count - 1].nodes.append(.variable(Template.Name(name), escaped: escaped))
+            }
+            position = nextPosition
+            lastTagEnd = nextPosition
+        }
+        flush(&text, into: &stack)
+        if stack.count > 1 {
+            let section = stack[stack.count - 1]
+            throw error(at: section.offset, "section '\(section.name)' is never closed; expected '{{/\(section.name)}}'")
+        }
+        return stack[0].nodes
+    }
+
+    /// If the tag at `tagStart..<tagEnd` is alone on its line, the offset just past that line.
+    private func standaloneEnd(tagStart: Int, tagEnd: Int) -> Int? {
+        let lineStart = self.lineStart(before: tagStart)
+        guard lastTagEnd <= lineStart else { return nil }
+        for i in lineStart..<tagStart where source[i] != 0x20 && source[i] != 0x09 { return nil }
+        var i = tagEnd
+        while i < source.count && (source[i] == 0x20 || source[i] == 0x09) { i += 1 }
+        if i == source.count { return i }
+        if source[i] == 0x0A { return i + 1 }
+        if source[i] == 0x0D && i + 1 < source.count && source[i + 1] == 0x0A { return i + 2 }
+        return nil
+    }
+
+    private func lineStart(before offset: Int) -> Int {
+        var i = offset
+        while i > 0 && source[i - 1] != 0x0A { i -= 1 }
+        return i
+    }
+
+    private func find(_ needle: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, source.count >= needle.count else { return nil }
+        let first = needle[0]
+        var i = start
+        let last = source.count - needle.count
+        while i <= last {
+            if source[i] == first {
+                var k = 1
+                while k < needle.count && source[i + k] == needle[k] { k += 1 }
+                if k == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var slice = bytes
+        while let first = slice.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D { slice = slice.dropFirst() }
+        while let last = slice.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { slice = slice.dropLast() }
+        return slice
+    }
+
+    private func validName(_ content: ArraySlice<UInt8>, _ offset: Int) throws(TemplateError) -> String {
+        guard !content.isEmpty else { throw error(at: offset, "found an empty tag; expected a name") }
+        for byte in content where byte == 0x20 || byte == 0x09 || byte == 0x0A {
+            throw error(at: offset, "found '\(string(content))'; expected a name without spaces")
+        }
+        return String(decoding: content, as: UTF8.self)
+    }
+
+    private func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func location(_ offset: Int) -> (Int, Int) {
+        JSONDocument.location(in: source, offset: offset)
+    }
+
+    private func error(at offset: Int, _ message: String) -> TemplateError {
+        let (line, column) = location(offset)
+        return TemplateError(file: file, line: line, column: column, message: message)
+    }
+}

@@ -1,0 +1,51 @@
+/// Which URLs from untrusted input may become links and images.
+///
+/// cmark's safe mode blanks only `javascript:`, `vbscript:`, `file:` and most `data:` URLs;
+/// this is an allowlist instead. The scheme is read the way a browser reads it: leading and
+/// trailing spaces and controls are ignored, and tabs and newlines anywhere are removed.
+public enum URLPolicy {
+    /// Links: http, https, mailto, and relative references (paths, `?query`, `#fragment`).
+    public static func allowsLink(_ url: String) -> Bool {
+        switch scheme(of: url) {
+        case .none: return true
+        case .some(let scheme): return scheme == "http" || scheme == "https" || scheme == "mailto"
+        }
+    }
+
+    /// Images: absolute http and https only.
+    public static func allowsImage(_ url: String) -> Bool {
+        switch scheme(of: url) {
+        case .some(let scheme): return scheme == "http" || scheme == "https"
+        case .none: return false
+        }
+    }
+
+    /// The lower-cased scheme, or nil for a relative reference. A string that starts like a
+    /// scheme but is not a valid one is treated as relative, as browsers do.
+    static func scheme(of url: String) -> String? {
+        var cleaned: [UInt8] = []
+        for byte in url.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D { cleaned.append(byte) }
+        var start = 0, end = cleaned.count
+        while start < end && cleaned[start] <= 0x20 { start += 1 }
+        while end > start && cleaned[end - 1] <= 0x20 { end -= 1 }
+        var scheme: [UInt8] = []
+        for i in start..<end {
+            let byte = cleaned[i]
+            switch byte {
+            case UInt8(ascii: ":"):
+                guard let first = scheme.first, isLetter(first) else { return nil }
+                return String(decoding: scheme, as: UTF8.self)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                scheme.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                scheme.append(byte + 32)
+            default:
+                return nil // '/', '?', '#' or anything else before a ':' means no scheme
+            }
+        }
+        return nil
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
+}

@@ -1,0 +1,9 @@
+/// How comments at one level are ordered. Ties keep input order.
+public enum SortOrder: String, Sendable, CaseIterable {
+    /// Oldest first; comments without a time count as oldest.
+    case oldest
+    /// Newest first; comments without a time count as oldest, so they come last.
+    case newest
+    /// Highest score first, then oldest; comments without a score count as 0.
+    case top
+}

@@ -1,0 +1,305 @@
+/// Options that shape the tree itself (not how it is shown).
+public struct ThreadOptions: Sendable {
+    /// Order of top-level comments.
+    public var sort: SortOrder = .oldest
+    /// Order of replies; nil means the same as `sort`.
+    public var replySort: SortOrder?
+    /// Keep the first of several comments with one id and report the rest, instead of failing.
+    public var allowDuplicates = false
+
+    public init(sort: SortOrder = .oldest, replySort: SortOrder? = nil, allowDuplicates: Bool = false) {
+        self.sort = sort
+        self.replySort = replySort
+        self.allowDuplicates = allowDuplicates
+    }
+}
+
+/// Builds a `Thread` from records: replies are grouped by parent first, then attached.
+///
+/// Every pass is a loop over arrays or an explicit stack; the whole build is O(n log n).
+public enum ThreadBuilder {
+    public static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(InputErrors) -> Thread {
+        var builder = Builder(record: record, options: options)
+        return try builder.run()
+    }
+}
+
+private struct Builder {
+    let record: ThreadRecord
+    let options: ThreadOptions
+    let n: Int
+    var parent: [Int32]
+    var flags: [CommentFlags]
+    var diagnostics: [Diagnostic] = []
+
+    init(record: ThreadRecord, options: ThreadOptions) {
+        self.record = record
+        self.options = options
+        self.n = record.comments.count
+        self.parent = [Int32](repeating: -1, count: n)
+        self.flags = [CommentFlags](repeating: .visible, count: n)
+    }
+
+    mutating func run() throws(InputErrors) -> Thread {
+        let records = record.comments
+        // 1. Ids: the first comment with an id owns it.
+        var indexByID = [CommentID: Int32](minimumCapacity: n)
+        var dropped = [Bool](repeating: false, count: n)
+        var errors: [InputError] = []
+        for i in 0..<n {
+            let id = records[i].id
+            if let first = indexByID[id] {
+                let firstPlace = place(of: Int(first))
+                if options.allowDuplicates {
+                    dropped[i] = true
+                    flags[i] = []
+                    diagnostics.append(Diagnostic(kind: .duplicate, record: i, error: record.message(
+                        about: i, field: "id", "found the id \(quoted(id)) again (first used at \(firstPlace)); this comment is left out",
+                        severity: .warning)))
+                } else {
+                    errors.append(record.message(
+                        about: i, field: "id",
+                        "found the id \(quoted(id)) again, first used at \(firstPlace); expected unique ids (--allow-duplicates keeps the first)"))
+                }
+            } else {
+                indexByID[id] = Int32(i)
+            }
+        }
+        if !errors.isEmpty { throw InputErrors(errors) }
+
+        // 2. Parents, by id.
+        for i in 0..<n where !dropped[i] {
+            guard let parentID = records[i].parentID else { continue }
+            guard let p = indexByID[parentID] else {
+                flags[i].insert(.orphan)
+                diagnostics.append(Diagnostic(kind: .orphan, record: i, error: record.message(
+                    about: i, "is a reply to \(quoted(parentID)), which is not in this thread; shown at top level",
+                    severity: .warning)))
+                continue
+            }
+            if Int(p) == i {
+                flags[i].insert(.cycleBroken)
+                diagnostics.append(Diagnostic(kind: .cycle, record: i, error: record.message(
+                    about: i, "is a reply to itself; shown at top level", severity: .warning)))
+                continue
+            }
+            parent[i] = p
+        }
+
+        // 3. Cycles: each comment has one parent, so walking up either ends at the top or
+        // meets the walk itself. A cycle is broken at its first comment in input order.
+        breakCycles()
+
+        // 4. Children of every comment, grouped by parent (counting sort, input order kept).
+        var (allStart, allChildren, allRoots) = group(include: { !dropped[$0] })
+
+        // 5. Visibility: a deleted comment stays (as a placeholder) only for visible replies.
+        let preorderAll = preorder(roots: allRoots, start: allStart, children: allChildren)
+        for i in preorderAll.reversed() {
+            let comment = records[Int(i)]
+            guard comment.deleted || comment.removed else { continue }
+            var keep = false
+            for c in allChildren[Int(allStart[Int(i)])..<Int(allStart[Int(i) + 1])] where flags[Int(c)].contains(.visible) {
+                keep = true
+                break
+            }
+            if keep {
+                flags[Int(i)].insert(.placeholder)
+            } else {
+                flags[Int(i)].remove(.visible)
+                diagnostics.append(Diagnostic(kind: .omittedDeleted, record: Int(i), error: record.message(
+                    about: Int(i), "is \(comment.removed ? "removed" : "deleted") and has no replies; left out of the page",
+                    severity: .warning)))
+            }
+        }
+        allStart = []; allChildren = []; allRoots = []
+
+        // 6. The visible tree, each level sorted.
+        var (childStart, childList, roots) = group(include: { flags[$0].contains(.visible) })
+        let timeKey = records.map { $0.createdAt?.milliseconds ?? Int64.min }
+        let scoreKey = records.map { $0.score ?? 0 }
+        func sort(_ slice: inout ArraySlice<Int32>, _ order: SortOrder) {
+            switch order {
+            case .oldest:
+                slice.sort { a, b in
+                    let ta = timeKey[Int(a)], tb = timeKey[Int(b)]
+                    return ta != tb ? ta < tb : a < b
+                }
+            case .newest:
+                slice.sort { a, b in
+                    let ta = timeKey[Int(a)], tb = timeKey[Int(b)]
+                    return ta != tb ? ta > tb : a < b
+                }
+            case .top:
+                slice.sort { a, b in
+                    let sa = scoreKey[Int(a)], sb = scoreKey[Int(b)]
+                    if sa != sb { return sa > sb }
+                    let ta = timeKey[Int(a)], tb = timeKey[Int(b)]
+                    return ta != tb ? ta < tb : a < b
+                }
+            }
+        }
+        sort(&roots[...], options.sort)
+        let replyOrder = options.replySort ?? options.sort
+        for i in 0..<n where childStart[i + 1] - childStart[i] > 1 {
+            sort(&childList[Int(childStart[i])..<Int(childStart[i + 1])], replyOrder)
+        }
+
+        // 7. Depth, authors and counts.
+        let order = preorder(roots: roots, start: childStart, children: childList)
+        var depth = [Int32](repeating: 0, count: n)
+        for i in order {
+            let p = parent[Int(i)]
+            if p >= 0 && flags[Int(i)].contains(.visible) && !flags[Int(i)].contains(.cycleBroken) {
+                depth[Int(i)] = depth[Int(p)] + 1
+            }
+        }
+        var authorIndex: [CommentID: Int32] = [:]
+        var authorNames: [String] = []
+        var authorID = [Int32](repeating: -1, count: n)
+        let threadAuthor = record.author.map(CommentID.init)
+        for i in order {
+            let comment = records[Int(i)]
+            guard !comment.deleted, !comment.removed, let name = comment.author, !name.isEmpty else { continue }
+            let key = CommentID(name)
+            if let existing = authorIndex[key] {
+                authorID[Int(i)] = existing
+            } else {
+                authorID[Int(i)] = Int32(authorNames.count)
+                authorIndex[key] = Int32(authorNames.count)
+                authorNames.append(name)
+            }
+            if key == threadAuthor { flags[Int(i)].insert(.byThreadAuthor) }
+        }
+        let stats = countReplies(order: order, childStart: childStart, childList: childList, authorID: authorID)
+
+        var totals = ThreadTotals()
+        totals.comments = order.count
+        totals.participants = authorNames.count
+        totals.levels = order.isEmpty ? 0 : Int(order.map { depth[Int($0)] }.max()!) + 1
+        totals.latestActivity = roots.compactMap { stats[Int($0)].latestActivity }.max()
+
+        diagnostics.sort { $0.record < $1.record }
+        return Thread(
+            info: ThreadInfo(id: record.id, title: record.title, author: record.author, createdAt: record.createdAt,
+                             url: record.url, lang: record.lang, file: record.file),
+            records: records, parent: parent, childStart: childStart, childList: childList, roots: roots,
+            depth: depth, flags: flags, stats: stats, authorID: authorID, authorNames: authorNames,
+            totals: totals, diagnostics: diagnostics)
+    }
+
+    /// Breaks every reply cycle at its member that comes first in the input.
+    mutating func breakCycles() {
+        var state = [UInt8](repeating: 0, count: n) // 0 unseen, 1 on the current walk, 2 done
+        var walk: [Int32] = []
+        for start in 0..<n where state[start] == 0 {
+            walk.removeAll(keepingCapacity: true)
+            var v = Int32(start)
+            while v >= 0 && state[Int(v)] == 0 {
+                state[Int(v)] = 1
+                walk.append(v)
+                v = parent[Int(v)]
+            }
+            if v >= 0 && state[Int(v)] == 1, let from = walk.lastIndex(of: v) {
+                let cycle = walk[from...]
+                let breakAt = Int(cycle.min()!)
+                let members = cycle.prefix(5).map { quoted(record.comments[Int($0)].id) }.joined(separator: " → ")
+                parent[breakAt] = -1
+                flags[breakAt].insert(.cycleBroken)
+                diagnostics.append(Diagnostic(kind: .cycle, record: breakAt, error: record.message(
+                    about: breakAt,
+                    "is in a reply cycle of \(cycle.count) comments (\(members)\(cycle.count > 5 ? " → …" : "")); the cycle is broken here and this comment shown at top level",
+                    severity: .warning)))
+            }
+            for u in walk { state[Int(u)] = 2 }
+        }
+    }
+
+    /// Groups the included comments by parent: CSR offsets, children in input order, and roots.
+    func group(include: (Int) -> Bool) -> ([Int32], [Int32], [Int32]) {
+        var start = [Int32](repeating: 0, count: n + 1)
+        var roots: [Int32] = []
+        for i in 0..<n where include(i) {
+            let p = parent[i]
+            if p >= 0 { start[Int(p) + 1] += 1 } else { roots.append(Int32(i)) }
+        }
+        for i in 0..<n { start[i + 1] += start[i] }
+        var fill = start
+        var children = [Int32](repeating: 0, count: Int(start[n]))
+        for i in 0..<n where include(i) {
+            let p = parent[i]
+            guard p >= 0 else { continue }
+            children[Int(fill[Int(p)])] = Int32(i)
+            fill[Int(p)] += 1
+        }
+        return (start, children, roots)
+    }
+
+    /// Depth-first pre-order with an explicit stack.
+    func preorder(roots: [Int32], start: [Int32], children: [Int32]) -> [Int32] {
+        var order: [Int32] = []
+        order.reserveCapacity(n)
+        var stack: [Int32] = roots.reversed()
+        while let i = stack.popLast() {
+            order.append(i)
+            let range = Int(start[Int(i)])..<Int(start[Int(i) + 1])
+            for k in range.reversed() { stack.append(children[k]) }
+        }
+        return order
+    }
+
+    /// Counts replies bottom-up. Distinct participants use small-to-large set merging, so the
+    /// whole pass is O(n log n) even on a chain 100,000 deep.
+    func countReplies(order: [Int32], childStart: [Int32], childList: [Int32], authorID: [Int32]) -> [CommentStats] {
+        var stats = [CommentStats](repeating: CommentStats(), count: n)
+        var sets = [Set<Int32>](repeating: [], count: n)
+        for i in order.reversed().map(Int.init) {
+            let comment = record.comments[i]
+            var latest = comment.createdAt
+            if let edited = comment.editedAt, latest.map({ edited > $0 }) ?? true { latest = edited }
+            let kids = childList[Int(childStart[i])..<Int(childStart[i + 1])]
+            var total: Int32 = 0
+            var largest = -1
+            for c in kids {
+                let c = Int(c)
+                total += 1 + stats[c].totalReplies
+                if let l = stats[c].latestActivity, latest.map({ l > $0 }) ?? true { latest = l }
+                if largest < 0 || sets[c].count > sets[largest].count { largest = c }
+            }
+            var people: Set<Int32> = []
+            if largest >= 0 {
+                people = sets[largest]
+                sets[largest] = []
+                for c in kids where Int(c) != largest {
+                    people.formUnion(sets[Int(c)])
+                    sets[Int(c)] = []
+                }
+            }
+            stats[i] = CommentStats(directReplies: Int32(kids.count), totalReplies: total,
+                                    participants: Int32(people.count), latestActivity: latest)
+            if authorID[i] >= 0 { people.insert(authorID[i]) }
+            sets[i] = people
+        }
+        return stats
+    }
+
+    func place(of index: Int) -> String {
+        let error = record.message(about: index, "")
+        if let line = error.line, let column = error.column { return "\(line):\(column) (\(error.path ?? ""))" }
+        return error.path ?? "?"
+    }
+}
+
+/// An id in double quotes, with control and invisible format characters made visible.
+func quoted(_ id: CommentID) -> String {
+    var out = "\""
+    for scalar in id.string.unicodeScalars.prefix(80) {
+        if scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.generalCategory == .format || scalar == "\"" || scalar == "\\" {
+            out += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    if id.string.unicodeScalars.count > 80 { out += "…" }
+    return out + "\""
+}
