@@ -1,1 +1,104 @@
-public enum CLI {}
+import Foundation
+import ThreadfoldKit
+
+/// Threadfold's command line: `render`, `check`, `help`, `--version`.
+///
+/// Exit codes: 0 success, 1 input or output errors (nothing is published), 64 usage errors.
+public enum CLI {
+    public enum ExitCode {
+        public static let success: Int32 = 0
+        public static let failure: Int32 = 1
+        public static let usage: Int32 = 64
+    }
+
+    public static let overview = """
+        OVERVIEW: Turn forum comment JSON into static HTML pages whose replies fold.
+
+        USAGE: threadfold <subcommand> [<options>]
+
+        SUBCOMMANDS:
+          render    Render thread files to HTML pages (no input: the bundled example).
+          check     Validate thread files and report what they hold.
+          help      Show help for a subcommand.
+
+        OPTIONS:
+          -h, --help    Show help.
+          --version     Show the version.
+
+          See 'threadfold help <subcommand>' for a subcommand's options.
+
+        """
+
+    /// Runs one command line (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        guard let first = arguments.first else {
+            console.out(overview)
+            return ExitCode.success
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help":
+            console.out(overview)
+            return ExitCode.success
+        case "--version", "version":
+            console.out("\(Threadfold.version)\n")
+            return ExitCode.success
+        case "help":
+            guard let name = rest.first else {
+                console.out(overview)
+                return ExitCode.success
+            }
+            guard let command = commands[name] else {
+                return usageError("unknown subcommand '\(name)'", usage: "threadfold help <subcommand>", console)
+            }
+            console.out(command.help)
+            return ExitCode.success
+        default:
+            guard let command = commands[first] else {
+                if first.hasPrefix("-") {
+                    return usageError("unknown option '\(first)'", usage: "threadfold <subcommand> [<options>]", console)
+                }
+                return usageError("unknown subcommand '\(first)'; expected render or check", usage: "threadfold <subcommand> [<options>]", console)
+            }
+            let beforeTerminator = rest.prefix { $0 != "--" }
+            if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") {
+                console.out(command.help)
+                return ExitCode.success
+            }
+            do {
+                let parsed = try parseArguments(rest, specs: command.options)
+                return command.run(parsed, console)
+            } catch let error as UsageError {
+                return usageError(error.message, usage: command.usage, console)
+            } catch {
+                return usageError("\(error)", usage: command.usage, console)
+            }
+        }
+    }
+
+    static func usageError(_ message: String, usage: String, _ console: Console) -> Int32 {
+        console.err("Error: \(message)\nUsage: \(usage)\n  See 'threadfold help' for more.\n")
+        return ExitCode.usage
+    }
+
+    struct Command: Sendable {
+        let name: String
+        let abstract: String
+        let usage: String
+        let options: [OptionSpec]
+        let discussion: String
+        let run: @Sendable (ParsedArguments, Console) -> Int32
+
+        var help: String {
+            var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n\n"
+            if !discussion.isEmpty { text += discussion + "\n\n" }
+            text += "OPTIONS:\n" + optionsHelp(options + [OptionSpec("help", short: "h", "Show help for this subcommand.")]) + "\n"
+            return text
+        }
+    }
+
+    static let commands: [String: Command] = [
+        "render": RenderCommand.command,
+        "check": CheckCommand.command,
+    ]
+}

@@ -1,1 +1,4 @@
-print("placeholder")
+import Foundation
+import ThreadfoldCLI
+
+exit(CLI.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,13 +1,13 @@
 /// Options that shape the tree itself (not how it is shown).
 public struct ThreadOptions: Sendable {
     /// Order of top-level comments.
-    public var sort: SortOrder = .oldest
+    public var sort: CommentOrder = .oldest
     /// Order of replies; nil means the same as `sort`.
-    public var replySort: SortOrder?
+    public var replySort: CommentOrder?
     /// Keep the first of several comments with one id and report the rest, instead of failing.
     public var allowDuplicates = false
 
-    public init(sort: SortOrder = .oldest, replySort: SortOrder? = nil, allowDuplicates: Bool = false) {
+    public init(sort: CommentOrder = .oldest, replySort: CommentOrder? = nil, allowDuplicates: Bool = false) {
         self.sort = sort
         self.replySort = replySort
         self.allowDuplicates = allowDuplicates
@@ -18,7 +18,7 @@ public struct ThreadOptions: Sendable {
 ///
 /// Every pass is a loop over arrays or an explicit stack; the whole build is O(n log n).
 public enum ThreadBuilder {
-    public static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(InputErrors) -> Thread {
+    public static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(InputErrors) -> ThreadTree {
         var builder = Builder(record: record, options: options)
         return try builder.run()
     }
@@ -40,7 +40,7 @@ private struct Builder {
         self.flags = [CommentFlags](repeating: .visible, count: n)
     }
 
-    mutating func run() throws(InputErrors) -> Thread {
+    mutating func run() throws(InputErrors) -> ThreadTree {
         let records = record.comments
         // 1. Ids: the first comment with an id owns it.
         var indexByID = [CommentID: Int32](minimumCapacity: n)
@@ -118,7 +118,7 @@ private struct Builder {
         var (childStart, childList, roots) = group(include: { flags[$0].contains(.visible) })
         let timeKey = records.map { $0.createdAt?.milliseconds ?? Int64.min }
         let scoreKey = records.map { $0.score ?? 0 }
-        func sort(_ slice: inout ArraySlice<Int32>, _ order: SortOrder) {
+        func sort(_ slice: inout ArraySlice<Int32>, _ order: CommentOrder) {
             switch order {
             case .oldest:
                 slice.sort { a, b in
@@ -180,7 +180,7 @@ private struct Builder {
         totals.latestActivity = roots.compactMap { stats[Int($0)].latestActivity }.max()
 
         diagnostics.sort { $0.record < $1.record }
-        return Thread(
+        return ThreadTree(
             info: ThreadInfo(id: record.id, title: record.title, author: record.author, createdAt: record.createdAt,
                              url: record.url, lang: record.lang, file: record.file),
             records: records, parent: parent, childStart: childStart, childList: childList, roots: roots,

@@ -8,7 +8,7 @@
 /// are stored once in `childList`, comment `i`'s being `childList[childStart[i]..<childStart[i+1]]`,
 /// already in display order. Every array is flat, so building, walking and freeing a tree of any
 /// depth uses no recursion.
-public struct Thread: Sendable {
+public struct ThreadTree: Sendable {
     public var info: ThreadInfo
     public var records: [CommentRecord]
     /// Parent index, or -1 for top-level comments (including orphans and broken cycles).

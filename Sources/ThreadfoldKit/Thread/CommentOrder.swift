@@ -1,5 +1,5 @@
 /// How comments at one level are ordered. Ties keep input order.
-public enum SortOrder: String, Sendable, CaseIterable {
+public enum CommentOrder: String, Sendable, CaseIterable {
     /// Oldest first; comments without a time count as oldest.
     case oldest
     /// Newest first; comments without a time count as oldest, so they come last.

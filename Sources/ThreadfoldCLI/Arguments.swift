@@ -1,0 +1,102 @@
+/// A command's options, declared once for parsing and for help.
+struct OptionSpec: Sendable {
+    let long: String
+    let short: Character?
+    /// The value's name in help (`DIR`, `N`), or nil for a flag.
+    let value: String?
+    let help: String
+
+    init(_ long: String, short: Character? = nil, value: String? = nil, _ help: String) {
+        self.long = long
+        self.short = short
+        self.value = value
+        self.help = help
+    }
+}
+
+/// Parsed command-line words: options by long name, flags, and positional arguments.
+struct ParsedArguments {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    func value(_ long: String) -> String? { values[long] }
+    func has(_ long: String) -> Bool { flags.contains(long) }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Parses `--opt value`, `--opt=value`, `-o value`, `-ovalue`, flags, and `--` (everything
+/// after it is positional). A lone `-` is positional (standard input). Repeated options keep
+/// the last value, as most Unix tools do.
+func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var i = 0
+    func spec(long: String) -> OptionSpec? { specs.first { $0.long == long } }
+    func spec(short: Character) -> OptionSpec? { specs.first { $0.short == short } }
+    func takeValue(_ spec: OptionSpec, inline: String?, shown: String) throws {
+        if let inline {
+            parsed.values[spec.long] = inline
+        } else {
+            guard i + 1 < words.count else { throw UsageError(message: "missing value for '\(shown) <\(spec.value!)>'") }
+            i += 1
+            parsed.values[spec.long] = words[i]
+        }
+    }
+    while i < words.count {
+        let word = words[i]
+        if word == "--" {
+            parsed.positionals.append(contentsOf: words[(i + 1)...])
+            break
+        }
+        if word.hasPrefix("--") {
+            let body = word.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            guard let spec = spec(long: name) else {
+                throw UsageError(message: "unknown option '--\(name)'")
+            }
+            if spec.value != nil {
+                try takeValue(spec, inline: inline, shown: "--\(name)")
+            } else {
+                guard inline == nil else { throw UsageError(message: "'--\(name)' takes no value") }
+                parsed.flags.insert(spec.long)
+            }
+        } else if word.hasPrefix("-") && word.count > 1 {
+            let letter = word[word.index(after: word.startIndex)]
+            guard let spec = spec(short: letter) else { throw UsageError(message: "unknown option '-\(letter)'") }
+            let rest = String(word.dropFirst(2))
+            if spec.value != nil {
+                try takeValue(spec, inline: rest.isEmpty ? nil : (rest.hasPrefix("=") ? String(rest.dropFirst()) : rest), shown: "-\(letter)")
+            } else {
+                guard rest.isEmpty else { throw UsageError(message: "'-\(letter)' takes no value") }
+                parsed.flags.insert(spec.long)
+            }
+        } else {
+            parsed.positionals.append(word)
+        }
+        i += 1
+    }
+    return parsed
+}
+
+/// The OPTIONS: block of a help text, aligned.
+func optionsHelp(_ specs: [OptionSpec]) -> String {
+    let rows = specs.map { spec -> (String, String) in
+        var left = spec.short.map { "-\($0), " } ?? ""
+        left += "--\(spec.long)"
+        if let value = spec.value { left += " <\(value)>" }
+        return (left, spec.help)
+    }
+    let width = min((rows.map { $0.0.count }.max() ?? 0) + 2, 30)
+    return rows.map { left, help in
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        let pad = String(repeating: " ", count: width)
+        var text = left.count >= width - 1 ? "  \(left)\n  \(pad)\(lines[0])" : "  \(left)\(String(repeating: " ", count: width - left.count))\(lines[0])"
+        for line in lines.dropFirst() { text += "\n  \(pad)\(line)" }
+        return text
+    }.joined(separator: "\n")
+}

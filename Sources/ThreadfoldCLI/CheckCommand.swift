@@ -1,0 +1,53 @@
+import Foundation
+import ThreadfoldKit
+
+/// `threadfold check INPUT...`: reads and builds each thread without writing anything, and
+/// says what it found. Exit 0 when every file can be rendered, 1 otherwise.
+enum CheckCommand {
+    static let command = CLI.Command(
+        name: "check",
+        abstract: "Validate thread files and report what they hold.",
+        usage: "threadfold check <input> ... [<options>]",
+        options: [
+            OptionSpec("all", "List every warning (default: at most 10 of each kind per file)."),
+        ] + SharedOptions.thread,
+        discussion: """
+            Prints, per file: comments, people and levels; orphans (replies to missing comments),
+            broken reply cycles, duplicate ids, and deleted comments left out, each with its place.
+            """,
+        run: run)
+
+    static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
+        guard !parsed.positionals.isEmpty else {
+            return CLI.usageError("missing <input>", usage: command.usage, console)
+        }
+        var options = ThreadOptions()
+        do {
+            if let sort = try SharedOptions.sortOrder(parsed, "sort") { options.sort = sort }
+            options.replySort = try SharedOptions.sortOrder(parsed, "reply-sort")
+        } catch {
+            return CLI.usageError("\(error)", usage: command.usage, console)
+        }
+        options.allowDuplicates = parsed.has("allow-duplicates")
+        var failed = false
+        for input in parsed.positionals {
+            let display = input == "-" ? "<stdin>" : input
+            do {
+                let bytes = try SharedOptions.read(input, console).get()
+                let record = try ThreadDecoder.decode(bytes: bytes, file: display)
+                let thread = try ThreadBuilder.build(record, options: options)
+                let count = { (kind: Diagnostic.Kind) in thread.diagnostics.filter { $0.kind == kind }.count }
+                let totals = thread.totals
+                func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+                console.out("\(display): ok: \(plural(totals.comments, "comment", "comments")), \(plural(totals.participants, "person", "people")), \(plural(totals.levels, "level", "levels")); "
+                    + "\(plural(count(.orphan), "orphan", "orphans")), \(plural(count(.cycle), "cycle broken", "cycles broken")), "
+                    + "\(plural(count(.duplicate), "duplicate", "duplicates")), \(plural(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
+                SharedOptions.report(thread.diagnostics, file: display, limit: parsed.has("all") ? Int.max : 10, console)
+            } catch {
+                failed = true
+                SharedOptions.printErrors(error, console)
+            }
+        }
+        return failed ? CLI.ExitCode.failure : CLI.ExitCode.success
+    }
+}

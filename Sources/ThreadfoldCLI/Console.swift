@@ -1,0 +1,28 @@
+import Foundation
+
+/// Where a command writes, and what it reads from standard input. The binary uses the real
+/// streams; tests pass closures that collect the text.
+public struct Console: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+    public var readStandardInput: @Sendable () -> [UInt8]
+    /// Whether standard error is a terminal (colour and progress are for terminals only).
+    public var errIsTerminal: Bool
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                readStandardInput: @escaping @Sendable () -> [UInt8] = { [] }, errIsTerminal: Bool = false) {
+        self.out = out
+        self.err = err
+        self.readStandardInput = readStandardInput
+        self.errIsTerminal = errIsTerminal
+    }
+
+    /// The process's standard streams.
+    public static var standard: Console {
+        Console(
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) },
+            readStandardInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
+            errIsTerminal: isatty(2) == 1)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import ThreadfoldKit
+
+/// `threadfold render [INPUT...] [-o DIR]`: one page per thread file, plus the stylesheet and
+/// script, published atomically into DIR.
+enum RenderCommand {
+    static let command = CLI.Command(
+        name: "render",
+        abstract: "Render thread files to HTML pages, one page per file.",
+        usage: "threadfold render [<input> ...] [-o <dir>] [<options>]",
+        options: [
+            OptionSpec("output", short: "o", value: "dir", "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
+            OptionSpec("quiet", short: "q", "Print nothing but errors."),
+        ] + SharedOptions.thread + SharedOptions.page,
+        discussion: """
+            Each <input> is a thread JSON file (docs/input-format.md), or '-' for standard input.
+            With no input, renders the bundled example thread.
+            Pages are named after their input file: comments.json becomes comments.html.
+            """,
+        run: run)
+
+    static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
+        let options: RenderOptions
+        do { options = try SharedOptions.renderOptions(parsed) } catch {
+            return CLI.usageError("\(error)", usage: command.usage, console)
+        }
+        if parsed.positionals.filter({ $0 == "-" }).count > 1 {
+            return CLI.usageError("'-' (standard input) can be given only once", usage: command.usage, console)
+        }
+        let quiet = parsed.has("quiet")
+        let pipeline: ThreadPipeline
+        let assets: [(name: String, bytes: [UInt8])]
+        do {
+            let resources = SharedOptions.resources(parsed)
+            pipeline = try ThreadPipeline(options: options, resources: resources)
+            assets = try resources.assets()
+        } catch {
+            SharedOptions.printErrors(error, console)
+            return CLI.ExitCode.failure
+        }
+
+        // Inputs: the files named, or the bundled example.
+        var inputs: [(display: String, page: String, bytes: Result<[UInt8], InputError>)] = []
+        var names = PageNames()
+        if parsed.positionals.isEmpty {
+            inputs.append(("example.json (bundled)", names.claim("example"), .success(ResourceStore.exampleThread)))
+        } else {
+            for input in parsed.positionals {
+                let display = input == "-" ? "<stdin>" : input
+                let base = input == "-" ? "thread" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+                inputs.append((display, names.claim(base), SharedOptions.read(input, console)))
+            }
+        }
+
+        var files: [(path: String, bytes: [UInt8])] = []
+        var failed = false
+        var comments = 0
+        var rendered: [(page: String, thread: ThreadTree)] = []
+        for input in inputs {
+            do {
+                let bytes = try input.bytes.get()
+                let result = try pipeline.render(bytes: bytes, file: input.display)
+                files.append((input.page, result.html))
+                comments += result.thread.totals.comments
+                rendered.append((input.page, result.thread))
+                if !quiet { SharedOptions.report(result.diagnostics, file: input.display, limit: 10, console) }
+            } catch {
+                failed = true
+                SharedOptions.printErrors(error, console)
+            }
+        }
+        if failed {
+            console.err("Error: nothing was written; fix the errors above and run again.\n")
+            return CLI.ExitCode.failure
+        }
+        for asset in assets { files.append((asset.name, asset.bytes)) }
+
+        let output = URL(fileURLWithPath: parsed.value("output") ?? "threadfold-site")
+        do {
+            try SiteWriter(output: output).publish(files)
+        } catch {
+            console.err("\(error)\n")
+            return CLI.ExitCode.failure
+        }
+        if !quiet {
+            let folder = output.standardizedFileURL
+            let threads = rendered.count == 1 ? "1 thread" : "\(rendered.count) threads"
+            console.out("Rendered \(threads) (\(comments) comments) into \(parsed.value("output") ?? "threadfold-site")/\n")
+            for page in rendered {
+                console.out("  \(folder.appendingPathComponent(page.page).absoluteString)\n")
+            }
+        }
+        return CLI.ExitCode.success
+    }
+}
+
+/// Safe, unique page file names from input file names: ASCII letters, digits and dashes,
+/// lower case, at most 60 characters, never a reserved device name, `-2`, `-3`… on collision.
+struct PageNames {
+    private var used: Set<String> = []
+
+    mutating func claim(_ base: String) -> String {
+        var slug = ""
+        var lastDash = true
+        for scalar in base.lowercased().unicodeScalars {
+            if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
+                slug.unicodeScalars.append(scalar)
+                lastDash = false
+            } else if !lastDash {
+                slug += "-"
+                lastDash = true
+            }
+            if slug.count >= 60 { break }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        if slug.isEmpty { slug = "thread" }
+        let reserved = Set(["con", "prn", "aux", "nul", "index"] + (1...9).flatMap { ["com\($0)", "lpt\($0)"] })
+        if reserved.contains(slug) { slug += "-thread" }
+        var name = slug
+        var k = 2
+        while used.contains(name) {
+            name = "\(slug)-\(k)"
+            k += 1
+        }
+        used.insert(name)
+        return name + ".html"
+    }
+}

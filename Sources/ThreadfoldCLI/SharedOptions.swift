@@ -1,0 +1,104 @@
+import Foundation
+import ThreadfoldKit
+
+/// Options that `render` and `check` share, and how they become `RenderOptions`.
+enum SharedOptions {
+    static let thread: [OptionSpec] = [
+        OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest or top\n(default: oldest)."),
+        OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
+        OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
+    ]
+
+    static let page: [OptionSpec] = [
+        OptionSpec("preview", value: "n", "Replies shown per level before \"Show K more replies\"\n(default: 2)."),
+        OptionSpec("open-depth", value: "d", "Reply sections of the first d levels start open\n(default: 2; 0 closes all)."),
+        OptionSpec("max-depth", value: "d", "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels)."),
+        OptionSpec("smart", "Smart punctuation: curly quotes, dashes, ellipses."),
+        OptionSpec("hard-breaks", "Single newlines in bodies become line breaks (default)."),
+        OptionSpec("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark."),
+        OptionSpec("locale", value: "tag", "Language of the page's own words (default: the input's\n\"lang\" when there is a locale for it, else en)."),
+        OptionSpec("templates", value: "dir", "Folder of .mustache templates (and locales/*.json) that\nreplace the built-in ones of the same name."),
+        OptionSpec("assets", value: "dir", "Folder of files that replace or add to the built-in\nstylesheet and script."),
+    ]
+
+    static func sortOrder(_ parsed: ParsedArguments, _ name: String) throws -> CommentOrder? {
+        guard let text = parsed.value(name) else { return nil }
+        guard let order = CommentOrder(rawValue: text) else {
+            throw UsageError(message: "'--\(name)' must be oldest, newest or top; found '\(text)'")
+        }
+        return order
+    }
+
+    static func integer(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = parsed.value(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            let bound = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw UsageError(message: "'--\(name)' must be a whole number \(bound); found '\(text)'")
+        }
+        return value
+    }
+
+    static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
+        var options = RenderOptions()
+        if let sort = try sortOrder(parsed, "sort") { options.thread.sort = sort }
+        options.thread.replySort = try sortOrder(parsed, "reply-sort")
+        options.thread.allowDuplicates = parsed.has("allow-duplicates")
+        if let preview = try integer(parsed, "preview", in: 0...Int.max) { options.layout.preview = preview }
+        if let depth = try integer(parsed, "open-depth", in: 0...Int.max) { options.layout.openDepth = depth }
+        if let depth = try integer(parsed, "max-depth", in: 1...LayoutOptions.maxDepthLimit) { options.layout.maxDepth = depth }
+        options.markdown.smart = parsed.has("smart")
+        if parsed.has("hard-breaks") && parsed.has("no-hard-breaks") {
+            throw UsageError(message: "'--hard-breaks' and '--no-hard-breaks' cannot be used together")
+        }
+        options.markdown.hardBreaks = !parsed.has("no-hard-breaks")
+        options.locale = parsed.value("locale")
+        return options
+    }
+
+    static func resources(_ parsed: ParsedArguments) -> ResourceStore {
+        ResourceStore(templatesDirectory: parsed.value("templates"), assetsDirectory: parsed.value("assets"))
+    }
+
+    /// Reads an input argument: a file path, or `-` for standard input (once).
+    static func read(_ input: String, _ console: Console) -> Result<[UInt8], InputError> {
+        if input == "-" { return .success(console.readStandardInput()) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            return .failure(InputError(file: input, message: "no such file; expected a thread JSON file or '-' for standard input"))
+        }
+        guard !isDirectory.boolValue else {
+            return .failure(InputError(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
+        }
+        guard let data = FileManager.default.contents(atPath: input) else {
+            return .failure(InputError(file: input, message: "cannot be read (permissions?)"))
+        }
+        return .success([UInt8](data))
+    }
+
+    /// Prints diagnostics, at most `limit` of each kind, and says how many more there were.
+    static func report(_ diagnostics: [Diagnostic], file: String, limit: Int, _ console: Console) {
+        var shown: [Diagnostic.Kind: Int] = [:]
+        var hidden = 0
+        for diagnostic in diagnostics {
+            let count = shown[diagnostic.kind, default: 0]
+            if count < limit {
+                console.err(diagnostic.description + "\n")
+                shown[diagnostic.kind] = count + 1
+            } else {
+                hidden += 1
+            }
+        }
+        if hidden > 0 {
+            console.err("\(file): note: \(hidden) more warnings like these; 'threadfold check --all \(file)' lists every one\n")
+        }
+    }
+
+    static func printErrors(_ error: Error, _ console: Console) {
+        switch error {
+        case let errors as InputErrors:
+            for item in errors.errors { console.err(item.description + "\n") }
+        default:
+            console.err("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n"))
+        }
+    }
+}

@@ -1,0 +1,246 @@
+/// Renders a `PageModel` to HTML through the `page` template.
+///
+/// Templates see the model through small lookup objects (documented in docs/templates.md),
+/// so nothing is copied into dictionaries and each body goes through cmark exactly once,
+/// when the template asks for it.
+public struct PageRenderer: Sendable {
+    public let templates: TemplateSet
+    public let strings: StringsTable
+    public let markdown: MarkdownRenderer
+    public let generator: String
+
+    public init(templates: TemplateSet, strings: StringsTable, markdown: MarkdownRenderer,
+                generator: String = "Threadfold \(Threadfold.version)") {
+        self.templates = templates
+        self.strings = strings
+        self.markdown = markdown
+        self.generator = generator
+    }
+
+    /// - Parameter assets: the relative path from the page to the stylesheet and script folder.
+    public func render(_ model: PageModel, assets: String = "", lang: String? = nil) throws(TemplateError) -> [UInt8] {
+        let page = PageContext(model: model, renderer: self, assets: assets,
+                               lang: lang ?? model.thread.info.lang ?? strings.locale)
+        return try templates.render("page", .object(page))
+    }
+}
+
+private final class PageContext: MustacheObject {
+    let model: PageModel
+    let renderer: PageRenderer
+    let assets: String
+    let lang: String
+    var strings: StringsTable { renderer.strings }
+
+    init(model: PageModel, renderer: PageRenderer, assets: String, lang: String) {
+        self.model = model
+        self.renderer = renderer
+        self.assets = assets
+        self.lang = lang
+    }
+
+    func value(forKey key: String) -> MustacheValue? {
+        let info = model.thread.info
+        let totals = model.thread.totals
+        switch key {
+        case "lang": return .string(lang)
+        case "dir": return .string(strings.direction)
+        case "title": return .string(info.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
+        case "author": return info.author.map(MustacheValue.string) ?? .null
+        case "created": return info.createdAt.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
+        case "url":
+            guard let url = info.url, URLPolicy.allowsLink(url), URLPolicy.scheme(of: url) != nil else { return .null }
+            return .string(url)
+        case "stats":
+            return .string(strings.join([
+                strings.text("comments", count: totals.comments),
+                strings.text("people", count: totals.participants),
+                strings.text("levels", count: totals.levels),
+            ]))
+        case "commentCount": return .int(totals.comments)
+        case "participantCount": return .int(totals.participants)
+        case "levelCount": return .int(totals.levels)
+        case "latest": return totals.latestActivity.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
+        case "comments": return .list(model.roots.map { .object(CommentContext(page: self, entry: $0)) })
+        case "hasComments": return .bool(!model.roots.isEmpty)
+        case "assets": return .string(assets)
+        case "generator": return .string(renderer.generator)
+        case "s": return .object(MessagesContext(strings: strings))
+        default: return nil
+        }
+    }
+}
+
+/// `{{s.key}}`: a message without a count.
+private struct MessagesContext: MustacheObject {
+    let strings: StringsTable
+    func value(forKey key: String) -> MustacheValue? { .string(strings.text(key)) }
+}
+
+/// `{{iso}}` for `<time datetime>`, `{{display}}` for people.
+private struct TimeContext: MustacheObject {
+    let time: Timestamp
+    let strings: StringsTable
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "iso": return .string(time.iso8601)
+        case "display": return .string(strings.date(time))
+        default: return nil
+        }
+    }
+}
+
+/// One comment where it is shown. Answers every comment key (with `.null` when empty) so a
+/// lookup never falls through to an enclosing comment.
+private struct CommentContext: MustacheObject {
+    let page: PageContext
+    let entry: Int32
+
+    func value(forKey key: String) -> MustacheValue? {
+        let model = page.model
+        let thread = model.thread
+        let entry = model.entries[Int(entry)]
+        let index = Int(entry.comment)
+        let record = thread.records[index]
+        let flags = thread.flags[index]
+        let strings = page.strings
+        switch key {
+        case "anchor": return .string(model.anchors[index])
+        case "id": return .string(record.id.string)
+        case "level": return .int(Int(entry.level))
+        case "author":
+            if flags.contains(.placeholder) { return .string(strings.text(record.removed ? "removed" : "deleted")) }
+            return .string(record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author"))
+        case "placeholder": return .bool(flags.contains(.placeholder))
+        case "isOP": return .bool(flags.contains(.byThreadAuthor))
+        case "flair":
+            guard !flags.contains(.placeholder), let flair = record.authorFlair, !flair.isEmpty else { return .null }
+            return .string(flair)
+        case "created": return record.createdAt.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
+        case "edited":
+            guard record.edited, !flags.contains(.placeholder) else { return .null }
+            return .object(EditedContext(time: record.editedAt, strings: strings))
+        case "score":
+            guard let score = record.score, !flags.contains(.placeholder) else { return .null }
+            return .object(ScoreContext(score: score, strings: strings))
+        case "body":
+            if flags.contains(.placeholder) { return .null }
+            return .html(page.renderer.markdown.render(record.body))
+        case "orphan": return .bool(flags.contains(.orphan))
+        case "cycle": return .bool(flags.contains(.cycleBroken))
+        case "replyingTo":
+            guard entry.replyingTo >= 0 else { return .null }
+            return .object(ReplyingToContext(page: page, comment: entry.replyingTo))
+        case "replies":
+            guard entry.replies >= 0 else { return .null }
+            return .object(RepliesContext(page: page, block: entry.replies))
+        default: return nil
+        }
+    }
+}
+
+private struct EditedContext: MustacheObject {
+    let time: Timestamp?
+    let strings: StringsTable
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "label": return .string(strings.text("edited"))
+        case "time": return time.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
+        default: return nil
+        }
+    }
+}
+
+private struct ScoreContext: MustacheObject {
+    let score: Int64
+    let strings: StringsTable
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "value": return .string(String(score))
+        case "text": return .string(strings.text("points", count: Int(clamping: score)))
+        default: return nil
+        }
+    }
+}
+
+private struct ReplyingToContext: MustacheObject {
+    let page: PageContext
+    let comment: Int32
+    func value(forKey key: String) -> MustacheValue? {
+        let thread = page.model.thread
+        let index = Int(comment)
+        switch key {
+        case "label": return .string(page.strings.text("replying_to"))
+        case "anchor": return .string(page.model.anchors[index])
+        case "author":
+            let record = thread.records[index]
+            if thread.flags[index].contains(.placeholder) {
+                return .string(page.strings.text(record.removed ? "removed" : "deleted"))
+            }
+            return .string(record.author.flatMap { $0.isEmpty ? nil : $0 } ?? page.strings.text("unknown_author"))
+        default: return nil
+        }
+    }
+}
+
+/// A comment's reply section: the summary with its precomputed counts, the shown replies and
+/// the fold with the rest.
+private struct RepliesContext: MustacheObject {
+    let page: PageContext
+    let block: Int32
+
+    func value(forKey key: String) -> MustacheValue? {
+        let model = page.model
+        let block = model.blocks[Int(block)]
+        let owner = Int(model.entries[Int(block.owner)].comment)
+        let stats = model.thread.stats[owner]
+        let strings = page.strings
+        switch key {
+        case "open": return .bool(block.open)
+        case "flattened": return .bool(block.flattened)
+        case "summary":
+            var parts: [String] = []
+            let items = block.shown.count + block.hidden.count
+            parts.append(strings.text("replies", count: items))
+            if Int(stats.totalReplies) > items {
+                parts.append(strings.text("in_thread", count: Int(stats.totalReplies)))
+            }
+            parts.append(strings.text("people", count: Int(stats.participants)))
+            if let latest = stats.latestActivity {
+                parts.append(strings.text("latest", ["date": strings.date(latest)]))
+            }
+            return .string(strings.join(parts))
+        case "count": return .int(block.shown.count + block.hidden.count)
+        case "total": return .int(Int(stats.totalReplies))
+        case "people": return .int(Int(stats.participants))
+        case "latest": return stats.latestActivity.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
+        case "shown": return .list(block.shown.map { .object(CommentContext(page: page, entry: $0)) })
+        case "more":
+            guard !block.hidden.isEmpty else { return .null }
+            return .object(MoreContext(page: page, block: self.block))
+        default: return nil
+        }
+    }
+}
+
+/// The fold inside a reply section: "Show 8 more replies by 3 people".
+private struct MoreContext: MustacheObject {
+    let page: PageContext
+    let block: Int32
+
+    func value(forKey key: String) -> MustacheValue? {
+        let block = page.model.blocks[Int(block)]
+        let strings = page.strings
+        switch key {
+        case "summary":
+            var text = strings.text("more_replies", count: block.hidden.count)
+            if block.hiddenPeople > 0 { text += " " + strings.text("by_people", count: Int(block.hiddenPeople)) }
+            return .string(text)
+        case "count": return .int(block.hidden.count)
+        case "comments": return .int(Int(block.hiddenComments))
+        case "people": return .int(Int(block.hiddenPeople))
+        case "items": return .list(block.hidden.map { .object(CommentContext(page: page, entry: $0)) })
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,140 @@
+// Site stage: rendered pages in, files on disk out. The only stage that writes.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Publishes a set of files as one folder, atomically.
+///
+/// Everything is written into a fresh staging folder beside the target, then swapped into
+/// place in one step (`renameat2(RENAME_EXCHANGE)` where the kernel has it, two renames
+/// otherwise). A failed or interrupted build leaves the previous folder as it was. Because the
+/// staging folder is new, a symlink planted in the old output is never followed.
+public struct SiteWriter {
+    /// Marks a folder as Threadfold's output, which a later build may replace whole.
+    public static let markerName = ".threadfold"
+    static let markerText = "This folder is written by Threadfold and replaced whole on every build.\n"
+
+    public let output: URL
+
+    public init(output: URL) { self.output = output.standardizedFileURL }
+
+    /// Writes `files` (relative path to bytes) as the new contents of `output`.
+    public func publish(_ files: [(path: String, bytes: [UInt8])]) throws(SiteError) {
+        let fm = FileManager.default
+        let parent = output.deletingLastPathComponent()
+        let name = output.lastPathComponent
+        var isDirectory: ObjCBool = false
+        let exists = fm.fileExists(atPath: output.path, isDirectory: &isDirectory)
+        if let attributes = try? fm.attributesOfItem(atPath: output.path), attributes[.type] as? FileAttributeType == .typeSymbolicLink {
+            throw SiteError(path: output.path, message: "is a symbolic link; expected a folder Threadfold owns (or none)")
+        }
+        if exists {
+            guard isDirectory.boolValue else {
+                throw SiteError(path: output.path, message: "is a file; expected a folder Threadfold owns (or none)")
+            }
+            let contents = (try? fm.contentsOfDirectory(atPath: output.path)) ?? []
+            if !contents.isEmpty && !contents.contains(Self.markerName) {
+                throw SiteError(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
+            }
+        }
+        do {
+            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw SiteError(path: parent.path, message: "cannot create this folder: \(error.localizedDescription)")
+        }
+        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = parent.appendingPathComponent(".\(name).staging-\(tag)")
+        do {
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw SiteError(path: staging.path, message: "cannot create the staging folder: \(error.localizedDescription)")
+        }
+        do {
+            try write(Array(Self.markerText.utf8), to: staging.appendingPathComponent(Self.markerName))
+            for file in files {
+                guard Self.isSafeRelativePath(file.path) else {
+                    throw SiteError(path: file.path, message: "is not a safe relative path inside the output")
+                }
+                let url = staging.appendingPathComponent(file.path)
+                try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try write(file.bytes, to: url)
+            }
+            try swap(staging: staging, exists: exists, parent: parent, name: name, tag: tag)
+        } catch {
+            try? fm.removeItem(at: staging)
+            if let error = error as? SiteError { throw error }
+            throw SiteError(path: output.path, message: "could not be written: \(error.localizedDescription)")
+        }
+    }
+
+    private func swap(staging: URL, exists: Bool, parent: URL, name: String, tag: String) throws(SiteError) {
+        if !exists {
+            guard rename(staging.path, output.path) == 0 else {
+                throw SiteError(path: output.path, message: "could not be put in place: \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        if Self.exchange(staging.path, output.path) {
+            try? FileManager.default.removeItem(at: staging) // now holds the old output
+            return
+        }
+        let old = parent.appendingPathComponent(".\(name).old-\(tag)")
+        guard rename(output.path, old.path) == 0 else {
+            throw SiteError(path: output.path, message: "could not be moved aside: \(String(cString: strerror(errno)))")
+        }
+        guard rename(staging.path, output.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rename(old.path, output.path)
+            throw SiteError(path: output.path, message: "could not be put in place: \(reason)")
+        }
+        try? FileManager.default.removeItem(at: old)
+    }
+
+    /// Writes a new file (never through an existing link: the folder is fresh and O_EXCL refuses one).
+    private func write(_ bytes: [UInt8], to url: URL) throws(SiteError) {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw SiteError(path: url.path, message: "cannot be created: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SiteError(path: url.path, message: "cannot be written: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+
+    /// Atomically exchanges two paths with Linux's renameat2(RENAME_EXCHANGE), looked up at run
+    /// time so the binary still runs where libc lacks it.
+    static func exchange(_ a: String, _ b: String) -> Bool {
+        typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+        let renameat2 = unsafeBitCast(symbol, to: Renameat2.self)
+        let atFDCWD: Int32 = -100
+        let renameExchange: UInt32 = 1 << 1
+        return renameat2(atFDCWD, a, atFDCWD, b, renameExchange) == 0
+    }
+
+    /// A path of plain name components: no `..`, no absolute path, no empty or hidden parts.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && part != "." && part != ".." && !part.hasPrefix(".") && !part.contains("\0")
+        }
+    }
+}
+
+public struct SiteError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): error: \(message)" }
+}

@@ -1,0 +1,67 @@
+/// The pipeline in one place: bytes → records → thread → page model → HTML.
+///
+/// Stages live in their own folders (Input, Thread, Layout, Render, Site) and data flows one
+/// way through them; this type only wires them together for callers that want a page.
+public enum Threadfold {
+    public static let version = "0.1.0"
+}
+
+/// Everything that decides how a thread becomes a page.
+public struct RenderOptions: Sendable {
+    public var thread = ThreadOptions()
+    public var layout = LayoutOptions()
+    public var markdown = MarkdownOptions()
+    /// The locale of the words on the page; nil means the input's `lang` if there is a locale
+    /// for it, else English.
+    public var locale: String?
+
+    public init(thread: ThreadOptions = ThreadOptions(), layout: LayoutOptions = LayoutOptions(),
+                markdown: MarkdownOptions = MarkdownOptions(), locale: String? = nil) {
+        self.thread = thread
+        self.layout = layout
+        self.markdown = markdown
+        self.locale = locale
+    }
+}
+
+/// A rendered thread: its page and what the build noticed on the way.
+public struct RenderedThread: Sendable {
+    public var thread: ThreadTree
+    public var html: [UInt8]
+    public var diagnostics: [Diagnostic] { thread.diagnostics }
+}
+
+/// Renders threads with one set of templates and options. Immutable and Sendable, so one
+/// instance can render many threads at once.
+public struct ThreadPipeline: Sendable {
+    public let options: RenderOptions
+    let templates: TemplateSet
+    let resources: ResourceStore
+    let defaultStrings: StringsTable
+
+    public init(options: RenderOptions = RenderOptions(), resources: ResourceStore = ResourceStore()) throws {
+        self.options = options
+        self.resources = resources
+        self.templates = try resources.templateSet()
+        self.defaultStrings = try resources.strings(locale: options.locale ?? "en")
+    }
+
+    /// Decodes, builds, lays out and renders one thread file's bytes.
+    public func render(bytes: [UInt8], file: String, assets: String = "") throws -> RenderedThread {
+        let record = try ThreadDecoder.decode(bytes: bytes, file: file)
+        return try render(record: record, assets: assets)
+    }
+
+    public func render(record: ThreadRecord, assets: String = "") throws -> RenderedThread {
+        let thread = try ThreadBuilder.build(record, options: options.thread)
+        let model = PageLayout.make(thread, options: options.layout)
+        var strings = defaultStrings
+        if options.locale == nil, let lang = thread.info.lang, let table = try? resources.strings(locale: lang) {
+            strings = table
+        }
+        let renderer = PageRenderer(templates: templates, strings: strings,
+                                    markdown: MarkdownRenderer(options: options.markdown))
+        let html = try renderer.render(model, assets: assets, lang: thread.info.lang ?? strings.locale)
+        return RenderedThread(thread: thread, html: html)
+    }
+}

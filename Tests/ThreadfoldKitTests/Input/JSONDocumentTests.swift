@@ -1,0 +1,105 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("JSON document")
+struct JSONDocumentTests {
+    func parse(_ text: String) throws -> JSONDocument { try JSONDocument(bytes: Array(text.utf8)) }
+
+    @Test("reads every kind of value and keeps their order")
+    func values() throws {
+        let doc = try parse(#"{"a": [1, -2.5e3, "x\ny", true, false, null, {}], "b": {"c": "d"}}"#)
+        let a = try #require(doc.member(doc.root, "a"))
+        #expect(doc.count(a) == 7)
+        var kinds: [JSONDocument.Kind] = []
+        doc.forEachElement(a) { _, element in kinds.append(doc.kind(element)) }
+        #expect(kinds == [.number, .number, .string, .true, .false, .null, .object])
+        #expect(doc.string(a + 3) == "x\ny")
+        #expect(doc.isInteger(a + 1) && !doc.isInteger(a + 2))
+        let b = try #require(doc.member(doc.root, "b"))
+        #expect(doc.string(try #require(doc.member(b, "c"))) == "d")
+    }
+
+    @Test("keeps big integers exact, digit for digit")
+    func bigIntegers() throws {
+        let doc = try parse("[12345678901234567890123, 9007199254740993]")
+        #expect(doc.numberText(1) == "12345678901234567890123")
+        #expect(doc.numberText(2) == "9007199254740993")
+        #expect(doc.int64(2) == 9_007_199_254_740_993)
+    }
+
+    @Test("decodes escapes, surrogate pairs, and turns lone surrogates into U+FFFD")
+    func escapes() throws {
+        let doc = try parse(#"["\u00e9\ud83d\ude00\"\\\/\b\f\r\t", "\ud800x", "\udc00"]"#)
+        #expect(doc.string(1) == "é😀\"\\/\u{8}\u{c}\r\t")
+        #expect(doc.string(2) == "\u{FFFD}x")
+        #expect(doc.string(3) == "\u{FFFD}")
+    }
+
+    @Test("a duplicate key resolves to the last value")
+    func duplicateKeys() throws {
+        let doc = try parse(#"{"a": 1, "a": 2}"#)
+        #expect(doc.numberText(try #require(doc.member(doc.root, "a"))) == "2")
+    }
+
+    @Test("nesting a million levels deep parses without recursion")
+    func deepNesting() throws {
+        let depth = 500_000
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let doc = try parse(text)
+        #expect(doc.count(doc.root) == 1)
+        #expect(doc.next(doc.root) == depth)
+    }
+
+    @Test("nesting past the limit is an error, not a crash")
+    func depthLimit() {
+        let text = String(repeating: "[", count: 11) + String(repeating: "]", count: 11)
+        #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(text.utf8), depthLimit: 10) }
+    }
+
+    @Test("syntax errors say what was found and expected, at the right place", arguments: [
+        ("{\"a\": 1,}", 1, 9, "found '}'; expected a member name in double quotes"),
+        ("[1, 2", 1, 6, "the file ends inside an array"),
+        ("{\"a\" 1}", 1, 6, "found '1'; expected ':' after the member name"),
+        ("[01]", 1, 2, "leading zero"),
+        ("\n  [tru]", 2, 4, "expected a JSON value"),
+        ("[\"a\u{1}\"]", 1, 4, "control character U+01"),
+        ("[\"\\x\"]", 1, 3, "found the escape '\\x'"),
+        ("[1] 2", 1, 5, "after the end of the document"),
+        ("", 1, 1, "the file is empty"),
+        ("[\"\\ud8\"]", 1, 3, "broken \\u escape"),
+        ("{\"a\": NaN}", 1, 7, "expected a JSON value"),
+    ])
+    func syntaxErrors(_ text: String, _ line: Int, _ column: Int, _ message: String) throws {
+        let bytes = Array(text.utf8)
+        let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
+        let location = JSONDocument.location(in: bytes, offset: error.offset)
+        #expect(location.line == line && location.column == column, "\(error.message) at \(location)")
+        #expect(error.message.contains(message), "\(error.message)")
+    }
+
+    @Test("invalid UTF-8 inside strings is an error naming the byte", arguments: [
+        [0x22, 0xC3, 0x28, 0x22] as [UInt8],       // bad continuation
+        [0x22, 0xED, 0xA0, 0x80, 0x22],            // encoded surrogate
+        [0x22, 0xC0, 0xAF, 0x22],                  // overlong
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],      // past U+10FFFF
+        [0x22, 0xE2, 0x82, 0x22],                  // truncated
+    ])
+    func invalidUTF8(_ bytes: [UInt8]) throws {
+        let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
+        #expect(error.message.contains("invalid UTF-8"))
+        #expect(error.offset == 1)
+    }
+
+    @Test("columns count characters, not bytes")
+    func columnsInCharacters() {
+        let bytes = Array("[\"日本\", x]".utf8)
+        let offset = bytes.firstIndex(of: UInt8(ascii: "x"))!
+        #expect(JSONDocument.location(in: bytes, offset: offset) == (1, 8))
+    }
+
+    @Test("a byte order mark is skipped")
+    func byteOrderMark() throws {
+        let doc = try JSONDocument(bytes: [0xEF, 0xBB, 0xBF] + Array("[1]".utf8))
+        #expect(doc.count(doc.root) == 1)
+    }
+}

@@ -1,0 +1,33 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test("ISO 8601 forms", arguments: [
+        ("2024-03-03", "2024-03-03T00:00:00Z"),
+        ("2024-03-03T10:04:05Z", "2024-03-03T10:04:05Z"),
+        ("2024-03-03T10:04:05.123Z", "2024-03-03T10:04:05.123Z"),
+        ("2024-03-03T10:04:05.1234567+00:00", "2024-03-03T10:04:05.123Z"),
+        ("2024-03-03T10:04:05+01:00", "2024-03-03T09:04:05Z"),
+        ("2024-03-03T01:04:05-0230", "2024-03-03T03:34:05Z"),
+        ("2024-03-03 10:04", "2024-03-03T10:04:00Z"),
+        ("2024-02-29T23:59:59Z", "2024-02-29T23:59:59Z"),
+        ("1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z"),
+    ])
+    func iso(_ text: String, _ expected: String) throws {
+        #expect(try #require(Timestamp(iso: text)).iso8601 == expected)
+    }
+
+    @Test("not dates", arguments: ["2024-13-01", "2023-02-29", "2024-03-03T25:00", "yesterday", "2024-03-03T10:04:05Zjunk", "2024-3-3", ""])
+    func invalid(_ text: String) {
+        #expect(Timestamp(iso: text) == nil)
+    }
+
+    @Test("Unix seconds and milliseconds are told apart")
+    func unix() {
+        #expect(Timestamp(unix: 1_709_461_200)?.iso8601 == "2024-03-03T10:20:00Z")
+        #expect(Timestamp(unix: 1_709_461_200_000)?.iso8601 == "2024-03-03T10:20:00Z")
+        #expect(Timestamp(unix: 1_709_461_200.5)?.iso8601 == "2024-03-03T10:20:00.500Z")
+        #expect(Timestamp(unix: .nan) == nil)
+    }
+}

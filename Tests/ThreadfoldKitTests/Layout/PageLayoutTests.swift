@@ -1,0 +1,106 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Page layout")
+struct PageLayoutTests {
+    /// a ← b ← c ← d (a chain) and a ← e, a ← f, a ← g (siblings), authors named after ids.
+    static let json = Fixtures.flat([
+        ("a", nil, "A"), ("b", "a", "B"), ("c", "b", "C"), ("d", "c", "D"), ("e", "a", "E"), ("f", "a", "F"), ("g", "a", "B"),
+    ])
+
+    func layout(_ options: LayoutOptions) throws -> (ThreadTree, PageModel) {
+        let tree = try Fixtures.tree(Self.json)
+        return (tree, PageLayout.make(tree, options: options))
+    }
+
+    func ids(_ model: PageModel, _ entries: [Int32]) -> [String] {
+        entries.map { model.thread.records[Int(model.entries[Int($0)].comment)].id.string }
+    }
+
+    @Test("the first N replies show; the rest fold with their counts")
+    func preview() throws {
+        let (_, model) = try layout(LayoutOptions(preview: 2, openDepth: 1, maxDepth: 8))
+        let root = model.entries[Int(model.roots[0])]
+        let block = model.blocks[Int(root.replies)]
+        #expect(ids(model, block.shown) == ["b", "e"])
+        #expect(ids(model, block.hidden) == ["f", "g"])
+        #expect(block.hiddenComments == 2 && block.hiddenPeople == 2)
+        #expect(block.open && !block.flattened)
+        let b = model.entries[Int(block.shown[0])]
+        #expect(!model.blocks[Int(b.replies)].open)
+    }
+
+    @Test("hidden counts include the hidden replies' own replies")
+    func hiddenSubtrees() throws {
+        let (_, model) = try layout(LayoutOptions(preview: 0, openDepth: 0, maxDepth: 8))
+        let block = model.blocks[Int(model.entries[Int(model.roots[0])].replies)]
+        #expect(block.shown.isEmpty)
+        #expect(block.hidden.count == 4)
+        #expect(block.hiddenComments == 6)
+        #expect(block.hiddenPeople == 5) // B, C, D, E, F (B twice)
+    }
+
+    @Test("--max-depth 1: every reply in one flat list, depth-first, saying whom it answers")
+    func twoLevels() throws {
+        let (tree, model) = try layout(LayoutOptions(preview: 100, openDepth: 1, maxDepth: 1))
+        let block = model.blocks[Int(model.entries[Int(model.roots[0])].replies)]
+        #expect(block.flattened)
+        #expect(ids(model, block.shown) == ["b", "c", "d", "e", "f", "g"])
+        let answering = block.shown.map { e -> String in
+            let to = model.entries[Int(e)].replyingTo
+            return to < 0 ? "-" : tree.records[Int(to)].id.string
+        }
+        #expect(answering == ["-", "b", "c", "-", "-", "-"])
+        #expect(block.shown.allSatisfy { model.entries[Int($0)].replies == -1 && model.entries[Int($0)].level == 1 })
+    }
+
+    @Test("--max-depth 2 nests one level and flattens below it")
+    func maxDepthTwo() throws {
+        let (_, model) = try layout(LayoutOptions(preview: 100, openDepth: 1, maxDepth: 2))
+        let top = model.blocks[Int(model.entries[Int(model.roots[0])].replies)]
+        #expect(!top.flattened)
+        let b = model.entries[Int(top.shown[0])]
+        let below = model.blocks[Int(b.replies)]
+        #expect(below.flattened)
+        #expect(ids(model, below.shown) == ["c", "d"])
+        #expect(model.entries[Int(below.shown[1])].replyingTo >= 0)
+    }
+
+    @Test("every comment is shown exactly once, whatever the options", arguments: [1, 2, 3, 8], [0, 1, 2])
+    func shownOnce(_ maxDepth: Int, _ preview: Int) throws {
+        let (tree, model) = try layout(LayoutOptions(preview: preview, openDepth: 1, maxDepth: maxDepth))
+        #expect(model.entries.count == tree.totals.comments)
+        #expect(Set(model.entries.map(\.comment)).count == tree.totals.comments)
+    }
+}
+
+@Suite("Anchors")
+struct AnchorsTests {
+    func anchors(_ ids: [String]) -> [String] {
+        Anchors.make(for: ids.map { CommentID($0) }.map { CommentRecord(id: $0) })
+    }
+
+    @Test("plain ids read as themselves; anything else is hashed")
+    func shapes() {
+        let result = anchors(["abc_1-2", "ABC", "../../etc/passwd", "<script>", "a b", String(repeating: "x", count: 65), ""])
+        #expect(result[0] == "c-abc_1-2")
+        #expect(result[1] == "c-ABC")
+        for anchor in result.dropFirst(2) {
+            #expect(anchor.hasPrefix("c_") && anchor.count == 18)
+            #expect(anchor.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        }
+        #expect(Set(result).count == result.count)
+    }
+
+    @Test("ids that differ by case or normalisation get different anchors")
+    func distinct() {
+        let result = anchors(["Abc", "abc", "caf\u{e9}", "cafe\u{301}", "\u{212A}", "K"])
+        #expect(Set(result).count == 6)
+    }
+
+    @Test("anchors are stable across runs")
+    func stable() {
+        #expect(anchors(["é"]) == anchors(["é"]))
+        #expect(anchors(["é"])[0] == "c_" + FNV1a.hex("é".utf8))
+    }
+}

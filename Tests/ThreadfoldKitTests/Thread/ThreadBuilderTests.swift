@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Thread builder")
+struct ThreadBuilderTests {
+    @Test("replies are grouped under their parents whatever the input order")
+    func grouping() throws {
+        // Children listed before their parents, interleaved across branches.
+        let tree = try Fixtures.tree(Fixtures.flat([
+            ("d", "b", "x"), ("b", "a", "y"), ("c", "a", "z"), ("a", nil, "w"), ("e", "b", "x"), ("f", nil, "v"),
+        ]))
+        #expect(Fixtures.ids(tree, tree.roots) == ["a", "f"])
+        #expect(Fixtures.children(tree, of: "a") == ["b", "c"])
+        #expect(Fixtures.children(tree, of: "b") == ["d", "e"])
+        #expect(tree.depth[Fixtures.index(tree, "e")] == 2)
+    }
+
+    @Test("sort orders: oldest, newest, top; replies sorted on their own; ties keep input order")
+    func sorting() throws {
+        let json = #"""
+            [{"id": "a", "created_at": 300, "score": 1},
+             {"id": "b", "created_at": 100, "score": 5},
+             {"id": "c", "created_at": 200, "score": 5},
+             {"id": "r1", "parent_id": "a", "created_at": 500, "score": 0},
+             {"id": "r2", "parent_id": "a", "created_at": 400, "score": 9},
+             {"id": "d", "score": 2},
+             {"id": "e", "created_at": 100}]
+            """#
+        let oldest = try Fixtures.tree(json)
+        #expect(Fixtures.ids(oldest, oldest.roots) == ["d", "b", "e", "c", "a"])
+        #expect(Fixtures.children(oldest, of: "a") == ["r2", "r1"])
+        let newest = try Fixtures.tree(json, options: ThreadOptions(sort: .newest))
+        #expect(Fixtures.ids(newest, newest.roots) == ["a", "c", "b", "e", "d"])
+        #expect(Fixtures.children(newest, of: "a") == ["r1", "r2"])
+        let top = try Fixtures.tree(json, options: ThreadOptions(sort: .top, replySort: .oldest))
+        #expect(Fixtures.ids(top, top.roots) == ["b", "c", "d", "a", "e"])
+        #expect(Fixtures.children(top, of: "a") == ["r2", "r1"])
+    }
+
+    @Test("a reply to a missing comment is kept at top level and reported")
+    func orphans() throws {
+        let tree = try Fixtures.tree(Fixtures.flat([("a", nil, "x"), ("b", "gone", "y"), ("c", "b", "z")]))
+        #expect(Fixtures.ids(tree, tree.roots) == ["a", "b"])
+        #expect(tree.flags[1].contains(.orphan))
+        #expect(Fixtures.children(tree, of: "b") == ["c"])
+        let diagnostic = try #require(tree.diagnostics.first)
+        #expect(diagnostic.kind == .orphan)
+        #expect(diagnostic.description.hasPrefix("test.json:1:"))
+        #expect(diagnostic.description.contains(": warning: $.comments[1]: is a reply to \"gone\", which is not in this thread; shown at top level"))
+    }
+
+    @Test("a comment that is its own parent is shown at top level and reported")
+    func selfParent() throws {
+        let tree = try Fixtures.tree(Fixtures.flat([("a", "a", "x"), ("b", "a", "y")]))
+        #expect(Fixtures.ids(tree, tree.roots) == ["a"])
+        #expect(Fixtures.children(tree, of: "a") == ["b"])
+        #expect(tree.diagnostics.map(\.kind) == [.cycle])
+    }
+
+    @Test("cycles of any length are broken at their first comment in input order", arguments: [2, 3, 50])
+    func cycles(_ length: Int) throws {
+        // c0 <- c1 <- ... <- c(n-1) <- c0, plus a tail t hanging off c1 and a normal root.
+        var comments: [(String, String?, String)] = [("root", nil, "r")]
+        for i in 0..<length { comments.append(("c\(i)", "c\((i + length - 1) % length)", "u\(i)")) }
+        comments.append(("t", "c1", "t"))
+        let tree = try Fixtures.tree(Fixtures.flat(comments))
+        #expect(Fixtures.ids(tree, tree.roots) == ["root", "c0"])
+        #expect(tree.totals.comments == length + 2)
+        #expect(tree.totals.levels == max(length, 3)) // the tail hangs two below c0
+        #expect(tree.diagnostics.map(\.kind) == [.cycle])
+        #expect(tree.diagnostics[0].description.contains("reply cycle of \(length) comments"))
+        #expect(tree.flags[Fixtures.index(tree, "c0")].contains(.cycleBroken))
+    }
+
+    @Test("two cycles, one pointing into the other's tail, are each broken once")
+    func twoCycles() throws {
+        let tree = try Fixtures.tree(Fixtures.flat([("a", "b", "x"), ("b", "a", "y"), ("c", "d", "z"), ("d", "c", "w"), ("e", "d", "v")]))
+        #expect(Fixtures.ids(tree, tree.roots) == ["a", "c"])
+        #expect(tree.diagnostics.filter { $0.kind == .cycle }.count == 2)
+        #expect(tree.totals.comments == 5)
+    }
+
+    @Test("a duplicate id is an error naming both places")
+    func duplicates() throws {
+        let json = Fixtures.flat([("a", nil, "x"), ("b", "a", "y"), ("a", nil, "z")])
+        let errors = try #require(throws: InputErrors.self) { try Fixtures.tree(json) }
+        let message = errors.errors[0].description
+        #expect(message.contains("$.comments[2].id: found the id \"a\" again, first used at 1:"))
+        #expect(message.contains("($.comments[0])"))
+        #expect(message.contains("--allow-duplicates"))
+    }
+
+    @Test("--allow-duplicates keeps the first and reports the rest")
+    func allowDuplicates() throws {
+        let tree = try Fixtures.tree(Fixtures.flat([("a", nil, "x"), ("b", "a", "y"), ("a", nil, "z")]),
+                                     options: ThreadOptions(allowDuplicates: true))
+        #expect(tree.totals.comments == 2)
+        #expect(tree.records[tree.roots.map(Int.init)[0]].author == "x")
+        #expect(tree.diagnostics.map(\.kind) == [.duplicate])
+        #expect(tree.diagnostics[0].error.severity == .warning)
+    }
+
+    @Test("ids that differ only by Unicode normalisation or case are different comments")
+    func unicodeIDs() throws {
+        let tree = try Fixtures.tree(#"[{"id": "caf\u00e9"}, {"id": "cafe\u0301"}, {"id": "\u212a"}, {"id": "K"}, {"id": "k"}]"#)
+        #expect(tree.totals.comments == 5)
+        #expect(tree.diagnostics.isEmpty)
+    }
+
+    @Test("a deleted comment with replies stays as a placeholder; one without is left out and reported")
+    func deleted() throws {
+        let tree = try Fixtures.tree(#"""
+            [{"id": "a", "deleted": true},
+             {"id": "b", "parent_id": "a", "author": "x"},
+             {"id": "c", "removed": true},
+             {"id": "d", "deleted": true},
+             {"id": "e", "parent_id": "d", "deleted": true},
+             {"id": "f", "author": "y"}]
+            """#)
+        #expect(Fixtures.ids(tree, tree.roots) == ["a", "f"])
+        #expect(tree.flags[0].contains(.placeholder))
+        #expect(!tree.flags[2].contains(.visible) && !tree.flags[3].contains(.visible) && !tree.flags[4].contains(.visible))
+        #expect(tree.diagnostics.filter { $0.kind == .omittedDeleted }.count == 3)
+        #expect(tree.totals.comments == 3)
+        #expect(tree.totals.participants == 2)
+    }
+
+    @Test("counts: direct replies, all replies, people in the replies, latest activity, thread totals")
+    func counts() throws {
+        let tree = try Fixtures.tree(#"""
+            {"author": "ann", "comments": [
+             {"id": "a", "author": "ann", "created_at": 100},
+             {"id": "b", "parent_id": "a", "author": "bob", "created_at": 200},
+             {"id": "c", "parent_id": "b", "author": "ann", "created_at": 300, "edited_at": 900},
+             {"id": "d", "parent_id": "a", "author": "cy", "created_at": 250},
+             {"id": "e", "parent_id": "d", "author": "bob", "created_at": 260},
+             {"id": "f", "parent_id": "d", "deleted": true, "created_at": 270},
+             {"id": "g", "parent_id": "f", "author": "dee", "created_at": 280},
+             {"id": "h", "author": "eve", "created_at": 50}]}
+            """#)
+        let a = tree.stats[Fixtures.index(tree, "a")]
+        #expect(a == CommentStats(directReplies: 2, totalReplies: 6, participants: 4, latestActivity: Timestamp(milliseconds: 900_000)))
+        let d = tree.stats[Fixtures.index(tree, "d")]
+        #expect(d == CommentStats(directReplies: 2, totalReplies: 3, participants: 2, latestActivity: Timestamp(milliseconds: 280_000)))
+        let h = tree.stats[Fixtures.index(tree, "h")]
+        #expect(h == CommentStats(directReplies: 0, totalReplies: 0, participants: 0, latestActivity: Timestamp(milliseconds: 50_000)))
+        #expect(tree.totals == ThreadTotals(comments: 8, participants: 5, levels: 4, latestActivity: Timestamp(milliseconds: 900_000)))
+        #expect(tree.flags[Fixtures.index(tree, "c")].contains(.byThreadAuthor))
+        #expect(!tree.flags[Fixtures.index(tree, "b")].contains(.byThreadAuthor))
+    }
+
+    @Test("participant counts match a brute-force count on a random tree")
+    func participantsBruteForce() throws {
+        var generator = SplitMix64(seed: 42)
+        var comments: [(String, String?, String)] = []
+        for i in 0..<2_000 {
+            let parent: String? = i == 0 || generator.next() % 10 == 0 ? nil : "n\(generator.next() % UInt64(i))"
+            comments.append(("n\(i)", parent, "u\(generator.next() % 40)"))
+        }
+        let tree = try Fixtures.tree(Fixtures.flat(comments))
+        for i in 0..<tree.count {
+            var authors = Set<String>()
+            var stack = Array(tree.children(of: i))
+            var total = 0
+            while let c = stack.popLast() {
+                total += 1
+                authors.insert(tree.records[Int(c)].author!)
+                stack.append(contentsOf: tree.children(of: Int(c)))
+            }
+            #expect(Int(tree.stats[i].participants) == authors.count)
+            #expect(Int(tree.stats[i].totalReplies) == total)
+        }
+    }
+}
+
+/// A tiny seeded generator so random tests are the same every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
