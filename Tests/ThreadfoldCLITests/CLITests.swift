@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+@testable import ThreadfoldCLI
+
+/// The CLI end to end: the built `threadfold` binary run as a process, with its stdout,
+/// stderr and exit code checked, writing into temporary folders.
+@Suite("threadfold command line")
+struct CLITests {
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    static let binary: URL = {
+        // The test bundle sits in the build products folder, beside the binary.
+        var url = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = url.appendingPathComponent("threadfold")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            url.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("threadfold")
+    }()
+
+    func run(_ arguments: [String], stdin: String? = nil, in folder: URL? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+                   err: String(decoding: errData, as: UTF8.self))
+    }
+
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func files(_ folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    @Test("no input renders the bundled example and says where it is")
+    func demo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["render", "-o", "out"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("Rendered 1 thread (20 comments) into out/\n"))
+        #expect(result.out.contains("file://") && result.out.contains("/out/example.html"))
+        #expect(result.err.contains("warning: $.comments[15]: is a reply to \"c99\""))
+        #expect(files(folder.appendingPathComponent("out")) == [".threadfold", "example.html", "threadfold.css", "threadfold.js"])
+    }
+
+    @Test("renders files and standard input; --opt=value and --opt value both work")
+    func renderFiles() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = try write(#"[{"id": 1, "body": "a"}]"#, "First Thread.json", in: folder)
+        let result = try run(["render", a, "-", "--output=site", "--preview", "1", "--max-depth=2", "--sort", "newest"],
+                             stdin: #"{"title": "From stdin", "comments": [{"id": "x", "body": "*hi*"}]}"#, in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(files(folder.appendingPathComponent("site")).contains("first-thread.html"))
+        let page = try String(contentsOf: folder.appendingPathComponent("site/thread.html"), encoding: .utf8)
+        #expect(page.contains("<em>hi</em>") && page.contains("From stdin"))
+    }
+
+    @Test("output is byte-identical across runs")
+    func deterministic() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try run(["render", "-o", "one"], in: folder)
+        _ = try run(["render", "-o", "two"], in: folder)
+        for name in ["example.html", "threadfold.css", "threadfold.js"] {
+            let one = FileManager.default.contents(atPath: folder.appendingPathComponent("one/\(name)").path)
+            let two = FileManager.default.contents(atPath: folder.appendingPathComponent("two/\(name)").path)
+            #expect(one != nil && one == two)
+        }
+    }
+
+    @Test("input errors: located message, exit 1, and the earlier output untouched")
+    func inputErrors() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(["render", "-o", "site"], in: folder).status == 0)
+        let before = files(folder.appendingPathComponent("site"))
+        let bad = try write("{\"comments\": [\n  {\"id\": 1},\n  {\"id\": 2, \"parent_id\": [1]}\n]}", "bad.json", in: folder)
+        let result = try run(["render", bad, "-o", "site"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.err.contains("bad.json:3:26: error: $.comments[1].parent_id: expected a string, an integer or null, found an array"))
+        #expect(result.err.contains("nothing was written"))
+        #expect(!result.err.contains("Fatal") && !result.err.contains("Stack"))
+        #expect(files(folder.appendingPathComponent("site")) == before)
+    }
+
+    @Test("a missing file and a folder are clear errors")
+    func missingFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = try run(["render", "nope.json", "-o", "site"], in: folder)
+        #expect(missing.status == 1)
+        #expect(missing.err.hasPrefix("nope.json: error: no such file"))
+        let dir = try run(["check", folder.path])
+        #expect(dir.status == 1 && dir.err.contains("is a folder"))
+    }
+
+    @Test("usage errors exit 64 with the usage line", arguments: [
+        ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
+        ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],
+        ["render", "-", "-"], ["render", "--hard-breaks", "--no-hard-breaks"],
+    ])
+    func usageErrors(_ arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 64)
+        #expect(result.err.hasPrefix("Error: "))
+        #expect(result.err.contains("\nUsage: threadfold"))
+        #expect(result.out.isEmpty)
+    }
+
+    @Test("--help, -h, help, --version")
+    func help() throws {
+        let overview = try run(["--help"])
+        #expect(overview.status == 0 && overview.out.hasPrefix("OVERVIEW: ") && overview.out.contains("SUBCOMMANDS:"))
+        let render = try run(["render", "-h"])
+        #expect(render.status == 0 && render.out.contains("USAGE: threadfold render") && render.out.contains("--max-depth <d>"))
+        #expect(try run(["help", "check"]).out.contains("USAGE: threadfold check"))
+        #expect(try run(["--version"]).out == "0.1.0\n")
+    }
+
+    @Test("check reports counts and problems with places; exit 0, or 1 on errors")
+    func check() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = try write(#"[{"id": "a", "author": "x"}, {"id": "b", "parent_id": "gone"}, {"id": "c", "parent_id": "c"}]"#, "good.json", in: folder)
+        let result = try run(["check", good])
+        #expect(result.status == 0)
+        #expect(result.out == "\(good): ok: 3 comments, 1 person, 1 level; 1 orphan, 1 cycle broken, 0 duplicates, 0 deleted comments left out\n")
+        #expect(result.err.contains("$[1]: is a reply to \"gone\""))
+        let dup = try write(#"[{"id": "a"}, {"id": "a"}]"#, "dup.json", in: folder)
+        let failed = try run(["check", dup])
+        #expect(failed.status == 1)
+        #expect(failed.err.contains("dup.json:1:15: error: $[1].id: found the id \"a\" again, first used at 1:2 ($[0])"))
+        #expect(try run(["check", dup, "--allow-duplicates"]).status == 0)
+    }
+
+    @Test("templates and assets can be overridden from folders")
+    func overrides() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let templates = folder.appendingPathComponent("tpl")
+        let assets = folder.appendingPathComponent("pub")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        _ = try write("<p>{{title}}: {{#comments}}[{{author}}]{{/comments}}</p>\n", "tpl/page.mustache", in: folder)
+        _ = try write("body{}", "pub/threadfold.css", in: folder)
+        let result = try run(["render", "--templates", templates.path, "--assets", assets.path, "-o", "site"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let page = try String(contentsOf: folder.appendingPathComponent("site/example.html"), encoding: .utf8)
+        #expect(page.hasPrefix("<p>How do you keep forum archives readable after the forum shuts down?: [marguerite]"))
+        #expect(try String(contentsOf: folder.appendingPathComponent("site/threadfold.css"), encoding: .utf8) == "body{}")
+        _ = try write("{{#comments}}\n", "tpl/page.mustache", in: folder)
+        let broken = try run(["render", "--templates", templates.path, "-o", "site"], in: folder)
+        #expect(broken.status == 1)
+        #expect(broken.err.contains("tpl/page.mustache:1:1: error: section 'comments' is never closed"))
+    }
+
+    @Test("an output folder holding someone else's files is refused")
+    func foreignOutput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try write("mine", "notes.txt", in: folder)
+        let result = try run(["render", "-o", folder.path])
+        #expect(result.status == 1)
+        #expect(result.err.contains("holds files Threadfold did not write"))
+    }
+}
+
+@Suite("Page names")
+struct PageNamesTests {
+    @Test("names are safe, unique and never reserved")
+    func names() {
+        var names = PageNames()
+        #expect(names.claim("My Thread!") == "my-thread.html")
+        #expect(names.claim("my thread") == "my-thread-2.html")
+        #expect(names.claim("../../etc/passwd") == "etc-passwd.html")
+        #expect(names.claim("日本語") == "thread.html")
+        #expect(names.claim("CON") == "con-thread.html")
+        #expect(names.claim("index") == "index-thread.html")
+        #expect(names.claim(String(repeating: "a", count: 300)).count == 60 + 5)
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Strings table")
+struct StringsTableTests {
+    @Test("English plurals, grouping and dates")
+    func english() throws {
+        let strings = try ResourceStore().strings(locale: "en")
+        #expect(strings.text("replies", count: 1) == "1 reply")
+        #expect(strings.text("replies", count: 0) == "0 replies")
+        #expect(strings.text("replies", count: 12345) == "12,345 replies")
+        #expect(strings.number(1000) == "1,000" && strings.number(999) == "999" && strings.number(-1234567) == "-1,234,567")
+        #expect(strings.date(Timestamp(iso: "2024-03-03T23:59:59Z")!) == "3 Mar 2024")
+        #expect(strings.text("no such key") == "no such key")
+    }
+
+    @Test("plural rules pick CLDR categories", arguments: [
+        (StringsTable.PluralRule.slavic, [1: "one", 2: "few", 5: "many", 11: "many", 21: "one", 22: "few", 112: "many"]),
+        (.polish, [1: "one", 3: "few", 21: "many", 22: "few"]),
+        (.zeroOneOther, [0: "one", 1: "one", 2: "other"]),
+        (.other, [1: "other"]),
+        (.arabic, [0: "zero", 1: "one", 2: "two", 3: "few", 11: "many", 100: "other"]),
+    ])
+    func rules(_ rule: StringsTable.PluralRule, _ cases: [Int: String]) {
+        for (n, category) in cases { #expect(rule.category(n) == category, "\(rule) \(n)") }
+    }
+
+    @Test("a broken locale file is an error naming the field")
+    func brokenLocale() throws {
+        let errors = try #require(throws: InputErrors.self) {
+            try StringsTable(json: Array(#"{"locale": "x", "months": [], "messages": {}}"#.utf8), file: "x.json")
+        }
+        #expect(errors.description == "x.json: error: $.months: expected an array of 12 month names")
+    }
+}

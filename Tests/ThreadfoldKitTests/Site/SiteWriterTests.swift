@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Site writer")
+struct SiteWriterTests {
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-site-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func read(_ url: URL) -> String? { FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) } }
+
+    @Test("publishes into a new folder, then replaces it whole; stale files disappear")
+    func replace() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = root.appendingPathComponent("site")
+        try SiteWriter(output: site).publish([("a.html", Array("one".utf8)), ("sub/b.css", Array("x".utf8))])
+        #expect(read(site.appendingPathComponent("a.html")) == "one")
+        #expect(read(site.appendingPathComponent("sub/b.css")) == "x")
+        try SiteWriter(output: site).publish([("c.html", Array("two".utf8))])
+        #expect(read(site.appendingPathComponent("c.html")) == "two")
+        #expect(read(site.appendingPathComponent("a.html")) == nil)
+        // No staging or old folders are left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
+    }
+
+    @Test("a symlink planted in the old output is replaced, its target untouched")
+    func plantedSymlink() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = root.appendingPathComponent("site")
+        let victim = root.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try SiteWriter(output: site).publish([("a.html", Array("one".utf8))])
+        try FileManager.default.removeItem(at: site.appendingPathComponent("a.html"))
+        try FileManager.default.createSymbolicLink(at: site.appendingPathComponent("a.html"), withDestinationURL: victim)
+        try SiteWriter(output: site).publish([("a.html", Array("new".utf8))])
+        #expect(read(victim) == "precious")
+        #expect(read(site.appendingPathComponent("a.html")) == "new")
+        let type = try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("a.html").path)[.type] as? FileAttributeType
+        #expect(type == .typeRegular)
+    }
+
+    @Test("a failed build leaves the previous output complete")
+    func failureLeavesOldSite() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = root.appendingPathComponent("site")
+        try SiteWriter(output: site).publish([("a.html", Array("one".utf8))])
+        #expect(throws: SiteError.self) {
+            try SiteWriter(output: site).publish([("b.html", Array("two".utf8)), ("../escape.html", Array("x".utf8))])
+        }
+        #expect(read(site.appendingPathComponent("a.html")) == "one")
+        #expect(read(site.appendingPathComponent("b.html")) == nil)
+        #expect(read(root.appendingPathComponent("escape.html")) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
+    }
+
+    @Test("a folder Threadfold did not write is refused, not overwritten")
+    func foreignFolder() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("mine".utf8).write(to: root.appendingPathComponent("notes.txt"))
+        let error = try #require(throws: SiteError.self) { try SiteWriter(output: root).publish([("a.html", [])]) }
+        #expect(error.message.contains("holds files Threadfold did not write"))
+        #expect(read(root.appendingPathComponent("notes.txt")) == "mine")
+    }
+
+    @Test("unsafe relative paths are refused", arguments: ["../x", "/abs", "a/../b", "", ".hidden", "a//b"])
+    func unsafePaths(_ path: String) {
+        #expect(!SiteWriter.isSafeRelativePath(path))
+    }
+}
