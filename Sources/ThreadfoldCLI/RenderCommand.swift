@@ -40,45 +40,57 @@ enum RenderCommand {
         }
 
         // Inputs: the files named, or the bundled example.
-        var inputs: [(display: String, page: String, bytes: Result<[UInt8], InputError>)] = []
+        // Each input is read only when its turn comes, so memory holds one thread at a time.
+        var inputs: [(display: String, page: String, bytes: () -> Result<[UInt8], InputError>)] = []
         var names = PageNames()
         if parsed.positionals.isEmpty {
-            inputs.append(("example.json (bundled)", names.claim("example"), .success(ResourceStore.exampleThread)))
+            inputs.append(("example.json (bundled)", names.claim("example"), { .success(ResourceStore.exampleThread) }))
         } else {
             for input in parsed.positionals {
                 let display = input == "-" ? "<stdin>" : input
                 let base = input == "-" ? "thread" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-                inputs.append((display, names.claim(base), SharedOptions.read(input, console)))
+                inputs.append((display, names.claim(base), { SharedOptions.read(input, console) }))
             }
         }
 
-        var files: [(path: String, bytes: [UInt8])] = []
+        // Pages go into a staging folder as they are rendered, so memory holds one thread at a
+        // time; the folder replaces the output only when every input rendered.
+        let output = URL(fileURLWithPath: parsed.value("output") ?? "threadfold-site")
+        let staging: SiteWriter.Staging
+        do { staging = try SiteWriter(output: output).begin() } catch {
+            console.err("\(error)\n")
+            return CLI.ExitCode.failure
+        }
         var failed = false
         var comments = 0
-        var rendered: [(page: String, thread: ThreadTree)] = []
+        var rendered: [(page: String, comments: Int)] = []
         for input in inputs {
             do {
-                let bytes = try input.bytes.get()
+                let bytes = try input.bytes().get()
                 let result = try pipeline.render(bytes: bytes, file: input.display)
-                files.append((input.page, result.html))
+                if !failed { try staging.write(input.page, result.html) }
                 comments += result.thread.totals.comments
-                rendered.append((input.page, result.thread))
+                rendered.append((input.page, result.thread.totals.comments))
                 if !quiet { SharedOptions.report(result.diagnostics, file: input.display, limit: 10, console) }
+            } catch let error as SiteError {
+                staging.abandon()
+                console.err("\(error)\n")
+                return CLI.ExitCode.failure
             } catch {
                 failed = true
                 SharedOptions.printErrors(error, console)
             }
         }
         if failed {
+            staging.abandon()
             console.err("Error: nothing was written; fix the errors above and run again.\n")
             return CLI.ExitCode.failure
         }
-        for asset in assets { files.append((asset.name, asset.bytes)) }
-
-        let output = URL(fileURLWithPath: parsed.value("output") ?? "threadfold-site")
         do {
-            try SiteWriter(output: output).publish(files)
+            for asset in assets { try staging.write(asset.name, asset.bytes) }
+            try staging.commit()
         } catch {
+            staging.abandon()
             console.err("\(error)\n")
             return CLI.ExitCode.failure
         }
@@ -86,9 +98,10 @@ enum RenderCommand {
             let folder = output.standardizedFileURL
             let threads = rendered.count == 1 ? "1 thread" : "\(rendered.count) threads"
             console.out("Rendered \(threads) (\(comments) comments) into \(parsed.value("output") ?? "threadfold-site")/\n")
-            for page in rendered {
+            for page in rendered.prefix(10) {
                 console.out("  \(folder.appendingPathComponent(page.page).absoluteString)\n")
             }
+            if rendered.count > 10 { console.out("  … and \(rendered.count - 10) more pages\n") }
         }
         return CLI.ExitCode.success
     }

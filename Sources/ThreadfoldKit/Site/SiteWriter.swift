@@ -23,6 +23,19 @@ public struct SiteWriter {
 
     /// Writes `files` (relative path to bytes) as the new contents of `output`.
     public func publish(_ files: [(path: String, bytes: [UInt8])]) throws(SiteError) {
+        let staging = try begin()
+        do {
+            for file in files { try staging.write(file.path, file.bytes) }
+            try staging.commit()
+        } catch {
+            staging.abandon()
+            throw error
+        }
+    }
+
+    /// Checks the target and opens a staging folder beside it. Write pages into it as they are
+    /// rendered, then `commit()` to swap it into place, or `abandon()` to leave the old output.
+    public func begin() throws(SiteError) -> Staging {
         let fm = FileManager.default
         let parent = output.deletingLastPathComponent()
         let name = output.lastPathComponent
@@ -52,25 +65,75 @@ public struct SiteWriter {
         } catch {
             throw SiteError(path: staging.path, message: "cannot create the staging folder: \(error.localizedDescription)")
         }
+        let session = Staging(writer: self, folder: staging, exists: exists, tag: tag)
         do {
-            try write(Array(Self.markerText.utf8), to: staging.appendingPathComponent(Self.markerName))
-            for file in files {
-                guard Self.isSafeRelativePath(file.path) else {
-                    throw SiteError(path: file.path, message: "is not a safe relative path inside the output")
-                }
-                let url = staging.appendingPathComponent(file.path)
-                try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try write(file.bytes, to: url)
-            }
-            try swap(staging: staging, exists: exists, parent: parent, name: name, tag: tag)
+            try Self.write(Array(Self.markerText.utf8), to: staging.appendingPathComponent(Self.markerName))
         } catch {
-            try? fm.removeItem(at: staging)
-            if let error = error as? SiteError { throw error }
-            throw SiteError(path: output.path, message: "could not be written: \(error.localizedDescription)")
+            session.abandon()
+            throw error
         }
+        return session
     }
 
-    private func swap(staging: URL, exists: Bool, parent: URL, name: String, tag: String) throws(SiteError) {
+    /// An open staging folder. Not thread-safe: write from one thread.
+    public final class Staging {
+        let writer: SiteWriter
+        public let folder: URL
+        let exists: Bool
+        let tag: String
+        private var createdFolders: Set<String> = [""]
+        private var finished = false
+
+        init(writer: SiteWriter, folder: URL, exists: Bool, tag: String) {
+            self.writer = writer
+            self.folder = folder
+            self.exists = exists
+            self.tag = tag
+        }
+
+        /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts).
+        public func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) {
+            guard SiteWriter.isSafeRelativePath(path) else {
+                throw SiteError(path: path, message: "is not a safe relative path inside the output")
+            }
+            let url = folder.appendingPathComponent(path)
+            let directory = String(path.split(separator: "/").dropLast().joined(separator: "/"))
+            if !createdFolders.contains(directory) {
+                do {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                } catch {
+                    throw SiteError(path: url.deletingLastPathComponent().path, message: "cannot create this folder: \(error.localizedDescription)")
+                }
+                createdFolders.insert(directory)
+            }
+            try SiteWriter.write(bytes, to: url)
+        }
+
+        /// Swaps the staging folder into place of the output.
+        public func commit() throws(SiteError) {
+            guard !finished else { return }
+            finished = true
+            do {
+                try writer.swap(staging: folder, exists: exists, tag: tag)
+            } catch {
+                try? FileManager.default.removeItem(at: folder)
+                throw error
+            }
+        }
+
+        /// Removes the staging folder; the old output stays as it was.
+        public func abandon() {
+            guard !finished else { return }
+            finished = true
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        deinit { abandon() }
+    }
+
+    fileprivate func swap(staging: URL, exists: Bool, tag: String) throws(SiteError) {
+        let parent = output.deletingLastPathComponent()
+        let name = output.lastPathComponent
         if !exists {
             guard rename(staging.path, output.path) == 0 else {
                 throw SiteError(path: output.path, message: "could not be put in place: \(String(cString: strerror(errno)))")
@@ -94,7 +157,7 @@ public struct SiteWriter {
     }
 
     /// Writes a new file (never through an existing link: the folder is fresh and O_EXCL refuses one).
-    private func write(_ bytes: [UInt8], to url: URL) throws(SiteError) {
+    fileprivate static func write(_ bytes: [UInt8], to url: URL) throws(SiteError) {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw SiteError(path: url.path, message: "cannot be created: \(String(cString: strerror(errno)))")
