@@ -1,1 +1,251 @@
-print("placeholder")
+// `make bench`: generates a seeded synthetic corpus (power-law replies per comment, long-tail
+// depth, Markdown bodies of varied length, ~100,000 comments in ~2,000 thread files), renders
+// it with the threadfold binary, and prints comments/s, MB/s, peak memory, and the same bodies
+// through the cmark CLI in one process as the reference. It also times the JSON stage against
+// Foundation's parsers, which is where ARCHITECTURE.md's numbers come from.
+import Foundation
+import ThreadfoldKit
+
+struct Settings: Sendable {
+    var threadfold = ".build/release/threadfold"
+    var corpus = "bench-corpus"
+    var threads = 2_000
+    var comments = 100_000
+    var seed: UInt64 = 20_240_303
+    var runs = 3
+}
+
+func parseSettings() -> Settings {
+var settings = Settings()
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let flag = arguments.removeFirst()
+    guard let value = arguments.first else { fatalError("missing value for \(flag)") }
+    arguments.removeFirst()
+    switch flag {
+    case "--threadfold": settings.threadfold = value
+    case "--corpus": settings.corpus = value
+    case "--threads": settings.threads = Int(value)!
+    case "--comments": settings.comments = Int(value)!
+    case "--seed": settings.seed = UInt64(value)!
+    case "--runs": settings.runs = Int(value)!
+    default: fatalError("unknown option \(flag)")
+    }
+}
+return settings
+}
+
+let settings = parseSettings()
+
+// MARK: Corpus
+
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+let words = """
+    the archive thread reply forum people comment static page build deploy server link code quote list \
+    markdown render fold summary detail count latest moderator question answer thanks agree disagree \
+    because however actually probably maybe exactly interesting problem solution version update release \
+    bug feature test benchmark memory speed parser tree depth branch history export import json html
+    """.split(separator: " ").map(String.init)
+
+func sentence(_ rng: inout SplitMix64) -> String {
+    let n = 5 + rng.below(14)
+    var parts: [String] = []
+    for i in 0..<n {
+        var word = words[rng.below(words.count)]
+        if i == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
+        switch rng.below(40) {
+        case 0: word = "**\(word)**"
+        case 1: word = "*\(word)*"
+        case 2: word = "`\(word)()`"
+        case 3: word = "[\(word)](https://example.org/\(word)/\(rng.below(1000)))"
+        default: break
+        }
+        parts.append(word)
+    }
+    return parts.joined(separator: " ") + (rng.below(5) == 0 ? "?" : ".")
+}
+
+/// A Markdown body whose length is roughly log-normal: most short, a few long.
+func body(_ rng: inout SplitMix64) -> String {
+    let paragraphs = max(1, Int(exp(rng.unit() * 2.2)))
+    var blocks: [String] = []
+    for _ in 0..<paragraphs {
+        switch rng.below(12) {
+        case 0: blocks.append("> " + sentence(&rng))
+        case 1: blocks.append((0..<(2 + rng.below(4))).map { _ in "- " + sentence(&rng) }.joined(separator: "\n"))
+        case 2: blocks.append("```\nlet x = \(rng.below(100))\nprint(x * 2)\n```")
+        case 3: blocks.append("1. " + sentence(&rng) + "\n2. " + sentence(&rng))
+        default: blocks.append((0..<(1 + rng.below(4))).map { _ in sentence(&rng) }.joined(separator: rng.below(3) == 0 ? "\n" : " "))
+        }
+    }
+    return blocks.joined(separator: "\n\n")
+}
+
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+/// Writes the corpus unless an identical one (same settings) is already there.
+func generateCorpus() throws -> (files: [String], bodies: String, bytes: Int, comments: Int) {
+    let fm = FileManager.default
+    let stamp = "threads=\(settings.threads) comments=\(settings.comments) seed=\(settings.seed) v2"
+    let stampPath = settings.corpus + "/STAMP"
+    let bodiesPath = settings.corpus + "/bodies.md"
+    if (try? String(contentsOfFile: stampPath, encoding: .utf8)) == stamp {
+        let files = try fm.contentsOfDirectory(atPath: settings.corpus).filter { $0.hasSuffix(".json") }.sorted()
+            .map { settings.corpus + "/" + $0 }
+        let bytes = try files.reduce(0) { $0 + (try fm.attributesOfItem(atPath: $1)[.size] as! Int) }
+        let count = Int(try String(contentsOfFile: settings.corpus + "/COUNT", encoding: .utf8))!
+        return (files, bodiesPath, bytes, count)
+    }
+    try? fm.removeItem(atPath: settings.corpus)
+    try fm.createDirectory(atPath: settings.corpus, withIntermediateDirectories: true)
+    var rng = SplitMix64(state: settings.seed)
+    // Thread sizes: Pareto (alpha 1.3), scaled to the target total.
+    var sizes = (0..<settings.threads).map { _ in 1.0 / pow(1 - rng.unit() * 0.999, 1 / 1.3) }
+    let scale = Double(settings.comments) / sizes.reduce(0, +)
+    sizes = sizes.map { max(1, ($0 * scale).rounded()) }
+    var files: [String] = []
+    var allBodies = ""
+    var bytes = 0
+    var total = 0
+    let separator = "\n\n<!-- -->\n\n"
+    for t in 0..<settings.threads {
+        let n = Int(sizes[t])
+        var replies = [Int](repeating: 0, count: n)
+        var json = "{\"id\":\(t + 1),\"title\":\(jsonString(sentence(&rng))),\"author\":\"user\(rng.below(5000))\",\"created_at\":\(1_600_000_000 + t * 3600),\"comments\":["
+        var time = 1_600_000_000 + t * 3600
+        for i in 0..<n {
+            // Preferential attachment: a comment with many replies draws more; 20% start a branch.
+            var parent = -1
+            if i > 0 && rng.below(5) != 0 {
+                let pick = rng.below(i)
+                parent = rng.below(3) == 0 ? pick : (replies[pick] > 0 || rng.below(2) == 0 ? pick : max(0, i - 1 - rng.below(min(i, 4))))
+                replies[parent] += 1
+            }
+            time += 30 + rng.below(3600)
+            let text = body(&rng)
+            allBodies += text + separator
+            if i > 0 { json += "," }
+            json += "{\"id\":\(i + 1),\"parent_id\":\(parent < 0 ? "null" : String(parent + 1)),\"author\":\"user\(rng.below(5000))\",\"created_at\":\(time),\"score\":\(rng.below(50) - 5),\"body\":\(jsonString(text))}"
+        }
+        json += "]}\n"
+        let path = String(format: "%@/thread-%05d.json", settings.corpus, t + 1)
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        files.append(path)
+        bytes += json.utf8.count
+        total += n
+    }
+    try Data(allBodies.utf8).write(to: URL(fileURLWithPath: bodiesPath))
+    try Data(String(total).utf8).write(to: URL(fileURLWithPath: settings.corpus + "/COUNT"))
+    try Data(stamp.utf8).write(to: URL(fileURLWithPath: stampPath))
+    return (files, bodiesPath, bytes, total)
+}
+
+// MARK: Measuring
+
+/// Runs a command and returns its wall time; fails loudly on a non-zero exit.
+func time(_ executable: String, _ args: [String]) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = args
+    process.standardOutput = FileHandle.nullDevice
+    let start = DispatchTime.now()
+    try process.run()
+    process.waitUntilExit()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    guard process.terminationStatus == 0 else {
+        throw NSError(domain: "bench", code: Int(process.terminationStatus),
+                      userInfo: [NSLocalizedDescriptionKey: "\(executable) exited \(process.terminationStatus)"])
+    }
+    return seconds
+}
+
+func best(_ runs: Int, _ body: () throws -> Double) rethrows -> Double {
+    var result = Double.infinity
+    for _ in 0..<runs { result = min(result, try body()) }
+    return result
+}
+
+/// Peak resident memory of the largest child waited for so far, in MiB.
+func childPeakMiB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+func which(_ name: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+        let path = "\(dir)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
+func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+
+do {
+    print("Threadfold benchmark (seed \(settings.seed), best of \(settings.runs) runs, one process, one thread)")
+    let generated = try generateCorpus()
+    let mb = Double(generated.bytes) / 1_000_000
+    print("corpus: \(generated.files.count) thread files, \(generated.comments) comments, \(format(mb, 1)) MB of JSON in \(settings.corpus)/")
+
+    // In-process: the JSON stage alone, ours against Foundation's.
+    var tape = 0.0, serialization = 0.0
+    let datas = try generated.files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+    tape = best(settings.runs) {
+        let start = DispatchTime.now()
+        for data in datas { _ = try? JSONDocument(bytes: [UInt8](data)) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+    serialization = best(settings.runs) {
+        let start = DispatchTime.now()
+        for data in datas { _ = try? JSONSerialization.jsonObject(with: data) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+    struct Comment: Decodable { let id: Int; let parent_id: Int?; let author: String; let created_at: Int; let score: Int; let body: String }
+    struct ThreadFile: Decodable { let id: Int; let title: String; let comments: [Comment] }
+    let decoder = best(settings.runs) {
+        let start = DispatchTime.now()
+        for data in datas { _ = try? JSONDecoder().decode(ThreadFile.self, from: data) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+    print("JSON stage:  threadfold tape parser \(format(tape, 3)) s · Foundation JSONSerialization \(format(serialization, 3)) s · JSONDecoder \(format(decoder, 3)) s")
+
+    // Threadfold end to end.
+    let out = settings.corpus + "-site"
+    let renderTime = try best(settings.runs) { try time(settings.threadfold, ["render", "-q", "-o", out] + generated.files) }
+    let peak = childPeakMiB()
+    print("threadfold:  \(format(renderTime, 3)) s · \(Int(Double(generated.comments) / renderTime)) comments/s · \(format(mb / renderTime, 1)) MB/s · peak memory \(format(peak, 0)) MiB")
+    // The reference: every body through the cmark CLI in one process.
+    guard let cmark = which("cmark") else { throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "the cmark CLI is missing (apt-get install cmark)"]) }
+    let cmarkTime = try best(settings.runs) { try time(cmark, ["--hardbreaks", "--validate-utf8", generated.bodies]) }
+    print("cmark CLI:   \(format(cmarkTime, 3)) s for the same bodies (reference)")
+
+    print("ratio:       \(format(renderTime / cmarkTime, 2))x the cmark-only time (target: at most 1.5x)")
+    try? FileManager.default.removeItem(atPath: out)
+} catch {
+    FileHandle.standardError.write(Data("bench: \(error.localizedDescription)\n".utf8))
+    exit(1)
+}

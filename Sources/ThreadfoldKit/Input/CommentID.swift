@@ -13,7 +13,8 @@ public struct CommentID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public func hash(into hasher: inout Hasher) {
-        for byte in string.utf8 { hasher.combine(byte) }
+        var string = self.string
+        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     public var description: String { string }

@@ -113,7 +113,10 @@ public struct JSONDocument: Sendable {
         return bytes.withUnsafeBufferPointer { buffer in
             let raw = UnsafeBufferPointer(rebasing: buffer[start..<end])
             if !node.flag { return String(decoding: raw, as: UTF8.self) }
-            return String(decoding: JSONDocument.unescape(raw), as: UTF8.self)
+            // Unescaping only shrinks text, so it is written straight into the string's storage.
+            return String(unsafeUninitializedCapacity: raw.count) { out in
+                JSONDocument.unescape(raw, into: out)
+            }
         }
     }
 
@@ -160,10 +163,14 @@ public struct JSONDocument: Sendable {
         return (line, column)
     }
 
-    /// Decodes backslash escapes of an already validated string body. Lone surrogates become U+FFFD.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
+    /// Decodes backslash escapes of an already validated string body into `out` (at least as
+    /// long as `raw`) and returns the length written. Lone surrogates become U+FFFD.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var length = 0
+        func put(_ byte: UInt8) {
+            out[length] = byte
+            length += 1
+        }
         var i = 0
         func hex4(_ at: Int) -> UInt32 {
             var value: UInt32 = 0
@@ -181,23 +188,23 @@ public struct JSONDocument: Sendable {
         }
         func append(scalar: UInt32) {
             let scalar = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-            out.append(contentsOf: UTF8.encode(scalar)!)
+            for byte in UTF8.encode(scalar)! { put(byte) }
         }
         while i < raw.count {
             let byte = raw[i]
             guard byte == UInt8(ascii: "\\") else {
-                out.append(byte)
+                put(byte)
                 i += 1
                 continue
             }
             let escape = raw[i + 1]
             i += 2
             switch escape {
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): put(0x0A)
+            case UInt8(ascii: "t"): put(0x09)
+            case UInt8(ascii: "r"): put(0x0D)
+            case UInt8(ascii: "b"): put(0x08)
+            case UInt8(ascii: "f"): put(0x0C)
             case UInt8(ascii: "u"):
                 let unit = hex4(i)
                 i += 4
@@ -211,10 +218,10 @@ public struct JSONDocument: Sendable {
                     }
                 }
                 append(scalar: unit) // a lone surrogate is not a scalar: U+FFFD
-            default: out.append(escape) // \" \\ \/
+            default: put(escape) // \" \\ \/
             }
         }
-        return out
+        return length
     }
 }
 

@@ -40,17 +40,22 @@ public struct MarkdownRenderer: Sendable {
         if options.hardBreaks { renderOptions |= CMARK_OPT_HARDBREAKS }
 
         var text = markdown
-        let html: String? = text.withUTF8 { buffer in
+        let html: HTML? = text.withUTF8 { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
             guard let document = cmark_parse_document(base, buffer.count, parseOptions) else { return nil }
             defer { cmark_node_free(document) }
-            removeRefusedURLs(document)
+            // Links and images need '[' or '<' (autolinks); without either there is nothing to check.
+            if buffer.contains(UInt8(ascii: "[")) || buffer.contains(UInt8(ascii: "<")) {
+                removeRefusedURLs(document)
+            }
             guard let rendered = cmark_render_html(document, renderOptions) else { return nil }
             defer { free(rendered) }
-            return String(cString: rendered)
+            let length = strlen(rendered)
+            return rendered.withMemoryRebound(to: UInt8.self, capacity: length) { pointer in
+                addAttributes(UnsafeBufferPointer(start: pointer, count: length))
+            }
         }
-        guard let html else { return plainText(markdown) }
-        return HTML(trusted: addAttributes(html))
+        return html ?? plainText(markdown)
     }
 
     /// Unwraps links and images whose URL the policy refuses: their text stays, the URL goes.
@@ -79,22 +84,50 @@ public struct MarkdownRenderer: Sendable {
     }
 
     /// cmark writes `<a href="` and `<img src="` only for link and image nodes (text and code are
-    /// escaped, raw HTML is omitted), so adding attributes there is exact.
-    private func addAttributes(_ html: String) -> String {
-        var result = html
-        if result.contains("<a href=\"") {
-            result = result.replacing("<a href=\"", with: "<a rel=\"nofollow ugc noopener\" href=\"")
+    /// escaped, raw HTML is omitted), so adding attributes there is exact. One pass over bytes.
+    private func addAttributes(_ html: UnsafeBufferPointer<UInt8>) -> HTML {
+        let link: StaticString = "<a href=\""
+        let image: StaticString = "<img src=\""
+        let linkWith: StaticString = "<a rel=\"nofollow ugc noopener\" href=\""
+        let imageWith: StaticString = "<img loading=\"lazy\" src=\""
+        func matches(_ at: Int, _ needle: StaticString) -> Bool {
+            let count = needle.utf8CodeUnitCount
+            guard at + count <= html.count else { return false }
+            let bytes = needle.utf8Start
+            for k in 0..<count where html[at + k] != bytes[k] { return false }
+            return true
         }
-        if result.contains("<img src=\"") {
-            result = result.replacing("<img src=\"", with: "<img loading=\"lazy\" src=\"")
+        func append(_ text: StaticString, to out: inout [UInt8]) {
+            out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
-        return result
+        var out: [UInt8] = []
+        out.reserveCapacity(html.count + html.count / 8)
+        var runStart = 0
+        var i = 0
+        while i < html.count {
+            guard html[i] == UInt8(ascii: "<") else { i += 1; continue }
+            if matches(i, link) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart..<i]))
+                append(linkWith, to: &out)
+                i += link.utf8CodeUnitCount
+                runStart = i
+            } else if matches(i, image) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart..<i]))
+                append(imageWith, to: &out)
+                i += image.utf8CodeUnitCount
+                runStart = i
+            } else {
+                i += 1
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart...]))
+        return HTML(trusted: String(decoding: out, as: UTF8.self))
     }
 
     /// The fallback for oversized bodies: paragraphs of escaped text, line breaks kept.
     func plainText(_ text: String) -> HTML {
         var out: [UInt8] = []
-        let normalized = text.replacing("\r\n", with: "\n")
+        let normalized = text.split(separator: "\r\n", omittingEmptySubsequences: false).joined(separator: "\n")
         for paragraph in normalized.split(separator: "\n\n", omittingEmptySubsequences: true) {
             out.append(contentsOf: "<p>".utf8)
             var first = true

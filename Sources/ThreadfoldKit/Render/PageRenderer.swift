@@ -26,7 +26,15 @@ public struct PageRenderer: Sendable {
 }
 
 private final class PageContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let model: PageModel
+    // The model's arrays, held directly so a lookup borrows them instead of copying the model.
+    let records: [CommentRecord]
+    let flags: [CommentFlags]
+    let anchors: [String]
+    let entries: [PageModel.Entry]
+    let blocks: [PageModel.ReplyBlock]
+    let stats: [CommentStats]
     let renderer: PageRenderer
     let assets: String
     let lang: String
@@ -34,6 +42,12 @@ private final class PageContext: MustacheObject {
 
     init(model: PageModel, renderer: PageRenderer, assets: String, lang: String) {
         self.model = model
+        self.records = model.thread.records
+        self.flags = model.thread.flags
+        self.anchors = model.anchors
+        self.entries = model.entries
+        self.blocks = model.blocks
+        self.stats = model.thread.stats
         self.renderer = renderer
         self.assets = assets
         self.lang = lang
@@ -73,12 +87,14 @@ private final class PageContext: MustacheObject {
 
 /// `{{s.key}}`: a message without a count.
 private struct MessagesContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let strings: StringsTable
     func value(forKey key: String) -> MustacheValue? { .string(strings.text(key)) }
 }
 
 /// `{{iso}}` for `<time datetime>`, `{{display}}` for people.
 private struct TimeContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let time: Timestamp
     let strings: StringsTable
     func value(forKey key: String) -> MustacheValue? {
@@ -93,39 +109,37 @@ private struct TimeContext: MustacheObject {
 /// One comment where it is shown. Answers every comment key (with `.null` when empty) so a
 /// lookup never falls through to an enclosing comment.
 private struct CommentContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let page: PageContext
     let entry: Int32
 
     func value(forKey key: String) -> MustacheValue? {
-        let model = page.model
-        let thread = model.thread
-        let entry = model.entries[Int(entry)]
+        let entry = page.entries[Int(entry)]
         let index = Int(entry.comment)
-        let record = thread.records[index]
-        let flags = thread.flags[index]
+        let flags = page.flags[index]
         let strings = page.strings
         switch key {
-        case "anchor": return .string(model.anchors[index])
-        case "id": return .string(record.id.string)
+        case "anchor": return .string(page.anchors[index])
+        case "id": return .string(page.records[index].id.string)
         case "level": return .int(Int(entry.level))
         case "author":
-            if flags.contains(.placeholder) { return .string(strings.text(record.removed ? "removed" : "deleted")) }
-            return .string(record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author"))
+            if flags.contains(.placeholder) { return .string(strings.text(page.records[index].removed ? "removed" : "deleted")) }
+            return .string(page.records[index].author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author"))
         case "placeholder": return .bool(flags.contains(.placeholder))
         case "isOP": return .bool(flags.contains(.byThreadAuthor))
         case "flair":
-            guard !flags.contains(.placeholder), let flair = record.authorFlair, !flair.isEmpty else { return .null }
+            guard !flags.contains(.placeholder), let flair = page.records[index].authorFlair, !flair.isEmpty else { return .null }
             return .string(flair)
-        case "created": return record.createdAt.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
+        case "created": return page.records[index].createdAt.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
         case "edited":
-            guard record.edited, !flags.contains(.placeholder) else { return .null }
-            return .object(EditedContext(time: record.editedAt, strings: strings))
+            guard page.records[index].edited, !flags.contains(.placeholder) else { return .null }
+            return .object(EditedContext(time: page.records[index].editedAt, strings: strings))
         case "score":
-            guard let score = record.score, !flags.contains(.placeholder) else { return .null }
+            guard let score = page.records[index].score, !flags.contains(.placeholder) else { return .null }
             return .object(ScoreContext(score: score, strings: strings))
         case "body":
             if flags.contains(.placeholder) { return .null }
-            return .html(page.renderer.markdown.render(record.body))
+            return .html(page.renderer.markdown.render(page.records[index].body))
         case "orphan": return .bool(flags.contains(.orphan))
         case "cycle": return .bool(flags.contains(.cycleBroken))
         case "replyingTo":
@@ -140,6 +154,7 @@ private struct CommentContext: MustacheObject {
 }
 
 private struct EditedContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let time: Timestamp?
     let strings: StringsTable
     func value(forKey key: String) -> MustacheValue? {
@@ -152,6 +167,7 @@ private struct EditedContext: MustacheObject {
 }
 
 private struct ScoreContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let score: Int64
     let strings: StringsTable
     func value(forKey key: String) -> MustacheValue? {
@@ -164,17 +180,17 @@ private struct ScoreContext: MustacheObject {
 }
 
 private struct ReplyingToContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let page: PageContext
     let comment: Int32
     func value(forKey key: String) -> MustacheValue? {
-        let thread = page.model.thread
         let index = Int(comment)
         switch key {
         case "label": return .string(page.strings.text("replying_to"))
-        case "anchor": return .string(page.model.anchors[index])
+        case "anchor": return .string(page.anchors[index])
         case "author":
-            let record = thread.records[index]
-            if thread.flags[index].contains(.placeholder) {
+            let record = page.records[index]
+            if page.flags[index].contains(.placeholder) {
                 return .string(page.strings.text(record.removed ? "removed" : "deleted"))
             }
             return .string(record.author.flatMap { $0.isEmpty ? nil : $0 } ?? page.strings.text("unknown_author"))
@@ -186,14 +202,14 @@ private struct ReplyingToContext: MustacheObject {
 /// A comment's reply section: the summary with its precomputed counts, the shown replies and
 /// the fold with the rest.
 private struct RepliesContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let page: PageContext
     let block: Int32
 
     func value(forKey key: String) -> MustacheValue? {
-        let model = page.model
-        let block = model.blocks[Int(block)]
-        let owner = Int(model.entries[Int(block.owner)].comment)
-        let stats = model.thread.stats[owner]
+        let block = page.blocks[Int(block)]
+        let owner = Int(page.entries[Int(block.owner)].comment)
+        let stats = page.stats[owner]
         let strings = page.strings
         switch key {
         case "open": return .bool(block.open)
@@ -225,11 +241,12 @@ private struct RepliesContext: MustacheObject {
 
 /// The fold inside a reply section: "Show 8 more replies by 3 people".
 private struct MoreContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
     let page: PageContext
     let block: Int32
 
     func value(forKey key: String) -> MustacheValue? {
-        let block = page.model.blocks[Int(block)]
+        let block = page.blocks[Int(block)]
         let strings = page.strings
         switch key {
         case "summary":

@@ -9,10 +9,41 @@ public struct StringsTable: Sendable {
     public let direction: String
     let rule: PluralRule
     let months: [String]
-    let datePattern: String
+    let datePattern: Pattern
     let groupSeparator: String
     let separator: String
-    let messages: [String: [String: String]]
+    let messages: [String: [String: Pattern]]
+    /// Messages without fields, filled once.
+    let constants: [String: String]
+
+    /// A message split once into literal text and `{field}` slots.
+    struct Pattern: Sendable {
+        enum Part: Sendable { case text(String), field(String) }
+        let parts: [Part]
+
+        init(_ text: String) {
+            var parts: [Part] = []
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+                parts.append(.field(String(rest[rest.index(after: open)..<close])))
+                rest = rest[rest.index(after: close)...]
+            }
+            if !rest.isEmpty { parts.append(.text(String(rest))) }
+            self.parts = parts
+        }
+
+        func fill(_ value: (String) -> String?) -> String {
+            var out = ""
+            for part in parts {
+                switch part {
+                case .text(let text): out += text
+                case .field(let name): out += value(name) ?? "{\(name)}"
+                }
+            }
+            return out
+        }
+    }
 
     enum PluralRule: String, Sendable {
         /// English, German, Dutch, Swedish, …: one for 1, other otherwise.
@@ -82,7 +113,7 @@ public struct StringsTable: Sendable {
         self.rule = rule
         groupSeparator = try text("group_separator", default: ",")
         separator = try text("separator", default: " · ")
-        datePattern = try text("date", default: "{year}-{month_number}-{day}")
+        datePattern = Pattern(try text("date", default: "{year}-{month_number}-{day}"))
         var months: [String] = []
         if let list = document.member(root, "months"), document.kind(list) == .array, document.count(list) == 12 {
             document.forEachElement(list) { _, item in months.append(document.kind(item) == .string ? document.string(item) : "") }
@@ -90,18 +121,18 @@ public struct StringsTable: Sendable {
             throw fail("$.months", "expected an array of 12 month names")
         }
         self.months = months
-        var messages: [String: [String: String]] = [:]
+        var messages: [String: [String: Pattern]] = [:]
         guard let table = document.member(root, "messages"), document.kind(table) == .object else {
             throw fail("$.messages", "expected an object of messages")
         }
         var problem: InputErrors?
         document.forEachMember(table) { key, value in
             switch document.kind(value) {
-            case .string: messages[key] = ["other": document.string(value)]
+            case .string: messages[key] = ["other": Pattern(document.string(value))]
             case .object:
-                var forms: [String: String] = [:]
+                var forms: [String: Pattern] = [:]
                 document.forEachMember(value) { category, form in
-                    if document.kind(form) == .string { forms[category] = document.string(form) }
+                    if document.kind(form) == .string { forms[category] = Pattern(document.string(form)) }
                     else { problem = fail("$.messages.\(key).\(category)", "expected a string") }
                 }
                 if forms["other"] == nil && forms["many"] == nil {
@@ -114,22 +145,31 @@ public struct StringsTable: Sendable {
         }
         if let problem { throw problem }
         self.messages = messages
+        var constants: [String: String] = [:]
+        for (key, forms) in messages where forms.count == 1 {
+            if let form = forms["other"], !form.parts.contains(where: { if case .field = $0 { return true } else { return false } }) {
+                constants[key] = form.fill { _ in nil }
+            }
+        }
+        self.constants = constants
     }
 
     /// The message `key`, with `{count}` (choosing the plural form) and other fields filled in.
     /// A key the locale lacks shows as the key itself, so a gap is visible, not silent.
     public func text(_ key: String, count: Int? = nil, _ fields: [String: String] = [:]) -> String {
+        if count == nil, let constant = constants[key] { return constant }
         guard let forms = messages[key] else { return key }
-        var pattern: String
+        let pattern: Pattern?
         if let count {
-            let category = rule.category(count)
-            pattern = forms[category] ?? forms["other"] ?? forms["many"] ?? key
+            pattern = forms[rule.category(count)] ?? forms["other"] ?? forms["many"]
         } else {
-            pattern = forms["other"] ?? forms.values.first ?? key
+            pattern = forms["other"] ?? forms.values.first
         }
-        if let count { pattern = pattern.replacing("{count}", with: number(count)) }
-        for (name, value) in fields { pattern = pattern.replacing("{\(name)}", with: value) }
-        return pattern
+        guard let pattern else { return key }
+        return pattern.fill { name in
+            if name == "count", let count { return self.number(count) }
+            return fields[name]
+        }
     }
 
     /// Pieces joined with the locale's separator (" · " in English).
@@ -150,10 +190,14 @@ public struct StringsTable: Sendable {
     /// A date in UTC, in the locale's pattern: `3 Mar 2024`, `2024年3月3日`.
     public func date(_ time: Timestamp) -> String {
         let c = time.components
-        return datePattern
-            .replacing("{day}", with: String(c.day))
-            .replacing("{month_number}", with: String(c.month))
-            .replacing("{month}", with: months[Int(c.month) - 1])
-            .replacing("{year}", with: String(c.year))
+        return datePattern.fill { name in
+            switch name {
+            case "day": return String(c.day)
+            case "month_number": return String(c.month)
+            case "month": return months[Int(c.month) - 1]
+            case "year": return String(c.year)
+            default: return nil
+            }
+        }
     }
 }

@@ -41,6 +41,14 @@ public enum MustacheValue {
 /// nested comment's missing replies do not resolve to its parent's.
 public protocol MustacheObject {
     func value(forKey key: String) -> MustacheValue?
+    /// True when which keys an object has depends only on its type, so that after one object
+    /// of the type misses a key the renderer can skip the others on the context stack (which
+    /// keeps lookups cheap inside deeply nested comments). False by default.
+    static var keysDependOnTypeOnly: Bool { get }
+}
+
+extension MustacheObject {
+    public static var keysDependOnTypeOnly: Bool { false }
 }
 
 /// A plain dictionary of values.

@@ -110,11 +110,22 @@ struct TemplateRenderer {
         if name.isImplicit { return stack.last }
         let first = name.parts[0]
         var found: MustacheValue?
+        // Types that missed this key already (only those whose keys depend on type alone),
+        // kept inline: a lookup must not allocate.
+        var missed = MissedTypes()
         var i = stack.count - 1
         while i >= 0 {
-            if let value = stack[i].member(first) {
-                found = value
-                break
+            if case .object(let object) = stack[i] {
+                let type = type(of: object)
+                let fixed = type.keysDependOnTypeOnly
+                let id = ObjectIdentifier(type)
+                if !(fixed && missed.contains(id)) {
+                    if let value = object.value(forKey: first) {
+                        found = value
+                        break
+                    }
+                    if fixed { missed.insert(id) }
+                }
             }
             i -= 1
         }
@@ -145,5 +156,16 @@ struct TemplateRenderer {
         case .html(let html):
             out.append(contentsOf: html.raw.utf8)
         }
+    }
+}
+
+/// A few type identities held inline; past four, lookups simply stop skipping.
+private struct MissedTypes {
+    private var a, b, c, d: ObjectIdentifier?
+
+    func contains(_ id: ObjectIdentifier) -> Bool { a == id || b == id || c == id || d == id }
+
+    mutating func insert(_ id: ObjectIdentifier) {
+        if a == nil { a = id } else if b == nil { b = id } else if c == nil { c = id } else if d == nil { d = id }
     }
 }
