@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"]),
         .executableTarget(name: "threadfold", dependencies: ["ThreadfoldCLI"]),
         .executableTarget(name: "threadfold-bench", dependencies: ["ThreadfoldKit"]),
-        .testTarget(name: "ThreadfoldKitTests", dependencies: ["ThreadfoldKit"]),
+        .testTarget(name: "ThreadfoldKitTests", dependencies: ["ThreadfoldKit"], exclude: ["Snapshots"]),
         .testTarget(name: "ThreadfoldCLITests", dependencies: ["ThreadfoldCLI", "threadfold"]),
     ],
     swiftLanguageModes: [.v6]
