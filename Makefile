@@ -27,7 +27,7 @@ build: deps
 ## test: the whole test suite (Swift Testing)
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-xctest
 
 ## demo: render the bundled example thread into $(SITE)/ and say where the page is
 demo: build

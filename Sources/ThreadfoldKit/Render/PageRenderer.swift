@@ -38,7 +38,8 @@ private final class PageContext: MustacheObject {
     let renderer: PageRenderer
     let assets: String
     let lang: String
-    var strings: StringsTable { renderer.strings }
+    let strings: StringsTable
+    let markdown: MarkdownRenderer
 
     init(model: PageModel, renderer: PageRenderer, assets: String, lang: String) {
         self.model = model
@@ -49,6 +50,8 @@ private final class PageContext: MustacheObject {
         self.blocks = model.blocks
         self.stats = model.thread.stats
         self.renderer = renderer
+        self.strings = renderer.strings
+        self.markdown = renderer.markdown
         self.assets = assets
         self.lang = lang
     }
@@ -139,7 +142,7 @@ private struct CommentContext: MustacheObject {
             return .object(ScoreContext(score: score, strings: strings))
         case "body":
             if flags.contains(.placeholder) { return .null }
-            return .html(page.renderer.markdown.render(page.records[index].body))
+            return .html(page.markdown.render(page.records[index].body))
         case "orphan": return .bool(flags.contains(.orphan))
         case "cycle": return .bool(flags.contains(.cycleBroken))
         case "replyingTo":

@@ -4,7 +4,7 @@
 /// a message is a string or, when it counts something, an object keyed by CLDR plural
 /// category (`zero`, `one`, `two`, `few`, `many`, `other`). `{count}` and other `{names}` are
 /// filled in; values are plain text and escaped like any other string.
-public struct StringsTable: Sendable {
+public final class StringsTable: Sendable {
     public let locale: String
     public let direction: String
     let rule: PluralRule
