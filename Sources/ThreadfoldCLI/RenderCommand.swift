@@ -34,6 +34,8 @@ enum RenderCommand {
             let resources = SharedOptions.resources(parsed)
             pipeline = try ThreadPipeline(options: options, resources: resources)
             assets = try resources.assets()
+        } catch let error as ResourceError where error.isUnknownLocale {
+            return CLI.usageError(error.message, usage: command.usage, console)
         } catch {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure

@@ -125,7 +125,7 @@ struct CLITests {
     @Test("usage errors exit 64 with the usage line", arguments: [
         ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
         ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],
-        ["render", "-", "-"], ["render", "--hard-breaks", "--no-hard-breaks"],
+        ["render", "-", "-"], ["render", "--hard-breaks", "--no-hard-breaks"], ["render", "--locale", "xx"],
     ])
     func usageErrors(_ arguments: [String]) throws {
         let result = try run(arguments)

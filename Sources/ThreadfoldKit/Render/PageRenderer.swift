@@ -19,9 +19,25 @@ public struct PageRenderer: Sendable {
 
     /// - Parameter assets: the relative path from the page to the stylesheet and script folder.
     public func render(_ model: PageModel, assets: String = "", lang: String? = nil) throws(TemplateError) -> [UInt8] {
+        // A language tag from the input is used only when it looks like one (BCP 47 letters,
+        // digits and hyphens); otherwise the page takes the locale's own tag.
+        let requested = lang ?? model.thread.info.lang ?? strings.locale
         let page = PageContext(model: model, renderer: self, assets: assets,
-                               lang: lang ?? model.thread.info.lang ?? strings.locale)
+                               lang: PageRenderer.isLanguageTag(requested) ? requested : strings.locale)
         return try templates.render("page", .object(page))
+    }
+}
+
+extension PageRenderer {
+    static func isLanguageTag(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard (2...35).contains(bytes.count), bytes.first.map({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 }) == true else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): return true
+            default: return false
+            }
+        }
     }
 }
 

@@ -46,7 +46,7 @@ public struct ResourceStore: Sendable {
         }
         let path = "Templates/locales/\(locale).json"
         guard let text = BuiltinResources.files[path] else {
-            throw ResourceError(message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in --templates")
+            throw ResourceError(message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in --templates", isUnknownLocale: true)
         }
         return try StringsTable(json: Array(text.utf8), file: path)
     }
@@ -103,5 +103,13 @@ public struct ResourceStore: Sendable {
 
 public struct ResourceError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The error is a locale name that does not exist (a usage error on the command line).
+    public var isUnknownLocale = false
+
+    public init(message: String, isUnknownLocale: Bool = false) {
+        self.message = message
+        self.isUnknownLocale = isUnknownLocale
+    }
+
     public var description: String { message }
 }

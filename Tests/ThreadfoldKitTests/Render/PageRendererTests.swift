@@ -75,6 +75,13 @@ struct PageRendererTests {
         #expect(!html.contains("href=\"\(payload)") && !html.contains("Original thread</a>"))
     }
 
+    @Test("the page lang comes from the input when it is a language tag, else from the locale")
+    func pageLanguage() throws {
+        #expect(try page(#"{"lang": "de-CH", "comments": []}"#).contains("<html lang=\"de-CH\" dir=\"ltr\">"))
+        #expect(try page(#"{"lang": "x\" onload=\"alert(1)", "comments": []}"#).contains("<html lang=\"en\" dir=\"ltr\">"))
+        #expect(try page(#"{"comments": []}"#).contains("<html lang=\"en\""))
+    }
+
     @Test("a thread url is linked only when it is http or https")
     func threadURL() throws {
         #expect(try page(#"{"url": "https://ok.example/t", "comments": []}"#).contains("href=\"https://ok.example/t\""))
