@@ -291,24 +291,12 @@ struct JSONParser {
                         throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected a JSON value")
                     }
                 }
-                if stack.isEmpty {
-                    skipWhitespace()
-                    if position < count {
-                        throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
-                    }
-                    return nodes
-                }
+                if stack.isEmpty { return try finish() }
                 expect = .commaOrEnd
             case .keyOrObjectEnd, .key:
                 if expect == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
                     close(&stack)
-                    if stack.isEmpty {
-                        skipWhitespace()
-                        if position < count {
-                            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
-                        }
-                        return nodes
-                    }
+                    if stack.isEmpty { return try finish() }
                     expect = .commaOrEnd
                 } else if byte == UInt8(ascii: "\"") {
                     nodes[Int(stack[stack.count - 1])].count += 1
@@ -331,18 +319,21 @@ struct JSONParser {
                     expect = isObject ? .key : .value
                 } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     close(&stack)
-                    if stack.isEmpty {
-                        skipWhitespace()
-                        if position < count {
-                            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
-                        }
-                        return nodes
-                    }
+                    if stack.isEmpty { return try finish() }
                 } else {
                     throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected ',' or '\(isObject ? "}" : "]")'")
                 }
             }
         }
+    }
+
+    /// The root value is complete: only whitespace may follow.
+    private mutating func finish() throws(JSONSyntaxError) -> [JSONDocument.Node] {
+        skipWhitespace()
+        if position < bytes.count {
+            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
+        }
+        return nodes
     }
 
     /// Counts one more element when the open container is an array. Object members are

@@ -72,6 +72,13 @@ private final class PageContext: MustacheObject {
         self.lang = lang
     }
 
+    /// The name shown for comment `index`: "[deleted]" or "[removed]" for placeholders,
+    /// "[unknown]" when the author is missing.
+    func displayName(of index: Int) -> String {
+        if flags[index].contains(.placeholder) { return strings.text(records[index].removed ? "removed" : "deleted") }
+        return records[index].author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author")
+    }
+
     func value(forKey key: String) -> MustacheValue? {
         let info = model.thread.info
         let totals = model.thread.totals
@@ -141,9 +148,7 @@ private struct CommentContext: MustacheObject {
         case "anchor": return .string(page.anchors[index])
         case "id": return .string(page.records[index].id.string)
         case "level": return .int(Int(entry.level))
-        case "author":
-            if flags.contains(.placeholder) { return .string(strings.text(page.records[index].removed ? "removed" : "deleted")) }
-            return .string(page.records[index].author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author"))
+        case "author": return .string(page.displayName(of: index))
         case "placeholder": return .bool(flags.contains(.placeholder))
         case "isOP": return .bool(flags.contains(.byThreadAuthor))
         case "flair":
@@ -207,12 +212,7 @@ private struct ReplyingToContext: MustacheObject {
         switch key {
         case "label": return .string(page.strings.text("replying_to"))
         case "anchor": return .string(page.anchors[index])
-        case "author":
-            let record = page.records[index]
-            if page.flags[index].contains(.placeholder) {
-                return .string(page.strings.text(record.removed ? "removed" : "deleted"))
-            }
-            return .string(record.author.flatMap { $0.isEmpty ? nil : $0 } ?? page.strings.text("unknown_author"))
+        case "author": return .string(page.displayName(of: index))
         default: return nil
         }
     }
