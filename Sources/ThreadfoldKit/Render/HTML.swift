@@ -24,8 +24,14 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible {
     @inline(__always)
     public static func escape(_ text: String, into out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { buffer in
-            var runStart = 0
+        text.withUTF8 { escape($0, into: &out) }
+    }
+
+    /// Appends UTF-8 `buffer` with `& < > " '` escaped and NUL replaced by U+FFFD.
+    @inline(__always)
+    public static func escape(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var runStart = 0
+        do {
             for i in 0..<buffer.count {
                 let replacement: StaticString
                 switch buffer[i] {

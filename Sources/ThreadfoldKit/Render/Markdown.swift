@@ -100,12 +100,29 @@ public struct MarkdownRenderer: Sendable {
         func append(_ text: StaticString, to out: inout [UInt8]) {
             out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
+        func occurs(_ needle: StaticString) -> Bool {
+            guard let base = html.baseAddress else { return false }
+            var i = 0
+            let count = needle.utf8CodeUnitCount
+            while i + count <= html.count {
+                guard let found = memchr(base + i, Int32(needle.utf8Start[0]), html.count - i - count + 1) else { return false }
+                i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + i, needle.utf8Start, count) == 0 { return true }
+                i += 1
+            }
+            return false
+        }
+        guard let base = html.baseAddress, occurs(link) || occurs(image) else {
+            return HTML(trusted: String(decoding: html, as: UTF8.self))
+        }
         var out: [UInt8] = []
         out.reserveCapacity(html.count + html.count / 8)
         var runStart = 0
         var i = 0
         while i < html.count {
-            guard html[i] == UInt8(ascii: "<") else { i += 1; continue }
+            // Jump to the next '<' with memchr rather than looking at every byte.
+            guard let found = memchr(base + i, Int32(UInt8(ascii: "<")), html.count - i) else { break }
+            i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             if matches(i, link) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart..<i]))
                 append(linkWith, to: &out)
@@ -124,19 +141,36 @@ public struct MarkdownRenderer: Sendable {
         return HTML(trusted: String(decoding: out, as: UTF8.self))
     }
 
-    /// The fallback for oversized bodies: paragraphs of escaped text, line breaks kept.
+    /// The fallback for oversized bodies: paragraphs (split at blank lines) of escaped text, line
+    /// breaks kept. One pass over the bytes, linear in the body's length.
     func plainText(_ text: String) -> HTML {
         var out: [UInt8] = []
-        let normalized = text.split(separator: "\r\n", omittingEmptySubsequences: false).joined(separator: "\n")
-        for paragraph in normalized.split(separator: "\n\n", omittingEmptySubsequences: true) {
-            out.append(contentsOf: "<p>".utf8)
-            var first = true
-            for line in paragraph.split(separator: "\n", omittingEmptySubsequences: false) {
-                if !first { out.append(contentsOf: "<br>\n".utf8) }
-                first = false
-                HTML.escape(String(line), into: &out)
+        var text = text
+        text.withUTF8 { bytes in
+            out.reserveCapacity(bytes.count + bytes.count / 8 + 16)
+            var lines: [(Int, Int)] = []
+            var start = 0
+            func flushParagraph() {
+                guard !lines.isEmpty else { return }
+                out.append(contentsOf: "<p>".utf8)
+                for (k, line) in lines.enumerated() {
+                    if k > 0 { out.append(contentsOf: "<br>\n".utf8) }
+                    HTML.escape(UnsafeBufferPointer(rebasing: bytes[line.0..<line.1]), into: &out)
+                }
+                out.append(contentsOf: "</p>\n".utf8)
+                lines.removeAll(keepingCapacity: true)
             }
-            out.append(contentsOf: "</p>\n".utf8)
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                var lineEnd = end
+                if lineEnd > start && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                var blank = true
+                for i in start..<lineEnd where bytes[i] != 0x20 && bytes[i] != 0x09 { blank = false; break }
+                if blank { flushParagraph() } else { lines.append((start, lineEnd)) }
+                start = end + 1
+            }
+            flushParagraph()
         }
         return HTML(trusted: String(decoding: out, as: UTF8.self))
     }

@@ -17,11 +17,13 @@ public struct TemplateSet: Sendable {
     public subscript(name: String) -> Template? { templates[name] }
 
     /// Renders template `name` with `context` as the root of the context stack.
-    public func render(_ name: String, _ context: MustacheValue) throws(TemplateError) -> [UInt8] {
+    /// - Parameter expectedSize: a guess of the output's size in bytes, to allocate once.
+    public func render(_ name: String, _ context: MustacheValue, expectedSize: Int = 64 * 1024) throws(TemplateError) -> [UInt8] {
         guard let template = templates[name] else {
             throw TemplateError(file: name, line: 1, column: 1, message: "no template named '\(name)'")
         }
         var renderer = TemplateRenderer(set: self)
+        renderer.out.reserveCapacity(expectedSize)
         return try renderer.render(template, context)
     }
 }
@@ -41,7 +43,6 @@ struct TemplateRenderer {
     init(set: TemplateSet) { self.set = set }
 
     mutating func render(_ template: Template, _ context: MustacheValue) throws(TemplateError) -> [UInt8] {
-        out.reserveCapacity(64 * 1024)
         stack = [context]
         try render(template.nodes)
         return out
