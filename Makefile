@@ -1,5 +1,5 @@
 # Threadfold: `make demo` renders the bundled example, `make test` runs every test.
-# Both install the system packages they need (libcmark-dev) when missing.
+# Both install the system packages they need (libcmark-dev, libxml2-dev) when missing.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -12,12 +12,12 @@ SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && ec
 
 all: build
 
-## deps: install libcmark-dev (and pkg-config) with apt-get when missing
+## deps: install libcmark-dev and libxml2-dev (and pkg-config) with apt-get when missing
 deps:
-	@if ! pkg-config --exists libcmark 2>/dev/null; then \
-	  echo "Installing libcmark-dev and pkg-config with apt-get..."; \
+	@if ! pkg-config --exists libcmark libxml-2.0 2>/dev/null; then \
+	  echo "Installing libcmark-dev, libxml2-dev and pkg-config with apt-get..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmark-dev pkg-config >/dev/null; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmark-dev libxml2-dev pkg-config >/dev/null; \
 	fi
 
 ## build: release build of the threadfold binary

@@ -9,12 +9,19 @@ let package = Package(
         .executable(name: "threadfold", targets: ["threadfold"]),
     ],
     targets: [
-        // The one C library: cmark, from Debian's libcmark-dev.
+        // cmark, from Debian's libcmark-dev.
         .systemLibrary(
             name: "Ccmark",
             path: "Sources/Ccmark",
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
+        ),
+        // The second C library: libxml2's HTML parser, for bodies that arrive as HTML.
+        .systemLibrary(
+            name: "Clibxml2",
+            path: "Sources/Clibxml2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
         ),
         // Build-time tool and plugin that embed Templates/, Public/ and the example thread
         // into the library, so the installed binary needs no source tree.
@@ -27,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "ThreadfoldKit",
-            dependencies: ["Ccmark"],
+            dependencies: ["Ccmark", "Clibxml2"],
             plugins: ["EmbedResources"]
         ),
         .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"]),
