@@ -22,9 +22,11 @@ enum CheckCommand {
             return CLI.usageError("missing <input>", usage: command.usage, console)
         }
         var options = ThreadOptions()
+        let importing: ImportOptions
         do {
             if let sort = try SharedOptions.sortOrder(parsed, "sort") { options.sort = sort }
             options.replySort = try SharedOptions.sortOrder(parsed, "reply-sort")
+            importing = try SharedOptions.importOptions(parsed)
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
@@ -34,15 +36,19 @@ enum CheckCommand {
             let display = input == "-" ? "<stdin>" : input
             do {
                 let bytes = try SharedOptions.read(input, console).get()
-                let record = try ThreadDecoder.decode(bytes: bytes, file: display)
-                let thread = try ThreadBuilder.build(record, options: options)
-                let count = { (kind: Diagnostic.Kind) in thread.diagnostics.filter { $0.kind == kind }.count }
-                let totals = thread.totals
-                func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-                console.out("\(display): ok: \(plural(totals.comments, "comment", "comments")), \(plural(totals.participants, "person", "people")), \(plural(totals.levels, "level", "levels")); "
-                    + "\(plural(count(.orphan), "orphan", "orphans")), \(plural(count(.cycle), "cycle broken", "cycles broken")), "
-                    + "\(plural(count(.duplicate), "duplicate", "duplicates")), \(plural(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
-                SharedOptions.report(thread.diagnostics, file: display, limit: parsed.has("all") ? Int.max : 10, console)
+                let result = try Importer.read(bytes: bytes, file: display, options: importing)
+                SharedOptions.noteDetected(result, file: display, console)
+                for record in result.threads {
+                    let thread = try ThreadBuilder.build(record, options: options)
+                    let count = { (kind: Diagnostic.Kind) in thread.diagnostics.filter { $0.kind == kind }.count }
+                    let totals = thread.totals
+                    func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+                    let label = result.threads.count == 1 ? display : "\(display) (thread \(record.id?.string ?? "?"))"
+                    console.out("\(label): ok: \(plural(totals.comments, "comment", "comments")), \(plural(totals.participants, "person", "people")), \(plural(totals.levels, "level", "levels")); "
+                        + "\(plural(count(.orphan), "orphan", "orphans")), \(plural(count(.cycle), "cycle broken", "cycles broken")), "
+                        + "\(plural(count(.duplicate), "duplicate", "duplicates")), \(plural(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
+                    SharedOptions.report(thread.diagnostics, file: display, limit: parsed.has("all") ? Int.max : 10, console)
+                }
             } catch {
                 failed = true
                 SharedOptions.printErrors(error, console)

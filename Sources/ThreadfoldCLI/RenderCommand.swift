@@ -41,39 +41,45 @@ enum RenderCommand {
             return CLI.ExitCode.failure
         }
 
-        // Inputs: the files named, or the bundled example.
-        // Each input is read only when its turn comes, so memory holds one thread at a time.
-        var inputs: [(display: String, page: String, bytes: () -> Result<[UInt8], InputError>)] = []
-        var names = PageNames()
+        // Inputs: the files named, or the bundled example. Each is read only when its turn
+        // comes, so memory holds one file at a time.
+        var inputs: [(display: String, base: String, bytes: () -> Result<[UInt8], InputError>)] = []
         if parsed.positionals.isEmpty {
-            inputs.append(("example.json (bundled)", names.claim("example"), { .success(ResourceStore.exampleThread) }))
+            inputs.append(("example.json (bundled)", "example", { .success(ResourceStore.exampleThread) }))
         } else {
             for input in parsed.positionals {
                 let display = input == "-" ? "<stdin>" : input
                 let base = input == "-" ? "thread" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-                inputs.append((display, names.claim(base), { SharedOptions.read(input, console) }))
+                inputs.append((display, base, { SharedOptions.read(input, console) }))
             }
         }
 
-        // Pages go into a staging folder as they are rendered, so memory holds one thread at a
-        // time; the folder replaces the output only when every input rendered.
+        // Pages go into a staging folder as they are rendered; the folder replaces the output
+        // only when every input rendered.
         let output = URL(fileURLWithPath: parsed.value("output") ?? "threadfold-site")
         let staging: SiteWriter.Staging
         do { staging = try SiteWriter(output: output).begin() } catch {
             console.err("\(error)\n")
             return CLI.ExitCode.failure
         }
+        var names = PageNames()
         var failed = false
         var comments = 0
         var rendered: [(page: String, comments: Int)] = []
         for input in inputs {
             do {
-                let bytes = try input.bytes().get()
-                let result = try pipeline.render(bytes: bytes, file: input.display)
-                if !failed { try staging.write(input.page, result.html) }
-                comments += result.thread.totals.comments
-                rendered.append((input.page, result.thread.totals.comments))
-                if !quiet { SharedOptions.report(result.diagnostics, file: input.display, limit: 10, console) }
+                let result = try pipeline.read(bytes: try input.bytes().get(), file: input.display)
+                if !quiet { SharedOptions.noteDetected(result, file: input.display, console) }
+                for thread in result.threads {
+                    // A file of several threads gets a page per thread, named after each id.
+                    let base = result.threads.count == 1 ? input.base : "\(input.base)-\(thread.id?.string ?? "thread")"
+                    let page = names.claim(base)
+                    let done = try pipeline.render(record: thread)
+                    if !failed { try staging.write(page, done.html) }
+                    comments += done.thread.totals.comments
+                    rendered.append((page, done.thread.totals.comments))
+                    if !quiet { SharedOptions.report(done.diagnostics, file: input.display, limit: 10, console) }
+                }
             } catch let error as SiteError {
                 staging.abandon()
                 console.err("\(error)\n")

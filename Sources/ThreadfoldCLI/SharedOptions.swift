@@ -4,6 +4,8 @@ import ThreadfoldKit
 /// Options that `render` and `check` share, and how they become `RenderOptions`.
 enum SharedOptions {
     static let thread: [OptionSpec] = [
+        OptionSpec("from", value: "form", "Input form: auto, threadfold, reddit, hn or discourse\n(default: auto, which says what it recognised)."),
+        OptionSpec("body-format", value: "format", "Read every body as markdown, html or text, whatever\nthe importer would choose."),
         OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest or top\n(default: oldest)."),
         OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
         OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
@@ -38,8 +40,32 @@ enum SharedOptions {
         return value
     }
 
+    static func importOptions(_ parsed: ParsedArguments) throws -> ImportOptions {
+        var options = ImportOptions()
+        if let text = parsed.value("from") {
+            guard let format = SourceFormat(rawValue: text) else {
+                throw UsageError(message: "'--from' must be auto, threadfold, reddit, hn or discourse; found '\(text)'")
+            }
+            options.format = format
+        }
+        if let text = parsed.value("body-format") {
+            guard let format = BodyFormat(rawValue: text) else {
+                throw UsageError(message: "'--body-format' must be markdown, html or text; found '\(text)'")
+            }
+            options.bodyFormat = format
+        }
+        return options
+    }
+
+    /// Says which form `auto` recognised, when it is not Threadfold's own.
+    static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
+        guard result.detected, result.format != .threadfold else { return }
+        console.err("\(file): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
+    }
+
     static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
         var options = RenderOptions()
+        options.importing = try importOptions(parsed)
         if let sort = try sortOrder(parsed, "sort") { options.thread.sort = sort }
         options.thread.replySort = try sortOrder(parsed, "reply-sort")
         options.thread.allowDuplicates = parsed.has("allow-duplicates")

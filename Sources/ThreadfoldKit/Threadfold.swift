@@ -8,6 +8,7 @@ public enum Threadfold {
 
 /// Everything that decides how a thread becomes a page.
 public struct RenderOptions: Sendable {
+    public var importing = ImportOptions()
     public var thread = ThreadOptions()
     public var layout = LayoutOptions()
     public var markdown = MarkdownOptions()
@@ -46,10 +47,18 @@ public struct ThreadPipeline: Sendable {
         self.defaultStrings = try resources.strings(locale: options.locale ?? "en")
     }
 
-    /// Decodes, builds, lays out and renders one thread file's bytes.
+    /// Reads a file's threads in any supported form (`options.importing`).
+    public func read(bytes: [UInt8], file: String) throws -> ImportResult {
+        try Importer.read(bytes: bytes, file: file, options: options.importing)
+    }
+
+    /// Reads, builds, lays out and renders a file that holds one thread.
     public func render(bytes: [UInt8], file: String, assets: String = "") throws -> RenderedThread {
-        let record = try ThreadDecoder.decode(bytes: bytes, file: file)
-        return try render(record: record, assets: assets)
+        let threads = try read(bytes: bytes, file: file).threads
+        guard threads.count == 1 else {
+            throw InputErrors([InputError(file: file, message: "holds \(threads.count) threads; expected one (render them with read(bytes:file:) and render(record:))")])
+        }
+        return try render(record: threads[0], assets: assets)
     }
 
     public func render(record: ThreadRecord, assets: String = "") throws -> RenderedThread {

@@ -126,6 +126,7 @@ struct CLITests {
         ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
         ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],
         ["render", "-", "-"], ["render", "--hard-breaks", "--no-hard-breaks"], ["render", "--locale", "xx"],
+        ["render", "--from", "myspace"], ["check", "x.json", "--body-format=rtf"],
     ])
     func usageErrors(_ arguments: [String]) throws {
         let result = try run(arguments)
@@ -159,6 +160,24 @@ struct CLITests {
         #expect(failed.status == 1)
         #expect(failed.err.contains("dup.json:1:15: error: $[1].id: found the id \"a\" again, first used at 1:2 ($[0])"))
         #expect(try run(["check", dup, "--allow-duplicates"]).status == 0)
+    }
+
+    @Test("real exports are recognised and say so; --from forces a form")
+    func importers() throws {
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+        let reddit = shared.appendingPathComponent("reddit-listing/comments.json").path
+        guard FileManager.default.fileExists(atPath: reddit) else { return }
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["render", reddit, shared.appendingPathComponent("discourse-topic/topic.json").path, "-o", "site"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("comments.json: note: read as a Reddit thread"))
+        #expect(result.err.contains("topic.json: note: read as a Discourse topic"))
+        #expect(result.out.contains("Rendered 2 threads (28 comments)"))
+        let forced = try run(["check", reddit, "--from", "discourse"])
+        #expect(forced.status == 1)
+        #expect(forced.err.contains("read as a Discourse topic"))
     }
 
     @Test("templates and assets can be overridden from folders")

@@ -46,12 +46,14 @@ public struct JSONDocument: Sendable {
     /// The most nested containers a document may open; deeper input is an error, not a crash.
     public static let defaultDepthLimit = 1_000_000
 
-    public init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit) throws(JSONSyntaxError) {
+    /// - Parameter sequence: read JSON Lines (or any whitespace-separated JSON values) as one
+    ///   implicit array at the root; offsets, and so lines and columns, stay those of the file.
+    public init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false) throws(JSONSyntaxError) {
         guard bytes.count < Int(Int32.max) else {
             throw JSONSyntaxError(offset: 0, message: "the file is larger than 2 GiB, which Threadfold does not read")
         }
         self.bytes = bytes
-        var parser = JSONParser(bytes: bytes, depthLimit: depthLimit)
+        var parser = JSONParser(bytes: bytes, depthLimit: depthLimit, sequence: sequence)
         self.nodes = try parser.parse()
     }
 
@@ -229,18 +231,29 @@ public struct JSONDocument: Sendable {
 public struct JSONSyntaxError: Error, Sendable {
     public var offset: Int
     public var message: String
+    /// A complete value was followed by more: the file may be JSON Lines.
+    public var isTrailingContent = false
+
+    public init(offset: Int, message: String, isTrailingContent: Bool = false) {
+        self.offset = offset
+        self.message = message
+        self.isTrailingContent = isTrailingContent
+    }
 }
 
 /// The iterative parser behind `JSONDocument`.
 struct JSONParser {
     let bytes: [UInt8]
     let depthLimit: Int
+    /// JSON Lines: top-level values are the elements of an implicit root array.
+    let sequence: Bool
     var nodes: [JSONDocument.Node] = []
     var position = 0
 
-    init(bytes: [UInt8], depthLimit: Int) {
+    init(bytes: [UInt8], depthLimit: Int, sequence: Bool = false) {
         self.bytes = bytes
         self.depthLimit = depthLimit
+        self.sequence = sequence
     }
 
     private enum Expect { case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd }
@@ -252,10 +265,18 @@ struct JSONParser {
         if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
         var stack: [Int32] = []
         var expect = Expect.value
+        if sequence {
+            nodes.append(.init(kind: .array, flag: false, start: 0, end: 0, count: 0))
+            stack.append(0)
+        }
         while true {
             skipWhitespace()
             guard position < count else {
-                if let open = stack.last {
+                if sequence && stack.count == 1 && (expect == .commaOrEnd || nodes[0].count == 0) {
+                    nodes[0].end = Int32(nodes.count)
+                    return nodes
+                }
+                if let open = stack.last, !(sequence && stack.count == 1) {
                     let what = nodes[Int(open)].kind == .object ? "object" : "array"
                     throw JSONSyntaxError(offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open)].start); expected more JSON")
                 }
@@ -312,6 +333,14 @@ struct JSONParser {
                 position += 1
                 expect = .value
             case .commaOrEnd:
+                if sequence && stack.count == 1 {
+                    // The next line's value: no comma between JSON Lines.
+                    guard byte != UInt8(ascii: ",") else {
+                        throw JSONSyntaxError(offset: position, message: "found ',' between JSON Lines; expected one value per line")
+                    }
+                    expect = .value
+                    continue
+                }
                 let top = Int(stack[stack.count - 1])
                 let isObject = nodes[top].kind == .object
                 if byte == UInt8(ascii: ",") {
@@ -331,7 +360,8 @@ struct JSONParser {
     private mutating func finish() throws(JSONSyntaxError) -> [JSONDocument.Node] {
         skipWhitespace()
         if position < bytes.count {
-            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more")
+            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more",
+                                  isTrailingContent: true)
         }
         return nodes
     }

@@ -56,7 +56,7 @@ private struct Decoder {
             if let list = document.member(root, "comments") {
                 if document.kind(list) == .array {
                     comments = list
-                    commentsKey = "comments"
+                    commentsKey = ".comments"
                 } else if document.kind(list) != .null {
                     fail(list, "$.comments", "expected an array of comments, found \(document.kind(list).described)")
                 }
@@ -82,6 +82,7 @@ private struct Decoder {
             case "created_at": record.createdAt = timestamp(value, path)
             case "url": record.url = string(value, path)
             case "lang": record.lang = string(value, path)
+            case "body": record.body = string(value, path)
             default: break
             }
         }
@@ -120,7 +121,7 @@ private struct Decoder {
                 record.comments.append(comment)
                 if let (array, arrayKey) = replies, document.count(array) > 0 {
                     stack.append(Frame(array: array, position: 0, element: array + 1, container: Int32(index),
-                                       key: arrayKey, parent: comment.id))
+                                       key: "." + arrayKey, parent: comment.id))
                 }
             }
         }

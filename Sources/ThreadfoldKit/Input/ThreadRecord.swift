@@ -1,11 +1,19 @@
+/// How a body is written: Markdown (rendered by cmark), HTML (sanitised), or plain text.
+public enum BodyFormat: String, Sendable, CaseIterable {
+    case markdown, html, text
+}
+
 /// One comment as read from the input: plain values, ids as strings, nothing resolved yet.
 public struct CommentRecord: Sendable {
     public var id: CommentID
     /// The parent's id; nil for a top-level comment (after the input's conventions are applied).
     public var parentID: CommentID?
     public var author: String?
-    /// The body as Markdown.
+    /// The body, in `bodyFormat`.
     public var body: String
+    public var bodyFormat: BodyFormat = .markdown
+    /// Replies the export knows of but does not contain (Reddit's "more" stubs).
+    public var unarchivedReplies: Int = 0
     public var createdAt: Timestamp?
     public var editedAt: Timestamp?
     public var edited: Bool
@@ -42,8 +50,8 @@ public struct RecordOrigin: Sendable {
     public var offset: Int32 = -1
     /// Index of the record whose `replies` array holds this one, or -1 for the top-level list.
     public var container: Int32 = -1
-    /// The key of the array that holds this record (`comments`, `replies`, `children`), or nil
-    /// when the document itself is the array.
+    /// The path from the container to the array that holds this record (`.comments`,
+    /// `.replies`, `.data.replies.data.children`), or nil when the document itself is the array.
     public var key: String? = nil
     /// Position in that array.
     public var index: Int32 = 0
@@ -64,6 +72,14 @@ public struct ThreadRecord: Sendable {
     public var createdAt: Timestamp?
     public var url: String?
     public var lang: String?
+    /// The opening post's text, shown under the title (a Reddit self-post, an HN story's text,
+    /// the first post of a Discourse topic).
+    public var body: String?
+    public var bodyFormat: BodyFormat = .markdown
+    /// Top-level comments the export knows of but does not contain.
+    public var unarchivedComments: Int = 0
+    /// The source format the thread was read as ("threadfold", "reddit", …).
+    public var sourceFormat: String = "threadfold"
     public var comments: [CommentRecord]
     /// The file name used in messages (`-` for standard input).
     public var file: String
@@ -92,7 +108,8 @@ public struct ThreadRecord: Sendable {
         var parts: [String] = []
         var current = origin
         while true {
-            parts.append(current.key.map { ".\($0)[\(current.index)]" } ?? "[\(current.index)]")
+            // A negative index means the key is the whole path fragment.
+            parts.append((current.key ?? "") + (current.index >= 0 ? "[\(current.index)]" : ""))
             guard current.container >= 0 else { break }
             current = comments[Int(current.container)].origin
         }

@@ -143,7 +143,7 @@ public struct MarkdownRenderer: Sendable {
 
     /// The fallback for oversized bodies: paragraphs (split at blank lines) of escaped text, line
     /// breaks kept. One pass over the bytes, linear in the body's length.
-    func plainText(_ text: String) -> HTML {
+    public func plainText(_ text: String) -> HTML {
         var out: [UInt8] = []
         var text = text
         text.withUTF8 { bytes in

@@ -7,6 +7,7 @@ public struct PageRenderer: Sendable {
     public let templates: TemplateSet
     public let strings: StringsTable
     public let markdown: MarkdownRenderer
+    public let sanitizer = HTMLSanitizer()
     public let generator: String
 
     public init(templates: TemplateSet, strings: StringsTable, markdown: MarkdownRenderer,
@@ -31,6 +32,15 @@ public struct PageRenderer: Sendable {
 }
 
 extension PageRenderer {
+    /// A body rendered by its format: Markdown through cmark, HTML through the sanitizer, text escaped.
+    func body(_ text: String, _ format: BodyFormat) -> HTML {
+        switch format {
+        case .markdown: return markdown.render(text)
+        case .html: return sanitizer.sanitize(text)
+        case .text: return markdown.plainText(text)
+        }
+    }
+
     static func isLanguageTag(_ text: String) -> Bool {
         let bytes = text.utf8
         guard (2...35).contains(bytes.count), bytes.first.map({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 }) == true else { return false }
@@ -60,6 +70,7 @@ private final class PageContext: MustacheObject {
     /// Every shown body rendered up front, in one batch, indexed like `records`: keeping cmark's
     /// allocations apart from the template's measurably speeds up both.
     let bodies: [HTML?]
+    let threadBody: HTML?
 
     init(model: PageModel, renderer: PageRenderer, assets: String, lang: String) {
         self.model = model
@@ -73,9 +84,11 @@ private final class PageContext: MustacheObject {
         self.strings = renderer.strings
         var bodies = [HTML?](repeating: nil, count: model.thread.records.count)
         for entry in model.entries where !model.thread.flags[Int(entry.comment)].contains(.placeholder) {
-            bodies[Int(entry.comment)] = renderer.markdown.render(model.thread.records[Int(entry.comment)].body)
+            let record = model.thread.records[Int(entry.comment)]
+            bodies[Int(entry.comment)] = renderer.body(record.body, record.bodyFormat)
         }
         self.bodies = bodies
+        self.threadBody = model.thread.info.body.map { renderer.body($0, model.thread.info.bodyFormat) }
         self.assets = assets
         self.lang = lang
     }
@@ -105,6 +118,10 @@ private final class PageContext: MustacheObject {
                 strings.text("people", count: totals.participants),
                 strings.text("levels", count: totals.levels),
             ]))
+        case "body": return threadBody.flatMap { $0.raw.isEmpty ? nil : MustacheValue.html($0) } ?? .null
+        case "unarchived":
+            guard info.unarchivedComments > 0 else { return .null }
+            return .string(strings.text("not_archived", count: info.unarchivedComments))
         case "commentCount": return .int(totals.comments)
         case "participantCount": return .int(totals.participants)
         case "levelCount": return .int(totals.levels)
@@ -171,6 +188,10 @@ private struct CommentContext: MustacheObject {
             return .object(ScoreContext(score: score, strings: strings))
         case "body":
             return page.bodies[index].map(MustacheValue.html) ?? .null
+        case "unarchived":
+            let count = page.records[index].unarchivedReplies
+            guard count > 0 else { return .null }
+            return .string(strings.text("not_archived", count: count))
         case "orphan": return .bool(flags.contains(.orphan))
         case "cycle": return .bool(flags.contains(.cycleBroken))
         case "replyingTo":

@@ -46,6 +46,9 @@ public struct ThreadInfo: Sendable {
     public var url: String?
     public var lang: String?
     public var file: String
+    public var body: String?
+    public var bodyFormat: BodyFormat = .markdown
+    public var unarchivedComments: Int = 0
 }
 
 public struct CommentFlags: OptionSet, Sendable {

@@ -32,3 +32,10 @@ enum Fixtures {
         tree.records.firstIndex { $0.id.string == id }!
     }
 }
+
+/// The part of a page that holds input-derived content: the thread header and `<main>`.
+/// (The page's own `<head>` loads threadfold.js, so "no <script" is checked here.)
+func content(of page: String) -> String {
+    guard let start = page.range(of: "<body>"), let end = page.range(of: "<footer") else { return page }
+    return String(page[start.upperBound..<end.lowerBound])
+}

@@ -1,0 +1,67 @@
+/// Reads a Discourse topic as the API returns it from `/t/<id>.json`.
+///
+/// Post 1 is the topic's opening post and becomes the thread's body. Other posts are threaded by
+/// `reply_to_post_number`; a reply to post 1, or to nothing, is top level. Bodies are the `raw`
+/// Markdown when the export has it, else the `cooked` HTML (sanitised). `deleted_at` makes a
+/// deleted post; moderator and small-action posts (`post_type` 2 and 3) are marked as notices;
+/// a post with `version` above 1 is edited (at `updated_at`).
+enum DiscourseImporter {
+    static func decode(_ context: inout ImportContext) -> ThreadRecord {
+        let document = context.document
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        record.sourceFormat = "discourse"
+        let root = document.root
+        record.id = context.id(root, "id", "$")
+        record.title = context.string(root, "title", "$")
+        record.createdAt = context.time(root, "created_at", "$")
+        guard let stream = context.member(root, "post_stream"),
+              let posts = context.array(stream, "posts", "$.post_stream") else {
+            context.fail(root, "$.post_stream.posts", "expected the topic's posts, found none")
+            return record
+        }
+        document.forEachElement(posts) { position, post in
+            let path = "$.post_stream.posts[\(position)]"
+            guard document.kind(post) == .object else {
+                context.fail(post, path, "expected a post object, found \(document.kind(post).described)")
+                return
+            }
+            guard let number = context.integer(post, "post_number", path) else {
+                context.fail(post, path + ".post_number", "expected a post number, found none")
+                return
+            }
+            let author = context.string(post, "username", path)
+            let raw = context.string(post, "raw", path)
+            let cooked = context.string(post, "cooked", path)
+            let (body, format): (String, BodyFormat) = raw.map { ($0, .markdown) } ?? (cooked ?? "", .html)
+            if number == 1 {
+                record.author = author
+                record.body = body
+                record.bodyFormat = format
+                if record.createdAt == nil { record.createdAt = context.time(post, "created_at", path) }
+                return
+            }
+            var comment = CommentRecord(id: CommentID(String(number)),
+                                        origin: context.origin(post, container: -1, key: ".post_stream.posts", index: position))
+            if let parent = context.integer(post, "reply_to_post_number", path), parent != 1 {
+                comment.parentID = CommentID(String(parent))
+            }
+            comment.author = author
+            comment.body = body
+            comment.bodyFormat = format
+            comment.createdAt = context.time(post, "created_at", path)
+            if (context.integer(post, "version", path) ?? 1) > 1 {
+                comment.edited = true
+                comment.editedAt = context.time(post, "updated_at", path)
+            }
+            if context.member(post, "deleted_at") != nil { comment.deleted = true }
+            switch context.integer(post, "post_type", path) {
+            case 2: comment.authorFlair = "moderator notice"
+            case 3: comment.authorFlair = "notice"
+            case 4: comment.authorFlair = "whisper"
+            default: comment.authorFlair = context.string(post, "user_title", path).flatMap { $0.isEmpty ? nil : $0 }
+            }
+            record.comments.append(comment)
+        }
+        return record
+    }
+}

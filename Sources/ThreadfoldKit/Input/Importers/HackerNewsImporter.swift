@@ -1,0 +1,133 @@
+/// Reads Hacker News items in either API's shape.
+///
+/// - Algolia (`/api/v1/items/<id>`): one story with comments nested in `children`; `author`,
+///   `text`, `created_at`.
+/// - Firebase (`/v0/item/<id>.json`): flat items with `by`, `text`, `time`, `kids`, `parent`,
+///   `deleted`, `dead`, as one array or one item per line (JSON Lines). Each story becomes a
+///   thread; comments find their story by following `parent`. Comments whose story is not in the
+///   file become a thread of their own, named after the item they answer.
+///
+/// `text` is HTML and is sanitised. `deleted` items are deleted placeholders; `dead` ones are
+/// removed placeholders (flagged or killed).
+enum HackerNewsImporter {
+    /// `items`: the tape index of each item object and its JSON path.
+    static func decode(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
+        let document = context.document
+        if items.count == 1, document.member(items[0].node, "children") != nil || document.member(items[0].node, "author") != nil {
+            return [decodeAlgolia(&context, items[0].node)]
+        }
+        return decodeFirebase(&context, items: items)
+    }
+
+    static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
+        let document = context.document
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        record.sourceFormat = "hn"
+        record.id = context.id(story, "id", "$")
+        record.title = context.string(story, "title", "$")
+        record.author = context.string(story, "author", "$")
+        record.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
+        record.url = context.string(story, "url", "$") ?? record.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
+        if let text = context.string(story, "text", "$"), !text.isEmpty {
+            record.body = text
+            record.bodyFormat = .html
+        }
+        guard let top = context.array(story, "children", "$") else { return record }
+        struct Frame { var array: Int; var position: Int; var element: Int; var container: Int32; var parent: CommentID? }
+        var stack = [Frame(array: top, position: 0, element: top + 1, container: -1, parent: nil)]
+        while let frame = stack.last, context.errors.count < ThreadDecoder.errorLimit {
+            if frame.position >= document.count(frame.array) {
+                stack.removeLast()
+                continue
+            }
+            let item = frame.element
+            stack[stack.count - 1].position += 1
+            stack[stack.count - 1].element = document.next(item)
+            let origin = context.origin(item, container: frame.container, key: ".children", index: frame.position)
+            let path = record.path(for: origin)
+            guard document.kind(item) == .object, let id = context.id(item, "id", path) else {
+                context.fail(item, path, "expected a comment with an id")
+                continue
+            }
+            var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
+            comment.author = context.string(item, "author", path)
+            comment.body = context.string(item, "text", path) ?? ""
+            comment.bodyFormat = .html
+            comment.createdAt = context.time(item, "created_at_i", path) ?? context.time(item, "created_at", path)
+            comment.score = context.integer(item, "points", path)
+            comment.deleted = comment.author == nil && comment.body.isEmpty
+            let index = record.comments.count
+            record.comments.append(comment)
+            if let children = context.array(item, "children", path), document.count(children) > 0 {
+                stack.append(Frame(array: children, position: 0, element: children + 1, container: Int32(index), parent: id))
+            }
+        }
+        return record
+    }
+
+    static func decodeFirebase(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
+        let document = context.document
+        struct Item { var node: Int; var path: String; var id: CommentID; var parent: CommentID?; var isStory: Bool }
+        var all: [Item] = []
+        var byID: [CommentID: Int] = [:]
+        for (node, path) in items {
+            guard document.kind(node) == .object, let id = context.id(node, "id", path) else {
+                context.fail(node, path, "expected a Hacker News item with an id")
+                continue
+            }
+            let type = context.string(node, "type", path) ?? "comment"
+            let item = Item(node: node, path: path, id: id, parent: context.id(node, "parent", path),
+                            isStory: type == "story" || type == "job" || type == "poll")
+            if byID[id] == nil { byID[id] = all.count }
+            all.append(item)
+        }
+        // Each comment's thread: the story at the top of its parent chain, or the first item
+        // missing from the file (bounded walk, so a parent cycle cannot loop).
+        func root(of index: Int) -> CommentID {
+            var current = all[index]
+            var steps = 0
+            while !current.isStory, let parent = current.parent, let next = byID[parent], steps <= all.count {
+                current = all[next]
+                steps += 1
+            }
+            return current.isStory ? current.id : (current.parent ?? current.id)
+        }
+        var order: [CommentID] = []
+        var threads: [CommentID: ThreadRecord] = [:]
+        for (index, item) in all.enumerated() {
+            let key = item.isStory ? item.id : root(of: index)
+            if threads[key] == nil {
+                var record = ThreadRecord(id: key, file: context.file, source: document.bytes)
+                record.sourceFormat = "hn"
+                record.url = "https://news.ycombinator.com/item?id=\(key.string)"
+                record.title = "Hacker News item \(key.string)"
+                threads[key] = record
+                order.append(key)
+            }
+            let node = item.node
+            if item.isStory {
+                threads[key]!.title = context.string(node, "title", item.path) ?? threads[key]!.title
+                threads[key]!.author = context.string(node, "by", item.path)
+                threads[key]!.createdAt = context.time(node, "time", item.path)
+                if let url = context.string(node, "url", item.path) { threads[key]!.url = url }
+                if let text = context.string(node, "text", item.path), !text.isEmpty {
+                    threads[key]!.body = text
+                    threads[key]!.bodyFormat = .html
+                }
+                continue
+            }
+            // The item's own path ("$[3]") is its whole origin.
+            var comment = CommentRecord(id: item.id, parentID: item.parent == key ? nil : item.parent,
+                                        origin: RecordOrigin(offset: Int32(document.offset(node)), container: -1,
+                                                             key: String(item.path.dropFirst()), index: -1))
+            comment.author = context.string(node, "by", item.path)
+            comment.body = context.string(node, "text", item.path) ?? ""
+            comment.bodyFormat = .html
+            comment.createdAt = context.time(node, "time", item.path)
+            comment.deleted = context.bool(node, "deleted", item.path)
+            comment.removed = context.bool(node, "dead", item.path)
+            threads[key]!.comments.append(comment)
+        }
+        return order.map { threads[$0]! }
+    }
+}

@@ -1,0 +1,78 @@
+/// How input files are read.
+public struct ImportOptions: Sendable {
+    /// The form of the input; `auto` recognises it.
+    public var format: SourceFormat = .auto
+    /// Overrides the importer's choice of body format for every body.
+    public var bodyFormat: BodyFormat?
+
+    public init(format: SourceFormat = .auto, bodyFormat: BodyFormat? = nil) {
+        self.format = format
+        self.bodyFormat = bodyFormat
+    }
+}
+
+/// The threads read from one file, and the form they were read as.
+public struct ImportResult: Sendable {
+    public var threads: [ThreadRecord]
+    public var format: SourceFormat
+    /// The form was recognised rather than given with `--from`.
+    public var detected: Bool
+}
+
+/// Reads any supported form into `ThreadRecord`s: Threadfold's own format, Reddit, Hacker News,
+/// Discourse. A file that is JSON Lines (one value per line) is read as an array of its lines.
+public enum Importer {
+    public static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
+        let document = try parse(bytes, file: file)
+        var format = options.format
+        let detected = format == .auto
+        if detected {
+            guard let found = SourceFormat.detect(document) else {
+                let forms = SourceFormat.allCases.filter { $0 != .auto }.map { "\($0.rawValue) (\($0.described))" }
+                throw InputErrors([InputError(file: file, line: 1, column: 1, path: "$",
+                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", ")). Name it with --from")])
+            }
+            format = found
+        }
+        var threads: [ThreadRecord]
+        var context = ImportContext(document: document, file: file, format: format)
+        switch format {
+        case .auto, .threadfold:
+            threads = [try ThreadDecoder.decode(document: document, file: file)]
+        case .reddit:
+            threads = [RedditImporter.decode(&context)]
+        case .discourse:
+            threads = [DiscourseImporter.decode(&context)]
+        case .hn:
+            var items: [(node: Int, path: String)] = []
+            if document.kind(document.root) == .array {
+                document.forEachElement(document.root) { position, element in items.append((element, "$[\(position)]")) }
+            } else {
+                items = [(document.root, "$")]
+            }
+            threads = HackerNewsImporter.decode(&context, items: items)
+        }
+        if !context.errors.isEmpty { throw InputErrors(context.errors) }
+        if let bodyFormat = options.bodyFormat {
+            for t in threads.indices {
+                threads[t].bodyFormat = bodyFormat
+                for c in threads[t].comments.indices { threads[t].comments[c].bodyFormat = bodyFormat }
+            }
+        }
+        return ImportResult(threads: threads, format: format, detected: detected)
+    }
+
+    /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.
+    static func parse(_ bytes: [UInt8], file: String) throws(InputErrors) -> JSONDocument {
+        do {
+            return try JSONDocument(bytes: bytes)
+        } catch let first {
+            var failure = first
+            if first.isTrailingContent {
+                do { return try JSONDocument(bytes: bytes, sequence: true) } catch let second { failure = second }
+            }
+            let location = JSONDocument.location(in: bytes, offset: failure.offset)
+            throw InputErrors([InputError(file: file, line: location.line, column: location.column, message: failure.message)])
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// Reads a Reddit thread as the API returns it from `/comments/<id>.json`: an array of two
+/// Listings, the post and the comment tree, with replies nested in `replies` Listings (or `""`).
+///
+/// - Comment ids drop their `t1_` prefix (so anchors read `c-co1abcd`); nesting decides parents.
+/// - `body` is Reddit Markdown, which the API sends with `&amp;`, `&lt;` and `&gt;` escaped; those
+///   are unescaped so `> quote` works. Reddit's `^superscript` has no CommonMark form and stays
+///   as typed.
+/// - `[deleted]` author and body make a deleted comment, `[removed]` bodies a removed one: both are
+///   placeholders when they have replies.
+/// - `more` stubs add their count to the enclosing comment's "N more replies were not archived"
+///   (or the thread's, at top level).
+/// - `distinguished` (moderator, admin) and `stickied` show as flair, after the author's own flair.
+enum RedditImporter {
+    static func decode(_ context: inout ImportContext) -> ThreadRecord {
+        let document = context.document
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        record.sourceFormat = "reddit"
+        let root = document.root
+        guard document.kind(root) == .array, document.count(root) >= 2 else {
+            context.fail(root, "$", "expected an array of two Listings (the post, then the comments)")
+            return record
+        }
+        let postListing = root + 1
+        let commentListing = document.next(postListing)
+
+        // The post.
+        if let children = listingChildren(&context, postListing, "$[0]"), document.count(children) > 0 {
+            let post = children + 1
+            if let data = context.member(post, "data") {
+                let path = "$[0].data.children[0].data"
+                if let name = context.string(data, "name", path) { record.id = CommentID(name) }
+                record.title = context.string(data, "title", path)
+                let author = context.string(data, "author", path)
+                record.author = author == "[deleted]" ? nil : author
+                record.createdAt = context.time(data, "created_utc", path)
+                if let permalink = context.string(data, "permalink", path) {
+                    record.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
+                }
+                if let text = context.string(data, "selftext", path), !text.isEmpty, text != "[deleted]", text != "[removed]" {
+                    record.body = unescapeEntities(text)
+                }
+            }
+        }
+
+        // The comments, depth first with an explicit stack of Listings.
+        guard let top = listingChildren(&context, commentListing, "$[1]") else { return record }
+        struct Frame { var array: Int; var position: Int; var element: Int; var container: Int32; var key: String; var parent: CommentID? }
+        var stack = [Frame(array: top, position: 0, element: top + 1, container: -1, key: "[1].data.children", parent: nil)]
+        while let frame = stack.last, context.errors.count < ThreadDecoder.errorLimit {
+            if frame.position >= document.count(frame.array) {
+                stack.removeLast()
+                continue
+            }
+            let child = frame.element
+            stack[stack.count - 1].position += 1
+            stack[stack.count - 1].element = document.next(child)
+            let origin = context.origin(child, container: frame.container, key: frame.key, index: frame.position)
+            let path = record.path(for: origin)
+            guard let kind = context.string(child, "kind", path), let data = context.member(child, "data") else {
+                context.fail(child, path, "expected a Reddit thing with \"kind\" and \"data\"")
+                continue
+            }
+            let dataPath = path + ".data"
+            switch kind {
+            case "more":
+                let count = Int(context.integer(data, "count", dataPath) ?? 0)
+                let listed = context.array(data, "children", dataPath).map { document.count($0) } ?? 0
+                let missing = max(count, listed, 1)
+                if frame.container >= 0 {
+                    record.comments[Int(frame.container)].unarchivedReplies += missing
+                } else {
+                    record.unarchivedComments += missing
+                }
+            case "t1":
+                guard let id = context.id(data, "id", dataPath) else {
+                    context.fail(data, dataPath + ".id", "expected a comment id, found none")
+                    continue
+                }
+                var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
+                let author = context.string(data, "author", dataPath)
+                let body = context.string(data, "body", dataPath).map(unescapeEntities) ?? ""
+                comment.body = body
+                comment.author = author == "[deleted]" ? nil : author
+                comment.deleted = author == "[deleted]" && (body == "[deleted]" || body.isEmpty)
+                comment.removed = body == "[removed]"
+                if comment.deleted || comment.removed { comment.body = "" }
+                comment.createdAt = context.time(data, "created_utc", dataPath)
+                if let edited = context.member(data, "edited"), document.kind(edited) == .number {
+                    comment.editedAt = context.time(data, "edited", dataPath)
+                    comment.edited = true
+                } else {
+                    comment.edited = context.member(data, "edited").map { document.kind($0) == .true } ?? false
+                }
+                comment.score = context.integer(data, "score", dataPath)
+                var flair: [String] = []
+                if let text = context.string(data, "author_flair_text", dataPath), !text.isEmpty { flair.append(text) }
+                if let role = context.string(data, "distinguished", dataPath), !role.isEmpty { flair.append(role) }
+                if context.bool(data, "stickied", dataPath) { flair.append("stickied") }
+                comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+                let index = record.comments.count
+                record.comments.append(comment)
+                // Replies: a Listing, or "" when there are none.
+                if let replies = context.member(data, "replies"), document.kind(replies) == .object,
+                   let children = listingChildren(&context, replies, dataPath + ".replies"), document.count(children) > 0 {
+                    stack.append(Frame(array: children, position: 0, element: children + 1, container: Int32(index),
+                                       key: ".data.replies.data.children", parent: id))
+                }
+            default:
+                context.fail(child, path + ".kind", "found the kind \"\(kind)\"; expected t1 (a comment) or more")
+            }
+        }
+        return record
+    }
+
+    /// `listing.data.children`, checking that `listing` is a Listing.
+    static func listingChildren(_ context: inout ImportContext, _ listing: Int, _ path: String) -> Int? {
+        guard let data = context.member(listing, "data"), let children = context.array(data, "children", path + ".data") else {
+            context.fail(listing, path, "expected a Listing with data.children")
+            return nil
+        }
+        return children
+    }
+
+    /// Reddit's API escapes these three in Markdown bodies.
+    static func unescapeEntities(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let tail = rest[amp...]
+            if tail.hasPrefix("&amp;") { out += "&"; rest = tail.dropFirst(5) }
+            else if tail.hasPrefix("&lt;") { out += "<"; rest = tail.dropFirst(4) }
+            else if tail.hasPrefix("&gt;") { out += ">"; rest = tail.dropFirst(4) }
+            else { out += "&"; rest = tail.dropFirst() }
+        }
+        return out + rest
+    }
+}

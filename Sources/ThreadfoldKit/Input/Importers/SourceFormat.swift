@@ -1,0 +1,55 @@
+/// The forms Threadfold reads. `auto` recognises the others from their structure.
+public enum SourceFormat: String, Sendable, CaseIterable {
+    case auto
+    /// Threadfold's own format (docs/input-format.md).
+    case threadfold
+    /// A Reddit thread as returned by `/comments/<id>.json`.
+    case reddit
+    /// Hacker News: the Firebase item API (items as an array or one per line) or the Algolia API.
+    case hn
+    /// A Discourse topic as returned by `/t/<id>.json`.
+    case discourse
+
+    public var described: String {
+        switch self {
+        case .auto: return "automatic detection"
+        case .threadfold: return "a Threadfold thread"
+        case .reddit: return "a Reddit thread (/comments/<id>.json)"
+        case .hn: return "Hacker News items (Firebase or Algolia API)"
+        case .discourse: return "a Discourse topic (/t/<id>.json)"
+        }
+    }
+
+    /// Recognises a document's form from its structure, or nil when none fits.
+    static func detect(_ document: JSONDocument) -> SourceFormat? {
+        let root = document.root
+        switch document.kind(root) {
+        case .array:
+            guard document.count(root) > 0 else { return .threadfold }
+            let first = root + 1
+            guard document.kind(first) == .object else { return nil }
+            if let kind = document.member(first, "kind"), document.kind(kind) == .string, document.string(kind) == "Listing" {
+                return .reddit
+            }
+            if isHackerNewsItem(document, first) { return .hn }
+            if document.member(first, "id") != nil { return .threadfold }
+            return nil
+        case .object:
+            if document.member(root, "post_stream") != nil { return .discourse }
+            if isHackerNewsItem(document, root) { return .hn }
+            if document.member(root, "comments") != nil { return .threadfold }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    static func isHackerNewsItem(_ document: JSONDocument, _ object: Int) -> Bool {
+        guard let type = document.member(object, "type"), document.kind(type) == .string else { return false }
+        let kind = document.string(type)
+        guard ["story", "comment", "job", "poll", "pollopt"].contains(kind) else { return false }
+        return document.member(object, "by") != nil || document.member(object, "kids") != nil
+            || document.member(object, "story_id") != nil || document.member(object, "children") != nil
+            || document.member(object, "author") != nil
+    }
+}

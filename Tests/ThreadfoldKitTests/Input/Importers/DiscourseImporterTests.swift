@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Discourse importer")
+struct DiscourseImporterTests {
+    static let fixture = TestPaths.shared.appendingPathComponent("fixtures/discourse-topic/topic.json")
+
+    @Test("the real topic: threaded by reply_to_post_number, HTML sanitised with links intact",
+          .enabled(if: FileManager.default.fileExists(atPath: fixture.path)))
+    func realTopic() throws {
+        let bytes = try #require(TestPaths.read(Self.fixture))
+        let result = try Importer.read(bytes: bytes, file: "topic.json")
+        #expect(result.format == .discourse)
+        let record = try #require(result.threads.first)
+        #expect(record.title == "THIS SITE IS A SANDBOX -- it is reset every day")
+        #expect(record.author == "samsaffron" && record.bodyFormat == .html)
+        #expect(record.comments.map(\.id.string) == ["2", "3", "14"])
+        #expect(record.comments.allSatisfy { $0.parentID == nil }) // replies to post 1 are top level
+        #expect(record.comments[0].authorFlair == "moderator notice")
+        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        #expect(page.contains("<a rel=\"nofollow ugc noopener\" href=\"http://www.discourse.org\">"))
+        #expect(!page.contains("<img"))
+        #expect(page.contains("Try is a sandbox"))
+    }
+
+    static let own = #"""
+        {"id": 9, "title": "Hostile", "post_stream": {"posts": [
+          {"post_number": 1, "username": "op", "cooked": "<p>Opening <script>alert(1)</script></p>", "created_at": "2024-01-01T00:00:00Z"},
+          {"post_number": 2, "username": "a", "cooked": "<p onclick=\"x()\">hi <a href=\"javascript:alert(1)\">bad</a> <a href=\"https://ok.example\">good</a></p><iframe src=\"https://evil.example\"></iframe><svg onload=alert(1)><circle/></svg><style>*{}</style>", "created_at": "2024-01-01T01:00:00Z", "version": 2, "updated_at": "2024-01-02T00:00:00Z"},
+          {"post_number": 3, "username": "b", "raw": "**markdown** reply", "cooked": "<p><strong>markdown</strong> reply</p>", "reply_to_post_number": 2, "created_at": "2024-01-01T02:00:00Z"},
+          {"post_number": 4, "username": "c", "cooked": "", "deleted_at": "2024-01-03T00:00:00Z", "created_at": "2024-01-01T03:00:00Z", "reply_to_post_number": 2},
+          {"post_number": 5, "username": "d", "cooked": "<p>reply to the deleted one</p>", "reply_to_post_number": 4, "created_at": "2024-01-01T04:00:00Z"}
+        ]}}
+        """#
+
+    @Test("own fixture: hostile cooked HTML keeps its text and none of the danger; raw Markdown wins; edits and deletions")
+    func ownFixture() throws {
+        let record = try #require(try Importer.read(bytes: Array(Self.own.utf8), file: "t.json").threads.first)
+        let c = record.comments
+        #expect(c[0].edited && c[0].editedAt == Timestamp(iso: "2024-01-02T00:00:00Z"))
+        #expect(c[1].bodyFormat == .markdown && c[1].parentID == CommentID("2"))
+        #expect(c[2].deleted && c[3].parentID == CommentID("4"))
+        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        for danger in ["<script", "onclick", "javascript:", "<iframe", "<svg", "onload", "<style"] {
+            #expect(!page.contains(danger), "\(danger)")
+        }
+        #expect(page.contains("Opening") && page.contains("bad") && page.contains("<a rel=\"nofollow ugc noopener\" href=\"https://ok.example\">good</a>"))
+        #expect(page.contains("<strong>markdown</strong> reply"))
+        #expect(page.contains("reply to the deleted one") && page.contains("[deleted]"))
+    }
+}

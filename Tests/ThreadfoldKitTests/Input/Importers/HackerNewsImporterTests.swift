@@ -1,0 +1,63 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Hacker News importer")
+struct HackerNewsImporterTests {
+    static let algolia = #"""
+        {"id": 100, "created_at": "2024-03-03T10:00:00.000Z", "created_at_i": 1709460000, "type": "story", "author": "pg",
+         "title": "Ask HN: Hostile HTML?", "url": null, "text": "<p>Story text <i>here</i>", "points": 50, "children": [
+          {"id": 101, "created_at_i": 1709460100, "type": "comment", "author": "a", "text": "First<p>Second <a href=\"https://x.example\" rel=\"nofollow\">link</a>", "children": [
+            {"id": 102, "created_at_i": 1709460200, "type": "comment", "author": null, "text": null, "children": [
+              {"id": 103, "created_at_i": 1709460300, "type": "comment", "author": "b", "text": "<script>alert(1)</script>under a deleted one", "children": []}]}]},
+          {"id": 104, "created_at_i": 1709460400, "type": "comment", "author": "c", "text": "<img src=x onerror=alert(1)>&lt;not a tag&gt;", "children": []}]}
+        """#
+
+    @Test("Algolia: nested children, HTML text sanitised, deleted items as placeholders")
+    func algolia() throws {
+        let result = try Importer.read(bytes: Array(Self.algolia.utf8), file: "hn.json")
+        #expect(result.format == .hn)
+        let record = try #require(result.threads.first)
+        #expect(record.title == "Ask HN: Hostile HTML?" && record.url == "https://news.ycombinator.com/item?id=100")
+        #expect(record.comments.map(\.id.string) == ["101", "102", "103", "104"])
+        #expect(record.comments[2].parentID == CommentID("102") && record.comments[1].deleted)
+        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        #expect(page.contains("<p>First</p><p>Second <a rel=\"nofollow ugc noopener\" href=\"https://x.example\">link</a></p>"))
+        #expect(page.contains("<em>here</em>"))
+        #expect(!page.contains("<script") && !page.contains("onerror") && !page.contains("<img"))
+        #expect(page.contains("&lt;not a tag&gt;") && page.contains("under a deleted one"))
+    }
+
+    static let firebaseLines = """
+        {"id": 1, "type": "story", "by": "pg", "time": 1160418111, "title": "Y Combinator", "url": "http://ycombinator.com", "kids": [2]}
+        {"id": 2, "type": "comment", "by": "a", "time": 1160418200, "parent": 1, "text": "Nice &amp; fast", "kids": [3, 4]}
+        {"id": 3, "type": "comment", "by": "b", "time": 1160418300, "parent": 2, "text": "Agreed", "dead": true, "kids": [5]}
+        {"id": 5, "type": "comment", "by": "c", "time": 1160418400, "parent": 3, "text": "reply to a dead one"}
+        {"id": 4, "type": "comment", "deleted": true, "time": 1160418350, "parent": 2}
+        {"id": 9, "type": "comment", "by": "z", "time": 1160419999, "parent": 777, "text": "story not in the file"}
+        """
+
+    @Test("Firebase as JSON Lines: threads by story, dead and deleted placeholders, comments of a missing story kept")
+    func firebaseLines() throws {
+        let result = try Importer.read(bytes: Array(Self.firebaseLines.utf8), file: "items.jsonl")
+        #expect(result.format == .hn)
+        #expect(result.threads.count == 2)
+        let story = result.threads[0]
+        #expect(story.title == "Y Combinator" && story.url == "http://ycombinator.com" && story.author == "pg")
+        #expect(story.comments.map(\.id.string) == ["2", "3", "5", "4"])
+        #expect(story.comments[0].parentID == nil && story.comments[1].parentID == CommentID("2"))
+        #expect(story.comments[1].removed && story.comments[3].deleted)
+        let tree = try ThreadBuilder.build(story)
+        #expect(tree.totals.comments == 3) // the deleted leaf is left out, the dead one stays for its reply
+        #expect(result.threads[1].id == CommentID("777") && result.threads[1].comments.count == 1)
+    }
+
+    @Test("Firebase as an array; errors point at the line of the item in JSON Lines")
+    func firebaseErrors() throws {
+        let lines = "{\"id\": 1, \"type\": \"story\", \"by\": \"a\"}\n{\"id\": 2, \"type\": \"comment\", \"by\": \"b\", \"parent\": 1, \"time\": \"soon\"}\n"
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(lines.utf8), file: "x.jsonl") }
+        #expect(errors.errors[0].description.hasPrefix("x.jsonl:2:"))
+        #expect(errors.errors[0].description.contains("$[1].time: expected a Unix time or an ISO 8601 date"))
+        let array = "[" + Self.firebaseLines.split(separator: "\n").joined(separator: ",") + "]"
+        #expect(try Importer.read(bytes: Array(array.utf8), file: "a.json").threads.count == 2)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Reddit importer")
+struct RedditImporterTests {
+    static let fixture = TestPaths.shared.appendingPathComponent("fixtures/reddit-listing/comments.json")
+
+    @Test("the real thread: 25 comments, nesting to depth 5, more stubs counted where they stood",
+          .enabled(if: FileManager.default.fileExists(atPath: fixture.path)))
+    func realThread() throws {
+        let bytes = try #require(TestPaths.read(Self.fixture))
+        let result = try Importer.read(bytes: bytes, file: "comments.json")
+        #expect(result.format == .reddit && result.detected)
+        let record = try #require(result.threads.first)
+        #expect(record.title == "What I Wish I Knew When Starting Out as a Software Developer: Slow the Fuck Down")
+        #expect(record.url == "https://www.reddit.com/r/programming/comments/2tpycj/what_i_wish_i_knew_when_starting_out_as_a/")
+        #expect(record.comments.count == 25)
+        #expect(record.unarchivedComments == 28)
+        #expect(record.comments.map(\.unarchivedReplies).reduce(0, +) == 36)
+        #expect(record.comments.first { $0.id.string == "co1byh2" }?.unarchivedReplies == 8)
+        let tree = try ThreadBuilder.build(record)
+        #expect(tree.totals.comments == 25)
+        #expect(tree.totals.levels == 6) // depths 0…5
+        #expect(tree.diagnostics.isEmpty)
+        // Entities the API escapes are unescaped, so quotes are quotes.
+        let quoting = try #require(record.comments.first { $0.id.string == "co1pim1" })
+        #expect(quoting.body.hasPrefix(">  what you can't express"))
+        #expect(record.comments.first { $0.id.string == "co1erti" }?.body.contains("(< 3 years atm)") == true)
+        let edited = try #require(record.comments.first { $0.id.string == "co1nnit" })
+        #expect(edited.edited && edited.editedAt == Timestamp(unix: 1_422_329_750))
+        // The page shows the stubs and renders the quote as a blockquote.
+        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        #expect(page.contains("28 more replies were not archived"))
+        #expect(page.contains("<blockquote>\n<p>what you can"))
+    }
+
+    static let own = #"""
+        [{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {
+            "name": "t3_abc", "title": "A &amp; B", "author": "op", "created_utc": 1700000000.0,
+            "permalink": "/r/x/comments/abc/a_b/", "selftext": "Post &gt; text"}}]}},
+         {"kind": "Listing", "data": {"children": [
+            {"kind": "t1", "data": {"id": "c1", "author": "[deleted]", "body": "[deleted]", "created_utc": 1700000100,
+              "edited": false, "score": 3, "replies": {"kind": "Listing", "data": {"children": [
+                {"kind": "t1", "data": {"id": "c2", "author": "mod", "body": "&lt;script&gt;alert(1)&lt;/script&gt; ^super",
+                  "distinguished": "moderator", "stickied": true, "author_flair_text": "Helper", "created_utc": 1700000200,
+                  "edited": 1700000300.5, "score": 1, "replies": ""}},
+                {"kind": "t1", "data": {"id": "c3", "author": "x", "body": "[removed]", "created_utc": 1700000250, "replies": ""}},
+                {"kind": "more", "data": {"count": 0, "children": []}}]}}}},
+            {"kind": "more", "data": {"count": 5, "children": ["a", "b"]}}]}}]
+        """#
+
+    @Test("own fixture: deleted and removed, flair, edits, entities, stubs")
+    func ownFixture() throws {
+        let record = try #require(try Importer.read(bytes: Array(Self.own.utf8), file: "r.json").threads.first)
+        #expect(record.title == "A &amp; B") // titles are plain text; the page escapes them
+        #expect(record.body == "Post > text")
+        #expect(record.id == CommentID("t3_abc"))
+        let c = record.comments
+        #expect(c.map(\.id.string) == ["c1", "c2", "c3"])
+        #expect(c[0].deleted && c[0].author == nil && c[0].body.isEmpty && c[0].unarchivedReplies == 1)
+        #expect(c[1].parentID == CommentID("c1") && c[1].body == "<script>alert(1)</script> ^super")
+        #expect(c[1].authorFlair == "Helper · moderator · stickied" && c[1].edited)
+        #expect(c[2].removed && c[2].body.isEmpty)
+        #expect(record.unarchivedComments == 5)
+        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("[deleted]") && page.contains("1 more reply was not archived"))
+    }
+
+    @Test("broken structure is reported with the JSON path and a hint")
+    func broken() throws {
+        let json = #"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "r.json") }
+        #expect(errors.errors[0].description.contains("$[1].data.children[0].data.id: expected a string or an integer id, found a number"))
+        #expect(errors.errors[0].description.contains("--from"))
+    }
+}
