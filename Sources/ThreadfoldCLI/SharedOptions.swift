@@ -6,6 +6,10 @@ enum SharedOptions {
     static let thread: [OptionSpec] = [
         OptionSpec("from", value: "form", "Input form: auto, threadfold, reddit, hn or discourse\n(default: auto, which says what it recognised)."),
         OptionSpec("body-format", value: "format", "Read every body as markdown, html or text, whatever\nthe importer would choose."),
+        OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths)."),
+        OptionSpec("map-file", value: "file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"})."),
+        OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
+        OptionSpec("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file."),
         OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest or top\n(default: oldest)."),
         OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
         OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
@@ -43,11 +47,32 @@ enum SharedOptions {
     static func importOptions(_ parsed: ParsedArguments) throws -> ImportOptions {
         var options = ImportOptions()
         if let text = parsed.value("from") {
-            guard let format = SourceFormat(rawValue: text) else {
+            guard let format = SourceFormat(rawValue: text), SourceFormat.named.contains(format) else {
                 throw UsageError(message: "'--from' must be auto, threadfold, reddit, hn or discourse; found '\(text)'")
             }
             options.format = format
         }
+        if parsed.value("map") != nil && parsed.value("map-file") != nil {
+            throw UsageError(message: "'--map' and '--map-file' cannot be used together")
+        }
+        if let text = parsed.value("map") {
+            do { options.mapping = try FieldMapping.parse(text) } catch {
+                throw UsageError(message: "'--map': \(error.message)")
+            }
+        } else if let path = parsed.value("map-file") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError(message: "'--map-file': cannot read '\(path)'")
+            }
+            options.mapping = try FieldMapping.load(json: [UInt8](data), file: path)
+        }
+        if let value = parsed.value("top-level-parent") {
+            guard options.mapping != nil else { throw UsageError(message: "'--top-level-parent' goes with --map or --map-file") }
+            options.mapping?.topLevelParent = value
+        }
+        if options.mapping != nil, let from = parsed.value("from"), from != "auto" {
+            throw UsageError(message: "'--from \(from)' and a field mapping cannot be used together")
+        }
+        options.lenient = parsed.has("lenient")
         if let text = parsed.value("body-format") {
             guard let format = BodyFormat(rawValue: text) else {
                 throw UsageError(message: "'--body-format' must be markdown, html or text; found '\(text)'")
@@ -59,6 +84,8 @@ enum SharedOptions {
 
     /// Says which form `auto` recognised, when it is not Threadfold's own.
     static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
+        for warning in result.skipped.prefix(10) { console.err(warning.description + "\n") }
+        if result.skipped.count > 10 { console.err("\(file): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
         guard result.detected, result.format != .threadfold else { return }
         console.err("\(file): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
     }

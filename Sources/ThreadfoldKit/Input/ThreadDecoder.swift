@@ -19,9 +19,18 @@ public enum ThreadDecoder {
     }
 
     public static func decode(document: JSONDocument, file: String) throws(InputErrors) -> ThreadRecord {
+        var skipped: [InputError] = []
+        return try decode(document: document, file: file, lenient: false, skipped: &skipped)
+    }
+
+    /// With `lenient`, a comment without an id is skipped and reported in `skipped`.
+    public static func decode(document: JSONDocument, file: String, lenient: Bool,
+                              skipped: inout [InputError]) throws(InputErrors) -> ThreadRecord {
         var decoder = Decoder(document: document, file: file)
+        decoder.lenient = lenient
         let record = decoder.run()
         if !decoder.errors.isEmpty { throw InputErrors(decoder.errors) }
+        skipped.append(contentsOf: decoder.skipped)
         return record
     }
 }
@@ -30,6 +39,8 @@ private struct Decoder {
     let document: JSONDocument
     let file: String
     var errors: [InputError] = []
+    var skipped: [InputError] = []
+    var lenient = false
     var record: ThreadRecord
 
     init(document: JSONDocument, file: String) {
@@ -191,7 +202,14 @@ private struct Decoder {
             }
         }
         if !hasID && !failures.contains(where: { $0.1 == "id" }) {
-            failures.append((object, "id", "expected an \"id\" (a string or an integer), found none"))
+            if lenient && failures.isEmpty {
+                let location = document.location(ofOffset: document.offset(object))
+                skipped.append(InputError(file: file, line: location.line, column: location.column,
+                                          path: record.path(for: origin) + ".id",
+                                          message: "has no id; skipped (--lenient)", severity: .warning))
+                return nil
+            }
+            failures.append((object, "id", "expected an \"id\" (a string or an integer), found none; --lenient skips such comments"))
         }
         if !failures.isEmpty {
             // Paths are built only when there is something to report.

@@ -78,6 +78,8 @@ public struct ThreadRecord: Sendable {
     public var bodyFormat: BodyFormat = .markdown
     /// Top-level comments the export knows of but does not contain.
     public var unarchivedComments: Int = 0
+    /// A category the thread belongs to, when the source has one.
+    public var category: String?
     /// The source format the thread was read as ("threadfold", "reddit", …).
     public var sourceFormat: String = "threadfold"
     public var comments: [CommentRecord]

@@ -183,7 +183,8 @@ private struct Builder {
         return ThreadTree(
             info: ThreadInfo(id: record.id, title: record.title, author: record.author, createdAt: record.createdAt,
                              url: record.url, lang: record.lang, file: record.file, body: record.body,
-                             bodyFormat: record.bodyFormat, unarchivedComments: record.unarchivedComments),
+                             bodyFormat: record.bodyFormat, unarchivedComments: record.unarchivedComments,
+                             category: record.category),
             records: records, parent: parent, childStart: childStart, childList: childList, roots: roots,
             depth: depth, flags: flags, stats: stats, authorID: authorID, authorNames: authorNames,
             totals: totals, diagnostics: diagnostics)

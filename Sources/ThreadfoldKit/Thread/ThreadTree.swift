@@ -49,6 +49,7 @@ public struct ThreadInfo: Sendable {
     public var body: String?
     public var bodyFormat: BodyFormat = .markdown
     public var unarchivedComments: Int = 0
+    public var category: String?
 }
 
 public struct CommentFlags: OptionSet, Sendable {

@@ -15,8 +15,8 @@ struct ImportContext {
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
         guard errors.count < ThreadDecoder.errorLimit else { return }
         let location = document.location(ofOffset: document.offset(node))
-        errors.append(InputError(file: file, line: location.line, column: location.column, path: path,
-                                 message: message + " (read as \(format.described); --from picks another form)"))
+        let hint = format == .mapped ? " (read with --map)" : " (read as \(format.described); --from picks another form)"
+        errors.append(InputError(file: file, line: location.line, column: location.column, path: path, message: message + hint))
     }
 
     // MARK: Typed members. A missing or null member is nil; a member of the wrong type is an error.

@@ -4,10 +4,16 @@ public struct ImportOptions: Sendable {
     public var format: SourceFormat = .auto
     /// Overrides the importer's choice of body format for every body.
     public var bodyFormat: BodyFormat?
+    /// Reads any JSON list of comments through this mapping instead of a known form.
+    public var mapping: FieldMapping?
+    /// A comment missing a required field is skipped and reported instead of failing the file.
+    public var lenient = false
 
-    public init(format: SourceFormat = .auto, bodyFormat: BodyFormat? = nil) {
+    public init(format: SourceFormat = .auto, bodyFormat: BodyFormat? = nil, mapping: FieldMapping? = nil, lenient: Bool = false) {
         self.format = format
         self.bodyFormat = bodyFormat
+        self.mapping = mapping
+        self.lenient = lenient
     }
 }
 
@@ -17,6 +23,8 @@ public struct ImportResult: Sendable {
     public var format: SourceFormat
     /// The form was recognised rather than given with `--from`.
     public var detected: Bool
+    /// Comments skipped for a missing required field (only with `lenient`), as warnings.
+    public var skipped: [InputError] = []
 }
 
 /// Reads any supported form into `ThreadRecord`s: Threadfold's own format, Reddit, Hacker News,
@@ -24,21 +32,24 @@ public struct ImportResult: Sendable {
 public enum Importer {
     public static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
         let document = try parse(bytes, file: file)
-        var format = options.format
+        var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
         if detected {
             guard let found = SourceFormat.detect(document) else {
-                let forms = SourceFormat.allCases.filter { $0 != .auto }.map { "\($0.rawValue) (\($0.described))" }
+                let forms = SourceFormat.named.filter { $0 != .auto }.map { "\($0.rawValue) (\($0.described))" }
                 throw InputErrors([InputError(file: file, line: 1, column: 1, path: "$",
-                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", ")). Name it with --from")])
+                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", ")). Name it with --from, or map its fields with --map")])
             }
             format = found
         }
         var threads: [ThreadRecord]
+        var skipped: [InputError] = []
         var context = ImportContext(document: document, file: file, format: format)
         switch format {
         case .auto, .threadfold:
-            threads = [try ThreadDecoder.decode(document: document, file: file)]
+            threads = [try ThreadDecoder.decode(document: document, file: file, lenient: options.lenient, skipped: &skipped)]
+        case .mapped:
+            threads = MappedImporter.decode(&context, mapping: options.mapping!, lenient: options.lenient, skipped: &skipped)
         case .reddit:
             threads = [RedditImporter.decode(&context)]
         case .discourse:
@@ -59,7 +70,7 @@ public enum Importer {
                 for c in threads[t].comments.indices { threads[t].comments[c].bodyFormat = bodyFormat }
             }
         }
-        return ImportResult(threads: threads, format: format, detected: detected)
+        return ImportResult(threads: threads, format: format, detected: detected, skipped: skipped)
     }
 
     /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.

@@ -9,6 +9,11 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     case hn
     /// A Discourse topic as returned by `/t/<id>.json`.
     case discourse
+    /// Any JSON, read through a field mapping (`--map`); never detected, never named by `--from`.
+    case mapped
+
+    /// The forms `--from` can name.
+    public static var named: [SourceFormat] { [.auto, .threadfold, .reddit, .hn, .discourse] }
 
     public var described: String {
         switch self {
@@ -17,6 +22,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         case .reddit: return "a Reddit thread (/comments/<id>.json)"
         case .hn: return "Hacker News items (Firebase or Algolia API)"
         case .discourse: return "a Discourse topic (/t/<id>.json)"
+        case .mapped: return "comments whose fields --map names"
         }
     }
 
