@@ -76,7 +76,11 @@ struct ImportContext {
             }
             if let double = document.double(value), let time = Timestamp(unix: double) { return time }
         case .string:
-            if let time = Timestamp(iso: document.string(value)) { return time }
+            let text = document.string(value)
+            if let time = Timestamp(iso: text) { return time }
+            // Some dumps write Unix seconds as text.
+            if !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }), let number = Double(text),
+               let time = Timestamp(unix: number) { return time }
         default:
             break
         }

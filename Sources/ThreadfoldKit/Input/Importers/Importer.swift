@@ -51,7 +51,12 @@ public enum Importer {
         case .mapped:
             threads = MappedImporter.decode(&context, mapping: options.mapping!, lenient: options.lenient, skipped: &skipped)
         case .reddit:
-            threads = [RedditImporter.decode(&context)]
+            let root = document.root
+            if document.kind(root) == .array, document.count(root) > 0, document.member(root + 1, "link_id") != nil {
+                threads = RedditImporter.decodeDump(&context)
+            } else {
+                threads = [RedditImporter.decode(&context)]
+            }
         case .discourse:
             threads = [DiscourseImporter.decode(&context)]
         case .hn:

@@ -112,6 +112,69 @@ enum RedditImporter {
         return record
     }
 
+    /// The flat dump form archive projects distribute for whole subreddits: one comment per line
+    /// (or an array), each with `link_id` (its thread, `t3_…`) and `parent_id` (`t3_…` for top
+    /// level, `t1_…` for a reply). Comments are grouped into one thread per `link_id`, titled by
+    /// `link_title` when the dump has it.
+    static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
+        let document = context.document
+        var order: [String] = []
+        var threads: [String: ThreadRecord] = [:]
+        document.forEachElement(document.root) { position, item in
+            let path = "$[\(position)]"
+            guard document.kind(item) == .object else {
+                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
+                return
+            }
+            guard let link = context.string(item, "link_id", path) else {
+                context.fail(item, path + ".link_id", "expected the comment's thread (link_id), found none")
+                return
+            }
+            guard let rawID = context.id(item, "id", path) ?? context.id(item, "name", path) else {
+                context.fail(item, path + ".id", "expected a comment id, found none")
+                return
+            }
+            if threads[link] == nil {
+                var record = ThreadRecord(id: CommentID(link), file: context.file, source: document.bytes)
+                record.sourceFormat = "reddit"
+                record.title = "Reddit thread \(strip(link))"
+                threads[link] = record
+                order.append(link)
+            }
+            if let title = context.string(item, "link_title", path), !title.isEmpty { threads[link]!.title = unescapeEntities(title) }
+            var comment = CommentRecord(id: CommentID(strip(rawID.string)),
+                                        origin: RecordOrigin(offset: Int32(document.offset(item)), container: -1,
+                                                             key: String(path.dropFirst()), index: -1))
+            if let parent = context.string(item, "parent_id", path), parent.hasPrefix("t1_") {
+                comment.parentID = CommentID(strip(parent))
+            }
+            let author = context.string(item, "author", path)
+            let body = context.string(item, "body", path).map(unescapeEntities) ?? ""
+            comment.author = author == "[deleted]" ? nil : author
+            comment.body = body
+            comment.deleted = author == "[deleted]" && (body == "[deleted]" || body.isEmpty)
+            comment.removed = body == "[removed]"
+            if comment.deleted || comment.removed { comment.body = "" }
+            comment.createdAt = context.time(item, "created_utc", path)
+            if let edited = context.member(item, "edited"), document.kind(edited) != .true, document.kind(edited) != .false {
+                comment.editedAt = context.time(item, "edited", path)
+                comment.edited = comment.editedAt != nil
+            } else {
+                comment.edited = context.member(item, "edited").map { document.kind($0) == .true } ?? false
+            }
+            comment.score = context.integer(item, "score", path)
+            if let flair = context.string(item, "author_flair_text", path), !flair.isEmpty { comment.authorFlair = flair }
+            threads[link]!.comments.append(comment)
+        }
+        return order.map { threads[$0]! }
+    }
+
+    /// `t1_abc` → `abc`.
+    static func strip(_ name: String) -> String {
+        let parts = name.split(separator: "_", maxSplits: 1)
+        return parts.count == 2 && parts[0].count == 2 && parts[0].hasPrefix("t") ? String(parts[1]) : name
+    }
+
     /// `listing.data.children`, checking that `listing` is a Listing.
     static func listingChildren(_ context: inout ImportContext, _ listing: Int, _ path: String) -> Int? {
         guard let data = context.member(listing, "data"), let children = context.array(data, "children", path + ".data") else {

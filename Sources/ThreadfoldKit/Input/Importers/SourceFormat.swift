@@ -38,6 +38,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
                 return .reddit
             }
             if isHackerNewsItem(document, first) { return .hn }
+            if document.member(first, "link_id") != nil && document.member(first, "parent_id") != nil { return .reddit }
             if document.member(first, "id") != nil { return .threadfold }
             return nil
         case .object:

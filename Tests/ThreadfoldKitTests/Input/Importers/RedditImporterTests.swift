@@ -76,3 +76,28 @@ struct RedditImporterTests {
         #expect(errors.errors[0].description.contains("--from"))
     }
 }
+
+@Suite("Reddit dump importer")
+struct RedditDumpTests {
+    static let dump = """
+        {"id": "c1", "link_id": "t3_aa", "parent_id": "t3_aa", "author": "ann", "body": "&gt; quoted", "created_utc": "1422293457", "score": 5, "link_title": "First &amp; best"}
+        {"id": "c2", "link_id": "t3_aa", "parent_id": "t1_c1", "author": "bob", "body": "reply", "created_utc": 1422293500, "edited": 1422293600}
+        {"id": "d1", "link_id": "t3_bb", "parent_id": "t3_bb", "author": "[deleted]", "body": "[deleted]", "created_utc": 1422293700}
+        {"id": "d2", "link_id": "t3_bb", "parent_id": "t1_d1", "author": "cy", "body": "[removed]", "created_utc": 1422293800}
+        {"id": "d3", "link_id": "t3_bb", "parent_id": "t1_d2", "author": "dee", "body": "still here", "created_utc": 1422293900}
+        """
+
+    @Test("one comment per line, grouped into threads by link_id, parents from t1_ ids")
+    func dump() throws {
+        let result = try Importer.read(bytes: Array(Self.dump.utf8), file: "RC_2015-01.jsonl")
+        #expect(result.format == .reddit && result.threads.count == 2)
+        let first = result.threads[0]
+        #expect(first.title == "First & best" && first.id == CommentID("t3_aa"))
+        #expect(first.comments[0].body == "> quoted" && first.comments[0].createdAt == Timestamp(unix: 1_422_293_457))
+        #expect(first.comments[1].parentID == CommentID("c1") && first.comments[1].edited)
+        let second = try ThreadBuilder.build(result.threads[1])
+        #expect(result.threads[1].title == "Reddit thread bb")
+        #expect(second.totals.comments == 3) // deleted and removed stay as placeholders for the reply below them
+        #expect(second.flags[0].contains(.placeholder) && second.flags[1].contains(.placeholder))
+    }
+}
