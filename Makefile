@@ -8,7 +8,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps build test demo bench install uninstall clean check-html
+.PHONY: all deps build test demo bench fuzz install uninstall clean check-html
 
 all: build
 
@@ -40,6 +40,23 @@ bench: deps
 	$(SWIFT) build -c release --product threadfold-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus
+
+## fuzz: libFuzzer + AddressSanitizer over the importers, renderer and HTML sanitizer (FUZZ_SECONDS,
+## default 600). Leak detection is off: Swift packs enum payload pointers, so LeakSanitizer
+## reports objects that are still referenced (false positives on process-lifetime globals).
+FUZZ_SECONDS ?= 600
+FUZZ_DIR := .build/fuzz
+fuzz: deps
+	@mkdir -p $(FUZZ_DIR)/corpus
+	swiftc -O Sources/embed-resources/main.swift -o $(FUZZ_DIR)/embed-resources
+	$(FUZZ_DIR)/embed-resources $(FUZZ_DIR)/BuiltinResources.swift . $$(find Templates Public docs/examples -type f ! -name '.*' | sort)
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ThreadfoldFuzz \
+	  -I Sources/Ccmark -I Sources/Clibxml2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
+	  $$(find Sources/ThreadfoldKit -name '*.swift' | sort) $(FUZZ_DIR)/BuiltinResources.swift Tests/Fuzz/FuzzThreadfold.swift \
+	  -lcmark -lxml2 -o $(FUZZ_DIR)/threadfold-fuzz
+	cp docs/examples/*.json $(FUZZ_DIR)/corpus/
+	-cp ../shared/fixtures/*/*.json $(FUZZ_DIR)/corpus/ 2>/dev/null
+	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
 
 ## check-html: validate the rendered example with the W3C Nu HTML checker (needs a JRE)
 check-html: demo

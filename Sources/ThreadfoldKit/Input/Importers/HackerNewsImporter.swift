@@ -45,8 +45,12 @@ enum HackerNewsImporter {
             stack[stack.count - 1].element = document.next(item)
             let origin = context.origin(item, container: frame.container, key: ".children", index: frame.position)
             let path = record.path(for: origin)
-            guard document.kind(item) == .object, let id = context.id(item, "id", path) else {
-                context.fail(item, path, "expected a comment with an id")
+            guard document.kind(item) == .object else {
+                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
+                continue
+            }
+            guard let id = context.id(item, "id", path) else {
+                if context.member(item, "id") == nil { context.fail(item, path + ".id", "expected a comment id, found none") }
                 continue
             }
             var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
@@ -71,8 +75,12 @@ enum HackerNewsImporter {
         var all: [Item] = []
         var byID: [CommentID: Int] = [:]
         for (node, path) in items {
-            guard document.kind(node) == .object, let id = context.id(node, "id", path) else {
-                context.fail(node, path, "expected a Hacker News item with an id")
+            guard document.kind(node) == .object else {
+                context.fail(node, path, "expected a Hacker News item object, found \(document.kind(node).described)")
+                continue
+            }
+            guard let id = context.id(node, "id", path) else {
+                if context.member(node, "id") == nil { context.fail(node, path + ".id", "expected an item id, found none") }
                 continue
             }
             let type = context.string(node, "type", path) ?? "comment"

@@ -73,7 +73,8 @@ enum RedditImporter {
                 }
             case "t1":
                 guard let id = context.id(data, "id", dataPath) else {
-                    context.fail(data, dataPath + ".id", "expected a comment id, found none")
+                    // A wrongly typed id is already reported; say "none" only when there is none.
+                    if context.member(data, "id") == nil { context.fail(data, dataPath + ".id", "expected a comment id, found none") }
                     continue
                 }
                 var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
@@ -131,7 +132,9 @@ enum RedditImporter {
                 return
             }
             guard let rawID = context.id(item, "id", path) ?? context.id(item, "name", path) else {
-                context.fail(item, path + ".id", "expected a comment id, found none")
+                if context.member(item, "id") == nil && context.member(item, "name") == nil {
+                    context.fail(item, path + ".id", "expected a comment id, found none")
+                }
                 return
             }
             if threads[link] == nil {

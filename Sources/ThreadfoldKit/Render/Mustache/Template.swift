@@ -24,7 +24,7 @@ public struct Template: Sendable {
         }
     }
 
-    indirect enum Node: Sendable {
+    enum Node: Sendable {
         case text([UInt8])
         case variable(Name, escaped: Bool)
         case section(Name, inverted: Bool, children: [Node])
