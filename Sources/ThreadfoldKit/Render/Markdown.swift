@@ -14,6 +14,12 @@ public struct MarkdownOptions: Sendable, Hashable {
     /// Bodies longer than this many UTF-8 bytes skip cmark and are shown as plain text, which
     /// bounds the time any one body can take.
     public var maxBytes = 256 * 1024
+    /// Bodies with more `![` image openers than this are shown as plain text: Debian's cmark
+    /// 0.30.2 is quadratic in them (CVE-2023-22486; 40,000 took 2.7 s).
+    public var maxImageOpeners = 2_000
+    /// Bodies with block quotes nested deeper than this are shown as plain text: deep quotes
+    /// followed by emphasis runs are quadratic in cmark 0.30.2 (CVE-2023-24824).
+    public var maxQuoteDepth = 200
 
     public init(smart: Bool = false, hardBreaks: Bool = true, maxBytes: Int = 256 * 1024) {
         self.smart = smart
@@ -33,7 +39,7 @@ public struct MarkdownRenderer: Sendable {
     public init(options: MarkdownOptions = MarkdownOptions()) { self.options = options }
 
     public func render(_ markdown: String) -> HTML {
-        if markdown.utf8.count > options.maxBytes { return plainText(markdown) }
+        if markdown.utf8.count > options.maxBytes || isPathological(markdown) { return plainText(markdown) }
         var parseOptions = CMARK_OPT_VALIDATE_UTF8
         if options.smart { parseOptions |= CMARK_OPT_SMART }
         var renderOptions = CMARK_OPT_DEFAULT
@@ -56,6 +62,37 @@ public struct MarkdownRenderer: Sendable {
             }
         }
         return html ?? plainText(markdown)
+    }
+
+    /// One linear pass that finds the shapes Debian's cmark handles in quadratic time: too many
+    /// image openers, or block quotes nested too deep.
+    func isPathological(_ markdown: String) -> Bool {
+        var text = markdown
+        return text.withUTF8 { bytes in
+            var imageOpeners = 0
+            var lineStart = true
+            var depth = 0
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if previous == UInt8(ascii: "!") && byte == UInt8(ascii: "[") {
+                    imageOpeners += 1
+                    if imageOpeners > options.maxImageOpeners { return true }
+                }
+                if byte == 0x0A {
+                    lineStart = true
+                    depth = 0
+                } else if lineStart {
+                    if byte == UInt8(ascii: ">") {
+                        depth += 1
+                        if depth > options.maxQuoteDepth { return true }
+                    } else if byte != 0x20 && byte != 0x09 {
+                        lineStart = false
+                    }
+                }
+                previous = byte
+            }
+            return false
+        }
     }
 
     /// Unwraps links and images whose URL the policy refuses: their text stays, the URL goes.

@@ -77,6 +77,26 @@ struct MarkdownTests {
         #expect(!out.contains("\u{0}"))
     }
 
+    @Test("cmark's quadratic shapes are shown as plain text, whatever their size", arguments: [
+        String(repeating: "![[]()", count: 40_000),                                          // CVE-2023-22486
+        String(repeating: "> ", count: 30_000) + String(repeating: "a*", count: 30_000),      // CVE-2023-24824
+        String(repeating: "> ", count: 201) + "deep",
+    ])
+    func pathological(_ body: String) {
+        let renderer = MarkdownRenderer(options: MarkdownOptions(maxBytes: 4 * 1024 * 1024))
+        #expect(renderer.isPathological(body))
+        let out = renderer.render(body).raw
+        #expect(out.hasPrefix("<p>") && !out.contains("<blockquote>") && !out.contains("<img"))
+    }
+
+    @Test("ordinary bodies with images and quotes are not mistaken for attacks")
+    func notPathological() {
+        let renderer = MarkdownRenderer()
+        let body = String(repeating: "![x](https://a.example/i.png)\n", count: 500) + String(repeating: "> ", count: 50) + "quote"
+        #expect(!renderer.isPathological(body))
+        #expect(renderer.render(body).raw.contains("<blockquote>"))
+    }
+
     @Test("oversized bodies fall back to escaped plain text")
     func oversized() {
         let out = html("<b>x</b>\n\nsecond\nline", MarkdownOptions(maxBytes: 4))
