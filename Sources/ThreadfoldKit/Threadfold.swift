@@ -70,7 +70,8 @@ public struct ThreadPipeline: Sendable {
         }
         let renderer = PageRenderer(templates: templates, strings: strings,
                                     markdown: MarkdownRenderer(options: options.markdown))
-        let html = try renderer.render(model, assets: assets, lang: thread.info.lang ?? strings.locale)
+        // An explicit locale sets the page language; otherwise the input's does.
+        let html = try renderer.render(model, assets: assets, lang: options.locale ?? thread.info.lang ?? strings.locale)
         return RenderedThread(thread: thread, html: html)
     }
 }

@@ -25,6 +25,23 @@ struct StringsTableTests {
         for (n, category) in cases { #expect(rule.category(n) == category, "\(rule) \(n)") }
     }
 
+    @Test("Simplified Chinese: no plural forms, its own dates, every English key translated")
+    func chinese() throws {
+        let zh = try ResourceStore().strings(locale: "zh-Hans")
+        let en = try ResourceStore().strings(locale: "en")
+        #expect(zh.text("replies", count: 1) == "1 条回复" && zh.text("replies", count: 12345) == "12,345 条回复")
+        #expect(zh.date(Timestamp(iso: "2024-03-03")!) == "2024年3月3日")
+        #expect(Set(zh.messages.keys) == Set(en.messages.keys))
+        var options = RenderOptions()
+        options.locale = "zh-Hans"
+        let page = String(decoding: try ThreadPipeline(options: options).render(bytes: ResourceStore.exampleThread, file: "e.json").html, as: UTF8.self)
+        #expect(page.contains("条回复") && page.contains("<html lang=\"zh-Hans\""))
+        // A thread whose lang has a locale gets it without --locale.
+        let zhThread = #"{"lang": "zh-Hans", "comments": [{"id": 1, "body": "你好"}, {"id": 2, "parent_id": 1, "body": "好"}]}"#
+        let auto = String(decoding: try ThreadPipeline().render(bytes: Array(zhThread.utf8), file: "z.json").html, as: UTF8.self)
+        #expect(auto.contains("<html lang=\"zh-Hans\"") && auto.contains("1 条回复"))
+    }
+
     @Test("a broken locale file is an error naming the field")
     func brokenLocale() throws {
         let errors = try #require(throws: InputErrors.self) {
