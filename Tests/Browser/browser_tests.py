@@ -217,15 +217,16 @@ def hostile_checks(browser, url, javascript):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--site", required=True)
-    parser.add_argument("--page", required=True)
-    parser.add_argument("--input", required=True)
+    parser.add_argument("--page")
+    parser.add_argument("--input")
     parser.add_argument("--hostile", action="append", default=[])
     args = parser.parse_args()
     site = Path(args.site).resolve()
     for javascript in (True, False):
         browser = driver(javascript)
         try:
-            page_checks(browser, (site / args.page).as_uri(), args.input, javascript)
+            if args.page:
+                page_checks(browser, (site / args.page).as_uri(), args.input, javascript)
             for page in args.hostile:
                 hostile_checks(browser, (site / page).as_uri(), javascript)
         finally:
