@@ -103,7 +103,7 @@ struct PageRendererTests {
         #expect(html.contains("<abbr class=\"tf-badge\" title=\"Original poster\">OP</abbr>"))
         #expect(html.contains("<span class=\"tf-edited\">edited <time datetime=\"2024-03-04T00:00:00Z\">4 Mar 2024</time></span>"))
         #expect(html.contains("<span class=\"tf-score\">1 point</span>"))
-        #expect(html.contains("<bdi class=\"tf-author\">[deleted]</bdi>"))
+        #expect(html.contains("<bdi class=\"tf-author\" itemprop=\"name\">[deleted]</bdi>"))
         #expect(!html.contains("secret") && !html.contains("zed"))
         #expect(html.contains("↳ replying to <a href=\"#c-b\">@<bdi>[deleted]</bdi></a>"))
         #expect(html.contains("Reply to a comment that is not in this archive"))

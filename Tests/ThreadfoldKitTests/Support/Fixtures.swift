@@ -36,6 +36,7 @@ enum Fixtures {
 /// The part of a page that holds input-derived content: the thread header and `<main>`.
 /// (The page's own `<head>` loads threadfold.js, so "no <script" is checked here.)
 func content(of page: String) -> String {
-    guard let start = page.range(of: "<body>"), let end = page.range(of: "<footer") else { return page }
-    return String(page[start.upperBound..<end.lowerBound])
+    guard let open = page.range(of: "<body"), let start = page[open.upperBound...].firstIndex(of: ">"),
+          let end = page.range(of: "<footer") else { return page }
+    return String(page[page.index(after: start)..<end.lowerBound])
 }
