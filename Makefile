@@ -8,7 +8,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps test-deps check-web build test demo bench fuzz install uninstall clean check-html
+.PHONY: all deps test-deps check-web check-slow build test demo bench fuzz install uninstall clean check-html
 
 all: build
 
@@ -54,6 +54,14 @@ bench: deps
 	$(SWIFT) build -c release --product threadfold-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus
+
+## check-slow: cmark's pathological inputs within limits (1 MB in 1 s, 10x input at most ~15x time),
+## and a 200 MB thread file rendered
+check-slow: deps
+	$(SWIFT) build -c release --product threadfold
+	$(SWIFT) build -c release --product threadfold-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" --pathological \
+	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --huge 200
 
 ## fuzz: libFuzzer + AddressSanitizer over the importers, renderer and HTML sanitizer (FUZZ_SECONDS,
 ## default 600). Leak detection is off: Swift packs enum payload pointers, so LeakSanitizer

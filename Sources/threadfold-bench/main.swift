@@ -13,6 +13,12 @@ struct Settings: Sendable {
     var comments = 100_000
     var seed: UInt64 = 20_240_303
     var runs = 5
+    /// `--pathological`: time cmark's slow shapes instead of the corpus.
+    var pathological = false
+    /// `--huge MB`: also render one generated thread file of about this many megabytes.
+    var hugeMB = 0
+    /// `--time-body SHAPE BYTES CAPPED`: internal; time one body in this fresh process.
+    var timeBody: (Int, Int, Bool)?
 }
 
 func parseSettings() -> Settings {
@@ -20,6 +26,12 @@ var settings = Settings()
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
+    if flag == "--pathological" { settings.pathological = true; continue }
+    if flag == "--time-body", arguments.count >= 3 {
+        settings.timeBody = (Int(arguments[0])!, Int(arguments[1])!, arguments[2] == "capped")
+        arguments.removeFirst(3)
+        continue
+    }
     guard let value = arguments.first else { fatalError("missing value for \(flag)") }
     arguments.removeFirst()
     switch flag {
@@ -29,6 +41,7 @@ while !arguments.isEmpty {
     case "--comments": settings.comments = Int(value)!
     case "--seed": settings.seed = UInt64(value)!
     case "--runs": settings.runs = Int(value)!
+    case "--huge": settings.hugeMB = Int(value)!
     default: fatalError("unknown option \(flag)")
     }
 }
@@ -208,6 +221,121 @@ func which(_ name: String) -> String? {
 }
 
 func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+
+// MARK: Slow inputs
+
+/// cmark's pathological shapes (its test/pathological_tests.py, and the two CVEs Debian's 0.30.2
+/// lacks fixes for), each a function from a repeat count to a body.
+func pathologicalShapes() -> [(String, (Int) -> String)] { [
+    ("CVE-2023-22486 ![[]() repeated", { String(repeating: "![[]()", count: $0 / 6) }),
+    ("CVE-2023-24824 deep > with a* runs", { String(repeating: "> ", count: $0 / 4) + String(repeating: "a*", count: $0 / 4) }),
+    ("' -' runs with many newlines", { String(repeating: " -", count: $0 / 4) + String(repeating: "\n", count: $0 / 2) }),
+    ("nested strong emph", { String(repeating: "*a **a ", count: $0 / 14) + "b" + String(repeating: " a** a*", count: $0 / 14) }),
+    ("many emph closers with no openers", { String(repeating: "a_ ", count: $0 / 3) }),
+    ("many emph openers with no closers", { String(repeating: "_a ", count: $0 / 3) }),
+    ("many link closers with no openers", { String(repeating: "a]", count: $0 / 2) }),
+    ("many link openers with no closers", { String(repeating: "[a", count: $0 / 2) }),
+    ("mismatched openers and closers", { String(repeating: "*a_ ", count: $0 / 4) }),
+    ("openers and closers multiple of 3", { "a**b" + String(repeating: "c* ", count: $0 / 3) }),
+    ("link openers and emph closers", { String(repeating: "[ a_", count: $0 / 4) }),
+    ("pattern [ (]( repeated", { String(repeating: "[ (](", count: $0 / 5) }),
+    ("hard link/emph case", { "**x [a*b**c*](d)" + String(repeating: "x", count: $0 / 2) }),
+    ("nested brackets", { String(repeating: "[", count: $0 / 2) + "a" + String(repeating: "]", count: $0 / 2) }),
+    ("nested block quotes", { String(repeating: "> ", count: $0 / 2) + "a" }),
+    ("deeply nested lists", { count in (0..<min(count / 60, 2000)).map { String(repeating: "  ", count: $0) + "* a\n" }.joined() }),
+    ("U+0000 in input", { String(repeating: "abc\u{0}de\u{0}", count: $0 / 7) }),
+    ("backticks", { (1...max(1, Int(Double($0).squareRoot() / 2))).map { "e" + String(repeating: "`", count: $0) }.joined() }),
+    ("unclosed links A", { String(repeating: "[a](<b", count: $0 / 6) }),
+    ("unclosed links B", { String(repeating: "[a](b", count: $0 / 5) }),
+    ("link reference map", { count in (0..<(count / 40)).map { "[\($0)]: u\n" }.joined() + String(repeating: "[0] ", count: count / 8) }),
+] }
+
+func seconds(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now()
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+}
+
+/// Times one body in a fresh process (the bench runs itself with --time-body), so that small and
+/// large inputs both start with cold caches and a fresh allocator; in one process the small case
+/// runs warm and ratios measure caches, not algorithms.
+func timeInFreshProcess(shape: Int, bytes: Int, capped: Bool) -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["--time-body", String(shape), String(bytes), capped ? "capped" : "uncapped"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return .infinity }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
+}
+
+/// Prints each shape's time through cmark at 100 KB and 1 MB (the size cap lifted, so cmark does
+/// the work unless the shape guard catches it; 10x the input must cost at most about 15x the
+/// time), and at 1 MB as pages render it (cap and guard on; within 1 s).
+func checkPathological() -> Bool {
+    var ok = true
+    print("shape                                   100 KB     1 MB       growth   1 MB (pages)  result")
+    for (index, (name, _)) in pathologicalShapes().enumerated() {
+        let t1 = best(3) { timeInFreshProcess(shape: index, bytes: 100_000, capped: false) }
+        let t2 = best(3) { timeInFreshProcess(shape: index, bytes: 1_000_000, capped: false) }
+        let t3 = best(3) { timeInFreshProcess(shape: index, bytes: 1_000_000, capped: true) }
+        let growth = t2 / max(t1, 1e-6)
+        // Growth is judged once the larger run is long enough to time (over 5 ms).
+        let passed = t3 <= 1.0 && (t2 < 0.005 || growth <= 15)
+        ok = ok && passed
+        print(name.padding(toLength: 40, withPad: " ", startingAt: 0)
+              + [t1, t2].map { (format($0 * 1000, 2) + " ms").padding(toLength: 11, withPad: " ", startingAt: 0) }.joined()
+              + (format(growth, 1) + "x").padding(toLength: 9, withPad: " ", startingAt: 0)
+              + (format(t3 * 1000, 1) + " ms").padding(toLength: 14, withPad: " ", startingAt: 0)
+              + (passed ? "ok" : "TOO SLOW"))
+    }
+    return ok
+}
+
+/// Writes one thread file of about `megabytes` MB and renders it with the binary.
+func checkHuge(_ megabytes: Int) throws -> Bool {
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-huge-\(getpid()).json")
+    let out = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-huge-site-\(getpid())")
+    defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: out) }
+    FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = FileHandle(forWritingAtPath: path)!
+    var rng = SplitMix64(state: 7)
+    handle.write(Data("{\"title\":\"A \(megabytes) MB thread\",\"comments\":[".utf8))
+    var written = 0, count = 0
+    var chunk = ""
+    while written < megabytes * 1_000_000 {
+        let parent = count == 0 || rng.below(4) == 0 ? "null" : String(1 + rng.below(count))
+        let item = (count > 0 ? "," : "") + "{\"id\":\(count + 1),\"parent_id\":\(parent),\"author\":\"u\(rng.below(9000))\",\"created_at\":\(1_600_000_000 + count),\"body\":\(jsonString(body(&rng)))}"
+        chunk += item
+        written += item.utf8.count
+        count += 1
+        if chunk.utf8.count > 4_000_000 { handle.write(Data(chunk.utf8)); chunk = "" }
+    }
+    handle.write(Data((chunk + "]}\n").utf8))
+    try handle.close()
+    let run = try time(settings.threadfold, ["render", "-q", "-o", out, path])
+    print("huge file:   \(format(Double(written) / 1_000_000, 0)) MB, \(count) comments in one thread: \(format(run.seconds, 2)) s, peak memory \(format(run.peakMiB, 0)) MiB")
+    return true
+}
+
+if let (shape, bytes, capped) = settings.timeBody {
+    let body = pathologicalShapes()[shape].1(bytes)
+    let renderer = MarkdownRenderer(options: capped ? MarkdownOptions() : MarkdownOptions(maxBytes: Int.max))
+    print(seconds { _ = renderer.render(body) })
+    exit(0)
+}
+
+if settings.pathological {
+    print("Slow inputs: cmark's pathological shapes through Threadfold's Markdown renderer (best of 3 fresh processes each)")
+    var ok = checkPathological()
+    if settings.hugeMB > 0 {
+        do { ok = try checkHuge(settings.hugeMB) && ok } catch { print("huge file: failed: \(error)"); ok = false }
+    }
+    print(ok ? "all within limits" : "some inputs broke a limit")
+    exit(ok ? 0 : 1)
+}
 
 do {
     print("Threadfold benchmark (seed \(settings.seed), best of \(settings.runs) alternating runs, one process, one thread)")
