@@ -27,27 +27,90 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible {
         text.withUTF8 { escape($0, into: &out) }
     }
 
-    /// Appends UTF-8 `buffer` with `& < > " '` escaped and NUL replaced by U+FFFD.
+    /// Appends UTF-8 `buffer` with `& < > " '` escaped, and every code point HTML forbids (NUL and
+    /// other controls, C1 controls, noncharacters) replaced by U+FFFD.
     @inline(__always)
     public static func escape(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         var runStart = 0
-        do {
-            for i in 0..<buffer.count {
-                let replacement: StaticString
-                switch buffer[i] {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\""): replacement = "&quot;"
-                case UInt8(ascii: "'"): replacement = "&#39;"
-                case 0: replacement = "\u{FFFD}" // NUL is a parse error in HTML
-                default: continue
-                }
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
-                out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
-                runStart = i + 1
+        var i = 0
+        let count = buffer.count
+        while i < count {
+            let replacement: StaticString
+            var length = 1
+            switch buffer[i] {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&#39;"
+            case 0x00...0x1F, 0x7F, 0xC2, 0xEF, 0xF0...0xF4:
+                length = forbiddenLength(buffer, i)
+                if length == 0 { i += 1; continue }
+                replacement = "\u{FFFD}"
+            default:
+                i += 1
+                continue
             }
-            if runStart < buffer.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
+            out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            i += length
+            runStart = i
+        }
+        if runStart < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
+    }
+
+    /// The byte length of a code point HTML forbids at `i` (0 when it is allowed): controls other
+    /// than tab, line feed, form feed and carriage return; DEL; C1 controls; noncharacters.
+    @inline(__always)
+    static func forbiddenLength(_ buffer: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let byte = buffer[i]
+        switch byte {
+        case 0x09, 0x0A, 0x0C, 0x0D: return 0
+        case 0x00...0x1F, 0x7F: return 1
+        case 0xC2:
+            return i + 1 < buffer.count && (0x80...0x9F).contains(buffer[i + 1]) ? 2 : 0
+        case 0xEF:
+            guard i + 2 < buffer.count else { return 0 }
+            let (b1, b2) = (buffer[i + 1], buffer[i + 2])
+            if b1 == 0xB7 && (0x90...0xAF).contains(b2) { return 3 } // U+FDD0…U+FDEF
+            if b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF) { return 3 } // U+FFFE, U+FFFF
+            return 0
+        case 0xF0...0xF4:
+            guard i + 3 < buffer.count else { return 0 }
+            // U+1FFFE, U+1FFFF, … U+10FFFF: the last two bytes BF BE or BF BF, the second xF.
+            return buffer[i + 1] & 0x0F == 0x0F && buffer[i + 2] == 0xBF && (buffer[i + 3] == 0xBE || buffer[i + 3] == 0xBF) ? 4 : 0
+        default:
+            return 0
+        }
+    }
+
+    /// `text` with every code point HTML forbids replaced by U+FFFD; the same string when it has none.
+    public static func scrub(_ text: String) -> String {
+        var text = text
+        let needed = text.withUTF8 { buffer -> Bool in
+            var i = 0
+            while i < buffer.count {
+                if forbiddenLength(buffer, i) > 0 { return true }
+                i += 1
+            }
+            return false
+        }
+        guard needed else { return text }
+        return text.withUTF8 { buffer in
+            var out: [UInt8] = []
+            out.reserveCapacity(buffer.count + 16)
+            var i = 0
+            while i < buffer.count {
+                let length = forbiddenLength(buffer, i)
+                if length > 0 {
+                    out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                    i += length
+                } else {
+                    out.append(buffer[i])
+                    i += 1
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
         }
     }
 }

@@ -40,6 +40,8 @@ public struct MarkdownRenderer: Sendable {
 
     public func render(_ markdown: String) -> HTML {
         if markdown.utf8.count > options.maxBytes || isPathological(markdown) { return plainText(markdown) }
+        // cmark copies control characters and noncharacters through; HTML forbids them.
+        let markdown = HTML.scrub(markdown)
         var parseOptions = CMARK_OPT_VALIDATE_UTF8
         if options.smart { parseOptions |= CMARK_OPT_SMART }
         var renderOptions = CMARK_OPT_DEFAULT

