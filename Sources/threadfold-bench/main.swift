@@ -299,7 +299,7 @@ func checkHuge(_ megabytes: Int) throws -> Bool {
     let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-huge-\(getpid()).json")
     let out = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-huge-site-\(getpid())")
     defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: out) }
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = FileHandle(forWritingAtPath: path)!
     var rng = SplitMix64(state: 7)
     handle.write(Data("{\"title\":\"A \(megabytes) MB thread\",\"comments\":[".utf8))

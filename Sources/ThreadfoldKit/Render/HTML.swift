@@ -88,10 +88,11 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible {
     public static func scrub(_ text: String) -> String {
         var text = text
         let needed = text.withUTF8 { buffer -> Bool in
-            var i = 0
-            while i < buffer.count {
+            for i in 0..<buffer.count {
+                let byte = buffer[i]
+                // Printable ASCII and most lead and continuation bytes are fine at a glance.
+                if byte >= 0x20 && byte != 0x7F && byte != 0xC2 && byte != 0xEF && byte < 0xF0 { continue }
                 if forbiddenLength(buffer, i) > 0 { return true }
-                i += 1
             }
             return false
         }
