@@ -99,40 +99,22 @@ private struct Decoder {
         }
     }
 
-    /// One array of comments being walked: the explicit stack's frame.
-    struct Frame {
-        var array: Int
-        var position: Int
-        var element: Int
-        var container: Int32
-        var key: String?
-        var parent: CommentID?
-    }
-
     mutating func readComments(_ list: Int, key: String?) {
-        var stack = [Frame(array: list, position: 0, element: list + 1, container: -1, key: key, parent: nil)]
+        var walk = ReplyWalk(document: document)
+        walk.push(list, container: -1, key: key, parent: nil)
         record.comments.reserveCapacity(document.count(list))
-        while let top = stack.last, errors.count < ThreadDecoder.errorLimit {
-            if top.position >= document.count(top.array) {
-                stack.removeLast()
-                continue
-            }
-            let element = top.element
-            stack[stack.count - 1].position += 1
-            stack[stack.count - 1].element = document.next(element)
+        while errors.count < ThreadDecoder.errorLimit, let (element, frame) = walk.next() {
             let index = record.comments.count
-            let origin = RecordOrigin(offset: Int32(document.offset(element)), container: top.container,
-                                      key: top.key, index: Int32(top.position))
-            // Build the path only when there is something to report.
+            let origin = RecordOrigin(offset: Int32(document.offset(element)), container: frame.container,
+                                      key: frame.key, index: Int32(frame.position))
             guard document.kind(element) == .object else {
                 fail(element, record.path(for: origin), "expected a comment object, found \(document.kind(element).described)")
                 continue
             }
-            if let (comment, replies) = readComment(element, origin: origin, parent: top.parent) {
+            if let (comment, replies) = readComment(element, origin: origin, parent: frame.parent) {
                 record.comments.append(comment)
-                if let (array, arrayKey) = replies, document.count(array) > 0 {
-                    stack.append(Frame(array: array, position: 0, element: array + 1, container: Int32(index),
-                                       key: "." + arrayKey, parent: comment.id))
+                if let (array, arrayKey) = replies {
+                    walk.push(array, container: Int32(index), key: "." + arrayKey, parent: comment.id)
                 }
             }
         }

@@ -33,17 +33,10 @@ enum HackerNewsImporter {
             record.bodyFormat = .html
         }
         guard let top = context.array(story, "children", "$") else { return record }
-        struct Frame { var array: Int; var position: Int; var element: Int; var container: Int32; var parent: CommentID? }
-        var stack = [Frame(array: top, position: 0, element: top + 1, container: -1, parent: nil)]
-        while let frame = stack.last, context.errors.count < ThreadDecoder.errorLimit {
-            if frame.position >= document.count(frame.array) {
-                stack.removeLast()
-                continue
-            }
-            let item = frame.element
-            stack[stack.count - 1].position += 1
-            stack[stack.count - 1].element = document.next(item)
-            let origin = context.origin(item, container: frame.container, key: ".children", index: frame.position)
+        var walk = ReplyWalk(document: document)
+        walk.push(top, container: -1, key: ".children", parent: nil)
+        while context.errors.count < ThreadDecoder.errorLimit, let (item, frame) = walk.next() {
+            let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
             let path = record.path(for: origin)
             guard document.kind(item) == .object else {
                 context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
@@ -62,8 +55,8 @@ enum HackerNewsImporter {
             comment.deleted = comment.author == nil && comment.body.isEmpty
             let index = record.comments.count
             record.comments.append(comment)
-            if let children = context.array(item, "children", path), document.count(children) > 0 {
-                stack.append(Frame(array: children, position: 0, element: children + 1, container: Int32(index), parent: id))
+            if let children = context.array(item, "children", path) {
+                walk.push(children, container: Int32(index), key: ".children", parent: id)
             }
         }
         return record

@@ -44,16 +44,9 @@ enum RedditImporter {
 
         // The comments, depth first with an explicit stack of Listings.
         guard let top = listingChildren(&context, commentListing, "$[1]") else { return record }
-        struct Frame { var array: Int; var position: Int; var element: Int; var container: Int32; var key: String; var parent: CommentID? }
-        var stack = [Frame(array: top, position: 0, element: top + 1, container: -1, key: "[1].data.children", parent: nil)]
-        while let frame = stack.last, context.errors.count < ThreadDecoder.errorLimit {
-            if frame.position >= document.count(frame.array) {
-                stack.removeLast()
-                continue
-            }
-            let child = frame.element
-            stack[stack.count - 1].position += 1
-            stack[stack.count - 1].element = document.next(child)
+        var walk = ReplyWalk(document: document)
+        walk.push(top, container: -1, key: "[1].data.children", parent: nil)
+        while context.errors.count < ThreadDecoder.errorLimit, let (child, frame) = walk.next() {
             let origin = context.origin(child, container: frame.container, key: frame.key, index: frame.position)
             let path = record.path(for: origin)
             guard let kind = context.string(child, "kind", path), let data = context.member(child, "data") else {
@@ -102,9 +95,8 @@ enum RedditImporter {
                 record.comments.append(comment)
                 // Replies: a Listing, or "" when there are none.
                 if let replies = context.member(data, "replies"), document.kind(replies) == .object,
-                   let children = listingChildren(&context, replies, dataPath + ".replies"), document.count(children) > 0 {
-                    stack.append(Frame(array: children, position: 0, element: children + 1, container: Int32(index),
-                                       key: ".data.replies.data.children", parent: id))
+                   let children = listingChildren(&context, replies, dataPath + ".replies") {
+                    walk.push(children, container: Int32(index), key: ".data.replies.data.children", parent: id)
                 }
             default:
                 context.fail(child, path + ".kind", "found the kind \"\(kind)\"; expected t1 (a comment) or more")
