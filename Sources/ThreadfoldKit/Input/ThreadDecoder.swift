@@ -148,18 +148,18 @@ private struct Decoder {
                 else if kind != .null { failures.append((value, key, "expected a Markdown string or null, found \(kind.described)")) }
             case "created_at", "created", "time":
                 if kind == .null { break }
-                if let time = timestampValue(value) { comment.createdAt = time }
+                if let time = document.timestamp(value) { comment.createdAt = time }
                 else { failures.append((value, key, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(describeValue(value))")) }
             case "edited_at":
                 if kind == .null { break }
-                if let time = timestampValue(value) { comment.editedAt = time }
+                if let time = document.timestamp(value) { comment.editedAt = time }
                 else { failures.append((value, key, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(describeValue(value))")) }
             case "edited":
                 switch kind {
                 case .true: edited = true
                 case .false, .null: edited = false
                 default:
-                    if let time = timestampValue(value) { comment.editedAt = time; edited = true }
+                    if let time = document.timestamp(value) { comment.editedAt = time; edited = true }
                     else { failures.append((value, key, "expected true, false or a timestamp, found \(describeValue(value))")) }
                 }
             case "score":
@@ -228,26 +228,6 @@ private struct Decoder {
         }
     }
 
-    func timestampValue(_ node: Int) -> Timestamp? {
-        switch document.kind(node) {
-        case .string:
-            let text = document.string(node)
-            if let iso = Timestamp(iso: text) { return iso }
-            if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Double(text) {
-                return Timestamp(unix: value)
-            }
-            return nil
-        case .number:
-            if let exact = document.int64(node) {
-                // Exact integer arithmetic for milliseconds; seconds fit Double exactly.
-                return abs(exact) >= 100_000_000_000 ? Timestamp(milliseconds: exact) : Timestamp(unix: Double(exact))
-            }
-            return document.double(node).flatMap { Timestamp(unix: $0) }
-        default:
-            return nil
-        }
-    }
-
     func describeValue(_ node: Int) -> String {
         let kind = document.kind(node)
         switch kind {
@@ -281,7 +261,7 @@ private struct Decoder {
 
     mutating func timestamp(_ node: Int, _ path: String) -> Timestamp? {
         if document.kind(node) == .null { return nil }
-        if let value = timestampValue(node) { return value }
+        if let value = document.timestamp(node) { return value }
         fail(node, path, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(describeValue(node))")
         return nil
     }

@@ -104,6 +104,30 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     }
 }
 
+extension JSONDocument {
+    /// The value at `index` as a time, the way every importer reads one: ISO 8601 text, Unix
+    /// seconds or milliseconds as a number, or as text of digits (with an optional fraction).
+    /// Integers stay exact for milliseconds. Nil for anything else.
+    public func timestamp(_ index: Int) -> Timestamp? {
+        switch kind(index) {
+        case .string:
+            let text = string(index)
+            if let iso = Timestamp(iso: text) { return iso }
+            let digits = text.utf8
+            guard !digits.isEmpty, digits.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
+                  digits.filter({ $0 == 46 }).count <= 1, let value = Double(text) else { return nil }
+            return Timestamp(unix: value)
+        case .number:
+            if let exact = int64(index) {
+                return abs(exact) >= 100_000_000_000 ? Timestamp(milliseconds: exact) : Timestamp(unix: Double(exact))
+            }
+            return double(index).flatMap { Timestamp(unix: $0) }
+        default:
+            return nil
+        }
+    }
+}
+
 private func pad(_ value: Int64, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

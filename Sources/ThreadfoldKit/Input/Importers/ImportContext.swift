@@ -66,24 +66,10 @@ struct ImportContext {
         }
     }
 
-    /// A time as Unix seconds (a number) or ISO 8601 text.
+    /// A time: ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
     mutating func time(_ object: Int, _ key: String, _ path: String) -> Timestamp? {
         guard let value = member(object, key) else { return nil }
-        switch document.kind(value) {
-        case .number:
-            if let exact = document.int64(value) {
-                return abs(exact) >= 100_000_000_000 ? Timestamp(milliseconds: exact) : Timestamp(unix: Double(exact))
-            }
-            if let double = document.double(value), let time = Timestamp(unix: double) { return time }
-        case .string:
-            let text = document.string(value)
-            if let time = Timestamp(iso: text) { return time }
-            // Some dumps write Unix seconds as text.
-            if !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }), let number = Double(text),
-               let time = Timestamp(unix: number) { return time }
-        default:
-            break
-        }
+        if let time = document.timestamp(value) { return time }
         fail(value, path + "." + key, "expected a Unix time or an ISO 8601 date, found \(document.kind(value).described)")
         return nil
     }

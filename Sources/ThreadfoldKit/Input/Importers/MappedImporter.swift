@@ -130,20 +130,8 @@ enum MappedImporter {
     }
 
     private static func time(_ context: inout ImportContext, _ node: Int, _ path: String) -> Timestamp? {
-        let document = context.document
-        switch document.kind(node) {
-        case .number:
-            if let exact = document.int64(node) {
-                return abs(exact) >= 100_000_000_000 ? Timestamp(milliseconds: exact) : Timestamp(unix: Double(exact))
-            }
-            if let value = document.double(node).flatMap(Timestamp.init(unix:)) { return value }
-        case .string:
-            let text = document.string(node)
-            if let value = Timestamp(iso: text) { return value }
-            if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Double(text) { return Timestamp(unix: number) }
-        default: break
-        }
-        context.fail(node, path, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(document.kind(node).described)")
+        if let value = context.document.timestamp(node) { return value }
+        context.fail(node, path, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(context.document.kind(node).described)")
         return nil
     }
 }
