@@ -119,7 +119,7 @@ extension JSONDocument {
             return Timestamp(unix: value)
         case .number:
             if let exact = int64(index) {
-                return abs(exact) >= 100_000_000_000 ? Timestamp(milliseconds: exact) : Timestamp(unix: Double(exact))
+                return exact.magnitude >= 100_000_000_000 ? Timestamp(milliseconds: exact) : Timestamp(unix: Double(exact))
             }
             return double(index).flatMap { Timestamp(unix: $0) }
         default:

@@ -26,6 +26,9 @@ struct HostileJSONTests {
         ("a truncated file", Array(#"{"comments": [{"id": 1, "bo"#.utf8), .error("found a string that never ends")),
         ("a truncated array", Array(#"[{"id": 1}"#.utf8), .error("the file ends inside an array")),
         ("a byte order mark alone", [0xEF, 0xBB, 0xBF], .error("the file is empty")),
+        ("the smallest 64-bit time", Array(#"[{"id": 1, "created_at": -9223372036854775808, "body": "min"}]"#.utf8), .page("min")),
+        ("the largest 64-bit time", Array(#"[{"id": 1, "created_at": 9223372036854775807, "edited_at": -9223372036854775807, "body": "max"}]"#.utf8), .page("max")),
+        ("a time past 64 bits", Array(#"[{"id": 1, "created_at": 99999999999999999999999}]"#.utf8), .error("$[0].created_at: expected an ISO 8601 date")),
     ]
 
     @Test("each hostile JSON case gives a clear error or a correct page", arguments: cases.indices)
