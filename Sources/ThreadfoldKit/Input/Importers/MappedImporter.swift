@@ -44,8 +44,9 @@ enum MappedImporter {
             }
         }
 
-        var order: [String] = []
-        var threads: [String: ThreadRecord] = [:]
+        // Threads are keyed by their key's bytes: NFC and NFD spellings are different threads.
+        var order: [CommentID] = []
+        var threads: [CommentID: ThreadRecord] = [:]
         document.forEachElement(list) { position, item in
             let path = "\(listPath)[\(position)]"
             guard document.kind(item) == .object else {
@@ -67,7 +68,7 @@ enum MappedImporter {
                 return
             }
             let threadKey = value(item, .thread).flatMap(idValue)
-            let key = threadKey?.string ?? ""
+            let key = threadKey ?? CommentID("")
             if threads[key] == nil {
                 var record = ThreadRecord(id: threadKey, file: context.file, source: document.bytes)
                 record.sourceFormat = "mapped"

@@ -111,15 +111,16 @@ enum RedditImporter {
     /// `link_title` when the dump has it.
     static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
         let document = context.document
-        var order: [String] = []
-        var threads: [String: ThreadRecord] = [:]
+        // Threads are keyed by their link id's bytes, like every id.
+        var order: [CommentID] = []
+        var threads: [CommentID: ThreadRecord] = [:]
         document.forEachElement(document.root) { position, item in
             let path = "$[\(position)]"
             guard document.kind(item) == .object else {
                 context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
                 return
             }
-            guard let link = context.string(item, "link_id", path) else {
+            guard let linkText = context.string(item, "link_id", path) else {
                 context.fail(item, path + ".link_id", "expected the comment's thread (link_id), found none")
                 return
             }
@@ -129,10 +130,11 @@ enum RedditImporter {
                 }
                 return
             }
+            let link = CommentID(linkText)
             if threads[link] == nil {
-                var record = ThreadRecord(id: CommentID(link), file: context.file, source: document.bytes)
+                var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
                 record.sourceFormat = "reddit"
-                record.title = "Reddit thread \(strip(link))"
+                record.title = "Reddit thread \(strip(linkText))"
                 threads[link] = record
                 order.append(link)
             }

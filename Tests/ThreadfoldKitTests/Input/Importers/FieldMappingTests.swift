@@ -31,6 +31,13 @@ struct FieldMappingTests {
         #expect(result.skipped[0].description.hasPrefix("hits.json:5:2: warning: $.hits[3].objectID: has no id"))
     }
 
+    @Test("thread keys that differ only by Unicode normalisation are different threads")
+    func normalisation() throws {
+        let json = #"[{"id": 1, "t": "caf\u00e9"}, {"id": 2, "t": "cafe\u0301"}]"#
+        let result = try Importer.read(bytes: Array(json.utf8), file: "n.json", options: ImportOptions(mapping: try FieldMapping.parse("id=id,thread=t")))
+        #expect(result.threads.count == 2)
+    }
+
     @Test("without --lenient a missing id is an error naming the mapping and the flag")
     func strict() throws {
         let errors = try #require(throws: InputErrors.self) {
