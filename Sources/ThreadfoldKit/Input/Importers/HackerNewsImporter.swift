@@ -42,10 +42,7 @@ enum HackerNewsImporter {
                 context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
                 continue
             }
-            guard let id = context.id(item, "id", path) else {
-                if context.member(item, "id") == nil { context.fail(item, path + ".id", "expected a comment id, found none") }
-                continue
-            }
+            guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
             var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
             comment.author = context.string(item, "author", path)
             comment.body = context.string(item, "text", path) ?? ""
@@ -72,10 +69,7 @@ enum HackerNewsImporter {
                 context.fail(node, path, "expected a Hacker News item object, found \(document.kind(node).described)")
                 continue
             }
-            guard let id = context.id(node, "id", path) else {
-                if context.member(node, "id") == nil { context.fail(node, path + ".id", "expected an item id, found none") }
-                continue
-            }
+            guard let id = context.requiredID(node, ["id"], path, what: "an item id") else { continue }
             let type = context.string(node, "type", path) ?? "comment"
             let item = Item(node: node, path: path, id: id, parent: context.id(node, "parent", path),
                             isStory: type == "story" || type == "job" || type == "poll")

@@ -47,6 +47,16 @@ struct ImportContext {
         }
     }
 
+    /// A required id: the first of `keys` that is present. A wrongly typed one is reported (once,
+    /// by `id`); a missing one is reported as missing, naming `what` was expected.
+    mutating func requiredID(_ object: Int, _ keys: [String], _ path: String, what: String) -> CommentID? {
+        for key in keys where member(object, key) != nil {
+            return id(object, key, path)
+        }
+        fail(object, path + "." + keys[0], "expected \(what), found none")
+        return nil
+    }
+
     mutating func integer(_ object: Int, _ key: String, _ path: String) -> Int64? {
         guard let value = member(object, key) else { return nil }
         if let exact = document.int64(value) { return exact }

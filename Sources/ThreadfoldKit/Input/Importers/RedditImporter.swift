@@ -65,11 +65,7 @@ enum RedditImporter {
                     record.unarchivedComments += missing
                 }
             case "t1":
-                guard let id = context.id(data, "id", dataPath) else {
-                    // A wrongly typed id is already reported; say "none" only when there is none.
-                    if context.member(data, "id") == nil { context.fail(data, dataPath + ".id", "expected a comment id, found none") }
-                    continue
-                }
+                guard let id = context.requiredID(data, ["id"], dataPath, what: "a comment id") else { continue }
                 var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
                 let author = context.string(data, "author", dataPath)
                 let body = context.string(data, "body", dataPath).map(unescapeEntities) ?? ""
@@ -124,12 +120,7 @@ enum RedditImporter {
                 context.fail(item, path + ".link_id", "expected the comment's thread (link_id), found none")
                 return
             }
-            guard let rawID = context.id(item, "id", path) ?? context.id(item, "name", path) else {
-                if context.member(item, "id") == nil && context.member(item, "name") == nil {
-                    context.fail(item, path + ".id", "expected a comment id, found none")
-                }
-                return
-            }
+            guard let rawID = context.requiredID(item, ["id", "name"], path, what: "a comment id") else { return }
             let link = CommentID(linkText)
             if threads[link] == nil {
                 var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
