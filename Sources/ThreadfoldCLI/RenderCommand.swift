@@ -72,7 +72,7 @@ enum RenderCommand {
                 if !quiet { SharedOptions.noteDetected(result, file: input.display, console) }
                 for thread in result.threads {
                     // A file of several threads gets a page per thread, named after each id.
-                    let base = result.threads.count == 1 ? input.base : "\(input.base)-\(thread.id?.string ?? "thread")"
+                    let base = result.threads.count == 1 ? input.base : "\(input.base)-\(thread.info.id?.string ?? "thread")"
                     let page = names.claim(base)
                     let done = try pipeline.render(record: thread)
                     if !failed { try staging.write(page, done.html) }

@@ -87,13 +87,13 @@ private struct Decoder {
         document.forEachMember(object) { key, value in
             let path = "$.\(key)"
             switch key {
-            case "id": record.id = id(value, path)
-            case "title": record.title = string(value, path)
-            case "author": record.author = string(value, path)
-            case "created_at": record.createdAt = timestamp(value, path)
-            case "url": record.url = string(value, path)
-            case "lang": record.lang = string(value, path)
-            case "body": record.body = string(value, path)
+            case "id": record.info.id = id(value, path)
+            case "title": record.info.title = string(value, path)
+            case "author": record.info.author = string(value, path)
+            case "created_at": record.info.createdAt = timestamp(value, path)
+            case "url": record.info.url = string(value, path)
+            case "lang": record.info.lang = string(value, path)
+            case "body": record.info.body = string(value, path)
             default: break
             }
         }
@@ -214,7 +214,7 @@ private struct Decoder {
     func isTopLevelMarker(_ parent: CommentID) -> Bool {
         let text = parent.string
         if text.isEmpty || text == "0" { return true }
-        if let threadID = record.id, threadID == parent { return true }
+        if let threadID = record.info.id, threadID == parent { return true }
         return false
     }
 

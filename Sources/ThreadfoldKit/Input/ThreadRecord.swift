@@ -64,8 +64,8 @@ public struct RecordOrigin: Sendable {
     }
 }
 
-/// One thread as read from the input.
-public struct ThreadRecord: Sendable {
+/// Thread-level metadata: what a thread says about itself, apart from its comments.
+public struct ThreadInfo: Sendable {
     public var id: CommentID?
     public var title: String?
     public var author: String?
@@ -82,23 +82,33 @@ public struct ThreadRecord: Sendable {
     public var category: String?
     /// The source format the thread was read as ("threadfold", "reddit", …).
     public var sourceFormat: String = "threadfold"
-    public var comments: [CommentRecord]
     /// The file name used in messages (`-` for standard input).
     public var file: String
-    /// The source bytes' line starts are computed from these when a message needs them.
-    public var source: [UInt8]
 
     public init(id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
-                url: String? = nil, lang: String? = nil, comments: [CommentRecord] = [], file: String = "-",
-                source: [UInt8] = []) {
+                url: String? = nil, lang: String? = nil, file: String = "-") {
         self.id = id
         self.title = title
         self.author = author
         self.createdAt = createdAt
         self.url = url
         self.lang = lang
-        self.comments = comments
         self.file = file
+    }
+}
+
+/// One thread as read from the input.
+public struct ThreadRecord: Sendable {
+    public var info: ThreadInfo
+    public var comments: [CommentRecord]
+    /// The source bytes' line starts are computed from these when a message needs them.
+    public var source: [UInt8]
+
+    public init(id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
+                url: String? = nil, lang: String? = nil, comments: [CommentRecord] = [], file: String = "-",
+                source: [UInt8] = []) {
+        self.info = ThreadInfo(id: id, title: title, author: author, createdAt: createdAt, url: url, lang: lang, file: file)
+        self.comments = comments
         self.source = source
     }
 
@@ -122,7 +132,7 @@ public struct ThreadRecord: Sendable {
     public func message(about index: Int, field: String? = nil, _ text: String,
                         severity: InputError.Severity = .error) -> InputError {
         let offset = Int(comments[index].origin.offset)
-        var error = InputError(file: file, path: path(of: index) + (field.map { ".\($0)" } ?? ""),
+        var error = InputError(file: info.file, path: path(of: index) + (field.map { ".\($0)" } ?? ""),
                                message: text, severity: severity)
         if offset >= 0 && !source.isEmpty {
             let location = JSONDocument.location(in: source, offset: offset)

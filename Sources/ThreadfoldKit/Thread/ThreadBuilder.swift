@@ -157,7 +157,7 @@ private struct Builder {
         var authorIndex: [CommentID: Int32] = [:]
         var authorNames: [String] = []
         var authorID = [Int32](repeating: -1, count: n)
-        let threadAuthor = record.author.map(CommentID.init)
+        let threadAuthor = record.info.author.map(CommentID.init)
         for i in order {
             let comment = records[Int(i)]
             guard !comment.deleted, !comment.removed, let name = comment.author, !name.isEmpty else { continue }
@@ -181,10 +181,7 @@ private struct Builder {
 
         diagnostics.sort { $0.record < $1.record }
         return ThreadTree(
-            info: ThreadInfo(id: record.id, title: record.title, author: record.author, createdAt: record.createdAt,
-                             url: record.url, lang: record.lang, file: record.file, body: record.body,
-                             bodyFormat: record.bodyFormat, unarchivedComments: record.unarchivedComments,
-                             category: record.category),
+            info: record.info,
             records: records, parent: parent, childStart: childStart, childList: childList, roots: roots,
             depth: depth, flags: flags, stats: stats, authorID: authorID, authorNames: authorNames,
             totals: totals, diagnostics: diagnostics)

@@ -37,20 +37,6 @@ public struct ThreadTree: Sendable {
     public var count: Int { records.count }
 }
 
-/// Thread-level metadata, from the input.
-public struct ThreadInfo: Sendable {
-    public var id: CommentID?
-    public var title: String?
-    public var author: String?
-    public var createdAt: Timestamp?
-    public var url: String?
-    public var lang: String?
-    public var file: String
-    public var body: String?
-    public var bodyFormat: BodyFormat = .markdown
-    public var unarchivedComments: Int = 0
-    public var category: String?
-}
 
 public struct CommentFlags: OptionSet, Sendable {
     public let rawValue: UInt8

@@ -9,12 +9,12 @@ struct ThreadDecoderTests {
             {"id": 7, "title": "Hi", "author": "ann", "created_at": "2024-03-03T10:00:00Z",
              "url": "https://x.example/t/7", "lang": "de", "extra": {"ignored": true}, "comments": []}
             """#)
-        #expect(record.id == CommentID("7"))
-        #expect(record.title == "Hi")
-        #expect(record.author == "ann")
-        #expect(record.createdAt?.iso8601 == "2024-03-03T10:00:00Z")
-        #expect(record.url == "https://x.example/t/7")
-        #expect(record.lang == "de")
+        #expect(record.info.id == CommentID("7"))
+        #expect(record.info.title == "Hi")
+        #expect(record.info.author == "ann")
+        #expect(record.info.createdAt?.iso8601 == "2024-03-03T10:00:00Z")
+        #expect(record.info.url == "https://x.example/t/7")
+        #expect(record.info.lang == "de")
         #expect(record.comments.isEmpty)
     }
 

@@ -29,7 +29,7 @@ struct HostileInputTests {
                                   comments: [comment(payload, format: .markdown), comment("h", parent: payload, format: .html),
                                              comment("x", parent: "h", format: .text), comment("o", parent: "missing", format: .markdown)],
                                   file: "hostile.json")
-        thread.body = payload
+        thread.info.body = payload
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 1, openDepth: 1, maxDepth: 1)
         return String(decoding: try ThreadPipeline(options: options).render(record: thread).html, as: UTF8.self)
@@ -143,7 +143,7 @@ struct HostileBrowserTests {
         }
         var thread = ThreadRecord(title: HostileCorpus.all.map(\.text).joined(separator: " "), author: "<script>alert(1)</script>",
                                   url: "javascript:alert(1)", comments: comments, file: "corpus.json")
-        thread.body = HostileCorpus.all.map(\.text).joined(separator: "\n\n")
+        thread.info.body = HostileCorpus.all.map(\.text).joined(separator: "\n\n")
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 3, openDepth: 0, maxDepth: 2)
         let page = try ThreadPipeline(options: options).render(record: thread).html

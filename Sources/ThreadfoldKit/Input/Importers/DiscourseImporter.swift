@@ -9,11 +9,11 @@ enum DiscourseImporter {
     static func decode(_ context: inout ImportContext) -> ThreadRecord {
         let document = context.document
         var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.sourceFormat = "discourse"
+        record.info.sourceFormat = "discourse"
         let root = document.root
-        record.id = context.id(root, "id", "$")
-        record.title = context.string(root, "title", "$")
-        record.createdAt = context.time(root, "created_at", "$")
+        record.info.id = context.id(root, "id", "$")
+        record.info.title = context.string(root, "title", "$")
+        record.info.createdAt = context.time(root, "created_at", "$")
         guard let stream = context.member(root, "post_stream"),
               let posts = context.array(stream, "posts", "$.post_stream") else {
             context.fail(root, "$.post_stream.posts", "expected the topic's posts, found none")
@@ -34,10 +34,10 @@ enum DiscourseImporter {
             let cooked = context.string(post, "cooked", path)
             let (body, format): (String, BodyFormat) = raw.map { ($0, .markdown) } ?? (cooked ?? "", .html)
             if number == 1 {
-                record.author = author
-                record.body = body
-                record.bodyFormat = format
-                if record.createdAt == nil { record.createdAt = context.time(post, "created_at", path) }
+                record.info.author = author
+                record.info.body = body
+                record.info.bodyFormat = format
+                if record.info.createdAt == nil { record.info.createdAt = context.time(post, "created_at", path) }
                 return
             }
             var comment = CommentRecord(id: CommentID(String(number)),

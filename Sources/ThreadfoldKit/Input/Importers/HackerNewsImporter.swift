@@ -22,15 +22,15 @@ enum HackerNewsImporter {
     static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
         let document = context.document
         var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.sourceFormat = "hn"
-        record.id = context.id(story, "id", "$")
-        record.title = context.string(story, "title", "$")
-        record.author = context.string(story, "author", "$")
-        record.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
-        record.url = context.string(story, "url", "$") ?? record.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
+        record.info.sourceFormat = "hn"
+        record.info.id = context.id(story, "id", "$")
+        record.info.title = context.string(story, "title", "$")
+        record.info.author = context.string(story, "author", "$")
+        record.info.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
+        record.info.url = context.string(story, "url", "$") ?? record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
         if let text = context.string(story, "text", "$"), !text.isEmpty {
-            record.body = text
-            record.bodyFormat = .html
+            record.info.body = text
+            record.info.bodyFormat = .html
         }
         guard let top = context.array(story, "children", "$") else { return record }
         var walk = ReplyWalk(document: document)
@@ -93,21 +93,21 @@ enum HackerNewsImporter {
             let key = item.isStory ? item.id : root(of: index)
             if threads[key] == nil {
                 var record = ThreadRecord(id: key, file: context.file, source: document.bytes)
-                record.sourceFormat = "hn"
-                record.url = "https://news.ycombinator.com/item?id=\(key.string)"
-                record.title = "Hacker News item \(key.string)"
+                record.info.sourceFormat = "hn"
+                record.info.url = "https://news.ycombinator.com/item?id=\(key.string)"
+                record.info.title = "Hacker News item \(key.string)"
                 threads[key] = record
                 order.append(key)
             }
             let node = item.node
             if item.isStory {
-                threads[key]!.title = context.string(node, "title", item.path) ?? threads[key]!.title
-                threads[key]!.author = context.string(node, "by", item.path)
-                threads[key]!.createdAt = context.time(node, "time", item.path)
-                if let url = context.string(node, "url", item.path) { threads[key]!.url = url }
+                threads[key]!.info.title = context.string(node, "title", item.path) ?? threads[key]!.info.title
+                threads[key]!.info.author = context.string(node, "by", item.path)
+                threads[key]!.info.createdAt = context.time(node, "time", item.path)
+                if let url = context.string(node, "url", item.path) { threads[key]!.info.url = url }
                 if let text = context.string(node, "text", item.path), !text.isEmpty {
-                    threads[key]!.body = text
-                    threads[key]!.bodyFormat = .html
+                    threads[key]!.info.body = text
+                    threads[key]!.info.bodyFormat = .html
                 }
                 continue
             }

@@ -71,7 +71,7 @@ public enum Importer {
         if !context.errors.isEmpty { throw InputErrors(context.errors) }
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
-                threads[t].bodyFormat = bodyFormat
+                threads[t].info.bodyFormat = bodyFormat
                 for c in threads[t].comments.indices { threads[t].comments[c].bodyFormat = bodyFormat }
             }
         }

@@ -71,7 +71,7 @@ enum MappedImporter {
             let key = threadKey ?? CommentID("")
             if threads[key] == nil {
                 var record = ThreadRecord(id: threadKey, file: context.file, source: document.bytes)
-                record.sourceFormat = "mapped"
+                record.info.sourceFormat = "mapped"
                 threads[key] = record
                 order.append(key)
             }
@@ -110,10 +110,10 @@ enum MappedImporter {
                 default: context.fail(node, fieldPath(path, .deleted), "expected true or false, found \(document.kind(node).described)")
                 }
             }
-            if threads[key]!.title == nil, let node = value(item, .title) { threads[key]!.title = text(&context, node, fieldPath(path, .title)) }
-            if threads[key]!.url == nil, let node = value(item, .url) { threads[key]!.url = text(&context, node, fieldPath(path, .url)) }
-            if threads[key]!.category == nil, let node = value(item, .category) {
-                threads[key]!.category = text(&context, node, fieldPath(path, .category))
+            if threads[key]!.info.title == nil, let node = value(item, .title) { threads[key]!.info.title = text(&context, node, fieldPath(path, .title)) }
+            if threads[key]!.info.url == nil, let node = value(item, .url) { threads[key]!.info.url = text(&context, node, fieldPath(path, .url)) }
+            if threads[key]!.info.category == nil, let node = value(item, .category) {
+                threads[key]!.info.category = text(&context, node, fieldPath(path, .category))
             }
             threads[key]!.comments.append(comment)
         }

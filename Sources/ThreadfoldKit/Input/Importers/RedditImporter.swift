@@ -14,7 +14,7 @@ enum RedditImporter {
     static func decode(_ context: inout ImportContext) -> ThreadRecord {
         let document = context.document
         var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.sourceFormat = "reddit"
+        record.info.sourceFormat = "reddit"
         let root = document.root
         guard document.kind(root) == .array, document.count(root) >= 2 else {
             context.fail(root, "$", "expected an array of two Listings (the post, then the comments)")
@@ -28,16 +28,16 @@ enum RedditImporter {
             let post = children + 1
             if let data = context.member(post, "data") {
                 let path = "$[0].data.children[0].data"
-                if let name = context.string(data, "name", path) { record.id = CommentID(name) }
-                record.title = context.string(data, "title", path)
+                if let name = context.string(data, "name", path) { record.info.id = CommentID(name) }
+                record.info.title = context.string(data, "title", path)
                 let author = context.string(data, "author", path)
-                record.author = author == "[deleted]" ? nil : author
-                record.createdAt = context.time(data, "created_utc", path)
+                record.info.author = author == "[deleted]" ? nil : author
+                record.info.createdAt = context.time(data, "created_utc", path)
                 if let permalink = context.string(data, "permalink", path) {
-                    record.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
+                    record.info.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
                 }
                 if let text = context.string(data, "selftext", path), !text.isEmpty, text != "[deleted]", text != "[removed]" {
-                    record.body = unescapeEntities(text)
+                    record.info.body = unescapeEntities(text)
                 }
             }
         }
@@ -62,7 +62,7 @@ enum RedditImporter {
                 if frame.container >= 0 {
                     record.comments[Int(frame.container)].unarchivedReplies += missing
                 } else {
-                    record.unarchivedComments += missing
+                    record.info.unarchivedComments += missing
                 }
             case "t1":
                 guard let id = context.requiredID(data, ["id"], dataPath, what: "a comment id") else { continue }
@@ -124,12 +124,12 @@ enum RedditImporter {
             let link = CommentID(linkText)
             if threads[link] == nil {
                 var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
-                record.sourceFormat = "reddit"
-                record.title = "Reddit thread \(strip(linkText))"
+                record.info.sourceFormat = "reddit"
+                record.info.title = "Reddit thread \(strip(linkText))"
                 threads[link] = record
                 order.append(link)
             }
-            if let title = context.string(item, "link_title", path), !title.isEmpty { threads[link]!.title = unescapeEntities(title) }
+            if let title = context.string(item, "link_title", path), !title.isEmpty { threads[link]!.info.title = unescapeEntities(title) }
             var comment = CommentRecord(id: CommentID(strip(rawID.string)),
                                         origin: RecordOrigin(offset: Int32(document.offset(item)), container: -1,
                                                              key: String(path.dropFirst()), index: -1))

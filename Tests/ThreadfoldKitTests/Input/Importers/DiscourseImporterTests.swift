@@ -13,8 +13,8 @@ struct DiscourseImporterTests {
         let result = try Importer.read(bytes: bytes, file: "topic.json")
         #expect(result.format == .discourse)
         let record = try #require(result.threads.first)
-        #expect(record.title == "THIS SITE IS A SANDBOX -- it is reset every day")
-        #expect(record.author == "samsaffron" && record.bodyFormat == .html)
+        #expect(record.info.title == "THIS SITE IS A SANDBOX -- it is reset every day")
+        #expect(record.info.author == "samsaffron" && record.info.bodyFormat == .html)
         #expect(record.comments.map(\.id.string) == ["2", "3", "14"])
         #expect(record.comments.allSatisfy { $0.parentID == nil }) // replies to post 1 are top level
         #expect(record.comments[0].authorFlair == "moderator notice")

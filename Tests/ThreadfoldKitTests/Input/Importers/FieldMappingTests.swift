@@ -21,7 +21,7 @@ struct FieldMappingTests {
                                        options: ImportOptions(bodyFormat: .html, mapping: mapping, lenient: true))
         #expect(result.format == .mapped && result.threads.count == 2)
         let first = result.threads[0]
-        #expect(first.id == CommentID("10") && first.title == "A story" && first.category == "ask")
+        #expect(first.info.id == CommentID("10") && first.info.title == "A story" && first.info.category == "ask")
         #expect(first.comments.map(\.id.string) == ["11", "12"])
         #expect(first.comments[0].parentID == nil && first.comments[1].parentID == CommentID("11"))
         #expect(first.comments[0].author == "ann" && first.comments[0].score == 3 && first.comments[0].bodyFormat == .html)

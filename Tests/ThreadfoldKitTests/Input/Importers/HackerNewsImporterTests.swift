@@ -17,7 +17,7 @@ struct HackerNewsImporterTests {
         let result = try Importer.read(bytes: Array(Self.algolia.utf8), file: "hn.json")
         #expect(result.format == .hn)
         let record = try #require(result.threads.first)
-        #expect(record.title == "Ask HN: Hostile HTML?" && record.url == "https://news.ycombinator.com/item?id=100")
+        #expect(record.info.title == "Ask HN: Hostile HTML?" && record.info.url == "https://news.ycombinator.com/item?id=100")
         #expect(record.comments.map(\.id.string) == ["101", "102", "103", "104"])
         #expect(record.comments[2].parentID == CommentID("102") && record.comments[1].deleted)
         let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
@@ -42,13 +42,13 @@ struct HackerNewsImporterTests {
         #expect(result.format == .hn)
         #expect(result.threads.count == 2)
         let story = result.threads[0]
-        #expect(story.title == "Y Combinator" && story.url == "http://ycombinator.com" && story.author == "pg")
+        #expect(story.info.title == "Y Combinator" && story.info.url == "http://ycombinator.com" && story.info.author == "pg")
         #expect(story.comments.map(\.id.string) == ["2", "3", "5", "4"])
         #expect(story.comments[0].parentID == nil && story.comments[1].parentID == CommentID("2"))
         #expect(story.comments[1].removed && story.comments[3].deleted)
         let tree = try ThreadBuilder.build(story)
         #expect(tree.totals.comments == 3) // the deleted leaf is left out, the dead one stays for its reply
-        #expect(result.threads[1].id == CommentID("777") && result.threads[1].comments.count == 1)
+        #expect(result.threads[1].info.id == CommentID("777") && result.threads[1].comments.count == 1)
     }
 
     @Test("Firebase as an array; errors point at the line of the item in JSON Lines")

@@ -13,10 +13,10 @@ struct RedditImporterTests {
         let result = try Importer.read(bytes: bytes, file: "comments.json")
         #expect(result.format == .reddit && result.detected)
         let record = try #require(result.threads.first)
-        #expect(record.title == "What I Wish I Knew When Starting Out as a Software Developer: Slow the Fuck Down")
-        #expect(record.url == "https://www.reddit.com/r/programming/comments/2tpycj/what_i_wish_i_knew_when_starting_out_as_a/")
+        #expect(record.info.title == "What I Wish I Knew When Starting Out as a Software Developer: Slow the Fuck Down")
+        #expect(record.info.url == "https://www.reddit.com/r/programming/comments/2tpycj/what_i_wish_i_knew_when_starting_out_as_a/")
         #expect(record.comments.count == 25)
-        #expect(record.unarchivedComments == 28)
+        #expect(record.info.unarchivedComments == 28)
         #expect(record.comments.map(\.unarchivedReplies).reduce(0, +) == 36)
         #expect(record.comments.first { $0.id.string == "co1byh2" }?.unarchivedReplies == 8)
         let tree = try ThreadBuilder.build(record)
@@ -53,16 +53,16 @@ struct RedditImporterTests {
     @Test("own fixture: deleted and removed, flair, edits, entities, stubs")
     func ownFixture() throws {
         let record = try #require(try Importer.read(bytes: Array(Self.own.utf8), file: "r.json").threads.first)
-        #expect(record.title == "A &amp; B") // titles are plain text; the page escapes them
-        #expect(record.body == "Post > text")
-        #expect(record.id == CommentID("t3_abc"))
+        #expect(record.info.title == "A &amp; B") // titles are plain text; the page escapes them
+        #expect(record.info.body == "Post > text")
+        #expect(record.info.id == CommentID("t3_abc"))
         let c = record.comments
         #expect(c.map(\.id.string) == ["c1", "c2", "c3"])
         #expect(c[0].deleted && c[0].author == nil && c[0].body.isEmpty && c[0].unarchivedReplies == 1)
         #expect(c[1].parentID == CommentID("c1") && c[1].body == "<script>alert(1)</script> ^super")
         #expect(c[1].authorFlair == "Helper · moderator · stickied" && c[1].edited)
         #expect(c[2].removed && c[2].body.isEmpty)
-        #expect(record.unarchivedComments == 5)
+        #expect(record.info.unarchivedComments == 5)
         let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
         #expect(!page.contains("<script>alert"))
         #expect(page.contains("[deleted]") && page.contains("1 more reply was not archived"))
@@ -93,11 +93,11 @@ struct RedditDumpTests {
         let result = try Importer.read(bytes: Array(Self.dump.utf8), file: "RC_2015-01.jsonl")
         #expect(result.format == .reddit && result.threads.count == 2)
         let first = result.threads[0]
-        #expect(first.title == "First & best" && first.id == CommentID("t3_aa"))
+        #expect(first.info.title == "First & best" && first.info.id == CommentID("t3_aa"))
         #expect(first.comments[0].body == "> quoted" && first.comments[0].createdAt == Timestamp(unix: 1_422_293_457))
         #expect(first.comments[1].parentID == CommentID("c1") && first.comments[1].edited)
         let second = try ThreadBuilder.build(result.threads[1])
-        #expect(result.threads[1].title == "Reddit thread bb")
+        #expect(result.threads[1].info.title == "Reddit thread bb")
         #expect(second.totals.comments == 3) // deleted and removed stay as placeholders for the reply below them
         #expect(second.flags[0].contains(.placeholder) && second.flags[1].contains(.placeholder))
     }
