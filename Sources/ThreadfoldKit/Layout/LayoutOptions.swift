@@ -10,14 +10,19 @@ public struct LayoutOptions: Sendable, Hashable {
     /// Replies deeper than this are flattened into this level, each saying whom it answers.
     /// 1 gives the classic two-level layout.
     public var maxDepth = 8
+    /// Replies deeper than this move to a page of their own ("Continue this thread"): a comment
+    /// at level `pageDepth - 1` shows a link instead of its replies. nil keeps every reply on the
+    /// page (the `render` command); archives default to 8.
+    public var pageDepth: Int? = nil
 
     /// The deepest `maxDepth` accepted: browsers stop nesting elements at a few hundred levels
     /// and each level here is several elements deep.
     public static let maxDepthLimit = 64
 
-    public init(preview: Int = 2, openDepth: Int = 2, maxDepth: Int = 8) {
+    public init(preview: Int = 2, openDepth: Int = 2, maxDepth: Int = 8, pageDepth: Int? = nil) {
         self.preview = preview
         self.openDepth = openDepth
         self.maxDepth = maxDepth
+        self.pageDepth = pageDepth
     }
 }

@@ -2,10 +2,18 @@
 /// first `preview` replies of every section shown and the rest behind a fold.
 public enum PageLayout {
     public static func make(_ thread: ThreadTree, options: LayoutOptions) -> PageModel {
+        make(thread, options: options, roots: thread.roots[...], anchors: Anchors.make(for: thread.records))
+    }
+
+    /// Lays out the comments under `roots` only: one page of a split thread, or the branch
+    /// under one comment ("Continue this thread"), whose root is shown at level 0.
+    public static func make(_ thread: ThreadTree, options: LayoutOptions, roots: ArraySlice<Int32>,
+                            anchors: [String]) -> PageModel {
         var layout = Builder(thread: thread, options: options)
-        layout.run()
-        return PageModel(thread: thread, options: options, anchors: Anchors.make(for: thread.records),
-                         entries: layout.entries, blocks: layout.blocks, roots: layout.roots)
+        layout.run(roots: roots)
+        return PageModel(thread: thread, options: options, anchors: anchors,
+                         entries: layout.entries, blocks: layout.blocks, roots: layout.roots,
+                         branches: layout.branches)
     }
 }
 
@@ -16,21 +24,25 @@ private struct Builder {
     var entries: [PageModel.Entry] = []
     var blocks: [PageModel.ReplyBlock] = []
     var roots: [Int32] = []
+    var branches: [Int32] = []
+    /// Levels whose replies move to their own page: nil, or `pageDepth - 1` and deeper.
+    let continueLevel: Int32?
 
     init(thread: ThreadTree, options: LayoutOptions) {
         self.thread = thread
         self.options = options
         self.maxDepth = Int32(min(max(options.maxDepth, 1), LayoutOptions.maxDepthLimit))
+        self.continueLevel = options.pageDepth.map { Int32(max($0, 1) - 1) }
         entries.reserveCapacity(thread.totals.comments)
     }
 
     mutating func entry(_ comment: Int32, level: Int32, replyingTo: Int32 = -1) -> Int32 {
-        entries.append(.init(comment: comment, level: level, replyingTo: replyingTo, replies: -1))
+        entries.append(.init(comment: comment, level: level, replyingTo: replyingTo, replies: -1, continued: false))
         return Int32(entries.count - 1)
     }
 
-    mutating func run() {
-        for root in thread.roots { roots.append(entry(root, level: 0)) }
+    mutating func run(roots rootComments: ArraySlice<Int32>) {
+        for root in rootComments { roots.append(entry(root, level: 0)) }
         var pending: [Int32] = roots.reversed()
         var subtree: [Int32] = []
         while let e = pending.popLast() {
@@ -38,6 +50,12 @@ private struct Builder {
             let level = entries[Int(e)].level
             let kids = thread.children(of: comment)
             guard !kids.isEmpty, level < maxDepth else { continue }
+            if let continueLevel, level >= continueLevel {
+                // The replies go to a page of their own; this entry links to it.
+                entries[Int(e)].continued = true
+                branches.append(Int32(comment))
+                continue
+            }
             var items: [Int32] = []
             let flattened = level + 1 == maxDepth
             if flattened {

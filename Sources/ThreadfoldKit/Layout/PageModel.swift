@@ -9,6 +9,9 @@ public struct PageModel: Sendable {
     public var blocks: [ReplyBlock]
     /// Top-level entries in display order.
     public var roots: [Int32]
+    /// Comments whose replies continue on a page of their own (`LayoutOptions.pageDepth`),
+    /// in display order.
+    public var branches: [Int32] = []
 
     /// One comment where it is shown.
     public struct Entry: Sendable, Equatable {
@@ -20,6 +23,8 @@ public struct PageModel: Sendable {
         public var replyingTo: Int32
         /// Index into `blocks` of its replies, or -1.
         public var replies: Int32
+        /// Its replies continue on a page of their own.
+        public var continued: Bool
     }
 
     /// A comment's reply section.
