@@ -20,13 +20,34 @@ public struct PageRenderer: Sendable {
 
     /// - Parameter assets: the relative path from the page to the stylesheet and script folder.
     public func render(_ model: PageModel, assets: String = "", lang: String? = nil) throws(TemplateError) -> [UInt8] {
+        var bodies = [HTML?](repeating: nil, count: model.thread.records.count)
+        renderBodies(model, into: &bodies)
+        return try render(model, assets: assets, lang: lang, bodies: bodies, navigation: nil)
+    }
+
+    /// Renders the bodies `model` shows that `cache` does not hold yet. The cache is indexed like
+    /// `thread.records`, so the pages of one thread (its parts, branches and orders) share it and
+    /// each body goes through cmark once.
+    public func renderBodies(_ model: PageModel, into cache: inout [HTML?]) {
+        for entry in model.entries where cache[Int(entry.comment)] == nil && !model.thread.flags[Int(entry.comment)].contains(.placeholder) {
+            let record = model.thread.records[Int(entry.comment)]
+            cache[Int(entry.comment)] = body(record.body, record.bodyFormat)
+        }
+    }
+
+    /// Renders one page of a thread whose bodies are in `bodies` (see `renderBodies`), with the
+    /// links of an archive page (`navigation`), or none for a standalone page.
+    public func render(_ model: PageModel, assets: String, lang: String?, bodies: [HTML?],
+                       navigation: PageNavigation?) throws(TemplateError) -> [UInt8] {
         // A language tag from the input is used only when it looks like one (BCP 47 letters,
         // digits and hyphens); otherwise the page takes the locale's own tag.
         let requested = lang ?? model.thread.info.lang ?? strings.locale
         let page = PageContext(model: model, renderer: self, assets: assets,
-                               lang: PageRenderer.isLanguageTag(requested) ? requested : strings.locale)
+                               lang: PageRenderer.isLanguageTag(requested) ? requested : strings.locale,
+                               bodies: bodies, navigation: navigation)
         // About 700 bytes of markup per comment plus its body.
-        let expected = 8 * 1024 + page.bodies.reduce(0) { $0 + ($1?.raw.utf8.count ?? 0) } + model.entries.count * 768
+        var expected = 8 * 1024 + model.entries.count * 768
+        for entry in model.entries { expected += bodies[Int(entry.comment)]?.raw.utf8.count ?? 0 }
         return try templates.render("page", .object(page), expectedSize: expected)
     }
 }
@@ -71,8 +92,9 @@ private final class PageContext: MustacheObject {
     /// allocations apart from the template's measurably speeds up both.
     let bodies: [HTML?]
     let threadBody: HTML?
+    let navigation: PageNavigation?
 
-    init(model: PageModel, renderer: PageRenderer, assets: String, lang: String) {
+    init(model: PageModel, renderer: PageRenderer, assets: String, lang: String, bodies: [HTML?], navigation: PageNavigation?) {
         self.model = model
         self.records = model.thread.records
         self.flags = model.thread.flags
@@ -82,13 +104,11 @@ private final class PageContext: MustacheObject {
         self.stats = model.thread.stats
         self.renderer = renderer
         self.strings = renderer.strings
-        var bodies = [HTML?](repeating: nil, count: model.thread.records.count)
-        for entry in model.entries where !model.thread.flags[Int(entry.comment)].contains(.placeholder) {
-            let record = model.thread.records[Int(entry.comment)]
-            bodies[Int(entry.comment)] = renderer.body(record.body, record.bodyFormat)
-        }
         self.bodies = bodies
-        self.threadBody = model.thread.info.body.map { renderer.body($0, model.thread.info.bodyFormat) }
+        self.navigation = navigation
+        // The opening post shows on the first page of a thread only.
+        let showsPost = navigation?.showsPost ?? true
+        self.threadBody = showsPost ? model.thread.info.body.map { renderer.body($0, model.thread.info.bodyFormat) } : nil
         self.assets = assets
         self.lang = lang
     }
@@ -131,6 +151,7 @@ private final class PageContext: MustacheObject {
         case "assets": return .string(assets)
         case "generator": return .string(renderer.generator)
         case "s": return .object(MessagesContext(strings: strings))
+        case "nav": return navigation.map { .object(NavigationContext(page: self, navigation: $0)) } ?? .null
         default: return nil
         }
     }
@@ -200,6 +221,11 @@ private struct CommentContext: MustacheObject {
         case "replies":
             guard entry.replies >= 0 else { return .null }
             return .object(RepliesContext(page: page, block: entry.replies))
+        case "continue":
+            guard entry.continued, let href = page.navigation?.branchHrefs[entry.comment] else { return .null }
+            let count = Int(page.stats[index].totalReplies)
+            return .object(MustacheDictionary(["href": .string(href), "count": .int(count),
+                                               "text": .string(strings.text("continue_thread", count: count))]))
         default: return nil
         }
     }
@@ -304,6 +330,52 @@ private struct MoreContext: MustacheObject {
         case "comments": return .int(Int(block.hiddenComments))
         case "people": return .int(Int(block.hiddenPeople))
         case "items": return .list(block.hidden.map { .object(CommentContext(page: page, entry: $0)) })
+        default: return nil
+        }
+    }
+}
+
+/// `{{#nav}}`: the links of an archive page: the index, the sort orders, the parts of a long
+/// thread, and on a branch page the comments it hangs from.
+private struct NavigationContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
+    let page: PageContext
+    let navigation: PageNavigation
+
+    func value(forKey key: String) -> MustacheValue? {
+        let strings = page.strings
+        func link(_ label: String, _ href: String, current: Bool = false) -> MustacheValue {
+            .object(MustacheDictionary(["label": .string(label), "href": .string(href), "current": .bool(current)]))
+        }
+        switch key {
+        case "index": return navigation.indexHref.map { link(strings.text("all_threads"), $0) } ?? .null
+        case "feed": return navigation.feedHref.map { .string($0) } ?? .null
+        case "canonical": return navigation.canonical.map { .string($0) } ?? .null
+        case "orders":
+            guard navigation.orders.count > 1 else { return .null }
+            let items = navigation.orders.map { link(strings.text("order_\($0.order.rawValue)"), $0.href, current: $0.current) }
+            return .object(MustacheDictionary(["label": .string(strings.text("sort_label")), "items": .list(items)]))
+        case "pages":
+            guard navigation.pages.count > 1 else { return .null }
+            let items = navigation.pages.map { link(strings.number($0.number), $0.href, current: $0.current) }
+            return .object(MustacheDictionary(["label": .string(strings.text("pages_label")), "items": .list(items)]))
+        case "pageOf":
+            guard let current = navigation.pages.first(where: \.current), navigation.pages.count > 1 else { return .null }
+            return .string(strings.text("page_of", ["page": strings.number(current.number), "pages": strings.number(navigation.pages.count)]))
+        case "continuedFrom":
+            guard let previous = navigation.previousPage else { return .null }
+            return link(strings.text("continued_from", ["page": strings.number(previous.number)]), previous.href)
+        case "thread":
+            return navigation.threadHref.map { link(strings.text("back_to_thread"), $0) } ?? .null
+        case "ancestors":
+            guard !navigation.ancestors.isEmpty else { return .null }
+            return .object(MustacheDictionary(["label": .string(strings.text("context_label")), "items": .list(navigation.ancestors.map { ancestor in
+                .object(MustacheDictionary([
+                    "author": .string(page.displayName(of: Int(ancestor.comment))),
+                    "href": .string(ancestor.href),
+                    "excerpt": .string(page.flags[Int(ancestor.comment)].contains(.placeholder) ? "" : PageNavigation.excerpt(page.records[Int(ancestor.comment)].body)),
+                ]))
+            })]))
         default: return nil
         }
     }

@@ -74,6 +74,23 @@ public struct ResourceStore: Sendable {
         return files.keys.sorted().map { ($0, files[$0]!) }
     }
 
+    /// A hash of every template, locale and asset a build would use, built-in or overriding:
+    /// when it changes, every page may change.
+    public func fingerprint() -> UInt64 {
+        var text: [UInt8] = []
+        for path in BuiltinResources.files.keys.sorted() {
+            text += Array("\(path)\u{0}".utf8) + Array(BuiltinResources.files[path]!.utf8) + [0]
+        }
+        for directory in [templatesDirectory, templatesDirectory.map { ($0 as NSString).appendingPathComponent("locales") }, assetsDirectory] {
+            guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for name in names.sorted() {
+                let path = (directory as NSString).appendingPathComponent(name)
+                text += Array("\(path)\u{0}".utf8) + ((FileManager.default.contents(atPath: path)).map { [UInt8]($0) } ?? []) + [0]
+            }
+        }
+        return ContentHash.hash(text)
+    }
+
     /// The bundled example thread (docs/examples/thread.json).
     public static var exampleThread: [UInt8] { Array((BuiltinResources.files["docs/examples/thread.json"] ?? "[]").utf8) }
 

@@ -10,6 +10,7 @@ public final class StringsTable: Sendable {
     let rule: PluralRule
     let months: [String]
     let datePattern: Pattern
+    let monthPattern: Pattern
     let groupSeparator: String
     let separator: String
     let messages: [String: [String: Pattern]]
@@ -114,6 +115,7 @@ public final class StringsTable: Sendable {
         groupSeparator = try text("group_separator", default: ",")
         separator = try text("separator", default: " · ")
         datePattern = Pattern(try text("date", default: "{year}-{month_number}-{day}"))
+        monthPattern = Pattern(try text("month", default: "{year}-{month_number}"))
         var months: [String] = []
         if let list = document.member(root, "months"), document.kind(list) == .array, document.count(list) == 12 {
             document.forEachElement(list) { _, item in months.append(document.kind(item) == .string ? document.string(item) : "") }
@@ -188,9 +190,14 @@ public final class StringsTable: Sendable {
     }
 
     /// A date in UTC, in the locale's pattern: `3 Mar 2024`, `2024年3月3日`.
-    public func date(_ time: Timestamp) -> String {
+    public func date(_ time: Timestamp) -> String { fill(datePattern, time) }
+
+    /// A month in UTC, in the locale's pattern: `Mar 2024`, `2024年3月`.
+    public func month(_ time: Timestamp) -> String { fill(monthPattern, time) }
+
+    private func fill(_ pattern: Pattern, _ time: Timestamp) -> String {
         let c = time.components
-        return datePattern.fill { name in
+        return pattern.fill { name in
             switch name {
             case "day": return String(c.day)
             case "month_number": return String(c.month)

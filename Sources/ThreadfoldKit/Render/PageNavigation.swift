@@ -1,0 +1,80 @@
+/// The links around one page of an archive: back to the index, to the same thread in another
+/// order, to the other parts of a long thread, and on a branch page ("Continue this thread") to
+/// the comments it hangs from. Every href is relative to the page, so a site works from any
+/// folder and from `file://`. The renderer puts the words to them in the page's locale.
+public struct PageNavigation: Sendable {
+    public struct OrderLink: Sendable {
+        public var order: CommentOrder
+        public var href: String
+        public var current: Bool
+        public init(order: CommentOrder, href: String, current: Bool) {
+            self.order = order
+            self.href = href
+            self.current = current
+        }
+    }
+
+    public struct PageLink: Sendable {
+        public var number: Int
+        public var href: String
+        public var current: Bool
+        public init(number: Int, href: String, current: Bool) {
+            self.number = number
+            self.href = href
+            self.current = current
+        }
+    }
+
+    public struct AncestorLink: Sendable {
+        /// Index into `thread.records`.
+        public var comment: Int32
+        /// The page (and anchor) where that comment is shown.
+        public var href: String
+        public init(comment: Int32, href: String) {
+            self.comment = comment
+            self.href = href
+        }
+    }
+
+    /// The site's index page.
+    public var indexHref: String?
+    /// The same page in each sort order, when there is more than one.
+    public var orders: [OrderLink] = []
+    /// The parts of a thread split between top-level comments, when there is more than one.
+    public var pages: [PageLink] = []
+    /// On part K > 1: the part before it.
+    public var previousPage: PageLink?
+    /// On a branch page: the comments above its root, top-level first.
+    public var ancestors: [AncestorLink] = []
+    /// On a branch page: the thread's first page.
+    public var threadHref: String?
+    /// For each comment whose replies continue elsewhere (`PageModel.branches`), that page.
+    public var branchHrefs: [Int32: String] = [:]
+    /// The thread's Atom feed.
+    public var feedHref: String?
+    /// The page's absolute URL, with `--base-url`.
+    public var canonical: String?
+    /// Whether the opening post is shown (the first part of the main page only).
+    public var showsPost = true
+
+    public init() {}
+
+    /// The first words of a body, for a breadcrumb: Markdown punctuation and newlines become
+    /// spaces, at most 60 characters.
+    public static func excerpt(_ body: String, limit: Int = 60) -> String {
+        var out = ""
+        var count = 0
+        var space = false
+        for character in body {
+            if count >= limit { out += "…"; break }
+            if character.isWhitespace || "#*_`>[]()!~|".contains(character) {
+                space = !out.isEmpty
+                continue
+            }
+            if space { out += " "; count += 1; space = false }
+            out.append(character)
+            count += 1
+        }
+        return out
+    }
+}
