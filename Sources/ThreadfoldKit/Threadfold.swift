@@ -61,13 +61,19 @@ public struct ThreadPipeline: Sendable {
         return try render(record: threads[0], assets: assets)
     }
 
+    /// The words for a thread's pages: the explicit locale, else the input's `lang` when there
+    /// is a locale for it, else English.
+    func strings(for info: ThreadInfo) -> StringsTable {
+        if options.locale == nil, let lang = info.lang, let table = try? resources.strings(locale: lang) {
+            return table
+        }
+        return defaultStrings
+    }
+
     public func render(record: ThreadRecord, assets: String = "") throws -> RenderedThread {
         let thread = try ThreadBuilder.build(record, options: options.thread)
         let model = PageLayout.make(thread, options: options.layout)
-        var strings = defaultStrings
-        if options.locale == nil, let lang = thread.info.lang, let table = try? resources.strings(locale: lang) {
-            strings = table
-        }
+        let strings = strings(for: thread.info)
         let renderer = PageRenderer(templates: templates, strings: strings,
                                     markdown: MarkdownRenderer(options: options.markdown))
         // An explicit locale sets the page language; otherwise the input's does.

@@ -26,7 +26,14 @@ public enum ThreadDecoder {
     /// With `lenient`, a comment without an id is skipped and reported in `skipped`.
     public static func decode(document: JSONDocument, file: String, lenient: Bool,
                               skipped: inout [InputError]) throws(InputErrors) -> ThreadRecord {
-        var decoder = Decoder(document: document, file: file)
+        try decode(document: document, at: document.root, path: "", file: file, lenient: lenient, skipped: &skipped)
+    }
+
+    /// Decodes the thread at `node`, whose JSON path is `"$" + path` (`.threads[3]` for one
+    /// thread of a `{"threads": [...]}` document).
+    public static func decode(document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
+                              skipped: inout [InputError]) throws(InputErrors) -> ThreadRecord {
+        var decoder = Decoder(document: document, file: file, root: node, prefix: path)
         decoder.lenient = lenient
         let record = decoder.run()
         if !decoder.errors.isEmpty { throw InputErrors(decoder.errors) }
@@ -42,10 +49,15 @@ private struct Decoder {
     var skipped: [InputError] = []
     var lenient = false
     var record: ThreadRecord
+    /// The thread's node and its JSON path after `$`.
+    let root: Int
+    let prefix: String
 
-    init(document: JSONDocument, file: String) {
+    init(document: JSONDocument, file: String, root: Int, prefix: String) {
         self.document = document
         self.file = file
+        self.root = root
+        self.prefix = prefix
         self.record = ThreadRecord(file: file, source: document.bytes)
     }
 
@@ -56,9 +68,8 @@ private struct Decoder {
     }
 
     mutating func run() -> ThreadRecord {
-        let root = document.root
         var comments: Int?
-        var commentsKey: String? = nil
+        var commentsKey: String? = prefix.isEmpty ? nil : prefix
         switch document.kind(root) {
         case .array:
             comments = root
@@ -67,17 +78,17 @@ private struct Decoder {
             if let list = document.member(root, "comments") {
                 if document.kind(list) == .array {
                     comments = list
-                    commentsKey = ".comments"
+                    commentsKey = prefix + ".comments"
                 } else if document.kind(list) != .null {
-                    fail(list, "$.comments", "expected an array of comments, found \(document.kind(list).described)")
+                    fail(list, "$\(prefix).comments", "expected an array of comments, found \(document.kind(list).described)")
                 }
             } else if document.member(root, "threads") != nil {
-                fail(root, "$", "found a document of many threads (\"threads\"); expected one thread per file (its \"comments\" array)")
+                fail(root, "$\(prefix)", "found a document of many threads (\"threads\"); expected one thread per file (its \"comments\" array); 'threadfold build' reads many")
             } else {
-                fail(root, "$", "found an object without \"comments\"; expected a thread object with a \"comments\" array, or an array of comments")
+                fail(root, "$\(prefix)", "found an object without \"comments\"; expected a thread object with a \"comments\" array, or an array of comments")
             }
         default:
-            fail(root, "$", "found \(document.kind(root).described); expected a thread object or an array of comments")
+            fail(root, "$\(prefix)", "found \(document.kind(root).described); expected a thread object or an array of comments")
         }
         if let comments { readComments(comments, key: commentsKey) }
         return record
@@ -85,7 +96,7 @@ private struct Decoder {
 
     mutating func readThreadFields(_ object: Int) {
         document.forEachMember(object) { key, value in
-            let path = "$.\(key)"
+            let path = "$\(prefix).\(key)"
             switch key {
             case "id": record.info.id = id(value, path)
             case "title": record.info.title = string(value, path)
@@ -94,6 +105,16 @@ private struct Decoder {
             case "url": record.info.url = string(value, path)
             case "lang": record.info.lang = string(value, path)
             case "body": record.info.body = string(value, path)
+            case "category": record.info.category = string(value, path)
+            case "tags":
+                switch document.kind(value) {
+                case .null: break
+                case .array:
+                    document.forEachElement(value) { position, tag in
+                        if let text = string(tag, "\(path)[\(position)]"), !text.isEmpty { record.info.tags.append(text) }
+                    }
+                default: fail(value, path, "expected an array of strings, found \(document.kind(value).described)")
+                }
             default: break
             }
         }

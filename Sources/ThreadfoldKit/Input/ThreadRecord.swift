@@ -80,6 +80,8 @@ public struct ThreadInfo: Sendable {
     public var unarchivedComments: Int = 0
     /// A category the thread belongs to, when the source has one.
     public var category: String?
+    /// Free-form labels, in input order.
+    public var tags: [String] = []
     /// The source format the thread was read as ("threadfold", "reddit", …).
     public var sourceFormat: String = "threadfold"
     /// The file name used in messages (`-` for standard input).

@@ -47,7 +47,7 @@ public enum Importer {
         var context = ImportContext(document: document, file: file, format: format)
         switch format {
         case .auto, .threadfold:
-            threads = [try ThreadDecoder.decode(document: document, file: file, lenient: options.lenient, skipped: &skipped)]
+            threads = try decodeThreads(document, file: file, lenient: options.lenient, skipped: &skipped)
         case .mapped:
             threads = MappedImporter.decode(&context, mapping: options.mapping!, lenient: options.lenient, skipped: &skipped)
         case .reddit:
@@ -76,6 +76,38 @@ public enum Importer {
             }
         }
         return ImportResult(threads: threads, format: format, detected: detected, skipped: skipped)
+    }
+
+    /// One thread, or many: `{"threads": [...]}`, or an array (JSON Lines) of thread objects.
+    static func decodeThreads(_ document: JSONDocument, file: String, lenient: Bool,
+                              skipped: inout [InputError]) throws(InputErrors) -> [ThreadRecord] {
+        let root = document.root
+        var list: (node: Int, path: String)?
+        if document.kind(root) == .object, document.member(root, "comments") == nil,
+           let threads = document.member(root, "threads"), document.kind(threads) == .array {
+            list = (threads, ".threads")
+        } else if document.kind(root) == .array, document.count(root) > 0, document.kind(root + 1) == .object,
+                  document.member(root + 1, "comments") != nil {
+            list = (root, "")
+        }
+        guard let list else {
+            return [try ThreadDecoder.decode(document: document, file: file, lenient: lenient, skipped: &skipped)]
+        }
+        var threads: [ThreadRecord] = []
+        var errors: [InputError] = []
+        var elements: [Int] = []
+        document.forEachElement(list.node) { _, element in elements.append(element) }
+        for (position, element) in elements.enumerated() {
+            do {
+                threads.append(try ThreadDecoder.decode(document: document, at: element, path: "\(list.path)[\(position)]",
+                                                        file: file, lenient: lenient, skipped: &skipped))
+            } catch {
+                errors.append(contentsOf: error.errors)
+                if errors.count >= ThreadDecoder.errorLimit { break }
+            }
+        }
+        if !errors.isEmpty { throw InputErrors(errors) }
+        return threads
     }
 
     /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.

@@ -39,12 +39,14 @@ public enum SourceFormat: String, Sendable, CaseIterable {
             }
             if isHackerNewsItem(document, first) { return .hn }
             if document.member(first, "link_id") != nil && document.member(first, "parent_id") != nil { return .reddit }
+            if document.member(first, "comments") != nil { return .threadfold } // threads, one per element or line
             if document.member(first, "id") != nil { return .threadfold }
             return nil
         case .object:
             if document.member(root, "post_stream") != nil { return .discourse }
             if isHackerNewsItem(document, root) { return .hn }
             if document.member(root, "comments") != nil { return .threadfold }
+            if let threads = document.member(root, "threads"), document.kind(threads) == .array { return .threadfold }
             return nil
         default:
             return nil

@@ -1,0 +1,242 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The inputs of an archive build, as units that can be read one at a time and in any order:
+/// a whole file (any form, one thread or many), one line of a JSON Lines file that holds a
+/// thread per line, or standard input.
+///
+/// Folders are walked for `*.json`, `*.jsonl` and `*.ndjson` files (hidden names skipped), in
+/// byte order of their paths, so the list does not depend on the file system's order. A JSON
+/// Lines file of threads is scanned for line boundaries only; each line is read when its turn
+/// comes, so memory holds the threads being rendered, not the archive.
+public struct ArchiveUnit: Sendable {
+    public enum Source: Sendable {
+        case file(path: String)
+        /// Bytes `offset..<offset+length` of `path`, starting on line `line` (1-based).
+        case line(path: String, offset: Int, length: Int, line: Int)
+        case bytes([UInt8])
+    }
+
+    public var source: Source
+    /// The name used in messages: the path as given, or `<stdin>`.
+    public var display: String
+
+    public init(source: Source, display: String) {
+        self.source = source
+        self.display = display
+    }
+
+    /// Lines in this unit's messages are the file's lines.
+    public var lineBase: Int {
+        if case .line(_, _, _, let line) = source { return line - 1 }
+        return 0
+    }
+
+    /// The unit's bytes.
+    public func read() throws(InputErrors) -> [UInt8] {
+        switch source {
+        case .bytes(let bytes): return bytes
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw InputErrors([InputError(file: display, message: "cannot be read (permissions?)")])
+            }
+            return [UInt8](data)
+        case .line(let path, let offset, let length, let line):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw InputErrors([InputError(file: display, line: line, column: 1, message: "cannot be read (permissions?)")]) }
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: length)
+            var done = 0
+            while done < length {
+                let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(offset + done)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw InputErrors([InputError(file: display, line: line, column: 1, message: "changed while it was read")]) }
+                done += n
+            }
+            return bytes
+        }
+    }
+
+    /// A key that stays the same while the unit's place in the input does: the path, and for a
+    /// line the hash of its bytes (so inserting a line elsewhere does not move the others).
+    public func key(contentHash: UInt64?) -> String {
+        switch source {
+        case .file(let path): return "file:" + path
+        case .line(let path, _, _, _): return "line:\(path):\(contentHash.map(ContentHash.hex) ?? "")"
+        case .bytes: return "stdin"
+        }
+    }
+}
+
+public enum ArchiveInput {
+    /// Lists the units of `inputs` (paths, folders, or `-`). `threadPerLine` decides, for a JSON
+    /// Lines file, whether its lines are threads (streamed one by one) or comments of a file read
+    /// whole (Hacker News items, a Reddit dump, a mapped list); nil means look at the first line.
+    public static func units(_ inputs: [String], readStandardInput: () -> [UInt8],
+                             linesAreThreads: Bool? = nil) throws(InputErrors) -> [ArchiveUnit] {
+        var units: [ArchiveUnit] = []
+        var errors: [InputError] = []
+        for input in inputs {
+            if input == "-" {
+                units.append(ArchiveUnit(source: .bytes(readStandardInput()), display: "<stdin>"))
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                errors.append(InputError(file: input, message: "no such file or folder; expected thread files, a folder of them, or '-' for standard input"))
+                continue
+            }
+            let files = isDirectory.boolValue ? listFolder(input) : [input]
+            if isDirectory.boolValue && files.isEmpty {
+                errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
+            }
+            for file in files {
+                do {
+                    units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads))
+                } catch {
+                    errors.append(contentsOf: error.errors)
+                }
+            }
+        }
+        if !errors.isEmpty { throw InputErrors(errors) }
+        return units
+    }
+
+    /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped.
+    static func listFolder(_ folder: String) -> [String] {
+        var found: [String] = []
+        var pending = [folder]
+        while let current = pending.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let path = current.hasSuffix("/") ? current + name : current + "/" + name
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+                if isDirectory.boolValue {
+                    pending.append(path)
+                } else if name.hasSuffix(".json") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
+                    found.append(path)
+                }
+            }
+        }
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// One unit for the file, or one per line when it is JSON Lines of threads.
+    static func fileUnits(_ path: String, linesAreThreads: Bool?) throws(InputErrors) -> [ArchiveUnit] {
+        let whole = [ArchiveUnit(source: .file(path: path), display: path)]
+        if linesAreThreads == false { return whole }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw InputErrors([InputError(file: path, message: "cannot be read (permissions?)")])
+        }
+        defer { try? handle.close() }
+        // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
+        var units: [ArchiveUnit] = []
+        var lineStart = 0
+        var lineNumber = 1
+        var offset = 0
+        var firstLine: [UInt8] = []
+        var decided = linesAreThreads ?? false
+        while true {
+            guard let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty else { break }
+            var done = false
+            chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var i = 0
+                while i < bytes.count {
+                    guard let hit = memchr(bytes.baseAddress! + i, 0x0A, bytes.count - i) else {
+                        if !decided && units.isEmpty { firstLine.append(contentsOf: bytes[i...]) }
+                        break
+                    }
+                    let end = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if !decided && units.isEmpty { firstLine.append(contentsOf: bytes[i..<end]) }
+                    let absoluteEnd = offset + end
+                    if absoluteEnd > lineStart {
+                        if units.isEmpty && !decided {
+                            // The first line decides: a whole thread on it, with more lines after.
+                            decided = isThread(firstLine)
+                            if !decided { done = true; return }
+                        }
+                        units.append(ArchiveUnit(source: .line(path: path, offset: lineStart, length: absoluteEnd - lineStart, line: lineNumber), display: path))
+                    }
+                    lineStart = absoluteEnd + 1
+                    lineNumber += 1
+                    i = end + 1
+                }
+            }
+            if done { return whole }
+            offset += chunk.count
+        }
+        if offset > lineStart {
+            if units.isEmpty && !decided { return whole }
+            units.append(ArchiveUnit(source: .line(path: path, offset: lineStart, length: offset - lineStart, line: lineNumber), display: path))
+        }
+        // One line holding the whole file is an ordinary file; blank-only lines are dropped.
+        units.removeAll { unit in
+            guard case .line(_, let start, let length, _) = unit.source else { return false }
+            return isBlank(path, start, length)
+        }
+        if units.count <= 1 && linesAreThreads == nil { return whole }
+        return units.isEmpty ? whole : units
+    }
+
+    static func isBlank(_ path: String, _ offset: Int, _ length: Int) -> Bool {
+        guard length < 64 else { return false }
+        guard let bytes = try? ArchiveUnit(source: .line(path: path, offset: offset, length: length, line: 0), display: path).read() else { return false }
+        return bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// A line that is one whole thread: Threadfold's own thread object, a Discourse topic, or a
+    /// Reddit thread listing. Anything else (a comment, an HN item) means the file is read whole.
+    static func isThread(_ line: [UInt8]) -> Bool {
+        guard let document = try? JSONDocument(bytes: line) else { return false }
+        let root = document.root
+        switch document.kind(root) {
+        case .object:
+            return document.member(root, "comments") != nil || document.member(root, "post_stream") != nil
+        case .array:
+            guard document.count(root) == 2, let first = Optional(root + 1), document.kind(first) == .object,
+                  let kind = document.member(first, "kind"), document.kind(kind) == .string else { return false }
+            return document.string(kind) == "Listing"
+        default:
+            return false
+        }
+    }
+}
+
+/// A fast 64-bit content hash for change detection (not for security): eight bytes a step,
+/// multiply-xorshift mixing. Stable across runs and machines.
+public enum ContentHash {
+    public static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+        bytes.withUnsafeBytes { raw in hash(raw, seed: seed) }
+    }
+
+    public static func hash(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        let m: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var h = seed ^ (UInt64(raw.count) &* m)
+        var i = 0
+        while i + 8 <= raw.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            h = (h ^ (word &* m)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < raw.count {
+            tail |= UInt64(raw[i]) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ (tail &* m)) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 29
+        return h
+    }
+
+    public static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
