@@ -1,5 +1,6 @@
 // Site stage: rendered pages in, files on disk out. The only stage that writes.
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -58,6 +59,7 @@ public struct SiteWriter {
         } catch {
             throw SiteError(path: parent.path, message: "cannot create this folder: \(error.localizedDescription)")
         }
+        removeAbandoned(in: parent, name: name)
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let staging = parent.appendingPathComponent(".\(name).staging-\(tag)")
         do {
@@ -75,14 +77,13 @@ public struct SiteWriter {
         return session
     }
 
-    /// An open staging folder. Not thread-safe: write from one thread.
-    public final class Staging {
+    /// An open staging folder. Writes may come from many threads at once.
+    public final class Staging: @unchecked Sendable {
         let writer: SiteWriter
         public let folder: URL
         let exists: Bool
         let tag: String
-        private var createdFolders: Set<String> = [""]
-        private var finished = false
+        private let state = Mutex<(folders: Set<String>, finished: Bool)>(([""], false))
 
         init(writer: SiteWriter, folder: URL, exists: Bool, tag: String) {
             self.writer = writer
@@ -93,26 +94,53 @@ public struct SiteWriter {
 
         /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts).
         public func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) {
+            let url = try prepare(path)
+            try SiteWriter.write(bytes, to: url)
+        }
+
+        /// Puts the file at `source` (in the previous output) at `path` as a hard link, so an
+        /// unchanged page costs no rendering and no copy; copies when a link is impossible.
+        public func link(_ path: String, from source: URL) throws(SiteError) {
+            let url = try prepare(path)
+            if Glibc.link(source.path, url.path) == 0 { return }
+            guard let data = FileManager.default.contents(atPath: source.path) else {
+                throw SiteError(path: source.path, message: "cannot be read to reuse it: \(String(cString: strerror(errno)))")
+            }
+            try SiteWriter.write([UInt8](data), to: url)
+        }
+
+        /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers.
+        public func writeMetadata(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
+            guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
+                throw SiteError(path: name, message: "is not a Threadfold metadata name")
+            }
+            try SiteWriter.write(bytes, to: folder.appendingPathComponent(name))
+        }
+
+        private func prepare(_ path: String) throws(SiteError) -> URL {
             guard SiteWriter.isSafeRelativePath(path) else {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
             let url = folder.appendingPathComponent(path)
             let directory = String(path.split(separator: "/").dropLast().joined(separator: "/"))
-            if !createdFolders.contains(directory) {
+            let known = state.withLock { $0.folders.contains(directory) }
+            if !known {
                 do {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 } catch {
                     throw SiteError(path: url.deletingLastPathComponent().path, message: "cannot create this folder: \(error.localizedDescription)")
                 }
-                createdFolders.insert(directory)
+                _ = state.withLock { $0.folders.insert(directory) }
             }
-            try SiteWriter.write(bytes, to: url)
+            return url
         }
 
         /// Swaps the staging folder into place of the output.
         public func commit() throws(SiteError) {
-            guard !finished else { return }
-            finished = true
+            guard state.withLock({ state in
+                defer { state.finished = true }
+                return !state.finished
+            }) else { return }
             do {
                 try writer.swap(staging: folder, exists: exists, tag: tag)
             } catch {
@@ -123,12 +151,31 @@ public struct SiteWriter {
 
         /// Removes the staging folder; the old output stays as it was.
         public func abandon() {
-            guard !finished else { return }
-            finished = true
+            guard state.withLock({ state in
+                defer { state.finished = true }
+                return !state.finished
+            }) else { return }
             try? FileManager.default.removeItem(at: folder)
         }
 
         deinit { abandon() }
+    }
+
+    /// Removes staging folders that interrupted builds left beside the output: those named for
+    /// a process that no longer runs.
+    func removeAbandoned(in parent: URL, name: String) {
+        guard let siblings = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for sibling in siblings {
+            var rest: Substring
+            if sibling.hasPrefix(".\(name).staging-") { rest = sibling.dropFirst(name.count + 10) }
+            else if sibling.hasPrefix(".\(name).old-") { rest = sibling.dropFirst(name.count + 6) }
+            else { continue }
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
+            rest = rest[dash...]
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(at: parent.appendingPathComponent(sibling))
+            }
+        }
     }
 
     fileprivate func swap(staging: URL, exists: Bool, tag: String) throws(SiteError) {
