@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `.threadfold-manifest.json` in a built site: for every input unit, the hash of its bytes,
+/// the threads it gave and the files they wrote. An `--incremental` build renders a unit again
+/// only when its hash or the build's settings (options, templates, assets, version) changed;
+/// otherwise it links the previous files into the new site.
+struct Manifest: Codable, Sendable {
+    static let fileName = ".threadfold-manifest.json"
+
+    var format = 1
+    var version = Threadfold.version
+    /// Hash of everything besides the input that decides the output.
+    var settings: String
+    var units: [String: Unit]
+    /// Per input file: its stat signature and content hash, so an untouched file is not read.
+    var files: [String: FileState]
+
+    struct Unit: Codable, Sendable {
+        var hash: String
+        var threads: [ThreadSummary]
+        var files: [String]
+        var warnings: [InputError]
+        var comments: Int
+    }
+
+    struct FileState: Codable, Sendable, Equatable {
+        var size: Int64
+        var mtime: Int64
+        var inode: UInt64
+        var hash: String
+        /// For a JSON Lines file of threads: each line's hash, in order.
+        var lines: [String]?
+    }
+
+    static func load(from site: URL) -> Manifest? {
+        guard let data = FileManager.default.contents(atPath: site.appendingPathComponent(fileName).path) else { return nil }
+        guard let manifest = try? JSONDecoder().decode(Manifest.self, from: data), manifest.version == Threadfold.version else { return nil }
+        return manifest
+    }
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data())
+    }
+
+    /// A file's size, modification time (ns) and inode, or nil when it cannot be read.
+    static func signature(_ path: String) -> (size: Int64, mtime: Int64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), UInt64(info.st_ino))
+    }
+}

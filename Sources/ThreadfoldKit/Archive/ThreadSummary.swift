@@ -1,0 +1,93 @@
+import Foundation
+
+/// What the index, sections, feeds and sitemap need to know of one thread, written beside its
+/// pages as `thread.json` (the sidecar other tools read, and `threadfold merge` builds from).
+/// Times are kept as ISO 8601 for people and Unix milliseconds for programs.
+public struct ThreadSummary: Codable, Sendable, Equatable {
+    /// The sidecar's format; bumped when fields change meaning.
+    public var format = 1
+    public var id: String
+    /// The thread's folder under the site root, e.g. `t/hello-world-42`.
+    public var path: String
+    public var title: String?
+    public var author: String?
+    public var url: String?
+    public var lang: String?
+    public var category: String?
+    public var tags: [String]
+    public var created: TimePoint?
+    public var stats: Stats
+    /// `nested` or `flat`.
+    public var layout: String
+    /// Folders of the thread's pages in its main order, relative to `path` ("" is the first page).
+    public var pages: [String]
+    /// The orders written, the main one first.
+    public var orders: [String]
+
+    public struct TimePoint: Codable, Sendable, Equatable, Comparable {
+        public var iso: String
+        public var ms: Int64
+
+        public init(_ time: Timestamp) {
+            iso = time.iso8601
+            ms = time.milliseconds
+        }
+
+        public var timestamp: Timestamp { Timestamp(milliseconds: ms) }
+        public static func < (a: TimePoint, b: TimePoint) -> Bool { a.ms < b.ms }
+    }
+
+    public struct Stats: Codable, Sendable, Equatable {
+        /// Visible comments, placeholders included.
+        public var comments: Int
+        public var participants: Int
+        public var topLevel: Int
+        public var levels: Int
+        /// Comments at each depth, top level first.
+        public var depthHistogram: [Int]
+        public var firstActivity: TimePoint?
+        public var lastActivity: TimePoint?
+        /// Replies the export knew of but did not contain.
+        public var unarchived: Int
+    }
+
+    /// The time the index sorts by: last activity, else creation.
+    public var activity: Timestamp? { (stats.lastActivity ?? created)?.timestamp }
+
+    /// Newest activity first; threads without times last; ties by path, so the order is total.
+    public static func indexOrder(_ a: ThreadSummary, _ b: ThreadSummary) -> Bool {
+        switch (a.activity, b.activity) {
+        case let (x?, y?) where x != y: return x > y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default:
+            if a.created != b.created, let x = a.created, let y = b.created { return x > y }
+            return a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
+        }
+    }
+
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and integers cannot fail.
+        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
+    }
+
+    public static func decode(_ bytes: [UInt8], file: String) throws(InputErrors) -> ThreadSummary {
+        do {
+            return try JSONDecoder().decode(ThreadSummary.self, from: Data(bytes))
+        } catch {
+            throw InputErrors([InputError(file: file, message: "is not a Threadfold thread.json sidecar (\(Self.describe(error))); expected one written by 'threadfold build'")])
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted: return "not JSON"
+        default: return "\(error)"
+        }
+    }
+}
