@@ -1,13 +1,16 @@
 import Foundation
 import ThreadfoldKit
 
-/// Threadfold's command line: `render`, `check`, `help`, `--version`.
+/// Threadfold's command line: `render`, `build`, `merge`, `preview`, `check`, `help`, `--version`.
 ///
-/// Exit codes: 0 success, 1 input or output errors (nothing is published), 64 usage errors.
+/// Exit codes: 0 success, 1 input or output errors (nothing is published), 2 built with
+/// warnings (`build --strict`), 64 usage errors.
 public enum CLI {
     public enum ExitCode {
         public static let success: Int32 = 0
         public static let failure: Int32 = 1
+        /// `build --strict` built the site, with warnings.
+        public static let warnings: Int32 = 2
         public static let usage: Int32 = 64
     }
 
@@ -18,6 +21,9 @@ public enum CLI {
 
         SUBCOMMANDS:
           render    Render thread files to HTML pages (no input: the bundled example).
+          build     Build a static site from many threads: index, thread pages, feeds.
+          merge     Join shard builds (build --shard K/N) into one site.
+          preview   Render into a temporary folder and open it in a browser.
           check     Validate thread files and report what they hold.
           help      Show help for a subcommand.
 
@@ -58,7 +64,7 @@ public enum CLI {
                 if first.hasPrefix("-") {
                     return usageError("unknown option '\(first)'", usage: "threadfold <subcommand> [<options>]", console)
                 }
-                return usageError("unknown subcommand '\(first)'; expected render or check", usage: "threadfold <subcommand> [<options>]", console)
+                return usageError("unknown subcommand '\(first)'; expected render, build, merge, preview or check", usage: "threadfold <subcommand> [<options>]", console)
             }
             let beforeTerminator = rest.prefix { $0 != "--" }
             if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") {
@@ -100,5 +106,8 @@ public enum CLI {
     static let commands: [String: Command] = [
         "render": RenderCommand.command,
         "check": CheckCommand.command,
+        "build": BuildCommand.command,
+        "merge": MergeCommand.command,
+        "preview": PreviewCommand.command,
     ]
 }

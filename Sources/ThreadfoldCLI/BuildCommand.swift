@@ -1,0 +1,316 @@
+import Foundation
+import ThreadfoldKit
+
+/// `threadfold build INPUT... -o SITE`: a whole archive in one site.
+enum BuildCommand {
+    static let archive: [OptionSpec] = [
+        OptionSpec("title", value: "text", "The site's title (default: \"All threads\" in the locale)."),
+        OptionSpec("per-page", value: "n", "Threads per index or section page (default: 50)."),
+        OptionSpec("sections", value: "kind", "Group the index into collapsible sections: category,\nmonth or none (default: none)."),
+        OptionSpec("page-depth", value: "d", "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8)."),
+        OptionSpec("page-size", value: "n", "Top-level comments per page of a thread; longer threads\nare split between them (default: 200)."),
+        OptionSpec("layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested)."),
+        OptionSpec("orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top; the first is the main page."),
+        OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml."),
+        OptionSpec("feed-entries", value: "n", "Entries per Atom feed (default: 50)."),
+    ]
+
+    static let command = CLI.Command(
+        name: "build",
+        abstract: "Build a static site from many threads: an index, a page per thread, feeds.",
+        usage: "threadfold build <input> ... -o <site> [<options>]",
+        options: [
+            OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
+            OptionSpec("thread-key", value: "field", "Input is one list of comments from many threads: this\nfield says which thread each belongs to (e.g. story_id)."),
+            OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
+            OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes)."),
+            OptionSpec("jobs", short: "j", value: "n", "Threads rendered at once (default: all cores)."),
+            OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'."),
+            OptionSpec("report", value: "file", "Write a JSON summary: pages written and reused,\nwarnings with places, timings."),
+            OptionSpec("strict", "Exit 2 when the site was built with warnings."),
+            OptionSpec("quiet", short: "q", "Print nothing but errors (and no progress bar)."),
+        ] + archive + SharedOptions.thread + SharedOptions.page,
+        discussion: """
+            Each <input> is a thread file in any form 'render' reads, a folder of them (searched
+            for .json, .jsonl and .ndjson), one JSON document {"threads": [...]}, JSON Lines with
+            a thread per line (read one line at a time), or '-' for standard input.
+            Pages: index.html (paginated), s/<section>/ with --sections, t/<slug>-<id>/ per thread,
+            each with thread.json (statistics) and atom.xml; atom.xml for the site; sitemap.xml
+            with --base-url. Links are relative, so the site works from any folder or file://.
+            Exit status: 0 built, 1 input errors (nothing published), 2 built with warnings
+            (--strict only), 64 usage error.
+            """,
+        run: run)
+
+    static func archiveOptions(_ parsed: ParsedArguments) throws -> ArchiveOptions {
+        var options = ArchiveOptions()
+        options.render = try SharedOptions.renderOptions(parsed)
+        if let key = parsed.value("thread-key") {
+            var mapping = options.render.importing.mapping ?? FieldMapping(paths: [
+                .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"], .time: ["created_at"],
+                .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .url: ["url"], .category: ["category"],
+            ])
+            mapping.paths[.thread] = key.split(separator: ".").map(String.init)
+            if let title = parsed.value("thread-title-key") { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
+            options.render.importing.mapping = mapping
+            if let from = parsed.value("from"), from != "auto" {
+                throw UsageError(message: "'--thread-key' reads a list of comments by field names; it cannot be used with '--from \(from)'")
+            }
+        } else if parsed.value("thread-title-key") != nil {
+            throw UsageError(message: "'--thread-title-key' goes with --thread-key")
+        }
+        options.title = parsed.value("title")
+        if let n = try SharedOptions.integer(parsed, "per-page", in: 1...100_000) { options.perPage = n }
+        if let n = try SharedOptions.integer(parsed, "page-depth", in: 1...LayoutOptions.maxDepthLimit) { options.pageDepth = n }
+        if let n = try SharedOptions.integer(parsed, "page-size", in: 1...Int.max) { options.pageSize = n }
+        if let n = try SharedOptions.integer(parsed, "feed-entries", in: 0...100_000) { options.feedEntries = n }
+        if let text = parsed.value("sections") {
+            guard let sections = ArchiveOptions.Sections(rawValue: text) else {
+                throw UsageError(message: "'--sections' must be category, month or none; found '\(text)'")
+            }
+            options.sections = sections
+        }
+        if let text = parsed.value("layout") {
+            guard let layout = ArchiveOptions.Layout(rawValue: text) else {
+                throw UsageError(message: "'--layout' must be nested, flat or auto; found '\(text)'")
+            }
+            options.layout = layout
+        }
+        if let text = parsed.value("orders") {
+            var orders: [CommentOrder] = []
+            for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let order = CommentOrder(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw UsageError(message: "'--orders' takes a list of oldest, newest and top, like oldest,newest,top; found '\(name)'")
+                }
+                guard !orders.contains(order) else { throw UsageError(message: "'--orders' names '\(order.rawValue)' twice") }
+                orders.append(order)
+            }
+            if let sort = parsed.value("sort"), sort != orders.first?.rawValue {
+                throw UsageError(message: "'--sort \(sort)' and '--orders \(text)' disagree: the first of --orders is the main page's order")
+            }
+            options.orders = orders
+        }
+        if let url = parsed.value("base-url") {
+            guard let parsedURL = URL(string: url), let scheme = parsedURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  parsedURL.host != nil, !url.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " }) else {
+                throw UsageError(message: "'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(url)'")
+            }
+            options.baseURL = url
+        }
+        return options
+    }
+
+    static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
+        guard !parsed.positionals.isEmpty else {
+            return CLI.usageError("missing <input>: thread files, a folder of them, or '-'", usage: command.usage, console)
+        }
+        if parsed.positionals.filter({ $0 == "-" }).count > 1 {
+            return CLI.usageError("'-' (standard input) can be given only once", usage: command.usage, console)
+        }
+        let options: ArchiveOptions
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var shard: Shard?
+        do {
+            options = try archiveOptions(parsed)
+            if let n = try SharedOptions.integer(parsed, "jobs", in: 1...1024) { jobs = n }
+            if let text = parsed.value("shard") {
+                guard let value = Shard(text) else { throw UsageError(message: "'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
+                shard = value
+            }
+        } catch let error as InputErrors {
+            SharedOptions.printErrors(error, console)
+            return CLI.ExitCode.failure
+        } catch {
+            return CLI.usageError("\(error)", usage: command.usage, console)
+        }
+        let output = parsed.value("output") ?? "site"
+        let units: [ArchiveUnit]
+        do {
+            units = try ArchiveInput.units(parsed.positionals, readStandardInput: console.readStandardInput,
+                                           linesAreThreads: options.render.importing.mapping != nil ? false : nil)
+        } catch {
+            SharedOptions.printErrors(error, console)
+            console.err("Error: nothing was published; fix the errors above and run again.\n")
+            return CLI.ExitCode.failure
+        }
+        var builder = ArchiveBuilder(units: units, output: URL(fileURLWithPath: output), options: options,
+                                     resources: SharedOptions.resources(parsed), jobs: jobs)
+        builder.incremental = parsed.has("incremental")
+        builder.shard = shard
+        return execute(parsed, console, output: output, command: command) { progress in try builder.run(progress: progress) }
+    }
+
+    /// Runs a build or merge with progress, prints what happened, writes `--report`, and
+    /// returns the exit code.
+    static func execute(_ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
+                        _ body: (((Int, Int) -> Void)?) throws -> ArchiveBuilder.Report) -> Int32 {
+        let quiet = parsed.has("quiet")
+        let started = DispatchTime.now().uptimeNanoseconds
+        var bar = ProgressBar(console: console, start: started)
+        let report: ArchiveBuilder.Report
+        do {
+            report = try body(!quiet && console.errIsTerminal ? { bar.update(done: $0, total: $1) } : nil)
+        } catch let error as ResourceError where error.isUnknownLocale {
+            return CLI.usageError(error.message, usage: command.usage, console)
+        } catch {
+            SharedOptions.printErrors(error, console)
+            return CLI.ExitCode.failure
+        }
+        bar.finish()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        var code = CLI.ExitCode.success
+        for error in report.errors.prefix(50) { console.err(error.description + "\n") }
+        if report.errors.count > 50 { console.err("… and \(report.errors.count - 50) more errors\n") }
+        if let error = report.siteError { console.err("\(error)\n") }
+        if !report.errors.isEmpty || report.siteError != nil {
+            console.err("Error: nothing was published; \(output)/ is as it was. Fix the errors above and run again.\n")
+            code = CLI.ExitCode.failure
+        } else {
+            if !quiet {
+                for (format, count) in report.formats.sorted(by: { $0.key < $1.key }) where format != "threadfold" {
+                    let name = SourceFormat(rawValue: format)?.described ?? format
+                    console.err("note: read \(count == 1 ? "1 input" : "\(count) inputs") as \(name); --from \(format) says so explicitly\n")
+                }
+                for warning in report.warnings.prefix(20) { console.err(warning.description + "\n") }
+                if report.warnings.count > 20 {
+                    console.err("note: \(report.warnings.count - 20) more warnings; --report FILE lists every one\n")
+                }
+            }
+            if parsed.has("strict") && !report.warnings.isEmpty {
+                console.err("Built with \(report.warnings.count) warnings (--strict).\n")
+                code = CLI.ExitCode.warnings
+            }
+            if !quiet {
+                let folder = URL(fileURLWithPath: output).standardizedFileURL
+                var line = "Built \(report.threads) threads (\(report.comments) comments) into \(output)/ in \(String(format: "%.2f", seconds)) s: "
+                line += "\(report.filesWritten) files written, \(report.filesReused) reused"
+                if report.threadsInOtherShards > 0 { line += ", \(report.threadsInOtherShards) threads left to other shards" }
+                if !report.warnings.isEmpty { line += ", \(report.warnings.count) warnings" }
+                console.out(line + ".\n")
+                let page = FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path)
+                    ? folder.appendingPathComponent("index.html").absoluteString : folder.absoluteString
+                console.out("  \(page)\n")
+            }
+        }
+        if let path = parsed.value("report") {
+            let text = reportJSON(report, exit: code, seconds: seconds)
+            do {
+                let temporary = path + ".tmp-\(getpid())"
+                try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+                guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            } catch {
+                console.err("\(path): error: cannot write the report: \(error.localizedDescription)\n")
+                return CLI.ExitCode.failure
+            }
+        }
+        return code
+    }
+
+    static func reportJSON(_ report: ArchiveBuilder.Report, exit: Int32, seconds: Double) -> String {
+        func string(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                default:
+                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                }
+            }
+            return out + "\""
+        }
+        func problems(_ list: [InputError]) -> String {
+            "[" + list.map { e in
+                var fields = ["\"file\": \(string(e.file))"]
+                if let line = e.line, let column = e.column { fields += ["\"line\": \(line)", "\"column\": \(column)"] }
+                if let path = e.path { fields.append("\"path\": \(string(path))") }
+                fields.append("\"message\": \(string(e.message))")
+                return "\n    {" + fields.joined(separator: ", ") + "}"
+            }.joined(separator: ",") + (list.isEmpty ? "]" : "\n  ]")
+        }
+        let timings = report.timings.map { "\(string($0.phase)): \(String(format: "%.3f", $0.seconds))" }
+            + ["\"total\": \(String(format: "%.3f", seconds))"]
+        return """
+            {
+              "version": \(string(Threadfold.version)),
+              "exit": \(exit),
+              "published": \(report.published),
+              "threads": \(report.threads),
+              "comments": \(report.comments),
+              "threadsRendered": \(report.threadsRendered),
+              "threadsReused": \(report.threadsReused),
+              "threadsInOtherShards": \(report.threadsInOtherShards),
+              "filesWritten": \(report.filesWritten),
+              "filesReused": \(report.filesReused),
+              "incremental": \(report.incrementalBase),
+              "errors": \(problems(report.errors)),
+              "warnings": \(problems(report.warnings)),
+              "seconds": {\(timings.joined(separator: ", "))}
+            }
+
+            """
+    }
+}
+
+/// `threads done / total, rate, ETA` on one terminal line, redrawn at most ten times a second.
+struct ProgressBar {
+    let console: Console
+    let start: UInt64
+    var shown = false
+
+    mutating func update(done: Int, total: Int) {
+        guard total > 0 else { return }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let width = 24
+        let filled = width * done / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        console.err("\r\u{1B}[2K[\(bar)] \(done)/\(total) threads \(Int(rate))/s ETA \(Int(eta.rounded(.up))) s")
+        shown = true
+    }
+
+    mutating func finish() {
+        if shown { console.err("\r\u{1B}[2K") }
+        shown = false
+    }
+}
+
+/// `threadfold merge SHARDS... -o SITE`.
+enum MergeCommand {
+    static let command = CLI.Command(
+        name: "merge",
+        abstract: "Join shard builds into one site: index, sections, feeds and sitemap.",
+        usage: "threadfold merge <shard> ... -o <site> [<options>]",
+        options: [
+            OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site)."),
+            OptionSpec("report", value: "file", "Write a JSON summary of the merge."),
+            OptionSpec("quiet", short: "q", "Print nothing but errors."),
+            OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
+            OptionSpec("templates", value: "dir", "Folder of templates replacing the built-in ones."),
+            OptionSpec("assets", value: "dir", "Folder of files replacing or adding to the stylesheet\nand script."),
+        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout"].contains($0.long) },
+        discussion: """
+            Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
+            linked, not rendered again; the listing pages are built from the thread.json sidecars.
+            Give the listing options (--sections, --per-page, --base-url, …) the shards were built
+            with. docs/archives.md shows how to run shards with make -j, xargs -P, a CI matrix or
+            Kubernetes indexed Jobs.
+            """,
+        run: run)
+
+    static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
+        guard !parsed.positionals.isEmpty else {
+            return CLI.usageError("missing <shard>: folders written by 'threadfold build --shard K/N'", usage: command.usage, console)
+        }
+        let options: ArchiveOptions
+        do { options = try BuildCommand.archiveOptions(parsed) } catch {
+            return CLI.usageError("\(error)", usage: command.usage, console)
+        }
+        let output = parsed.value("output") ?? "site"
+        let merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options,
+                                 resources: SharedOptions.resources(parsed))
+        return BuildCommand.execute(parsed, console, output: output, command: command) { _ in try merge.run() }
+    }
+}

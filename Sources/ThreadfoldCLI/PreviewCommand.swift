@@ -1,0 +1,158 @@
+import Foundation
+import ThreadfoldKit
+
+/// `threadfold preview [INPUT...] [--watch]`: builds into a temporary folder and opens the page
+/// in a browser, printing its `file://` URL either way.
+enum PreviewCommand {
+    static let command = CLI.Command(
+        name: "preview",
+        abstract: "Render into a temporary folder and open it in a browser.",
+        usage: "threadfold preview [<input> ...] [--watch] [<options>]",
+        options: [
+            OptionSpec("watch", "Render again whenever an input, template or asset changes\n(checked twice a second) until interrupted."),
+            OptionSpec("no-open", "Print the URL without opening a browser."),
+            OptionSpec("quiet", short: "q", "Print nothing but the URL and errors."),
+        ] + BuildCommand.archive + SharedOptions.thread + SharedOptions.page,
+        discussion: """
+            Inputs are what 'build' reads; with none, the bundled example thread. One thread
+            opens its page; several open the index. The browser is $BROWSER (a command, or a
+            list separated by ':'), else xdg-open, else open. The folder is the same for the same
+            inputs, under $TMPDIR (or /tmp), and is replaced whole on each render.
+            """,
+        run: run)
+
+    static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
+        if parsed.has("watch") && parsed.positionals.contains("-") {
+            return CLI.usageError("'--watch' cannot watch standard input; name a file", usage: command.usage, console)
+        }
+        let options: ArchiveOptions
+        do { options = try BuildCommand.archiveOptions(parsed) } catch {
+            return CLI.usageError("\(error)", usage: command.usage, console)
+        }
+        let inputs = parsed.positionals.map { $0 == "-" ? $0 : URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let key = String(inputs.joined(separator: "\u{0}").utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }, radix: 16)
+        let folder = URL(fileURLWithPath: temporary).appendingPathComponent("threadfold-preview-\(getuid())-\(key)")
+        let site = folder.appendingPathComponent("site")
+        let resources = SharedOptions.resources(parsed)
+
+        func build() -> (code: Int32, page: URL?) {
+            let units: [ArchiveUnit]
+            do {
+                units = inputs.isEmpty
+                    ? [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")]
+                    : try ArchiveInput.units(inputs, readStandardInput: console.readStandardInput,
+                                             linesAreThreads: options.render.importing.mapping != nil ? false : nil)
+            } catch {
+                SharedOptions.printErrors(error, console)
+                return (CLI.ExitCode.failure, nil)
+            }
+            var builder = ArchiveBuilder(units: units, output: site, options: options, resources: resources)
+            builder.incremental = true
+            do {
+                let report = try builder.run()
+                for error in report.errors.prefix(50) { console.err(error.description + "\n") }
+                if let error = report.siteError { console.err("\(error)\n") }
+                guard report.published else { return (CLI.ExitCode.failure, nil) }
+                if !parsed.has("quiet") { for warning in report.warnings.prefix(10) { console.err(warning.description + "\n") } }
+                let page = report.threadPaths.count == 1
+                    ? site.appendingPathComponent(report.threadPaths[0]).appendingPathComponent("index.html")
+                    : site.appendingPathComponent("index.html")
+                return (CLI.ExitCode.success, page)
+            } catch let error as ResourceError where error.isUnknownLocale {
+                console.err("Error: \(error.message)\n")
+                return (CLI.ExitCode.usage, nil)
+            } catch {
+                SharedOptions.printErrors(error, console)
+                return (CLI.ExitCode.failure, nil)
+            }
+        }
+
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let first = build()
+        guard let page = first.page else {
+            if !parsed.has("watch") { return first.code }
+            console.err("Waiting for the input to be fixed…\n")
+            return watch(parsed, console, inputs: inputs, build: build)
+        }
+        console.out("Preview: \(page.absoluteString)\n")
+        if !parsed.has("no-open") { open(page, console) }
+        return parsed.has("watch") ? watch(parsed, console, inputs: inputs, build: build) : CLI.ExitCode.success
+    }
+
+    /// Polls the inputs, templates and assets; renders again when any changed. Runs until killed.
+    static func watch(_ parsed: ParsedArguments, _ console: Console, inputs: [String],
+                      build: () -> (code: Int32, page: URL?)) -> Int32 {
+        let watched = inputs + [parsed.value("templates"), parsed.value("assets"), parsed.value("map-file")].compactMap { $0 }
+        var last = signature(watched)
+        if !parsed.has("quiet") { console.err("Watching \(watched.count == 1 ? "1 path" : "\(watched.count) paths") for changes; Ctrl-C stops.\n") }
+        while true {
+            usleep(500_000)
+            let now = signature(watched)
+            guard now != last else { continue }
+            last = now
+            let result = build()
+            if let page = result.page {
+                if !parsed.has("quiet") { console.err("Rendered again: \(page.absoluteString)\n") }
+            } else {
+                console.err("The previous preview stays; fix the errors above.\n")
+            }
+        }
+    }
+
+    /// Names, sizes and modification times of the files under `paths`.
+    static func signature(_ paths: [String]) -> [String] {
+        var out: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var pending = [path]
+            while let current = pending.popLast() {
+                var isDirectory: ObjCBool = false
+                guard fm.fileExists(atPath: current, isDirectory: &isDirectory) else { out.append(current + " missing"); continue }
+                if isDirectory.boolValue {
+                    for name in ((try? fm.contentsOfDirectory(atPath: current)) ?? []).sorted() where !name.hasPrefix(".") {
+                        pending.append(current + "/" + name)
+                    }
+                } else {
+                    let attributes = try? fm.attributesOfItem(atPath: current)
+                    let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+                    let date = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                    out.append("\(current) \(size) \(date)")
+                }
+            }
+        }
+        return out
+    }
+
+    /// Opens `page` with $BROWSER, xdg-open or open, without waiting for it.
+    static func open(_ page: URL, _ console: Console) {
+        var candidates: [[String]] = []
+        if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty {
+            for command in browser.split(separator: ":") {
+                let words = command.split(separator: " ").map(String.init)
+                guard !words.isEmpty else { continue }
+                candidates.append(words.contains("%s") ? words.map { $0 == "%s" ? page.absoluteString : $0 } : words + [page.absoluteString])
+            }
+        }
+        candidates.append(["xdg-open", page.absoluteString])
+        candidates.append(["open", page.absoluteString])
+        for command in candidates where findExecutable(command[0]) != nil {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: findExecutable(command[0])!)
+            process.arguments = Array(command.dropFirst())
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            if (try? process.run()) != nil { return }
+        }
+        console.err("note: no browser found ($BROWSER, xdg-open, open); open the URL above yourself\n")
+    }
+
+    static func findExecutable(_ name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
