@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Archive input")
+struct ArchiveInputTests {
+    @Test("a folder is walked in byte order of path, hidden names and other files skipped")
+    func folders() throws {
+        let folder = try ArchiveFixture.folder()
+        for name in ["b.json", "a.json", "B.json", ".hidden.json", "notes.txt", "sub/c.jsonl", "sub/.git/x.json"] {
+            try ArchiveFixture.write(ArchiveFixture.thread(id: "x"), name, in: folder)
+        }
+        let units = try ArchiveInput.units([folder.path], readStandardInput: { [] })
+        #expect(units.map { String($0.display.dropFirst(folder.path.count + 1)) } == ["B.json", "a.json", "b.json", "sub/c.jsonl"])
+    }
+
+    @Test("JSON Lines of threads becomes one unit per line; JSON Lines of comments stays whole")
+    func jsonLines() throws {
+        let folder = try ArchiveFixture.folder()
+        let threads = (1...3).map { ArchiveFixture.thread(id: "t\($0)") }.joined(separator: "\n") + "\n\n"
+        let path = try ArchiveFixture.write(threads, "threads.jsonl", in: folder)
+        let units = try ArchiveInput.units([path], readStandardInput: { [] })
+        #expect(units.count == 3)
+        #expect(units.map(\.lineBase) == [0, 1, 2])
+        #expect(try units[1].read() == Array(ArchiveFixture.thread(id: "t2").utf8))
+
+        let items = #"{"id": 1, "type": "story", "by": "a", "title": "S", "kids": [2]}"# + "\n" + #"{"id": 2, "type": "comment", "by": "b", "parent": 1, "text": "hi"}"# + "\n"
+        let hn = try ArchiveFixture.write(items, "items.jsonl", in: folder)
+        let whole = try ArchiveInput.units([hn], readStandardInput: { [] })
+        #expect(whole.count == 1)
+        if case .file = whole[0].source {} else { Issue.record("expected the whole file") }
+    }
+
+    @Test("an error on line 3 of a JSON Lines file names line 3")
+    func lineNumbers() throws {
+        let folder = try ArchiveFixture.folder()
+        let text = ArchiveFixture.thread(id: "a") + "\n" + ArchiveFixture.thread(id: "b") + "\n" + #"{"id": "c", "comments": [{"id": true}]}"# + "\n"
+        let path = try ArchiveFixture.write(text, "bad.jsonl", in: folder)
+        let report = try ArchiveFixture.build([path], in: folder)
+        #expect(!report.published)
+        let error = try #require(report.errors.first)
+        #expect(error.file == path && error.line == 3)
+        #expect(error.path == "$.comments[0].id")
+    }
+
+    @Test("a {\"threads\": [...]} document gives every thread, with paths into the list")
+    func threadsDocument() throws {
+        let text = #"{"threads": [\#(ArchiveFixture.thread(id: "a")), {"id": "b", "comments": [{"id": 1, "parent_id": 1, "score": "x"}]}]}"#
+        #expect(throws: InputErrors.self) { try Importer.read(bytes: Array(text.utf8), file: "many.json") }
+        do {
+            _ = try Importer.read(bytes: Array(text.utf8), file: "many.json")
+        } catch {
+            #expect(error.errors.first?.path == "$.threads[1].comments[0].score")
+        }
+        let good = #"{"threads": [\#(ArchiveFixture.thread(id: "a")), \#(ArchiveFixture.thread(id: "b", category: "Meta", tags: ["x", "y"]))]}"#
+        let result = try Importer.read(bytes: Array(good.utf8), file: "many.json")
+        #expect(result.threads.map { $0.info.id?.string } == ["a", "b"])
+        #expect(result.threads[1].info.category == "Meta" && result.threads[1].info.tags == ["x", "y"])
+    }
+}
