@@ -23,10 +23,13 @@ struct CLITests {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("threadfold")
     }()
 
-    func run(_ arguments: [String], stdin: String? = nil, in folder: URL? = nil) throws -> Run {
+    func run(_ arguments: [String], stdin: String? = nil, in folder: URL? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let folder { process.currentDirectoryURL = folder }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

@@ -36,7 +36,25 @@ struct HTMLValidityTests {
         let deep = try cli.run(["render", "-q", "-o", folder.appendingPathComponent("deep").path, "--max-depth", "1", "--preview", "0", "--locale", "zh-Hans"], in: folder)
         #expect(deep.status == 0)
 
-        for dir in [site, folder.appendingPathComponent("deep").path] {
+        // An archive: index pages, sections, split threads, branch pages, orders, both locales.
+        var lines: [String] = []
+        for t in 0..<6 {
+            var comments: [String] = []
+            for c in 0..<5 { comments.append(#"{"id": "c\#(c)", "author": "a\#(c)", "body": "top *\#(c)*", "created_at": \#(1_700_000_000 + t * 5_000_000 + c)}"#) }
+            for d in 0..<12 { comments.append(#"{"id": "d\#(d)", "parent_id": "\#(d == 0 ? "c0" : "d\(d - 1)")", "author": "b\#(d % 3)", "body": "deep \#(d)"}"#) }
+            lines.append(#"{"id": "t\#(t)", "title": "Thread <\#(t)> & co", "category": "\#(["Help", "Méta <b>"][t % 2])", "tags": ["x<y"], "lang": "\#(t == 5 ? "zh-Hans" : "en")", "comments": [\#(comments.joined(separator: ","))]}"#)
+        }
+        lines.append(hostile.replacingOccurrences(of: "\n", with: " "))
+        let archiveInput = try cli.write(lines.joined(separator: "\n") + "\n", "archive.jsonl", in: folder)
+        let archive = folder.appendingPathComponent("archive").path
+        let built = try cli.run(["build", "-q", "-o", archive, archiveInput, "--sections", "category", "--per-page", "2", "--page-size", "2",
+                                 "--page-depth", "3", "--orders", "oldest,newest,top", "--base-url", "https://example.org/f/"], in: folder)
+        #expect(built.status == 0, "\(built.err)")
+        let months = folder.appendingPathComponent("months").path
+        let monthly = try cli.run(["build", "-q", "-o", months, archiveInput, "--sections", "month", "--layout", "auto", "--locale", "zh-Hans"], in: folder)
+        #expect(monthly.status == 0, "\(monthly.err)")
+
+        for dir in [site, folder.appendingPathComponent("deep").path, archive, months] {
             let (status, report) = try ExternalTools.validate(dir, jar: jar)
             #expect(status == 0, "Nu checker:\n\(report)")
         }

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+@testable import ThreadfoldCLI
+
+/// `threadfold build`, `merge` and `preview` as processes: exit codes, messages, reports.
+@Suite("threadfold build, merge and preview")
+struct BuildCommandTests {
+    let cli = CLITests()
+
+    func thread(_ id: String, orphan: Bool = false, day: Int = 0) -> String {
+        let extra = orphan ? #", {"id": "o", "parent_id": "nowhere", "body": "lost"}"# : ""
+        return #"{"id": "\#(id)", "title": "Thread \#(id)", "created_at": \#(1_700_000_000 + day * 86_400), "comments": [{"id": "a", "author": "ann", "body": "hi"}, {"id": "b", "parent_id": "a", "author": "bob", "body": "yo"}\#(extra)]}"#
+    }
+
+    @Test("builds a folder and says where the index is; exit 0")
+    func builds() throws {
+        let folder = try cli.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+        for i in 0..<3 { _ = try cli.write(thread("x\(i)", day: i), "in/x\(i).json", in: folder) }
+        let run = try cli.run(["build", "in", "-o", "site"], in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("Built 3 threads (6 comments) into site/"))
+        #expect(run.out.contains("file://") && run.out.contains("site/index.html"))
+        #expect(run.err.isEmpty, "no progress bar when standard error is not a terminal: \(run.err)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-x1-x1/index.html").path))
+    }
+
+    @Test("exit codes: 1 for input errors (nothing published), 2 for warnings with --strict, 64 for usage")
+    func exitCodes() throws {
+        let folder = try cli.temporaryFolder()
+        let good = try cli.write(thread("g"), "good.json", in: folder)
+        let warned = try cli.write(thread("w", orphan: true), "warned.json", in: folder)
+        let bad = try cli.write(#"{"id": "b", "comments": [{"id": "1", "score": "lots"}]}"#, "bad.json", in: folder)
+
+        let ok = try cli.run(["build", good, warned, "-o", "site"], in: folder)
+        #expect(ok.status == 0)
+        #expect(ok.err.contains("warned.json:1:") && ok.err.contains("not in this thread"))
+        let strict = try cli.run(["build", good, warned, "-o", "site", "--strict"], in: folder)
+        #expect(strict.status == 2 && strict.err.contains("--strict"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-w-w/index.html").path), "built and published")
+
+        let failed = try cli.run(["build", good, bad, "-o", "site"], in: folder)
+        #expect(failed.status == 1)
+        #expect(failed.err.contains("bad.json:1:47: error: $.comments[0].score: expected an integer, found the string \"lots\""))
+        #expect(failed.err.contains("nothing was published"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-w-w/index.html").path), "old site kept")
+
+        for arguments in [["build"], ["build", good, "--per-page", "0"], ["build", good, "--sections", "year"], ["build", good, "--layout", "grid"],
+                          ["build", good, "--orders", "oldest,best"], ["build", good, "--orders", "top,top"], ["build", good, "--shard", "3/2"],
+                          ["build", good, "--base-url", "javascript:alert(1)"], ["build", good, "--thread-title-key", "t"],
+                          ["build", good, "--sort", "top", "--orders", "oldest,top"], ["merge"], ["build", good, "--jobs", "0"]] {
+            let run = try cli.run(arguments, in: folder)
+            #expect(run.status == 64, "\(arguments): \(run.err)")
+            #expect(run.err.contains("Usage:"))
+        }
+    }
+
+    @Test("--report writes JSON with counts, warnings with places, and timings")
+    func report() throws {
+        let folder = try cli.temporaryFolder()
+        let warned = try cli.write(thread("w", orphan: true), "warned.json", in: folder)
+        let run = try cli.run(["build", warned, "-o", "site", "--report", "report.json", "-q"], in: folder)
+        #expect(run.status == 0 && run.out.isEmpty)
+        let data = try #require(FileManager.default.contents(atPath: folder.appendingPathComponent("report.json").path))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(json["threads"] as? Int == 1 && json["comments"] as? Int == 3 && json["exit"] as? Int == 0)
+        #expect((json["filesWritten"] as? Int ?? 0) >= 5)
+        let warnings = try #require(json["warnings"] as? [[String: Any]])
+        #expect(warnings.count == 1 && warnings[0]["line"] as? Int == 1 && (warnings[0]["path"] as? String)?.hasPrefix("$.comments[2]") == true)
+        let seconds = try #require(json["seconds"] as? [String: Any])
+        #expect(seconds["total"] != nil && seconds["read and render"] != nil)
+    }
+
+    @Test("--incremental reuses unchanged threads; the report says how many")
+    func incremental() throws {
+        let folder = try cli.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+        for i in 0..<4 { _ = try cli.write(thread("x\(i)", day: i), "in/x\(i).json", in: folder) }
+        let first = try cli.run(["build", "in", "-o", "site", "--incremental"], in: folder)
+        #expect(first.status == 0)
+        _ = try cli.write(thread("x2", orphan: true, day: 9), "in/x2.json", in: folder)
+        let second = try cli.run(["build", "in", "-o", "site", "--incremental", "--report", "r.json"], in: folder)
+        #expect(second.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r.json"))) as? [String: Any])
+        #expect(json["threadsRendered"] as? Int == 1 && json["threadsReused"] as? Int == 3 && json["incremental"] as? Bool == true)
+    }
+
+    @Test("shards built separately and merged equal one build")
+    func shardsAndMerge() throws {
+        let folder = try cli.temporaryFolder()
+        let lines = (0..<12).map { thread("s\($0)", day: $0) }.joined(separator: "\n")
+        let input = try cli.write(lines, "all.jsonl", in: folder)
+        #expect(try cli.run(["build", input, "-o", "whole", "-q"], in: folder).status == 0)
+        for k in 1...3 {
+            let run = try cli.run(["build", input, "-o", "shard-\(k)", "--shard", "\(k)/3"], in: folder)
+            #expect(run.status == 0 && run.out.contains("left to other shards"))
+        }
+        let merged = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged"], in: folder)
+        #expect(merged.status == 0, "\(merged.err)")
+        #expect(merged.out.contains("Built 12 threads"))
+        let diff = try ExternalDiff.run(folder.appendingPathComponent("whole").path, folder.appendingPathComponent("merged").path)
+        #expect(diff.isEmpty, "\(diff)")
+        let notShard = try cli.run(["merge", "whole", "-o", "again"], in: folder)
+        #expect(notShard.status == 1 && notShard.err.contains("is not a shard folder"))
+    }
+
+    @Test("preview builds into a temporary folder, prints the file:// URL and opens it with $BROWSER")
+    func preview() throws {
+        let folder = try cli.temporaryFolder()
+        let input = try cli.write(thread("p"), "p.json", in: folder)
+        let log = folder.appendingPathComponent("opened.txt").path
+        let browser = try cli.write("#!/bin/sh\necho \"$1\" > \(log)\n", "browser.sh", in: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser)
+        let run = try cli.run(["preview", input], in: folder, environment: ["BROWSER": browser, "TMPDIR": folder.path])
+        #expect(run.status == 0, "\(run.err)")
+        let url = try #require(run.out.components(separatedBy: "Preview: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(url.hasPrefix("file://" + folder.path) && url.hasSuffix("/t/thread-p-p/index.html"))
+        var opened = ""
+        for _ in 0..<50 where opened.isEmpty {
+            opened = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            usleep(100_000)
+        }
+        #expect(opened.trimmingCharacters(in: .whitespacesAndNewlines) == url)
+        #expect(FileManager.default.fileExists(atPath: URL(string: url)!.path))
+
+        let example = try cli.run(["preview", "--no-open"], in: folder, environment: ["TMPDIR": folder.path, "BROWSER": "/bin/false"])
+        #expect(example.status == 0 && example.out.contains("Preview: file://"))
+    }
+
+    @Test("preview --watch renders again when the input changes")
+    func watch() throws {
+        let folder = try cli.temporaryFolder()
+        let input = try cli.write(thread("w"), "w.json", in: folder)
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["preview", "--watch", "--no-open", input]
+        process.currentDirectoryURL = folder
+        process.environment = ["TMPDIR": folder.path, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // SIGKILL: a test runner may block SIGTERM for the processes it starts.
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        // The first render: wait for the URL.
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !text.contains("\n") && Date() < deadline {
+            text += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        let url = try #require(URL(string: text.components(separatedBy: "Preview: ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        #expect(!((try? String(contentsOf: url, encoding: .utf8)) ?? "").contains("Changed body"))
+        sleep(1)
+        _ = try cli.write(thread("w").replacingOccurrences(of: "\"hi\"", with: "\"Changed body\""), "w.json", in: folder)
+        var changed = false
+        let until = Date().addingTimeInterval(30)
+        while !changed && Date() < until {
+            usleep(200_000)
+            changed = ((try? String(contentsOf: url, encoding: .utf8)) ?? "").contains("Changed body")
+        }
+        #expect(changed, "the page was rendered again")
+        #expect(process.isRunning)
+    }
+}
+
+/// `diff -r` of two folders, ignoring Threadfold's hidden bookkeeping; empty when equal.
+enum ExternalDiff {
+    static func run(_ a: String, _ b: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
+        process.arguments = ["-r", "-x", ".threadfold*", a, b]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
