@@ -176,6 +176,67 @@ func generateCorpus() throws -> (files: [String], bodies: String, bytes: Int, co
     return (files, bodiesPath, bytes, total)
 }
 
+// MARK: Archive
+
+func benchArchive(_ generated: (files: [String], bodies: String, bytes: Int, comments: Int), mb: Double) throws {
+    let fm = FileManager.default
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let site = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-archive-\(getpid())/site")
+    try fm.createDirectory(atPath: (site as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    defer { try? fm.removeItem(atPath: (site as NSString).deletingLastPathComponent) }
+    // The JSON Lines form: every thread file is one line already. Hidden, so the folder walk skips it.
+    let jsonl = settings.corpus + "/.archive.jsonl"
+    if !fm.fileExists(atPath: jsonl) {
+        var all = Data()
+        for file in generated.files { all.append(try Data(contentsOf: URL(fileURLWithPath: file))) }
+        try all.write(to: URL(fileURLWithPath: jsonl))
+    }
+    let runs = max(1, min(settings.runs, 3))
+    func build(_ extra: [String], input: String = settings.corpus) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+        try time(settings.threadfold, ["build", "-q", "-o", site, input] + extra)
+    }
+    func bestOf(_ body: () throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) rethrows -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+        var result = (seconds: Double.infinity, cpu: Double.infinity, peakMiB: 0.0, system: Double.infinity)
+        for _ in 0..<runs {
+            let run = try body()
+            if ProcessInfo.processInfo.environment["BENCH_VERBOSE"] != nil {
+                print("  run: \(format(run.seconds, 3)) s wall, \(format(run.cpu, 3)) s CPU, \(format(run.system, 3)) s system, \(format(run.peakMiB, 0)) MiB")
+            }
+            result = (min(result.seconds, run.seconds), min(result.cpu, run.cpu), max(result.peakMiB, run.peakMiB), min(result.system, run.system))
+        }
+        return result
+    }
+    func line(_ label: String, _ run: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) -> String {
+        "\(label) \(format(run.seconds, 3)) s wall, \(format(run.cpu, 3)) s CPU (\(format(run.system, 3)) s system) · \(Int(Double(generated.comments) / run.seconds)) comments/s · peak memory \(format(run.peakMiB, 0)) MiB"
+    }
+    print("archive (threadfold build of the corpus folder: \(generated.files.count) threads, index, sidecars, feeds; best of \(runs)):")
+    let one = try bestOf { try build(["--jobs", "1"]) }
+    print(line("  --jobs 1:   ", one))
+    let all = try bestOf { try build(["--jobs", String(cores)]) }
+    print(line("  --jobs \(cores):   ", all))
+    print("  speed-up:    \(format(one.seconds / all.seconds, 2))x with \(cores) cores (target: at least 1.8x on 2 cores)")
+
+    // Incremental: a full --incremental build, then rebuilds after one thread file changes
+    // (a trailing newline added, then removed again: its bytes and hash change each time).
+    _ = try build(["--incremental"])
+    let changed = generated.files[generated.files.count / 2]
+    let original = try Data(contentsOf: URL(fileURLWithPath: changed))
+    defer { try? original.write(to: URL(fileURLWithPath: changed)) }
+    var flip = false
+    let incremental = try bestOf {
+        flip.toggle()
+        try (flip ? original + Data("\n".utf8) : original).write(to: URL(fileURLWithPath: changed))
+        return try build(["--incremental"])
+    }
+    print(line("  incremental, one thread changed:", incremental))
+    print("  incremental / full (\(cores) jobs): \(format(100 * incremental.seconds / all.seconds, 1))% (target: under 5%)")
+
+    // JSON Lines: one file, read a line at a time.
+    let lines = try bestOf { try build(["--jobs", String(cores)], input: jsonl) }
+    print(line("  JSON Lines form (\(format(mb, 1)) MB in one file), \(cores) jobs:", lines))
+    print("  peak memory of the JSON Lines build: \(format(lines.peakMiB, 0)) MiB (target: under 1 GB)")
+}
+
 // MARK: Measuring
 
 /// Runs a command with posix_spawn (stdout to /dev/null) and returns its wall time and its own
@@ -370,6 +431,10 @@ do {
     print("cmark CLI:   \(format(cm.seconds, 3)) s wall, \(format(cm.cpu, 3)) s CPU for the same bodies in one process (reference; peak memory \(format(cm.peakMiB, 0)) MiB)")
     print("ratio:       \(format(tf.seconds / cm.seconds, 2))x wall, \(format(tf.cpu / cm.cpu, 2))x CPU, \(format(tfUser / cm.cpu, 2))x user CPU of the cmark-only time (target: at most 1.5x)")
     print("             (system time is the kernel creating 2,000 files; on ext4 it grows with recent file churn, 0.2 to 1.9 s here)")
+    // The archive: `threadfold build` of the corpus folder with one job and with every core, an
+    // incremental rebuild after one thread changes, and the JSON Lines form of the same corpus.
+    try benchArchive(generated, mb: mb)
+
     // In-process: the JSON stage alone, ours against Foundation's.
     var tape = 0.0, serialization = 0.0
     let datas = try generated.files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }

@@ -57,39 +57,89 @@ public struct ArchiveBuilder: Sendable {
 
     /// Runs the build. `progress(done, total)` is called from the calling thread about ten
     /// times a second while units are rendered.
+    ///
+    /// With `incremental`, a unit whose bytes and settings are unchanged costs nothing when the
+    /// recycled spare (the site from two builds ago) already holds its files, or one hard link
+    /// per file when only the live site does; everything else is rendered.
     public func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
         var report = Report()
         var clock = Clock()
         let renderer = try ArchiveRenderer(options: options, resources: resources)
         let settings = settingsHash()
         let previous = incremental ? Manifest.load(from: output).flatMap { $0.settings == settings ? $0 : nil } : nil
-        report.incrementalBase = previous != nil
+        var spare: Manifest?
         let staging: SiteWriter.Staging
-        do { staging = try SiteWriter(output: output).begin() } catch {
+        do {
+            staging = try SiteWriter(output: output).begin(keepSpare: true) { folder in
+                guard incremental, let manifest = Manifest.load(from: folder), manifest.settings == settings else { return false }
+                spare = manifest
+                return true
+            }
+        } catch {
             report.siteError = error
             return report
         }
+        if !staging.recycled { spare = nil }
+        report.incrementalBase = previous != nil || spare != nil
 
-        let work = Work(count: units.count)
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, previous: previous,
-                                    oldSite: output.standardizedFileURL, shard: shard, work: work)
-        let group = DispatchGroup()
-        for _ in 0..<max(1, min(jobs, units.count)) {
-            group.enter()
-            let thread = Thread {
-                context.drain()
-                group.leave()
+        // 1. Every unit's hash, in parallel; untouched files are not read (their stat matches).
+        let known = Self.trustedHashes(units: units, manifests: [previous, spare].compactMap { $0 })
+        let hashes = Work.parallel(count: units.count, jobs: jobs) { i -> UInt64? in
+            if let hash = known[i] { return hash }
+            return try? ContentHash.hash(units[i].read())
+        }
+
+        // 2. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
+        enum Action: Sendable { case keep(Manifest.Unit), link(Manifest.Unit), render }
+        var actions: [Action] = []
+        var keys: [String] = []
+        for (i, unit) in units.enumerated() {
+            let key = unit.key(contentHash: hashes[i])
+            keys.append(key)
+            let hex = hashes[i].map(ContentHash.hex)
+            if let hex, let old = spare?.units[key], old.hash == hex { actions.append(.keep(old)) }
+            else if let hex, let old = previous?.units[key], old.hash == hex { actions.append(.link(old)) }
+            else { actions.append(.render) }
+        }
+        if let spare {
+            // The recycled folder's files that no kept unit owns go before anything is written.
+            var kept = Set<String>()
+            for (i, action) in actions.enumerated() { if case .keep = action { kept.insert(keys[i]) } }
+            for (key, unit) in spare.units where !kept.contains(key) {
+                for file in unit.files { staging.remove(file) }
             }
-            thread.stackSize = 16 << 20
-            thread.start()
         }
-        while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            progress?(work.done.load(ordering: .relaxed), units.count)
+
+        // 3. Link and render, in parallel, largest units first so no long thread ends the run alone.
+        let work = Work(count: units.count)
+        let context = WorkerContext(units: units, renderer: renderer, staging: staging, oldSite: output.standardizedFileURL,
+                                    shard: shard, work: work)
+        var pending: [Int] = []
+        var results = [UnitResult?](repeating: nil, count: units.count)
+        for (i, action) in actions.enumerated() {
+            switch action {
+            case .keep(let old):
+                var result = context.reused(old, key: keys[i], display: units[i].display, linkFiles: false)
+                if result.errors.isEmpty { result.filesReused = old.files.count }
+                results[i] = result
+            case .link, .render:
+                pending.append(i)
+            }
         }
+        pending.sort { units[$0].sizeHint > units[$1].sizeHint || (units[$0].sizeHint == units[$1].sizeHint && $0 < $1) }
+        let done = units.count - pending.count
+        let computed = Work.parallel(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units] p -> UnitResult in
+            let i = pending[p]
+            if case .link(let old) = actions[i] {
+                let result = context.reused(old, key: keys[i], display: units[i].display, linkFiles: true)
+                if result.errors.isEmpty || result.errors.contains(where: { $0.path == "$.id" }) { return result }
+            }
+            return context.render(units[i], key: keys[i], hash: hashes[i])
+        }
+        for (p, i) in pending.enumerated() { results[i] = computed[p] }
         progress?(units.count, units.count)
         report.timings.append(("read and render", clock.lap()))
 
-        let results = work.results.withLock { $0 }
         var summaries: [ThreadSummary] = []
         var manifest = Manifest(settings: settings, units: [:], files: [:])
         for case let result? in results {
@@ -104,8 +154,8 @@ public struct ArchiveBuilder: Sendable {
             if let format = result.format { report.formats[format, default: 0] += 1 }
             summaries += result.summaries
             if let (key, unit) = result.manifestUnit { manifest.units[key] = unit }
-            if let (path, state) = result.fileState { manifest.files[path] = state }
         }
+        manifest.files = Self.fileStates(units: units, hashes: hashes)
         report.threads = summaries.count
         guard report.errors.isEmpty else {
             staging.abandon()
@@ -123,8 +173,17 @@ public struct ArchiveBuilder: Sendable {
             } else {
                 files.append(("shard.json", Array("{\"shard\": \"\(shard!.index)/\(shard!.count)\", \"threads\": \(summaries.count), \"version\": \"\(Threadfold.version)\"}\n".utf8)))
             }
+            manifest.listing = files.map(\.path)
+            if let spare {
+                let now = Set(manifest.listing)
+                for path in spare.listing where !now.contains(path) { staging.remove(path) }
+            }
             for file in files {
-                // An unchanged index page keeps its file (and date) from the previous build.
+                // An unchanged listing page keeps its file (and date) from an earlier build.
+                if staging.recycled, staging.contents(file.path) == file.bytes {
+                    report.filesReused += 1
+                    continue
+                }
                 let old = output.appendingPathComponent(file.path)
                 if previous != nil, let data = FileManager.default.contents(atPath: old.path), data.elementsEqual(file.bytes) {
                     try staging.link(file.path, from: old)
@@ -147,6 +206,62 @@ public struct ArchiveBuilder: Sendable {
             throw error
         }
         return report
+    }
+
+    /// Hashes that need no reading: a file whose size, modification time and inode match a
+    /// manifest's record (for JSON Lines, each line's hash, when the line count matches too).
+    static func trustedHashes(units: [ArchiveUnit], manifests: [Manifest]) -> [UInt64?] {
+        var lineCounts: [String: Int] = [:]
+        for unit in units { if case .line(let path, _, _, _) = unit.source { lineCounts[path, default: 0] += 1 } }
+        var signatures: [String: (size: Int64, mtime: Int64, inode: UInt64)?] = [:]
+        var lineIndex: [String: Int] = [:]
+        var known = [UInt64?](repeating: nil, count: units.count)
+        for (i, unit) in units.enumerated() {
+            let path: String
+            var line = -1
+            switch unit.source {
+            case .file(let p): path = p
+            case .line(let p, _, _, _):
+                path = p
+                line = lineIndex[p, default: 0]
+                lineIndex[p] = line + 1
+            case .bytes: continue
+            }
+            if signatures[path] == nil { signatures[path] = .some(Manifest.signature(path)) }
+            guard let signature = signatures[path]!, signature.size > 0 else { continue }
+            for manifest in manifests {
+                guard let state = manifest.files[path], state.size == signature.size, state.mtime == signature.mtime,
+                      state.inode == signature.inode else { continue }
+                if line < 0, state.lines == nil, let hash = UInt64(state.hash, radix: 16) { known[i] = hash; break }
+                if line >= 0, let lines = state.lines, lines.count == lineCounts[path], let hash = UInt64(lines[line], radix: 16) {
+                    known[i] = hash
+                    break
+                }
+            }
+        }
+        return known
+    }
+
+    /// The stat signature and hashes of every input file, for the next build's manifest.
+    static func fileStates(units: [ArchiveUnit], hashes: [UInt64?]) -> [String: Manifest.FileState] {
+        var states: [String: Manifest.FileState] = [:]
+        for (i, unit) in units.enumerated() {
+            guard let hash = hashes[i] else { continue }
+            switch unit.source {
+            case .file(let path):
+                if let s = Manifest.signature(path) {
+                    states[path] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: ContentHash.hex(hash))
+                }
+            case .line(let path, _, _, _):
+                if states[path] == nil, let s = Manifest.signature(path) {
+                    states[path] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [])
+                }
+                states[path]?.lines?.append(ContentHash.hex(hash))
+            case .bytes:
+                continue
+            }
+        }
+        return states
     }
 
     /// Everything besides the input bytes that decides the output.
@@ -175,15 +290,45 @@ struct Clock {
 
 /// Shared state of one build's workers.
 final class Work: Sendable {
-    let next = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
-    let results: Mutex<[UnitResult?]>
     /// Thread ids (as bytes) and folders already taken, with where they came from.
     let claims = Mutex<(ids: [[UInt8]: String], folders: [String: String])>(([:], [:]))
 
-    init(count: Int) {
-        results = Mutex([UnitResult?](repeating: nil, count: count))
+    init(count: Int) {}
+
+    /// Runs `body(0..<count)` on `jobs` threads (each with a large stack), results in index
+    /// order. `progress(done)` is called from the calling thread about ten times a second.
+    static func parallel<T: Sendable>(count: Int, jobs: Int, progress: ((Int) -> Void)? = nil,
+                                      _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        let shared = ParallelState<T>(count: count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(jobs, count)) {
+            group.enter()
+            let thread = Thread {
+                while true {
+                    let i = shared.next.add(1, ordering: .relaxed).oldValue
+                    guard i < count else { break }
+                    let result = body(i)
+                    shared.results.withLock { $0[i] = result }
+                    shared.done.add(1, ordering: .relaxed)
+                }
+                group.leave()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            progress?(shared.done.load(ordering: .relaxed))
+        }
+        return shared.results.withLock { $0.map { $0! } }
     }
+}
+
+final class ParallelState<T: Sendable>: Sendable {
+    let next = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+    let results: Mutex<[T?]>
+    init(count: Int) { results = Mutex([T?](repeating: nil, count: count)) }
 }
 
 struct UnitResult: Sendable {
@@ -198,29 +343,43 @@ struct UnitResult: Sendable {
     var comments = 0
     var format: String?
     var manifestUnit: (String, Manifest.Unit)?
-    var fileState: (String, Manifest.FileState)?
 }
 
 struct WorkerContext: Sendable {
     let units: [ArchiveUnit]
     let renderer: ArchiveRenderer
     let staging: SiteWriter.Staging
-    let previous: Manifest?
     let oldSite: URL
     let shard: Shard?
     let work: Work
 
-    func drain() {
-        while true {
-            let i = work.next.add(1, ordering: .relaxed).oldValue
-            guard i < units.count else { return }
-            let result = process(units[i])
-            work.results.withLock { $0[i] = result }
-            work.done.add(1, ordering: .relaxed)
+    /// A unit whose files an earlier build wrote: claimed, and linked from the live site when
+    /// the staging folder does not already hold them.
+    func reused(_ old: Manifest.Unit, key: String, display: String, linkFiles: Bool) -> UnitResult {
+        var result = UnitResult()
+        do {
+            for summary in old.threads { try claim(summary, source: display) }
+            if linkFiles {
+                for file in old.files { try staging.link(file, from: oldSite.appendingPathComponent(file)) }
+                result.filesReused = old.files.count
+            }
+        } catch let error as InputError {
+            result.errors.append(error)
+            return result
+        } catch {
+            // The live site's files are gone or unreadable: the caller renders the unit afresh.
+            result.errors.append(InputError(file: display, message: "\(error)"))
+            return result
         }
+        result.summaries = old.threads
+        result.warnings = old.warnings
+        result.reused = old.threads.count
+        result.comments = old.comments
+        result.manifestUnit = (key, old)
+        return result
     }
 
-    func process(_ unit: ArchiveUnit) -> UnitResult {
+    func render(_ unit: ArchiveUnit, key: String, hash: UInt64?) -> UnitResult {
         var result = UnitResult()
         let base = unit.lineBase
         func shifted(_ error: InputError) -> InputError {
@@ -228,62 +387,9 @@ struct WorkerContext: Sendable {
             if base > 0, let line = error.line { error.line = line + base }
             return error
         }
-
-        // 1. The unit's hash: from the previous manifest when the file is untouched, else read.
-        var bytes: [UInt8]?
-        var hash: UInt64
-        var fileState: Manifest.FileState?
         do {
-            switch unit.source {
-            case .file(let path):
-                let signature = Manifest.signature(path)
-                if let signature, let old = previous?.files[path], old.size == signature.size, old.mtime == signature.mtime,
-                   old.inode == signature.inode, let stored = UInt64(old.hash, radix: 16) {
-                    hash = stored
-                } else {
-                    let read = try unit.read()
-                    bytes = read
-                    hash = ContentHash.hash(read)
-                }
-                if let signature {
-                    fileState = Manifest.FileState(size: signature.size, mtime: signature.mtime, inode: signature.inode, hash: ContentHash.hex(hash))
-                }
-            default:
-                let read = try unit.read()
-                bytes = read
-                hash = ContentHash.hash(read)
-            }
-        } catch {
-            result.errors = error.errors.map(shifted)
-            return result
-        }
-        if let fileState, case .file(let path) = unit.source { result.fileState = (path, fileState) }
-        let key = unit.key(contentHash: hash)
-        let hashText = ContentHash.hex(hash)
-
-        // 2. Unchanged: link the previous files.
-        if let old = previous?.units[key], old.hash == hashText {
-            do {
-                for summary in old.threads { try claim(summary, source: unit.display) }
-                for file in old.files { try staging.link(file, from: oldSite.appendingPathComponent(file)) }
-                result.summaries = old.threads
-                result.warnings = old.warnings
-                result.reused = old.threads.count
-                result.filesReused = old.files.count
-                result.comments = old.comments
-                result.manifestUnit = (key, old)
-                return result
-            } catch let error as InputError {
-                result.errors.append(error)
-                return result
-            } catch {
-                // The previous files are gone or unreadable: render the unit afresh.
-            }
-        }
-
-        // 3. Changed or new: read, render, write.
-        do {
-            let data = try bytes ?? unit.read()
+            let data = try unit.read()
+            let hashText = ContentHash.hex(hash ?? ContentHash.hash(data))
             let imported = try renderer.pipeline.read(bytes: data, file: unit.display)
             if imported.detected { result.format = imported.format.rawValue }
             result.warnings += imported.skipped.map(shifted)

@@ -17,6 +17,8 @@ struct Manifest: Codable, Sendable {
     var units: [String: Unit]
     /// Per input file: its stat signature and content hash, so an untouched file is not read.
     var files: [String: FileState]
+    /// The listing pages, feeds, sitemaps and assets, so a recycled folder can drop stale ones.
+    var listing: [String] = []
 
     struct Unit: Codable, Sendable {
         var hash: String

@@ -28,6 +28,15 @@ public struct ArchiveUnit: Sendable {
         self.display = display
     }
 
+    /// Roughly how much work the unit is (its size in bytes), for scheduling the largest first.
+    public var sizeHint: Int {
+        switch source {
+        case .file(let path): return Int(Manifest.signature(path)?.size ?? 0)
+        case .line(_, _, let length, _): return length
+        case .bytes(let bytes): return bytes.count
+        }
+    }
+
     /// Lines in this unit's messages are the file's lines.
     public var lineBase: Int {
         if case .line(_, _, _, let line) = source { return line - 1 }

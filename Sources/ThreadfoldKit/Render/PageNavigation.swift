@@ -62,19 +62,34 @@ public struct PageNavigation: Sendable {
     /// The first words of a body, for a breadcrumb: Markdown punctuation and newlines become
     /// spaces, at most 60 characters.
     public static func excerpt(_ body: String, limit: Int = 60) -> String {
-        var out = ""
+        var out = String.UnicodeScalarView()
         var count = 0
         var space = false
-        for character in body {
-            if count >= limit { out += "…"; break }
-            if character.isWhitespace || "#*_`>[]()!~|".contains(character) {
+        for scalar in body.unicodeScalars {
+            if scalar.value < 0x80 {
+                switch UInt8(scalar.value) {
+                case 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "#"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: ">"),
+                     UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "!"), UInt8(ascii: "~"), UInt8(ascii: "|"):
+                    space = !out.isEmpty
+                    continue
+                default: break
+                }
+            } else if scalar.properties.isWhitespace {
                 space = !out.isEmpty
                 continue
             }
-            if space { out += " "; count += 1; space = false }
-            out.append(character)
+            if count >= limit {
+                out.append("…")
+                break
+            }
+            if space {
+                out.append(" ")
+                count += 1
+                space = false
+            }
+            out.append(scalar)
             count += 1
         }
-        return out
+        return String(out)
     }
 }

@@ -9,10 +9,16 @@ import Darwin
 
 /// Publishes a set of files as one folder, atomically.
 ///
-/// Everything is written into a fresh staging folder beside the target, then swapped into
-/// place in one step (`renameat2(RENAME_EXCHANGE)` where the kernel has it, two renames
-/// otherwise). A failed or interrupted build leaves the previous folder as it was. Because the
-/// staging folder is new, a symlink planted in the old output is never followed.
+/// Everything is written into a staging folder beside the target, then swapped into place in
+/// one step (`renameat2(RENAME_EXCHANGE)` where the kernel has it, two renames otherwise). A
+/// failed or interrupted build leaves the previous folder as it was.
+///
+/// Archive builds keep the swapped-out site as a spare (`.<name>.spare`, double buffering): an
+/// incremental build recycles it as its staging folder, so a thread that changed in neither of
+/// the last two builds costs no file operation at all. Files in a recycled folder are only ever
+/// unlinked and created anew, never written in place, because they may be hard links shared
+/// with the live site. A spare that a build was interrupted in is marked dirty and discarded.
+/// Builds of one output take a lock (`.<name>.lock`), so two cannot share a staging folder.
 public struct SiteWriter {
     /// Marks a folder as Threadfold's output, which a later build may replace whole.
     public static let markerName = ".threadfold"
@@ -34,9 +40,18 @@ public struct SiteWriter {
         }
     }
 
+    /// Where the previous site is kept between builds.
+    public var spare: URL { output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).spare") }
+    static let dirtyName = ".threadfold-dirty"
+
     /// Checks the target and opens a staging folder beside it. Write pages into it as they are
     /// rendered, then `commit()` to swap it into place, or `abandon()` to leave the old output.
-    public func begin() throws(SiteError) -> Staging {
+    ///
+    /// - Parameters:
+    ///   - keepSpare: after the swap, keep the old output as the spare instead of deleting it.
+    ///   - reuse: called with the spare folder, once the lock is held; returning true recycles
+    ///     the spare as the staging folder (`Staging.recycled`), false starts from an empty one.
+    public func begin(keepSpare: Bool = false, reuse: (URL) -> Bool = { _ in false }) throws(SiteError) -> Staging {
         let fm = FileManager.default
         let parent = output.deletingLastPathComponent()
         let name = output.lastPathComponent
@@ -59,15 +74,42 @@ public struct SiteWriter {
         } catch {
             throw SiteError(path: parent.path, message: "cannot create this folder: \(error.localizedDescription)")
         }
+        let lock = open(parent.appendingPathComponent(".\(name).lock").path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            if lock >= 0 { close(lock) }
+            throw SiteError(path: output.path, message: "another Threadfold build is writing this folder; expected one build at a time")
+        }
         removeAbandoned(in: parent, name: name)
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+        // A clean spare that the caller can use becomes the staging folder.
+        let spare = self.spare
+        var spareIsDirectory: ObjCBool = false
+        let hasSpare = fm.fileExists(atPath: spare.path, isDirectory: &spareIsDirectory) && spareIsDirectory.boolValue
+            && (try? fm.attributesOfItem(atPath: spare.path)[.type] as? FileAttributeType) == .typeDirectory
+        if hasSpare && exists && !fm.fileExists(atPath: spare.appendingPathComponent(Self.dirtyName).path)
+            && fm.fileExists(atPath: spare.appendingPathComponent(Self.markerName).path) && reuse(spare) {
+            let session = Staging(writer: self, folder: spare, exists: exists, tag: tag, recycled: true, keepSpare: keepSpare, lock: lock)
+            do {
+                try Self.write([], to: spare.appendingPathComponent(Self.dirtyName))
+            } catch {
+                session.abandon()
+                throw error
+            }
+            return session
+        }
+        if hasSpare || fm.fileExists(atPath: spare.path) {
+            // Not usable (dirty, or the caller wants a fresh start): it goes now.
+            try? fm.removeItem(at: spare)
+        }
         let staging = parent.appendingPathComponent(".\(name).staging-\(tag)")
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
+            close(lock)
             throw SiteError(path: staging.path, message: "cannot create the staging folder: \(error.localizedDescription)")
         }
-        let session = Staging(writer: self, folder: staging, exists: exists, tag: tag)
+        let session = Staging(writer: self, folder: staging, exists: exists, tag: tag, recycled: false, keepSpare: keepSpare, lock: lock)
         do {
             try Self.write(Array(Self.markerText.utf8), to: staging.appendingPathComponent(Self.markerName))
         } catch {
@@ -83,13 +125,20 @@ public struct SiteWriter {
         public let folder: URL
         let exists: Bool
         let tag: String
+        /// The folder is the recycled spare: it holds the site from two builds ago.
+        public let recycled: Bool
+        let keepSpare: Bool
+        private let lock: Int32
         private let state = Mutex<(folders: Set<String>, finished: Bool)>(([""], false))
 
-        init(writer: SiteWriter, folder: URL, exists: Bool, tag: String) {
+        init(writer: SiteWriter, folder: URL, exists: Bool, tag: String, recycled: Bool, keepSpare: Bool, lock: Int32) {
             self.writer = writer
             self.folder = folder
             self.exists = exists
             self.tag = tag
+            self.recycled = recycled
+            self.keepSpare = keepSpare
+            self.lock = lock
         }
 
         /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts).
@@ -109,12 +158,33 @@ public struct SiteWriter {
             try SiteWriter.write([UInt8](data), to: url)
         }
 
+        /// The bytes of a file already in the folder (a recycled one), if any.
+        public func contents(_ path: String) -> [UInt8]? {
+            guard SiteWriter.isSafeRelativePath(path) || path.hasPrefix(SiteWriter.markerName + "-") else { return nil }
+            return FileManager.default.contents(atPath: folder.appendingPathComponent(path).path).map { [UInt8]($0) }
+        }
+
+        /// Removes a file of a recycled folder, and its folders when they become empty.
+        public func remove(_ path: String) {
+            guard SiteWriter.isSafeRelativePath(path) else { return }
+            unlink(folder.appendingPathComponent(path).path)
+            var parts = path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                let directory = parts.joined(separator: "/")
+                guard rmdir(folder.appendingPathComponent(directory).path) == 0 else { break }
+                _ = state.withLock { $0.folders.remove(directory) }
+                parts = parts.dropLast()
+            }
+        }
+
         /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers.
         public func writeMetadata(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
             guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
                 throw SiteError(path: name, message: "is not a Threadfold metadata name")
             }
-            try SiteWriter.write(bytes, to: folder.appendingPathComponent(name))
+            let url = folder.appendingPathComponent(name)
+            if recycled { unlink(url.path) }
+            try SiteWriter.write(bytes, to: url)
         }
 
         private func prepare(_ path: String) throws(SiteError) -> URL {
@@ -122,13 +192,17 @@ public struct SiteWriter {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
             let url = folder.appendingPathComponent(path)
+            // A recycled folder's file may be a hard link into the live site: replace, never overwrite.
+            if recycled { unlink(url.path) }
             let directory = String(path.split(separator: "/").dropLast().joined(separator: "/"))
             let known = state.withLock { $0.folders.contains(directory) }
             if !known {
-                do {
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                } catch {
-                    throw SiteError(path: url.deletingLastPathComponent().path, message: "cannot create this folder: \(error.localizedDescription)")
+                if mkdir(url.deletingLastPathComponent().path, 0o755) != 0 && errno != EEXIST {
+                    do {
+                        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    } catch {
+                        throw SiteError(path: url.deletingLastPathComponent().path, message: "cannot create this folder: \(error.localizedDescription)")
+                    }
                 }
                 _ = state.withLock { $0.folders.insert(directory) }
             }
@@ -141,21 +215,25 @@ public struct SiteWriter {
                 defer { state.finished = true }
                 return !state.finished
             }) else { return }
+            defer { close(lock) }
+            if recycled { unlink(folder.appendingPathComponent(SiteWriter.dirtyName).path) }
             do {
-                try writer.swap(staging: folder, exists: exists, tag: tag)
+                try writer.swap(staging: folder, exists: exists, tag: tag, keepSpare: keepSpare)
             } catch {
-                try? FileManager.default.removeItem(at: folder)
+                if !recycled { try? FileManager.default.removeItem(at: folder) }
                 throw error
             }
         }
 
-        /// Removes the staging folder; the old output stays as it was.
+        /// Removes the staging folder; the old output stays as it was. A recycled spare stays,
+        /// marked dirty, and is discarded by the next build.
         public func abandon() {
             guard state.withLock({ state in
                 defer { state.finished = true }
                 return !state.finished
             }) else { return }
-            try? FileManager.default.removeItem(at: folder)
+            defer { close(lock) }
+            if !recycled { try? FileManager.default.removeItem(at: folder) }
         }
 
         deinit { abandon() }
@@ -178,7 +256,7 @@ public struct SiteWriter {
         }
     }
 
-    fileprivate func swap(staging: URL, exists: Bool, tag: String) throws(SiteError) {
+    fileprivate func swap(staging: URL, exists: Bool, tag: String, keepSpare: Bool) throws(SiteError) {
         let parent = output.deletingLastPathComponent()
         let name = output.lastPathComponent
         if !exists {
@@ -188,7 +266,8 @@ public struct SiteWriter {
             return
         }
         if Self.exchange(staging.path, output.path) {
-            try? FileManager.default.removeItem(at: staging) // now holds the old output
+            // The staging path now holds the old output.
+            keepOld(at: staging, keepSpare: keepSpare)
             return
         }
         let old = parent.appendingPathComponent(".\(name).old-\(tag)")
@@ -200,7 +279,19 @@ public struct SiteWriter {
             _ = rename(old.path, output.path)
             throw SiteError(path: output.path, message: "could not be put in place: \(reason)")
         }
-        try? FileManager.default.removeItem(at: old)
+        keepOld(at: old, keepSpare: keepSpare)
+    }
+
+    /// The old output becomes the spare, or is deleted.
+    private func keepOld(at old: URL, keepSpare: Bool) {
+        guard keepSpare else {
+            try? FileManager.default.removeItem(at: old)
+            return
+        }
+        if old.path != spare.path {
+            try? FileManager.default.removeItem(at: spare)
+            if rename(old.path, spare.path) != 0 { try? FileManager.default.removeItem(at: old) }
+        }
     }
 
     /// Writes a new file (never through an existing link: the folder is fresh and O_EXCL refuses one).

@@ -265,6 +265,61 @@ struct ArchiveBuilderTests {
         #expect(third.threadsRendered == 10 && !third.incrementalBase)
     }
 
+    @Test("incremental builds recycle the spare site: every result equals a full build, and the live site is never touched")
+    func incrementalGenerations() throws {
+        let folder = try ArchiveFixture.folder()
+        let input = try tenThreads(folder)
+        var options = ArchiveOptions()
+        options.perPage = 4
+        let site = folder.appendingPathComponent("site")
+        let spare = folder.appendingPathComponent(".site.spare")
+        func full(_ name: String) throws -> [String: [UInt8]] {
+            _ = try ArchiveFixture.build([input.path], in: folder, site: name, options: options)
+            return ArchiveFixture.files(folder.appendingPathComponent(name))
+        }
+        _ = try ArchiveFixture.build([input.path], in: folder, options: options, incremental: true)
+        // Generation 2: one thread changes; no spare yet, so the rest is linked from the live site.
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "n5", day: 300, comments: 3, category: "Off-topic"), "n5.json", in: input)
+        let second = try ArchiveFixture.build([input.path], in: folder, options: options, incremental: true)
+        #expect(second.threadsRendered == 1 && second.threadsReused == 9)
+        let generation2 = ArchiveFixture.files(site)
+        #expect(generation2 == (try full("full2")))
+        #expect(FileManager.default.fileExists(atPath: spare.path), "the swapped-out site is kept as the spare")
+        // Generation 3 recycles the spare (generation 1): n5 is linked from the live site, n7 is
+        // rendered, n3 goes, n10 arrives, and the index loses and gains pages.
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "n7", day: 140, comments: 4, category: "Meta"), "n7.json", in: input)
+        try FileManager.default.removeItem(at: input.appendingPathComponent("n3.json"))
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "n10", day: 400, category: "New"), "n10.json", in: input)
+        let third = try ArchiveFixture.build([input.path], in: folder, options: options, incremental: true)
+        #expect(third.published && third.threadsRendered == 2 && third.threadsReused == 8)
+        #expect(ArchiveFixture.files(site) == (try full("full3")))
+        #expect(ArchiveFixture.files(spare) == generation2, "generation 2, now the spare, was never written through a shared link")
+        // Generation 4: nothing changed; the recycled folder already holds all but what generation 3 changed.
+        let fourth = try ArchiveFixture.build([input.path], in: folder, options: options, incremental: true)
+        #expect(fourth.threadsRendered == 0 && fourth.threadsReused == 10)
+        #expect(ArchiveFixture.files(site) == (try full("full4")))
+        let fifth = try ArchiveFixture.build([input.path], in: folder, options: options, incremental: true)
+        #expect(fifth.threadsRendered == 0 && fifth.filesWritten == 0, "two unchanged generations: nothing to write")
+        #expect(ArchiveFixture.files(site) == (try full("full5")))
+    }
+
+    @Test("an interrupted incremental build leaves the spare dirty; the next build discards it")
+    func dirtySpare() throws {
+        let folder = try ArchiveFixture.folder()
+        let input = try tenThreads(folder)
+        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        let spare = folder.appendingPathComponent(".site.spare")
+        // Simulate a build killed after it started recycling the spare: marked dirty, a page gone.
+        try Data().write(to: spare.appendingPathComponent(".threadfold-dirty"))
+        try FileManager.default.removeItem(at: spare.appendingPathComponent("t/thread-n1-n1/index.html"))
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "n4", day: 1, comments: 5), "n4.json", in: input)
+        let report = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        #expect(report.published && report.threadsRendered == 1)
+        _ = try ArchiveFixture.build([input.path], in: folder, site: "full")
+        #expect(ArchiveFixture.files(folder.appendingPathComponent("site")) == ArchiveFixture.files(folder.appendingPathComponent("full")))
+    }
+
     @Test("feeds and the sitemap are well-formed XML; absolute URLs only with a base URL")
     func feeds() throws {
         let folder = try ArchiveFixture.folder()
