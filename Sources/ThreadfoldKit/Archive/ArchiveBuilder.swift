@@ -70,8 +70,10 @@ public struct ArchiveBuilder: Sendable {
         var spare: Manifest?
         let staging: SiteWriter.Staging
         do {
+            // The spare is recycled whenever it has a manifest saying what it holds: a full build
+            // rewrites only the files whose bytes differ; an incremental one also keeps units.
             staging = try SiteWriter(output: output).begin(keepSpare: true) { folder in
-                guard incremental, let manifest = Manifest.load(from: folder), manifest.settings == settings else { return false }
+                guard let manifest = Manifest.load(from: folder) else { return false }
                 spare = manifest
                 return true
             }
@@ -80,7 +82,8 @@ public struct ArchiveBuilder: Sendable {
             return report
         }
         if !staging.recycled { spare = nil }
-        report.incrementalBase = previous != nil || spare != nil
+        let spareUnits = incremental && spare?.settings == settings ? spare?.units : nil
+        report.incrementalBase = previous != nil || spareUnits != nil
 
         // 1. Every unit's hash, in parallel; untouched files are not read (their stat matches).
         let known = Self.trustedHashes(units: units, manifests: [previous, spare].compactMap { $0 })
@@ -97,17 +100,9 @@ public struct ArchiveBuilder: Sendable {
             let key = unit.key(contentHash: hashes[i])
             keys.append(key)
             let hex = hashes[i].map(ContentHash.hex)
-            if let hex, let old = spare?.units[key], old.hash == hex { actions.append(.keep(old)) }
+            if let hex, let old = spareUnits?[key], old.hash == hex { actions.append(.keep(old)) }
             else if let hex, let old = previous?.units[key], old.hash == hex { actions.append(.link(old)) }
             else { actions.append(.render) }
-        }
-        if let spare {
-            // The recycled folder's files that no kept unit owns go before anything is written.
-            var kept = Set<String>()
-            for (i, action) in actions.enumerated() { if case .keep = action { kept.insert(keys[i]) } }
-            for (key, unit) in spare.units where !kept.contains(key) {
-                for file in unit.files { staging.remove(file) }
-            }
         }
 
         // 3. Link and render, in parallel, largest units first so no long thread ends the run alone.
@@ -174,24 +169,24 @@ public struct ArchiveBuilder: Sendable {
                 files.append(("shard.json", Array("{\"shard\": \"\(shard!.index)/\(shard!.count)\", \"threads\": \(summaries.count), \"version\": \"\(Threadfold.version)\"}\n".utf8)))
             }
             manifest.listing = files.map(\.path)
-            if let spare {
-                let now = Set(manifest.listing)
-                for path in spare.listing where !now.contains(path) { staging.remove(path) }
-            }
             for file in files {
                 // An unchanged listing page keeps its file (and date) from an earlier build.
-                if staging.recycled, staging.contents(file.path) == file.bytes {
-                    report.filesReused += 1
-                    continue
-                }
                 let old = output.appendingPathComponent(file.path)
-                if previous != nil, let data = FileManager.default.contents(atPath: old.path), data.elementsEqual(file.bytes) {
+                if !staging.recycled, previous != nil, let data = FileManager.default.contents(atPath: old.path), data.elementsEqual(file.bytes) {
                     try staging.link(file.path, from: old)
                     report.filesReused += 1
-                } else {
-                    try staging.write(file.path, file.bytes)
+                } else if try staging.write(file.path, file.bytes) {
                     report.filesWritten += 1
+                } else {
+                    report.filesReused += 1
                 }
+            }
+            if let spare {
+                // What the recycled folder held that this build did not write goes.
+                var now = Set(manifest.listing)
+                for unit in manifest.units.values { now.formUnion(unit.files) }
+                for unit in spare.units.values { for file in unit.files where !now.contains(file) { staging.remove(file) } }
+                for file in spare.listing where !now.contains(file) { staging.remove(file) }
             }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             try staging.writeMetadata(Manifest.fileName, manifest.encoded())
@@ -405,7 +400,7 @@ struct WorkerContext: Sendable {
                 let files = try renderer.render(record, id: id, folder: folder, source: source)
                 try claim(files.summary, source: source)
                 for file in files.files {
-                    try staging.write(file.path, file.bytes)
+                    if try staging.write(file.path, file.bytes) { result.filesWritten += 1 } else { result.filesReused += 1 }
                     written.append(file.path)
                 }
                 result.summaries.append(files.summary)
@@ -413,7 +408,6 @@ struct WorkerContext: Sendable {
                 result.rendered += 1
                 result.comments += files.summary.stats.comments
             }
-            result.filesWritten = written.count
             result.manifestUnit = (key, Manifest.Unit(hash: hashText, threads: result.summaries, files: written,
                                                       warnings: result.warnings, comments: result.comments))
         } catch let error as InputErrors {

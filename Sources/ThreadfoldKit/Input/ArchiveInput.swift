@@ -8,7 +8,10 @@ import Glibc
 /// thread per line, or standard input.
 ///
 /// Folders are walked for `*.json`, `*.jsonl` and `*.ndjson` files (hidden names skipped), in
-/// byte order of their paths, so the list does not depend on the file system's order. A JSON
+/// byte order of their paths, so the list does not depend on the file system's order. In a
+/// folder, `.json` files are single documents and only `.jsonl`/`.ndjson` files are looked into
+/// for JSON Lines (so listing a folder reads no thread); a file named on the command line is
+/// always looked into. A JSON
 /// Lines file of threads is scanned for line boundaries only; each line is read when its turn
 /// comes, so memory holds the threads being rendered, not the archive.
 public struct ArchiveUnit: Sendable {
@@ -102,6 +105,11 @@ public enum ArchiveInput {
                 errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
             }
             for file in files {
+                // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
+                if isDirectory.boolValue && file.hasSuffix(".json") {
+                    units.append(ArchiveUnit(source: .file(path: file), display: file))
+                    continue
+                }
                 do {
                     units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads))
                 } catch {

@@ -141,16 +141,23 @@ public struct SiteWriter {
             self.lock = lock
         }
 
-        /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts).
-        public func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) {
-            let url = try prepare(path)
+        /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
+        /// recycled folder, a file that already holds these bytes is left alone (false).
+        @discardableResult
+        public func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) -> Bool {
+            let url = try prepare(path, replacing: false)
+            if recycled {
+                if SiteWriter.holds(url.path, bytes) { return false }
+                unlink(url.path)
+            }
             try SiteWriter.write(bytes, to: url)
+            return true
         }
 
         /// Puts the file at `source` (in the previous output) at `path` as a hard link, so an
         /// unchanged page costs no rendering and no copy; copies when a link is impossible.
         public func link(_ path: String, from source: URL) throws(SiteError) {
-            let url = try prepare(path)
+            let url = try prepare(path, replacing: true)
             if Glibc.link(source.path, url.path) == 0 { return }
             guard let data = FileManager.default.contents(atPath: source.path) else {
                 throw SiteError(path: source.path, message: "cannot be read to reuse it: \(String(cString: strerror(errno)))")
@@ -187,13 +194,13 @@ public struct SiteWriter {
             try SiteWriter.write(bytes, to: url)
         }
 
-        private func prepare(_ path: String) throws(SiteError) -> URL {
+        private func prepare(_ path: String, replacing: Bool) throws(SiteError) -> URL {
             guard SiteWriter.isSafeRelativePath(path) else {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
             let url = folder.appendingPathComponent(path)
             // A recycled folder's file may be a hard link into the live site: replace, never overwrite.
-            if recycled { unlink(url.path) }
+            if recycled && replacing { unlink(url.path) }
             let directory = String(path.split(separator: "/").dropLast().joined(separator: "/"))
             let known = state.withLock { $0.folders.contains(directory) }
             if !known {
@@ -292,6 +299,24 @@ public struct SiteWriter {
             try? FileManager.default.removeItem(at: spare)
             if rename(old.path, spare.path) != 0 { try? FileManager.default.removeItem(at: old) }
         }
+    }
+
+    /// Whether `path` is a regular file (not a link) holding exactly `bytes`.
+    static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else { return false }
+        var existing = [UInt8](repeating: 0, count: bytes.count + 1)
+        var done = 0
+        while done < existing.count {
+            let n = existing.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        return done == bytes.count && existing.prefix(done).elementsEqual(bytes)
     }
 
     /// Writes a new file (never through an existing link: the folder is fresh and O_EXCL refuses one).
