@@ -3,11 +3,11 @@ import Foundation
 import Glibc
 #endif
 
-/// `.threadfold-manifest.json` in a built site: for every input unit, the hash of its bytes,
+/// `.threadfold-manifest.json` in a built site (JSONCodec.swift reads and writes it): for every input unit, the hash of its bytes,
 /// the threads it gave and the files they wrote. An `--incremental` build renders a unit again
 /// only when its hash or the build's settings (options, templates, assets, version) changed;
 /// otherwise it links the previous files into the new site.
-struct Manifest: Codable, Sendable {
+struct Manifest: Sendable {
     static let fileName = ".threadfold-manifest.json"
 
     var format = 1
@@ -20,7 +20,7 @@ struct Manifest: Codable, Sendable {
     /// The listing pages, feeds, sitemaps and assets, so a recycled folder can drop stale ones.
     var listing: [String] = []
 
-    struct Unit: Codable, Sendable {
+    struct Unit: Sendable {
         var hash: String
         var threads: [ThreadSummary]
         var files: [String]
@@ -28,7 +28,7 @@ struct Manifest: Codable, Sendable {
         var comments: Int
     }
 
-    struct FileState: Codable, Sendable, Equatable {
+    struct FileState: Sendable, Equatable {
         var size: Int64
         var mtime: Int64
         var inode: UInt64
@@ -39,14 +39,7 @@ struct Manifest: Codable, Sendable {
 
     static func load(from site: URL) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: site.appendingPathComponent(fileName).path) else { return nil }
-        guard let manifest = try? JSONDecoder().decode(Manifest.self, from: data), manifest.version == Threadfold.version else { return nil }
-        return manifest
-    }
-
-    func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(self)) ?? Data())
+        return Manifest(bytes: [UInt8](data))
     }
 
     /// A file's size, modification time (ns) and inode, or nil when it cannot be read.

@@ -1,9 +1,7 @@
-import Foundation
-
 /// What the index, sections, feeds and sitemap need to know of one thread, written beside its
 /// pages as `thread.json` (the sidecar other tools read, and `threadfold merge` builds from).
 /// Times are kept as ISO 8601 for people and Unix milliseconds for programs.
-public struct ThreadSummary: Codable, Sendable, Equatable {
+public struct ThreadSummary: Sendable, Equatable {
     /// The sidecar's format; bumped when fields change meaning.
     public var format = 1
     public var id: String
@@ -24,7 +22,7 @@ public struct ThreadSummary: Codable, Sendable, Equatable {
     /// The orders written, the main one first.
     public var orders: [String]
 
-    public struct TimePoint: Codable, Sendable, Equatable, Comparable {
+    public struct TimePoint: Sendable, Equatable, Comparable {
         public var iso: String
         public var ms: Int64
 
@@ -37,7 +35,7 @@ public struct ThreadSummary: Codable, Sendable, Equatable {
         public static func < (a: TimePoint, b: TimePoint) -> Bool { a.ms < b.ms }
     }
 
-    public struct Stats: Codable, Sendable, Equatable {
+    public struct Stats: Sendable, Equatable {
         /// Visible comments, placeholders included.
         public var comments: Int
         public var participants: Int
@@ -66,28 +64,4 @@ public struct ThreadSummary: Codable, Sendable, Equatable {
         }
     }
 
-    public func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings and integers cannot fail.
-        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
-    }
-
-    public static func decode(_ bytes: [UInt8], file: String) throws(InputErrors) -> ThreadSummary {
-        do {
-            return try JSONDecoder().decode(ThreadSummary.self, from: Data(bytes))
-        } catch {
-            throw InputErrors([InputError(file: file, message: "is not a Threadfold thread.json sidecar (\(Self.describe(error))); expected one written by 'threadfold build'")])
-        }
-    }
-
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case DecodingError.dataCorrupted: return "not JSON"
-        default: return "\(error)"
-        }
-    }
 }
