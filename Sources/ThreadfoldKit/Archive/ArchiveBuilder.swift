@@ -66,7 +66,6 @@ public struct ArchiveBuilder: Sendable {
         var clock = Clock()
         let renderer = try ArchiveRenderer(options: options, resources: resources)
         let settings = settingsHash()
-        let previous = incremental ? Manifest.load(from: output).flatMap { $0.settings == settings ? $0 : nil } : nil
         var spare: Manifest?
         let staging: SiteWriter.Staging
         do {
@@ -83,6 +82,9 @@ public struct ArchiveBuilder: Sendable {
         }
         if !staging.recycled { spare = nil }
         let spareUnits = incremental && spare?.settings == settings ? spare?.units : nil
+        // The live site's manifest is read only when the recycled spare cannot serve: a unit
+        // that changed in the last build is then rendered again rather than linked.
+        let previous = incremental && spareUnits == nil ? Manifest.load(from: output).flatMap { $0.settings == settings ? $0 : nil } : nil
         report.incrementalBase = previous != nil || spareUnits != nil
 
         // 1. Every unit's hash, in parallel; untouched files are not read (their stat matches).
@@ -158,7 +160,7 @@ public struct ArchiveBuilder: Sendable {
         }
 
         do {
-            summaries.sort(by: ThreadSummary.indexOrder)
+            summaries = ThreadSummary.sortedForIndex(summaries)
             report.threadPaths = summaries.map(\.path)
             var files: [(path: String, bytes: [UInt8])] = []
             if shard == nil {

@@ -82,7 +82,7 @@ public struct ArchiveMerge: Sendable {
         do {
             for link in links { try staging.link(link.path, from: link.source) }
             report.filesReused = links.count
-            summaries.sort(by: ThreadSummary.indexOrder)
+            summaries = ThreadSummary.sortedForIndex(summaries)
             let index = IndexPages(options: options, templates: renderer.pipeline.templates, strings: renderer.pipeline.defaultStrings)
             var files = try index.files(summaries)
             files += try resources.assets().map { ($0.name, $0.bytes) }

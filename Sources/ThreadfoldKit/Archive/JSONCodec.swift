@@ -208,36 +208,86 @@ extension ThreadSummary {
     }
 
     init(reader r: JSONReader, node: Int, path: String) throws(JSONReader.Mismatch) {
-        let m = try r.object(node, path)
-        func time(_ node: Int?, _ path: String) throws(JSONReader.Mismatch) -> TimePoint? {
-            guard let node, r.document.kind(node) != .null else { return nil }
-            let t = try r.object(node, path)
-            var point = TimePoint(Timestamp(milliseconds: try r.int(t["ms"], path + ".ms")))
-            point.iso = try r.string(t["iso"], path + ".iso")
+        // One pass over the members with a switch: no dictionary per object.
+        let d = r.document
+        guard d.kind(node) == .object else { throw JSONReader.Mismatch(path: path, expected: "an object") }
+        func time(_ node: Int, _ path: String) throws(JSONReader.Mismatch) -> TimePoint? {
+            guard d.kind(node) != .null else { return nil }
+            guard d.kind(node) == .object else { throw JSONReader.Mismatch(path: path, expected: "an object") }
+            var iso: String?, ms: Int64?
+            d.forEachMember(node) { key, value in
+                if key == "iso", d.kind(value) == .string { iso = d.string(value) }
+                else if key == "ms" { ms = d.int64(value) }
+            }
+            guard let iso, let ms else { throw JSONReader.Mismatch(path: path, expected: "{\"iso\", \"ms\"}") }
+            var point = TimePoint(Timestamp(milliseconds: ms))
+            point.iso = iso
             return point
         }
-        guard let statsNode = m["stats"] else { throw JSONReader.Mismatch(path: path + ".stats", expected: "an object") }
-        let s = try r.object(statsNode, path + ".stats")
-        var histogram: [Int] = []
-        for (i, n) in try r.array(s["depthHistogram"], path + ".stats.depthHistogram").enumerated() {
-            histogram.append(Int(try r.int(n, path + ".stats.depthHistogram[\(i)]")))
+        var format: Int64?, id: String?, summaryPath: String?, layout: String?
+        var title: String?, author: String?, url: String?, lang: String?, category: String?
+        var tags: [String]?, pages: [String]?, orders: [String]?
+        var created: TimePoint?
+        var stats: Stats?
+        var failure: JSONReader.Mismatch?
+        d.forEachMember(node) { key, value in
+            guard failure == nil else { return }
+            do throws(JSONReader.Mismatch) {
+                switch key {
+                case "format": format = try r.int(value, path + ".format")
+                case "id": id = try r.string(value, path + ".id")
+                case "path": summaryPath = try r.string(value, path + ".path")
+                case "title": title = try r.optionalString(value, path + ".title")
+                case "author": author = try r.optionalString(value, path + ".author")
+                case "url": url = try r.optionalString(value, path + ".url")
+                case "lang": lang = try r.optionalString(value, path + ".lang")
+                case "category": category = try r.optionalString(value, path + ".category")
+                case "tags": tags = try r.strings(value, path + ".tags")
+                case "created": created = try time(value, path + ".created")
+                case "layout": layout = try r.string(value, path + ".layout")
+                case "pages": pages = try r.strings(value, path + ".pages")
+                case "orders": orders = try r.strings(value, path + ".orders")
+                case "stats":
+                    guard d.kind(value) == .object else { throw JSONReader.Mismatch(path: path + ".stats", expected: "an object") }
+                    var s = Stats(comments: -1, participants: -1, topLevel: -1, levels: -1, depthHistogram: [], firstActivity: nil, lastActivity: nil, unarchived: 0)
+                    var inner: JSONReader.Mismatch?
+                    d.forEachMember(value) { key, v in
+                        guard inner == nil else { return }
+                        do throws(JSONReader.Mismatch) {
+                            let p = path + ".stats." + key
+                            switch key {
+                            case "comments": s.comments = Int(try r.int(v, p))
+                            case "participants": s.participants = Int(try r.int(v, p))
+                            case "topLevel": s.topLevel = Int(try r.int(v, p))
+                            case "levels": s.levels = Int(try r.int(v, p))
+                            case "unarchived": s.unarchived = Int(try r.int(v, p))
+                            case "firstActivity": s.firstActivity = try time(v, p)
+                            case "lastActivity": s.lastActivity = try time(v, p)
+                            case "depthHistogram":
+                                for (i, n) in try r.array(v, p).enumerated() { s.depthHistogram.append(Int(try r.int(n, "\(p)[\(i)]"))) }
+                            default: break
+                            }
+                        } catch { inner = error }
+                    }
+                    if let inner { throw inner }
+                    guard s.comments >= 0, s.participants >= 0, s.topLevel >= 0, s.levels >= 0 else {
+                        throw JSONReader.Mismatch(path: path + ".stats", expected: "comments, participants, topLevel and levels")
+                    }
+                    stats = s
+                default: break
+                }
+            } catch { failure = error }
         }
-        self.init(
-            format: Int(try r.int(m["format"], path + ".format")),
-            id: try r.string(m["id"], path + ".id"), path: try r.string(m["path"], path + ".path"),
-            title: try r.optionalString(m["title"], path + ".title"), author: try r.optionalString(m["author"], path + ".author"),
-            url: try r.optionalString(m["url"], path + ".url"), lang: try r.optionalString(m["lang"], path + ".lang"),
-            category: try r.optionalString(m["category"], path + ".category"), tags: try r.strings(m["tags"], path + ".tags"),
-            created: try time(m["created"], path + ".created"),
-            stats: Stats(comments: Int(try r.int(s["comments"], path + ".stats.comments")),
-                         participants: Int(try r.int(s["participants"], path + ".stats.participants")),
-                         topLevel: Int(try r.int(s["topLevel"], path + ".stats.topLevel")),
-                         levels: Int(try r.int(s["levels"], path + ".stats.levels")), depthHistogram: histogram,
-                         firstActivity: try time(s["firstActivity"], path + ".stats.firstActivity"),
-                         lastActivity: try time(s["lastActivity"], path + ".stats.lastActivity"),
-                         unarchived: Int(try r.int(s["unarchived"], path + ".stats.unarchived"))),
-            layout: try r.string(m["layout"], path + ".layout"), pages: try r.strings(m["pages"], path + ".pages"),
-            orders: try r.strings(m["orders"], path + ".orders"))
+        if let failure { throw failure }
+        guard let format else { throw JSONReader.Mismatch(path: path + ".format", expected: "an integer") }
+        guard let id else { throw JSONReader.Mismatch(path: path + ".id", expected: "a string") }
+        guard let summaryPath else { throw JSONReader.Mismatch(path: path + ".path", expected: "a string") }
+        guard let stats else { throw JSONReader.Mismatch(path: path + ".stats", expected: "an object") }
+        guard let layout else { throw JSONReader.Mismatch(path: path + ".layout", expected: "a string") }
+        guard let pages else { throw JSONReader.Mismatch(path: path + ".pages", expected: "an array") }
+        self.init(format: Int(format), id: id, path: summaryPath, title: title, author: author, url: url, lang: lang,
+                  category: category, tags: tags ?? [], created: created, stats: stats, layout: layout, pages: pages,
+                  orders: orders ?? [])
     }
 
     public static func decode(_ bytes: [UInt8], file: String) throws(InputErrors) -> ThreadSummary {

@@ -53,6 +53,19 @@ public struct ThreadSummary: Sendable, Equatable {
     public var activity: Timestamp? { (stats.lastActivity ?? created)?.timestamp }
 
     /// Newest activity first; threads without times last; ties by path, so the order is total.
+    /// `summaries` in index order, sorting by precomputed keys.
+    public static func sortedForIndex(_ summaries: [ThreadSummary]) -> [ThreadSummary] {
+        let keys = summaries.map { ($0.activity?.milliseconds ?? Int64.min, $0.created?.ms ?? Int64.min, $0.activity != nil, $0.created != nil) }
+        let order = summaries.indices.sorted { a, b in
+            let x = keys[a], y = keys[b]
+            if x.2 != y.2 { return x.2 }
+            if x.0 != y.0 { return x.0 > y.0 }
+            if x.3 && y.3 && x.1 != y.1 { return x.1 > y.1 }
+            return summaries[a].path.utf8.lexicographicallyPrecedes(summaries[b].path.utf8)
+        }
+        return order.map { summaries[$0] }
+    }
+
     public static func indexOrder(_ a: ThreadSummary, _ b: ThreadSummary) -> Bool {
         switch (a.activity, b.activity) {
         case let (x?, y?) where x != y: return x > y

@@ -126,14 +126,24 @@ public enum ArchiveInput {
         var found: [String] = []
         var pending = [folder]
         while let current = pending.popLast() {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
-            for name in names where !name.hasPrefix(".") {
+            guard let directory = opendir(current) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard !name.hasPrefix(".") else { continue }
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+                var type = entry.pointee.d_type
+                if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
+                    // Follow links and ask the file system when readdir cannot tell.
+                    var info = stat()
+                    guard stat(path, &info) == 0 else { continue }
+                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                }
+                if type == UInt8(DT_DIR) {
                     pending.append(path)
-                } else if name.hasSuffix(".json") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
+                } else if type == UInt8(DT_REG), name.hasSuffix(".json") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
                     found.append(path)
                 }
             }
