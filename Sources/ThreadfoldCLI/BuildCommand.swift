@@ -244,6 +244,7 @@ enum BuildCommand {
               "filesWritten": \(report.filesWritten),
               "filesReused": \(report.filesReused),
               "incremental": \(report.incrementalBase),
+              "peakMemoryMiB": \(peakMemoryMiB()),
               "errors": \(problems(report.errors)),
               "warnings": \(problems(report.warnings)),
               "seconds": {\(timings.joined(separator: ", "))}
@@ -251,6 +252,19 @@ enum BuildCommand {
 
             """
     }
+}
+
+/// This process's peak resident memory in MiB: VmHWM from /proc/self/status, which counts only
+/// this program's memory (getrusage's maxrss also counts the parent's when it was spawned).
+func peakMemoryMiB() -> Int {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
+        return (kib + 1023) / 1024
+    }
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return (Int(usage.ru_maxrss) + 1023) / 1024
 }
 
 /// `threads done / total, rate, ETA` on one terminal line, redrawn at most ten times a second.

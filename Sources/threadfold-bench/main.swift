@@ -192,8 +192,16 @@ func benchArchive(_ generated: (files: [String], bodies: String, bytes: Int, com
         try all.write(to: URL(fileURLWithPath: jsonl))
     }
     let runs = max(1, min(settings.runs, 3))
+    // Peak memory comes from the build's own report (VmHWM): a spawned child's maxrss also
+    // counts this process's memory.
+    let reportPath = (site as NSString).deletingLastPathComponent + "/report.json"
     func build(_ extra: [String], input: String = settings.corpus) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
-        try time(settings.threadfold, ["build", "-q", "-o", site, input] + extra)
+        var run = try time(settings.threadfold, ["build", "-q", "-o", site, input, "--report", reportPath] + extra)
+        if let data = fm.contents(atPath: reportPath),
+           let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let peak = json["peakMemoryMiB"] as? Int {
+            run.peakMiB = Double(peak)
+        }
+        return run
     }
     func bestOf(_ body: () throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) rethrows -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
         var result = (seconds: Double.infinity, cpu: Double.infinity, peakMiB: 0.0, system: Double.infinity)

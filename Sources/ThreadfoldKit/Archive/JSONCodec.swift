@@ -68,18 +68,25 @@ struct JSONWriter {
     mutating func string(_ text: String, bare: Bool = false) {
         if !bare { beginValue() }
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole.
+            var start = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                start = i + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -365,27 +372,67 @@ extension Manifest {
             guard try r.int(m["format"], "$.format") == 1, try r.string(m["version"], "$.version") == Threadfold.version else { return nil }
             self.init(settings: try r.string(m["settings"], "$.settings"), units: [:], files: [:])
             listing = try r.strings(m["listing"], "$.listing")
-            for (path, node) in try r.object(m["files"] ?? -1, "$.files") {
-                let f = try r.object(node, "$.files")
-                files[path] = FileState(size: try r.int(f["size"], "size"), mtime: try r.int(f["mtime"], "mtime"),
-                                        inode: UInt64(bitPattern: try r.int(f["inode"], "inode")), hash: try r.string(f["hash"], "hash"),
-                                        lines: f["lines"] == nil ? nil : try r.strings(f["lines"], "lines"))
-            }
-            for (key, node) in try r.object(m["units"] ?? -1, "$.units") {
-                let u = try r.object(node, "$.units")
-                var warnings: [InputError] = []
-                for w in try r.array(u["warnings"], "warnings") {
-                    let e = try r.object(w, "warning")
-                    warnings.append(InputError(file: try r.string(e["file"], "file"), line: e["line"].map { _ in Int((try? r.int(e["line"], "line")) ?? 0) },
-                                               column: e["column"].map { _ in Int((try? r.int(e["column"], "column")) ?? 0) },
-                                               path: try r.optionalString(e["path"], "path"), message: try r.string(e["message"], "message"),
-                                               severity: InputError.Severity(rawValue: try r.string(e["severity"], "severity")) ?? .warning))
+            let d = document
+            guard let filesNode = m["files"], d.kind(filesNode) == .object, let unitsNode = m["units"], d.kind(unitsNode) == .object else { return nil }
+            var failed = false
+            d.forEachMember(filesNode) { path, node in
+                guard !failed, d.kind(node) == .object else { failed = true; return }
+                var size: Int64?, mtime: Int64?, inode: Int64?, hash: String?, lines: [String]?
+                d.forEachMember(node) { key, value in
+                    switch key {
+                    case "size": size = d.int64(value)
+                    case "mtime": mtime = d.int64(value)
+                    case "inode": inode = d.int64(value)
+                    case "hash": hash = d.kind(value) == .string ? d.string(value) : nil
+                    case "lines": lines = try? r.strings(value, "lines")
+                    default: break
+                    }
                 }
-                var threads: [ThreadSummary] = []
-                for t in try r.array(u["threads"], "threads") { threads.append(try ThreadSummary(reader: r, node: t, path: "thread")) }
-                units[key] = Unit(hash: try r.string(u["hash"], "hash"), threads: threads, files: try r.strings(u["files"], "files"),
-                                  warnings: warnings, comments: Int(try r.int(u["comments"], "comments")))
+                guard let size, let mtime, let inode, let hash else { failed = true; return }
+                files[path] = FileState(size: size, mtime: mtime, inode: UInt64(bitPattern: inode), hash: hash, lines: lines)
             }
+            var units: [String: Unit] = [:]
+            units.reserveCapacity(d.count(unitsNode))
+            d.forEachMember(unitsNode) { key, node in
+                guard !failed, d.kind(node) == .object else { failed = true; return }
+                var hash: String?, comments: Int64?, unitFiles: [String]?, warnings: [InputError] = [], threads: [ThreadSummary] = []
+                d.forEachMember(node) { name, value in
+                    guard !failed else { return }
+                    switch name {
+                    case "hash": hash = d.kind(value) == .string ? d.string(value) : nil
+                    case "comments": comments = d.int64(value)
+                    case "files": unitFiles = try? r.strings(value, "files")
+                    case "threads":
+                        guard d.kind(value) == .array else { failed = true; return }
+                        d.forEachElement(value) { _, t in
+                            if let summary = try? ThreadSummary(reader: r, node: t, path: "thread") { threads.append(summary) } else { failed = true }
+                        }
+                    case "warnings":
+                        guard d.kind(value) == .array else { failed = true; return }
+                        d.forEachElement(value) { _, w in
+                            var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = InputError.Severity.warning
+                            d.forEachMember(w) { k, v in
+                                switch k {
+                                case "file": file = d.kind(v) == .string ? d.string(v) : nil
+                                case "line": line = d.int64(v).map { Int($0) }
+                                case "column": column = d.int64(v).map { Int($0) }
+                                case "path": path = d.kind(v) == .string ? d.string(v) : nil
+                                case "message": message = d.kind(v) == .string ? d.string(v) : nil
+                                case "severity": severity = d.kind(v) == .string ? InputError.Severity(rawValue: d.string(v)) ?? .warning : .warning
+                                default: break
+                                }
+                            }
+                            guard let file, let message else { failed = true; return }
+                            warnings.append(InputError(file: file, line: line, column: column, path: path, message: message, severity: severity))
+                        }
+                    default: break
+                    }
+                }
+                guard let hash, let comments, let unitFiles else { failed = true; return }
+                units[key] = Unit(hash: hash, threads: threads, files: unitFiles, warnings: warnings, comments: Int(comments))
+            }
+            guard !failed else { return nil }
+            self.units = units
         } catch {
             return nil
         }

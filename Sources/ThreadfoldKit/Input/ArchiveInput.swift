@@ -148,7 +148,8 @@ public enum ArchiveInput {
                 }
             }
         }
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let keys = found.map { Array($0.utf8) }
+        return found.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { found[$0] }
     }
 
     /// One unit for the file, or one per line when it is JSON Lines of threads.
