@@ -13,6 +13,13 @@ enum DiscourseImporter {
         let root = document.root
         record.info.id = context.id(root, "id", "$")
         record.info.title = context.string(root, "title", "$")
+        // Discourse exports name a category only by number; tags come as names.
+        if let tags = document.member(root, "tags"), document.kind(tags) == .array {
+            document.forEachElement(tags) { _, tag in
+                if document.kind(tag) == .string, !document.string(tag).isEmpty { record.info.tags.append(document.string(tag)) }
+                else if document.kind(tag) == .object, let name = document.member(tag, "name"), document.kind(name) == .string { record.info.tags.append(document.string(name)) }
+            }
+        }
         record.info.createdAt = context.time(root, "created_at", "$")
         guard let stream = context.member(root, "post_stream"),
               let posts = context.array(stream, "posts", "$.post_stream") else {

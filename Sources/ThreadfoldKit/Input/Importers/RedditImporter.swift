@@ -30,6 +30,8 @@ enum RedditImporter {
                 let path = "$[0].data.children[0].data"
                 if let name = context.string(data, "name", path) { record.info.id = CommentID(name) }
                 record.info.title = context.string(data, "title", path)
+                // The subreddit is the thread's category in an archive ("r/swift").
+                if let subreddit = context.string(data, "subreddit", path), !subreddit.isEmpty { record.info.category = "r/" + subreddit }
                 let author = context.string(data, "author", path)
                 record.info.author = author == "[deleted]" ? nil : author
                 record.info.createdAt = context.time(data, "created_utc", path)
@@ -130,6 +132,9 @@ enum RedditImporter {
                 order.append(link)
             }
             if let title = context.string(item, "link_title", path), !title.isEmpty { threads[link]!.info.title = unescapeEntities(title) }
+            if threads[link]!.info.category == nil, let subreddit = context.string(item, "subreddit", path), !subreddit.isEmpty {
+                threads[link]!.info.category = "r/" + subreddit
+            }
             var comment = CommentRecord(id: CommentID(strip(rawID.string)),
                                         origin: RecordOrigin(offset: Int32(document.offset(item)), container: -1,
                                                              key: String(path.dropFirst()), index: -1))

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+@testable import ThreadfoldKit
+
+/// The hostile corpus through an archive: every payload as a thread's title, author, category,
+/// tag and comments, in one site with sections, split threads and branch pages. Every listing and
+/// thread page is held to the allowlist, every feed must parse, every folder must be safe.
+@Suite("Hostile input in archives")
+struct ArchiveHostileTests {
+    /// The thread page's allowlist, plus what listing and navigation markup uses.
+    static let allowed: [String: Set<String>] = HostileInputTests.allowed.merging([
+        "nav": ["class", "aria-label"], "strong": ["aria-current"], "a": ["rel", "href", "title", "class"],
+        "ol": ["class", "start"], "details": ["class", "open"], "h2": ["class"], "header": ["class"],
+    ]) { $0.union($1) }
+
+    @Test("255 payloads in every archive field come out as text, with safe folders and well-formed feeds")
+    func corpus() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func json(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                default:
+                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                }
+            }
+            return out + "\""
+        }
+        var lines: [String] = []
+        for (n, payload) in HostileCorpus.all.enumerated() {
+            let p = json(payload.text)
+            var comments = [#"{"id": \#(p), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "author_flair": \#(p)}"#]
+            for d in 0..<4 {
+                comments.append(#"{"id": "d\#(d)", "parent_id": \#(d == 0 ? p : "\"d\(d - 1)\""), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_001 + n * 100 + d)}"#)
+            }
+            comments.append(#"{"id": "second", "author": "x", "body": "second top-level"}"#)
+            lines.append(#"{"id": \#(json("t\(n)-" + payload.text)), "title": \#(p), "author": \#(p), "category": \#(p), "tags": [\#(p)], "url": \#(p), "lang": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "comments": [\#(comments.joined(separator: ", "))]}"#)
+        }
+        let input = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "hostile.jsonl", in: folder)
+        var options = ArchiveOptions()
+        options.sections = .category
+        options.pageDepth = 2
+        options.pageSize = 1
+        options.perPage = 20
+        options.orders = [.oldest, .top]
+        let report = try ArchiveFixture.build([input], in: folder, options: options)
+        #expect(report.published && report.threads == HostileCorpus.all.count, "\(report.errors.prefix(3))")
+
+        let site = folder.appendingPathComponent("site")
+        let files = ArchiveFixture.files(site)
+        var checked = 0
+        for (path, bytes) in files {
+            #expect(SiteWriter.isSafeRelativePath(path), "\(path)")
+            let text = String(decoding: bytes, as: UTF8.self)
+            if path.hasSuffix(".html") {
+                let issues = HostileInputTests.problems(content(of: text), allowed: Self.allowed)
+                #expect(issues.isEmpty, "\(path): \(issues.prefix(3))")
+                let title = text.components(separatedBy: "<title>")[1].components(separatedBy: "</title>")[0]
+                #expect(!title.contains("<"), "\(path)")
+                checked += 1
+            } else if path.hasSuffix(".xml") {
+                let parser = XMLParser(data: Data(bytes))
+                #expect(parser.parse(), "\(path): \(parser.parserError.map { "\($0)" } ?? "")")
+            } else if path.hasSuffix("thread.json") {
+                #expect((try? ThreadSummary.decode(bytes, file: path)) != nil, "\(path)")
+            }
+        }
+        // Index pages, section pages, two orders of two parts and branch pages for every thread.
+        #expect(checked > HostileCorpus.all.count * 6)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("t").path)
+        #expect(folders.count == HostileCorpus.all.count)
+        #expect(Set(folders.map { $0.lowercased() }).count == folders.count)
+        let sections = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("s").path)
+        #expect(sections.allSatisfy { $0.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D } })
+    }
+}
