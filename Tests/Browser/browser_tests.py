@@ -4,6 +4,7 @@
 Run by Tests/ThreadfoldCLITests/BrowserTests.swift (and `make check-web`):
 
     browser_tests.py --site DIR --page example.html --input thread.json [--hostile hostile.html ...]
+                     [--archive SITE]
 
 Each check prints one line, "ok NAME" or "FAIL NAME: why"; the last line is
 "N passed, N failed" and the exit code is 1 when anything failed.
@@ -54,7 +55,7 @@ window.addEventListener('beforeunload', () => { window.__calls.push('navigation'
 # structure around it.
 ALLOWED = set("""
 p br em strong code pre blockquote ul ol li a h1 h2 h3 h4 h5 h6 del sup sub hr img
-article header time span bdi abbr div details summary ol li main section button meta
+article header time span bdi abbr div details summary ol li main section button meta nav
 """.split())
 
 
@@ -214,12 +215,91 @@ def hostile_checks(browser, url, javascript):
     check(f"{mode}: {name}: no element, event attribute or link outside the allowlist", not outside, f"found {sorted(set(outside))[:8]}")
 
 
+def crawl(site):
+    """Every relative link from index.html, followed through the whole site on disk."""
+    seen, pending, broken = set(), [site / "index.html"], []
+    while pending:
+        page = pending.pop()
+        if page in seen:
+            continue
+        seen.add(page)
+        for href in re.findall(r'href="([^"#]*)(?:#[^"]*)?"', page.read_text(encoding="utf-8")):
+            if not href or re.match(r"^[a-z][a-z0-9+.-]*:", href):
+                continue
+            target = (page.parent / href).resolve()
+            if not target.exists():
+                broken.append(f"{page.relative_to(site)} -> {href}")
+            elif target.suffix == ".html" and site in target.parents:
+                pending.append(target)
+    return seen, broken
+
+
+def archive_checks(browser, site, javascript):
+    """An archive read from disk: every link resolves, and a reader can click through it."""
+    mode = "js" if javascript else "no-js"
+    if javascript:
+        pages, broken = crawl(site)
+        check("archive: every relative link from the index resolves to a file on disk", not broken, f"{broken[:5]}")
+        check("archive: the crawl reaches every thread page", all(
+            (folder / "index.html") in pages for folder in (site / "t").iterdir()), "some thread page is unreachable")
+    browser.get((site / "index.html").as_uri())
+    sections = browser.find_elements(By.CSS_SELECTOR, "details.tf-section")
+    closed = [d for d in sections if d.get_attribute("open") is None]
+    if closed:
+        closed[0].find_element(By.TAG_NAME, "summary").click()
+        links = closed[0].find_elements(By.CSS_SELECTOR, "a.tf-thread-link")
+        check(f"{mode}: archive: a closed section opens and shows its threads",
+              closed[0].get_attribute("open") is not None and links and links[0].is_displayed())
+    link = browser.find_element(By.CSS_SELECTOR, "details.tf-section[open] a.tf-thread-link, ol.tf-threads a.tf-thread-link")
+    title = link.text
+    link.click()
+    check(f"{mode}: archive: a thread link opens its page", browser.current_url.endswith("/index.html") and "/t/" in browser.current_url
+          and browser.find_element(By.TAG_NAME, "h1").text == title, browser.current_url)
+    # A deep thread: continue into a branch page, then back through its breadcrumb.
+    browser.get(next((site / "t").glob("a-deep-chain-*/index.html")).as_uri())
+    # A reader opens the folds down to the deep end (clicking each summary, outermost first).
+    for _ in range(10):
+        summaries = [s for s in browser.find_elements(By.CSS_SELECTOR, "details:not([open]) > summary") if s.is_displayed()]
+        if not summaries:
+            break
+        summaries[0].click()
+    more = [a for a in browser.find_elements(By.CSS_SELECTOR, ".tf-continue a") if a.is_displayed()]
+    check(f"{mode}: archive: a deep branch shows 'Continue this thread'", more and "Continue this thread" in more[0].text)
+    if more:
+        more[0].click()
+        check(f"{mode}: archive: the branch page opens with its context", browser.find_elements(By.CSS_SELECTOR, "nav.tf-context li"),
+              browser.current_url)
+        crumb = browser.find_element(By.CSS_SELECTOR, "nav.tf-context li a")
+        target = crumb.get_attribute("href").split("#")[1]
+        crumb.click()
+        element = browser.find_element(By.ID, target)
+        check(f"{mode}: archive: a breadcrumb leads back to that comment, shown", element.is_displayed(), browser.current_url)
+    switch = browser.find_elements(By.CSS_SELECTOR, "nav.tf-orders a")
+    if switch:
+        name = switch[0].text
+        switch[0].click()
+        check(f"{mode}: archive: the order switcher opens the other order",
+              browser.find_element(By.CSS_SELECTOR, 'nav.tf-orders strong[aria-current="page"]').text == name)
+    browser.get((site / "index.html").as_uri())
+    more = browser.find_elements(By.CSS_SELECTOR, ".tf-more-link a")
+    if more:
+        # A section's own pages: opened from the index even while its <details> is closed.
+        href = more[0].get_attribute("href")
+        browser.get(href)
+        check(f"{mode}: archive: a section's page lists its threads", browser.find_elements(By.CSS_SELECTOR, "a.tf-thread-link"), href)
+    pager = browser.find_elements(By.CSS_SELECTOR, "nav.tf-pager a")
+    if pager:
+        pager[0].click()
+        check(f"{mode}: archive: the index's page links work", browser.find_elements(By.CSS_SELECTOR, "a.tf-thread-link"), browser.current_url)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--site", required=True)
     parser.add_argument("--page")
     parser.add_argument("--input")
     parser.add_argument("--hostile", action="append", default=[])
+    parser.add_argument("--archive")
     args = parser.parse_args()
     site = Path(args.site).resolve()
     for javascript in (True, False):
@@ -229,6 +309,8 @@ def main():
                 page_checks(browser, (site / args.page).as_uri(), args.input, javascript)
             for page in args.hostile:
                 hostile_checks(browser, (site / page).as_uri(), javascript)
+            if args.archive:
+                archive_checks(browser, Path(args.archive).resolve(), javascript)
         finally:
             browser.quit()
     failed = sum(1 for _, ok in RESULTS if not ok)

@@ -27,10 +27,21 @@ struct BrowserTests {
         let rendered = try cli.run(["render", "-q", "-o", site, example, hostile, discourse, hn], in: folder)
         #expect(rendered.status == 0, "\(rendered.err)")
 
+        // An archive: sections, a paginated index, two orders, and a deep chain with branch pages.
+        var chain = [#"{"id": "c0", "author": "ann", "body": "top"}"#]
+        for d in 1..<14 { chain.append(#"{"id": "c\#(d)", "parent_id": "c\#(d - 1)", "author": "u\#(d % 3)", "body": "reply \#(d)", "created_at": \#(1_700_000_000 + d)}"#) }
+        let deep = try cli.write(#"{"id": "deep", "title": "A deep chain", "category": "Long", "comments": [\#(chain.joined(separator: ","))]}"#, "deep.json", in: folder)
+        let archive = folder.appendingPathComponent("archive").path
+        let built = try cli.run(["build", "-q", "-o", archive, example, deep, hostile, repository.appendingPathComponent("docs/examples/nested.json").path,
+                                 "--sections", "category", "--per-page", "1", "--orders", "oldest,newest", "--page-depth", "4"], in: folder)
+        #expect(built.status == 0, "\(built.err)")
+        let hostileThread = try FileManager.default.contentsOfDirectory(atPath: archive + "/t").first { $0.hasPrefix("script-alert") } ?? "missing"
+
         let (status, report) = try ExternalTools.run("/usr/bin/env", [
             "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
             "--site", site, "--page", "thread.html", "--input", example,
-            "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html"])
+            "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html",
+            "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive])
         #expect(status == 0, "\(report)")
         #expect(report.contains(" passed, 0 failed"), "\(report)")
     }
