@@ -55,6 +55,35 @@ struct BuildCommandTests {
         }
     }
 
+    @Test("the site does not depend on the machine's time zone or locale")
+    func timeZoneAndLocale() throws {
+        let folder = try cli.temporaryFolder()
+        let lines = (0..<6).map { thread("z\($0)", day: $0 * 40) }.joined(separator: "\n")
+        let input = try cli.write(lines, "z.jsonl", in: folder)
+        let a = try cli.run(["build", input, "-o", "utc", "-q", "--sections", "month"], in: folder, environment: ["TZ": "UTC", "LC_ALL": "C", "LANG": "C"])
+        let b = try cli.run(["build", input, "-o", "tokyo", "-q", "--sections", "month"], in: folder,
+                            environment: ["TZ": "Pacific/Kiritimati", "LC_ALL": "de_DE.UTF-8", "LANG": "tr_TR.UTF-8"])
+        #expect(a.status == 0 && b.status == 0)
+        let diff = try ExternalDiff.run(folder.appendingPathComponent("utc").path, folder.appendingPathComponent("tokyo").path)
+        #expect(diff.isEmpty, "\(diff)")
+    }
+
+    @Test("on a terminal, progress shows threads done of the total, the rate and the time left")
+    func progress() throws {
+        let folder = try cli.temporaryFolder()
+        let input = try cli.write((0..<5).map { thread("p\($0)") }.joined(separator: "\n"), "p.jsonl", in: folder)
+        let err = Collected()
+        let console = Console(out: { _ in }, err: { err.add($0) }, errIsTerminal: true)
+        let status = CLI.run(["build", input, "-o", folder.appendingPathComponent("site").path], console: console)
+        #expect(status == 0)
+        #expect(err.text.contains("5/5 threads") && err.text.contains("/s ETA"), "\(err.text)")
+        #expect(err.text.hasSuffix("\r\u{1B}[2K"), "the bar clears its line when done")
+        let quiet = Collected()
+        _ = CLI.run(["build", input, "-o", folder.appendingPathComponent("site").path, "-q"],
+                    console: Console(out: { _ in }, err: { quiet.add($0) }, errIsTerminal: true))
+        #expect(quiet.text.isEmpty)
+    }
+
     @Test("--report writes JSON with counts, warnings with places, and timings")
     func report() throws {
         let folder = try cli.temporaryFolder()
@@ -161,6 +190,14 @@ struct BuildCommandTests {
         #expect(changed, "the page was rendered again")
         #expect(process.isRunning)
     }
+}
+
+/// Text written from any thread, collected.
+final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parts: [String] = []
+    func add(_ text: String) { lock.lock(); parts.append(text); lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return parts.joined() }
 }
 
 /// `diff -r` of two folders, ignoring Threadfold's hidden bookkeeping; empty when equal.
