@@ -341,7 +341,9 @@ extension Manifest {
                     w.object { w in
                         w.field("hash", unit.hash)
                         w.field("comments", unit.comments)
-                        w.field("files", strings: unit.files)
+                        // Usually the files follow from the summaries; only an exception is written out.
+                        let derived = Manifest.files(of: unit.threads)
+                        if unit.files.count != derived.count || Set(unit.files) != Set(derived) { w.field("files", strings: unit.files) }
                         w.key("warnings")
                         w.array { w in
                             for e in unit.warnings {
@@ -428,8 +430,8 @@ extension Manifest {
                     default: break
                     }
                 }
-                guard let hash, let comments, let unitFiles else { failed = true; return }
-                units[key] = Unit(hash: hash, threads: threads, files: unitFiles, warnings: warnings, comments: Int(comments))
+                guard let hash, let comments else { failed = true; return }
+                units[key] = Unit(hash: hash, threads: threads, files: unitFiles ?? Manifest.files(of: threads), warnings: warnings, comments: Int(comments))
             }
             guard !failed else { return nil }
             self.units = units

@@ -37,6 +37,24 @@ struct Manifest: Sendable {
         var lines: [String]?
     }
 
+    /// The files a build writes for these threads, in the order `ArchiveRenderer` writes them:
+    /// every page of every order, then each thread's sidecar and feed.
+    static func files(of threads: [ThreadSummary]) -> [String] {
+        var files: [String] = []
+        for summary in threads {
+            for (k, order) in summary.orders.enumerated() {
+                let prefix = summary.path + "/" + (k == 0 ? "" : order + "/")
+                for page in summary.pages { files.append(prefix + (page.isEmpty ? "" : page + "/") + "index.html") }
+            }
+            if summary.orders.isEmpty {
+                for page in summary.pages { files.append(summary.path + "/" + (page.isEmpty ? "" : page + "/") + "index.html") }
+            }
+            files.append(summary.path + "/thread.json")
+            files.append(summary.path + "/atom.xml")
+        }
+        return files
+    }
+
     static func load(from site: URL) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: site.appendingPathComponent(fileName).path) else { return nil }
         return Manifest(bytes: [UInt8](data))
