@@ -112,25 +112,8 @@ struct IndexPages {
     }
 
     func item(_ summary: ThreadSummary, from dir: [String]) -> MustacheValue {
-        func time(_ point: ThreadSummary.TimePoint?) -> MustacheValue {
-            guard let point else { return .null }
-            return .object(MustacheDictionary(["iso": .string(point.iso), "display": .string(strings.date(point.timestamp))]))
-        }
-        let title = summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled")
-        var counts = [strings.text("comments", count: summary.stats.comments)]
-        if summary.stats.participants > 0 { counts.append(strings.text("people", count: summary.stats.participants)) }
-        return .object(MustacheDictionary([
-            "href": .string(ThreadPaths.href(from: dir, to: summary.path.split(separator: "/").map(String.init))),
-            "title": .string(title),
-            "author": summary.author.flatMap { $0.isEmpty ? nil : MustacheValue.string($0) } ?? .null,
-            "created": time(summary.created),
-            "latest": summary.stats.lastActivity != summary.created ? time(summary.stats.lastActivity) : .null,
-            "counts": .string(strings.join(counts)),
-            "category": options.sections == .category ? .null : summary.category.map(MustacheValue.string) ?? .null,
-            "tags": .list(summary.tags.map(MustacheValue.string)),
-            // The layout matters to a reader only when threads differ in it.
-            "flat": options.layout == .auto && summary.layout == "flat" ? .string(strings.text("flat_layout")) : .null,
-        ]))
+        .object(ThreadItemContext(summary: summary, root: ThreadPaths.root(from: dir), strings: strings,
+                                  showCategory: options.sections != .category, markFlat: options.layout == .auto))
     }
 
     func pager(count: Int, current: Int, from dir: [String], _ dirOf: (Int) -> [String]) -> MustacheValue {
@@ -222,6 +205,41 @@ struct IndexPages {
         return AtomFeed(title: siteTitle, id: base ?? XMLText.uuid("site:" + siteTitle), selfLink: (base ?? "") + "atom.xml",
                         alternate: base ?? "index.html", lang: strings.locale, author: siteTitle,
                         updated: summaries.first?.activity, entries: Array(entries)).render()
+    }
+}
+
+/// One listed thread (`thread-item`): values are made only when the template asks for them.
+struct ThreadItemContext: MustacheObject {
+    static var keysDependOnTypeOnly: Bool { true }
+    let summary: ThreadSummary
+    /// `../` per level from the listing page to the site root.
+    let root: String
+    let strings: StringsTable
+    let showCategory: Bool
+    let markFlat: Bool
+
+    func value(forKey key: String) -> MustacheValue? {
+        func time(_ point: ThreadSummary.TimePoint?) -> MustacheValue {
+            guard let point else { return .null }
+            return .object(MustacheDictionary(["iso": .string(point.iso), "display": .string(strings.date(point.timestamp))]))
+        }
+        switch key {
+        case "href": return .string(root + summary.path + "/index.html")
+        case "title": return .string(summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
+        case "author": return summary.author.flatMap { $0.isEmpty ? nil : MustacheValue.string($0) } ?? .null
+        case "created": return time(summary.created)
+        // The last activity only when it says something the creation date does not.
+        case "latest": return summary.stats.lastActivity != summary.created ? time(summary.stats.lastActivity) : .null
+        case "counts":
+            var counts = [strings.text("comments", count: summary.stats.comments)]
+            if summary.stats.participants > 0 { counts.append(strings.text("people", count: summary.stats.participants)) }
+            return .string(strings.join(counts))
+        case "category": return showCategory ? summary.category.map(MustacheValue.string) ?? .null : .null
+        case "tags": return .list(summary.tags.map(MustacheValue.string))
+        // The layout matters to a reader only when threads differ in it.
+        case "flat": return markFlat && summary.layout == "flat" ? .string(strings.text("flat_layout")) : .null
+        default: return nil
+        }
     }
 }
 
