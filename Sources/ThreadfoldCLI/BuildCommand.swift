@@ -241,6 +241,8 @@ enum BuildCommand {
               "threadsRendered": \(report.threadsRendered),
               "threadsReused": \(report.threadsReused),
               "threadsInOtherShards": \(report.threadsInOtherShards),
+              "pagesWritten": \(report.pagesWritten),
+              "pagesReused": \(report.pagesReused),
               "filesWritten": \(report.filesWritten),
               "filesReused": \(report.filesReused),
               "incremental": \(report.incrementalBase),

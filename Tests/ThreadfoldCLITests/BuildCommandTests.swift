@@ -94,6 +94,7 @@ struct BuildCommandTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(json["threads"] as? Int == 1 && json["comments"] as? Int == 3 && json["exit"] as? Int == 0)
         #expect((json["filesWritten"] as? Int ?? 0) >= 5)
+        #expect(json["pagesWritten"] as? Int == 2 && json["pagesReused"] as? Int == 0, "the thread page and the index")
         let warnings = try #require(json["warnings"] as? [[String: Any]])
         #expect(warnings.count == 1 && warnings[0]["line"] as? Int == 1 && (warnings[0]["path"] as? String)?.hasPrefix("$.comments[2]") == true)
         let seconds = try #require(json["seconds"] as? [String: Any])
@@ -112,6 +113,40 @@ struct BuildCommandTests {
         #expect(second.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r.json"))) as? [String: Any])
         #expect(json["threadsRendered"] as? Int == 1 && json["threadsReused"] as? Int == 3 && json["incremental"] as? Bool == true)
+    }
+
+    @Test("a build killed at any moment leaves the previous site whole, and the next build succeeds")
+    func interrupted() throws {
+        let folder = try cli.temporaryFolder()
+        let lines = (0..<300).map { thread("k\($0)", day: $0) }.joined(separator: "\n")
+        let input = try cli.write(lines, "all.jsonl", in: folder)
+        #expect(try cli.run(["build", input, "-o", "site", "-q", "--incremental"], in: folder).status == 0)
+        let site = folder.appendingPathComponent("site")
+        let before = try ExternalDiff.snapshot(site.path)
+        let changed = try cli.write(lines.replacingOccurrences(of: "\"hi\"", with: "\"changed\""), "all.jsonl", in: folder)
+        for delay: useconds_t in [20_000, 60_000, 150_000] {
+            let process = Process()
+            process.executableURL = CLITests.binary
+            process.arguments = ["build", changed, "-o", "site", "-q", "--incremental", "--jobs", "1"]
+            process.currentDirectoryURL = folder
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try ExternalDiff.snapshot(site.path)
+            // Either the old site, untouched, or (if the build won the race) the finished new one.
+            if now != before {
+                #expect(process.terminationReason == .exit, "after \(delay) µs the site changed, so the build must have finished")
+            }
+        }
+        let finished = try cli.run(["build", changed, "-o", "site", "-q", "--incremental"], in: folder)
+        #expect(finished.status == 0, "\(finished.err)")
+        #expect(try cli.run(["build", changed, "-o", "full", "-q"], in: folder).status == 0)
+        #expect(try ExternalDiff.run(site.path, folder.appendingPathComponent("full").path).isEmpty)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("staging") || $0.contains(".old-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test("shards built separately and merged equal one build")
@@ -202,6 +237,21 @@ final class Collected: @unchecked Sendable {
 
 /// `diff -r` of two folders, ignoring Threadfold's hidden bookkeeping; empty when equal.
 enum ExternalDiff {
+    /// Every file under `folder` (hidden bookkeeping left out) with its bytes.
+    static func snapshot(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
+        while let relative = walker.nextObject() as? String {
+            guard !relative.hasPrefix(".threadfold") else { continue }
+            var isDirectory: ObjCBool = false
+            let path = folder + "/" + relative
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[relative] = FileManager.default.contents(atPath: path)
+            }
+        }
+        return files
+    }
+
     static func run(_ a: String, _ b: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")

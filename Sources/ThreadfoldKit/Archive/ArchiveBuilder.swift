@@ -43,8 +43,12 @@ public struct ArchiveBuilder: Sendable {
         public var threadsReused = 0
         /// Threads left to other shards.
         public var threadsInOtherShards = 0
+        /// Files written, and files left or linked from an earlier build (every kind of file).
         public var filesWritten = 0
         public var filesReused = 0
+        /// The same for HTML pages alone.
+        public var pagesWritten = 0
+        public var pagesReused = 0
         /// How many units each form was recognised as (`auto`).
         public var formats: [String: Int] = [:]
         /// Seconds per phase: read-and-render, index, publish.
@@ -117,7 +121,10 @@ public struct ArchiveBuilder: Sendable {
             switch action {
             case .keep(let old):
                 var result = context.reused(old, key: keys[i], display: units[i].display, linkFiles: false)
-                if result.errors.isEmpty { result.filesReused = old.files.count }
+                if result.errors.isEmpty {
+                    result.filesReused = old.files.count
+                    result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
+                }
                 results[i] = result
             case .link, .render:
                 pending.append(i)
@@ -147,6 +154,8 @@ public struct ArchiveBuilder: Sendable {
             report.threadsInOtherShards += result.otherShards
             report.filesWritten += result.filesWritten
             report.filesReused += result.filesReused
+            report.pagesWritten += result.pagesWritten
+            report.pagesReused += result.pagesReused
             report.comments += result.comments
             if let format = result.format { report.formats[format, default: 0] += 1 }
             summaries += result.summaries
@@ -174,13 +183,17 @@ public struct ArchiveBuilder: Sendable {
             for file in files {
                 // An unchanged listing page keeps its file (and date) from an earlier build.
                 let old = output.appendingPathComponent(file.path)
+                let page = file.path.hasSuffix(".html") ? 1 : 0
                 if !staging.recycled, previous != nil, let data = FileManager.default.contents(atPath: old.path), data.elementsEqual(file.bytes) {
                     try staging.link(file.path, from: old)
                     report.filesReused += 1
+                    report.pagesReused += page
                 } else if try staging.write(file.path, file.bytes) {
                     report.filesWritten += 1
+                    report.pagesWritten += page
                 } else {
                     report.filesReused += 1
+                    report.pagesReused += page
                 }
             }
             if let spare {
@@ -337,6 +350,8 @@ struct UnitResult: Sendable {
     var otherShards = 0
     var filesWritten = 0
     var filesReused = 0
+    var pagesWritten = 0
+    var pagesReused = 0
     var comments = 0
     var format: String?
     var manifestUnit: (String, Manifest.Unit)?
@@ -359,6 +374,7 @@ struct WorkerContext: Sendable {
             if linkFiles {
                 for file in old.files { try staging.link(file, from: oldSite.appendingPathComponent(file)) }
                 result.filesReused = old.files.count
+                result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
             }
         } catch let error as InputError {
             result.errors.append(error)
@@ -402,7 +418,14 @@ struct WorkerContext: Sendable {
                 let files = try renderer.render(record, id: id, folder: folder, source: source)
                 try claim(files.summary, source: source)
                 for file in files.files {
-                    if try staging.write(file.path, file.bytes) { result.filesWritten += 1 } else { result.filesReused += 1 }
+                    let page = file.path.hasSuffix(".html") ? 1 : 0
+                    if try staging.write(file.path, file.bytes) {
+                        result.filesWritten += 1
+                        result.pagesWritten += page
+                    } else {
+                        result.filesReused += 1
+                        result.pagesReused += page
+                    }
                     written.append(file.path)
                 }
                 result.summaries.append(files.summary)

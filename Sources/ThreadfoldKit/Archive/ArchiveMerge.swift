@@ -82,12 +82,14 @@ public struct ArchiveMerge: Sendable {
         do {
             for link in links { try staging.link(link.path, from: link.source) }
             report.filesReused = links.count
+            report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
             summaries = ThreadSummary.sortedForIndex(summaries)
             let index = IndexPages(options: options, templates: renderer.pipeline.templates, strings: renderer.pipeline.defaultStrings)
             var files = try index.files(summaries)
             files += try resources.assets().map { ($0.name, $0.bytes) }
             for file in files { try staging.write(file.path, file.bytes) }
             report.filesWritten = files.count
+            report.pagesWritten = files.filter { $0.path.hasSuffix(".html") }.count
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             try staging.commit()
             report.published = true
