@@ -183,7 +183,10 @@ enum BuildCommand {
             if !quiet {
                 let folder = URL(fileURLWithPath: output).standardizedFileURL
                 var line = "Built \(report.threads) threads (\(report.comments) comments) into \(output)/ in \(String(format: "%.2f", seconds)) s: "
-                line += "\(report.filesWritten) files written, \(report.filesReused) reused"
+                if report.threadsReused > 0 {
+                    line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
+                }
+                line += "\(report.filesWritten) files written, \(report.filesReused) unchanged"
                 if report.threadsInOtherShards > 0 { line += ", \(report.threadsInOtherShards) threads left to other shards" }
                 if !report.warnings.isEmpty { line += ", \(report.warnings.count) warnings" }
                 console.out(line + ".\n")
