@@ -210,52 +210,48 @@ enum BuildCommand {
     }
 
     static func reportJSON(_ report: ArchiveBuilder.Report, exit: Int32, seconds: Double) -> String {
-        func string(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                default:
-                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+        var w = JSONWriter(pretty: true)
+        func problems(_ w: inout JSONWriter, _ name: String, _ list: [InputError]) {
+            w.key(name)
+            w.array { w in
+                for e in list {
+                    w.object { w in
+                        w.field("file", e.file)
+                        if let line = e.line, let column = e.column {
+                            w.field("line", line)
+                            w.field("column", column)
+                        }
+                        if let path = e.path { w.field("path", path) }
+                        w.field("message", e.message)
+                    }
                 }
             }
-            return out + "\""
         }
-        func problems(_ list: [InputError]) -> String {
-            "[" + list.map { e in
-                var fields = ["\"file\": \(string(e.file))"]
-                if let line = e.line, let column = e.column { fields += ["\"line\": \(line)", "\"column\": \(column)"] }
-                if let path = e.path { fields.append("\"path\": \(string(path))") }
-                fields.append("\"message\": \(string(e.message))")
-                return "\n    {" + fields.joined(separator: ", ") + "}"
-            }.joined(separator: ",") + (list.isEmpty ? "]" : "\n  ]")
-        }
-        let timings = report.timings.map { "\(string($0.phase)): \(String(format: "%.3f", $0.seconds))" }
-            + ["\"total\": \(String(format: "%.3f", seconds))"]
-        return """
-            {
-              "version": \(string(Threadfold.version)),
-              "exit": \(exit),
-              "published": \(report.published),
-              "threads": \(report.threads),
-              "comments": \(report.comments),
-              "threadsRendered": \(report.threadsRendered),
-              "threadsReused": \(report.threadsReused),
-              "threadsInOtherShards": \(report.threadsInOtherShards),
-              "pagesWritten": \(report.pagesWritten),
-              "pagesReused": \(report.pagesReused),
-              "filesWritten": \(report.filesWritten),
-              "filesReused": \(report.filesReused),
-              "incremental": \(report.incrementalBase),
-              "peakMemoryMiB": \(peakMemoryMiB()),
-              "errors": \(problems(report.errors)),
-              "warnings": \(problems(report.warnings)),
-              "seconds": {\(timings.joined(separator: ", "))}
+        // Seconds with millisecond precision, as JSON numbers.
+        func milliseconds(_ value: Double) -> Int { Int((value * 1000).rounded()) }
+        w.object { w in
+            w.field("version", Threadfold.version)
+            w.field("exit", Int(exit))
+            w.key("published")
+            w.bool(report.published)
+            for (name, value) in [("threads", report.threads), ("comments", report.comments), ("threadsRendered", report.threadsRendered),
+                                  ("threadsReused", report.threadsReused), ("threadsInOtherShards", report.threadsInOtherShards),
+                                  ("pagesWritten", report.pagesWritten), ("pagesReused", report.pagesReused),
+                                  ("filesWritten", report.filesWritten), ("filesReused", report.filesReused)] {
+                w.field(name, value)
             }
-
-            """
+            w.key("incremental")
+            w.bool(report.incrementalBase)
+            w.field("peakMemoryMiB", peakMemoryMiB())
+            problems(&w, "errors", report.errors)
+            problems(&w, "warnings", report.warnings)
+            w.key("milliseconds")
+            w.object { w in
+                for (phase, value) in report.timings { w.field(phase, milliseconds(value)) }
+                w.field("total", milliseconds(seconds))
+            }
+        }
+        return String(decoding: w.out, as: UTF8.self) + "\n"
     }
 }
 

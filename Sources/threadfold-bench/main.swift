@@ -107,16 +107,9 @@ func body(_ rng: inout SplitMix64) -> String {
 }
 
 func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
+    var writer = JSONWriter(pretty: false)
+    writer.string(text)
+    return String(decoding: writer.out, as: UTF8.self)
 }
 
 /// Writes the corpus unless an identical one (same settings) is already there.

@@ -97,8 +97,8 @@ struct BuildCommandTests {
         #expect(json["pagesWritten"] as? Int == 2 && json["pagesReused"] as? Int == 0, "the thread page and the index")
         let warnings = try #require(json["warnings"] as? [[String: Any]])
         #expect(warnings.count == 1 && warnings[0]["line"] as? Int == 1 && (warnings[0]["path"] as? String)?.hasPrefix("$.comments[2]") == true)
-        let seconds = try #require(json["seconds"] as? [String: Any])
-        #expect(seconds["total"] != nil && seconds["read and render"] != nil)
+        let timings = try #require(json["milliseconds"] as? [String: Any])
+        #expect(timings["total"] is Int && timings["read and render"] is Int)
     }
 
     @Test("--incremental reuses unchanged threads; the report says how many")

@@ -168,14 +168,12 @@ public struct ArchiveBuilder: Sendable {
             return report
         }
 
-        do {
+        report.siteError = try Self.publish(staging) {
             summaries = ThreadSummary.sortedForIndex(summaries)
             report.threadPaths = summaries.map(\.path)
             var files: [(path: String, bytes: [UInt8])] = []
             if shard == nil {
-                let index = IndexPages(options: options, templates: renderer.pipeline.templates, strings: renderer.pipeline.defaultStrings)
-                files = try index.files(summaries)
-                files += try resources.assets().map { ($0.name, $0.bytes) }
+                files = try renderer.listing(summaries, resources: resources)
             } else {
                 files.append(("shard.json", Array("{\"shard\": \"\(shard!.index)/\(shard!.count)\", \"threads\": \(summaries.count), \"version\": \"\(Threadfold.version)\"}\n".utf8)))
             }
@@ -205,17 +203,26 @@ public struct ArchiveBuilder: Sendable {
             }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             try staging.writeMetadata(Manifest.fileName, manifest.encoded())
+        }
+        report.published = report.siteError == nil
+        report.timings.append(("publish", clock.lap()))
+        return report
+    }
+
+    /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site
+    /// abandons it and is returned; nothing is published.
+    static func publish(_ staging: SiteWriter.Staging, _ body: () throws -> Void) throws -> SiteError? {
+        do {
+            try body()
             try staging.commit()
-            report.published = true
-            report.timings.append(("publish", clock.lap()))
+            return nil
         } catch let error as SiteError {
             staging.abandon()
-            report.siteError = error
+            return error
         } catch {
             staging.abandon()
             throw error
         }
-        return report
     }
 
     /// Hashes that need no reading: a file whose size, modification time and inode match a

@@ -79,28 +79,18 @@ public struct ArchiveMerge: Sendable {
             report.siteError = error
             return report
         }
-        do {
+        report.siteError = try ArchiveBuilder.publish(staging) {
             for link in links { try staging.link(link.path, from: link.source) }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
-            summaries = ThreadSummary.sortedForIndex(summaries)
-            let index = IndexPages(options: options, templates: renderer.pipeline.templates, strings: renderer.pipeline.defaultStrings)
-            var files = try index.files(summaries)
-            files += try resources.assets().map { ($0.name, $0.bytes) }
+            let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), resources: resources)
             for file in files { try staging.write(file.path, file.bytes) }
             report.filesWritten = files.count
             report.pagesWritten = files.filter { $0.path.hasSuffix(".html") }.count
             report.timings.append(("index, feeds and sitemap", clock.lap()))
-            try staging.commit()
-            report.published = true
-            report.timings.append(("publish", clock.lap()))
-        } catch let error as SiteError {
-            staging.abandon()
-            report.siteError = error
-        } catch {
-            staging.abandon()
-            throw error
         }
+        report.published = report.siteError == nil
+        report.timings.append(("publish", clock.lap()))
         return report
     }
 }

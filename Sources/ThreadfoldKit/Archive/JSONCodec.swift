@@ -1,14 +1,14 @@
-/// The sidecar and manifest formats, written and read by hand: Foundation's JSONEncoder and
+/// The sidecar and manifest formats (and the CLI's build report), written and read by hand: Foundation's JSONEncoder and
 /// JSONDecoder took most of an incremental build's time on a 2,000-thread manifest (2 MB).
 /// Keys are written in a fixed order, so the output is deterministic.
-struct JSONWriter {
-    var out: [UInt8] = []
+public struct JSONWriter {
+    public private(set) var out: [UInt8] = []
     /// Two spaces per level when pretty (sidecars, for people); none for the manifest.
     let pretty: Bool
     private var level = 0
     private var first = true
 
-    init(pretty: Bool) {
+    public init(pretty: Bool) {
         self.pretty = pretty
         out.reserveCapacity(4096)
     }
@@ -16,13 +16,13 @@ struct JSONWriter {
     private mutating func separator() {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
-        if pretty {
+        if pretty && !out.isEmpty {
             out.append(0x0A)
             out.append(contentsOf: repeatElement(0x20, count: level * 2))
         }
     }
 
-    mutating func key(_ name: String) {
+    public mutating func key(_ name: String) {
         separator()
         string(name, bare: true)
         out.append(UInt8(ascii: ":"))
@@ -53,19 +53,21 @@ struct JSONWriter {
         first = false
     }
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "{"))
         body(&self)
         close(UInt8(ascii: "}"))
     }
 
-    mutating func array(_ body: (inout JSONWriter) -> Void) {
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "["))
         body(&self)
         close(UInt8(ascii: "]"))
     }
 
-    mutating func string(_ text: String, bare: Bool = false) {
+    public mutating func string(_ text: String) { string(text, bare: false) }
+
+    mutating func string(_ text: String, bare: Bool) {
         if !bare { beginValue() }
         out.append(UInt8(ascii: "\""))
         var text = text
@@ -91,34 +93,34 @@ struct JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
-    mutating func int(_ value: Int64) {
+    public mutating func int(_ value: Int64) {
         beginValue()
         out.append(contentsOf: String(value).utf8)
     }
 
-    mutating func int(_ value: Int) { int(Int64(value)) }
+    public mutating func int(_ value: Int) { int(Int64(value)) }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         beginValue()
         out.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func null() {
+    public mutating func null() {
         beginValue()
         out.append(contentsOf: "null".utf8)
     }
 
-    mutating func field(_ name: String, _ value: String?) {
+    public mutating func field(_ name: String, _ value: String?) {
         key(name)
         if let value { string(value) } else { null() }
     }
 
-    mutating func field(_ name: String, _ value: Int) {
+    public mutating func field(_ name: String, _ value: Int) {
         key(name)
         int(value)
     }
 
-    mutating func field(_ name: String, strings: [String]) {
+    public mutating func field(_ name: String, strings: [String]) {
         key(name)
         array { w in for s in strings { w.string(s) } }
     }

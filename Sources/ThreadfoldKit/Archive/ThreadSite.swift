@@ -18,6 +18,13 @@ public struct ArchiveRenderer: Sendable {
         self.pipeline = try ThreadPipeline(options: options.render, resources: resources)
     }
 
+    /// The listing pages (index, sections, site feed, sitemap) for `summaries` in index order,
+    /// and the stylesheet and script.
+    func listing(_ summaries: [ThreadSummary], resources: ResourceStore) throws -> [(path: String, bytes: [UInt8])] {
+        let index = IndexPages(options: options, templates: pipeline.templates, strings: pipeline.defaultStrings)
+        return try index.files(summaries) + resources.assets().map { ($0.name, $0.bytes) }
+    }
+
     /// The thread's id, or for a thread without one, a stable stand-in from where it was read.
     public static func id(of record: ThreadRecord, source: String, position: Int) -> CommentID {
         record.info.id ?? CommentID("\(source)#\(position)")

@@ -21,16 +21,9 @@ struct ArchiveHostileTests {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         func json(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                default:
-                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-                }
-            }
-            return out + "\""
+            var writer = JSONWriter(pretty: false)
+            writer.string(text)
+            return String(decoding: writer.out, as: UTF8.self)
         }
         var lines: [String] = []
         for (n, payload) in HostileCorpus.all.enumerated() {
