@@ -8,7 +8,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps test-deps check-web check-slow build test demo bench fuzz install uninstall clean check-html
+.PHONY: all deps test-deps check-web check-slow build test demo demo-archive bench fuzz install uninstall clean check-html
 
 all: build
 
@@ -46,6 +46,13 @@ test: deps test-deps
 ## demo: render the bundled example thread into $(SITE)/ and say where the page is
 demo: build
 	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" render -o "$(SITE)"
+
+## demo-archive: build the bundled example archive (docs/examples/) into $(ARCHIVE)/ with sections and
+## two orders, and say where its index is
+ARCHIVE ?= archive-site
+demo-archive: build
+	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" build docs/examples/archive.jsonl docs/examples/thread.json \
+	  docs/examples/nested.json -o "$(ARCHIVE)" --sections category --orders oldest,top --layout auto --title "Example forum archive"
 
 ## bench: generate the seeded synthetic corpus and measure rendering against the cmark CLI
 bench: deps
@@ -101,4 +108,4 @@ uninstall:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf "$(SITE)" bench-corpus
+	rm -rf "$(SITE)" "$(ARCHIVE)" ".$(SITE).lock" ".$(ARCHIVE).lock" ".$(ARCHIVE).spare" bench-corpus

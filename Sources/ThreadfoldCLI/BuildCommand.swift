@@ -188,7 +188,7 @@ enum BuildCommand {
                 }
                 line += "\(report.filesWritten) files written, \(report.filesReused) unchanged"
                 if report.threadsInOtherShards > 0 { line += ", \(report.threadsInOtherShards) threads left to other shards" }
-                if !report.warnings.isEmpty { line += ", \(report.warnings.count) warnings" }
+                if !report.warnings.isEmpty { line += report.warnings.count == 1 ? ", 1 warning" : ", \(report.warnings.count) warnings" }
                 console.out(line + ".\n")
                 let page = FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path)
                     ? folder.appendingPathComponent("index.html").absoluteString : folder.absoluteString
