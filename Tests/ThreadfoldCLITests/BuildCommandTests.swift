@@ -25,6 +25,20 @@ struct BuildCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-x1-x1/index.html").path))
     }
 
+    @Test("standard input, a {\"threads\": [...]} document and a folder build together")
+    func inputForms() throws {
+        let folder = try cli.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+        _ = try cli.write(thread("f1"), "in/f1.json", in: folder)
+        let many = try cli.write(#"{"threads": [\#(thread("m1")), \#(thread("m2"))]}"#, "many.json", in: folder)
+        let run = try cli.run(["build", "-", many, "in", "-o", "site", "--report", "r.json"], stdin: thread("s1"), in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("Built 4 threads"))
+        for id in ["s1", "m1", "m2", "f1"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-\(id)-\(id)/index.html").path), "\(id)")
+        }
+    }
+
     @Test("exit codes: 1 for input errors (nothing published), 2 for warnings with --strict, 64 for usage")
     func exitCodes() throws {
         let folder = try cli.temporaryFolder()
