@@ -130,7 +130,8 @@ public struct ArchiveBuilder: Sendable {
                 pending.append(i)
             }
         }
-        pending.sort { units[$0].sizeHint > units[$1].sizeHint || (units[$0].sizeHint == units[$1].sizeHint && $0 < $1) }
+        let sizes = pending.map { units[$0].sizeHint }
+        pending = pending.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && pending[$0] < pending[$1]) }.map { pending[$0] }
         let done = units.count - pending.count
         let computed = Work.parallel(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units] p -> UnitResult in
             let i = pending[p]

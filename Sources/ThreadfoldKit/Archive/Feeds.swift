@@ -50,27 +50,51 @@ struct AtomFeed {
     func render() -> [UInt8] {
         // A feed needs an updated time; without one in the data, the epoch keeps output stable.
         let epoch = "1970-01-01T00:00:00Z"
-        var x = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-        x += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"\(XMLText.escape(lang))\">\n"
-        x += "<title>\(XMLText.escape(title))</title>\n"
-        x += "<id>\(XMLText.escape(id))</id>\n"
-        x += "<updated>\(XMLText.date(updated) ?? epoch)</updated>\n"
-        x += "<link rel=\"self\" type=\"application/atom+xml\" href=\"\(XMLText.escape(selfLink))\"/>\n"
-        x += "<link rel=\"alternate\" type=\"text/html\" href=\"\(XMLText.escape(alternate))\"/>\n"
-        x += "<author><name>\(XMLText.escape(author))</name></author>\n"
-        x += "<generator version=\"\(Threadfold.version)\">Threadfold</generator>\n"
-        for entry in entries {
-            x += "<entry>\n<title>\(XMLText.escape(entry.title))</title>\n<id>\(XMLText.escape(entry.id))</id>\n"
-            x += "<link rel=\"alternate\" type=\"text/html\" href=\"\(XMLText.escape(entry.link))\"/>\n"
-            if let published = XMLText.date(entry.published) { x += "<published>\(published)</published>\n" }
-            x += "<updated>\(XMLText.date(entry.updated ?? entry.published) ?? XMLText.date(updated) ?? epoch)</updated>\n"
-            if let author = entry.author, !author.isEmpty { x += "<author><name>\(XMLText.escape(author))</name></author>\n" }
-            if let summary = entry.summary { x += "<summary>\(XMLText.escape(summary))</summary>\n" }
-            if let html = entry.html { x += "<content type=\"html\">\(XMLText.escape(html))</content>\n" }
-            x += "</entry>\n"
+        var x: [UInt8] = []
+        x.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.html?.utf8.count ?? 0) + 512 })
+        func raw(_ text: String) { x.append(contentsOf: text.utf8) }
+        func text(_ value: String) { HTML.escape(value, into: &x) }
+        func element(_ name: String, _ value: String) {
+            raw("<\(name)>")
+            text(value)
+            raw("</\(name)>\n")
         }
-        x += "</feed>\n"
-        return Array(x.utf8)
+        raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"")
+        text(lang)
+        raw("\">\n")
+        element("title", title)
+        element("id", id)
+        raw("<updated>\(XMLText.date(updated) ?? epoch)</updated>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"")
+        text(selfLink)
+        raw("\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"")
+        text(alternate)
+        raw("\"/>\n<author><name>")
+        text(author)
+        raw("</name></author>\n<generator version=\"\(Threadfold.version)\">Threadfold</generator>\n")
+        for entry in entries {
+            raw("<entry>\n")
+            element("title", entry.title)
+            element("id", entry.id)
+            raw("<link rel=\"alternate\" type=\"text/html\" href=\"")
+            text(entry.link)
+            raw("\"/>\n")
+            if let published = XMLText.date(entry.published) { raw("<published>\(published)</published>\n") }
+            raw("<updated>\(XMLText.date(entry.updated ?? entry.published) ?? XMLText.date(updated) ?? epoch)</updated>\n")
+            if let author = entry.author, !author.isEmpty {
+                raw("<author><name>")
+                text(author)
+                raw("</name></author>\n")
+            }
+            if let summary = entry.summary { element("summary", summary) }
+            if let html = entry.html {
+                raw("<content type=\"html\">")
+                text(html)
+                raw("</content>\n")
+            }
+            raw("</entry>\n")
+        }
+        raw("</feed>\n")
+        return x
     }
 }
 
