@@ -112,7 +112,7 @@ public struct ArchiveBuilder: Sendable {
         }
 
         // 3. Link and render, in parallel, largest units first so no long thread ends the run alone.
-        let work = Work(count: units.count)
+        let work = Work()
         let context = WorkerContext(units: units, renderer: renderer, staging: staging, oldSite: output.standardizedFileURL,
                                     shard: shard, work: work)
         var pending: [Int] = []
@@ -311,7 +311,6 @@ final class Work: Sendable {
     /// Thread ids (as bytes) and folders already taken, with where they came from.
     let claims = Mutex<(ids: [[UInt8]: String], folders: [String: String])>(([:], [:]))
 
-    init(count: Int) {}
 
     /// Runs `body(0..<count)` on `jobs` threads (each with a large stack), results in index
     /// order. `progress(done)` is called from the calling thread about ten times a second.

@@ -71,7 +71,7 @@ public struct ArchiveRenderer: Sendable {
             }
             let orderDir = k == 0 ? [] : [order.rawValue]
             let plan = plan(tree, layout: layout, anchors: anchors, base: base + orderDir)
-            for (i, page) in plan.pages.enumerated() {
+            for page in plan.pages {
                 var nav = PageNavigation()
                 nav.indexHref = ThreadPaths.href(from: page.dir, to: [])
                 let rest = Array(page.dir.dropFirst(base.count + orderDir.count))
@@ -105,7 +105,6 @@ public struct ArchiveRenderer: Sendable {
                 let html = try renderer.render(page.model, assets: ThreadPaths.root(from: page.dir), lang: lang,
                                                bodies: bodies, navigation: nav)
                 files.append((page.dir.joined(separator: "/") + "/index.html", html))
-                _ = i
             }
             if k == 0 {
                 mainDirs = plan.pages.map(\.dir)
