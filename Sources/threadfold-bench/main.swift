@@ -217,19 +217,25 @@ func benchArchive(_ generated: (files: [String], bodies: String, bytes: Int, com
     print(line("  --jobs \(cores):   ", all))
     print("  speed-up:    \(format(one.seconds / all.seconds, 2))x with \(cores) cores (target: at least 1.8x on 2 cores)")
 
-    // Incremental: a full --incremental build, then rebuilds after one thread file changes
-    // (a trailing newline added, then removed again: its bytes and hash change each time).
+    // Incremental: a full --incremental build, then rebuilds after one thread changes: a new
+    // comment, which changes its page, its counts and its place on the index, then the comment
+    // removed again, so each run has a real change to publish.
     _ = try build(["--incremental"])
     let changed = generated.files[generated.files.count / 2]
     let original = try Data(contentsOf: URL(fileURLWithPath: changed))
     defer { try? original.write(to: URL(fileURLWithPath: changed)) }
+    var text = String(decoding: original, as: UTF8.self)
+    while text.hasSuffix("\n") { text.removeLast() }
+    guard text.hasSuffix("]}") else { throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "unexpected thread file shape"]) }
+    text.removeLast(2)
+    let withComment = Data((text + ",{\"id\":999999,\"parent_id\":1,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"A comment added for the incremental benchmark.\"}]}\n").utf8)
     var flip = false
     let incremental = try bestOf {
         flip.toggle()
-        try (flip ? original + Data("\n".utf8) : original).write(to: URL(fileURLWithPath: changed))
+        try (flip ? withComment : original).write(to: URL(fileURLWithPath: changed))
         return try build(["--incremental"])
     }
-    print(line("  incremental, one thread changed:", incremental))
+    print(line("  incremental, one thread gained or lost a comment:", incremental))
     print("  incremental / full (\(cores) jobs): \(format(100 * incremental.seconds / all.seconds, 1))% (target: under 5%)")
 
     // JSON Lines: one file, read a line at a time.

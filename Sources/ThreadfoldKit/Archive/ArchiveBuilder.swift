@@ -174,7 +174,7 @@ public struct ArchiveBuilder: Sendable {
             report.threadPaths = summaries.map(\.path)
             var files: [(path: String, bytes: [UInt8])] = []
             if shard == nil {
-                files = try renderer.listing(summaries, resources: resources)
+                files = try renderer.listing(summaries, resources: resources, jobs: jobs)
             } else {
                 files.append(("shard.json", Array("{\"shard\": \"\(shard!.index)/\(shard!.count)\", \"threads\": \(summaries.count), \"version\": \"\(Threadfold.version)\"}\n".utf8)))
             }

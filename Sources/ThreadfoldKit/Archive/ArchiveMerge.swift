@@ -83,7 +83,8 @@ public struct ArchiveMerge: Sendable {
             for link in links { try staging.link(link.path, from: link.source) }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
-            let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), resources: resources)
+            let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), resources: resources,
+                                             jobs: ProcessInfo.processInfo.activeProcessorCount)
             for file in files { try staging.write(file.path, file.bytes) }
             report.filesWritten = files.count
             report.pagesWritten = files.filter { $0.path.hasSuffix(".html") }.count

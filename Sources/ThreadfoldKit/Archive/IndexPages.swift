@@ -1,10 +1,52 @@
 /// The pages that list threads: the index (paginated, or one page of collapsible sections),
 /// section pages, the site's Atom feed and, with a base URL, the sitemap. Built from the
 /// threads' summaries alone, so `merge` builds them from sidecars exactly as `build` does.
-struct IndexPages {
+struct IndexPages: Sendable {
     let options: ArchiveOptions
     let templates: TemplateSet
     let strings: StringsTable
+    /// Listing pages rendered at once.
+    var jobs = 1
+
+    /// One paginated listing page, described with plain values so pages render in parallel.
+    struct Listing: Sendable {
+        var dir: [String]
+        var threads: ArraySlice<ThreadSummary>
+        var page: Int
+        var pages: Int
+        /// The folder of page `n` of the same listing.
+        var pageDir: @Sendable (Int) -> [String]
+        /// A section page's heading.
+        var heading: String?
+        var stats: String
+    }
+
+    func render(_ listing: Listing) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
+        var context = common(dir: listing.dir, stats: listing.stats)
+        if let heading = listing.heading {
+            context["heading"] = .string(heading)
+            context["indexHref"] = .string(ThreadPaths.href(from: listing.dir, to: []))
+        }
+        context["threads"] = .list(listing.threads.map { item($0, from: listing.dir) })
+        context["hasThreads"] = .bool(!listing.threads.isEmpty)
+        context["pager"] = pager(count: listing.pages, current: listing.page, from: listing.dir, listing.pageDir)
+        return try render(listing.dir, context)
+    }
+
+    /// Renders the listings on `jobs` threads; results in order.
+    func render(_ listings: [Listing]) throws(TemplateError) -> [(path: String, bytes: [UInt8])] {
+        let results = Work.parallel(count: listings.count, jobs: jobs) { i -> Result<(path: String, bytes: [UInt8]), TemplateError> in
+            do throws(TemplateError) { return .success(try render(listings[i])) } catch { return .failure(error) }
+        }
+        var files: [(path: String, bytes: [UInt8])] = []
+        for result in results {
+            switch result {
+            case .success(let file): files.append(file)
+            case .failure(let error): throw error
+            }
+        }
+        return files
+    }
 
     struct Section {
         var key: String
@@ -21,17 +63,16 @@ struct IndexPages {
         var sitemap: [(loc: String, lastmod: Timestamp?)] = []
         let newest = summaries.first?.activity
 
+        var listings: [Listing] = []
         if options.sections == .none {
             let pages = paginate(summaries, perPage)
             for (p, page) in pages.enumerated() {
                 let dir = p == 0 ? [] : ["page", String(p + 1)]
-                var context = common(dir: dir, stats: stats)
-                context["threads"] = .list(page.map { item($0, from: dir) })
-                context["hasThreads"] = .bool(!page.isEmpty)
-                context["pager"] = pager(count: pages.count, current: p, from: dir) { $0 == 0 ? [] : ["page", String($0 + 1)] }
-                files.append(try render(dir, context))
+                listings.append(Listing(dir: dir, threads: page, page: p, pages: pages.count,
+                                        pageDir: { $0 == 0 ? [] : ["page", String($0 + 1)] }, heading: nil, stats: stats))
                 sitemap.append((url(dir), p == 0 ? newest : page.first?.activity))
             }
+            files += try render(listings)
         } else {
             let sections = group(summaries)
             let open = openSection(sections)
@@ -53,18 +94,16 @@ struct IndexPages {
                 items.append(.object(MustacheDictionary(entry)))
                 // Every section has its own pages, linked from the index when it has more than shown.
                 let pages = paginate(section.threads, perPage)
+                let key = section.key
                 for (p, page) in pages.enumerated() {
-                    let dir = ["s", section.key] + (p == 0 ? [] : [String(p + 1)])
-                    var context = common(dir: dir, stats: sectionSummary(section))
-                    context["heading"] = .string(section.name)
-                    context["indexHref"] = .string(ThreadPaths.href(from: dir, to: []))
-                    context["threads"] = .list(page.map { item($0, from: dir) })
-                    context["hasThreads"] = .bool(!page.isEmpty)
-                    context["pager"] = pager(count: pages.count, current: p, from: dir) { ["s", section.key] + ($0 == 0 ? [] : [String($0 + 1)]) }
-                    files.append(try render(dir, context))
+                    let dir = ["s", key] + (p == 0 ? [] : [String(p + 1)])
+                    listings.append(Listing(dir: dir, threads: page, page: p, pages: pages.count,
+                                            pageDir: { ["s", key] + ($0 == 0 ? [] : [String($0 + 1)]) },
+                                            heading: section.name, stats: sectionSummary(section)))
                     sitemap.append((url(dir), page.first?.activity))
                 }
             }
+            files += try render(listings)
             var context = common(dir: [], stats: stats)
             context["sections"] = .list(items)
             files.append(try render([], context))
@@ -116,7 +155,7 @@ struct IndexPages {
                                   showCategory: options.sections != .category, markFlat: options.layout == .auto))
     }
 
-    func pager(count: Int, current: Int, from dir: [String], _ dirOf: (Int) -> [String]) -> MustacheValue {
+    func pager(count: Int, current: Int, from dir: [String], _ dirOf: @Sendable (Int) -> [String]) -> MustacheValue {
         guard count > 1 else { return .null }
         func link(_ p: Int, _ label: String) -> MustacheValue {
             .object(MustacheDictionary(["href": .string(ThreadPaths.href(from: dir, to: dirOf(p))), "label": .string(label), "current": .bool(p == current)]))

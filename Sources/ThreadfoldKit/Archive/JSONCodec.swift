@@ -1,3 +1,5 @@
+import Foundation
+
 /// The sidecar and manifest formats (and the CLI's build report), written and read by hand: Foundation's JSONEncoder and
 /// JSONDecoder took most of an incremental build's time on a 2,000-thread manifest (2 MB).
 /// Keys are written in a fixed order, so the output is deterministic.
@@ -395,10 +397,13 @@ extension Manifest {
                 guard let size, let mtime, let inode, let hash else { failed = true; return }
                 files[path] = FileState(size: size, mtime: mtime, inode: UInt64(bitPattern: inode), hash: hash, lines: lines)
             }
-            var units: [String: Unit] = [:]
-            units.reserveCapacity(d.count(unitsNode))
-            d.forEachMember(unitsNode) { key, node in
-                guard !failed, d.kind(node) == .object else { failed = true; return }
+            // Units decode in parallel: the tape is shared and read-only.
+            var members: [(key: String, node: Int)] = []
+            members.reserveCapacity(d.count(unitsNode))
+            d.forEachMember(unitsNode) { key, node in members.append((key, node)) }
+            @Sendable func decodeUnit(_ node: Int) -> Unit? {
+                var failed = false
+                guard d.kind(node) == .object else { return nil }
                 var hash: String?, comments: Int64?, unitFiles: [String]?, warnings: [InputError] = [], threads: [ThreadSummary] = []
                 d.forEachMember(node) { name, value in
                     guard !failed else { return }
@@ -432,8 +437,20 @@ extension Manifest {
                     default: break
                     }
                 }
-                guard let hash, let comments else { failed = true; return }
-                units[key] = Unit(hash: hash, threads: threads, files: unitFiles ?? Manifest.files(of: threads), warnings: warnings, comments: Int(comments))
+                guard let hash, let comments, !failed else { return nil }
+                return Unit(hash: hash, threads: threads, files: unitFiles ?? Manifest.files(of: threads), warnings: warnings, comments: Int(comments))
+            }
+            let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 256))
+            let decoded = Work.parallel(count: chunks, jobs: chunks) { [members] c -> [Unit?] in
+                stride(from: c, to: members.count, by: chunks).map { decodeUnit(members[$0].node) }
+            }
+            var units: [String: Unit] = [:]
+            units.reserveCapacity(members.count)
+            for (c, list) in decoded.enumerated() {
+                for (k, unit) in list.enumerated() {
+                    guard let unit else { return nil }
+                    units[members[c + k * chunks].key] = unit
+                }
             }
             guard !failed else { return nil }
             self.units = units

@@ -20,8 +20,8 @@ public struct ArchiveRenderer: Sendable {
 
     /// The listing pages (index, sections, site feed, sitemap) for `summaries` in index order,
     /// and the stylesheet and script.
-    func listing(_ summaries: [ThreadSummary], resources: ResourceStore) throws -> [(path: String, bytes: [UInt8])] {
-        let index = IndexPages(options: options, templates: pipeline.templates, strings: pipeline.defaultStrings)
+    func listing(_ summaries: [ThreadSummary], resources: ResourceStore, jobs: Int) throws -> [(path: String, bytes: [UInt8])] {
+        let index = IndexPages(options: options, templates: pipeline.templates, strings: pipeline.defaultStrings, jobs: jobs)
         return try index.files(summaries) + resources.assets().map { ($0.name, $0.bytes) }
     }
 
