@@ -39,6 +39,22 @@ struct BuildCommandTests {
         }
     }
 
+    @Test("the README's --thread-key example: an Algolia comment export, grouped by story")
+    func threadKeyWithMap() throws {
+        let folder = try cli.temporaryFolder()
+        let input = try cli.write(#"""
+            [{"objectID":"11","parent_id":1,"story_id":1,"story_title":"Show HN: Threadfold","author":"pg","comment_text":"<p>Nice <script>x</script>","created_at_i":1709460000},
+             {"objectID":"12","parent_id":11,"story_id":1,"story_title":"Show HN: Threadfold","author":"dang","comment_text":"Agreed","created_at_i":1709460100},
+             {"objectID":"21","parent_id":2,"story_id":2,"story_title":"Ask HN: Archives?","author":"tptacek","comment_text":"Yes","created_at_i":1709470000}]
+            """#, "hn-comments.json", in: folder)
+        let run = try cli.run(["build", input, "-o", "site", "--body-format", "html", "--thread-key", "story_id", "--thread-title-key", "story_title",
+                               "--map", "id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at_i"], in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("Built 2 threads (3 comments)"))
+        let page = try String(contentsOf: folder.appendingPathComponent("site/t/show-hn-threadfold-1/index.html"), encoding: .utf8)
+        #expect(page.contains("Agreed") && page.contains("tf-replies") && !page.contains("<script>x"))
+    }
+
     @Test("exit codes: 1 for input errors (nothing published), 2 for warnings with --strict, 64 for usage")
     func exitCodes() throws {
         let folder = try cli.temporaryFolder()
