@@ -31,7 +31,7 @@ enum PreviewCommand {
         }
         let inputs = parsed.positionals.map { $0 == "-" ? $0 : URL(fileURLWithPath: $0).standardizedFileURL.path }
         let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let key = String(inputs.joined(separator: "\u{0}").utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }, radix: 16)
+        let key = ContentHash.hex(ContentHash.hash(Array(inputs.joined(separator: "\u{0}").utf8)))
         let folder = URL(fileURLWithPath: temporary).appendingPathComponent("threadfold-preview-\(getuid())-\(key)")
         let site = folder.appendingPathComponent("site")
         let resources = SharedOptions.resources(parsed)

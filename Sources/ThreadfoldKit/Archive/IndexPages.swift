@@ -54,7 +54,7 @@ struct IndexPages: Sendable {
         var threads: [ThreadSummary]
     }
 
-    /// `summaries` must be in index order (`ThreadSummary.indexOrder`).
+    /// `summaries` must be in index order (`ThreadSummary.sortedForIndex`).
     func files(_ summaries: [ThreadSummary]) throws(TemplateError) -> [(path: String, bytes: [UInt8])] {
         var files: [(path: String, bytes: [UInt8])] = []
         let comments = summaries.reduce(0) { $0 + $1.stats.comments }
@@ -178,8 +178,7 @@ struct IndexPages: Sendable {
             switch options.sections {
             case .month:
                 if let time = summary.activity, (1...9999).contains(time.components.year) {
-                    let c = time.components
-                    key = String(format4(c.year)) + "-" + (c.month < 10 ? "0" : "") + String(c.month)
+                    key = String(time.iso8601.prefix(7)) // YYYY-MM
                     name = strings.month(time)
                 } else {
                     key = "undated"; name = strings.text("undated")
@@ -202,11 +201,6 @@ struct IndexPages: Sendable {
             if x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
             return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
         }
-    }
-
-    func format4(_ year: Int64) -> String {
-        let digits = String(year)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// The newest month, or the largest category (the first of equals), starts open.

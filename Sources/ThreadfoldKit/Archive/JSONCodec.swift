@@ -154,6 +154,11 @@ struct JSONReader {
         return document.string(node)
     }
 
+    /// The string at `node`, or nil for anything else.
+    func text(_ node: Int) -> String? {
+        document.kind(node) == .string ? document.string(node) : nil
+    }
+
     func optionalString(_ node: Int?, _ path: String) throws(Mismatch) -> String? {
         guard let node, document.kind(node) != .null else { return nil }
         return try string(node, path)
@@ -227,7 +232,7 @@ extension ThreadSummary {
             guard d.kind(node) == .object else { throw JSONReader.Mismatch(path: path, expected: "an object") }
             var iso: String?, ms: Int64?
             d.forEachMember(node) { key, value in
-                if key == "iso", d.kind(value) == .string { iso = d.string(value) }
+                if key == "iso" { iso = r.text(value) }
                 else if key == "ms" { ms = d.int64(value) }
             }
             guard let iso, let ms else { throw JSONReader.Mismatch(path: path, expected: "{\"iso\", \"ms\"}") }
@@ -389,7 +394,7 @@ extension Manifest {
                     case "size": size = d.int64(value)
                     case "mtime": mtime = d.int64(value)
                     case "inode": inode = d.int64(value)
-                    case "hash": hash = d.kind(value) == .string ? d.string(value) : nil
+                    case "hash": hash = r.text(value)
                     case "lines": lines = try? r.strings(value, "lines")
                     default: break
                     }
@@ -408,7 +413,7 @@ extension Manifest {
                 d.forEachMember(node) { name, value in
                     guard !failed else { return }
                     switch name {
-                    case "hash": hash = d.kind(value) == .string ? d.string(value) : nil
+                    case "hash": hash = r.text(value)
                     case "comments": comments = d.int64(value)
                     case "files": unitFiles = try? r.strings(value, "files")
                     case "threads":
@@ -422,12 +427,12 @@ extension Manifest {
                             var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = InputError.Severity.warning
                             d.forEachMember(w) { k, v in
                                 switch k {
-                                case "file": file = d.kind(v) == .string ? d.string(v) : nil
+                                case "file": file = r.text(v)
                                 case "line": line = d.int64(v).map { Int($0) }
                                 case "column": column = d.int64(v).map { Int($0) }
-                                case "path": path = d.kind(v) == .string ? d.string(v) : nil
-                                case "message": message = d.kind(v) == .string ? d.string(v) : nil
-                                case "severity": severity = d.kind(v) == .string ? InputError.Severity(rawValue: d.string(v)) ?? .warning : .warning
+                                case "path": path = r.text(v)
+                                case "message": message = r.text(v)
+                                case "severity": severity = r.text(v).flatMap(InputError.Severity.init(rawValue:)) ?? .warning
                                 default: break
                                 }
                             }

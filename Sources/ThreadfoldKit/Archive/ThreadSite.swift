@@ -77,17 +77,17 @@ public struct ArchiveRenderer: Sendable {
                 let rest = Array(page.dir.dropFirst(base.count + orderDir.count))
                 if orders.count > 1 {
                     nav.orders = orders.enumerated().map { j, other in
-                        .init(order: other, href: ThreadPaths.href(from: page.dir, to: base + (j == 0 ? [] : [other.rawValue]) + rest), current: j == k)
+                        .init(other, href: ThreadPaths.href(from: page.dir, to: base + (j == 0 ? [] : [other.rawValue]) + rest), current: j == k)
                     }
                 }
                 if page.part >= 0 {
                     if plan.parts > 1 {
                         nav.pages = (0..<plan.parts).map {
-                            .init(number: $0 + 1, href: ThreadPaths.href(from: page.dir, to: plan.pages[$0].dir), current: $0 == page.part)
+                            .init($0 + 1, href: ThreadPaths.href(from: page.dir, to: plan.pages[$0].dir), current: $0 == page.part)
                         }
                     }
                     if page.part > 0 {
-                        nav.previousPage = .init(number: page.part, href: ThreadPaths.href(from: page.dir, to: plan.pages[page.part - 1].dir), current: false)
+                        nav.previousPage = .init(page.part, href: ThreadPaths.href(from: page.dir, to: plan.pages[page.part - 1].dir), current: false)
                     }
                 } else {
                     nav.ancestors = ancestors(of: page.root, in: tree).map { a in
@@ -212,7 +212,7 @@ public struct ArchiveRenderer: Sendable {
         let info = tree.info
         return ThreadSummary(
             id: id.string, path: "t/\(folder)", title: info.title, author: info.author,
-            url: info.url.flatMap { URLPolicy.allowsLink($0) && URLPolicy.scheme(of: $0) != nil ? $0 : nil },
+            url: URLPolicy.originalLink(info.url),
             lang: info.lang, category: info.category.flatMap { $0.isEmpty ? nil : $0 }, tags: info.tags,
             created: info.createdAt.map(ThreadSummary.TimePoint.init), stats: stats, layout: flat ? "flat" : "nested",
             pages: pages.map { $0.dropFirst(2).joined(separator: "/") },

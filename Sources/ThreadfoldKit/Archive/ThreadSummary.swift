@@ -52,8 +52,8 @@ public struct ThreadSummary: Sendable, Equatable {
     /// The time the index sorts by: last activity, else creation.
     public var activity: Timestamp? { (stats.lastActivity ?? created)?.timestamp }
 
-    /// Newest activity first; threads without times last; ties by path, so the order is total.
-    /// `summaries` in index order, sorting by precomputed keys.
+    /// `summaries` in index order: newest activity first, threads without times last, then newest
+    /// creation, then path, so the order is total.
     public static func sortedForIndex(_ summaries: [ThreadSummary]) -> [ThreadSummary] {
         let keys = summaries.map { ($0.activity?.milliseconds ?? Int64.min, $0.created?.ms ?? Int64.min, $0.activity != nil, $0.created != nil) }
         let order = summaries.indices.sorted { a, b in
@@ -64,17 +64,6 @@ public struct ThreadSummary: Sendable, Equatable {
             return summaries[a].path.utf8.lexicographicallyPrecedes(summaries[b].path.utf8)
         }
         return order.map { summaries[$0] }
-    }
-
-    public static func indexOrder(_ a: ThreadSummary, _ b: ThreadSummary) -> Bool {
-        switch (a.activity, b.activity) {
-        case let (x?, y?) where x != y: return x > y
-        case (.some, nil): return true
-        case (nil, .some): return false
-        default:
-            if a.created != b.created, let x = a.created, let y = b.created { return x > y }
-            return a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
-        }
     }
 
 }

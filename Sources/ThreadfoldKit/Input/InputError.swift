@@ -2,8 +2,8 @@
 ///
 /// Prints as `file:line:col: error: $.comments[3].parent_id: message`, with the message saying
 /// what was found and what was expected.
-public struct InputError: Error, Sendable, Codable, Equatable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Codable { case error, warning }
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
 
     public var file: String
     public var line: Int?

@@ -3,23 +3,14 @@
 /// the comments it hangs from. Every href is relative to the page, so a site works from any
 /// folder and from `file://`. The renderer puts the words to them in the page's locale.
 public struct PageNavigation: Sendable {
-    public struct OrderLink: Sendable {
-        public var order: CommentOrder
+    /// A link to the same page in another order (`Target` is `CommentOrder`) or to another part
+    /// of a split thread (`Target` is its 1-based number).
+    public struct Link<Target: Sendable>: Sendable {
+        public var target: Target
         public var href: String
         public var current: Bool
-        public init(order: CommentOrder, href: String, current: Bool) {
-            self.order = order
-            self.href = href
-            self.current = current
-        }
-    }
-
-    public struct PageLink: Sendable {
-        public var number: Int
-        public var href: String
-        public var current: Bool
-        public init(number: Int, href: String, current: Bool) {
-            self.number = number
+        public init(_ target: Target, href: String, current: Bool) {
+            self.target = target
             self.href = href
             self.current = current
         }
@@ -39,11 +30,11 @@ public struct PageNavigation: Sendable {
     /// The site's index page.
     public var indexHref: String?
     /// The same page in each sort order, when there is more than one.
-    public var orders: [OrderLink] = []
+    public var orders: [Link<CommentOrder>] = []
     /// The parts of a thread split between top-level comments, when there is more than one.
-    public var pages: [PageLink] = []
+    public var pages: [Link<Int>] = []
     /// On part K > 1: the part before it.
-    public var previousPage: PageLink?
+    public var previousPage: Link<Int>?
     /// On a branch page: the comments above its root, top-level first.
     public var ancestors: [AncestorLink] = []
     /// On a branch page: the thread's first page.

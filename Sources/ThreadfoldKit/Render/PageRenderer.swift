@@ -130,8 +130,7 @@ private final class PageContext: MustacheObject {
         case "author": return info.author.map(MustacheValue.string) ?? .null
         case "created": return info.createdAt.map { .object(TimeContext(time: $0, strings: strings)) } ?? .null
         case "url":
-            guard let url = info.url, URLPolicy.allowsLink(url), URLPolicy.scheme(of: url) != nil else { return .null }
-            return .string(url)
+            return URLPolicy.originalLink(info.url).map(MustacheValue.string) ?? .null
         case "stats":
             return .string(strings.join([
                 strings.text("comments", count: totals.comments),
@@ -353,18 +352,18 @@ private struct NavigationContext: MustacheObject {
         case "canonical": return navigation.canonical.map { .string($0) } ?? .null
         case "orders":
             guard navigation.orders.count > 1 else { return .null }
-            let items = navigation.orders.map { link(strings.text("order_\($0.order.rawValue)"), $0.href, current: $0.current) }
+            let items = navigation.orders.map { link(strings.text("order_\($0.target.rawValue)"), $0.href, current: $0.current) }
             return .object(MustacheDictionary(["label": .string(strings.text("sort_label")), "items": .list(items)]))
         case "pages":
             guard navigation.pages.count > 1 else { return .null }
-            let items = navigation.pages.map { link(strings.number($0.number), $0.href, current: $0.current) }
+            let items = navigation.pages.map { link(strings.number($0.target), $0.href, current: $0.current) }
             return .object(MustacheDictionary(["label": .string(strings.text("pages_label")), "items": .list(items)]))
         case "pageOf":
             guard let current = navigation.pages.first(where: \.current), navigation.pages.count > 1 else { return .null }
-            return .string(strings.text("page_of", ["page": strings.number(current.number), "pages": strings.number(navigation.pages.count)]))
+            return .string(strings.text("page_of", ["page": strings.number(current.target), "pages": strings.number(navigation.pages.count)]))
         case "continuedFrom":
             guard let previous = navigation.previousPage else { return .null }
-            return link(strings.text("continued_from", ["page": strings.number(previous.number)]), previous.href)
+            return link(strings.text("continued_from", ["page": strings.number(previous.target)]), previous.href)
         case "thread":
             return navigation.threadHref.map { link(strings.text("back_to_thread"), $0) } ?? .null
         case "ancestors":

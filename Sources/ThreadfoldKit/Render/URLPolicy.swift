@@ -12,6 +12,13 @@ public enum URLPolicy {
         }
     }
 
+    /// The original thread's link on a page or in a sidecar: an allowed link with a scheme (an
+    /// absolute http, https or mailto URL), never a relative one that would point into the site.
+    public static func originalLink(_ url: String?) -> String? {
+        guard let url, allowsLink(url), scheme(of: url) != nil else { return nil }
+        return url
+    }
+
     /// Images: absolute http and https only.
     public static func allowsImage(_ url: String) -> Bool {
         switch scheme(of: url) {

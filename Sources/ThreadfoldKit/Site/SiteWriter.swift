@@ -165,12 +165,6 @@ public struct SiteWriter {
             try SiteWriter.write([UInt8](data), to: url)
         }
 
-        /// The bytes of a file already in the folder (a recycled one), if any.
-        public func contents(_ path: String) -> [UInt8]? {
-            guard SiteWriter.isSafeRelativePath(path) || path.hasPrefix(SiteWriter.markerName + "-") else { return nil }
-            return FileManager.default.contents(atPath: folder.appendingPathComponent(path).path).map { [UInt8]($0) }
-        }
-
         /// Removes a file of a recycled folder, and its folders when they become empty.
         public func remove(_ path: String) {
             guard SiteWriter.isSafeRelativePath(path) else { return }

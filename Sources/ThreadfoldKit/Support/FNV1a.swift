@@ -11,8 +11,6 @@ enum FNV1a {
     }
 
     static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        let value = hash(bytes)
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        ContentHash.hex(hash(bytes))
     }
 }
