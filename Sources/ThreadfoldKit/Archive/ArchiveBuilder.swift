@@ -91,27 +91,39 @@ public struct ArchiveBuilder: Sendable {
         let previous = incremental && spareUnits == nil ? Manifest.load(from: output).flatMap { $0.settings == settings ? $0 : nil } : nil
         report.incrementalBase = previous != nil || spareUnits != nil
 
-        // 1. Every unit's hash, in parallel; untouched files are not read (their stat matches).
-        let known = Self.trustedHashes(units: units, manifests: [previous, spare].compactMap { $0 })
-        let hashes = Work.parallel(count: units.count, jobs: jobs) { i -> UInt64? in
-            if let hash = known[i] { return hash }
-            return try? ContentHash.hash(units[i].read())
+        // 1. One stat per input file, taken before anything is read, so a manifest never pairs a
+        //    newer modification time with older bytes.
+        let signatures = Self.signatures(units)
+        // 2. Every unit's hash, when an earlier build could serve it: untouched files are not read
+        //    (their stat matches). Otherwise rendering hashes the bytes it reads anyway.
+        var hashes = [UInt64?](repeating: nil, count: units.count)
+        if spareUnits != nil || previous != nil {
+            let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [previous, spare].compactMap { $0 })
+            hashes = Work.parallel(count: units.count, jobs: jobs) { i -> UInt64? in
+                if let hash = known[i] { return hash }
+                return try? ContentHash.hash(units[i].read())
+            }
         }
 
-        // 2. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
+        // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
         enum Action: Sendable { case keep(Manifest.Unit), link(Manifest.Unit), render }
         var actions: [Action] = []
-        var keys: [String] = []
+        var keys: [String?] = []
         for (i, unit) in units.enumerated() {
-            let key = unit.key(contentHash: hashes[i])
+            guard let hash = hashes[i] else {
+                actions.append(.render)
+                keys.append(nil)
+                continue
+            }
+            let key = unit.key(contentHash: hash)
             keys.append(key)
-            let hex = hashes[i].map(ContentHash.hex)
-            if let hex, let old = spareUnits?[key], old.hash == hex { actions.append(.keep(old)) }
-            else if let hex, let old = previous?.units[key], old.hash == hex { actions.append(.link(old)) }
+            let hex = ContentHash.hex(hash)
+            if let old = spareUnits?[key], old.hash == hex { actions.append(.keep(old)) }
+            else if let old = previous?.units[key], old.hash == hex { actions.append(.link(old)) }
             else { actions.append(.render) }
         }
 
-        // 3. Link and render, in parallel, largest units first so no long thread ends the run alone.
+        // 4. Link and render, in parallel, largest units first so no long thread ends the run alone.
         let work = Work()
         let context = WorkerContext(units: units, renderer: renderer, staging: staging, oldSite: output.standardizedFileURL,
                                     shard: shard, work: work)
@@ -120,7 +132,7 @@ public struct ArchiveBuilder: Sendable {
         for (i, action) in actions.enumerated() {
             switch action {
             case .keep(let old):
-                var result = context.reused(old, key: keys[i], display: units[i].display, linkFiles: false)
+                var result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: false)
                 if result.errors.isEmpty {
                     result.filesReused = old.files.count
                     result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
@@ -130,16 +142,22 @@ public struct ArchiveBuilder: Sendable {
                 pending.append(i)
             }
         }
-        let sizes = pending.map { units[$0].sizeHint }
+        let sizes = pending.map { i -> Int64 in
+            switch units[i].source {
+            case .file(let path): return signatures[path]?.size ?? 0
+            case .line(_, _, let length, _): return Int64(length)
+            case .bytes(let bytes): return Int64(bytes.count)
+            }
+        }
         pending = pending.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && pending[$0] < pending[$1]) }.map { pending[$0] }
         let done = units.count - pending.count
-        let computed = Work.parallel(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units] p -> UnitResult in
+        let computed = Work.parallel(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units, hashes] p -> UnitResult in
             let i = pending[p]
             if case .link(let old) = actions[i] {
-                let result = context.reused(old, key: keys[i], display: units[i].display, linkFiles: true)
+                let result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: true)
                 if result.errors.isEmpty || result.errors.contains(where: { $0.path == "$.id" }) { return result }
             }
-            return context.render(units[i], key: keys[i], hash: hashes[i])
+            return context.render(units[i], hash: hashes[i])
         }
         for (p, i) in pending.enumerated() { results[i] = computed[p] }
         progress?(units.count, units.count)
@@ -162,7 +180,7 @@ public struct ArchiveBuilder: Sendable {
             summaries += result.summaries
             if let (key, unit) = result.manifestUnit { manifest.units[key] = unit }
         }
-        manifest.files = Self.fileStates(units: units, hashes: hashes)
+        manifest.files = Self.fileStates(units: units, hashes: results.map { $0?.hash }, signatures: signatures)
         report.threads = summaries.count
         guard report.errors.isEmpty else {
             staging.abandon()
@@ -228,10 +246,9 @@ public struct ArchiveBuilder: Sendable {
 
     /// Hashes that need no reading: a file whose size, modification time and inode match a
     /// manifest's record (for JSON Lines, each line's hash, when the line count matches too).
-    static func trustedHashes(units: [ArchiveUnit], manifests: [Manifest]) -> [UInt64?] {
+    static func trustedHashes(units: [ArchiveUnit], signatures: [String: Manifest.Signature], manifests: [Manifest]) -> [UInt64?] {
         var lineCounts: [String: Int] = [:]
         for unit in units { if case .line(let path, _, _, _) = unit.source { lineCounts[path, default: 0] += 1 } }
-        var signatures: [String: (size: Int64, mtime: Int64, inode: UInt64)?] = [:]
         var lineIndex: [String: Int] = [:]
         var known = [UInt64?](repeating: nil, count: units.count)
         for (i, unit) in units.enumerated() {
@@ -245,8 +262,7 @@ public struct ArchiveBuilder: Sendable {
                 lineIndex[p] = line + 1
             case .bytes: continue
             }
-            if signatures[path] == nil { signatures[path] = .some(Manifest.signature(path)) }
-            guard let signature = signatures[path]!, signature.size > 0 else { continue }
+            guard let signature = signatures[path], signature.size > 0 else { continue }
             for manifest in manifests {
                 guard let state = manifest.files[path], state.size == signature.size, state.mtime == signature.mtime,
                       state.inode == signature.inode else { continue }
@@ -260,18 +276,31 @@ public struct ArchiveBuilder: Sendable {
         return known
     }
 
+    /// Each input file's stat signature, once.
+    static func signatures(_ units: [ArchiveUnit]) -> [String: Manifest.Signature] {
+        var signatures: [String: Manifest.Signature] = [:]
+        for unit in units {
+            switch unit.source {
+            case .file(let path), .line(let path, _, _, _):
+                if signatures[path] == nil, let signature = Manifest.signature(path) { signatures[path] = signature }
+            case .bytes: continue
+            }
+        }
+        return signatures
+    }
+
     /// The stat signature and hashes of every input file, for the next build's manifest.
-    static func fileStates(units: [ArchiveUnit], hashes: [UInt64?]) -> [String: Manifest.FileState] {
+    static func fileStates(units: [ArchiveUnit], hashes: [UInt64?], signatures: [String: Manifest.Signature]) -> [String: Manifest.FileState] {
         var states: [String: Manifest.FileState] = [:]
         for (i, unit) in units.enumerated() {
             guard let hash = hashes[i] else { continue }
             switch unit.source {
             case .file(let path):
-                if let s = Manifest.signature(path) {
+                if let s = signatures[path] {
                     states[path] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: ContentHash.hex(hash))
                 }
             case .line(let path, _, _, _):
-                if states[path] == nil, let s = Manifest.signature(path) {
+                if states[path] == nil, let s = signatures[path] {
                     states[path] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [])
                 }
                 states[path]?.lines?.append(ContentHash.hex(hash))
@@ -361,6 +390,8 @@ struct UnitResult: Sendable {
     var pagesReused = 0
     var comments = 0
     var format: String?
+    /// The hash of the unit's bytes, for the manifest's file records.
+    var hash: UInt64?
     var manifestUnit: (String, Manifest.Unit)?
 }
 
@@ -374,8 +405,9 @@ struct WorkerContext: Sendable {
 
     /// A unit whose files an earlier build wrote: claimed, and linked from the live site when
     /// the staging folder does not already hold them.
-    func reused(_ old: Manifest.Unit, key: String, display: String, linkFiles: Bool) -> UnitResult {
+    func reused(_ old: Manifest.Unit, key: String, hash: UInt64, display: String, linkFiles: Bool) -> UnitResult {
         var result = UnitResult()
+        result.hash = hash
         do {
             for summary in old.threads { try claim(summary, source: display) }
             if linkFiles {
@@ -399,7 +431,8 @@ struct WorkerContext: Sendable {
         return result
     }
 
-    func render(_ unit: ArchiveUnit, key: String, hash: UInt64?) -> UnitResult {
+    /// Reads, renders and writes a unit; `hash` is its bytes' hash when step 2 already read them.
+    func render(_ unit: ArchiveUnit, hash known: UInt64?) -> UnitResult {
         var result = UnitResult()
         let base = unit.lineBase
         func shifted(_ error: InputError) -> InputError {
@@ -409,7 +442,8 @@ struct WorkerContext: Sendable {
         }
         do {
             let data = try unit.read()
-            let hashText = ContentHash.hex(hash ?? ContentHash.hash(data))
+            let hash = known ?? ContentHash.hash(data)
+            result.hash = hash
             let imported = try renderer.pipeline.read(bytes: data, file: unit.display)
             if imported.detected { result.format = imported.format.rawValue }
             result.warnings += imported.skipped.map(shifted)
@@ -440,7 +474,7 @@ struct WorkerContext: Sendable {
                 result.rendered += 1
                 result.comments += files.summary.stats.comments
             }
-            result.manifestUnit = (key, Manifest.Unit(hash: hashText, threads: result.summaries, files: written,
+            result.manifestUnit = (unit.key(contentHash: hash), Manifest.Unit(hash: ContentHash.hex(hash), threads: result.summaries, files: written,
                                                       warnings: result.warnings, comments: result.comments))
         } catch let error as InputErrors {
             result.errors += error.errors.map(shifted)

@@ -60,8 +60,10 @@ struct Manifest: Sendable {
         return Manifest(bytes: [UInt8](data))
     }
 
+    typealias Signature = (size: Int64, mtime: Int64, inode: UInt64)
+
     /// A file's size, modification time (ns) and inode, or nil when it cannot be read.
-    static func signature(_ path: String) -> (size: Int64, mtime: Int64, inode: UInt64)? {
+    static func signature(_ path: String) -> Signature? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), UInt64(info.st_ino))

@@ -31,15 +31,6 @@ public struct ArchiveUnit: Sendable {
         self.display = display
     }
 
-    /// Roughly how much work the unit is (its size in bytes), for scheduling the largest first.
-    public var sizeHint: Int {
-        switch source {
-        case .file(let path): return Int(Manifest.signature(path)?.size ?? 0)
-        case .line(_, _, let length, _): return length
-        case .bytes(let bytes): return bytes.count
-        }
-    }
-
     /// Lines in this unit's messages are the file's lines.
     public var lineBase: Int {
         if case .line(_, _, _, let line) = source { return line - 1 }
@@ -59,13 +50,8 @@ public struct ArchiveUnit: Sendable {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw InputErrors([InputError(file: display, line: line, column: 1, message: "cannot be read (permissions?)")]) }
             defer { close(fd) }
-            var bytes = [UInt8](repeating: 0, count: length)
-            var done = 0
-            while done < length {
-                let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(offset + done)) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw InputErrors([InputError(file: display, line: line, column: 1, message: "changed while it was read")]) }
-                done += n
+            guard let bytes = FileIO.read(fd, count: length, at: offset), bytes.count == length else {
+                throw InputErrors([InputError(file: display, line: line, column: 1, message: "changed while it was read")])
             }
             return bytes
         }

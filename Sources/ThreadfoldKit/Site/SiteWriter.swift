@@ -302,15 +302,8 @@ public struct SiteWriter {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else { return false }
-        var existing = [UInt8](repeating: 0, count: bytes.count + 1)
-        var done = 0
-        while done < existing.count {
-            let n = existing.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            done += n
-        }
-        return done == bytes.count && existing.prefix(done).elementsEqual(bytes)
+        // One byte more than expected, so a file that grew since the fstat does not compare equal.
+        return FileIO.read(fd, count: bytes.count + 1) == bytes
     }
 
     /// Writes a new file (never through an existing link: the folder is fresh and O_EXCL refuses one).
