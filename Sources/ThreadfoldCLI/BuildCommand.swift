@@ -23,7 +23,8 @@ enum BuildCommand {
             OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
             OptionSpec("thread-key", value: "field", "Input is one list of comments from many threads: this\nfield says which thread each belongs to (e.g. story_id)."),
             OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
-            OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes)."),
+            OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare."),
+            OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete)."),
             OptionSpec("jobs", short: "j", value: "n", "Threads rendered at once (default: all cores)."),
             OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'."),
             OptionSpec("report", value: "file", "Write a JSON summary: pages written and reused,\nwarnings with places, timings."),
@@ -137,6 +138,7 @@ enum BuildCommand {
                                      resources: SharedOptions.resources(parsed), jobs: jobs)
         builder.incremental = parsed.has("incremental")
         builder.shard = shard
+        builder.durable = !parsed.has("no-fsync")
         return execute(parsed, console, output: output, command: command) { progress in try builder.run(progress: progress) }
     }
 
@@ -301,6 +303,7 @@ enum MergeCommand {
         options: [
             OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site)."),
             OptionSpec("report", value: "file", "Write a JSON summary of the merge."),
+            OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it."),
             OptionSpec("quiet", short: "q", "Print nothing but errors."),
             OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
             OptionSpec("templates", value: "dir", "Folder of templates replacing the built-in ones."),
@@ -324,8 +327,9 @@ enum MergeCommand {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         let output = parsed.value("output") ?? "site"
-        let merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options,
+        var merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options,
                                  resources: SharedOptions.resources(parsed))
+        merge.durable = !parsed.has("no-fsync")
         return BuildCommand.execute(parsed, console, output: output, command: command) { _ in try merge.run() }
     }
 }

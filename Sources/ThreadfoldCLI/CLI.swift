@@ -35,6 +35,24 @@ public enum CLI {
 
         """
 
+    /// On SIGINT or SIGTERM, removes the staging folders of builds in progress (nothing is
+    /// published, nothing is left beside the output), then ends as the signal would.
+    public static func removeStagingOnSignals() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                SiteWriter.removeStagingFolders()
+                signal(signalNumber, SIG_DFL)
+                raise(signalNumber)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+
     /// Runs one command line (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         guard let first = arguments.first else {

@@ -11,6 +11,7 @@ enum RenderCommand {
         options: [
             OptionSpec("output", short: "o", value: "dir", "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
             OptionSpec("quiet", short: "q", "Print nothing but errors."),
+            OptionSpec("no-fsync", "Do not flush the pages to the disk before publishing them."),
         ] + SharedOptions.thread + SharedOptions.page,
         discussion: """
             Each <input> is a thread JSON file (docs/input-format.md), or '-' for standard input.
@@ -57,13 +58,14 @@ enum RenderCommand {
         // Pages go into a staging folder as they are rendered; the folder replaces the output
         // only when every input rendered.
         let output = URL(fileURLWithPath: parsed.value("output") ?? "threadfold-site")
-        let staging: SiteWriter.Staging
-        do { staging = try SiteWriter(output: output).begin() } catch {
+        // When the output cannot be written, the inputs are still read, so one run reports both.
+        var staging: SiteWriter.Staging?
+        var failed = false
+        do { staging = try SiteWriter(output: output, durable: !parsed.has("no-fsync")).begin() } catch {
             console.err("\(error)\n")
-            return CLI.ExitCode.failure
+            failed = true
         }
         var names = PageNames()
-        var failed = false
         var comments = 0
         var rendered: [(page: String, comments: Int)] = []
         for input in inputs {
@@ -75,13 +77,13 @@ enum RenderCommand {
                     let base = result.threads.count == 1 ? input.base : "\(input.base)-\(thread.info.id?.string ?? "thread")"
                     let page = names.claim(base)
                     let done = try pipeline.render(record: thread)
-                    if !failed { try staging.write(page, done.html) }
+                    if !failed { try staging?.write(page, done.html) }
                     comments += done.thread.totals.comments
                     rendered.append((page, done.thread.totals.comments))
                     if !quiet { SharedOptions.report(done.diagnostics, file: input.display, limit: 10, console) }
                 }
             } catch let error as SiteError {
-                staging.abandon()
+                staging?.abandon()
                 console.err("\(error)\n")
                 return CLI.ExitCode.failure
             } catch {
@@ -89,8 +91,8 @@ enum RenderCommand {
                 SharedOptions.printErrors(error, console)
             }
         }
-        if failed {
-            staging.abandon()
+        guard !failed, let staging else {
+            staging?.abandon()
             console.err("Error: nothing was written; fix the errors above and run again.\n")
             return CLI.ExitCode.failure
         }

@@ -1,4 +1,5 @@
 import Foundation
 import ThreadfoldCLI
 
+CLI.removeStagingOnSignals()
 exit(CLI.run(Array(CommandLine.arguments.dropFirst())))

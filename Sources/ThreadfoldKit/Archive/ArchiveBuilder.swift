@@ -19,6 +19,8 @@ public struct ArchiveBuilder: Sendable {
     public var incremental = false
     /// Render only this shard's threads, into a shard folder for `merge`.
     public var shard: Shard?
+    /// Flush the site to the disk before and after the swap (`--no-fsync` turns it off).
+    public var durable = true
 
     public init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -73,22 +75,28 @@ public struct ArchiveBuilder: Sendable {
         var spare: Manifest?
         let staging: SiteWriter.Staging
         do {
-            // The spare is recycled whenever it has a manifest saying what it holds: a full build
-            // rewrites only the files whose bytes differ; an incremental one also keeps units.
-            staging = try SiteWriter(output: output).begin(keepSpare: true) { folder in
-                guard let manifest = Manifest.load(from: folder) else { return false }
+            // An incremental build recycles the spare (the site from two builds ago) whenever it has
+            // a manifest: files it vouches for are kept when their bytes are unchanged, and with
+            // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
+            staging = try SiteWriter(output: output, durable: durable).begin(keepSpare: incremental) { read in
+                guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
                 spare = manifest
-                return true
+                return manifest.stamps
             }
         } catch {
+            // Say what is wrong with the inputs too, so one run reports every problem.
             report.siteError = error
+            report.errors = check(renderer)
             return report
         }
         if !staging.recycled { spare = nil }
-        let spareUnits = incremental && spare?.settings == settings ? spare?.units : nil
+        let kept = staging.kept ?? [:]
+        let spareUnits = spare?.settings == settings ? spare?.units : nil
         // The live site's manifest is read only when the recycled spare cannot serve: a unit
         // that changed in the last build is then rendered again rather than linked.
-        let previous = incremental && spareUnits == nil ? Manifest.load(from: output).flatMap { $0.settings == settings ? $0 : nil } : nil
+        let previous = incremental && spareUnits == nil
+            ? SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.init(bytes:)).flatMap { $0.settings == settings ? $0 : nil }
+            : nil
         report.incrementalBase = previous != nil || spareUnits != nil
 
         // 1. One stat per input file, taken before anything is read, so a manifest never pairs a
@@ -115,24 +123,23 @@ public struct ArchiveBuilder: Sendable {
                 keys.append(nil)
                 continue
             }
-            let key = unit.key(contentHash: hash)
+            let key = Manifest.key(unit.key(contentHash: hash))
             keys.append(key)
             let hex = ContentHash.hex(hash)
-            if let old = spareUnits?[key], old.hash == hex { actions.append(.keep(old)) }
+            if let old = spareUnits?[key], old.hash == hex, old.files.allSatisfy({ kept[$0] != nil }) { actions.append(.keep(old)) }
             else if let old = previous?.units[key], old.hash == hex { actions.append(.link(old)) }
             else { actions.append(.render) }
         }
 
         // 4. Link and render, in parallel, largest units first so no long thread ends the run alone.
         let work = Work()
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, oldSite: output.standardizedFileURL,
-                                    shard: shard, work: work)
+        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, work: work)
         var pending: [Int] = []
         var results = [UnitResult?](repeating: nil, count: units.count)
         for (i, action) in actions.enumerated() {
             switch action {
             case .keep(let old):
-                var result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: false)
+                var result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: false)!
                 if result.errors.isEmpty {
                     result.filesReused = old.files.count
                     result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
@@ -153,9 +160,10 @@ public struct ArchiveBuilder: Sendable {
         let done = units.count - pending.count
         let computed = Work.parallel(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units, hashes] p -> UnitResult in
             let i = pending[p]
-            if case .link(let old) = actions[i] {
-                let result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: true)
-                if result.errors.isEmpty || result.errors.contains(where: { $0.path == "$.id" }) { return result }
+            // Linked when every file of the live site is still the one its manifest recorded.
+            if case .link(let old) = actions[i],
+               let result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: true) {
+                return result
             }
             return context.render(units[i], hash: hashes[i])
         }
@@ -199,10 +207,8 @@ public struct ArchiveBuilder: Sendable {
             manifest.listing = files.map(\.path)
             for file in files {
                 // An unchanged listing page keeps its file (and date) from an earlier build.
-                let old = output.appendingPathComponent(file.path)
                 let page = file.path.hasSuffix(".html") ? 1 : 0
-                if !staging.recycled, previous != nil, let data = FileManager.default.contents(atPath: old.path), data.elementsEqual(file.bytes) {
-                    try staging.link(file.path, from: old)
+                if !staging.recycled, previous != nil, try staging.link(file.path, expected: nil, bytes: file.bytes) {
                     report.filesReused += 1
                     report.pagesReused += page
                 } else if try staging.write(file.path, file.bytes) {
@@ -213,19 +219,41 @@ public struct ArchiveBuilder: Sendable {
                     report.pagesReused += page
                 }
             }
-            if let spare {
-                // What the recycled folder held that this build did not write goes.
-                var now = Set(manifest.listing)
-                for unit in manifest.units.values { now.formUnion(unit.files) }
-                for unit in spare.units.values { for file in unit.files where !now.contains(file) { staging.remove(file) } }
-                for file in spare.listing where !now.contains(file) { staging.remove(file) }
-            }
+            // What the recycled folder held that this build did not write goes.
+            var now = Set(manifest.listing)
+            for unit in manifest.units.values { now.formUnion(unit.files) }
+            for file in kept.keys where !now.contains(file) { staging.remove(file) }
+            // Every file is vouched for by its stamp, for the next build.
+            let stamps = staging.stamps
+            manifest.listingStamps = manifest.listing.map { stamps[$0] ?? .unknown }
+            for key in manifest.units.keys { manifest.units[key]!.stamps = manifest.units[key]!.files.map { stamps[$0] ?? .unknown } }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             try staging.writeMetadata(Manifest.fileName, manifest.encoded())
         }
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))
         return report
+    }
+
+    /// Every unit read and imported without writing anything, for a build that cannot write
+    /// its output: its input errors are reported with the output's.
+    func check(_ renderer: ArchiveRenderer) -> [InputError] {
+        let found = Work.parallel(count: units.count, jobs: jobs) { [units] i -> [InputError] in
+            let unit = units[i]
+            do {
+                _ = try renderer.pipeline.read(bytes: try unit.read(), file: unit.display)
+                return []
+            } catch let error as InputErrors {
+                return error.errors.map { error in
+                    var error = error
+                    if unit.lineBase > 0, let line = error.line { error.line = line + unit.lineBase }
+                    return error
+                }
+            } catch {
+                return [InputError(file: unit.display, message: "\(error)")]
+            }
+        }
+        return found.flatMap { $0 }
     }
 
     /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site
@@ -264,7 +292,7 @@ public struct ArchiveBuilder: Sendable {
             }
             guard let signature = signatures[path], signature.size > 0 else { continue }
             for manifest in manifests {
-                guard let state = manifest.files[path], state.size == signature.size, state.mtime == signature.mtime,
+                guard let state = manifest.files[Manifest.key(path)], state.size == signature.size, state.mtime == signature.mtime,
                       state.inode == signature.inode else { continue }
                 if line < 0, state.lines == nil, let hash = UInt64(state.hash, radix: 16) { known[i] = hash; break }
                 if line >= 0, let lines = state.lines, lines.count == lineCounts[path], let hash = UInt64(lines[line], radix: 16) {
@@ -297,13 +325,14 @@ public struct ArchiveBuilder: Sendable {
             switch unit.source {
             case .file(let path):
                 if let s = signatures[path] {
-                    states[path] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: ContentHash.hex(hash))
+                    states[Manifest.key(path)] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: ContentHash.hex(hash))
                 }
             case .line(let path, _, _, _):
-                if states[path] == nil, let s = signatures[path] {
-                    states[path] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [])
+                let key = Manifest.key(path)
+                if states[key] == nil, let s = signatures[path] {
+                    states[key] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [])
                 }
-                states[path]?.lines?.append(ContentHash.hex(hash))
+                states[key]?.lines?.append(ContentHash.hex(hash))
             case .bytes:
                 continue
             }
@@ -399,28 +428,31 @@ struct WorkerContext: Sendable {
     let units: [ArchiveUnit]
     let renderer: ArchiveRenderer
     let staging: SiteWriter.Staging
-    let oldSite: URL
     let shard: Shard?
     let work: Work
 
-    /// A unit whose files an earlier build wrote: claimed, and linked from the live site when
-    /// the staging folder does not already hold them.
-    func reused(_ old: Manifest.Unit, key: String, hash: UInt64, display: String, linkFiles: Bool) -> UnitResult {
+    /// A unit whose files an earlier build wrote: linked from the live site when the staging
+    /// folder does not already hold them, then claimed. Nil when a live file is not the one the
+    /// manifest recorded (gone, edited, replaced by a link): the caller renders the unit afresh.
+    func reused(_ old: Manifest.Unit, key: String, hash: UInt64, display: String, linkFiles: Bool) -> UnitResult? {
         var result = UnitResult()
         result.hash = hash
+        if linkFiles {
+            var linked: [String] = []
+            for (file, stamp) in zip(old.files, old.stamps) {
+                guard (try? staging.link(file, expected: stamp)) == true else {
+                    for file in linked { staging.remove(file) }
+                    return nil
+                }
+                linked.append(file)
+            }
+            result.filesReused = old.files.count
+            result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
+        }
         do {
             for summary in old.threads { try claim(summary, source: display) }
-            if linkFiles {
-                for file in old.files { try staging.link(file, from: oldSite.appendingPathComponent(file)) }
-                result.filesReused = old.files.count
-                result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
-            }
-        } catch let error as InputError {
-            result.errors.append(error)
-            return result
         } catch {
-            // The live site's files are gone or unreadable: the caller renders the unit afresh.
-            result.errors.append(InputError(file: display, message: "\(error)"))
+            result.errors.append(error)
             return result
         }
         result.summaries = old.threads
@@ -474,7 +506,7 @@ struct WorkerContext: Sendable {
                 result.rendered += 1
                 result.comments += files.summary.stats.comments
             }
-            result.manifestUnit = (unit.key(contentHash: hash), Manifest.Unit(hash: ContentHash.hex(hash), threads: result.summaries, files: written,
+            result.manifestUnit = (Manifest.key(unit.key(contentHash: hash)), Manifest.Unit(hash: ContentHash.hex(hash), threads: result.summaries, files: written,
                                                       warnings: result.warnings, comments: result.comments))
         } catch let error as InputErrors {
             result.errors += error.errors.map(shifted)

@@ -8,6 +8,8 @@ public struct ArchiveMerge: Sendable {
     public var output: URL
     public var options: ArchiveOptions
     public var resources: ResourceStore
+    /// Flush the site to the disk before and after the swap.
+    public var durable = true
 
     public init(shards: [String], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore()) {
         self.shards = shards
@@ -22,28 +24,42 @@ public struct ArchiveMerge: Sendable {
         let renderer = try ArchiveRenderer(options: options, resources: resources)
         var summaries: [ThreadSummary] = []
         var owners: [String: String] = [:]
-        var links: [(path: String, source: URL)] = []
+        // Each shard's `t` folder, and the files to take from it (paths under the site root).
+        var sources: [Folder] = []
+        var links: [(path: String, source: Int)] = []
         for shard in shards {
-            let root = URL(fileURLWithPath: shard).standardizedFileURL
-            let fm = FileManager.default
-            guard fm.fileExists(atPath: root.appendingPathComponent("shard.json").path) else {
+            guard let root = try? Folder.open(shard), root.entry("shard.json")?.kind == .file else {
                 report.errors.append(InputError(file: shard, message: "is not a shard folder (no shard.json); expected the output of 'threadfold build --shard K/N'"))
                 continue
             }
-            let threads = root.appendingPathComponent("t")
-            let folders = ((try? fm.contentsOfDirectory(atPath: threads.path)) ?? []).filter { !$0.hasPrefix(".") }
-                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for folder in folders {
-                let sidecar = threads.appendingPathComponent(folder).appendingPathComponent("thread.json")
-                let display = "\(shard)/t/\(folder)/thread.json"
-                guard let data = fm.contents(atPath: sidecar.path) else {
-                    report.errors.append(InputError(file: display, message: "is missing; expected every thread folder of a shard to have its sidecar"))
+            guard root.entry("t") != nil else { continue }
+            let threads: Folder
+            do { threads = try root.folder("t") } catch {
+                report.errors.append(InputError(file: error.path, message: error.message))
+                continue
+            }
+            sources.append(threads)
+            let names = threads.names().map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
+            for bytes in names {
+                guard let folder = String(validating: bytes, as: UTF8.self) else {
+                    report.errors.append(InputError(file: threads.path(String(decoding: bytes, as: UTF8.self)),
+                                                    message: "is not a UTF-8 name; expected only the thread folders Threadfold writes"))
                     continue
                 }
+                let display = threads.path(folder)
                 do {
-                    let summary = try ThreadSummary.decode([UInt8](data), file: display)
-                    guard summary.path == "t/\(folder)" else {
-                        report.errors.append(InputError(file: display, path: "$.path", message: "found \"\(summary.path)\"; expected \"t/\(folder)\""))
+                    let thread = try threads.folder(folder)
+                    guard let sidecar = thread.read("thread.json") else {
+                        report.errors.append(InputError(file: display + "/thread.json", message: "is missing or not a regular file; expected every thread folder of a shard to have its sidecar"))
+                        continue
+                    }
+                    let summary = try ThreadSummary.decode(sidecar.bytes, file: display + "/thread.json")
+                    // The folder is derived from the thread, as a build derives it; the shard's
+                    // own names and paths are never used as they are.
+                    let derived = "t/" + ThreadPaths.folder(title: summary.title, id: CommentID(summary.id))
+                    guard summary.path == derived, "t/" + folder == derived else {
+                        report.errors.append(InputError(file: display + "/thread.json", path: "$.path",
+                                                        message: "found \"\(summary.path)\" in folder t/\(folder); expected \"\(derived)\", the folder of this thread's id and title"))
                         continue
                     }
                     if let other = owners[summary.path] {
@@ -51,21 +67,29 @@ public struct ArchiveMerge: Sendable {
                         continue
                     }
                     owners[summary.path] = shard
+                    // Exactly the files a build writes for this thread, each a regular file.
+                    var missing: String?
+                    for file in Manifest.files(of: [summary]) {
+                        let parts = file.split(separator: "/").dropFirst(2)
+                        guard SiteWriter.isSafeRelativePath(file),
+                              let directory = try? thread.folder(at: Array(parts.dropLast())),
+                              directory.entry(String(parts.last!))?.kind == .file else {
+                            missing = file
+                            break
+                        }
+                        links.append((file, sources.count - 1))
+                    }
+                    if let missing {
+                        report.errors.append(InputError(file: threads.path(String(missing.dropFirst(2))),
+                                                        message: "is missing, a link or not a regular file; expected the page Threadfold wrote there"))
+                        continue
+                    }
                     summaries.append(summary)
                     report.comments += summary.stats.comments
-                    // Every file of the folder, iteratively.
-                    let base = threads.appendingPathComponent(folder)
-                    if let walker = fm.enumerator(atPath: base.path) {
-                        while let relative = walker.nextObject() as? String {
-                            var isDirectory: ObjCBool = false
-                            let source = base.appendingPathComponent(relative)
-                            if fm.fileExists(atPath: source.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                                links.append(("t/\(folder)/\(relative)", source))
-                            }
-                        }
-                    }
-                } catch {
+                } catch let error as InputErrors {
                     report.errors += error.errors
+                } catch let error as SiteError {
+                    report.errors.append(InputError(file: error.path, message: error.message))
                 }
             }
         }
@@ -75,12 +99,18 @@ public struct ArchiveMerge: Sendable {
         report.timings.append(("read sidecars", clock.lap()))
 
         let staging: SiteWriter.Staging
-        do { staging = try SiteWriter(output: output).begin() } catch {
+        do { staging = try SiteWriter(output: output, durable: durable).begin() } catch {
             report.siteError = error
             return report
         }
         report.siteError = try ArchiveBuilder.publish(staging) {
-            for link in links { try staging.link(link.path, from: link.source) }
+            for link in links {
+                let parts = link.path.split(separator: "/").dropFirst()
+                let directory = try sources[link.source].folder(at: Array(parts.dropLast()))
+                guard try staging.link(link.path, from: directory, file: String(parts.last!)) else {
+                    throw SiteError(path: directory.path(String(parts.last!)), message: "changed while it was merged; expected the shard to stay as it was")
+                }
+            }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
             let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), resources: resources,

@@ -328,6 +328,8 @@ extension Manifest {
             w.field("version", version)
             w.field("settings", settings)
             w.field("listing", strings: listing)
+            w.key("listingStamps")
+            Self.write(listingStamps, into: &w)
             w.key("files")
             w.object { w in
                 for path in files.keys.sorted() {
@@ -353,6 +355,8 @@ extension Manifest {
                         // Usually the files follow from the summaries; only an exception is written out.
                         let derived = Manifest.files(of: unit.threads)
                         if unit.files.count != derived.count || Set(unit.files) != Set(derived) { w.field("files", strings: unit.files) }
+                        w.key("stamps")
+                        Self.write(unit.stamps, into: &w)
                         w.key("warnings")
                         w.array { w in
                             for e in unit.warnings {
@@ -375,15 +379,42 @@ extension Manifest {
         return w.out
     }
 
+    /// Stamps as one flat array of integers, three a file: inode, size, modification time.
+    static func write(_ stamps: [FileStamp], into w: inout JSONWriter) {
+        w.array { w in
+            for stamp in stamps {
+                w.int(Int64(bitPattern: stamp.inode))
+                w.int(stamp.size)
+                w.int(stamp.mtime)
+            }
+        }
+    }
+
+    static func stamps(_ d: JSONDocument, _ node: Int) -> [FileStamp]? {
+        guard d.kind(node) == .array else { return nil }
+        var numbers: [Int64] = []
+        var failed = false
+        d.forEachElement(node) { _, value in
+            if let n = d.int64(value) { numbers.append(n) } else { failed = true }
+        }
+        guard !failed, numbers.count % 3 == 0 else { return nil }
+        return stride(from: 0, to: numbers.count, by: 3).map {
+            FileStamp(inode: UInt64(bitPattern: numbers[$0]), size: numbers[$0 + 1], mtime: numbers[$0 + 2])
+        }
+    }
+
     init?(bytes: [UInt8]) {
         guard let document = try? JSONDocument(bytes: bytes) else { return nil }
         let r = JSONReader(document: document)
         do {
             let m = try r.object(document.root, "$")
-            guard try r.int(m["format"], "$.format") == 1, try r.string(m["version"], "$.version") == Threadfold.version else { return nil }
+            guard try r.int(m["format"], "$.format") == 2, try r.string(m["version"], "$.version") == Threadfold.version else { return nil }
             self.init(settings: try r.string(m["settings"], "$.settings"), units: [:], files: [:])
             listing = try r.strings(m["listing"], "$.listing")
             let d = document
+            guard let listingStampsNode = m["listingStamps"], let listingStamps = Self.stamps(d, listingStampsNode),
+                  listingStamps.count == listing.count else { return nil }
+            self.listingStamps = listingStamps
             guard let filesNode = m["files"], d.kind(filesNode) == .object, let unitsNode = m["units"], d.kind(unitsNode) == .object else { return nil }
             var failed = false
             d.forEachMember(filesNode) { path, node in
@@ -410,12 +441,14 @@ extension Manifest {
                 var failed = false
                 guard d.kind(node) == .object else { return nil }
                 var hash: String?, comments: Int64?, unitFiles: [String]?, warnings: [InputError] = [], threads: [ThreadSummary] = []
+                var stamps: [FileStamp]?
                 d.forEachMember(node) { name, value in
                     guard !failed else { return }
                     switch name {
                     case "hash": hash = r.text(value)
                     case "comments": comments = d.int64(value)
                     case "files": unitFiles = try? r.strings(value, "files")
+                    case "stamps": stamps = Manifest.stamps(d, value)
                     case "threads":
                         guard d.kind(value) == .array else { failed = true; return }
                         d.forEachElement(value) { _, t in
@@ -442,8 +475,9 @@ extension Manifest {
                     default: break
                     }
                 }
-                guard let hash, let comments, !failed else { return nil }
-                return Unit(hash: hash, threads: threads, files: unitFiles ?? Manifest.files(of: threads), warnings: warnings, comments: Int(comments))
+                let files = unitFiles ?? Manifest.files(of: threads)
+                guard let hash, let comments, let stamps, stamps.count == files.count, !failed else { return nil }
+                return Unit(hash: hash, threads: threads, files: files, warnings: warnings, comments: Int(comments), stamps: stamps)
             }
             let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 256))
             let decoded = Work.parallel(count: chunks, jobs: chunks) { [members] c -> [Unit?] in

@@ -10,15 +10,18 @@ import Glibc
 struct Manifest: Sendable {
     static let fileName = ".threadfold-manifest.json"
 
-    var format = 1
+    /// 2: files carry stamps, input paths are hashed.
+    var format = 2
     var version = Threadfold.version
     /// Hash of everything besides the input that decides the output.
     var settings: String
     var units: [String: Unit]
-    /// Per input file: its stat signature and content hash, so an untouched file is not read.
+    /// Per input file (keyed by `key(path)`): its stat signature and content hash, so an
+    /// untouched file is not read.
     var files: [String: FileState]
     /// The listing pages, feeds, sitemaps and assets, so a recycled folder can drop stale ones.
     var listing: [String] = []
+    var listingStamps: [FileStamp] = []
 
     struct Unit: Sendable {
         var hash: String
@@ -26,7 +29,21 @@ struct Manifest: Sendable {
         var files: [String]
         var warnings: [InputError]
         var comments: Int
+        /// Each file's stamp when this build left it, in the order of `files`: a later build
+        /// reuses the file only while it still matches.
+        var stamps: [FileStamp] = []
     }
+
+    /// Every file the manifest vouches for, with its stamp.
+    var stamps: [String: FileStamp] {
+        var all: [String: FileStamp] = [:]
+        for unit in units.values { for (file, stamp) in zip(unit.files, unit.stamps) { all[file] = stamp } }
+        for (file, stamp) in zip(listing, listingStamps) { all[file] = stamp }
+        return all
+    }
+
+    /// How an input path or unit key is recorded: hashed, so the site holds no input path.
+    static func key(_ text: String) -> String { ContentHash.hex(ContentHash.hash(Array(text.utf8))) }
 
     struct FileState: Sendable, Equatable {
         var size: Int64
@@ -53,11 +70,6 @@ struct Manifest: Sendable {
             files.append(summary.path + "/atom.xml")
         }
         return files
-    }
-
-    static func load(from site: URL) -> Manifest? {
-        guard let data = FileManager.default.contents(atPath: site.appendingPathComponent(fileName).path) else { return nil }
-        return Manifest(bytes: [UInt8](data))
     }
 
     typealias Signature = (size: Int64, mtime: Int64, inode: UInt64)

@@ -3,8 +3,6 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Publishes a set of files as one folder, atomically.
@@ -13,20 +11,42 @@ import Darwin
 /// one step (`renameat2(RENAME_EXCHANGE)` where the kernel has it, two renames otherwise). A
 /// failed or interrupted build leaves the previous folder as it was.
 ///
-/// Archive builds keep the swapped-out site as a spare (`.<name>.spare`, double buffering): an
-/// incremental build recycles it as its staging folder, so a thread that changed in neither of
-/// the last two builds costs no file operation at all. Files in a recycled folder are only ever
-/// unlinked and created anew, never written in place, because they may be hard links shared
-/// with the live site. A spare that a build was interrupted in is marked dirty and discarded.
-/// Builds of one output take a lock (`.<name>.lock`), so two cannot share a staging folder.
-public struct SiteWriter {
+/// Every path under the output, the staging folder and the spare is resolved from a folder
+/// descriptor one component at a time without following links (`Folder`), so nothing outside
+/// them is read, written or removed, whatever links are planted inside.
+///
+/// With `keepSpare` (incremental builds) the swapped-out site is kept beside the output as
+/// `.<name>.spare` (double buffering) and recycled as the next build's staging folder. The spare
+/// is a cache, not a source of truth: the caller says which files it vouches for (their stamps
+/// in the spare's manifest), and everything else in it, a stranger's file, an edited page, a
+/// link, is removed before the build uses it. A build takes the spare by renaming it to its own
+/// staging name, so a build killed at any moment leaves either a whole spare or a staging
+/// folder that the next build removes; the order of deletion never matters. Files in a recycled
+/// folder are only ever unlinked and created anew, never written in place, because they may be
+/// hard links shared with the live site.
+///
+/// Two builds of one output exclude each other with `flock` on the site's own `.threadfold`
+/// marker (and on the staging folder's, which becomes the new site's), so no lock file is left
+/// beside the output.
+public struct SiteWriter: Sendable {
     /// Marks a folder as Threadfold's output, which a later build may replace whole.
     public static let markerName = ".threadfold"
     static let markerText = "This folder is written by Threadfold and replaced whole on every build.\n"
 
     public let output: URL
+    /// Flush the staged files to the disk before the swap and the swap itself after it, so a
+    /// power loss leaves the old site or the new one. Off for throwaway builds (`--no-fsync`).
+    public var durable = true
 
-    public init(output: URL) { self.output = output.standardizedFileURL }
+    public init(output: URL, durable: Bool = true) {
+        self.output = output.standardizedFileURL
+        self.durable = durable
+    }
+
+    var name: String { output.lastPathComponent }
+    var spareName: String { ".\(name).spare" }
+    /// Where the previous site is kept between incremental builds.
+    public var spare: URL { output.deletingLastPathComponent().appendingPathComponent(spareName) }
 
     /// Writes `files` (relative path to bytes) as the new contents of `output`.
     public func publish(_ files: [(path: String, bytes: [UInt8])]) throws(SiteError) {
@@ -40,141 +60,241 @@ public struct SiteWriter {
         }
     }
 
-    /// Where the previous site is kept between builds.
-    public var spare: URL { output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).spare") }
-    static let dirtyName = ".threadfold-dirty"
-
-    /// Checks the target and opens a staging folder beside it. Write pages into it as they are
-    /// rendered, then `commit()` to swap it into place, or `abandon()` to leave the old output.
+    /// Checks the target, takes its lock and opens a staging folder beside it. Write pages into
+    /// it as they are rendered, then `commit()` to swap it into place, or `abandon()` to leave
+    /// the old output.
     ///
     /// - Parameters:
-    ///   - keepSpare: after the swap, keep the old output as the spare instead of deleting it.
-    ///   - reuse: called with the spare folder, once the lock is held; returning true recycles
-    ///     the spare as the staging folder (`Staging.recycled`), false starts from an empty one.
-    public func begin(keepSpare: Bool = false, reuse: (URL) -> Bool = { _ in false }) throws(SiteError) -> Staging {
-        let fm = FileManager.default
-        let parent = output.deletingLastPathComponent()
-        let name = output.lastPathComponent
-        var isDirectory: ObjCBool = false
-        let exists = fm.fileExists(atPath: output.path, isDirectory: &isDirectory)
-        if let attributes = try? fm.attributesOfItem(atPath: output.path), attributes[.type] as? FileAttributeType == .typeSymbolicLink {
-            throw SiteError(path: output.path, message: "is a symbolic link; expected a folder Threadfold owns (or none)")
-        }
-        if exists {
-            guard isDirectory.boolValue else {
-                throw SiteError(path: output.path, message: "is a file; expected a folder Threadfold owns (or none)")
-            }
-            let contents = (try? fm.contentsOfDirectory(atPath: output.path)) ?? []
-            if !contents.isEmpty && !contents.contains(Self.markerName) {
-                throw SiteError(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
-            }
-        }
+    ///   - keepSpare: after the swap, keep the old output as the spare instead of deleting it;
+    ///     without it, a spare left by earlier builds is removed.
+    ///   - recycle: called, with keepSpare and a spare present, with a reader of the spare's
+    ///     metadata files; returns the stamps of the files the spare's manifest vouches for, or
+    ///     nil to start from an empty folder. Files that do not match are removed from it.
+    public func begin(keepSpare: Bool = false,
+                      recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil) throws(SiteError) -> Staging {
+        let parentPath = output.deletingLastPathComponent().path
         do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
         } catch {
-            throw SiteError(path: parent.path, message: "cannot create this folder: \(error.localizedDescription)")
+            throw SiteError(path: parentPath, message: "cannot create this folder: \((error as NSError).localizedDescription)")
         }
-        let lock = open(parent.appendingPathComponent(".\(name).lock").path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            if lock >= 0 { close(lock) }
-            throw SiteError(path: output.path, message: "another Threadfold build is writing this folder; expected one build at a time")
-        }
-        removeAbandoned(in: parent, name: name)
-        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let parent = try Folder.open(parentPath)
 
-        // A clean spare that the caller can use becomes the staging folder.
-        let spare = self.spare
-        var spareIsDirectory: ObjCBool = false
-        let hasSpare = fm.fileExists(atPath: spare.path, isDirectory: &spareIsDirectory) && spareIsDirectory.boolValue
-            && (try? fm.attributesOfItem(atPath: spare.path)[.type] as? FileAttributeType) == .typeDirectory
-        if hasSpare && exists && !fm.fileExists(atPath: spare.appendingPathComponent(Self.dirtyName).path)
-            && fm.fileExists(atPath: spare.appendingPathComponent(Self.markerName).path) && reuse(spare) {
-            let session = Staging(writer: self, folder: spare, exists: exists, tag: tag, recycled: true, keepSpare: keepSpare, lock: lock)
-            do {
-                try Self.write([], to: spare.appendingPathComponent(Self.dirtyName))
-            } catch {
-                session.abandon()
-                throw error
+        // The output: none, or a real folder that is empty or Threadfold's; its marker is the lock.
+        var locks: [Int32] = []
+        func unlock() { for fd in locks { close(fd) } }
+        var exists = false
+        if let found = parent.entry(name) {
+            switch found.kind {
+            case .link: throw SiteError(path: output.path, message: "is a symbolic link; expected a folder Threadfold owns (or none)")
+            case .file, .other: throw SiteError(path: output.path, message: "is a file; expected a folder Threadfold owns (or none)")
+            case .folder: exists = true
             }
-            return session
+            let live = try parent.folder(name)
+            let names = live.names()
+            if !names.isEmpty {
+                guard live.entry(Self.markerName)?.kind == .file else {
+                    throw SiteError(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
+                }
+                locks.append(try Self.lock(live, display: output.path))
+            }
         }
-        if hasSpare || fm.fileExists(atPath: spare.path) {
-            // Not usable (dirty, or the caller wants a fresh start): it goes now.
-            try? fm.removeItem(at: spare)
+        Self.removeAbandoned(in: parent, name: name)
+        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let stagingName = ".\(name).staging-\(tag)"
+
+        // The spare: taken (renamed to this build's staging name) and cleaned, or removed.
+        var recycled: [String: FileStamp]?
+        if parent.entry(spareName) != nil {
+            if keepSpare, exists, parent.entry(spareName)?.kind == .folder, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
+                do {
+                    let folder = try parent.folder(stagingName)
+                    if folder.entry(Self.markerName)?.kind == .file, let recycle,
+                       let vouched = recycle({ name in folder.read(name, limit: 1 << 31)?.bytes }) {
+                        locks.append(try Self.lock(folder, display: folder.display))
+                        recycled = try Self.clean(folder, keeping: vouched)
+                    }
+                } catch {
+                    unlock()
+                    try? parent.removeTree(stagingName)
+                    throw error
+                }
+                if recycled == nil { try? parent.removeTree(stagingName) }
+            } else {
+                Self.discard(spareName, in: parent, tag: tag)
+            }
         }
-        let staging = parent.appendingPathComponent(".\(name).staging-\(tag)")
+        if recycled == nil {
+            if mkdirat(parent.fd, stagingName, 0o755) != 0 {
+                let code = errno
+                unlock()
+                throw SiteError(path: parent.path(stagingName),
+                                message: "cannot create the staging folder: \(SystemError.describe(code)); expected a folder you can write in", errno: code)
+            }
+        }
+        let folder: Folder
         do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            folder = try parent.folder(stagingName)
+            if recycled == nil {
+                try folder.create(Self.markerName, Array(Self.markerText.utf8))
+                locks.append(try Self.lock(folder, display: folder.display))
+            }
         } catch {
-            close(lock)
-            throw SiteError(path: staging.path, message: "cannot create the staging folder: \(error.localizedDescription)")
-        }
-        let session = Staging(writer: self, folder: staging, exists: exists, tag: tag, recycled: false, keepSpare: keepSpare, lock: lock)
-        do {
-            try Self.write(Array(Self.markerText.utf8), to: staging.appendingPathComponent(Self.markerName))
-        } catch {
-            session.abandon()
+            unlock()
+            try? parent.removeTree(stagingName)
             throw error
         }
-        return session
+        return Staging(writer: self, parent: parent, folder: folder, name: stagingName, exists: exists,
+                       kept: recycled, keepSpare: keepSpare, locks: locks)
+    }
+
+    /// Takes the exclusive lock on a site's marker; fails at once when another build holds it.
+    static func lock(_ site: Folder, display: String) throws(SiteError) -> Int32 {
+        let fd = openat(site.fd, markerName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw SiteError(path: site.path(markerName), message: "cannot be opened to lock the site: \(SystemError.describe(code))", errno: code)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK {
+                throw SiteError(path: display, message: "another Threadfold build is writing this folder (it holds the lock on its \(markerName)); expected one build at a time", errno: code)
+            }
+            throw SiteError(path: site.path(markerName), message: "cannot be locked: \(SystemError.describe(code))", errno: code)
+        }
+        return fd
+    }
+
+    /// Removes from a recycled folder everything that is not a file `vouched` for with the same
+    /// stamp, or a folder on the way to one; returns the files kept. Hidden names are
+    /// Threadfold's own bookkeeping at the top level only.
+    static func clean(_ root: Folder, keeping vouched: [String: FileStamp]) throws(SiteError) -> [String: FileStamp] {
+        var kept: [String: FileStamp] = [:]
+        var pending: [(folder: Folder, prefix: String)] = [(root, "")]
+        while let (folder, prefix) = pending.popLast() {
+            for entry in folder.names() {
+                guard let name = String(validating: entry.name, as: UTF8.self) else {
+                    _ = Folder.withCName(entry.name) { unlinkat(folder.fd, $0, 0) }
+                    try folder.removeTree(bytes: entry.name)
+                    continue
+                }
+                let path = prefix + name
+                let found = folder.entry(name)
+                if prefix.isEmpty && name == markerName && found?.kind == .file { continue }
+                if found?.kind == .folder && !name.hasPrefix(".") {
+                    pending.append((try folder.folder(name), path + "/"))
+                } else if found?.kind == .file, let stamp = vouched[path], stamp == found?.stamp {
+                    kept[path] = stamp
+                } else {
+                    try folder.removeEntry(name)
+                }
+            }
+        }
+        return kept
+    }
+
+    /// Renames an unusable folder out of the way (atomically, so it can never be mistaken for a
+    /// whole one again), then removes it.
+    static func discard(_ name: String, in parent: Folder, tag: String) {
+        let trash = ".\(name).old-\(tag)"
+        if renameat(parent.fd, name, parent.fd, trash) == 0 {
+            try? parent.removeTree(trash)
+        } else {
+            try? parent.removeEntry(name)
+        }
     }
 
     /// An open staging folder. Writes may come from many threads at once.
     public final class Staging: @unchecked Sendable {
         let writer: SiteWriter
-        public let folder: URL
+        let parent: Folder
+        let folder: Folder
+        let name: String
         let exists: Bool
-        let tag: String
-        /// The folder is the recycled spare: it holds the site from two builds ago.
-        public let recycled: Bool
         let keepSpare: Bool
-        private let lock: Int32
-        private let state = Mutex<(folders: Set<String>, finished: Bool)>(([""], false))
+        /// The folder is the recycled spare: it holds the files of the site from two builds ago
+        /// that its manifest vouched for, and nothing else.
+        public var recycled: Bool { kept != nil }
+        /// The recycled files this build found intact, with their stamps.
+        public let kept: [String: FileStamp]?
+        private let state: Mutex<(folders: Set<String>, stamps: [String: FileStamp], finished: Bool, locks: [Int32])>
 
-        init(writer: SiteWriter, folder: URL, exists: Bool, tag: String, recycled: Bool, keepSpare: Bool, lock: Int32) {
+        init(writer: SiteWriter, parent: Folder, folder: Folder, name: String, exists: Bool, kept: [String: FileStamp]?,
+             keepSpare: Bool, locks: [Int32]) {
             self.writer = writer
+            self.parent = parent
             self.folder = folder
+            self.name = name
             self.exists = exists
-            self.tag = tag
-            self.recycled = recycled
+            self.kept = kept
             self.keepSpare = keepSpare
-            self.lock = lock
+            state = Mutex(([""], kept ?? [:], false, locks))
+            Self.active.withLock { $0[ObjectIdentifier(self)] = (parent, name) }
         }
+
+        /// The stamp of every file this build wrote, linked or kept, by path.
+        public var stamps: [String: FileStamp] { state.withLock { $0.stamps } }
 
         /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
         /// recycled folder, a file that already holds these bytes is left alone (false).
         @discardableResult
         public func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) -> Bool {
-            let url = try prepare(path, replacing: false)
+            let (directory, file) = try open(path)
             if recycled {
-                if SiteWriter.holds(url.path, bytes) { return false }
-                unlink(url.path)
+                if let current = directory.read(file, limit: bytes.count), current.bytes == bytes,
+                   state.withLock({ $0.stamps[path] == current.stamp }) {
+                    return false
+                }
+                try directory.removeEntry(file)
             }
-            try SiteWriter.write(bytes, to: url)
+            let stamp = try directory.create(file, bytes)
+            state.withLock { $0.stamps[path] = stamp }
             return true
         }
 
-        /// Puts the file at `source` (in the previous output) at `path` as a hard link, so an
-        /// unchanged page costs no rendering and no copy; copies when a link is impossible.
-        public func link(_ path: String, from source: URL) throws(SiteError) {
-            let url = try prepare(path, replacing: true)
-            if Glibc.link(source.path, url.path) == 0 { return }
-            guard let data = FileManager.default.contents(atPath: source.path) else {
-                throw SiteError(path: source.path, message: "cannot be read to reuse it: \(String(cString: strerror(errno)))")
+        /// Puts the live site's file at `path` here as a hard link, so an unchanged page costs no
+        /// rendering and no copy, but only when it is a regular file whose stamp is `expected`
+        /// (what the live site's manifest recorded), or, with `expected` nil, whose bytes are
+        /// `bytes`. Returns false when the live file does not qualify; nothing is linked then.
+        public func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
+            let parts = path.split(separator: "/")
+            guard SiteWriter.isSafeRelativePath(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
+            var expected = expected
+            if let bytes {
+                guard let current = live.read(String(parts.last!), limit: bytes.count), current.bytes == bytes else { return false }
+                expected = current.stamp
             }
-            try SiteWriter.write([UInt8](data), to: url)
+            guard expected != nil else { return false }
+            let (directory, file) = try open(path)
+            try directory.removeEntry(file)
+            guard let stamp = try directory.link(file, as: file, from: live, expected: expected) else { return false }
+            state.withLock { $0.stamps[path] = stamp }
+            return true
+        }
+
+        /// Puts a regular file of another folder (a shard) here, as a hard link or a copy.
+        func link(_ path: String, from source: Folder, file: String) throws(SiteError) -> Bool {
+            let (directory, name) = try open(path)
+            try directory.removeEntry(name)
+            guard let stamp = try directory.link(file, as: name, from: source, expected: nil) else { return false }
+            state.withLock { $0.stamps[path] = stamp }
+            return true
         }
 
         /// Removes a file of a recycled folder, and its folders when they become empty.
         public func remove(_ path: String) {
             guard SiteWriter.isSafeRelativePath(path) else { return }
-            unlink(folder.appendingPathComponent(path).path)
-            var parts = path.split(separator: "/").dropLast()
-            while !parts.isEmpty {
-                let directory = parts.joined(separator: "/")
-                guard rmdir(folder.appendingPathComponent(directory).path) == 0 else { break }
-                _ = state.withLock { $0.folders.remove(directory) }
-                parts = parts.dropLast()
+            var parts = path.split(separator: "/")
+            guard let directory = try? folder.folder(at: parts.dropLast()) else { return }
+            try? directory.removeEntry(String(parts.last!))
+            state.withLock { _ = $0.stamps.removeValue(forKey: path) }
+            parts.removeLast()
+            while let last = parts.last {
+                parts.removeLast()
+                guard let above = try? folder.folder(at: Array(parts)), unlinkat(above.fd, String(last), AT_REMOVEDIR) == 0 else { break }
+                let name = parts.isEmpty ? String(last) : parts.joined(separator: "/") + "/" + last
+                _ = state.withLock { $0.folders.remove(name) }
             }
         }
 
@@ -183,158 +303,155 @@ public struct SiteWriter {
             guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
                 throw SiteError(path: name, message: "is not a Threadfold metadata name")
             }
-            let url = folder.appendingPathComponent(name)
-            if recycled { unlink(url.path) }
-            try SiteWriter.write(bytes, to: url)
+            try folder.removeEntry(name)
+            try folder.create(name, bytes)
         }
 
-        private func prepare(_ path: String, replacing: Bool) throws(SiteError) -> URL {
+        /// The folder that will hold `path` (created as needed, links in the way replaced) and
+        /// the file's name in it.
+        private func open(_ path: String) throws(SiteError) -> (Folder, String) {
             guard SiteWriter.isSafeRelativePath(path) else {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
-            let url = folder.appendingPathComponent(path)
-            // A recycled folder's file may be a hard link into the live site: replace, never overwrite.
-            if recycled && replacing { unlink(url.path) }
-            let directory = String(path.split(separator: "/").dropLast().joined(separator: "/"))
-            let known = state.withLock { $0.folders.contains(directory) }
-            if !known {
-                if mkdir(url.deletingLastPathComponent().path, 0o755) != 0 && errno != EEXIST {
-                    do {
-                        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    } catch {
-                        throw SiteError(path: url.deletingLastPathComponent().path, message: "cannot create this folder: \(error.localizedDescription)")
-                    }
-                }
-                _ = state.withLock { $0.folders.insert(directory) }
-            }
-            return url
+            let parts = path.split(separator: "/")
+            return (try folder.folder(at: parts.dropLast(), create: true, replace: true), String(parts.last!))
         }
 
         /// Swaps the staging folder into place of the output.
         public func commit() throws(SiteError) {
-            guard state.withLock({ state in
-                defer { state.finished = true }
-                return !state.finished
-            }) else { return }
-            defer { close(lock) }
-            if recycled { unlink(folder.appendingPathComponent(SiteWriter.dirtyName).path) }
+            guard finish() else { return }
+            defer { release() }
             do {
-                try writer.swap(staging: folder, exists: exists, tag: tag, keepSpare: keepSpare)
+                if writer.durable { Self.syncFileSystem(folder.fd) }
+                try writer.swap(staging: name, in: parent, exists: exists, keepSpare: keepSpare)
             } catch {
-                if !recycled { try? FileManager.default.removeItem(at: folder) }
+                try? parent.removeTree(name)
                 throw error
             }
         }
 
-        /// Removes the staging folder; the old output stays as it was. A recycled spare stays,
-        /// marked dirty, and is discarded by the next build.
+        /// Removes the staging folder; the old output stays as it was (and so does no spare: a
+        /// recycled one was this staging folder).
         public func abandon() {
-            guard state.withLock({ state in
+            guard finish() else { return }
+            defer { release() }
+            try? parent.removeTree(name)
+        }
+
+        private func finish() -> Bool {
+            state.withLock { state in
                 defer { state.finished = true }
                 return !state.finished
-            }) else { return }
-            defer { close(lock) }
-            if !recycled { try? FileManager.default.removeItem(at: folder) }
+            }
+        }
+
+        private func release() {
+            Self.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+            for fd in state.withLock({ $0.locks }) { close(fd) }
         }
 
         deinit { abandon() }
+
+        /// Staging folders in use, so a signal can remove them before the process ends.
+        static let active = Mutex<[ObjectIdentifier: (parent: Folder, name: String)]>([:])
+
+        /// `syncfs(2)`: every staged file reaches the disk in one call, rather than one fsync
+        /// per file. Looked up at run time; `sync(2)` where it is missing.
+        static func syncFileSystem(_ fd: Int32) {
+            typealias Syncfs = @convention(c) (Int32) -> Int32
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+                _ = unsafeBitCast(symbol, to: Syncfs.self)(fd)
+            } else {
+                sync()
+            }
+        }
     }
 
-    /// Removes staging folders that interrupted builds left beside the output: those named for
-    /// a process that no longer runs.
-    func removeAbandoned(in parent: URL, name: String) {
-        guard let siblings = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
-        for sibling in siblings {
+    /// A metadata file (`.threadfold-…`) of the live site at `output`, read without following
+    /// any link; nil when there is none.
+    static func readMetadata(of output: URL, _ name: String) -> [UInt8]? {
+        let output = output.standardizedFileURL
+        guard let parent = try? Folder.open(output.deletingLastPathComponent().path),
+              let site = try? parent.folder(output.lastPathComponent) else { return nil }
+        return site.read(name, limit: 1 << 31)?.bytes
+    }
+
+    /// Removes every staging folder of this process. For a SIGINT or SIGTERM handler, just
+    /// before the process exits: nothing is published, and nothing is left beside the output.
+    public static func removeStagingFolders() {
+        let folders = Staging.active.withLock { Array($0.values) }
+        for (parent, name) in folders {
+            // Workers may still be writing: a second pass takes what the first missed.
+            for _ in 0..<3 where parent.entry(name) != nil { try? parent.removeTree(name) }
+        }
+    }
+
+    /// Removes staging and old folders that interrupted builds left beside the output: those
+    /// named for a process that no longer runs.
+    static func removeAbandoned(in parent: Folder, name: String) {
+        for entry in parent.names() {
+            guard let sibling = String(validating: entry.name, as: UTF8.self) else { continue }
             var rest: Substring
             if sibling.hasPrefix(".\(name).staging-") { rest = sibling.dropFirst(name.count + 10) }
             else if sibling.hasPrefix(".\(name).old-") { rest = sibling.dropFirst(name.count + 6) }
             else { continue }
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
-            rest = rest[dash...]
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(at: parent.appendingPathComponent(sibling))
+                try? parent.removeTree(sibling)
             }
         }
     }
 
-    fileprivate func swap(staging: URL, exists: Bool, tag: String, keepSpare: Bool) throws(SiteError) {
-        let parent = output.deletingLastPathComponent()
-        let name = output.lastPathComponent
+    fileprivate func swap(staging: String, in parent: Folder, exists: Bool, keepSpare: Bool) throws(SiteError) {
+        defer { if durable { parent.sync() } }
         if !exists {
-            guard rename(staging.path, output.path) == 0 else {
-                throw SiteError(path: output.path, message: "could not be put in place: \(String(cString: strerror(errno)))")
+            guard Self.rename(parent, staging, name, flags: Self.renameNoReplace) else {
+                let code = errno
+                if code == EEXIST || code == ENOTEMPTY {
+                    throw SiteError(path: output.path, message: "was created by another build while this one ran (a lost race); nothing was published, run the build again", errno: code)
+                }
+                throw SiteError(path: output.path, message: "could not be put in place: \(SystemError.describe(code))", errno: code)
             }
             return
         }
-        if Self.exchange(staging.path, output.path) {
-            // The staging path now holds the old output.
-            keepOld(at: staging, keepSpare: keepSpare)
+        if Self.rename(parent, staging, name, flags: Self.renameExchange) {
+            // The staging name now holds the old output.
+            keepOld(staging, in: parent, keepSpare: keepSpare)
             return
         }
-        let old = parent.appendingPathComponent(".\(name).old-\(tag)")
-        guard rename(output.path, old.path) == 0 else {
-            throw SiteError(path: output.path, message: "could not be moved aside: \(String(cString: strerror(errno)))")
+        let old = ".\(name).old-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard renameat(parent.fd, name, parent.fd, old) == 0 else {
+            throw SiteError(path: output.path, message: "could not be moved aside: \(SystemError.last)", errno: errno)
         }
-        guard rename(staging.path, output.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            _ = rename(old.path, output.path)
-            throw SiteError(path: output.path, message: "could not be put in place: \(reason)")
+        guard renameat(parent.fd, staging, parent.fd, name) == 0 else {
+            let code = errno
+            _ = renameat(parent.fd, old, parent.fd, name)
+            throw SiteError(path: output.path, message: "could not be put in place: \(SystemError.describe(code))", errno: code)
         }
-        keepOld(at: old, keepSpare: keepSpare)
+        keepOld(old, in: parent, keepSpare: keepSpare)
     }
 
-    /// The old output becomes the spare, or is deleted.
-    private func keepOld(at old: URL, keepSpare: Bool) {
-        guard keepSpare else {
-            try? FileManager.default.removeItem(at: old)
-            return
-        }
-        if old.path != spare.path {
-            try? FileManager.default.removeItem(at: spare)
-            if rename(old.path, spare.path) != 0 { try? FileManager.default.removeItem(at: old) }
-        }
+    /// The old output becomes the spare, or is removed.
+    private func keepOld(_ old: String, in parent: Folder, keepSpare: Bool) {
+        if keepSpare && parent.entry(spareName) == nil && renameat(parent.fd, old, parent.fd, spareName) == 0 { return }
+        try? parent.removeTree(old)
     }
 
-    /// Whether `path` is a regular file (not a link) holding exactly `bytes`.
-    static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else { return false }
-        // One byte more than expected, so a file that grew since the fstat does not compare equal.
-        return FileIO.read(fd, count: bytes.count + 1) == bytes
-    }
+    static let renameExchange: UInt32 = 1 << 1
+    static let renameNoReplace: UInt32 = 1 << 0
 
-    /// Writes a new file (never through an existing link: the folder is fresh and O_EXCL refuses one).
-    fileprivate static func write(_ bytes: [UInt8], to url: URL) throws(SiteError) {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw SiteError(path: url.path, message: "cannot be created: \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw SiteError(path: url.path, message: "cannot be written: \(String(cString: strerror(errno)))")
-            }
-            offset += written
-        }
-    }
-
-    /// Atomically exchanges two paths with Linux's renameat2(RENAME_EXCHANGE), looked up at run
-    /// time so the binary still runs where libc lacks it.
-    static func exchange(_ a: String, _ b: String) -> Bool {
+    /// Linux's renameat2, looked up at run time so the binary still runs where libc lacks it;
+    /// without it, an exchange fails (the caller falls back to two renames) and a no-replace
+    /// rename is a plain one.
+    static func rename(_ parent: Folder, _ from: String, _ to: String, flags: UInt32) -> Bool {
         typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+            return flags == renameNoReplace && renameat(parent.fd, from, parent.fd, to) == 0
+        }
         let renameat2 = unsafeBitCast(symbol, to: Renameat2.self)
-        let atFDCWD: Int32 = -100
-        let renameExchange: UInt32 = 1 << 1
-        return renameat2(atFDCWD, a, atFDCWD, b, renameExchange) == 0
+        if renameat2(parent.fd, from, parent.fd, to, flags) == 0 { return true }
+        if flags == renameNoReplace && errno == EINVAL { return renameat(parent.fd, from, parent.fd, to) == 0 }
+        return false
     }
 
     /// A path of plain name components: no `..`, no absolute path, no empty or hidden parts.
@@ -349,5 +466,17 @@ public struct SiteWriter {
 public struct SiteError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
+    /// The system's error number, when a call failed.
+    public var errno: Int32?
+
+    public init(path: String, message: String, errno: Int32? = nil) {
+        self.path = path
+        self.message = message
+        self.errno = errno
+    }
+
+    /// The file system is out of space, inodes or quota.
+    public var isFull: Bool { errno.map(SystemError.isFull) ?? false }
+
     public var description: String { "\(path): error: \(message)" }
 }

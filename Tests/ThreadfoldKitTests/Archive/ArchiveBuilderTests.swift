@@ -303,23 +303,6 @@ struct ArchiveBuilderTests {
         #expect(ArchiveFixture.files(site) == (try full("full5")))
     }
 
-    @Test("an interrupted incremental build leaves the spare dirty; the next build discards it")
-    func dirtySpare() throws {
-        let folder = try ArchiveFixture.folder()
-        let input = try tenThreads(folder)
-        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
-        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
-        let spare = folder.appendingPathComponent(".site.spare")
-        // Simulate a build killed after it started recycling the spare: marked dirty, a page gone.
-        try Data().write(to: spare.appendingPathComponent(".threadfold-dirty"))
-        try FileManager.default.removeItem(at: spare.appendingPathComponent("t/thread-n1-n1/index.html"))
-        try ArchiveFixture.write(ArchiveFixture.thread(id: "n4", day: 1, comments: 5), "n4.json", in: input)
-        let report = try ArchiveFixture.build([input.path], in: folder, incremental: true)
-        #expect(report.published && report.threadsRendered == 1)
-        _ = try ArchiveFixture.build([input.path], in: folder, site: "full")
-        #expect(ArchiveFixture.files(folder.appendingPathComponent("site")) == ArchiveFixture.files(folder.appendingPathComponent("full")))
-    }
-
     @Test("feeds and the sitemap are well-formed XML; absolute URLs only with a base URL")
     func feeds() throws {
         let folder = try ArchiveFixture.folder()

@@ -1,0 +1,251 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What identifies a file's bytes without reading them: inode, size and modification time
+/// (nanoseconds). A file Threadfold wrote is trusted again only while all three still match.
+public struct FileStamp: Sendable, Equatable, Hashable {
+    public var inode: UInt64
+    public var size: Int64
+    public var mtime: Int64
+
+    init(_ info: stat) {
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// Matches no file: for a file whose stamp was not taken.
+    static let unknown = FileStamp(inode: 0, size: -1, mtime: 0)
+
+    init(inode: UInt64, size: Int64, mtime: Int64) {
+        self.inode = inode
+        self.size = size
+        self.mtime = mtime
+    }
+}
+
+/// A folder opened by descriptor. Every path beneath it is resolved one component at a time,
+/// each opened with `O_NOFOLLOW | O_DIRECTORY` relative to the one before, and files are made,
+/// read, linked and removed with the `*at` calls on the last folder's descriptor. So a
+/// symbolic link in any component is never followed: it is an error, or (where the caller asks)
+/// the link itself is removed and replaced, its target untouched. Only the folder's own path,
+/// which the user chose, is opened the ordinary way.
+final class Folder: @unchecked Sendable {
+    let fd: Int32
+    /// How the folder is named in messages.
+    let display: String
+
+    private init(fd: Int32, display: String) {
+        self.fd = fd
+        self.display = display
+    }
+
+    deinit { close(fd) }
+
+    /// Opens a folder the user named (links in its path are the user's own and are followed).
+    static func open(_ path: String) throws(SiteError) -> Folder {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SiteError(path: path, message: "cannot be opened as a folder: \(SystemError.last)") }
+        return Folder(fd: fd, display: path)
+    }
+
+    func path(_ name: String) -> String { display.hasSuffix("/") ? display + name : display + "/" + name }
+
+    enum Kind: Equatable { case file, folder, link, other }
+
+    /// The entry `name` (never following a link), or nil when there is none.
+    func entry(_ name: String) -> (kind: Kind, stamp: FileStamp)? {
+        var info = stat()
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        let kind: Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .file
+        case S_IFDIR: kind = .folder
+        case S_IFLNK: kind = .link
+        default: kind = .other
+        }
+        return (kind, FileStamp(info))
+    }
+
+    /// The sub-folder `name`. With `create`, a missing one is made; with `replace`, whatever
+    /// else stands there (a link, a file) is removed first, never followed.
+    func folder(_ name: String, create: Bool = false, replace: Bool = false) throws(SiteError) -> Folder {
+        var child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if child < 0 && (errno == ENOTDIR || errno == ELOOP) && replace {
+            if try removeEntry(name) { child = -1; errno = ENOENT }
+        }
+        if child < 0 && errno == ENOENT && create {
+            if mkdirat(fd, name, 0o755) != 0 && errno != EEXIST {
+                throw SiteError(path: path(name), message: "cannot create this folder: \(SystemError.last)", errno: errno)
+            }
+            child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        }
+        guard child >= 0 else {
+            let code = errno
+            let isLink = (code == ELOOP || code == ENOTDIR) && entry(name)?.kind == .link
+            let what = isLink ? "is a symbolic link; expected a folder (links are never followed)"
+                : code == ENOTDIR ? "is not a folder; expected a folder"
+                : "cannot be opened as a folder: \(SystemError.describe(code))"
+            throw SiteError(path: path(name), message: what, errno: code)
+        }
+        return Folder(fd: child, display: path(name))
+    }
+
+    /// The folder at `components` beneath this one.
+    func folder(at components: [Substring], create: Bool = false, replace: Bool = false) throws(SiteError) -> Folder {
+        var current = self
+        for component in components { current = try current.folder(String(component), create: create, replace: replace) }
+        return current
+    }
+
+    /// Creates the file `name`, which must not exist (`O_EXCL`: nothing is written through a
+    /// link or into another file), and returns its stamp.
+    @discardableResult
+    func create(_ name: String, _ bytes: [UInt8]) throws(SiteError) -> FileStamp {
+        let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard file >= 0 else {
+            let code = errno
+            throw SiteError(path: path(name), message: "cannot be created: \(SystemError.describe(code))", errno: code)
+        }
+        defer { close(file) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in write(file, buffer.baseAddress! + offset, buffer.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+            }
+            offset += written
+        }
+        var info = stat()
+        guard fstat(file, &info) == 0 else { throw SiteError(path: path(name), message: "cannot be examined: \(SystemError.last)") }
+        return FileStamp(info)
+    }
+
+    /// The bytes of the regular file `name` (never through a link), with its stamp; nil when it
+    /// is missing, not a regular file, larger than `limit` or unreadable.
+    func read(_ name: String, limit: Int = 1 << 30) -> (bytes: [UInt8], stamp: FileStamp)? {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return nil }
+        // One byte more than the size, so a file that grew since the fstat is noticed.
+        guard let bytes = FileIO.read(file, count: Int(info.st_size) + 1), bytes.count == Int(info.st_size) else { return nil }
+        return (bytes, FileStamp(info))
+    }
+
+    /// Hard-links `sourceName` from `source` into this folder as `name`, only if it is a regular file
+    /// whose stamp is `expected` (when given). Returns the linked file's stamp, or nil when the
+    /// source does not qualify. A file of another file system is copied instead.
+    func link(_ sourceName: String, as name: String, from source: Folder, expected: FileStamp?) throws(SiteError) -> FileStamp? {
+        guard let found = source.entry(sourceName), found.kind == .file, expected == nil || found.stamp == expected else { return nil }
+        if linkat(source.fd, sourceName, fd, name, 0) == 0 {
+            // The source could have been swapped for a link between the check and the link:
+            // what was linked must be the file that was checked.
+            if let linked = entry(name), linked.kind == .file, linked.stamp.inode == found.stamp.inode { return linked.stamp }
+            _ = try removeEntry(name)
+            return nil
+        }
+        let code = errno
+        guard code == EXDEV || code == EPERM || code == EMLINK else {
+            throw SiteError(path: path(name), message: "cannot be linked from \(source.path(sourceName)): \(SystemError.describe(code))", errno: code)
+        }
+        guard let copy = source.read(sourceName), copy.stamp.inode == found.stamp.inode else { return nil }
+        return try create(name, copy.bytes)
+    }
+
+    /// Removes the entry `name` whatever it is (a link is removed, not followed; a folder with
+    /// everything in it). Returns whether there was one.
+    @discardableResult
+    func removeEntry(_ name: String) throws(SiteError) -> Bool {
+        if unlinkat(fd, name, 0) == 0 { return true }
+        switch errno {
+        case ENOENT: return false
+        case EISDIR, EPERM:
+            guard entry(name)?.kind == .folder else { break }
+            try removeTree(name)
+            return true
+        default: break
+        }
+        let code = errno
+        throw SiteError(path: path(name), message: "cannot be removed: \(SystemError.describe(code))", errno: code)
+    }
+
+    /// The names in this folder (not `.` and `..`), as bytes: a name need not be UTF-8.
+    func names() -> [(name: [UInt8], type: UInt8)] {
+        let copy = dup(fd)
+        guard copy >= 0, let directory = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return []
+        }
+        defer { closedir(directory) }
+        var names: [(name: [UInt8], type: UInt8)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            names.append((name, entry.pointee.d_type))
+        }
+        return names
+    }
+
+    /// Removes the folder `name` and everything beneath it, iteratively, never following a link
+    /// (a link inside is removed as a link).
+    func removeTree(_ name: String) throws(SiteError) {
+        try removeTree(bytes: Array(name.utf8))
+    }
+
+    func removeTree(bytes name: [UInt8]) throws(SiteError) {
+        struct Frame { var folder: Folder; var name: [UInt8]; var subfolders: [[UInt8]] }
+        func open(_ parent: Folder, _ name: [UInt8]) -> Folder? {
+            let child = Folder.withCName(name) { openat(parent.fd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            return child >= 0 ? Folder(fd: child, display: parent.path(String(decoding: name, as: UTF8.self))) : nil
+        }
+        func frame(_ folder: Folder, _ name: [UInt8]) -> Frame {
+            var subfolders: [[UInt8]] = []
+            for entry in folder.names() {
+                // Unlink whatever is not a folder; unlinkat refuses folders (EISDIR), which wait.
+                if entry.type != UInt8(DT_DIR), Folder.withCName(entry.name, { unlinkat(folder.fd, $0, 0) }) == 0 { continue }
+                subfolders.append(entry.name)
+            }
+            return Frame(folder: folder, name: name, subfolders: subfolders)
+        }
+        guard let top = open(self, name) else {
+            if Folder.withCName(name, { unlinkat(fd, $0, 0) }) == 0 || errno == ENOENT { return }
+            let code = errno
+            throw SiteError(path: path(String(decoding: name, as: UTF8.self)), message: "cannot be removed: \(SystemError.describe(code))", errno: code)
+        }
+        var stack = [frame(top, name)]
+        while !stack.isEmpty {
+            if let next = stack[stack.count - 1].subfolders.popLast() {
+                let parent = stack[stack.count - 1].folder
+                if let child = open(parent, next) {
+                    guard stack.count < 256 else {
+                        throw SiteError(path: child.display, message: "is nested too deep to remove safely; expected at most 256 levels")
+                    }
+                    stack.append(frame(child, next))
+                } else {
+                    _ = Folder.withCName(next) { unlinkat(parent.fd, $0, 0) }
+                }
+                continue
+            }
+            let done = stack.removeLast()
+            let parent = stack.last?.folder ?? self
+            if Folder.withCName(done.name, { unlinkat(parent.fd, $0, AT_REMOVEDIR) }) != 0 && errno != ENOENT {
+                let code = errno
+                throw SiteError(path: done.folder.display, message: "cannot be removed: \(SystemError.describe(code))", errno: code)
+            }
+        }
+    }
+
+    static func withCName<T>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        (name + [0]).withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { body($0) }
+        }
+    }
+
+    /// Flushes this folder's entries to the disk.
+    func sync() { _ = fsync(fd) }
+}
