@@ -36,22 +36,30 @@ public enum CLI {
         """
 
     /// On SIGINT or SIGTERM, removes the staging folders of builds in progress (nothing is
-    /// published, nothing is left beside the output), then ends as the signal would.
+    /// published, nothing is left beside the output), then ends as the signal would. Call it
+    /// before any other thread starts: the two signals are blocked in every thread, and one
+    /// thread waits for them with sigwait, where the removal may run safely.
     public static func removeStagingOnSignals() {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                SiteWriter.removeStagingFolders()
-                signal(signalNumber, SIG_DFL)
-                raise(signalNumber)
-            }
-            source.resume()
-            signalSources.append(source)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let waiter = Thread {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            var received: Int32 = 0
+            guard sigwait(&signals, &received) == 0 else { return }
+            SiteWriter.removeStagingFolders()
+            signal(received, SIG_DFL)
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            raise(received)
+            _exit(128 + received)
         }
+        waiter.start()
     }
-
-    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
     /// Runs one command line (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {

@@ -310,6 +310,9 @@ public struct SiteWriter: Sendable {
         /// The folder that will hold `path` (created as needed, links in the way replaced) and
         /// the file's name in it.
         private func open(_ path: String) throws(SiteError) -> (Folder, String) {
+            guard !Self.terminating.load(ordering: .acquiring) else {
+                throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
+            }
             guard SiteWriter.isSafeRelativePath(path) else {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
@@ -320,6 +323,9 @@ public struct SiteWriter: Sendable {
         /// Swaps the staging folder into place of the output.
         public func commit() throws(SiteError) {
             guard finish() else { return }
+            guard !Self.terminating.load(ordering: .acquiring) else {
+                throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
+            }
             defer { release() }
             do {
                 if writer.durable { Self.syncFileSystem(folder.fd) }
@@ -352,6 +358,9 @@ public struct SiteWriter: Sendable {
 
         deinit { abandon() }
 
+        /// Set once the process is ending on a signal: no staging folder is published after it.
+        static let terminating = Atomic<Bool>(false)
+
         /// Staging folders in use, so a signal can remove them before the process ends.
         static let active = Mutex<[ObjectIdentifier: (parent: Folder, name: String)]>([:])
 
@@ -379,10 +388,14 @@ public struct SiteWriter: Sendable {
     /// Removes every staging folder of this process. For a SIGINT or SIGTERM handler, just
     /// before the process exits: nothing is published, and nothing is left beside the output.
     public static func removeStagingFolders() {
+        Staging.terminating.store(true, ordering: .releasing)
         let folders = Staging.active.withLock { Array($0.values) }
         for (parent, name) in folders {
-            // Workers may still be writing: a second pass takes what the first missed.
-            for _ in 0..<3 where parent.entry(name) != nil { try? parent.removeTree(name) }
+            // A write that began before the flag was set may still land: later passes take it.
+            for pass in 0..<5 where parent.entry(name) != nil {
+                if pass > 0 { usleep(20_000) }
+                try? parent.removeTree(name)
+            }
         }
     }
 

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import ThreadfoldCLI
+
+/// Builds interrupted by signals: nothing half-written is published, nothing is left beside
+/// the site, and the next build is right.
+@Suite("Interrupted builds")
+struct InterruptTests {
+    let cli = CLITests()
+
+    func threads(_ count: Int, body: String = "hi") -> String {
+        (0..<count).map { i in
+            #"{"id": "k\#(i)", "title": "Thread \#(i)", "created_at": \#(1_700_000_000 + i * 86_400), "comments": [{"id": "a", "author": "ann", "body": "\#(body) \#(i)"}, {"id": "b", "parent_id": "a", "author": "bob", "body": "yo"}]}"#
+        }.joined(separator: "\n")
+    }
+
+    func start(_ arguments: [String], in folder: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func beside(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("staging") || $0.contains(".old-") }
+    }
+
+    @Test("on tmpfs, incremental builds killed at any moment (the spare's cleanup included) never leave a spare that is trusted wrongly",
+          .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/shm"), "needs /dev/shm (tmpfs)"))
+    func killsOnTmpfs() throws {
+        let folder = URL(fileURLWithPath: "/dev/shm").appendingPathComponent("tf-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let site = folder.appendingPathComponent("site")
+        var generation = 0
+        func input() throws -> String {
+            generation += 1
+            // Each generation changes a different third of the threads, and reverts a secret body.
+            return try cli.write(threads(400, body: generation % 2 == 0 ? "SECRET BODY THAT WAS REVERTED" : "gen"), "all.jsonl", in: folder)
+        }
+        var path = try input()
+        #expect(try cli.run(["build", path, "-o", "site", "-q", "--incremental", "--no-fsync"], in: folder).status == 0)
+        #expect(try cli.run(["build", path, "-o", "site", "-q", "--incremental", "--no-fsync"], in: folder).status == 0)
+        for delay: useconds_t in [2_000, 5_000, 10_000, 20_000, 40_000, 80_000, 160_000] {
+            path = try input()
+            let process = try start(["build", path, "-o", "site", "-q", "--incremental", "--no-fsync", "--jobs", "1"], in: folder)
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            // Whatever the kill left, the next build gives exactly what a full build gives.
+            let next = try cli.run(["build", path, "-o", "site", "-q", "--incremental", "--no-fsync"], in: folder)
+            #expect(next.status == 0, "\(next.err)")
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent("full"))
+            #expect(try cli.run(["build", path, "-o", "full", "-q", "--no-fsync"], in: folder).status == 0)
+            #expect(try ExternalDiff.run(site.path, folder.appendingPathComponent("full").path).isEmpty, "after a kill at \(delay) µs")
+            #expect(try beside(folder).isEmpty)
+        }
+    }
+
+    @Test("SIGINT and SIGTERM remove the staging folder; the old site stays", arguments: [SIGINT, SIGTERM])
+    func signals(_ signal: Int32) throws {
+        let folder = try cli.temporaryFolder()
+        let path = try cli.write(threads(3_000), "all.jsonl", in: folder)
+        #expect(try cli.run(["build", path, "-o", "site", "-q"], in: folder).status == 0)
+        let before = try ExternalDiff.snapshot(folder.appendingPathComponent("site").path)
+        let changed = try cli.write(threads(3_000, body: "changed"), "all.jsonl", in: folder)
+        let process = try start(["build", changed, "-o", "site", "-q", "--jobs", "1"], in: folder)
+        // Wait until the build is writing its staging folder.
+        let deadline = Date().addingTimeInterval(20)
+        while try beside(folder).isEmpty && process.isRunning && Date() < deadline { usleep(2_000) }
+        #expect(process.isRunning, "the build was still running when signalled")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        #expect(try beside(folder).isEmpty, "no staging folder is left")
+        #expect(try ExternalDiff.snapshot(folder.appendingPathComponent("site").path) == before)
+    }
+}
