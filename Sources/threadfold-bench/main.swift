@@ -216,6 +216,10 @@ func benchArchive(_ generated: (files: [String], bodies: String, bytes: Int, com
     let all = try bestOf { try build(["--jobs", String(cores)]) }
     print(line("  --jobs \(cores):   ", all))
     print("  speed-up:    \(format(one.seconds / all.seconds, 2))x with \(cores) cores (target: at least 1.8x on 2 cores)")
+    // What flushing the site to the disk before and after the swap costs (the default).
+    let unsynced = try bestOf { try build(["--jobs", String(cores), "--no-fsync"]) }
+    print(line("  --jobs \(cores) --no-fsync:", unsynced))
+    print("  fsync costs: \(format(all.seconds - unsynced.seconds, 3)) s (\(format(100 * (all.seconds - unsynced.seconds) / unsynced.seconds, 1))%)")
 
     // Incremental: a full --incremental build, then rebuilds after one thread changes: a new
     // comment, which changes its page, its counts and its place on the index, then the comment
