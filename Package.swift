@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Threadfold",
-    platforms: [.macOS(.v13)],
+    // Linux only: see Sources/ThreadfoldKit/Support/Platform.swift and the README.
     products: [
         .library(name: "ThreadfoldKit", targets: ["ThreadfoldKit"]),
         .executable(name: "threadfold", targets: ["threadfold"]),

@@ -201,7 +201,7 @@ public struct SiteWriter: Sendable {
         if renameat(parent.fd, name, parent.fd, trash) == 0 {
             try? parent.removeTree(trash)
         } else {
-            try? parent.removeEntry(name)
+            _ = try? parent.removeEntry(name)
         }
     }
 
@@ -287,7 +287,7 @@ public struct SiteWriter: Sendable {
             guard SiteWriter.isSafeRelativePath(path) else { return }
             var parts = path.split(separator: "/")
             guard let directory = try? folder.folder(at: parts.dropLast()) else { return }
-            try? directory.removeEntry(String(parts.last!))
+            _ = try? directory.removeEntry(String(parts.last!))
             state.withLock { _ = $0.stamps.removeValue(forKey: path) }
             parts.removeLast()
             while let last = parts.last {
