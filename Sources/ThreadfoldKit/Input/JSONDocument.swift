@@ -1,3 +1,4 @@
+import Synchronization
 // Input stage: bytes of JSON in, `ThreadRecord`s out.
 // JSONDocument is a strict RFC 8259 parser that keeps the whole document as a flat tape of
 // nodes over the original bytes: no recursion, no per-value objects, byte offsets for errors.
@@ -39,6 +40,8 @@ public struct JSONDocument: Sendable {
 
     public let bytes: [UInt8]
     var nodes: [Node]
+    /// Line and column checkpoints, built on the first message and shared by every copy.
+    let locator = TextLocator()
 
     /// The tape index of the root value.
     public var root: Int { 0 }
@@ -144,8 +147,11 @@ public struct JSONDocument: Sendable {
     }
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.
+    /// The line and column (in characters) of a byte offset. The first call indexes the bytes
+    /// up to it; later calls cost at most one block's scan, so a file with many messages costs
+    /// linear time, not a scan from the first byte per message.
     public func location(ofOffset offset: Int) -> (line: Int, column: Int) {
-        JSONDocument.location(in: bytes, offset: offset)
+        locator.location(in: bytes, offset: offset)
     }
 
     static func location(in bytes: [UInt8], offset: Int) -> (line: Int, column: Int) {
@@ -529,5 +535,50 @@ func utf8Length(_ buffer: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
         return i + 3 < count && (0x80...0x8F).contains(buffer[i + 1]) && cont(2) && cont(3) ? 4 : 0
     default:
         return 0
+    }
+}
+
+/// Where lines and columns stand at every `block`-th byte of a text, computed once as far as
+/// messages need, so locating a byte costs at most one block's scan. Thread-safe: the documents
+/// of a build may be read from several workers.
+final class TextLocator: Sendable {
+    static let block = 4096
+
+    private struct Checkpoint {
+        var line: Int
+        var column: Int
+    }
+
+    /// Checkpoint k is the position at byte k × block.
+    private let checkpoints = Mutex<[Checkpoint]>([Checkpoint(line: 1, column: 1)])
+
+    func location(in bytes: [UInt8], offset: Int) -> (line: Int, column: Int) {
+        let end = max(0, min(offset, bytes.count))
+        let wanted = end / Self.block
+        let start: Checkpoint = checkpoints.withLock { points in
+            while points.count <= wanted {
+                let k = points.count - 1
+                points.append(Self.advance(points[k], bytes, from: k * Self.block, to: min((k + 1) * Self.block, bytes.count)))
+            }
+            return points[wanted]
+        }
+        let point = Self.advance(start, bytes, from: wanted * Self.block, to: end)
+        return (point.line, point.column)
+    }
+
+    private static func advance(_ point: Checkpoint, _ bytes: [UInt8], from: Int, to: Int) -> Checkpoint {
+        var point = point
+        var i = from
+        while i < to {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\n") {
+                point.line += 1
+                point.column = 1
+            } else if byte & 0xC0 != 0x80 {
+                point.column += 1
+            }
+            i += 1
+        }
+        return point
     }
 }

@@ -102,4 +102,23 @@ struct JSONDocumentTests {
         let doc = try JSONDocument(bytes: [0xEF, 0xBB, 0xBF] + Array("[1]".utf8))
         #expect(doc.count(doc.root) == 1)
     }
+
+    @Test("located messages: checkpoints give the same line and column as a scan from the start, in any order")
+    func checkpointedLocations() throws {
+        // Lines of varied length with multi-byte characters, some far longer than a block.
+        var text = "["
+        for i in 0..<3_000 {
+            let word = i % 7 == 0 ? String(repeating: "日本語", count: i % 2_000) : "ascii"
+            text += "\"\(word)\"" + (i % 5 == 0 ? ",\n" : ", ")
+        }
+        text += "0]"
+        let document = try JSONDocument(bytes: Array(text.utf8))
+        var generator = SystemRandomNumberGenerator()
+        let offsets = (0..<40).map { _ in Int.random(in: 0..<document.bytes.count, using: &generator) } + [0, document.bytes.count]
+        for offset in offsets {
+            let located = document.location(ofOffset: offset)
+            let scanned = JSONDocument.location(in: document.bytes, offset: offset)
+            #expect(located == scanned, "at byte \(offset)")
+        }
+    }
 }
