@@ -83,8 +83,7 @@ fuzz: deps
 	  -I Sources/Ccmark -I Sources/Clibxml2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
 	  $$(find Sources/ThreadfoldKit -name '*.swift' | sort) $(FUZZ_DIR)/BuiltinResources.swift Tests/Fuzz/FuzzThreadfold.swift \
 	  -lcmark -lxml2 -o $(FUZZ_DIR)/threadfold-fuzz
-	cp docs/examples/*.json $(FUZZ_DIR)/corpus/
-	-cp ../shared/fixtures/*/*.json $(FUZZ_DIR)/corpus/ 2>/dev/null
+	cp docs/examples/*.json Tests/Data/fixtures/*/*.json $(FUZZ_DIR)/corpus/
 	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
 
 ## check-web: the browser and HTML validity tests on their own

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldCLI
 
 /// The CLI end to end: the built `threadfold` binary run as a process, with its stdout,
@@ -167,13 +168,11 @@ struct CLITests {
 
     @Test("real exports are recognised and say so; --from forces a form")
     func importers() throws {
-        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        let reddit = shared.appendingPathComponent("reddit-listing/comments.json").path
-        guard FileManager.default.fileExists(atPath: reddit) else { return }
+        let reddit = TestData.url("fixtures/reddit-listing/comments.json").path
+        let discourse = TestData.url("fixtures/discourse-topic/topic.json").path
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try run(["render", reddit, shared.appendingPathComponent("discourse-topic/topic.json").path, "-o", "site"], in: folder)
+        let result = try run(["render", reddit, discourse, "-o", "site"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err.contains("comments.json: note: read as a Reddit thread"))
         #expect(result.err.contains("topic.json: note: read as a Discourse topic"))

@@ -18,13 +18,7 @@ struct HTMLValidityTests {
         let cli = CLITests()
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        var inputs: [String] = []
-        for fixture in ["reddit-listing/comments.json", "discourse-topic/topic.json"] {
-            let path = shared.appendingPathComponent(fixture).path
-            if FileManager.default.fileExists(atPath: path) { inputs.append(path) }
-        }
+        var inputs = ["fixtures/reddit-listing/comments.json", "fixtures/discourse-topic/topic.json"].map { TestData.url($0).path }
         let hostile = HostilePages.metadata
         let discourse = HostilePages.discourse
         inputs.append(try cli.write(hostile, "hostile.json", in: folder))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Paths the tests read: the repository root and the shared folder beside it.
+/// Paths the tests read: the repository root (vendored data is in TestSupport's `TestData`).
 enum TestPaths {
     static let repository: URL = {
         var url = URL(fileURLWithPath: #filePath)
@@ -10,9 +10,6 @@ enum TestPaths {
         }
         fatalError("Package.swift not found above \(#filePath)")
     }()
-
-    /// `../shared`, present on developer machines and in CI; tests that need it skip without it.
-    static let shared = repository.deletingLastPathComponent().appendingPathComponent("shared")
 
     static func read(_ url: URL) -> [UInt8]? {
         FileManager.default.contents(atPath: url.path).map { [UInt8]($0) }

@@ -1,15 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Discourse importer")
 struct DiscourseImporterTests {
-    static let fixture = TestPaths.shared.appendingPathComponent("fixtures/discourse-topic/topic.json")
-
-    @Test("the real topic: threaded by reply_to_post_number, HTML sanitised with links intact",
-          .enabled(if: FileManager.default.fileExists(atPath: fixture.path)))
+    @Test("the real topic: threaded by reply_to_post_number, HTML sanitised with links intact")
     func realTopic() throws {
-        let bytes = try #require(TestPaths.read(Self.fixture))
+        let bytes = try TestData.bytes("fixtures/discourse-topic/topic.json")
         let result = try Importer.read(bytes: bytes, file: "topic.json")
         #expect(result.format == .discourse)
         let record = try #require(result.threads.first)

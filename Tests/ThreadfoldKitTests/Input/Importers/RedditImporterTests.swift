@@ -1,15 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Reddit importer")
 struct RedditImporterTests {
-    static let fixture = TestPaths.shared.appendingPathComponent("fixtures/reddit-listing/comments.json")
-
-    @Test("the real thread: 25 comments, nesting to depth 5, more stubs counted where they stood",
-          .enabled(if: FileManager.default.fileExists(atPath: fixture.path)))
+    @Test("the real thread: 25 comments, nesting to depth 5, more stubs counted where they stood")
     func realThread() throws {
-        let bytes = try #require(TestPaths.read(Self.fixture))
+        let bytes = try TestData.bytes("fixtures/reddit-listing/comments.json")
         let result = try Importer.read(bytes: bytes, file: "comments.json")
         #expect(result.format == .reddit && result.detected)
         let record = try #require(result.threads.first)

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
-/// One case from the official Mustache spec (../shared/mustache-spec), named for failures.
+/// One case from the official Mustache spec (`Tests/Data/mustache-spec/`), named for failures.
 struct SpecCase: CustomTestStringConvertible, Sendable {
     let suite: String
     let name: String
@@ -13,10 +14,12 @@ struct SpecCase: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { "\(suite): \(name)" }
 
-    static func load(_ suite: String) -> [SpecCase] {
-        let url = TestPaths.shared.appendingPathComponent("mustache-spec/\(suite).json")
-        guard let bytes = TestPaths.read(url), let document = try? JSONDocument(bytes: bytes),
-              let tests = document.member(document.root, "tests") else { return [] }
+    /// The cases of one suite; throws when its file is missing, is not JSON or has no `tests`.
+    static func load(_ suite: String) throws -> [SpecCase] {
+        let path = "mustache-spec/\(suite).json"
+        let bytes = try TestData.bytes(path)
+        let document = try JSONDocument(bytes: bytes)
+        guard let tests = document.member(document.root, "tests") else { throw NoTests(path: path) }
         var cases: [SpecCase] = []
         document.forEachElement(tests) { _, test in
             var partials: [String: String] = [:]
@@ -36,6 +39,11 @@ struct SpecCase: CustomTestStringConvertible, Sendable {
         }
         return cases
     }
+
+    struct NoTests: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "Tests/Data/\(path) has no \"tests\" array" }
+    }
 }
 
 private extension Array where Element == UInt8 {
@@ -54,7 +62,8 @@ private extension Array where Element == UInt8 {
 struct MustacheSpecTests {
     static let suites = ["comments", "interpolation", "sections", "inverted", "partials", "delimiters"]
 
-    @Test("spec case renders as expected", arguments: suites.flatMap(SpecCase.load))
+    /// A missing or broken suite file fails here, while the arguments are read, rather than leaving no cases.
+    @Test("spec case renders as expected", arguments: try suites.flatMap(SpecCase.load))
     func specCase(_ spec: SpecCase) throws {
         let document = try JSONDocument(bytes: spec.dataJSON)
         let data = MustacheValue(json: document, at: document.root)
@@ -65,11 +74,10 @@ struct MustacheSpecTests {
         #expect(output == spec.expected)
     }
 
-    @Test("every required suite is present when ../shared is")
-    func suitesPresent() {
-        guard FileManager.default.fileExists(atPath: TestPaths.shared.path) else { return }
+    @Test("every required suite is vendored and has cases")
+    func suitesPresent() throws {
         for suite in Self.suites {
-            #expect(!SpecCase.load(suite).isEmpty, "suite \(suite) did not load")
+            #expect(try !SpecCase.load(suite).isEmpty, "suite \(suite) has no cases")
         }
     }
 }
