@@ -60,10 +60,11 @@ enum SharedOptions {
                 throw UsageError(message: "'--map': \(error.message)")
             }
         } else if let path = parsed.value("map-file") {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError(message: "'--map-file': cannot read '\(path)'")
+            let data: [UInt8]
+            do { data = try InputFile.read(path, display: path, streams: true) } catch {
+                throw UsageError(message: "'--map-file': \(error.description)")
             }
-            options.mapping = try FieldMapping.load(json: [UInt8](data), file: path)
+            options.mapping = try FieldMapping.load(json: data, file: path)
         }
         if let value = parsed.value("top-level-parent") {
             guard options.mapping != nil else { throw UsageError(message: "'--top-level-parent' goes with --map or --map-file") }
@@ -112,20 +113,21 @@ enum SharedOptions {
         ResourceStore(templatesDirectory: parsed.value("templates"), assetsDirectory: parsed.value("assets"))
     }
 
-    /// Reads an input argument: a file path, or `-` for standard input (once).
+    /// Reads an input argument: a regular file or a pipe (`<(…)`, a FIFO), or `-` for standard
+    /// input (once). Folders, devices and sockets are refused; sizes are capped
+    /// (`InputLimits.maxDocumentBytes`).
     static func read(_ input: String, _ console: Console) -> Result<[UInt8], InputError> {
-        if input == "-" { return .success(console.readStandardInput()) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-            return .failure(InputError(file: input, message: "no such file; expected a thread JSON file or '-' for standard input"))
+        do throws(InputError) {
+            if input == "-" { return .success(try console.readStandardInput()) }
+            switch try InputFile.kind(input, missing: "no such file; expected a thread JSON file or '-' for standard input") {
+            case .folder:
+                return .failure(InputError(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
+            case .regular, .pipe:
+                return .success(try InputFile.read(input, display: input, streams: true))
+            }
+        } catch {
+            return .failure(error)
         }
-        guard !isDirectory.boolValue else {
-            return .failure(InputError(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
-        }
-        guard let data = FileManager.default.contents(atPath: input) else {
-            return .failure(InputError(file: input, message: "cannot be read (permissions?)"))
-        }
-        return .success([UInt8](data))
     }
 
     /// Prints diagnostics, at most `limit` of each kind, and says how many more there were.

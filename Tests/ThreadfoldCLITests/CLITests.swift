@@ -125,6 +125,33 @@ struct CLITests {
         #expect(dir.status == 1 && dir.err.contains("is a folder"))
     }
 
+    @Test("devices are refused with a message; pipes (process substitution, FIFOs) are read as streams")
+    func specialFiles() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for arguments in [["build", "/dev/zero", "-o", "site"], ["render", "/dev/urandom", "-o", "site"], ["check", "/dev/zero"]] {
+            let refused = try run(arguments, in: folder)
+            #expect(refused.status == 1, "\(arguments)")
+            #expect(refused.err.hasPrefix("\(arguments[1]): error: is a character device; expected a regular file, a pipe or '-'\n"), "\(refused.err)")
+        }
+        _ = try write(#"{"comments": [{"id": "a", "body": "hi"}, {"id": "b", "parent_id": "a", "body": "yo"}]}"#, "t.json", in: folder)
+        // `<(cat t.json)` is /dev/fd/N, a pipe: bash runs the binary as a shell would.
+        for command in ["check <(cat t.json)", "render <(cat t.json) -o site", "build <(cat t.json) -o archive"] {
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            shell.arguments = ["-c", "\"$0\" \(command)", Self.binary.path]
+            shell.currentDirectoryURL = folder
+            let err = Pipe()
+            shell.standardError = err
+            shell.standardOutput = FileHandle.nullDevice
+            try shell.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 0, "\(command): \(message)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("archive/index.html").path))
+    }
+
     @Test("usage errors exit 64 with the usage line", arguments: [
         ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
         ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],

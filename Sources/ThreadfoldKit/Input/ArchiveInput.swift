@@ -37,21 +37,22 @@ public struct ArchiveUnit: Sendable {
         return 0
     }
 
-    /// The unit's bytes.
+    /// The unit's bytes. A file must still be a regular file within `InputLimits.maxDocumentBytes`;
+    /// an error about a line of a JSON Lines file says line 1, as the unit's other errors do
+    /// before they are shifted by `lineBase`.
     public func read() throws(InputErrors) -> [UInt8] {
         switch source {
         case .bytes(let bytes): return bytes
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw InputErrors([InputError(file: display, message: "cannot be read (permissions?)")])
-            }
-            return [UInt8](data)
-        case .line(let path, let offset, let length, let line):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw InputErrors([InputError(file: display, line: line, column: 1, message: "cannot be read (permissions?)")]) }
+            do { return try InputFile.read(path, display: display, streams: false) } catch { throw InputErrors([error]) }
+        case .line(let path, let offset, let length, _):
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(display, errno, line: 1)]) }
             defer { close(fd) }
-            guard let bytes = FileIO.read(fd, count: length, at: offset), bytes.count == length else {
-                throw InputErrors([InputError(file: display, line: line, column: 1, message: "changed while it was read")])
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  let bytes = FileIO.read(fd, count: length, at: offset), bytes.count == length else {
+                throw InputErrors([InputError(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
             return bytes
         }
@@ -63,7 +64,8 @@ public struct ArchiveUnit: Sendable {
         switch source {
         case .file(let path): return "file:" + path
         case .line(let path, _, _, _): return "line:\(path):\(contentHash.map(ContentHash.hex) ?? "")"
-        case .bytes: return "stdin"
+        // Standard input, or a pipe named on the command line.
+        case .bytes: return display == "<stdin>" ? "stdin" : "stream:" + display
         }
     }
 }
@@ -72,35 +74,38 @@ public enum ArchiveInput {
     /// Lists the units of `inputs` (paths, folders, or `-`). `threadPerLine` decides, for a JSON
     /// Lines file, whether its lines are threads (streamed one by one) or comments of a file read
     /// whole (Hacker News items, a Reddit dump, a mapped list); nil means look at the first line.
-    public static func units(_ inputs: [String], readStandardInput: () -> [UInt8],
+    public static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
                              linesAreThreads: Bool? = nil) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []
         for input in inputs {
-            if input == "-" {
-                units.append(ArchiveUnit(source: .bytes(readStandardInput()), display: "<stdin>"))
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                errors.append(InputError(file: input, message: "no such file or folder; expected thread files, a folder of them, or '-' for standard input"))
-                continue
-            }
-            let files = isDirectory.boolValue ? listFolder(input) : [input]
-            if isDirectory.boolValue && files.isEmpty {
-                errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
-            }
-            for file in files {
-                // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
-                if isDirectory.boolValue && file.hasSuffix(".json") {
-                    units.append(ArchiveUnit(source: .file(path: file), display: file))
+            do throws(InputError) {
+                if input == "-" {
+                    units.append(ArchiveUnit(source: .bytes(try readStandardInput()), display: "<stdin>"))
                     continue
                 }
-                do {
-                    units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads))
-                } catch {
-                    errors.append(contentsOf: error.errors)
+                switch try InputFile.kind(input, missing: "no such file or folder; expected thread files, a folder of them, or '-' for standard input") {
+                case .pipe:
+                    // `<(…)` or a FIFO: read now, as standard input is.
+                    units.append(ArchiveUnit(source: .bytes(try InputFile.read(input, display: input, streams: true)), display: input))
+                case .regular:
+                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads)) } catch { errors += error.errors }
+                case .folder:
+                    let files = listFolder(input)
+                    if files.isEmpty {
+                        errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
+                    }
+                    for file in files {
+                        // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
+                        if file.hasSuffix(".json") {
+                            units.append(ArchiveUnit(source: .file(path: file), display: file))
+                            continue
+                        }
+                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads)) } catch { errors += error.errors }
+                    }
                 }
+            } catch {
+                errors.append(error)
             }
         }
         if !errors.isEmpty { throw InputErrors(errors) }
@@ -142,10 +147,14 @@ public enum ArchiveInput {
     static func fileUnits(_ path: String, linesAreThreads: Bool?) throws(InputErrors) -> [ArchiveUnit] {
         let whole = [ArchiveUnit(source: .file(path: path), display: path)]
         if linesAreThreads == false { return whole }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputErrors([InputError(file: path, message: "cannot be read (permissions?)")])
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw InputErrors([InputError(file: path, message: "\(InputFile.described(info.st_mode)); expected a regular file")])
         }
-        defer { try? handle.close() }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var units: [ArchiveUnit] = []
         var lineStart = 0
@@ -154,7 +163,8 @@ public enum ArchiveInput {
         var firstLine: [UInt8] = []
         var decided = linesAreThreads ?? false
         while true {
-            guard let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty else { break }
+            guard let chunk = FileIO.read(fd, count: 4 << 20) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+            if chunk.isEmpty { break }
             var done = false
             chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
                 let bytes = raw.bindMemory(to: UInt8.self)

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An `errno` said the way people and scripts both read it: `Permission denied (EACCES)`.
+public enum SystemError {
+    public static func describe(_ code: Int32) -> String {
+        "\(String(cString: strerror(code))) (\(name(code)))"
+    }
+
+    /// The symbolic name of `code`, or `errno N` for one not listed.
+    public static func name(_ code: Int32) -> String {
+        names[code] ?? "errno \(code)"
+    }
+
+    static let names: [Int32: String] = [
+        EPERM: "EPERM", ENOENT: "ENOENT", ESRCH: "ESRCH", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO",
+        E2BIG: "E2BIG", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM", EACCES: "EACCES", EFAULT: "EFAULT",
+        EBUSY: "EBUSY", EEXIST: "EEXIST", EXDEV: "EXDEV", ENODEV: "ENODEV", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR",
+        EINVAL: "EINVAL", ENFILE: "ENFILE", EMFILE: "EMFILE", ETXTBSY: "ETXTBSY", EFBIG: "EFBIG", ENOSPC: "ENOSPC",
+        ESPIPE: "ESPIPE", EROFS: "EROFS", EMLINK: "EMLINK", EPIPE: "EPIPE", ENAMETOOLONG: "ENAMETOOLONG",
+        ELOOP: "ELOOP", EOVERFLOW: "EOVERFLOW", ESTALE: "ESTALE", ENOTSUP: "ENOTSUP", ETIMEDOUT: "ETIMEDOUT",
+        EDQUOT: "EDQUOT", ENOLCK: "ENOLCK", ENOSYS: "ENOSYS", ENOTEMPTY: "ENOTEMPTY", ENOTCONN: "ENOTCONN",
+        ECONNREFUSED: "ECONNREFUSED", ENOMEDIUM: "ENOMEDIUM", EILSEQ: "EILSEQ",
+    ]
+}
