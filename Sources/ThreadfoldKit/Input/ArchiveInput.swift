@@ -143,8 +143,9 @@ public enum ArchiveInput {
         return found.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { found[$0] }
     }
 
-    /// One unit for the file, or one per line when it is JSON Lines of threads.
-    static func fileUnits(_ path: String, linesAreThreads: Bool?) throws(InputErrors) -> [ArchiveUnit] {
+    /// One unit for the file, or one per line when it is JSON Lines of threads. Lines longer than
+    /// `maxLineBytes` are errors, naming the line; the file is scanned in chunks, never held whole.
+    static func fileUnits(_ path: String, linesAreThreads: Bool?, maxLineBytes: Int = InputLimits.maxLineBytes) throws(InputErrors) -> [ArchiveUnit] {
         let whole = [ArchiveUnit(source: .file(path: path), display: path)]
         if linesAreThreads == false { return whole }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -157,33 +158,52 @@ public enum ArchiveInput {
         }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var units: [ArchiveUnit] = []
+        var tooLong: [InputError] = []
         var lineStart = 0
         var lineNumber = 1
         var offset = 0
         var firstLine: [UInt8] = []
+        // The first line is kept to look at, up to the line limit; a longer one decides nothing yet.
+        var firstTooLong = false
         var decided = linesAreThreads ?? false
+        func add(_ start: Int, _ end: Int, _ line: Int) {
+            units.append(ArchiveUnit(source: .line(path: path, offset: start, length: end - start, line: line), display: path))
+            if end - start > maxLineBytes {
+                tooLong.append(InputError(file: path, line: line, column: 1,
+                                          message: "line \(line) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"))
+            }
+        }
         while true {
             guard let chunk = FileIO.read(fd, count: 4 << 20) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
             if chunk.isEmpty { break }
             var done = false
             chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
                 let bytes = raw.bindMemory(to: UInt8.self)
+                func keepFirst(_ part: Slice<UnsafeBufferPointer<UInt8>>) {
+                    guard !decided && units.isEmpty && !firstTooLong else { return }
+                    if firstLine.count + part.count > maxLineBytes {
+                        firstTooLong = true
+                        firstLine = []
+                    } else {
+                        firstLine.append(contentsOf: part)
+                    }
+                }
                 var i = 0
                 while i < bytes.count {
                     guard let hit = memchr(bytes.baseAddress! + i, 0x0A, bytes.count - i) else {
-                        if !decided && units.isEmpty { firstLine.append(contentsOf: bytes[i...]) }
+                        keepFirst(bytes[i...])
                         break
                     }
                     let end = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if !decided && units.isEmpty { firstLine.append(contentsOf: bytes[i..<end]) }
+                    keepFirst(bytes[i..<end])
                     let absoluteEnd = offset + end
                     if absoluteEnd > lineStart {
-                        if units.isEmpty && !decided {
+                        if units.isEmpty && !decided && !firstTooLong {
                             // The first line decides: a whole thread on it, with more lines after.
                             decided = isThread(firstLine)
                             if !decided { done = true; return }
                         }
-                        units.append(ArchiveUnit(source: .line(path: path, offset: lineStart, length: absoluteEnd - lineStart, line: lineNumber), display: path))
+                        add(lineStart, absoluteEnd, lineNumber)
                     }
                     lineStart = absoluteEnd + 1
                     lineNumber += 1
@@ -191,11 +211,13 @@ public enum ArchiveInput {
                 }
             }
             if done { return whole }
+            // Too long a first line in a file too large to read whole: reading it says so.
+            if firstTooLong && units.isEmpty && Int(info.st_size) > InputLimits.maxDocumentBytes { return whole }
             offset += chunk.count
         }
         if offset > lineStart {
-            if units.isEmpty && !decided { return whole }
-            units.append(ArchiveUnit(source: .line(path: path, offset: lineStart, length: offset - lineStart, line: lineNumber), display: path))
+            if units.isEmpty && !decided && !firstTooLong { return whole }
+            add(lineStart, offset, lineNumber)
         }
         // One line holding the whole file is an ordinary file; blank-only lines are dropped.
         units.removeAll { unit in
@@ -203,6 +225,8 @@ public enum ArchiveInput {
             return isBlank(path, start, length)
         }
         if units.count <= 1 && linesAreThreads == nil { return whole }
+        // A first line too long to look at, with more lines after it: JSON Lines all the same.
+        if !tooLong.isEmpty { throw InputErrors(tooLong) }
         return units.isEmpty ? whole : units
     }
 

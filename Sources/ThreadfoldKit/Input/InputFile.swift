@@ -8,6 +8,9 @@ public enum InputLimits {
     /// parser keeps 32-bit offsets, so this is 2 GiB less two bytes. A file's size is checked
     /// before it is read; a stream fails as soon as it passes the limit.
     public static let maxDocumentBytes = Int(Int32.max) - 1
+    /// The longest line of a JSON Lines file of threads, each line being one thread: 64 MiB.
+    /// A bigger thread belongs in a file of its own.
+    public static let maxLineBytes = 64 << 20
 
     /// A limit as people read it: `64 MiB`, `2 GiB` (for the document limit, two bytes short).
     static func size(_ bytes: Int) -> String {

@@ -57,4 +57,30 @@ struct ArchiveInputTests {
         #expect(result.threads.map { $0.info.id?.string } == ["a", "b"])
         #expect(result.threads[1].info.category == "Meta" && result.threads[1].info.tags == ["x", "y"])
     }
+
+    @Test("a JSON Lines line longer than the line limit is an error naming the line and the limit")
+    func lineLimit() throws {
+        let folder = try ArchiveFixture.folder()
+        let long = ArchiveFixture.thread(id: "b", comments: 20)
+        let text = [ArchiveFixture.thread(id: "a", comments: 1), long, ArchiveFixture.thread(id: "c", comments: 1)].joined(separator: "\n") + "\n"
+        let path = try ArchiveFixture.write(text, "threads.jsonl", in: folder)
+        let limit = 1000
+        #expect(long.utf8.count > limit && ArchiveFixture.thread(id: "a", comments: 1).utf8.count < limit)
+        do {
+            _ = try ArchiveInput.fileUnits(path, linesAreThreads: nil, maxLineBytes: limit)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == "\(path):2:1: error: line 2 is \(long.utf8.count) bytes long; expected at most 1000 bytes per line of JSON Lines of threads (a thread that large belongs in a file of its own)")
+        }
+        // A first line too long to look at, with lines after it: still JSON Lines, still an error.
+        let first = try ArchiveFixture.write([long, ArchiveFixture.thread(id: "c", comments: 1)].joined(separator: "\n"), "first.jsonl", in: folder)
+        #expect(throws: InputErrors.self) { try ArchiveInput.fileUnits(first, linesAreThreads: nil, maxLineBytes: limit) }
+        // One long line and nothing else is an ordinary file, read whole.
+        let single = try ArchiveFixture.write(long + "\n", "single.json", in: folder)
+        let units = try ArchiveInput.fileUnits(single, linesAreThreads: nil, maxLineBytes: limit)
+        #expect(units.count == 1)
+        if case .file = units[0].source {} else { Issue.record("expected the whole file") }
+        // The default limit is 64 MiB.
+        #expect(InputLimits.maxLineBytes == 64 << 20)
+    }
 }
