@@ -91,11 +91,12 @@ public enum ArchiveInput {
                 case .regular:
                     do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads)) } catch { errors += error.errors }
                 case .folder:
-                    let files = listFolder(input)
-                    if files.isEmpty {
+                    let listing = listFolder(input)
+                    errors += listing.errors
+                    if listing.files.isEmpty && listing.errors.isEmpty {
                         errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
                     }
-                    for file in files {
+                    for file in listing.files {
                         // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
                         if file.hasSuffix(".json") {
                             units.append(ArchiveUnit(source: .file(path: file), display: file))
@@ -112,35 +113,105 @@ public enum ArchiveInput {
         return units
     }
 
-    /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped.
-    static func listFolder(_ folder: String) -> [String] {
-        var found: [String] = []
+    /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped,
+    /// and so is anything that is neither a regular file nor a folder (FIFOs, sockets, devices).
+    ///
+    /// Links are followed, but each folder is walked once per (device, inode) and each file is
+    /// listed once, under its first path in byte order, so links cannot loop or list a thread
+    /// twice. Folders are walked depth first with each folder's entries in byte order of
+    /// `name/`, which visits folders in byte order of their paths; so the path a folder is
+    /// walked under is its first in byte order too. A name that is not UTF-8 cannot be carried
+    /// in a path here: such a file or folder is reported, to be renamed.
+    static func listFolder(_ folder: String) -> (files: [String], errors: [InputError]) {
+        struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
+        var found: [(path: String, identity: Identity)] = []
+        var errors: [InputError] = []
+        var walked: Set<Identity> = []
         var pending = [folder]
         while let current = pending.popLast() {
-            guard let directory = opendir(current) else { continue }
+            let fd = open(current, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else {
+                errors.append(InputFile.cannotRead(current, errno))
+                continue
+            }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                errors.append(InputFile.cannotRead(current, errno))
+                close(fd)
+                continue
+            }
+            let device = UInt64(info.st_dev)
+            guard walked.insert(Identity(device: device, inode: UInt64(info.st_ino))).inserted else {
+                close(fd)
+                continue
+            }
+            guard let directory = fdopendir(fd) else {
+                errors.append(InputFile.cannotRead(current, errno))
+                close(fd)
+                continue
+            }
             defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let prefix = current.hasSuffix("/") ? current : current + "/"
+            var folders: [(key: [UInt8], path: String)] = []
+            while true {
+                errno = 0
+                guard let entry = readdir(directory) else {
+                    if errno != 0 { errors.append(InputFile.cannotRead(current, errno)) }
+                    break
                 }
-                guard !name.hasPrefix(".") else { continue }
-                let path = current.hasSuffix("/") ? current + name : current + "/" + name
+                let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                guard nameBytes.first != UInt8(ascii: ".") else { continue }
                 var type = entry.pointee.d_type
+                var identity = Identity(device: device, inode: UInt64(entry.pointee.d_ino))
                 if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
                     // Follow links and ask the file system when readdir cannot tell.
-                    var info = stat()
-                    guard stat(path, &info) == 0 else { continue }
-                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                    var target = stat()
+                    let status = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        fstatat(dirfd(directory), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &target, 0)
+                    }
+                    if status != 0 {
+                        let code = errno
+                        // A link to nothing, or to nothing we may see: worth saying only for an input's name.
+                        if isInputName(nameBytes), let name = String(validating: nameBytes, as: UTF8.self) {
+                            errors.append(InputFile.cannotRead(prefix + name, code))
+                        }
+                        continue
+                    }
+                    let mode = target.st_mode & S_IFMT
+                    type = mode == S_IFDIR ? UInt8(DT_DIR) : mode == S_IFREG ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                    identity = Identity(device: UInt64(target.st_dev), inode: UInt64(target.st_ino))
+                }
+                guard type == UInt8(DT_DIR) || (type == UInt8(DT_REG) && isInputName(nameBytes)) else { continue }
+                guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                    let what = type == UInt8(DT_DIR) ? "a folder" : "a file"
+                    errors.append(InputError(file: prefix + Printable.escape(bytes: nameBytes),
+                                             message: "is \(what) whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it"))
+                    continue
                 }
                 if type == UInt8(DT_DIR) {
-                    pending.append(path)
-                } else if type == UInt8(DT_REG), name.hasSuffix(".json") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
-                    found.append(path)
+                    folders.append((nameBytes + [UInt8(ascii: "/")], prefix + name))
+                } else {
+                    found.append((prefix + name, identity))
                 }
             }
+            // Depth first, the smallest name first: pushed largest first.
+            folders.sort { $1.key.lexicographicallyPrecedes($0.key) }
+            pending += folders.map(\.path)
         }
-        let keys = found.map { Array($0.utf8) }
-        return found.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { found[$0] }
+        let keys = found.map { Array($0.path.utf8) }
+        var seen: Set<Identity> = []
+        var files: [String] = []
+        for i in found.indices.sorted(by: { keys[$0].lexicographicallyPrecedes(keys[$1]) }) where seen.insert(found[i].identity).inserted {
+            files.append(found[i].path)
+        }
+        return (files, errors)
+    }
+
+    static func isInputName(_ name: [UInt8]) -> Bool {
+        for suffix in [".json", ".jsonl", ".ndjson"] where name.count > suffix.utf8.count && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+            return true
+        }
+        return false
     }
 
     /// One unit for the file, or one per line when it is JSON Lines of threads. Lines longer than
