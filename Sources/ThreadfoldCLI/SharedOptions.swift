@@ -86,9 +86,9 @@ enum SharedOptions {
     /// Says which form `auto` recognised, when it is not Threadfold's own.
     static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
         for warning in result.skipped.prefix(10) { console.err(warning.description + "\n") }
-        if result.skipped.count > 10 { console.err("\(file): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
+        if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
         guard result.detected, result.format != .threadfold else { return }
-        console.err("\(file): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
+        console.err("\(Printable.escape(file)): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
     }
 
     static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
@@ -144,16 +144,21 @@ enum SharedOptions {
             }
         }
         if hidden > 0 {
+            let file = Printable.escape(file)
             console.err("\(file): note: \(hidden) more warnings like these; 'threadfold check --all \(file)' lists every one\n")
         }
     }
 
+    /// Prints errors one a line, escaped for the terminal: input errors escape their own parts;
+    /// other errors (site, template, resource errors) are escaped line by line here.
     static func printErrors(_ error: Error, _ console: Console) {
         switch error {
         case let errors as InputErrors:
             for item in errors.errors { console.err(item.description + "\n") }
+        case let item as InputError:
+            console.err(item.description + "\n")
         default:
-            console.err("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n"))
+            console.err(Printable.escapeLines("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n")))
         }
     }
 }

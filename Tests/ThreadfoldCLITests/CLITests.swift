@@ -152,6 +152,25 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("archive/index.html").path))
     }
 
+    @Test("file names and input strings in messages cannot drive the terminal: controls are escaped")
+    func escapedMessages() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = "evil\u{1B}]0;owned\u{07}\u{202E}.json"
+        _ = try write(#"{"comments": [{"id": "a\u001b[31m", "parent_id": [1]}]}"#, name, in: folder)
+        for arguments in [["check", name], ["render", name, "-o", "site"], ["build", name, "-o", "site"], ["build", ".", "-o", "site"],
+                          ["check", "missing\u{1B}[2J.json"], ["render", "--sort", "x\u{1B}[2J"]] {
+            let result = try run(arguments, in: folder)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(!result.err.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(arguments): \(result.err)")
+            #expect(result.err.contains(#"\x1B"#), "\(arguments): \(result.err)")
+        }
+        let check = try run(["check", name], in: folder)
+        #expect(check.err.hasPrefix(#"evil\x1B]0;owned\x07\u{202E}.json:1:"#), "\(check.err)")
+        // One message a line, still.
+        #expect(check.err.split(separator: "\n").count == 1, "\(check.err)")
+    }
+
     @Test("usage errors exit 64 with the usage line", arguments: [
         ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
         ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],
