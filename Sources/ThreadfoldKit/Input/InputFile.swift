@@ -11,6 +11,10 @@ public enum InputLimits {
     /// The longest line of a JSON Lines file of threads, each line being one thread: 64 MiB.
     /// A bigger thread belongs in a file of its own.
     public static let maxLineBytes = 64 << 20
+    /// The largest count read from a `thread.json` sidecar, a manifest or an export (comments,
+    /// people, levels, replies not archived): 2^40, far beyond any forum and far enough below
+    /// `Int.max` that sums of counts are checked rather than trusted.
+    public static let maxCount = 1 << 40
 
     /// A limit as people read it: `64 MiB`, `2 GiB` (for the document limit, two bytes short).
     static func size(_ bytes: Int) -> String {
