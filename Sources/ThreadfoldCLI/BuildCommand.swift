@@ -163,9 +163,9 @@ enum BuildCommand {
         var code = CLI.ExitCode.success
         for error in report.errors.prefix(50) { console.err(error.description + "\n") }
         if report.errors.count > 50 { console.err("… and \(report.errors.count - 50) more errors\n") }
-        if let error = report.siteError { console.err("\(error)\n") }
+        if let error = report.siteError { SharedOptions.printErrors(error, console) }
         if !report.errors.isEmpty || report.siteError != nil {
-            console.err("Error: nothing was published; \(output)/ is as it was. Fix the errors above and run again.\n")
+            console.err("Error: nothing was published; \(Printable.escape(output))/ is as it was. Fix the errors above and run again.\n")
             code = CLI.ExitCode.failure
         } else {
             if !quiet {
@@ -184,7 +184,7 @@ enum BuildCommand {
             }
             if !quiet {
                 let folder = URL(fileURLWithPath: output).standardizedFileURL
-                var line = "Built \(report.threads) threads (\(report.comments) comments) into \(output)/ in \(String(format: "%.2f", seconds)) s: "
+                var line = "Built \(report.threads) threads (\(report.comments) comments) into \(Printable.escape(output))/ in \(String(format: "%.2f", seconds)) s: "
                 if report.threadsReused > 0 {
                     line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
                 }
@@ -204,7 +204,7 @@ enum BuildCommand {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
                 guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
             } catch {
-                console.err("\(path): error: cannot write the report: \(error.localizedDescription)\n")
+                console.err(Printable.escape("\(path): error: cannot write the report: \(error.localizedDescription)") + "\n")
                 return CLI.ExitCode.failure
             }
         }

@@ -109,7 +109,7 @@ public enum CLI {
     }
 
     static func usageError(_ message: String, usage: String, _ console: Console) -> Int32 {
-        console.err("Error: \(message)\nUsage: \(usage)\n  See 'threadfold help' for more.\n")
+        console.err("Error: \(Printable.escapeLines(message))\nUsage: \(usage)\n  See 'threadfold help' for more.\n")
         return ExitCode.usage
     }
 

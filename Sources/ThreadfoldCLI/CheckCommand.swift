@@ -43,7 +43,7 @@ enum CheckCommand {
                     let count = { (kind: Diagnostic.Kind) in thread.diagnostics.filter { $0.kind == kind }.count }
                     let totals = thread.totals
                     func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-                    let label = result.threads.count == 1 ? display : "\(display) (thread \(record.info.id?.string ?? "?"))"
+                    let label = Printable.escape(result.threads.count == 1 ? display : "\(display) (thread \(record.info.id?.string ?? "?"))")
                     console.out("\(label): ok: \(plural(totals.comments, "comment", "comments")), \(plural(totals.participants, "person", "people")), \(plural(totals.levels, "level", "levels")); "
                         + "\(plural(count(.orphan), "orphan", "orphans")), \(plural(count(.cycle), "cycle broken", "cycles broken")), "
                         + "\(plural(count(.duplicate), "duplicate", "duplicates")), \(plural(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")

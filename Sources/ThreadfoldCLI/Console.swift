@@ -1,16 +1,18 @@
 import Foundation
+import ThreadfoldKit
 
 /// Where a command writes, and what it reads from standard input. The binary uses the real
 /// streams; tests pass closures that collect the text.
 public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     public var err: @Sendable (String) -> Void
-    public var readStandardInput: @Sendable () -> [UInt8]
+    /// Standard input, read to its end (at most `InputLimits.maxDocumentBytes`, else an error).
+    public var readStandardInput: @Sendable () throws(InputError) -> [UInt8]
     /// Whether standard error is a terminal (colour and progress are for terminals only).
     public var errIsTerminal: Bool
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                readStandardInput: @escaping @Sendable () -> [UInt8] = { [] }, errIsTerminal: Bool = false) {
+                readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8] = { [] }, errIsTerminal: Bool = false) {
         self.out = out
         self.err = err
         self.readStandardInput = readStandardInput
@@ -22,7 +24,7 @@ public struct Console: Sendable {
         Console(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
             err: { FileHandle.standardError.write(Data($0.utf8)) },
-            readStandardInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
+            readStandardInput: { () throws(InputError) in try InputFile.readStandardInput() },
             errIsTerminal: isatty(2) == 1)
     }
 }

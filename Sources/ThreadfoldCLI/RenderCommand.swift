@@ -62,7 +62,7 @@ enum RenderCommand {
         var staging: SiteWriter.Staging?
         var failed = false
         do { staging = try SiteWriter(output: output, durable: !parsed.has("no-fsync")).begin() } catch {
-            console.err("\(error)\n")
+            SharedOptions.printErrors(error, console)
             failed = true
         }
         var names = PageNames()
@@ -84,7 +84,7 @@ enum RenderCommand {
                 }
             } catch let error as SiteError {
                 staging?.abandon()
-                console.err("\(error)\n")
+                SharedOptions.printErrors(error, console)
                 return CLI.ExitCode.failure
             } catch {
                 failed = true
@@ -101,13 +101,13 @@ enum RenderCommand {
             try staging.commit()
         } catch {
             staging.abandon()
-            console.err("\(error)\n")
+            SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure
         }
         if !quiet {
             let folder = output.standardizedFileURL
             let threads = rendered.count == 1 ? "1 thread" : "\(rendered.count) threads"
-            console.out("Rendered \(threads) (\(comments) comments) into \(parsed.value("output") ?? "threadfold-site")/\n")
+            console.out("Rendered \(threads) (\(comments) comments) into \(Printable.escape(parsed.value("output") ?? "threadfold-site"))/\n")
             for page in rendered.prefix(10) {
                 console.out("  \(folder.appendingPathComponent(page.page).absoluteString)\n")
             }

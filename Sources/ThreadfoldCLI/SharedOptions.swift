@@ -60,10 +60,11 @@ enum SharedOptions {
                 throw UsageError(message: "'--map': \(error.message)")
             }
         } else if let path = parsed.value("map-file") {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError(message: "'--map-file': cannot read '\(path)'")
+            let data: [UInt8]
+            do { data = try InputFile.read(path, display: path, streams: true) } catch {
+                throw UsageError(message: "'--map-file': \(error.description)")
             }
-            options.mapping = try FieldMapping.load(json: [UInt8](data), file: path)
+            options.mapping = try FieldMapping.load(json: data, file: path)
         }
         if let value = parsed.value("top-level-parent") {
             guard options.mapping != nil else { throw UsageError(message: "'--top-level-parent' goes with --map or --map-file") }
@@ -85,9 +86,9 @@ enum SharedOptions {
     /// Says which form `auto` recognised, when it is not Threadfold's own.
     static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
         for warning in result.skipped.prefix(10) { console.err(warning.description + "\n") }
-        if result.skipped.count > 10 { console.err("\(file): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
+        if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
         guard result.detected, result.format != .threadfold else { return }
-        console.err("\(file): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
+        console.err("\(Printable.escape(file)): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
     }
 
     static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
@@ -112,20 +113,21 @@ enum SharedOptions {
         ResourceStore(templatesDirectory: parsed.value("templates"), assetsDirectory: parsed.value("assets"))
     }
 
-    /// Reads an input argument: a file path, or `-` for standard input (once).
+    /// Reads an input argument: a regular file or a pipe (`<(…)`, a FIFO), or `-` for standard
+    /// input (once). Folders, devices and sockets are refused; sizes are capped
+    /// (`InputLimits.maxDocumentBytes`).
     static func read(_ input: String, _ console: Console) -> Result<[UInt8], InputError> {
-        if input == "-" { return .success(console.readStandardInput()) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-            return .failure(InputError(file: input, message: "no such file; expected a thread JSON file or '-' for standard input"))
+        do throws(InputError) {
+            if input == "-" { return .success(try console.readStandardInput()) }
+            switch try InputFile.kind(input, missing: "no such file; expected a thread JSON file or '-' for standard input") {
+            case .folder:
+                return .failure(InputError(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
+            case .regular, .pipe:
+                return .success(try InputFile.read(input, display: input, streams: true))
+            }
+        } catch {
+            return .failure(error)
         }
-        guard !isDirectory.boolValue else {
-            return .failure(InputError(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
-        }
-        guard let data = FileManager.default.contents(atPath: input) else {
-            return .failure(InputError(file: input, message: "cannot be read (permissions?)"))
-        }
-        return .success([UInt8](data))
     }
 
     /// Prints diagnostics, at most `limit` of each kind, and says how many more there were.
@@ -142,16 +144,21 @@ enum SharedOptions {
             }
         }
         if hidden > 0 {
+            let file = Printable.escape(file)
             console.err("\(file): note: \(hidden) more warnings like these; 'threadfold check --all \(file)' lists every one\n")
         }
     }
 
+    /// Prints errors one a line, escaped for the terminal: input errors escape their own parts;
+    /// other errors (site, template, resource errors) are escaped line by line here.
     static func printErrors(_ error: Error, _ console: Console) {
         switch error {
         case let errors as InputErrors:
             for item in errors.errors { console.err(item.description + "\n") }
+        case let item as InputError:
+            console.err(item.description + "\n")
         default:
-            console.err("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n"))
+            console.err(Printable.escapeLines("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n")))
         }
     }
 }

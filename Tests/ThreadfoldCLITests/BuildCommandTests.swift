@@ -179,6 +179,48 @@ struct BuildCommandTests {
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    @Test("merge refuses sidecar counts that are negative or absurd, with the file and JSON path, instead of trapping on their sum")
+    func mergeCounts() throws {
+        let folder = try cli.temporaryFolder()
+        let lines = (0..<12).map { thread("c\($0)", day: $0) }.joined(separator: "\n")
+        let input = try cli.write(lines, "all.jsonl", in: folder)
+        for k in 1...3 { #expect(try cli.run(["build", input, "-o", "shard-\(k)", "--shard", "\(k)/3", "-q"], in: folder).status == 0) }
+        func sidecars(_ shard: String) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("\(shard)/t").path)
+                .filter { !$0.hasPrefix(".") }.sorted().map { "\(shard)/t/\($0)/thread.json" }
+        }
+        func edit(_ sidecar: String, _ from: String, _ to: String) throws {
+            let url = folder.appendingPathComponent(sidecar)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            #expect(text.contains(from))
+            try Data(text.replacingOccurrences(of: from, with: to).utf8).write(to: url)
+        }
+        let first = try #require(try sidecars("shard-1").first)
+        let second = try #require(try sidecars("shard-2").first)
+        // Int64.max comments in a thread of each shard: the index's sum used to trap (SIGILL).
+        try edit(first, #""comments": 2,"#, #""comments": 9223372036854775807,"#)
+        try edit(second, #""comments": 2,"#, #""comments": 9223372036854775807,"#)
+        let huge = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged"], in: folder)
+        #expect(huge.status == 1, "\(huge.err)")
+        #expect(huge.err.contains("\(first): error: $.stats.comments: found 9223372036854775807; expected a count from 0 to 1099511627776, as in a thread.json that 'threadfold build' writes\n"), "\(huge.err)")
+        #expect(huge.err.contains("\(second): error: $.stats.comments: found 9223372036854775807"), "\(huge.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("merged").path))
+
+        try edit(first, #""comments": 9223372036854775807,"#, #""comments": 2,"#)
+        try edit(second, #""comments": 9223372036854775807,"#, #""comments": 2,"#)
+        try edit(first, #""levels": 2,"#, #""levels": -1,"#)
+        try edit(second, "\"depthHistogram\": [\n      1,", "\"depthHistogram\": [\n      1099511627777,")
+        let bad = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged"], in: folder)
+        #expect(bad.status == 1, "\(bad.err)")
+        #expect(bad.err.contains("\(first): error: $.stats.levels: found -1; expected a count from 0 to 1099511627776"), "\(bad.err)")
+        #expect(bad.err.contains("\(second): error: $.stats.depthHistogram[0]: found 1099511627777; expected a count from 0 to 1099511627776"), "\(bad.err)")
+
+        try edit(first, #""levels": -1,"#, #""levels": 2,"#)
+        try edit(second, "\"depthHistogram\": [\n      1099511627777,", "\"depthHistogram\": [\n      1,")
+        let fixed = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged"], in: folder)
+        #expect(fixed.status == 0, "\(fixed.err)")
+    }
+
     @Test("shards built separately and merged equal one build")
     func shardsAndMerge() throws {
         let folder = try cli.temporaryFolder()

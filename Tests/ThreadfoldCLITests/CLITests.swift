@@ -126,6 +126,52 @@ struct CLITests {
         #expect(dir.status == 1 && dir.err.contains("is a folder"))
     }
 
+    @Test("devices are refused with a message; pipes (process substitution, FIFOs) are read as streams")
+    func specialFiles() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for arguments in [["build", "/dev/zero", "-o", "site"], ["render", "/dev/urandom", "-o", "site"], ["check", "/dev/zero"]] {
+            let refused = try run(arguments, in: folder)
+            #expect(refused.status == 1, "\(arguments)")
+            #expect(refused.err.hasPrefix("\(arguments[1]): error: is a character device; expected a regular file, a pipe or '-'\n"), "\(refused.err)")
+        }
+        _ = try write(#"{"comments": [{"id": "a", "body": "hi"}, {"id": "b", "parent_id": "a", "body": "yo"}]}"#, "t.json", in: folder)
+        // `<(cat t.json)` is /dev/fd/N, a pipe: bash runs the binary as a shell would.
+        for command in ["check <(cat t.json)", "render <(cat t.json) -o site", "build <(cat t.json) -o archive"] {
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            shell.arguments = ["-c", "\"$0\" \(command)", Self.binary.path]
+            shell.currentDirectoryURL = folder
+            let err = Pipe()
+            shell.standardError = err
+            shell.standardOutput = FileHandle.nullDevice
+            try shell.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 0, "\(command): \(message)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("archive/index.html").path))
+    }
+
+    @Test("file names and input strings in messages cannot drive the terminal: controls are escaped")
+    func escapedMessages() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = "evil\u{1B}]0;owned\u{07}\u{202E}.json"
+        _ = try write(#"{"comments": [{"id": "a\u001b[31m", "parent_id": [1]}]}"#, name, in: folder)
+        for arguments in [["check", name], ["render", name, "-o", "site"], ["build", name, "-o", "site"], ["build", ".", "-o", "site"],
+                          ["check", "missing\u{1B}[2J.json"], ["render", "--sort", "x\u{1B}[2J"]] {
+            let result = try run(arguments, in: folder)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(!result.err.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(arguments): \(result.err)")
+            #expect(result.err.contains(#"\x1B"#), "\(arguments): \(result.err)")
+        }
+        let check = try run(["check", name], in: folder)
+        #expect(check.err.hasPrefix(#"evil\x1B]0;owned\x07\u{202E}.json:1:"#), "\(check.err)")
+        // One message a line, still.
+        #expect(check.err.split(separator: "\n").count == 1, "\(check.err)")
+    }
+
     @Test("usage errors exit 64 with the usage line", arguments: [
         ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
         ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],

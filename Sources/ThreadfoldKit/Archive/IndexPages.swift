@@ -54,10 +54,11 @@ struct IndexPages: Sendable {
         var threads: [ThreadSummary]
     }
 
-    /// `summaries` must be in index order (`ThreadSummary.sortedForIndex`).
-    func files(_ summaries: [ThreadSummary]) throws(TemplateError) -> [(path: String, bytes: [UInt8])] {
+    /// `summaries` must be in index order (`ThreadSummary.sortedForIndex`). Throws a
+    /// `TemplateError`, or an `InputError` when the threads' comment counts add up past `Int.max`.
+    func files(_ summaries: [ThreadSummary]) throws -> [(path: String, bytes: [UInt8])] {
         var files: [(path: String, bytes: [UInt8])] = []
-        let comments = summaries.reduce(0) { $0 + $1.stats.comments }
+        let comments = try ThreadSummary.totalComments(summaries)
         let stats = strings.join([strings.text("threads", count: summaries.count), strings.text("comments", count: comments)])
         let perPage = max(options.perPage, 1)
         var sitemap: [(loc: String, lastmod: Timestamp?)] = []
@@ -81,7 +82,7 @@ struct IndexPages: Sendable {
                 let shown = min(perPage, options.sectionPreview)
                 var entry: [String: MustacheValue] = [
                     "name": .string(section.name),
-                    "summary": .string(sectionSummary(section)),
+                    "summary": .string(try sectionSummary(section)),
                     "open": .bool(s == open),
                     "threads": .list(section.threads.prefix(shown).map { item($0, from: []) }),
                 ]
@@ -99,7 +100,7 @@ struct IndexPages: Sendable {
                     let dir = ["s", key] + (p == 0 ? [] : [String(p + 1)])
                     listings.append(Listing(dir: dir, threads: page, page: p, pages: pages.count,
                                             pageDir: { ["s", key] + ($0 == 0 ? [] : [String($0 + 1)]) },
-                                            heading: section.name, stats: sectionSummary(section)))
+                                            heading: section.name, stats: try sectionSummary(section)))
                     sitemap.append((url(dir), page.first?.activity))
                 }
             }
@@ -212,9 +213,9 @@ struct IndexPages: Sendable {
         return best
     }
 
-    func sectionSummary(_ section: Section) -> String {
+    func sectionSummary(_ section: Section) throws(InputError) -> String {
         strings.join([strings.text("threads", count: section.threads.count),
-                      strings.text("comments", count: section.threads.reduce(0) { $0 + $1.stats.comments })])
+                      strings.text("comments", count: try ThreadSummary.totalComments(section.threads))])
     }
 
     /// The newest threads by creation (then activity), with links to their pages.

@@ -132,7 +132,7 @@ public struct JSONWriter {
 struct JSONReader {
     let document: JSONDocument
 
-    struct Mismatch: Error { var path: String; var expected: String }
+    struct Mismatch: Error { var path: String; var expected: String; var found: String? = nil }
 
     func object(_ node: Int, _ path: String) throws(Mismatch) -> [String: Int] {
         guard document.kind(node) == .object else { throw Mismatch(path: path, expected: "an object") }
@@ -246,6 +246,14 @@ extension ThreadSummary {
         var created: TimePoint?
         var stats: Stats?
         var failure: JSONReader.Mismatch?
+        // Counts are whole numbers from 0 to InputLimits.maxCount, so sums of them are checked, not trusted.
+        func count(_ node: Int, _ path: String) throws(JSONReader.Mismatch) -> Int {
+            let value = try r.int(node, path)
+            guard value >= 0 && value <= Int64(InputLimits.maxCount) else {
+                throw JSONReader.Mismatch(path: path, expected: "a count from 0 to \(InputLimits.maxCount)", found: String(value))
+            }
+            return Int(value)
+        }
         d.forEachMember(node) { key, value in
             guard failure == nil else { return }
             do throws(JSONReader.Mismatch) {
@@ -272,15 +280,15 @@ extension ThreadSummary {
                         do throws(JSONReader.Mismatch) {
                             let p = path + ".stats." + key
                             switch key {
-                            case "comments": s.comments = Int(try r.int(v, p))
-                            case "participants": s.participants = Int(try r.int(v, p))
-                            case "topLevel": s.topLevel = Int(try r.int(v, p))
-                            case "levels": s.levels = Int(try r.int(v, p))
-                            case "unarchived": s.unarchived = Int(try r.int(v, p))
+                            case "comments": s.comments = try count(v, p)
+                            case "participants": s.participants = try count(v, p)
+                            case "topLevel": s.topLevel = try count(v, p)
+                            case "levels": s.levels = try count(v, p)
+                            case "unarchived": s.unarchived = try count(v, p)
                             case "firstActivity": s.firstActivity = try time(v, p)
                             case "lastActivity": s.lastActivity = try time(v, p)
                             case "depthHistogram":
-                                for (i, n) in try r.array(v, p).enumerated() { s.depthHistogram.append(Int(try r.int(n, "\(p)[\(i)]"))) }
+                                for (i, n) in try r.array(v, p).enumerated() { s.depthHistogram.append(try count(n, "\(p)[\(i)]")) }
                             default: break
                             }
                         } catch { inner = error }
@@ -315,7 +323,8 @@ extension ThreadSummary {
         do {
             return try ThreadSummary(reader: JSONReader(document: document), node: document.root, path: "$")
         } catch {
-            throw InputErrors([InputError(file: file, path: error.path, message: "expected \(error.expected), as in a thread.json that 'threadfold build' writes")])
+            let found = error.found.map { "found \($0); " } ?? ""
+            throw InputErrors([InputError(file: file, path: error.path, message: found + "expected \(error.expected), as in a thread.json that 'threadfold build' writes")])
         }
     }
 }

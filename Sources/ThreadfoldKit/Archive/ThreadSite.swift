@@ -112,7 +112,7 @@ public struct ArchiveRenderer: Sendable {
             }
         }
 
-        let summary = summarize(first, id: id, folder: folder, flat: flat, pages: mainDirs, source: source)
+        let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: mainDirs, source: source)
         files.append(("t/\(folder)/thread.json", summary.encoded()))
         files.append(("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: mainDirs,
                                                    pageOf: mainPageOf, bodies: &bodies, renderer: renderer, lang: lang)))
@@ -193,7 +193,21 @@ public struct ArchiveRenderer: Sendable {
         return [chain[0]] + chain.suffix(5)
     }
 
-    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], source: String) -> ThreadSummary {
+    /// Replies the export knew of but did not contain, in the whole thread: the importer keeps each
+    /// count within `InputLimits.maxCount`, and the sum is checked.
+    static func unarchived(_ tree: ThreadTree, source: String) throws(InputError) -> Int {
+        var total = tree.info.unarchivedComments
+        for record in tree.records {
+            let (sum, overflow) = total.addingReportingOverflow(record.unarchivedReplies)
+            guard !overflow else {
+                throw InputError(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)")
+            }
+            total = sum
+        }
+        return total
+    }
+
+    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], source: String) throws(InputError) -> ThreadSummary {
         var histogram: [Int] = []
         var firstActivity: Timestamp? = tree.info.createdAt
         for i in 0..<tree.count where tree.flags[i].contains(.visible) {
@@ -208,7 +222,7 @@ public struct ArchiveRenderer: Sendable {
             comments: tree.totals.comments, participants: tree.totals.participants, topLevel: tree.roots.count,
             levels: tree.totals.levels, depthHistogram: histogram,
             firstActivity: firstActivity.map(ThreadSummary.TimePoint.init), lastActivity: last.map(ThreadSummary.TimePoint.init),
-            unarchived: tree.info.unarchivedComments + tree.records.reduce(0) { $0 + $1.unarchivedReplies })
+            unarchived: try Self.unarchived(tree, source: source))
         let info = tree.info
         return ThreadSummary(
             id: id.string, path: "t/\(folder)", title: info.title, author: info.author,

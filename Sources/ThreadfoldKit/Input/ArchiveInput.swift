@@ -37,21 +37,22 @@ public struct ArchiveUnit: Sendable {
         return 0
     }
 
-    /// The unit's bytes.
+    /// The unit's bytes. A file must still be a regular file within `InputLimits.maxDocumentBytes`;
+    /// an error about a line of a JSON Lines file says line 1, as the unit's other errors do
+    /// before they are shifted by `lineBase`.
     public func read() throws(InputErrors) -> [UInt8] {
         switch source {
         case .bytes(let bytes): return bytes
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw InputErrors([InputError(file: display, message: "cannot be read (permissions?)")])
-            }
-            return [UInt8](data)
-        case .line(let path, let offset, let length, let line):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw InputErrors([InputError(file: display, line: line, column: 1, message: "cannot be read (permissions?)")]) }
+            do { return try InputFile.read(path, display: display, streams: false) } catch { throw InputErrors([error]) }
+        case .line(let path, let offset, let length, _):
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(display, errno, line: 1)]) }
             defer { close(fd) }
-            guard let bytes = FileIO.read(fd, count: length, at: offset), bytes.count == length else {
-                throw InputErrors([InputError(file: display, line: line, column: 1, message: "changed while it was read")])
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  let bytes = FileIO.read(fd, count: length, at: offset), bytes.count == length else {
+                throw InputErrors([InputError(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
             return bytes
         }
@@ -63,7 +64,8 @@ public struct ArchiveUnit: Sendable {
         switch source {
         case .file(let path): return "file:" + path
         case .line(let path, _, _, _): return "line:\(path):\(contentHash.map(ContentHash.hex) ?? "")"
-        case .bytes: return "stdin"
+        // Standard input, or a pipe named on the command line.
+        case .bytes: return display == "<stdin>" ? "stdin" : "stream:" + display
         }
     }
 }
@@ -72,108 +74,207 @@ public enum ArchiveInput {
     /// Lists the units of `inputs` (paths, folders, or `-`). `threadPerLine` decides, for a JSON
     /// Lines file, whether its lines are threads (streamed one by one) or comments of a file read
     /// whole (Hacker News items, a Reddit dump, a mapped list); nil means look at the first line.
-    public static func units(_ inputs: [String], readStandardInput: () -> [UInt8],
+    public static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
                              linesAreThreads: Bool? = nil) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []
         for input in inputs {
-            if input == "-" {
-                units.append(ArchiveUnit(source: .bytes(readStandardInput()), display: "<stdin>"))
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                errors.append(InputError(file: input, message: "no such file or folder; expected thread files, a folder of them, or '-' for standard input"))
-                continue
-            }
-            let files = isDirectory.boolValue ? listFolder(input) : [input]
-            if isDirectory.boolValue && files.isEmpty {
-                errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
-            }
-            for file in files {
-                // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
-                if isDirectory.boolValue && file.hasSuffix(".json") {
-                    units.append(ArchiveUnit(source: .file(path: file), display: file))
+            do throws(InputError) {
+                if input == "-" {
+                    units.append(ArchiveUnit(source: .bytes(try readStandardInput()), display: "<stdin>"))
                     continue
                 }
-                do {
-                    units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads))
-                } catch {
-                    errors.append(contentsOf: error.errors)
+                switch try InputFile.kind(input, missing: "no such file or folder; expected thread files, a folder of them, or '-' for standard input") {
+                case .pipe:
+                    // `<(…)` or a FIFO: read now, as standard input is.
+                    units.append(ArchiveUnit(source: .bytes(try InputFile.read(input, display: input, streams: true)), display: input))
+                case .regular:
+                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads)) } catch { errors += error.errors }
+                case .folder:
+                    let listing = listFolder(input)
+                    errors += listing.errors
+                    if listing.files.isEmpty && listing.errors.isEmpty {
+                        errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
+                    }
+                    for file in listing.files {
+                        // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
+                        if file.hasSuffix(".json") {
+                            units.append(ArchiveUnit(source: .file(path: file), display: file))
+                            continue
+                        }
+                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads)) } catch { errors += error.errors }
+                    }
                 }
+            } catch {
+                errors.append(error)
             }
         }
         if !errors.isEmpty { throw InputErrors(errors) }
         return units
     }
 
-    /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped.
-    static func listFolder(_ folder: String) -> [String] {
-        var found: [String] = []
+    /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped,
+    /// and so is anything that is neither a regular file nor a folder (FIFOs, sockets, devices).
+    ///
+    /// Links are followed, but each folder is walked once per (device, inode) and each file is
+    /// listed once, under its first path in byte order, so links cannot loop or list a thread
+    /// twice. Folders are walked depth first with each folder's entries in byte order of
+    /// `name/`, which visits folders in byte order of their paths; so the path a folder is
+    /// walked under is its first in byte order too. A name that is not UTF-8 cannot be carried
+    /// in a path here: such a file or folder is reported, to be renamed.
+    static func listFolder(_ folder: String) -> (files: [String], errors: [InputError]) {
+        struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
+        var found: [(path: String, identity: Identity)] = []
+        var errors: [InputError] = []
+        var walked: Set<Identity> = []
         var pending = [folder]
         while let current = pending.popLast() {
-            guard let directory = opendir(current) else { continue }
+            let fd = open(current, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else {
+                errors.append(InputFile.cannotRead(current, errno))
+                continue
+            }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                errors.append(InputFile.cannotRead(current, errno))
+                close(fd)
+                continue
+            }
+            let device = UInt64(info.st_dev)
+            guard walked.insert(Identity(device: device, inode: UInt64(info.st_ino))).inserted else {
+                close(fd)
+                continue
+            }
+            guard let directory = fdopendir(fd) else {
+                errors.append(InputFile.cannotRead(current, errno))
+                close(fd)
+                continue
+            }
             defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let prefix = current.hasSuffix("/") ? current : current + "/"
+            var folders: [(key: [UInt8], path: String)] = []
+            while true {
+                errno = 0
+                guard let entry = readdir(directory) else {
+                    if errno != 0 { errors.append(InputFile.cannotRead(current, errno)) }
+                    break
                 }
-                guard !name.hasPrefix(".") else { continue }
-                let path = current.hasSuffix("/") ? current + name : current + "/" + name
+                let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                guard nameBytes.first != UInt8(ascii: ".") else { continue }
                 var type = entry.pointee.d_type
+                var identity = Identity(device: device, inode: UInt64(entry.pointee.d_ino))
                 if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
                     // Follow links and ask the file system when readdir cannot tell.
-                    var info = stat()
-                    guard stat(path, &info) == 0 else { continue }
-                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                    var target = stat()
+                    let status = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        fstatat(dirfd(directory), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &target, 0)
+                    }
+                    if status != 0 {
+                        let code = errno
+                        // A link to nothing, or to nothing we may see: worth saying only for an input's name.
+                        if isInputName(nameBytes), let name = String(validating: nameBytes, as: UTF8.self) {
+                            errors.append(InputFile.cannotRead(prefix + name, code))
+                        }
+                        continue
+                    }
+                    let mode = target.st_mode & S_IFMT
+                    type = mode == S_IFDIR ? UInt8(DT_DIR) : mode == S_IFREG ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                    identity = Identity(device: UInt64(target.st_dev), inode: UInt64(target.st_ino))
+                }
+                guard type == UInt8(DT_DIR) || (type == UInt8(DT_REG) && isInputName(nameBytes)) else { continue }
+                guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                    let what = type == UInt8(DT_DIR) ? "a folder" : "a file"
+                    errors.append(InputError(file: prefix + Printable.escape(bytes: nameBytes),
+                                             message: "is \(what) whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it"))
+                    continue
                 }
                 if type == UInt8(DT_DIR) {
-                    pending.append(path)
-                } else if type == UInt8(DT_REG), name.hasSuffix(".json") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
-                    found.append(path)
+                    folders.append((nameBytes + [UInt8(ascii: "/")], prefix + name))
+                } else {
+                    found.append((prefix + name, identity))
                 }
             }
+            // Depth first, the smallest name first: pushed largest first.
+            folders.sort { $1.key.lexicographicallyPrecedes($0.key) }
+            pending += folders.map(\.path)
         }
-        let keys = found.map { Array($0.utf8) }
-        return found.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { found[$0] }
+        let keys = found.map { Array($0.path.utf8) }
+        var seen: Set<Identity> = []
+        var files: [String] = []
+        for i in found.indices.sorted(by: { keys[$0].lexicographicallyPrecedes(keys[$1]) }) where seen.insert(found[i].identity).inserted {
+            files.append(found[i].path)
+        }
+        return (files, errors)
     }
 
-    /// One unit for the file, or one per line when it is JSON Lines of threads.
-    static func fileUnits(_ path: String, linesAreThreads: Bool?) throws(InputErrors) -> [ArchiveUnit] {
+    static func isInputName(_ name: [UInt8]) -> Bool {
+        for suffix in [".json", ".jsonl", ".ndjson"] where name.count > suffix.utf8.count && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+            return true
+        }
+        return false
+    }
+
+    /// One unit for the file, or one per line when it is JSON Lines of threads. Lines longer than
+    /// `maxLineBytes` are errors, naming the line; the file is scanned in chunks, never held whole.
+    static func fileUnits(_ path: String, linesAreThreads: Bool?, maxLineBytes: Int = InputLimits.maxLineBytes) throws(InputErrors) -> [ArchiveUnit] {
         let whole = [ArchiveUnit(source: .file(path: path), display: path)]
         if linesAreThreads == false { return whole }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputErrors([InputError(file: path, message: "cannot be read (permissions?)")])
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw InputErrors([InputError(file: path, message: "\(InputFile.described(info.st_mode)); expected a regular file")])
         }
-        defer { try? handle.close() }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var units: [ArchiveUnit] = []
+        var tooLong: [InputError] = []
         var lineStart = 0
         var lineNumber = 1
         var offset = 0
         var firstLine: [UInt8] = []
+        // The first line is kept to look at, up to the line limit; a longer one decides nothing yet.
+        var firstTooLong = false
         var decided = linesAreThreads ?? false
+        func add(_ start: Int, _ end: Int, _ line: Int) {
+            units.append(ArchiveUnit(source: .line(path: path, offset: start, length: end - start, line: line), display: path))
+            if end - start > maxLineBytes {
+                tooLong.append(InputError(file: path, line: line, column: 1,
+                                          message: "line \(line) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"))
+            }
+        }
         while true {
-            guard let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty else { break }
+            guard let chunk = FileIO.read(fd, count: 4 << 20) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+            if chunk.isEmpty { break }
             var done = false
             chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
                 let bytes = raw.bindMemory(to: UInt8.self)
+                func keepFirst(_ part: Slice<UnsafeBufferPointer<UInt8>>) {
+                    guard !decided && units.isEmpty && !firstTooLong else { return }
+                    if firstLine.count + part.count > maxLineBytes {
+                        firstTooLong = true
+                        firstLine = []
+                    } else {
+                        firstLine.append(contentsOf: part)
+                    }
+                }
                 var i = 0
                 while i < bytes.count {
                     guard let hit = memchr(bytes.baseAddress! + i, 0x0A, bytes.count - i) else {
-                        if !decided && units.isEmpty { firstLine.append(contentsOf: bytes[i...]) }
+                        keepFirst(bytes[i...])
                         break
                     }
                     let end = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if !decided && units.isEmpty { firstLine.append(contentsOf: bytes[i..<end]) }
+                    keepFirst(bytes[i..<end])
                     let absoluteEnd = offset + end
                     if absoluteEnd > lineStart {
-                        if units.isEmpty && !decided {
+                        if units.isEmpty && !decided && !firstTooLong {
                             // The first line decides: a whole thread on it, with more lines after.
                             decided = isThread(firstLine)
                             if !decided { done = true; return }
                         }
-                        units.append(ArchiveUnit(source: .line(path: path, offset: lineStart, length: absoluteEnd - lineStart, line: lineNumber), display: path))
+                        add(lineStart, absoluteEnd, lineNumber)
                     }
                     lineStart = absoluteEnd + 1
                     lineNumber += 1
@@ -181,11 +282,13 @@ public enum ArchiveInput {
                 }
             }
             if done { return whole }
+            // Too long a first line in a file too large to read whole: reading it says so.
+            if firstTooLong && units.isEmpty && Int(info.st_size) > InputLimits.maxDocumentBytes { return whole }
             offset += chunk.count
         }
         if offset > lineStart {
-            if units.isEmpty && !decided { return whole }
-            units.append(ArchiveUnit(source: .line(path: path, offset: lineStart, length: offset - lineStart, line: lineNumber), display: path))
+            if units.isEmpty && !decided && !firstTooLong { return whole }
+            add(lineStart, offset, lineNumber)
         }
         // One line holding the whole file is an ordinary file; blank-only lines are dropped.
         units.removeAll { unit in
@@ -193,6 +296,8 @@ public enum ArchiveInput {
             return isBlank(path, start, length)
         }
         if units.count <= 1 && linesAreThreads == nil { return whole }
+        // A first line too long to look at, with more lines after it: JSON Lines all the same.
+        if !tooLong.isEmpty { throw InputErrors(tooLong) }
         return units.isEmpty ? whole : units
     }
 

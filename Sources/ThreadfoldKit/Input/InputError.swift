@@ -1,7 +1,8 @@
 /// A problem with an input file, located by line and column and, where it helps, a JSON path.
 ///
 /// Prints as `file:line:col: error: $.comments[3].parent_id: message`, with the message saying
-/// what was found and what was expected.
+/// what was found and what was expected. The file name, path and message are escaped for the
+/// terminal (`Printable.escape`): they carry input strings and file names.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Severity: String, Sendable { case error, warning }
 
@@ -23,11 +24,11 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = file
+        var text = Printable.escape(file)
         if let line, let column { text += ":\(line):\(column)" }
         text += ": \(severity.rawValue): "
-        if let path { text += "\(path): " }
-        return text + message
+        if let path { text += "\(Printable.escape(path)): " }
+        return text + Printable.escape(message)
     }
 }
 

@@ -24,3 +24,40 @@ enum FileIO {
         return bytes
     }
 }
+
+extension FileIO {
+    enum ReadFailure: Error, Equatable {
+        /// More than `limit` bytes.
+        case tooLarge
+        /// `read` failed with this errno.
+        case system(Int32)
+    }
+
+    /// Everything from `fd`'s current position to its end, but never more than `limit` bytes:
+    /// a longer input fails as soon as byte `limit + 1` arrives, so memory stays bounded for
+    /// pipes and growing files alike. `sizeHint` (a regular file's size) sizes the buffer.
+    static func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0) -> Result<[UInt8], ReadFailure> {
+        let limit = min(max(limit, 0), Int.max - 1)
+        let first = min(max(sizeHint, 0) + 1, limit + 1)
+        var bytes = [UInt8](repeating: 0, count: max(min(first, limit + 1), 1))
+        var done = 0
+        while true {
+            if done == bytes.count {
+                if done > limit { return .failure(.tooLarge) }
+                let grow = min(max(bytes.count, 64 << 10), limit + 1 - bytes.count)
+                bytes.append(contentsOf: repeatElement(0, count: grow))
+            }
+            let n = bytes.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress! + done, buffer.count - done) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return .failure(.system(code))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        if done > limit { return .failure(.tooLarge) }
+        bytes.removeSubrange(done...)
+        return .success(bytes)
+    }
+}

@@ -2,12 +2,10 @@
 import Glibc
 #endif
 
-/// How a failed system call is told to people: the C library's words and the errno's name,
-/// e.g. "Permission denied (EACCES)", so a message can be looked up and acted on.
-enum SystemError {
-    static func describe(_ code: Int32) -> String {
-        let text = String(cString: strerror(code))
-        let named = names[code].map { "\(text) (\($0))" } ?? "\(text) (errno \(code))"
+/// An `errno` said the way people and scripts both read it: `Permission denied (EACCES)`.
+public enum SystemError {
+    public static func describe(_ code: Int32) -> String {
+        let named = "\(String(cString: strerror(code))) (\(name(code)))"
         return code == ENOSPC ? named + ": the file system is out of space or out of inodes" : named
     }
 
@@ -17,13 +15,19 @@ enum SystemError {
     /// The file system is out of blocks, inodes or quota.
     static func isFull(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
 
+    /// The symbolic name of `code`, or `errno N` for one not listed.
+    public static func name(_ code: Int32) -> String {
+        names[code] ?? "errno \(code)"
+    }
+
     static let names: [Int32: String] = [
-        EPERM: "EPERM", ENOENT: "ENOENT", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO", EBADF: "EBADF",
-        EAGAIN: "EAGAIN", ENOMEM: "ENOMEM", EACCES: "EACCES", EBUSY: "EBUSY", EEXIST: "EEXIST", EXDEV: "EXDEV",
-        ENODEV: "ENODEV", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR", EINVAL: "EINVAL", ENFILE: "ENFILE",
-        EMFILE: "EMFILE", ETXTBSY: "ETXTBSY", EFBIG: "EFBIG", ENOSPC: "ENOSPC", ESPIPE: "ESPIPE",
-        EROFS: "EROFS", EMLINK: "EMLINK", EPIPE: "EPIPE", ENAMETOOLONG: "ENAMETOOLONG", ENOSYS: "ENOSYS",
-        ENOTEMPTY: "ENOTEMPTY", ELOOP: "ELOOP", EDQUOT: "EDQUOT", ESTALE: "ESTALE", EOVERFLOW: "EOVERFLOW",
-        EOPNOTSUPP: "EOPNOTSUPP",
+        EPERM: "EPERM", ENOENT: "ENOENT", ESRCH: "ESRCH", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO",
+        E2BIG: "E2BIG", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM", EACCES: "EACCES", EFAULT: "EFAULT",
+        EBUSY: "EBUSY", EEXIST: "EEXIST", EXDEV: "EXDEV", ENODEV: "ENODEV", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR",
+        EINVAL: "EINVAL", ENFILE: "ENFILE", EMFILE: "EMFILE", ETXTBSY: "ETXTBSY", EFBIG: "EFBIG", ENOSPC: "ENOSPC",
+        ESPIPE: "ESPIPE", EROFS: "EROFS", EMLINK: "EMLINK", EPIPE: "EPIPE", ENAMETOOLONG: "ENAMETOOLONG",
+        ELOOP: "ELOOP", EOVERFLOW: "EOVERFLOW", ESTALE: "ESTALE", ENOTSUP: "ENOTSUP", ETIMEDOUT: "ETIMEDOUT",
+        EDQUOT: "EDQUOT", ENOLCK: "ENOLCK", ENOSYS: "ENOSYS", ENOTEMPTY: "ENOTEMPTY", ENOTCONN: "ENOTCONN",
+        ECONNREFUSED: "ECONNREFUSED", ENOMEDIUM: "ENOMEDIUM", EILSEQ: "EILSEQ",
     ]
 }

@@ -374,3 +374,44 @@ struct ArchiveBuilderTests {
         #expect(report.threadPaths.sorted() == ["t/story-0-0", "t/story-1-1", "t/story-2-2"])
     }
 }
+
+@Suite("Archive counts")
+struct ArchiveCountTests {
+    static func summary(_ path: String, comments: Int) -> ThreadSummary {
+        ThreadSummary(id: path, path: path, title: nil, author: nil, url: nil, lang: nil, category: nil, tags: [], created: nil,
+                      stats: .init(comments: comments, participants: 1, topLevel: 1, levels: 1, depthHistogram: [comments],
+                                   firstActivity: nil, lastActivity: nil, unarchived: 0),
+                      layout: "nested", pages: [""], orders: ["oldest"])
+    }
+
+    @Test("comment totals are added with overflow checked: an error naming the thread, not a trap")
+    func totals() throws {
+        let fine = [Self.summary("t/a", comments: 2), Self.summary("t/b", comments: 3)]
+        #expect(try ThreadSummary.totalComments(fine) == 5)
+        let huge = [Self.summary("t/a", comments: Int.max / 2 + 1), Self.summary("t/b", comments: Int.max / 2 + 1)]
+        let error = try #require(throws: InputError.self) { try ThreadSummary.totalComments(huge) }
+        #expect(error.description == "t/b/thread.json: error: $.stats.comments: found 4611686018427387904, which brings the comments of all threads past 9223372036854775807; expected counts that add up to at most 9223372036854775807")
+        // The listing pages sum the same way, with or without sections.
+        for sections in [ArchiveOptions.Sections.none, .month] {
+            var options = ArchiveOptions()
+            options.sections = sections
+            let renderer = try ArchiveRenderer(options: options, resources: ResourceStore())
+            #expect(throws: InputError.self) { try renderer.listing(huge, resources: ResourceStore(), jobs: 1) }
+        }
+    }
+
+    @Test("a sidecar's counts must be whole numbers from 0 to 2^40")
+    func decode() throws {
+        let good = Self.summary("t/a", comments: 2)
+        #expect(try ThreadSummary.decode(good.encoded(), file: "a.json") == good)
+        let text = String(decoding: good.encoded(), as: UTF8.self)
+        for (from, to, path) in [(#""comments": 2"#, #""comments": 1099511627777"#, "$.stats.comments"),
+                                 (#""participants": 1"#, #""participants": -3"#, "$.stats.participants"),
+                                 (#""unarchived": 0"#, #""unarchived": 9223372036854775807"#, "$.stats.unarchived")] {
+            let bad = text.replacingOccurrences(of: from, with: to)
+            let errors = try #require(throws: InputErrors.self) { try ThreadSummary.decode(Array(bad.utf8), file: "a.json") }
+            #expect(errors.errors.first?.path == path)
+            #expect(errors.errors.first?.message.hasPrefix("found \(to.split(separator: " ").last!); expected a count from 0 to 1099511627776") == true)
+        }
+    }
+}

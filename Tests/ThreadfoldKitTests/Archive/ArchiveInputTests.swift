@@ -57,4 +57,84 @@ struct ArchiveInputTests {
         #expect(result.threads.map { $0.info.id?.string } == ["a", "b"])
         #expect(result.threads[1].info.category == "Meta" && result.threads[1].info.tags == ["x", "y"])
     }
+
+    @Test("links cannot loop a folder walk: each folder once per (device, inode), each file once under its first path")
+    func linkLoops() throws {
+        let folder = try ArchiveFixture.folder()
+        let input = folder.appendingPathComponent("in")
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "x"), "in/x.json", in: folder)
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "y"), "in/sub/y.json", in: folder)
+        // Two links to the folder itself (a build used to run forever), one back up, one across.
+        for (name, target) in [("a", "."), ("b", "."), ("sub/up", ".."), ("c", "sub")] {
+            #expect(symlink(target, input.appendingPathComponent(name).path) == 0)
+        }
+        // A file reached by a link and by a hard link: listed once, under the first path.
+        #expect(symlink("x.json", input.appendingPathComponent("w.json").path) == 0)
+        #expect(link(input.appendingPathComponent("x.json").path, input.appendingPathComponent("z.json").path) == 0)
+        let listed = ArchiveInput.listFolder(input.path)
+        #expect(listed.errors.isEmpty)
+        // "c/y.json" < "sub/y.json": the folder is walked under its first path in byte order.
+        #expect(listed.files.map { String($0.dropFirst(input.path.count + 1)) } == ["c/y.json", "w.json"])
+
+        let report = try ArchiveFixture.build([input.path], in: folder)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.threads == 2)
+    }
+
+    @Test("a single self link gives no duplicate ids")
+    func selfLink() throws {
+        let folder = try ArchiveFixture.folder()
+        let input = folder.appendingPathComponent("in")
+        for i in 0..<3 { try ArchiveFixture.write(ArchiveFixture.thread(id: "t\(i)"), "in/t\(i).json", in: folder) }
+        #expect(symlink(".", input.appendingPathComponent("self").path) == 0)
+        let report = try ArchiveFixture.build([input.path], in: folder)
+        #expect(report.errors.isEmpty, "\(report.errors.map(\.description))")
+        #expect(report.threads == 3)
+    }
+
+    @Test("a file name that is not UTF-8 is reported by name, escaped, and must be renamed")
+    func nonUTF8Names() throws {
+        let folder = try ArchiveFixture.folder()
+        let input = folder.appendingPathComponent("in")
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "ok"), "in/ok.json", in: folder)
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".json".utf8)
+        let path = Array(input.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let fd = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT, 0o600) }
+        #expect(fd >= 0)
+        close(fd)
+        // Files that are not inputs are left alone, whatever their names.
+        try ArchiveFixture.write("x", "in/notes.txt", in: folder)
+        do {
+            _ = try ArchiveInput.units([input.path], readStandardInput: { [] })
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == "\(input.path)/caf\\xE9.json: error: is a file whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it")
+        }
+    }
+
+    @Test("a JSON Lines line longer than the line limit is an error naming the line and the limit")
+    func lineLimit() throws {
+        let folder = try ArchiveFixture.folder()
+        let long = ArchiveFixture.thread(id: "b", comments: 20)
+        let text = [ArchiveFixture.thread(id: "a", comments: 1), long, ArchiveFixture.thread(id: "c", comments: 1)].joined(separator: "\n") + "\n"
+        let path = try ArchiveFixture.write(text, "threads.jsonl", in: folder)
+        let limit = 1000
+        #expect(long.utf8.count > limit && ArchiveFixture.thread(id: "a", comments: 1).utf8.count < limit)
+        do {
+            _ = try ArchiveInput.fileUnits(path, linesAreThreads: nil, maxLineBytes: limit)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == "\(path):2:1: error: line 2 is \(long.utf8.count) bytes long; expected at most 1000 bytes per line of JSON Lines of threads (a thread that large belongs in a file of its own)")
+        }
+        // A first line too long to look at, with lines after it: still JSON Lines, still an error.
+        let first = try ArchiveFixture.write([long, ArchiveFixture.thread(id: "c", comments: 1)].joined(separator: "\n"), "first.jsonl", in: folder)
+        #expect(throws: InputErrors.self) { try ArchiveInput.fileUnits(first, linesAreThreads: nil, maxLineBytes: limit) }
+        // One long line and nothing else is an ordinary file, read whole.
+        let single = try ArchiveFixture.write(long + "\n", "single.json", in: folder)
+        let units = try ArchiveInput.fileUnits(single, linesAreThreads: nil, maxLineBytes: limit)
+        #expect(units.count == 1)
+        if case .file = units[0].source {} else { Issue.record("expected the whole file") }
+        // The default limit is 64 MiB.
+        #expect(InputLimits.maxLineBytes == 64 << 20)
+    }
 }

@@ -58,13 +58,24 @@ enum RedditImporter {
             let dataPath = path + ".data"
             switch kind {
             case "more":
-                let count = Int(context.integer(data, "count", dataPath) ?? 0)
+                let count = context.integer(data, "count", dataPath) ?? 0
+                guard count <= Int64(InputLimits.maxCount) else {
+                    context.fail(child, dataPath + ".count", "found \(count); expected a count of at most \(InputLimits.maxCount)")
+                    continue
+                }
                 let listed = context.array(data, "children", dataPath).map { document.count($0) } ?? 0
-                let missing = max(count, listed, 1)
+                let missing = max(Int(count), listed, 1)
+                // Each count is at most maxCount, but many "more" items could still add up past Int.max.
+                let total = frame.container >= 0 ? record.comments[Int(frame.container)].unarchivedReplies : record.info.unarchivedComments
+                let (sum, overflow) = total.addingReportingOverflow(missing)
+                guard !overflow, sum <= InputLimits.maxCount else {
+                    context.fail(child, dataPath + ".count", "found \(count), which brings the replies not archived here past \(InputLimits.maxCount); expected counts that add up to at most \(InputLimits.maxCount)")
+                    continue
+                }
                 if frame.container >= 0 {
-                    record.comments[Int(frame.container)].unarchivedReplies += missing
+                    record.comments[Int(frame.container)].unarchivedReplies = sum
                 } else {
-                    record.info.unarchivedComments += missing
+                    record.info.unarchivedComments = sum
                 }
             case "t1":
                 guard let id = context.requiredID(data, ["id"], dataPath, what: "a comment id") else { continue }

@@ -66,6 +66,22 @@ struct RedditImporterTests {
         #expect(page.contains("[deleted]") && page.contains("1 more reply was not archived"))
     }
 
+    @Test("counts of replies not archived are bounded and added with overflow checked")
+    func unarchivedCounts() throws {
+        func thread(_ counts: [String]) -> String {
+            let more = counts.map { #"{"kind": "more", "data": {"count": \#($0), "children": []}}"# }.joined(separator: ", ")
+            return #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"name": "t3_x", "title": "T"}}]}}, {"kind": "Listing", "data": {"children": [\#(more)]}}]"#
+        }
+        // Two counts of Int64.max used to trap adding up.
+        let huge = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(thread(["9223372036854775807", "9223372036854775807"]).utf8), file: "r.json") }
+        #expect(huge.errors.first?.path == "$[1].data.children[0].data.count")
+        #expect(huge.errors.first?.message.hasPrefix("found 9223372036854775807; expected a count of at most 1099511627776") == true)
+        let sum = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(thread(["1099511627776", "1"]).utf8), file: "r.json") }
+        #expect(sum.errors.first?.path == "$[1].data.children[1].data.count")
+        let fine = try Importer.read(bytes: Array(thread(["1099511627775", "1"]).utf8), file: "r.json")
+        #expect(fine.threads.first?.info.unarchivedComments == 1 << 40)
+    }
+
     @Test("broken structure is reported with the JSON path and a hint")
     func broken() throws {
         let json = #"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The limits on what Threadfold reads, in one place (docs/input-format.md lists them).
+public enum InputLimits {
+    /// The most bytes read as one document: a file read whole, a pipe, standard input. The JSON
+    /// parser keeps 32-bit offsets, so this is 2 GiB less two bytes. A file's size is checked
+    /// before it is read; a stream fails as soon as it passes the limit.
+    public static let maxDocumentBytes = Int(Int32.max) - 1
+    /// The longest line of a JSON Lines file of threads, each line being one thread: 64 MiB.
+    /// A bigger thread belongs in a file of its own.
+    public static let maxLineBytes = 64 << 20
+    /// The largest count read from a `thread.json` sidecar, a manifest or an export (comments,
+    /// people, levels, replies not archived): 2^40, far beyond any forum and far enough below
+    /// `Int.max` that sums of counts are checked rather than trusted.
+    public static let maxCount = 1 << 40
+
+    /// A limit as people read it: `64 MiB`, `2 GiB` (for the document limit, two bytes short).
+    static func size(_ bytes: Int) -> String {
+        if bytes == maxDocumentBytes { return "2 GiB" }
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        return "\(bytes) bytes"
+    }
+
+    /// `67108864 bytes (64 MiB)`.
+    static func describe(_ limit: Int) -> String {
+        let short = size(limit)
+        return short.hasSuffix(" bytes") ? short : "\(limit) bytes (\(short))"
+    }
+}
+
+/// How input files are opened and read. The rules: regular files are read, after their size
+/// (`fstat` on the open descriptor) is checked against `InputLimits.maxDocumentBytes`; a path named
+/// on the command line may also be a pipe (a FIFO, or `<(…)`'s `/dev/fd/N`), read as a stream up
+/// to the same limit; folders are walked; devices and sockets are refused.
+public enum InputFile {
+    public enum Kind: Sendable, Equatable {
+        case regular, folder, pipe
+    }
+
+    /// What `path` (named on the command line; links followed) is, or an error saying why it
+    /// cannot be an input. `missing` is the message for a path that does not exist.
+    public static func kind(_ path: String, missing: String) throws(InputError) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { throw InputError(file: path, message: missing) }
+            throw cannotRead(path, code)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .folder
+        case S_IFIFO: return .pipe
+        default: throw InputError(file: path, message: "\(described(info.st_mode)); expected a regular file, a pipe or '-'")
+        }
+    }
+
+    /// The bytes of the file at `path`. A regular file is read whole when its size is within the
+    /// limit; with `streams`, a pipe is read until it ends (and fails past the limit). Anything else
+    /// is refused, without waiting on it.
+    public static func read(_ path: String, display: String, streams: Bool,
+                            limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
+        // Without `streams` nothing may block: a FIFO put where a regular file was is refused.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
+        guard fd >= 0 else { throw cannotRead(display, errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw cannotRead(display, errno) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFREG {
+            let size = Int(info.st_size)
+            guard size <= limit else { throw tooLarge(display, size: size, limit: limit) }
+            return try readAll(fd, display: display, limit: limit, sizeHint: size)
+        }
+        guard streams, type == S_IFIFO else {
+            throw InputError(file: display, message: "\(described(info.st_mode)); expected a regular file" + (streams ? ", a pipe or '-'" : ""))
+        }
+        return try readAll(fd, display: display, limit: limit, sizeHint: 0)
+    }
+
+    /// Standard input, read to its end, failing as soon as it passes `limit` bytes.
+    public static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
+        try readAll(0, display: "<stdin>", limit: limit, sizeHint: 0)
+    }
+
+    static func readAll(_ fd: Int32, display: String, limit: Int, sizeHint: Int) throws(InputError) -> [UInt8] {
+        switch FileIO.readAll(fd, limit: limit, sizeHint: sizeHint) {
+        case .success(let bytes): return bytes
+        case .failure(.tooLarge):
+            throw InputError(file: display, message: "holds more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document")
+        case .failure(.system(let code)): throw cannotRead(display, code)
+        }
+    }
+
+    static func tooLarge(_ display: String, size: Int, limit: Int) -> InputError {
+        InputError(file: display, message: "is \(size) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document (JSON Lines of threads are read a line at a time and may be larger)")
+    }
+
+    /// `cannot be read: Permission denied (EACCES)`.
+    static func cannotRead(_ display: String, _ code: Int32, line: Int? = nil) -> InputError {
+        InputError(file: display, line: line, column: line.map { _ in 1 }, message: "cannot be read: \(SystemError.describe(code))")
+    }
+
+    /// `is a character device`, `is a FIFO`, … for a file mode.
+    static func described(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "is a regular file"
+        case S_IFDIR: return "is a folder"
+        case S_IFIFO: return "is a pipe (FIFO)"
+        case S_IFCHR: return "is a character device"
+        case S_IFBLK: return "is a block device"
+        case S_IFSOCK: return "is a socket"
+        case S_IFLNK: return "is a symbolic link"
+        default: return "is not a regular file"
+        }
+    }
+}
