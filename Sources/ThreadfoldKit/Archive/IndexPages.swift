@@ -234,7 +234,7 @@ struct IndexPages: Sendable {
                 id: base.map { $0 + summary.path + "/" } ?? XMLText.uuid("thread:\(summary.id)"),
                 link: base.map { $0 + summary.path + "/" } ?? summary.path + "/index.html",
                 published: summary.created?.timestamp, updated: summary.activity,
-                author: summary.author, html: nil,
+                author: summary.author,
                 summary: strings.join([strings.text("comments", count: summary.stats.comments),
                                        strings.text("people", count: summary.stats.participants)]))
         }
