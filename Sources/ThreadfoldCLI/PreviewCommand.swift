@@ -17,7 +17,11 @@ enum PreviewCommand {
             Inputs are what 'build' reads; with none, the bundled example thread. One thread
             opens its page; several open the index. The browser is $BROWSER (a command, or a
             list separated by ':'), else xdg-open, else open. The folder is the same for the same
-            inputs, under $TMPDIR (or /tmp), and is replaced whole on each render.
+            inputs and is replaced whole on each render. It lies in a private folder (mode 0700,
+            yours): $XDG_RUNTIME_DIR/threadfold-preview when that is set, else
+            $TMPDIR/threadfold-preview-<uid> (or under /tmp). If that folder exists but is not
+            a private directory of yours, it is not used: the preview goes into a new folder
+            made by mkdtemp, with a warning. Previews there older than a day are removed.
             """,
         run: run)
 
@@ -30,9 +34,15 @@ enum PreviewCommand {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         let inputs = parsed.positionals.map { $0 == "-" ? $0 : URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let key = ContentHash.hex(ContentHash.hash(Array(inputs.joined(separator: "\u{0}").utf8)))
-        let folder = URL(fileURLWithPath: temporary).appendingPathComponent("threadfold-preview-\(getuid())-\(key)")
+        let chosen: PreviewFolder
+        do { chosen = try PreviewFolder.choose(key: key) } catch {
+            console.err("Error: \(error)\n")
+            return CLI.ExitCode.failure
+        }
+        if let warning = chosen.warning { console.err("warning: \(warning)\n") }
+        if let parent = chosen.parent { PreviewFolder.removeStale(in: parent, keep: key) }
+        let folder = chosen.folder
         let site = folder.appendingPathComponent("site")
         let resources = SharedOptions.resources(parsed)
 
@@ -68,7 +78,6 @@ enum PreviewCommand {
             }
         }
 
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let first = build()
         guard let page = first.page else {
             if !parsed.has("watch") { return first.code }

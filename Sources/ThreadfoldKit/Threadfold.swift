@@ -61,8 +61,9 @@ public struct ThreadPipeline: Sendable {
         return try render(record: threads[0], assets: assets)
     }
 
-    /// The words for a thread's pages: the explicit locale, else the input's `lang` when there
-    /// is a locale for it, else English.
+    /// The words for a thread's pages: the explicit locale, else the input's `lang` when it is a
+    /// language tag naming a locale (`ResourceStore.strings(locale:)` matches names, never
+    /// builds a path from them), else the default.
     func strings(for info: ThreadInfo) -> StringsTable {
         if options.locale == nil, let lang = info.lang, let table = try? resources.strings(locale: lang) {
             return table

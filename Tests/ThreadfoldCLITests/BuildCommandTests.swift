@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ThreadfoldCLI
+import ThreadfoldKit
 
 /// `threadfold build`, `merge` and `preview` as processes: exit codes, messages, reports.
 @Suite("threadfold build, merge and preview")
@@ -247,7 +248,7 @@ struct BuildCommandTests {
         let log = folder.appendingPathComponent("opened.txt").path
         let browser = try cli.write("#!/bin/sh\necho \"$1\" > \(log)\n", "browser.sh", in: folder)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser)
-        let run = try cli.run(["preview", input], in: folder, environment: ["BROWSER": browser, "TMPDIR": folder.path])
+        let run = try cli.run(["preview", input], in: folder, environment: ["BROWSER": browser, "TMPDIR": folder.path, "XDG_RUNTIME_DIR": ""])
         #expect(run.status == 0, "\(run.err)")
         let url = try #require(run.out.components(separatedBy: "Preview: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(url.hasPrefix("file://" + folder.path) && url.hasSuffix("/t/thread-p-p/index.html"))
@@ -259,8 +260,102 @@ struct BuildCommandTests {
         #expect(opened.trimmingCharacters(in: .whitespacesAndNewlines) == url)
         #expect(FileManager.default.fileExists(atPath: URL(string: url)!.path))
 
-        let example = try cli.run(["preview", "--no-open"], in: folder, environment: ["TMPDIR": folder.path, "BROWSER": "/bin/false"])
+        let example = try cli.run(["preview", "--no-open"], in: folder, environment: ["TMPDIR": folder.path, "BROWSER": "/bin/false", "XDG_RUNTIME_DIR": ""])
         #expect(example.status == 0 && example.out.contains("Preview: file://"))
+    }
+
+    /// Names and bytes of every file under `folder`, links listed by their target, never followed.
+    func snapshot(_ folder: URL) -> [String: String] {
+        var out: [String: String] = [:]
+        for name in (FileManager.default.subpaths(atPath: folder.path) ?? []) {
+            let path = folder.appendingPathComponent(name).path
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) { out[name] = "-> " + target; continue }
+            out[name] = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? "dir"
+        }
+        return out
+    }
+
+    @Test("preview refuses a planted preview folder of another user and leaves the victim's files alone",
+          .enabled(if: getuid() == 0, "needs root, to make a folder owned by another user (chown 65534)"))
+    func previewPlantedFolder() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try cli.write(thread("p"), "p.json", in: folder)
+        let victim = folder.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+        _ = try cli.write("precious", "victim/notes.txt", in: folder)
+        _ = try cli.write("{}", "victim/.threadfold", in: folder)
+        let before = snapshot(victim)
+        let tmp = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        // What another user can pre-create: the private parent's name, and the old per-input
+        // name, each 0777 and theirs, holding a site with Threadfold's marker, a planted manifest
+        // and links to the victim's folder (as the site, a spare and an entry).
+        let key = ContentHash.hex(ContentHash.hash(Array(input.utf8)))
+        let parent = tmp.appendingPathComponent("threadfold-preview-\(getuid())")
+        var planted: [URL] = []
+        for base in [parent.appendingPathComponent(key), tmp.appendingPathComponent("threadfold-preview-\(getuid())-\(key)")] {
+            let site = base.appendingPathComponent("site")
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: site.appendingPathComponent(".threadfold"))
+            try Data(#"{"version": 1, "units": [], "files": ["notes.txt", "v/notes.txt"]}"#.utf8).write(to: site.appendingPathComponent(".threadfold-manifest.json"))
+            try FileManager.default.createSymbolicLink(at: site.appendingPathComponent("v"), withDestinationURL: victim)
+            try FileManager.default.createSymbolicLink(at: base.appendingPathComponent(".site.spare"), withDestinationURL: victim)
+            planted.append(base)
+        }
+        for url in [parent, parent.appendingPathComponent(key), planted[1]] + planted.map({ $0.appendingPathComponent("site") }) {
+            #expect(chmod(url.path, 0o777) == 0 && chown(url.path, 65534, 65534) == 0)
+        }
+        let run = try cli.run(["preview", "--no-open", input], in: folder,
+                              environment: ["TMPDIR": tmp.path, "XDG_RUNTIME_DIR": "", "BROWSER": "/bin/false"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("warning: refusing the preview folder \(parent.path): it is owned by uid 65534, not \(getuid()); expected a directory owned by uid \(getuid()) with mode 0700"), "\(run.err)")
+        let url = try #require(URL(string: run.out.components(separatedBy: "Preview: ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        #expect(!url.path.hasPrefix(parent.path + "/") && !url.path.hasPrefix(planted[1].path))
+        #expect(url.path.hasPrefix(tmp.path + "/threadfold-preview-") && FileManager.default.fileExists(atPath: url.path))
+        #expect(snapshot(victim) == before)
+        #expect(FileManager.default.fileExists(atPath: planted[0].appendingPathComponent("site/.threadfold-manifest.json").path))
+    }
+
+    @Test("preview builds in a private 0700 folder, reuses it, and removes previews older than a day without following links")
+    func previewPrivateFolder() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try cli.write(thread("p"), "p.json", in: folder)
+        let tmp = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let environment = ["TMPDIR": tmp.path, "XDG_RUNTIME_DIR": "", "BROWSER": "/bin/false"]
+        let first = try cli.run(["preview", "--no-open", input], in: folder, environment: environment)
+        #expect(first.status == 0 && first.err.isEmpty, "\(first.err)")
+        let parent = tmp.appendingPathComponent("threadfold-preview-\(getuid())")
+        #expect(first.out.contains("Preview: file://\(parent.path)/"))
+        var info = stat()
+        #expect(lstat(parent.path, &info) == 0 && info.st_mode & 0o777 == 0o700 && info.st_uid == getuid())
+
+        // A stale preview holding a link to a victim's folder, an old link, and a fresh preview.
+        let victim = folder.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+        _ = try cli.write("precious", "victim/notes.txt", in: folder)
+        let stale = parent.appendingPathComponent("stale")
+        try FileManager.default.createDirectory(at: stale.appendingPathComponent("site"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: stale.appendingPathComponent("site/v"), withDestinationURL: victim)
+        try FileManager.default.createSymbolicLink(at: parent.appendingPathComponent("old-link"), withDestinationURL: victim)
+        let fresh = parent.appendingPathComponent("fresh")
+        try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
+        let twoDaysAgo = Date().addingTimeInterval(-2 * 86_400)
+        for url in [stale, stale.appendingPathComponent("site")] {
+            try FileManager.default.setAttributes([.modificationDate: twoDaysAgo], ofItemAtPath: url.path)
+        }
+        var times = [timespec(tv_sec: Int(twoDaysAgo.timeIntervalSince1970), tv_nsec: 0), timespec(tv_sec: Int(twoDaysAgo.timeIntervalSince1970), tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, parent.appendingPathComponent("old-link").path, &times, AT_SYMLINK_NOFOLLOW) == 0)
+
+        let second = try cli.run(["preview", "--no-open", input], in: folder, environment: environment)
+        #expect(second.status == 0 && second.err.isEmpty, "\(second.err)")
+        #expect(second.out == first.out, "the same inputs reuse the same folder")
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: parent.appendingPathComponent("old-link").path)) == victim.path)
+        #expect(FileManager.default.contents(atPath: victim.appendingPathComponent("notes.txt").path) == Data("precious".utf8))
     }
 
     @Test("preview --watch renders again when the input changes")

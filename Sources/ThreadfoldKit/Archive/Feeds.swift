@@ -33,10 +33,13 @@ struct AtomFeed {
         var published: Timestamp?
         var updated: Timestamp?
         var author: String?
-        /// Escaped into `<content type="html">`.
-        var html: String?
+        /// Plain text, never a whole body: a comment's entry carries `PageNavigation.excerpt`
+        /// of at most `excerptLimit` characters, so a 500 MB comment cannot make a 1 GB feed.
         var summary: String?
     }
+
+    /// The most characters of a comment a feed entry carries (cut at a word boundary, with "…").
+    static let excerptLimit = 1000
 
     var title: String
     var id: String
@@ -51,7 +54,7 @@ struct AtomFeed {
         // A feed needs an updated time; without one in the data, the epoch keeps output stable.
         let epoch = "1970-01-01T00:00:00Z"
         var x: [UInt8] = []
-        x.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.html?.utf8.count ?? 0) + 512 })
+        x.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.summary?.utf8.count ?? 0) + 512 })
         func raw(_ text: String) { x.append(contentsOf: text.utf8) }
         func text(_ value: String) { HTML.escape(value, into: &x) }
         func element(_ name: String, _ value: String) {
@@ -86,11 +89,6 @@ struct AtomFeed {
                 raw("</name></author>\n")
             }
             if let summary = entry.summary { element("summary", summary) }
-            if let html = entry.html {
-                raw("<content type=\"html\">")
-                text(html)
-                raw("</content>\n")
-            }
             raw("</entry>\n")
         }
         raw("</feed>\n")

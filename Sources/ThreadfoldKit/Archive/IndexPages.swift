@@ -30,7 +30,7 @@ struct IndexPages: Sendable {
         context["threads"] = .list(listing.threads.map { item($0, from: listing.dir) })
         context["hasThreads"] = .bool(!listing.threads.isEmpty)
         context["pager"] = pager(count: listing.pages, current: listing.page, from: listing.dir, listing.pageDir)
-        return try render(listing.dir, context)
+        return try render(listing.dir, context, threads: listing.threads.count)
     }
 
     /// Renders the listings on `jobs` threads; results in order.
@@ -107,7 +107,8 @@ struct IndexPages: Sendable {
             files += try render(listings)
             var context = common(dir: [], stats: stats)
             context["sections"] = .list(items)
-            files.append(try render([], context))
+            let shown = sections.reduce(0) { $0 + 1 + min(perPage, options.sectionPreview, $1.threads.count) }
+            files.append(try render([], context, threads: shown))
             sitemap.insert((url([]), newest), at: 0)
         }
         files.append(("atom.xml", siteFeed(summaries)))
@@ -146,8 +147,10 @@ struct IndexPages: Sendable {
         return context
     }
 
-    func render(_ dir: [String], _ context: [String: MustacheValue]) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
-        let bytes = try templates.render("index", .object(MustacheDictionary(context)))
+    /// Renders one listing page of `threads` thread items; its size estimate (which sets the
+    /// template output cap, `TemplateSet.outputLimit`) is 16 KiB plus 2 KiB per item.
+    func render(_ dir: [String], _ context: [String: MustacheValue], threads: Int) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
+        let bytes = try templates.render("index", .object(MustacheDictionary(context)), expectedSize: 16 * 1024 + 2048 * threads)
         return ((dir + ["index.html"]).joined(separator: "/"), bytes)
     }
 
@@ -232,7 +235,7 @@ struct IndexPages: Sendable {
                 id: base.map { $0 + summary.path + "/" } ?? XMLText.uuid("thread:\(summary.id)"),
                 link: base.map { $0 + summary.path + "/" } ?? summary.path + "/index.html",
                 published: summary.created?.timestamp, updated: summary.activity,
-                author: summary.author, html: nil,
+                author: summary.author,
                 summary: strings.join([strings.text("comments", count: summary.stats.comments),
                                        strings.text("people", count: summary.stats.participants)]))
         }

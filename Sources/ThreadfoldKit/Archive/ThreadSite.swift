@@ -115,7 +115,7 @@ public struct ArchiveRenderer: Sendable {
         let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: mainDirs, source: source)
         files.append(("t/\(folder)/thread.json", summary.encoded()))
         files.append(("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: mainDirs,
-                                                   pageOf: mainPageOf, bodies: &bodies, renderer: renderer, lang: lang)))
+                                                   pageOf: mainPageOf, renderer: renderer, lang: lang)))
         return ThreadFiles(summary: summary, files: files, diagnostics: first.diagnostics)
     }
 
@@ -233,9 +233,10 @@ public struct ArchiveRenderer: Sendable {
             orders: options.effectiveOrders.map(\.rawValue))
     }
 
-    /// The thread's latest comments, newest first.
+    /// The thread's latest comments, newest first, each with a plain-text excerpt of its body
+    /// (`AtomFeed.excerptLimit` characters), never the whole body.
     func feed(_ tree: ThreadTree, summary: ThreadSummary, anchors: [String], pageDirs: [[String]], pageOf: [Int32],
-              bodies: inout [HTML?], renderer: PageRenderer, lang: String) -> [UInt8] {
+              renderer: PageRenderer, lang: String) -> [UInt8] {
         let base = ["t", summary.path.split(separator: "/").dropFirst().joined(separator: "/")]
         var recent: [Int] = []
         for i in 0..<tree.count where tree.flags[i].contains(.visible) && !tree.flags[i].contains(.placeholder) && pageOf[i] >= 0 {
@@ -249,7 +250,6 @@ public struct ArchiveRenderer: Sendable {
         let absolute = options.base
         let entries = recent.prefix(options.feedEntries).map { i -> AtomFeed.Entry in
             let record = tree.records[i]
-            if bodies[i] == nil { bodies[i] = renderer.body(record.body, record.bodyFormat) }
             let dir = pageDirs[Int(pageOf[i])]
             let link = absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] }
                 ?? ThreadPaths.href(from: base, to: dir, fragment: anchors[i])
@@ -258,7 +258,7 @@ public struct ArchiveRenderer: Sendable {
                 title: "\(author): \(PageNavigation.excerpt(record.body))",
                 id: absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] } ?? XMLText.uuid("comment:\(summary.id):\(record.id.string)"),
                 link: link, published: record.createdAt, updated: record.editedAt ?? record.createdAt,
-                author: author, html: bodies[i]?.raw, summary: nil)
+                author: author, summary: PageNavigation.excerpt(record.body, limit: AtomFeed.excerptLimit))
         }
         let page = absolute.map { $0 + summary.path + "/" }
         return AtomFeed(

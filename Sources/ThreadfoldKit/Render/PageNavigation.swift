@@ -50,12 +50,17 @@ public struct PageNavigation: Sendable {
 
     public init() {}
 
-    /// The first words of a body, for a breadcrumb: Markdown punctuation and newlines become
-    /// spaces, at most 60 characters.
+    /// The first words of a body, as plain text: for a breadcrumb (60 characters), a feed entry's
+    /// title and its summary (`AtomFeed.excerptLimit`). Markdown punctuation and runs of white
+    /// space become one space. Longer text is cut at a word boundary (the last space, when that
+    /// keeps at least half of `limit`; else mid-word, as in text without spaces) and ends in "…".
+    /// Reads only as far as it needs, so a 500 MB body costs no more than a short one.
     public static func excerpt(_ body: String, limit: Int = 60) -> String {
         var out = String.UnicodeScalarView()
         var count = 0
         var space = false
+        /// Scalars written since the last space written, or nil before the first.
+        var sinceSpace: Int?
         for scalar in body.unicodeScalars {
             if scalar.value < 0x80 {
                 switch UInt8(scalar.value) {
@@ -70,6 +75,10 @@ public struct PageNavigation: Sendable {
                 continue
             }
             if count >= limit {
+                // Cut back to the last space unless the text ends at a word boundary already.
+                if !space, let word = sinceSpace, count - word - 1 >= limit / 2 {
+                    out.removeLast(word + 1)
+                }
                 out.append("…")
                 break
             }
@@ -77,9 +86,11 @@ public struct PageNavigation: Sendable {
                 out.append(" ")
                 count += 1
                 space = false
+                sinceSpace = 0
             }
             out.append(scalar)
             count += 1
+            sinceSpace = sinceSpace.map { $0 + 1 }
         }
         return String(out)
     }

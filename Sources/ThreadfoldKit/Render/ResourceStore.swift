@@ -36,19 +36,75 @@ public struct ResourceStore: Sendable {
         return try TemplateSet(sources: sources, files: files)
     }
 
-    /// The locale's strings: `templatesDirectory/locales/<tag>.json` first, then built-in.
+    /// The locale's strings: a file `templatesDirectory/locales/<tag>.json` first, then built-in.
+    ///
+    /// A locale is a name, never a path: `locale` must be a BCP 47 language tag by syntax
+    /// (`isLanguageTag`), and it selects only a locale whose name equals it, ignoring case as
+    /// BCP 47 does: one shipped with Threadfold or one listed in the user's `locales/` folder.
+    /// No path is ever built from `locale`; the file read is the listed one. Anything else is an
+    /// unknown locale (`isUnknownLocale`), which callers treat as a usage error on the command
+    /// line and as "use the default locale" for an input's `lang`.
     public func strings(locale: String) throws -> StringsTable {
+        guard Self.isLanguageTag(locale) else {
+            throw ResourceError(message: "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in --templates", isUnknownLocale: true)
+        }
         if let directory = templatesDirectory {
-            let path = (directory as NSString).appendingPathComponent("locales/\(locale).json")
-            if FileManager.default.fileExists(atPath: path) {
+            let folder = (directory as NSString).appendingPathComponent("locales")
+            if let name = userLocaleNames().first(where: { Self.sameTag($0, locale) }) {
+                let path = (folder as NSString).appendingPathComponent(name + ".json")
                 return try StringsTable(json: Array(try readText(path).utf8), file: path)
             }
         }
-        let path = "Templates/locales/\(locale).json"
-        guard let text = BuiltinResources.files[path] else {
+        guard let name = Self.builtinLocales.first(where: { Self.sameTag($0, locale) }),
+              let text = BuiltinResources.files["Templates/locales/\(name).json"] else {
             throw ResourceError(message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in --templates", isUnknownLocale: true)
         }
-        return try StringsTable(json: Array(text.utf8), file: path)
+        return try StringsTable(json: Array(text.utf8), file: "Templates/locales/\(name).json")
+    }
+
+    /// The names (without `.json`) of the regular files in `templatesDirectory/locales/`, sorted;
+    /// empty when there is no such folder. Names that are not language tags are left out.
+    func userLocaleNames() -> [String] {
+        guard let directory = templatesDirectory else { return [] }
+        let folder = (directory as NSString).appendingPathComponent("locales")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return names.sorted().compactMap { file in
+            guard file.hasSuffix(".json") else { return nil }
+            let name = String(file.dropLast(".json".count))
+            guard Self.isLanguageTag(name) else { return nil }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(file), isDirectory: &isDirectory),
+                  !isDirectory.boolValue else { return nil }
+            return name
+        }
+    }
+
+    /// A BCP 47 language tag by syntax (RFC 5646 section 2.1, without checking the registry):
+    /// subtags of 1 to 8 ASCII letters or digits separated by single hyphens, the first of 2 to 3
+    /// or 5 to 8 letters. So `en`, `zh-Hans`, `de-CH-1996` pass; `../x`, `en_US`, `a`, `en--x`
+    /// and anything with a slash, dot or space do not.
+    public static func isLanguageTag(_ text: String) -> Bool {
+        let subtags = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard let first = subtags.first, [2, 3, 5, 6, 7, 8].contains(first.count),
+              first.allSatisfy({ isASCIILetter($0) }) else { return false }
+        return subtags.allSatisfy { subtag in
+            (1...8).contains(subtag.count) && subtag.allSatisfy { isASCIILetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+        }
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+
+    /// BCP 47 tags compare without regard to ASCII case.
+    static func sameTag(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (isASCIILetter(x) && isASCIILetter(y) && x | 0x20 == y | 0x20)
+        }
+    }
+
+    /// A name for a message: quoted, with control characters escaped, at most 64 characters.
+    private static func quoted(_ text: String) -> String {
+        let short = text.count > 64 ? String(text.prefix(64)) + "…" : text
+        return "'" + short.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined() + "'"
     }
 
     public static var builtinLocales: [String] {

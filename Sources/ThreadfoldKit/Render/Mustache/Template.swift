@@ -24,10 +24,13 @@ public struct Template: Sendable {
         }
     }
 
+    /// Nodes are one flat array. A section's children are the nodes after it up to its `end`
+    /// (an index into the same array, exclusive), so however deep sections nest, nothing that
+    /// parses, renders or frees a template recurses.
     enum Node: Sendable {
         case text([UInt8])
         case variable(Name, escaped: Bool)
-        case section(Name, inverted: Bool, children: [Node])
+        case section(Name, inverted: Bool, end: Int)
         /// A partial, with the indentation of its standalone tag (applied to every line).
         case partial(String, indent: String)
     }

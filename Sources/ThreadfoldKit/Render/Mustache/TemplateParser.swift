@@ -19,18 +19,21 @@ struct TemplateParser {
 
     private struct OpenSection {
         var name: String
-        var inverted: Bool
-        var nodes: [Template.Node]
         var offset: Int
+        /// The section's node, whose `end` is set when it closes.
+        var node: Int
     }
 
+    /// The template's nodes, flat: sections are closed by setting their `end`, so each tag costs
+    /// constant work and nothing is copied as sections nest.
     mutating func parse() throws(TemplateError) -> [Template.Node] {
-        var stack: [OpenSection] = [OpenSection(name: "", inverted: false, nodes: [], offset: 0)]
+        var nodes: [Template.Node] = []
+        var stack: [OpenSection] = []
         var text: [UInt8] = []
 
-        func flush(_ text: inout [UInt8], into stack: inout [OpenSection]) {
+        func flush(_ text: inout [UInt8], into nodes: inout [Template.Node]) {
             if !text.isEmpty {
-                stack[stack.count - 1].nodes.append(.text(text))
+                nodes.append(.text(text))
                 text.removeAll(keepingCapacity: true)
             }
         }
@@ -91,47 +94,54 @@ struct TemplateParser {
                 close = Array(parts[1])
             case UInt8(ascii: "#"), UInt8(ascii: "^"):
                 let name = try validName(content, tagStart)
-                flush(&text, into: &stack)
-                stack.append(OpenSection(name: name, inverted: sigil == UInt8(ascii: "^"), nodes: [], offset: tagStart))
+                flush(&text, into: &nodes)
+                stack.append(OpenSection(name: name, offset: tagStart, node: nodes.count))
+                nodes.append(.section(Template.Name(name), inverted: sigil == UInt8(ascii: "^"), end: nodes.count + 1))
             case UInt8(ascii: "/"):
                 let name = try validName(content, tagStart)
-                guard stack.count > 1 else {
+                guard let open = stack.last else {
                     throw error(at: tagStart, "found '{{/\(name)}}' but no section is open; expected a matching '{{#\(name)}}' before it")
                 }
-                guard stack[stack.count - 1].name == name else {
-                    let open = stack[stack.count - 1]
+                guard open.name == name else {
                     let (line, column) = location(open.offset)
                     throw error(at: tagStart, "found '{{/\(name)}}'; expected '{{/\(open.name)}}' to close the section opened at \(line):\(column)")
                 }
-                flush(&text, into: &stack)
-                let section = stack.removeLast()
-                stack[stack.count - 1].nodes.append(.section(Template.Name(name), inverted: section.inverted, children: section.nodes))
+                flush(&text, into: &nodes)
+                stack.removeLast()
+                if case .section(let sectionName, let inverted, _) = nodes[open.node] {
+                    nodes[open.node] = .section(sectionName, inverted: inverted, end: nodes.count)
+                }
             case UInt8(ascii: ">"):
                 let name = try validName(content, tagStart)
-                flush(&text, into: &stack)
-                stack[stack.count - 1].nodes.append(.partial(name, indent: String(decoding: indent, as: UTF8.self)))
+                flush(&text, into: &nodes)
+                nodes.append(.partial(name, indent: String(decoding: indent, as: UTF8.self)))
             default:
                 let name = try validName(content, tagStart)
-                flush(&text, into: &stack)
+                flush(&text, into: &nodes)
                 let escaped = sigil == 0
-                stack[stack.count - 1].nodes.append(.variable(Template.Name(name), escaped: escaped))
+                nodes.append(.variable(Template.Name(name), escaped: escaped))
             }
             position = nextPosition
             lastTagEnd = nextPosition
         }
-        flush(&text, into: &stack)
-        if stack.count > 1 {
-            let section = stack[stack.count - 1]
+        flush(&text, into: &nodes)
+        if let section = stack.last {
             throw error(at: section.offset, "section '\(section.name)' is never closed; expected '{{/\(section.name)}}'")
         }
-        return stack[0].nodes
+        return nodes
     }
 
     /// If the tag at `tagStart..<tagEnd` is alone on its line, the offset just past that line.
+    ///
+    /// Looks back from the tag only as far as the previous tag's end (or the first byte that is
+    /// not a space or tab), never to the start of a long line: each byte is looked at a bounded
+    /// number of times, so a line of 16,000 tags parses in linear time, not quadratic.
     private func standaloneEnd(tagStart: Int, tagEnd: Int) -> Int? {
-        let lineStart = self.lineStart(before: tagStart)
-        guard lastTagEnd <= lineStart else { return nil }
-        for i in lineStart..<tagStart where source[i] != 0x20 && source[i] != 0x09 { return nil }
+        var start = tagStart
+        while start > lastTagEnd && (source[start - 1] == 0x20 || source[start - 1] == 0x09) { start -= 1 }
+        // Standalone needs the line to start at `start`: the source's start or just after a
+        // newline, with no tag of this line before it (`lastTagEnd <= start`, which the loop keeps).
+        guard start == 0 || source[start - 1] == 0x0A else { return nil }
         var i = tagEnd
         while i < source.count && (source[i] == 0x20 || source[i] == 0x09) { i += 1 }
         if i == source.count { return i }
@@ -140,6 +150,8 @@ struct TemplateParser {
         return nil
     }
 
+    /// The start of the line holding `offset`, for a tag already known to be standalone (so
+    /// only spaces and tabs lie between).
     private func lineStart(before offset: Int) -> Int {
         var i = offset
         while i > 0 && source[i - 1] != 0x0A { i -= 1 }

@@ -30,4 +30,54 @@ struct TemplateParserTests {
         let set = try TemplateSet(sources: ["t": "{{>t}}"])
         #expect(throws: TemplateError.self) { try set.render("t", .null) }
     }
+
+    @Test("doubling partials stop at the output cap with an error naming the template, not gigabytes")
+    func exponentialPartials() throws {
+        // p0 includes p1 twice, p1 includes p2 twice, …: 2^27 copies of p27's 36 bytes (4.8 GB).
+        var sources: [String: String] = ["p27": "thirty-six bytes of text, repeated\n"]
+        for level in 0..<27 { sources["p\(level)"] = "{{>p\(level + 1)}}{{>p\(level + 1)}}" }
+        let set = try TemplateSet(sources: sources, files: ["p0": "tpl/p0.mustache"])
+        let error = try #require(throws: TemplateError.self) { _ = try set.render("p0", .null) }
+        let limit = TemplateSet.outputLimit(expectedSize: 64 * 1024)
+        #expect(error.description == "tpl/p0.mustache:1:1: error: template 'p0' wrote more than \(limit) bytes (in partial 'p27'), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)")
+        // A smaller explicit cap, and output up to the cap is fine.
+        let small = try TemplateSet(sources: ["t": "{{#items}}abcd{{/items}}"])
+        let items = MustacheValue.object(MustacheDictionary(["items": .list(Array(repeating: .bool(true), count: 100))]))
+        #expect(try small.render("t", items, limit: 400).count == 400)
+        #expect(throws: TemplateError.self) { _ = try small.render("t", items, limit: 399) }
+        // The cap grows with the estimate: a page estimated at 500 MB may reach 2 GB and more.
+        #expect(TemplateSet.outputLimit(expectedSize: 500_000_000) == 64 * 1024 * 1024 + 2_000_000_000)
+        #expect(TemplateSet.outputLimit(expectedSize: Int.max) == Int.max)
+    }
+
+    /// An object whose `a` is itself, so every nested `{{#a}}` finds it on top of the stack.
+    final class SelfNested: MustacheObject {
+        func value(forKey key: String) -> MustacheValue? { key == "a" ? .object(self) : nil }
+    }
+
+    @Test("16,000 nested sections parse into 16,000 levels and render", arguments: ["", " ", "\n"])
+    func deepSections(_ separator: String) throws {
+        let depth = 16_000
+        let source = String(repeating: "{{#a}}" + separator, count: depth) + "x"
+            + String(repeating: separator + "{{/a}}", count: depth)
+        let template = try Template(name: "deep", source: source)
+        // Sections are flat: each one's children run to its `end`. Count how deep they nest.
+        var ends: [Int] = []
+        var levels = 0
+        for (index, node) in template.nodes.enumerated() {
+            while let last = ends.last, last <= index { ends.removeLast() }
+            if case .section(let name, false, let end) = node, name.parts == ["a"] {
+                ends.append(end)
+                levels = max(levels, ends.count)
+            }
+        }
+        #expect(levels == depth)
+        let out = String(decoding: try TemplateSet(templates: ["deep": template]).render("deep", .object(SelfNested())), as: UTF8.self)
+        switch separator {
+        case " ": #expect(out == String(repeating: " ", count: depth) + "x" + String(repeating: " ", count: depth))
+        // Each tag alone on its line takes the line with it.
+        case "\n": #expect(out == "x\n")
+        default: #expect(out == "x")
+        }
+    }
 }
