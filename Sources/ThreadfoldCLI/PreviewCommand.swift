@@ -59,6 +59,7 @@ enum PreviewCommand {
             }
             var builder = ArchiveBuilder(units: units, output: site, options: options, resources: resources)
             builder.incremental = true
+            builder.durable = false
             do {
                 let report = try builder.run()
                 for error in report.errors.prefix(50) { console.err(error.description + "\n") }

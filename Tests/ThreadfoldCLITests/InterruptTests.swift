@@ -71,7 +71,10 @@ struct InterruptTests {
         let process = try start(["build", changed, "-o", "site", "-q", "--jobs", "1"], in: folder)
         // Wait until the build is writing its staging folder.
         let deadline = Date().addingTimeInterval(20)
-        while try beside(folder).isEmpty && process.isRunning && Date() < deadline { usleep(2_000) }
+        func writing() throws -> Bool {
+            try beside(folder).contains { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent("t").path) }
+        }
+        while try !writing() && process.isRunning && Date() < deadline { usleep(2_000) }
         #expect(process.isRunning, "the build was still running when signalled")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()

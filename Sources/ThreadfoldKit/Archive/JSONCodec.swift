@@ -485,7 +485,8 @@ extension Manifest {
                     }
                 }
                 let files = unitFiles ?? Manifest.files(of: threads)
-                guard let hash, let comments, let stamps, stamps.count == files.count, !failed else { return nil }
+                // A count out of range makes the manifest unusable (a full build), never a trap.
+                guard let hash, let comments, (0...(1 << 40)).contains(comments), let stamps, stamps.count == files.count, !failed else { return nil }
                 return Unit(hash: hash, threads: threads, files: files, warnings: warnings, comments: Int(comments), stamps: stamps)
             }
             let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 256))
