@@ -105,8 +105,8 @@ public struct SiteWriter: Sendable {
 
         // The spare: taken (renamed to this build's staging name) and cleaned, or removed.
         var recycled: [String: FileStamp]?
-        if parent.entry(spareName) != nil {
-            if keepSpare, exists, parent.entry(spareName)?.kind == .folder, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
+        if let spareKind = parent.entry(spareName)?.kind {
+            if keepSpare, exists, spareKind == .folder, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
                 do {
                     let folder = try parent.folder(stagingName)
                     if folder.entry(Self.markerName)?.kind == .file, let recycle,
@@ -175,7 +175,7 @@ public struct SiteWriter: Sendable {
         while let (folder, prefix) = pending.popLast() {
             for entry in folder.names() {
                 guard let name = String(validating: entry.name, as: UTF8.self) else {
-                    _ = Folder.withCName(entry.name) { unlinkat(folder.fd, $0, 0) }
+                    // removeTree unlinks whatever is not a folder, so one call serves any entry.
                     try folder.removeTree(bytes: entry.name)
                     continue
                 }
