@@ -29,11 +29,11 @@ enum RenderCommand {
             return CLI.usageError("'-' (standard input) can be given only once", usage: command.usage, console)
         }
         let quiet = parsed.has("quiet")
-        let pipeline: ThreadPipeline
+        let renderer: ThreadRenderer
         let assets: [(name: String, bytes: [UInt8])]
         do {
             let resources = SharedOptions.resources(parsed)
-            pipeline = try ThreadPipeline(options: options, resources: resources)
+            renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
             assets = try resources.assets()
         } catch let error as ResourceError where error.isUnknownLocale {
             return CLI.usageError(error.message, usage: command.usage, console)
@@ -70,13 +70,13 @@ enum RenderCommand {
         var rendered: [(page: String, comments: Int)] = []
         for input in inputs {
             do {
-                let result = try pipeline.read(bytes: try input.bytes().get(), file: input.display)
+                let result = try Importer.read(bytes: try input.bytes().get(), file: input.display, options: options.importing)
                 if !quiet { SharedOptions.noteDetected(result, file: input.display, console) }
                 for thread in result.threads {
                     // A file of several threads gets a page per thread, named after each id.
                     let base = result.threads.count == 1 ? input.base : "\(input.base)-\(thread.info.id?.string ?? "thread")"
                     let page = names.claim(base)
-                    let done = try pipeline.render(record: thread)
+                    let done = try renderer.page(thread)
                     if !failed { try staging?.write(page, done.html) }
                     comments += done.thread.totals.comments
                     rendered.append((page, done.thread.totals.comments))

@@ -478,23 +478,25 @@ do {
     let trees = records.compactMap { try? ThreadBuilder.build($0) }
     let buildTime = Double(clock() - t) / 1e9
     t = clock()
-    let models = trees.map { PageLayout.make($0, options: LayoutOptions()) }
+    let entries = trees.reduce(0) { $0 + PageLayout.make($1, options: LayoutOptions()).entries.count }
     let layoutTime = Double(clock() - t) / 1e9
     let markdown = MarkdownRenderer()
     t = clock()
     for record in records { for comment in record.comments { _ = markdown.render(comment.body) } }
     let markdownTime = Double(clock() - t) / 1e9
     let resources = ResourceStore()
-    let renderer = PageRenderer(templates: try resources.templateSet(), strings: try resources.strings(locale: "en"), markdown: markdown)
+    precondition(entries > 0)
+    // `page` threads and lays out again: take those stages' times off.
+    let renderer = try ThreadRenderer(options: ArchiveOptions(), resources: resources)
     t = clock()
     var htmlBytes = 0
-    for model in models { htmlBytes += (try renderer.render(model)).count }
-    let pageTime = Double(clock() - t) / 1e9
-    let plainRenderer = PageRenderer(templates: try resources.templateSet(), strings: try resources.strings(locale: "en"),
-                                     markdown: MarkdownRenderer(options: MarkdownOptions(maxBytes: 0)))
+    for record in records { htmlBytes += try renderer.page(record).html.count }
+    let pageTime = Double(clock() - t) / 1e9 - buildTime - layoutTime
+    let plainRenderer = try ThreadRenderer(options: ArchiveOptions(render: RenderOptions(markdown: MarkdownOptions(maxBytes: 0))),
+                                           resources: resources)
     t = clock()
-    for model in models { _ = try plainRenderer.render(model) }
-    let plainPageTime = Double(clock() - t) / 1e9
+    for record in records { _ = try plainRenderer.page(record) }
+    let plainPageTime = Double(clock() - t) / 1e9 - buildTime - layoutTime
     print("templates alone (bodies as plain text, no cmark): \(format(plainPageTime, 3)) s")
     print("stages:      decode \(format(decodeTime, 3)) s · tree \(format(buildTime, 3)) s · layout \(format(layoutTime, 3)) s · "
         + "Markdown (cmark + link checks) \(format(markdownTime, 3)) s · templates \(format(pageTime - markdownTime, 3)) s "

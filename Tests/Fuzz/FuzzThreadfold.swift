@@ -4,15 +4,15 @@
 // as text. Built by the Makefile with -sanitize=fuzzer,address, not by SwiftPM.
 
 /// Built once: templates and strings from the embedded resources.
-let pipeline = try! ThreadPipeline()
-let archive: ArchiveRenderer = {
+let standalone = try! ThreadRenderer(options: ArchiveOptions())
+let archive: ThreadRenderer = {
     var options = ArchiveOptions()
     options.pageDepth = 2
     options.pageSize = 2
     options.orders = [.top, .oldest]
     options.layout = .auto
     options.baseURL = "https://example.org/"
-    return try! ArchiveRenderer(options: options, resources: ResourceStore())
+    return try! ThreadRenderer(options: options, resources: ResourceStore())
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -20,12 +20,14 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if let result = try? Importer.read(bytes: bytes, file: "fuzz.json", options: ImportOptions(lenient: true)) {
         for (position, record) in result.threads.prefix(8).enumerated() {
-            _ = try? pipeline.render(record: record)
-            let id = ArchiveRenderer.id(of: record, source: "fuzz.json", position: position)
-            if let files = try? archive.render(record, id: id, folder: ThreadPaths.folder(title: record.info.title, id: id), source: "fuzz.json") {
+            _ = try? standalone.page(record)
+            let id = ThreadRenderer.id(of: record, source: "fuzz.json", position: position)
+            let folder = ThreadPaths.folder(title: record.info.title, id: id)
+            if let files = try? archive.files(record, id: id, folder: folder, source: "fuzz.json", write: { path, _ in
+                precondition(SiteWriter.isSafeRelativePath(path))
+            }) {
                 // The sidecar reads back as what was written.
                 precondition((try? ThreadSummary.decode(files.summary.encoded(), file: "thread.json")) == files.summary)
-                for file in files.files { precondition(SiteWriter.isSafeRelativePath(file.path)) }
             }
         }
     }

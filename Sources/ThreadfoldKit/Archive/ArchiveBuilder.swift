@@ -1,3 +1,7 @@
+// Archive stage: many threads in, one site out. It schedules units of input on workers, claims
+// each thread's id and folder, reuses what an earlier build wrote (`--incremental`), and hands
+// the rendered files to the Site stage; the Render stage makes every page.
+
 import Dispatch
 import Foundation
 import Synchronization
@@ -70,7 +74,7 @@ public struct ArchiveBuilder: Sendable {
     public func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
         var report = Report()
         var clock = Clock()
-        let renderer = try ArchiveRenderer(options: options, resources: resources)
+        let renderer = try ThreadRenderer(options: options, resources: resources)
         let settings = settingsHash()
         var spare: Manifest?
         let staging: SiteWriter.Staging
@@ -107,7 +111,7 @@ public struct ArchiveBuilder: Sendable {
         var hashes = [UInt64?](repeating: nil, count: units.count)
         if spareUnits != nil || previous != nil {
             let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [previous, spare].compactMap { $0 })
-            hashes = Work.parallel(count: units.count, jobs: jobs) { i -> UInt64? in
+            hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
                 if let hash = known[i] { return hash }
                 return try? ContentHash.hash(units[i].read())
             }
@@ -132,8 +136,8 @@ public struct ArchiveBuilder: Sendable {
         }
 
         // 4. Link and render, in parallel, largest units first so no long thread ends the run alone.
-        let work = Work()
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, work: work)
+        let claims = ThreadClaims()
+        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: claims)
         var pending: [Int] = []
         var results = [UnitResult?](repeating: nil, count: units.count)
         for (i, action) in actions.enumerated() {
@@ -158,7 +162,7 @@ public struct ArchiveBuilder: Sendable {
         }
         pending = pending.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && pending[$0] < pending[$1]) }.map { pending[$0] }
         let done = units.count - pending.count
-        let computed = Work.parallel(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units, hashes] p -> UnitResult in
+        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units, hashes] p -> UnitResult in
             let i = pending[p]
             // Linked when every file of the live site is still the one its manifest recorded.
             if case .link(let old) = actions[i],
@@ -200,7 +204,7 @@ public struct ArchiveBuilder: Sendable {
             report.threadPaths = summaries.map(\.path)
             var files: [(path: String, bytes: [UInt8])] = []
             if shard == nil {
-                files = try renderer.listing(summaries, resources: resources, jobs: jobs)
+                files = try renderer.listing(summaries, jobs: jobs)
             } else {
                 files.append(("shard.json", Array("{\"shard\": \"\(shard!.index)/\(shard!.count)\", \"threads\": \(summaries.count), \"version\": \"\(Threadfold.version)\"}\n".utf8)))
             }
@@ -237,20 +241,14 @@ public struct ArchiveBuilder: Sendable {
 
     /// Every unit read and imported without writing anything, for a build that cannot write
     /// its output: its input errors are reported with the output's.
-    func check(_ renderer: ArchiveRenderer) -> [InputError] {
-        let found = Work.parallel(count: units.count, jobs: jobs) { [units] i -> [InputError] in
+    func check(_ renderer: ThreadRenderer) -> [InputError] {
+        let found = Parallel.map(count: units.count, jobs: jobs) { [units] i -> [InputError] in
             let unit = units[i]
             do {
-                _ = try renderer.pipeline.read(bytes: try unit.read(), file: unit.display)
+                _ = try Importer.read(bytes: try unit.read(), file: unit.display, options: renderer.options.render.importing)
                 return []
-            } catch let error as InputErrors {
-                return error.errors.map { error in
-                    var error = error
-                    if unit.lineBase > 0, let line = error.line { error.line = line + unit.lineBase }
-                    return error
-                }
             } catch {
-                return [InputError(file: unit.display, message: "\(error)")]
+                return unit.errors(error)
             }
         }
         return found.flatMap { $0 }
@@ -364,46 +362,9 @@ struct Clock {
     }
 }
 
-/// Shared state of one build's workers.
-final class Work: Sendable {
-    /// Thread ids (as bytes) and folders already taken, with where they came from.
-    let claims = Mutex<(ids: [[UInt8]: String], folders: [String: String])>(([:], [:]))
-
-
-    /// Runs `body(0..<count)` on `jobs` threads (each with a large stack), results in index
-    /// order. `progress(done)` is called from the calling thread about ten times a second.
-    static func parallel<T: Sendable>(count: Int, jobs: Int, progress: ((Int) -> Void)? = nil,
-                                      _ body: @escaping @Sendable (Int) -> T) -> [T] {
-        guard count > 0 else { return [] }
-        let shared = ParallelState<T>(count: count)
-        let group = DispatchGroup()
-        for _ in 0..<max(1, min(jobs, count)) {
-            group.enter()
-            let thread = Thread {
-                while true {
-                    let i = shared.next.add(1, ordering: .relaxed).oldValue
-                    guard i < count else { break }
-                    let result = body(i)
-                    shared.results.withLock { $0[i] = result }
-                    shared.done.add(1, ordering: .relaxed)
-                }
-                group.leave()
-            }
-            thread.stackSize = 16 << 20
-            thread.start()
-        }
-        while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            progress?(shared.done.load(ordering: .relaxed))
-        }
-        return shared.results.withLock { $0.map { $0! } }
-    }
-}
-
-final class ParallelState<T: Sendable>: Sendable {
-    let next = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
-    let results: Mutex<[T?]>
-    init(count: Int) { results = Mutex([T?](repeating: nil, count: count)) }
+/// The thread ids (as bytes) and folders one build's workers have taken, with where they came from.
+final class ThreadClaims: Sendable {
+    let taken = Mutex<(ids: [[UInt8]: String], folders: [String: String])>(([:], [:]))
 }
 
 struct UnitResult: Sendable {
@@ -426,10 +387,10 @@ struct UnitResult: Sendable {
 
 struct WorkerContext: Sendable {
     let units: [ArchiveUnit]
-    let renderer: ArchiveRenderer
+    let renderer: ThreadRenderer
     let staging: SiteWriter.Staging
     let shard: Shard?
-    let work: Work
+    let claims: ThreadClaims
 
     /// A unit whose files an earlier build wrote: linked from the live site when the staging
     /// folder does not already hold them, then claimed. Nil when a live file is not the one the
@@ -450,7 +411,7 @@ struct WorkerContext: Sendable {
             result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
         }
         do {
-            for summary in old.threads { try claim(summary, source: display) }
+            for summary in old.threads { try claim(id: summary.id, path: summary.path, source: display) }
         } catch {
             result.errors.append(error)
             return result
@@ -467,74 +428,80 @@ struct WorkerContext: Sendable {
     func render(_ unit: ArchiveUnit, hash known: UInt64?) -> UnitResult {
         var result = UnitResult()
         let base = unit.lineBase
-        func shifted(_ error: InputError) -> InputError {
-            var error = error
-            if base > 0, let line = error.line { error.line = line + base }
-            return error
-        }
         do {
             let data = try unit.read()
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
-            let imported = try renderer.pipeline.read(bytes: data, file: unit.display)
+            let imported = try Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing)
             if imported.detected { result.format = imported.format.rawValue }
-            result.warnings += imported.skipped.map(shifted)
+            result.warnings += imported.skipped.map(unit.located)
             var written: [String] = []
             for (position, record) in imported.threads.enumerated() {
                 let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
-                let id = ArchiveRenderer.id(of: record, source: source, position: position)
+                let id = ThreadRenderer.id(of: record, source: source, position: position)
                 let folder = ThreadPaths.folder(title: record.info.title, id: id)
                 if let shard, !shard.contains(folder: folder) {
                     result.otherShards += 1
                     continue
                 }
-                let files = try renderer.render(record, id: id, folder: folder, source: source)
-                try claim(files.summary, source: source)
-                for file in files.files {
-                    let page = file.path.hasSuffix(".html") ? 1 : 0
-                    if try staging.write(file.path, file.bytes) {
+                try claim(id: id.string, path: "t/\(folder)", source: source)
+                let files = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
+                    let page = path.hasSuffix(".html") ? 1 : 0
+                    if try staging.write(path, bytes) {
                         result.filesWritten += 1
                         result.pagesWritten += page
                     } else {
                         result.filesReused += 1
                         result.pagesReused += page
                     }
-                    written.append(file.path)
                 }
+                written += files.paths
                 result.summaries.append(files.summary)
-                result.warnings += files.diagnostics.map { shifted($0.error) }
+                result.warnings += files.diagnostics.map { unit.located($0.error) }
                 result.rendered += 1
                 result.comments += files.summary.stats.comments
             }
             result.manifestUnit = (Manifest.key(unit.key(contentHash: hash)), Manifest.Unit(hash: ContentHash.hex(hash), threads: result.summaries, files: written,
                                                       warnings: result.warnings, comments: result.comments))
-        } catch let error as InputErrors {
-            result.errors += error.errors.map(shifted)
-        } catch let error as InputError {
-            result.errors.append(shifted(error))
-        } catch let error as SiteError {
-            result.errors.append(InputError(file: error.path, message: error.message))
-        } catch let error as TemplateError {
-            result.errors.append(InputError(file: unit.display, message: "template error: \(error)"))
         } catch {
-            result.errors.append(InputError(file: unit.display, message: "\(error)"))
+            result.errors += unit.errors(error)
         }
         return result
     }
 
-    /// Takes the thread's id and folder for it, or fails naming both places that want them.
-    func claim(_ summary: ThreadSummary, source: String) throws(InputError) {
-        let id = Array(summary.id.utf8)
-        let conflict: String? = work.claims.withLock { claims in
-            if let other = claims.ids[id] { return other }
-            if let other = claims.folders[summary.path] { return other }
-            claims.ids[id] = source
-            claims.folders[summary.path] = source
+    /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
+    func claim(id: String, path: String, source: String) throws(InputError) {
+        let key = Array(id.utf8)
+        let conflict: String? = claims.taken.withLock { claims in
+            if let other = claims.ids[key] { return other }
+            if let other = claims.folders[path] { return other }
+            claims.ids[key] = source
+            claims.folders[path] = source
             return nil
         }
         guard let conflict else { return }
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         throw InputError(file: places[1], path: "$.id",
-                         message: "the thread id \"\(summary.id)\" (page \(summary.path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")
+                         message: "the thread id \"\(id)\" (page \(path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")
+    }
+}
+
+extension ArchiveUnit {
+    /// `error` with the line it names counted from the start of the file, not of this unit.
+    func located(_ error: InputError) -> InputError {
+        var error = error
+        if lineBase > 0, let line = error.line { error.line = line + lineBase }
+        return error
+    }
+
+    /// Whatever reading or rendering this unit threw, as located input errors.
+    func errors(_ error: any Error) -> [InputError] {
+        switch error {
+        case let error as InputErrors: return error.errors.map(located)
+        case let error as InputError: return [located(error)]
+        case let error as SiteError: return [InputError(file: error.path, message: error.message)]
+        case let error as TemplateError: return [InputError(file: display, message: "template error: \(error)")]
+        default: return [InputError(file: display, message: "\(error)")]
+        }
     }
 }

@@ -21,7 +21,7 @@ public struct ArchiveMerge: Sendable {
     public func run() throws -> ArchiveBuilder.Report {
         var report = ArchiveBuilder.Report()
         var clock = Clock()
-        let renderer = try ArchiveRenderer(options: options, resources: resources)
+        let renderer = try ThreadRenderer(options: options, resources: resources)
         var summaries: [ThreadSummary] = []
         var owners: [String: String] = [:]
         // Each shard's `t` folder, and the files to take from it (paths under the site root).
@@ -113,8 +113,7 @@ public struct ArchiveMerge: Sendable {
             }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
-            let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), resources: resources,
-                                             jobs: ProcessInfo.processInfo.activeProcessorCount)
+            let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount)
             for file in files { try staging.write(file.path, file.bytes) }
             report.filesWritten = files.count
             report.pagesWritten = files.filter { $0.path.hasSuffix(".html") }.count

@@ -490,7 +490,7 @@ extension Manifest {
                 return Unit(hash: hash, threads: threads, files: files, warnings: warnings, comments: Int(comments), stamps: stamps)
             }
             let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 256))
-            let decoded = Work.parallel(count: chunks, jobs: chunks) { [members] c -> [Unit?] in
+            let decoded = Parallel.map(count: chunks, jobs: chunks) { [members] c -> [Unit?] in
                 stride(from: c, to: members.count, by: chunks).map { decodeUnit(members[$0].node) }
             }
             var units: [String: Unit] = [:]

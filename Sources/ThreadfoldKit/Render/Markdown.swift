@@ -28,7 +28,7 @@ public struct MarkdownOptions: Sendable, Hashable {
     }
 }
 
-/// Renders untrusted Markdown to safe HTML with cmark. The only file that touches C.
+/// Renders untrusted Markdown to safe HTML with cmark. The only file that imports `Ccmark`.
 ///
 /// Never uses `CMARK_OPT_UNSAFE`: raw HTML in bodies is omitted. Links and images are checked
 /// against `URLPolicy` before rendering; a refused one keeps its text and loses its URL. Links

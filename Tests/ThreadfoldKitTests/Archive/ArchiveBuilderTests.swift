@@ -395,8 +395,8 @@ struct ArchiveCountTests {
         for sections in [ArchiveOptions.Sections.none, .month] {
             var options = ArchiveOptions()
             options.sections = sections
-            let renderer = try ArchiveRenderer(options: options, resources: ResourceStore())
-            #expect(throws: InputError.self) { try renderer.listing(huge, resources: ResourceStore(), jobs: 1) }
+            let renderer = try ThreadRenderer(options: options, resources: ResourceStore())
+            #expect(throws: InputError.self) { try renderer.listing(huge, jobs: 1) }
         }
     }
 

@@ -24,8 +24,8 @@ struct ResourceStoreTests {
 
     func page(lang: String, templates: URL) throws -> String {
         let thread = #"{"lang": \#(String(decoding: try JSONSerialization.data(withJSONObject: lang, options: .fragmentsAllowed), as: UTF8.self)), "comments": [{"id": 1, "body": "a"}, {"id": 2, "parent_id": 1, "body": "b"}]}"#
-        let pipeline = try ThreadPipeline(resources: ResourceStore(templatesDirectory: templates.path))
-        return String(decoding: try pipeline.render(bytes: Array(thread.utf8), file: "t.json").html, as: UTF8.self)
+        let pipeline = try ThreadRenderer(options: ArchiveOptions(), resources: ResourceStore(templatesDirectory: templates.path))
+        return String(decoding: try pipeline.page(bytes: Array(thread.utf8), file: "t.json").html, as: UTF8.self)
     }
 
     @Test("language tags by BCP 47 syntax", arguments: [
@@ -57,7 +57,7 @@ struct ResourceStoreTests {
         var options = RenderOptions()
         options.locale = "../../../../outside"
         let error = try #require(throws: ResourceError.self) {
-            _ = try ThreadPipeline(options: options, resources: ResourceStore(templatesDirectory: templates.path))
+            _ = try ThreadRenderer(options: ArchiveOptions(render: options), resources: ResourceStore(templatesDirectory: templates.path))
         }
         #expect(error.isUnknownLocale)
         #expect(error.message.contains("'../../../../outside' is not a language tag; expected a BCP 47 tag"))
@@ -83,6 +83,6 @@ struct ResourceStoreTests {
         #expect(try page(lang: "it", templates: root).contains("1 reply"))
         var options = RenderOptions()
         options.locale = "it"
-        #expect(throws: ResourceError.self) { _ = try ThreadPipeline(options: options, resources: ResourceStore(templatesDirectory: root.path)) }
+        #expect(throws: ResourceError.self) { _ = try ThreadRenderer(options: ArchiveOptions(render: options), resources: ResourceStore(templatesDirectory: root.path)) }
     }
 }

@@ -1,4 +1,4 @@
-/// A parsed Mustache template: an enum AST, each tag keeping its place for messages.
+/// A parsed Mustache template: a flat node array, each name already resolved to its key.
 public struct Template: Sendable {
     public let name: String
     /// The file named in error messages.
@@ -6,21 +6,29 @@ public struct Template: Sendable {
     public let source: String
     let nodes: [Node]
 
+    /// Parses `source` on its own, with a table of names of its own (to check a template).
     public init(name: String, source: String, file: String? = nil) throws(TemplateError) {
+        var keys = TemplateKeys()
+        try self.init(name: name, source: source, file: file, keys: &keys)
+    }
+
+    /// Parses `source`, entering its names in `keys`, the table of the set it belongs to.
+    init(name: String, source: String, file: String? = nil, keys: inout TemplateKeys) throws(TemplateError) {
         self.name = name
         self.file = file ?? name
         self.source = source
-        var parser = TemplateParser(source: source, file: file ?? name)
+        var parser = TemplateParser(source: source, file: file ?? name, keys: keys)
         self.nodes = try parser.parse()
+        keys = parser.keys
     }
 
     /// A dotted name (`a.b.c`), or the implicit iterator `.` (no parts).
     struct Name: Sendable {
-        let parts: [String]
+        let parts: [TemplateKey]
         var isImplicit: Bool { parts.isEmpty }
 
-        init(_ text: String) {
-            parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        init(_ text: String, keys: inout TemplateKeys) {
+            parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map { keys.key(String($0)) }
         }
     }
 

@@ -11,10 +11,13 @@ struct TemplateParser {
     var close: [UInt8] = Array("}}".utf8)
     /// Where the last tag ended: a tag is standalone only if no other tag shares its line.
     var lastTagEnd = 0
+    /// The set's names: each name a tag uses gets its key here.
+    var keys: TemplateKeys
 
-    init(source: String, file: String) {
+    init(source: String, file: String, keys: TemplateKeys) {
         self.source = Array(source.utf8)
         self.file = file
+        self.keys = keys
     }
 
     private struct OpenSection {
@@ -96,7 +99,7 @@ struct TemplateParser {
                 let name = try validName(content, tagStart)
                 flush(&text, into: &nodes)
                 stack.append(OpenSection(name: name, offset: tagStart, node: nodes.count))
-                nodes.append(.section(Template.Name(name), inverted: sigil == UInt8(ascii: "^"), end: nodes.count + 1))
+                nodes.append(.section(Template.Name(name, keys: &keys), inverted: sigil == UInt8(ascii: "^"), end: nodes.count + 1))
             case UInt8(ascii: "/"):
                 let name = try validName(content, tagStart)
                 guard let open = stack.last else {
@@ -119,7 +122,7 @@ struct TemplateParser {
                 let name = try validName(content, tagStart)
                 flush(&text, into: &nodes)
                 let escaped = sigil == 0
-                nodes.append(.variable(Template.Name(name), escaped: escaped))
+                nodes.append(.variable(Template.Name(name, keys: &keys), escaped: escaped))
             }
             position = nextPosition
             lastTagEnd = nextPosition

@@ -1,59 +1,10 @@
-/// A set of parsed templates that can include each other as partials. Immutable and Sendable,
-/// so one set serves every thread being rendered at once.
-public struct TemplateSet: Sendable {
-    public private(set) var templates: [String: Template]
-
-    public init(templates: [String: Template] = [:]) { self.templates = templates }
-
-    /// Parses `sources` (name to source text). Errors name the file given in `files`.
-    public init(sources: [String: String], files: [String: String] = [:]) throws(TemplateError) {
-        var templates: [String: Template] = [:]
-        for name in sources.keys.sorted() {
-            templates[name] = try Template(name: name, source: sources[name]!, file: files[name] ?? name)
-        }
-        self.templates = templates
-    }
-
-    public subscript(name: String) -> Template? { templates[name] }
-
-    /// Renders template `name` with `context` as the root of the context stack.
-    /// - Parameters:
-    ///   - expectedSize: a guess of the output's size in bytes, to allocate once. It also sets
-    ///     the default cap on the output (`outputLimit(expectedSize:)`).
-    ///   - limit: the most bytes the output may hold; past it rendering stops with an error.
-    public func render(_ name: String, _ context: MustacheValue, expectedSize: Int = 64 * 1024,
-                       limit: Int? = nil) throws(TemplateError) -> [UInt8] {
-        guard let template = templates[name] else {
-            throw TemplateError(file: name, line: 1, column: 1, message: "no template named '\(name)'")
-        }
-        var renderer = TemplateRenderer(set: self, limit: limit ?? Self.outputLimit(expectedSize: expectedSize))
-        renderer.out.reserveCapacity(min(expectedSize, renderer.limit))
-        return try renderer.render(template, context)
-    }
-
-    /// The cap on one rendered template's output: 64 MiB plus 4 times the caller's estimate of
-    /// the page's size (for a thread page, 8 KiB plus 768 bytes per comment plus the bodies' HTML).
-    ///
-    /// Partials can include each other more than once per level, so a template of a few lines
-    /// can ask for exponential output (28 levels of doubling asked for 4.7 GB and aborted). The
-    /// cap turns that into an error, while legitimate pages stay far below it: measured on the
-    /// generated threads of `make check-slow`, the estimate is 1.13 times the page the built-in
-    /// templates write (10 MB of JSON: 13,115 comments, estimate 21.4 MB, page 18.9 MB; 50 MB:
-    /// 65,602 comments, estimate 107.1 MB, page 94.6 MB). Its 200 MB thread (262,097 comments)
-    /// makes a page of about 380 MB and a cap of about 1.8 GB, room for user templates with four
-    /// times the markup. The 64 MiB floor keeps small pages with wordy templates working.
-    public static func outputLimit(expectedSize: Int) -> Int {
-        let floor = 64 << 20
-        let expected = max(expectedSize, 0)
-        return expected > (Int.max - floor) / 4 ? Int.max : floor + 4 * expected
-    }
-}
-
-/// Renders templates into bytes. One renderer per page; it caches indented partials.
-struct TemplateRenderer {
+/// Renders one template of a model into bytes. One renderer per page; it caches indented
+/// partials. Generic over the model, so every lookup is a direct call on a plain value.
+struct TemplateRenderer<Model: TemplateModel> {
+    typealias Value = TemplateValue<Model.Node>
     let set: TemplateSet
-    var out: [UInt8] = []
-    var stack: [MustacheValue] = []
+    let model: Model
+    var stack: [Value] = []
     /// Partials re-parsed with a standalone tag's indentation, keyed by name and indentation.
     var indented: [String: Template] = [:]
     var partialDepth = 0
@@ -65,24 +16,28 @@ struct TemplateRenderer {
 
     /// Deeper partial nesting than this is an error: it ends runaway recursion, even one that
     /// writes nothing (which the output cap would never stop).
-    static let partialDepthLimit = 500
+    static var partialDepthLimit: Int { 500 }
 
-    init(set: TemplateSet, limit: Int = Int.max) {
+    /// Where this page's output starts in the caller's buffer.
+    var start = 0
+
+    init(set: TemplateSet, model: Model, limit: Int = Int.max) {
         self.set = set
+        self.model = model
         self.limit = limit
     }
 
-    mutating func render(_ template: Template, _ context: MustacheValue) throws(TemplateError) -> [UInt8] {
+    mutating func render(_ template: Template, _ context: Value, into out: inout [UInt8]) throws(TemplateError) {
         stack = [context]
         root = template
         current = template.name
-        try render(template.nodes)
-        return out
+        start = out.count
+        try render(template.nodes, into: &out)
     }
 
     /// Checked after each write: output past `limit` is an error naming the template.
-    private func checkSize() throws(TemplateError) {
-        guard out.count > limit else { return }
+    private func checkSize(_ out: [UInt8]) throws(TemplateError) {
+        guard out.count - start > limit else { return }
         let name = root?.name ?? current
         let inside = current == name ? "" : " (in partial '\(current)')"
         throw TemplateError(file: root?.file ?? name, line: 1, column: 1,
@@ -95,7 +50,7 @@ struct TemplateRenderer {
         /// A section that pushed one value on the context stack.
         case context
         /// A section over a list: the items, and the next one to render.
-        case list([MustacheValue], next: Int)
+        case list([Value], next: Int)
         /// A partial: the name of the template around it.
         case partial(outer: String)
     }
@@ -119,7 +74,7 @@ struct TemplateRenderer {
 
     /// Renders `nodes` with a loop over an explicit stack of frames rather than recursion, so
     /// sections nested 16,000 deep (or more) cost heap, not call stack.
-    private mutating func render(_ nodes: [Template.Node]) throws(TemplateError) {
+    private mutating func render(_ nodes: [Template.Node], into out: inout [UInt8]) throws(TemplateError) {
         var frames: [Frame] = [Frame(nodes, 0..<nodes.count, .plain)]
         while !frames.isEmpty {
             let top = frames.count - 1
@@ -145,11 +100,11 @@ struct TemplateRenderer {
             switch node {
             case .text(let bytes):
                 out.append(contentsOf: bytes)
-                try checkSize()
+                try checkSize(out)
             case .variable(let name, let escaped):
                 guard let value = lookup(name) else { continue }
-                write(value, escaped: escaped)
-                try checkSize()
+                write(value, escaped: escaped, into: &out)
+                try checkSize(out)
             case .section(let name, let inverted, let end):
                 // The children are the nodes up to `end`; this frame resumes after them.
                 let children = frames[top].index..<end
@@ -198,45 +153,47 @@ struct TemplateRenderer {
             source.append(character)
             atLineStart = character == "\n" || character == "\r\n"
         }
-        let template = (try? Template(name: name, source: source, file: base.file)) ?? base
+        // Its names are the partial's own, so the set's table already holds every one of them.
+        var keys = set.keys
+        let template = (try? Template(name: name, source: source, file: base.file, keys: &keys)) ?? base
         indented[key] = template
         return template
     }
 
-    private func lookup(_ name: Template.Name) -> MustacheValue? {
+    private func lookup(_ name: Template.Name) -> Value? {
         if name.isImplicit { return stack.last }
         let first = name.parts[0]
-        var found: MustacheValue?
-        // Types that missed this key already (only those whose keys depend on type alone),
-        // kept inline: a lookup must not allocate.
-        var missed = MissedTypes()
+        var found: Value?
+        // Kinds of node that missed this key already (only kinds whose keys depend on the kind
+        // alone), as bits: a lookup must not allocate.
+        var missed: UInt64 = 0
         var i = stack.count - 1
         while i >= 0 {
-            if case .object(let object) = stack[i] {
-                let type = type(of: object)
-                let fixed = type.keysDependOnTypeOnly
-                let id = ObjectIdentifier(type)
-                if !(fixed && missed.contains(id)) {
-                    if let value = object.value(forKey: first) {
-                        found = value
-                        break
-                    }
-                    if fixed { missed.insert(id) }
+            if case .node(let node) = stack[i] {
+                let kind = model.kind(of: node)
+                if let kind, missed & (1 << UInt64(kind)) != 0 {
+                    i -= 1
+                    continue
                 }
+                if let value = model.value(first, of: node) {
+                    found = value
+                    break
+                }
+                if let kind { missed |= 1 << UInt64(kind) }
             }
             i -= 1
         }
         guard var value = found else { return nil }
         for part in name.parts.dropFirst() {
-            guard let next = value.member(part) else { return nil }
+            guard case .node(let node) = value, let next = model.value(part, of: node) else { return nil }
             value = next
         }
         return value
     }
 
-    private mutating func write(_ value: MustacheValue, escaped: Bool) {
+    private func write(_ value: Value, escaped: Bool, into out: inout [UInt8]) {
         switch value {
-        case .null, .list, .object:
+        case .null, .list, .node:
             break
         case .bool(let flag):
             out.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -248,21 +205,13 @@ struct TemplateRenderer {
             } else {
                 out.append(contentsOf: String(number).utf8)
             }
-        case .string(let text):
+        case .text(let text):
+            // Input text is escaped even in `{{{x}}}`: only HTML values are ever raw.
+            HTML.escape(text, into: &out)
+        case .literal(let text):
             if escaped { HTML.escape(text, into: &out) } else { out.append(contentsOf: text.utf8) }
         case .html(let html):
             out.append(contentsOf: html.raw.utf8)
         }
-    }
-}
-
-/// A few type identities held inline; past four, lookups simply stop skipping.
-private struct MissedTypes {
-    private var a, b, c, d: ObjectIdentifier?
-
-    func contains(_ id: ObjectIdentifier) -> Bool { a == id || b == id || c == id || d == id }
-
-    mutating func insert(_ id: ObjectIdentifier) {
-        if a == nil { a = id } else if b == nil { b = id } else if c == nil { c = id } else if d == nil { d = id }
     }
 }

@@ -16,7 +16,7 @@ struct DiscourseImporterTests {
         #expect(record.comments.map(\.id.string) == ["2", "3", "14"])
         #expect(record.comments.allSatisfy { $0.parentID == nil }) // replies to post 1 are top level
         #expect(record.comments[0].authorFlair == "moderator notice")
-        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("<a rel=\"nofollow ugc noopener\" href=\"http://www.discourse.org\">"))
         #expect(!page.contains("<img"))
         #expect(page.contains("Try is a sandbox"))
@@ -39,7 +39,7 @@ struct DiscourseImporterTests {
         #expect(c[0].edited && c[0].editedAt == Timestamp(iso: "2024-01-02T00:00:00Z"))
         #expect(c[1].bodyFormat == .markdown && c[1].parentID == CommentID("2"))
         #expect(c[2].deleted && c[3].parentID == CommentID("4"))
-        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         for danger in ["<script", "onclick", "javascript:", "<iframe", "<svg", "onload", "<style"] {
             #expect(!page.contains(danger), "\(danger)")
         }

@@ -20,7 +20,7 @@ struct HackerNewsImporterTests {
         #expect(record.info.title == "Ask HN: Hostile HTML?" && record.info.url == "https://news.ycombinator.com/item?id=100")
         #expect(record.comments.map(\.id.string) == ["101", "102", "103", "104"])
         #expect(record.comments[2].parentID == CommentID("102") && record.comments[1].deleted)
-        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("<p>First</p><p>Second <a rel=\"nofollow ugc noopener\" href=\"https://x.example\">link</a></p>"))
         #expect(page.contains("<em>here</em>"))
         #expect(!page.contains("<script") && !page.contains("onerror") && !page.contains("<img"))

@@ -28,7 +28,7 @@ struct RedditImporterTests {
         let edited = try #require(record.comments.first { $0.id.string == "co1nnit" })
         #expect(edited.edited && edited.editedAt == Timestamp(unix: 1_422_329_750))
         // The page shows the stubs and renders the quote as a blockquote.
-        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("28 more replies were not archived"))
         #expect(page.contains("<blockquote>\n<p>what you can"))
     }
@@ -61,7 +61,7 @@ struct RedditImporterTests {
         #expect(c[1].authorFlair == "Helper · moderator · stickied" && c[1].edited)
         #expect(c[2].removed && c[2].body.isEmpty)
         #expect(record.info.unarchivedComments == 5)
-        let page = content(of: String(decoding: try ThreadPipeline().render(record: record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(!page.contains("<script>alert"))
         #expect(page.contains("[deleted]") && page.contains("1 more reply was not archived"))
     }

@@ -66,11 +66,11 @@ struct MustacheSpecTests {
     @Test("spec case renders as expected", arguments: try suites.flatMap(SpecCase.load))
     func specCase(_ spec: SpecCase) throws {
         let document = try JSONDocument(bytes: spec.dataJSON)
-        let data = MustacheValue(json: document, at: document.root)
+        let data = TemplateData.value(json: document, at: document.root)
         var sources = spec.partials
         sources["__main__"] = spec.template
         let set = try TemplateSet(sources: sources)
-        let output = String(decoding: try set.render("__main__", data), as: UTF8.self)
+        let output = String(decoding: try set.render("__main__", model: TemplateData(), root: data), as: UTF8.self)
         #expect(output == spec.expected)
     }
 

@@ -18,17 +18,19 @@ struct TemplateParserTests {
         #expect(error.description == message)
     }
 
-    @Test("{{x}} escapes strings, never HTML values; {{{x}}} escapes neither")
+    @Test("input text is escaped by {{x}} and {{{x}}} alike; HTML values never are; only the template author's literals are raw in {{{x}}}")
     func escaping() throws {
-        let set = try TemplateSet(sources: ["t": "{{s}}|{{{s}}}|{{h}}|{{{h}}}"])
-        let context = MustacheValue.object(MustacheDictionary(["s": .string("<b>"), "h": .html(HTML(trusted: "<i>"))]))
-        #expect(String(decoding: try set.render("t", context), as: UTF8.self) == "&lt;b&gt;|<b>|<i>|<i>")
+        let set = try TemplateSet(sources: ["t": "{{s}}|{{{s}}}|{{&s}}|{{h}}|{{{h}}}|{{l}}|{{{l}}}"])
+        let context = TemplateValue<TemplateData.Object>.node(TemplateData.Object([
+            "s": .text("<b>"), "h": .html(HTML(trusted: "<i>")), "l": .literal("<u>")]))
+        #expect(String(decoding: try set.render("t", model: TemplateData(), root: context), as: UTF8.self)
+                == "&lt;b&gt;|&lt;b&gt;|&lt;b&gt;|<i>|<i>|&lt;u&gt;|<u>")
     }
 
     @Test("runaway partial recursion is an error, not a stack overflow")
     func recursion() throws {
         let set = try TemplateSet(sources: ["t": "{{>t}}"])
-        #expect(throws: TemplateError.self) { try set.render("t", .null) }
+        #expect(throws: TemplateError.self) { try set.render("t", model: TemplateData(), root: .null) }
     }
 
     @Test("doubling partials stop at the output cap with an error naming the template, not gigabytes")
@@ -37,22 +39,23 @@ struct TemplateParserTests {
         var sources: [String: String] = ["p27": "thirty-six bytes of text, repeated\n"]
         for level in 0..<27 { sources["p\(level)"] = "{{>p\(level + 1)}}{{>p\(level + 1)}}" }
         let set = try TemplateSet(sources: sources, files: ["p0": "tpl/p0.mustache"])
-        let error = try #require(throws: TemplateError.self) { _ = try set.render("p0", .null) }
+        let error = try #require(throws: TemplateError.self) { _ = try set.render("p0", model: TemplateData(), root: .null) }
         let limit = TemplateSet.outputLimit(expectedSize: 64 * 1024)
         #expect(error.description == "tpl/p0.mustache:1:1: error: template 'p0' wrote more than \(limit) bytes (in partial 'p27'), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)")
         // A smaller explicit cap, and output up to the cap is fine.
         let small = try TemplateSet(sources: ["t": "{{#items}}abcd{{/items}}"])
-        let items = MustacheValue.object(MustacheDictionary(["items": .list(Array(repeating: .bool(true), count: 100))]))
-        #expect(try small.render("t", items, limit: 400).count == 400)
-        #expect(throws: TemplateError.self) { _ = try small.render("t", items, limit: 399) }
+        let items = TemplateValue<TemplateData.Object>.node(TemplateData.Object(["items": .list(Array(repeating: .bool(true), count: 100))]))
+        #expect(try small.render("t", model: TemplateData(), root: items, limit: 400).count == 400)
+        #expect(throws: TemplateError.self) { _ = try small.render("t", model: TemplateData(), root: items, limit: 399) }
         // The cap grows with the estimate: a page estimated at 500 MB may reach 2 GB and more.
         #expect(TemplateSet.outputLimit(expectedSize: 500_000_000) == 64 * 1024 * 1024 + 2_000_000_000)
         #expect(TemplateSet.outputLimit(expectedSize: Int.max) == Int.max)
     }
 
-    /// An object whose `a` is itself, so every nested `{{#a}}` finds it on top of the stack.
-    final class SelfNested: MustacheObject {
-        func value(forKey key: String) -> MustacheValue? { key == "a" ? .object(self) : nil }
+    /// A model of one node whose `a` is itself, so every nested `{{#a}}` finds it on top of the stack.
+    struct SelfNested: TemplateModel {
+        func value(_ key: TemplateKey, of node: Int) -> TemplateValue<Int>? { key.name == "a" ? .node(node) : nil }
+        func kind(of node: Int) -> Int? { nil }
     }
 
     @Test("16,000 nested sections parse into 16,000 levels and render", arguments: ["", " ", "\n"])
@@ -66,13 +69,13 @@ struct TemplateParserTests {
         var levels = 0
         for (index, node) in template.nodes.enumerated() {
             while let last = ends.last, last <= index { ends.removeLast() }
-            if case .section(let name, false, let end) = node, name.parts == ["a"] {
+            if case .section(let name, false, let end) = node, name.parts.map(\.name) == ["a"] {
                 ends.append(end)
                 levels = max(levels, ends.count)
             }
         }
         #expect(levels == depth)
-        let out = String(decoding: try TemplateSet(templates: ["deep": template]).render("deep", .object(SelfNested())), as: UTF8.self)
+        let out = String(decoding: try TemplateSet(sources: ["deep": source]).render("deep", model: SelfNested(), root: .node(0)), as: UTF8.self)
         switch separator {
         case " ": #expect(out == String(repeating: " ", count: depth) + "x" + String(repeating: " ", count: depth))
         // Each tag alone on its line takes the line with it.

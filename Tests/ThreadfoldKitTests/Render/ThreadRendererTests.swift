@@ -3,15 +3,15 @@ import Testing
 @testable import ThreadfoldKit
 
 @Suite("Page renderer")
-struct PageRendererTests {
+struct ThreadRendererTests {
     func page(_ json: String, _ options: RenderOptions = RenderOptions()) throws -> String {
-        let result = try ThreadPipeline(options: options).render(bytes: Array(json.utf8), file: "t.json")
+        let result = try ThreadRenderer(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "t.json")
         return String(decoding: result.html, as: UTF8.self)
     }
 
     @Test("the bundled example renders to its golden page")
     func examplePage() throws {
-        let result = try ThreadPipeline().render(bytes: ResourceStore.exampleThread, file: "example.json")
+        let result = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json")
         try assertSnapshot(String(decoding: result.html, as: UTF8.self), named: "example.html")
     }
 
@@ -31,11 +31,11 @@ struct PageRendererTests {
 
     @Test("the same input gives byte-identical pages, in any time zone")
     func deterministic() throws {
-        let first = try ThreadPipeline().render(bytes: ResourceStore.exampleThread, file: "example.json").html
+        let first = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
         setenv("TZ", "Pacific/Kiritimati", 1)
         tzset()
         defer { unsetenv("TZ"); tzset() }
-        let second = try ThreadPipeline().render(bytes: ResourceStore.exampleThread, file: "example.json").html
+        let second = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
         #expect(first == second)
     }
 

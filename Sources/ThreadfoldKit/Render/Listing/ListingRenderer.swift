@@ -1,12 +1,15 @@
 /// The pages that list threads: the index (paginated, or one page of collapsible sections),
 /// section pages, the site's Atom feed and, with a base URL, the sitemap. Built from the
 /// threads' summaries alone, so `merge` builds them from sidecars exactly as `build` does.
-struct IndexPages: Sendable {
+struct ListingRenderer: Sendable {
     let options: ArchiveOptions
     let templates: TemplateSet
-    let strings: StringsTable
+    let language: PageLanguage
+    let generator: String
     /// Listing pages rendered at once.
     var jobs = 1
+
+    var strings: StringsTable { language.strings }
 
     /// One paginated listing page, described with plain values so pages render in parallel.
     struct Listing: Sendable {
@@ -22,20 +25,14 @@ struct IndexPages: Sendable {
     }
 
     func render(_ listing: Listing) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
-        var context = common(dir: listing.dir, stats: listing.stats)
-        if let heading = listing.heading {
-            context["heading"] = .string(heading)
-            context["indexHref"] = .string(ThreadPaths.href(from: listing.dir, to: []))
-        }
-        context["threads"] = .list(listing.threads.map { item($0, from: listing.dir) })
-        context["hasThreads"] = .bool(!listing.threads.isEmpty)
-        context["pager"] = pager(count: listing.pages, current: listing.page, from: listing.dir, listing.pageDir)
-        return try render(listing.dir, context, threads: listing.threads.count)
+        let page = ListingPageModel(listing: self, dir: listing.dir, stats: listing.stats, heading: listing.heading,
+                                    threads: Array(listing.threads), pager: listing.pages > 1 ? Pager(listing) : nil)
+        return try render(page)
     }
 
     /// Renders the listings on `jobs` threads; results in order.
     func render(_ listings: [Listing]) throws(TemplateError) -> [(path: String, bytes: [UInt8])] {
-        let results = Work.parallel(count: listings.count, jobs: jobs) { i -> Result<(path: String, bytes: [UInt8]), TemplateError> in
+        let results = Parallel.map(count: listings.count, jobs: jobs) { i -> Result<(path: String, bytes: [UInt8]), TemplateError> in
             do throws(TemplateError) { return .success(try render(listings[i])) } catch { return .failure(error) }
         }
         var files: [(path: String, bytes: [UInt8])] = []
@@ -46,6 +43,17 @@ struct IndexPages: Sendable {
             }
         }
         return files
+    }
+
+    /// The links of a paginated listing: previous, next and every page.
+    struct Pager {
+        var current: Int
+        var hrefs: [String]
+
+        init(_ listing: Listing) {
+            current = listing.page
+            hrefs = (0..<listing.pages).map { ThreadPaths.href(from: listing.dir, to: listing.pageDir($0)) }
+        }
     }
 
     struct Section {
@@ -77,22 +85,19 @@ struct IndexPages: Sendable {
         } else {
             let sections = group(summaries)
             let open = openSection(sections)
-            var items: [MustacheValue] = []
+            var entries: [ListingPageModel.SectionEntry] = []
+            var shownThreads: [ThreadSummary] = []
             for (s, section) in sections.enumerated() {
                 let shown = min(perPage, options.sectionPreview)
-                var entry: [String: MustacheValue] = [
-                    "name": .string(section.name),
-                    "summary": .string(try sectionSummary(section)),
-                    "open": .bool(s == open),
-                    "threads": .list(section.threads.prefix(shown).map { item($0, from: []) }),
-                ]
+                let start = shownThreads.count
+                shownThreads += section.threads.prefix(shown)
+                var entry = ListingPageModel.SectionEntry(name: section.name, summary: try sectionSummary(section), open: s == open,
+                                                          threads: start..<shownThreads.count)
                 if section.threads.count > shown {
-                    entry["more"] = .object(MustacheDictionary([
-                        "href": .string(ThreadPaths.href(from: [], to: ["s", section.key])),
-                        "text": .string(strings.text("all_in_section", count: section.threads.count, ["name": section.name])),
-                    ]))
+                    entry.more = (ThreadPaths.href(from: [], to: ["s", section.key]),
+                                  strings.text("all_in_section", count: section.threads.count, ["name": section.name]))
                 }
-                items.append(.object(MustacheDictionary(entry)))
+                entries.append(entry)
                 // Every section has its own pages, linked from the index when it has more than shown.
                 let pages = paginate(section.threads, perPage)
                 let key = section.key
@@ -105,10 +110,9 @@ struct IndexPages: Sendable {
                 }
             }
             files += try render(listings)
-            var context = common(dir: [], stats: stats)
-            context["sections"] = .list(items)
-            let shown = sections.reduce(0) { $0 + 1 + min(perPage, options.sectionPreview, $1.threads.count) }
-            files.append(try render([], context, threads: shown))
+            var index = ListingPageModel(listing: self, dir: [], stats: stats, heading: nil, threads: shownThreads, pager: nil)
+            index.sections = entries
+            files.append(try render(index))
             sitemap.insert((url([]), newest), at: 0)
         }
         files.append(("atom.xml", siteFeed(summaries)))
@@ -134,43 +138,12 @@ struct IndexPages: Sendable {
         return stride(from: 0, to: threads.count, by: size).map { threads[$0..<min($0 + size, threads.count)] }
     }
 
-    func common(dir: [String], stats: String) -> [String: MustacheValue] {
-        var context: [String: MustacheValue] = [
-            "lang": .string(strings.locale), "dir": .string(strings.direction),
-            "title": .string(siteTitle), "stats": .string(stats),
-            "assets": .string(ThreadPaths.root(from: dir)),
-            "feed": .string(ThreadPaths.root(from: dir) + "atom.xml"),
-            "generator": .string("Threadfold \(Threadfold.version)"),
-            "s": .object(StringsContext(strings: strings)),
-        ]
-        if options.base != nil { context["canonical"] = .string(url(dir)) }
-        return context
-    }
-
-    /// Renders one listing page of `threads` thread items; its size estimate (which sets the
-    /// template output cap, `TemplateSet.outputLimit`) is 16 KiB plus 2 KiB per item.
-    func render(_ dir: [String], _ context: [String: MustacheValue], threads: Int) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
-        let bytes = try templates.render("index", .object(MustacheDictionary(context)), expectedSize: 16 * 1024 + 2048 * threads)
-        return ((dir + ["index.html"]).joined(separator: "/"), bytes)
-    }
-
-    func item(_ summary: ThreadSummary, from dir: [String]) -> MustacheValue {
-        .object(ThreadItemContext(summary: summary, root: ThreadPaths.root(from: dir), strings: strings,
-                                  showCategory: options.sections != .category, markFlat: options.layout == .auto))
-    }
-
-    func pager(count: Int, current: Int, from dir: [String], _ dirOf: @Sendable (Int) -> [String]) -> MustacheValue {
-        guard count > 1 else { return .null }
-        func link(_ p: Int, _ label: String) -> MustacheValue {
-            .object(MustacheDictionary(["href": .string(ThreadPaths.href(from: dir, to: dirOf(p))), "label": .string(label), "current": .bool(p == current)]))
-        }
-        return .object(MustacheDictionary([
-            "label": .string(strings.text("pages_label")),
-            "pageOf": .string(strings.text("page_of", ["page": strings.number(current + 1), "pages": strings.number(count)])),
-            "previous": current > 0 ? link(current - 1, strings.text("previous")) : .null,
-            "next": current + 1 < count ? link(current + 1, strings.text("next")) : .null,
-            "items": .list((0..<count).map { link($0, strings.number($0 + 1)) }),
-        ]))
+    /// Renders one listing page; its size estimate (which sets the template output cap,
+    /// `TemplateSet.outputLimit`) is 16 KiB plus 2 KiB per thread and section shown.
+    func render(_ page: ListingPageModel) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
+        let bytes = try templates.render("index", model: page, root: .node(.page),
+                                         expectedSize: 16 * 1024 + 2048 * (page.threads.count + page.sections.count))
+        return ((page.dir + ["index.html"]).joined(separator: "/"), bytes)
     }
 
     /// Sections in display order: months newest first, categories by name; threads without a
@@ -243,46 +216,4 @@ struct IndexPages: Sendable {
                         alternate: base ?? "index.html", lang: strings.locale, author: siteTitle,
                         updated: summaries.first?.activity, entries: Array(entries)).render()
     }
-}
-
-/// One listed thread (`thread-item`): values are made only when the template asks for them.
-struct ThreadItemContext: MustacheObject {
-    static var keysDependOnTypeOnly: Bool { true }
-    let summary: ThreadSummary
-    /// `../` per level from the listing page to the site root.
-    let root: String
-    let strings: StringsTable
-    let showCategory: Bool
-    let markFlat: Bool
-
-    func value(forKey key: String) -> MustacheValue? {
-        func time(_ point: ThreadSummary.TimePoint?) -> MustacheValue {
-            guard let point else { return .null }
-            return .object(MustacheDictionary(["iso": .string(point.iso), "display": .string(strings.date(point.timestamp))]))
-        }
-        switch key {
-        case "href": return .string(root + summary.path + "/index.html")
-        case "title": return .string(summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
-        case "author": return summary.author.flatMap { $0.isEmpty ? nil : MustacheValue.string($0) } ?? .null
-        case "created": return time(summary.created)
-        // The last activity only when it says something the creation date does not.
-        case "latest": return summary.stats.lastActivity != summary.created ? time(summary.stats.lastActivity) : .null
-        case "counts":
-            var counts = [strings.text("comments", count: summary.stats.comments)]
-            if summary.stats.participants > 0 { counts.append(strings.text("people", count: summary.stats.participants)) }
-            return .string(strings.join(counts))
-        case "category": return showCategory ? summary.category.map(MustacheValue.string) ?? .null : .null
-        case "tags": return .list(summary.tags.map(MustacheValue.string))
-        // The layout matters to a reader only when threads differ in it.
-        case "flat": return markFlat && summary.layout == "flat" ? .string(strings.text("flat_layout")) : .null
-        default: return nil
-        }
-    }
-}
-
-/// `{{s.key}}` for index pages.
-struct StringsContext: MustacheObject {
-    static var keysDependOnTypeOnly: Bool { true }
-    let strings: StringsTable
-    func value(forKey key: String) -> MustacheValue? { .string(strings.text(key)) }
 }

@@ -1,7 +1,3 @@
-// Archive stage: many threads in, one site out: thread pages (split, branched, in several
-// orders), their sidecars and feeds, then the index, sections, feeds and sitemap over all of
-// them. It drives the other stages; only the Site stage writes.
-
 /// How an archive is built (`threadfold build`).
 public struct ArchiveOptions: Sendable {
     public enum Sections: String, Sendable, CaseIterable {
@@ -36,7 +32,9 @@ public struct ArchiveOptions: Sendable {
     /// Threads on the index for each section, before "All N threads in …".
     public var sectionPreview = 10
 
-    public init() {}
+    public init(render: RenderOptions = RenderOptions()) {
+        self.render = render
+    }
 
     /// The orders pages are written in, the main one first.
     public var effectiveOrders: [CommentOrder] {
@@ -48,29 +46,5 @@ public struct ArchiveOptions: Sendable {
         guard var url = baseURL, !url.isEmpty else { return nil }
         while url.hasSuffix("/") { url.removeLast() }
         return url + "/"
-    }
-}
-
-/// `--shard K/N`: this build renders the threads whose folder hashes to K (1-based) of N.
-public struct Shard: Sendable, Equatable {
-    public var index: Int
-    public var count: Int
-
-    public init(index: Int, count: Int) {
-        self.index = index
-        self.count = count
-    }
-
-    /// Parses `K/N` with 1 ≤ K ≤ N.
-    public init?(_ text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
-        self.init(index: k, count: n)
-    }
-
-    /// Whether the thread in `folder` belongs to this shard. The hash is of the folder name, so
-    /// the split is the same on every machine and in every run.
-    public func contains(folder: String) -> Bool {
-        Int(FNV1a.hash(folder.utf8) % UInt64(count)) == index - 1
     }
 }

@@ -1,0 +1,181 @@
+/// What the `index` and `thread-item` templates see of one listing page (the index, a page of
+/// it, or a section's page): a `TemplateModel` whose nodes are indices into its arrays.
+struct ListingPageModel: TemplateModel {
+    enum Node {
+        case page
+        /// `{{s.key}}`: a message without a count.
+        case messages
+        /// One section of a sectioned index, by its place in `sections`.
+        case section(Int32)
+        /// A section's "All N threads in …" link.
+        case sectionMore(Int32)
+        /// One listed thread, by its place in `threads`; values are made only when asked for.
+        case thread(Int32)
+        case time(ThreadSummary.TimePoint)
+        case pager
+        /// A pager link, by page (0-based).
+        case pagerLink(Int32, label: PagerLabel)
+
+        var kind: Int {
+            switch self {
+            case .page: return 0
+            case .messages: return 1
+            case .section: return 2
+            case .sectionMore: return 3
+            case .thread: return 4
+            case .time: return 5
+            case .pager: return 6
+            case .pagerLink: return 7
+            }
+        }
+    }
+
+    enum PagerLabel { case number, previous, next }
+
+    struct SectionEntry {
+        var name: String
+        var summary: String
+        var open: Bool
+        /// Its threads shown on the index, as a range of `threads`.
+        var threads: Range<Int>
+        var more: (href: String, text: String)?
+    }
+
+    typealias Value = TemplateValue<Node>
+
+    let language: PageLanguage
+    let siteTitle: String
+    let generator: String
+    let dir: [String]
+    let stats: String
+    /// `../` per level from this page to the site root.
+    let root: String
+    let canonical: String?
+    /// A section page's heading.
+    let heading: String?
+    let threads: [ThreadSummary]
+    let pager: ListingRenderer.Pager?
+    var sections: [SectionEntry] = []
+    let showCategory: Bool
+    let markFlat: Bool
+
+    init(listing: ListingRenderer, dir: [String], stats: String, heading: String?, threads: [ThreadSummary],
+         pager: ListingRenderer.Pager?) {
+        language = listing.language
+        siteTitle = listing.siteTitle
+        generator = listing.generator
+        self.dir = dir
+        self.stats = stats
+        root = ThreadPaths.root(from: dir)
+        canonical = listing.options.base == nil ? nil : listing.url(dir)
+        self.heading = heading
+        self.threads = threads
+        self.pager = pager
+        showCategory = listing.options.sections != .category
+        markFlat = listing.options.layout == .auto
+    }
+
+    var strings: StringsTable { language.strings }
+
+    func kind(of node: Node) -> Int? { node.kind }
+
+    func value(_ key: TemplateKey, of node: Node) -> Value? {
+        switch node {
+        case .page: return page(key)
+        case .messages: return .text(language.message(key))
+        case .section(let i):
+            let section = sections[Int(i)]
+            switch key.field {
+            case .name: return .text(section.name)
+            case .summary: return .text(section.summary)
+            case .open: return .bool(section.open)
+            case .threads: return .list(section.threads.map { .node(.thread(Int32($0))) })
+            case .more: return section.more == nil ? nil : .node(.sectionMore(i))
+            default: return nil
+            }
+        case .sectionMore(let i):
+            guard let more = sections[Int(i)].more else { return nil }
+            switch key.field {
+            case .href: return .text(more.href)
+            case .text: return .text(more.text)
+            default: return nil
+            }
+        case .thread(let i): return thread(key, threads[Int(i)])
+        case .time(let point):
+            switch key.field {
+            case .iso: return .text(point.iso)
+            case .display: return .text(strings.date(point.timestamp))
+            default: return nil
+            }
+        case .pager: return pager.flatMap { pager(key, $0) }
+        case .pagerLink(let p, let label):
+            guard let pager else { return nil }
+            switch key.field {
+            case .href: return .text(pager.hrefs[Int(p)])
+            case .current: return .bool(Int(p) == pager.current)
+            case .label:
+                switch label {
+                case .number: return .text(strings.number(Int(p) + 1))
+                case .previous: return .text(strings.text("previous"))
+                case .next: return .text(strings.text("next"))
+                }
+            default: return nil
+            }
+        }
+    }
+
+    private func page(_ key: TemplateKey) -> Value? {
+        switch key.field {
+        case .lang: return .text(language.tag)
+        case .dir: return .text(strings.direction)
+        case .title: return .text(siteTitle)
+        case .stats: return .text(stats)
+        case .assets: return .text(root)
+        case .feed: return .text(root + "atom.xml")
+        case .generator: return .text(generator)
+        case .s: return .node(.messages)
+        case .canonical: return canonical.map(Value.text)
+        case .heading: return heading.map(Value.text)
+        case .indexHref: return heading == nil ? nil : .text(ThreadPaths.href(from: dir, to: []))
+        case .threads: return sections.isEmpty ? .list(threads.indices.map { .node(.thread(Int32($0))) }) : nil
+        case .hasThreads: return sections.isEmpty ? .bool(!threads.isEmpty) : nil
+        case .pager: return sections.isEmpty ? (pager == nil ? .null : .node(.pager)) : nil
+        case .sections: return sections.isEmpty ? nil : .list(sections.indices.map { .node(.section(Int32($0))) })
+        default: return nil
+        }
+    }
+
+    private func pager(_ key: TemplateKey, _ pager: ListingRenderer.Pager) -> Value? {
+        switch key.field {
+        case .label: return .text(strings.text("pages_label"))
+        case .pageOf:
+            return .text(strings.text("page_of", ["page": strings.number(pager.current + 1), "pages": strings.number(pager.hrefs.count)]))
+        case .previous: return pager.current > 0 ? .node(.pagerLink(Int32(pager.current - 1), label: .previous)) : .null
+        case .next: return pager.current + 1 < pager.hrefs.count ? .node(.pagerLink(Int32(pager.current + 1), label: .next)) : .null
+        case .items: return .list(pager.hrefs.indices.map { .node(.pagerLink(Int32($0), label: .number)) })
+        default: return nil
+        }
+    }
+
+    /// One listed thread (`thread-item`).
+    private func thread(_ key: TemplateKey, _ summary: ThreadSummary) -> Value? {
+        func time(_ point: ThreadSummary.TimePoint?) -> Value { point.map { .node(.time($0)) } ?? .null }
+        switch key.field {
+        case .href: return .text(root + summary.path + "/index.html")
+        case .title: return .text(summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
+        case .author: return summary.author.flatMap { $0.isEmpty ? nil : Value.text($0) } ?? .null
+        case .created: return time(summary.created)
+        // The last activity only when it says something the creation date does not.
+        case .latest: return summary.stats.lastActivity != summary.created ? time(summary.stats.lastActivity) : .null
+        case .counts:
+            var counts = [strings.text("comments", count: summary.stats.comments)]
+            if summary.stats.participants > 0 { counts.append(strings.text("people", count: summary.stats.participants)) }
+            return .text(strings.join(counts))
+        case .category: return showCategory ? summary.category.map(Value.text) ?? .null : .null
+        case .tags: return .list(summary.tags.map(Value.text))
+        // The layout matters to a reader only when threads differ in it.
+        case .flat: return markFlat && summary.layout == "flat" ? .text(strings.text("flat_layout")) : .null
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// A name in a template, resolved when the template loads: the field of the built-in models it
+/// names (if any), its slot in the set's table of names, and its text (for dictionaries).
+///
+/// A model switches on `field`, an integer, so a lookup costs no string comparison or hashing;
+/// only dictionary data (the Mustache spec suites) looks up by `name`.
+package struct TemplateKey: Sendable {
+    package let field: TemplateField?
+    package let slot: Int32
+    package let name: String
+}
+
+/// Every key the built-in models answer (thread pages, listings). Their slots are their raw
+/// values: `TemplateKeys` enters them first, in this order.
+package enum TemplateField: Int32, CaseIterable, Sendable {
+    // Pages
+    case lang, dir, title, author, created, url, stats, body, unarchived, commentCount, participantCount
+    case levelCount, latest, comments, hasComments, assets, generator, s, nav, iso, display
+    // Comments and their reply sections
+    case anchor, id, level, placeholder, isOP, flair, edited, score, orphan, cycle, replyingTo, replies
+    case `continue`, href, count, text, label, time, value, open, flattened, summary, total, people
+    case shown, more, items
+    // Navigation
+    case index, feed, canonical, orders, pages, pageOf, continuedFrom, thread, ancestors, excerpt, current
+    // Listings
+    case heading, indexHref, threads, hasThreads, pager, sections, empty, name, counts, category, tags
+    case flat, previous, next
+
+    var name: String {
+        switch self {
+        case .continue: return "continue"
+        default: return String(describing: self)
+        }
+    }
+}
+
+/// The names of one template set, each with its slot: the built-in fields first, then every
+/// other name in the order the templates use them.
+package struct TemplateKeys: Sendable {
+    package private(set) var names: [String] = []
+    private var slots: [String: Int32] = [:]
+
+    init() {
+        for field in TemplateField.allCases {
+            slots[field.name] = Int32(names.count)
+            names.append(field.name)
+        }
+    }
+
+    /// The key for `name`, entered in the table if it is new.
+    mutating func key(_ name: String) -> TemplateKey {
+        let slot: Int32
+        if let known = slots[name] {
+            slot = known
+        } else {
+            slot = Int32(names.count)
+            slots[name] = slot
+            names.append(name)
+        }
+        return TemplateKey(field: slot < TemplateField.allCases.count ? TemplateField(rawValue: slot) : nil, slot: slot, name: name)
+    }
+}

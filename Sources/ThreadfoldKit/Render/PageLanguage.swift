@@ -1,0 +1,20 @@
+/// The words of a page and its `lang` tag, as `ThreadRenderer.language(for:)` chose them, with
+/// every message a template names already looked up (`{{s.key}}` is then an array index).
+struct PageLanguage: Sendable {
+    let strings: StringsTable
+    /// The page's `lang`: always a BCP 47-shaped tag.
+    let tag: String
+    /// Each message by the slot of its name in the template set's table.
+    let messages: [String]
+
+    init(strings: StringsTable, tag: String, keys: TemplateKeys, messages: [String]? = nil) {
+        self.strings = strings
+        self.tag = tag
+        self.messages = messages ?? keys.names.map { strings.text($0) }
+    }
+
+    @inline(__always)
+    func message(_ key: TemplateKey) -> String {
+        Int(key.slot) < messages.count ? messages[Int(key.slot)] : strings.text(key.name)
+    }
+}

@@ -1,0 +1,331 @@
+/// What the `page`, `comment` and `replies` templates see of one page of a thread: a
+/// `TemplateModel` whose nodes are indices into the page model's arrays (keys are listed in
+/// docs/templates.md). Bodies are rendered before the page, so no lookup calls cmark.
+struct ThreadPageModel: TemplateModel {
+    enum Node {
+        case page
+        /// `{{s.key}}`: a message without a count.
+        case messages
+        /// `{{iso}}` for `<time datetime>`, `{{display}}` for people.
+        case time(Timestamp)
+        /// One comment where it is shown, by entry.
+        case comment(Int32)
+        /// A comment's edit note, by comment.
+        case edited(Int32)
+        case score(Int64)
+        /// "↳ replying to @name", by the comment replied to.
+        case replyingTo(Int32)
+        /// A comment's reply section: the summary with its precomputed counts, the shown replies
+        /// and the fold with the rest, by reply block.
+        case replies(Int32)
+        /// The fold inside a reply section: "Show 8 more replies by 3 people", by reply block.
+        case more(Int32)
+        /// "Continue this thread", by comment.
+        case continued(Int32)
+        /// The links of an archive page: the index, the sort orders, the parts of a long thread,
+        /// and on a branch page the comments it hangs from.
+        case nav
+        case link(NavigationLink)
+        case group(NavigationGroup)
+        /// A comment above a branch page's root, by its place in `navigation.ancestors`.
+        case ancestor(Int32)
+
+        var kind: Int {
+            switch self {
+            case .page: return 0
+            case .messages: return 1
+            case .time: return 2
+            case .comment: return 3
+            case .edited: return 4
+            case .score: return 5
+            case .replyingTo: return 6
+            case .replies: return 7
+            case .more: return 8
+            case .continued: return 9
+            case .nav: return 10
+            case .link: return 11
+            case .group: return 12
+            case .ancestor: return 13
+            }
+        }
+    }
+
+    enum NavigationLink {
+        case index, thread, continuedFrom
+        case order(Int32)
+        case page(Int32)
+    }
+
+    enum NavigationGroup { case orders, pages, ancestors }
+
+    typealias Value = TemplateValue<Node>
+
+    let info: ThreadInfo
+    let totals: ThreadTotals
+    // The model's arrays, held directly so a lookup borrows them.
+    let records: [CommentRecord]
+    let flags: [CommentFlags]
+    let anchors: [String]
+    let roots: [Int32]
+    let entries: [PageModel.Entry]
+    let blocks: [PageModel.ReplyBlock]
+    let stats: [CommentStats]
+    let language: PageLanguage
+    let assets: String
+    let generator: String
+    /// Every shown body, rendered before the page and indexed like `records`.
+    let bodies: [HTML?]
+    /// The opening post's body, on the first page of a thread only.
+    let threadBody: HTML?
+    let navigation: PageNavigation?
+
+    init(model: PageModel, language: PageLanguage, assets: String, generator: String, bodies: [HTML?],
+         threadBody: HTML?, navigation: PageNavigation?) {
+        info = model.thread.info
+        totals = model.thread.totals
+        records = model.thread.records
+        flags = model.thread.flags
+        anchors = model.anchors
+        roots = model.roots
+        entries = model.entries
+        blocks = model.blocks
+        stats = model.thread.stats
+        self.language = language
+        self.assets = assets
+        self.generator = generator
+        self.bodies = bodies
+        self.threadBody = threadBody
+        self.navigation = navigation
+    }
+
+    var strings: StringsTable { language.strings }
+
+    func kind(of node: Node) -> Int? { node.kind }
+
+    func value(_ key: TemplateKey, of node: Node) -> Value? {
+        switch node {
+        case .page: return page(key)
+        case .messages: return .text(language.message(key))
+        case .time(let time):
+            switch key.field {
+            case .iso: return .text(time.iso8601)
+            case .display: return .text(strings.date(time))
+            default: return nil
+            }
+        case .comment(let entry): return comment(key, entry: entries[Int(entry)])
+        case .edited(let comment):
+            switch key.field {
+            case .label: return .text(strings.text("edited"))
+            case .time: return records[Int(comment)].editedAt.map { .node(.time($0)) } ?? .null
+            default: return nil
+            }
+        case .score(let score):
+            switch key.field {
+            case .value: return .text(String(score))
+            case .text: return .text(strings.text("points", count: Int(clamping: score)))
+            default: return nil
+            }
+        case .replyingTo(let comment):
+            switch key.field {
+            case .label: return .text(strings.text("replying_to"))
+            case .anchor: return .text(anchors[Int(comment)])
+            case .author: return .text(displayName(of: Int(comment)))
+            default: return nil
+            }
+        case .replies(let block): return replies(key, block: block)
+        case .more(let block): return more(key, block: blocks[Int(block)])
+        case .continued(let comment):
+            let count = Int(stats[Int(comment)].totalReplies)
+            switch key.field {
+            case .href: return navigation?.branchHrefs[comment].map(Value.text) ?? .null
+            case .count: return .int(count)
+            case .text: return .text(strings.text("continue_thread", count: count))
+            default: return nil
+            }
+        case .nav: return navigation.flatMap { nav(key, $0) }
+        case .link(let link): return navigation.flatMap { self.link(key, link, $0) }
+        case .group(let group): return navigation.flatMap { self.group(key, group, $0) }
+        case .ancestor(let i):
+            guard let ancestor = navigation?.ancestors[Int(i)] else { return nil }
+            let comment = Int(ancestor.comment)
+            switch key.field {
+            case .author: return .text(displayName(of: comment))
+            case .href: return .text(ancestor.href)
+            case .excerpt: return .text(flags[comment].contains(.placeholder) ? "" : PageNavigation.excerpt(records[comment].body))
+            default: return nil
+            }
+        }
+    }
+
+    /// The name shown for comment `index`: "[deleted]" or "[removed]" for placeholders,
+    /// "[unknown]" when the author is missing.
+    func displayName(of index: Int) -> String {
+        if flags[index].contains(.placeholder) { return strings.text(records[index].removed ? "removed" : "deleted") }
+        return records[index].author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author")
+    }
+
+    private func page(_ key: TemplateKey) -> Value? {
+        switch key.field {
+        case .lang: return .text(language.tag)
+        case .dir: return .text(strings.direction)
+        case .title: return .text(info.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
+        case .author: return info.author.map(Value.text) ?? .null
+        case .created: return info.createdAt.map { .node(.time($0)) } ?? .null
+        case .url: return URLPolicy.originalLink(info.url).map(Value.text) ?? .null
+        case .stats:
+            return .text(strings.join([
+                strings.text("comments", count: totals.comments),
+                strings.text("people", count: totals.participants),
+                strings.text("levels", count: totals.levels),
+            ]))
+        case .body: return threadBody.flatMap { $0.raw.isEmpty ? nil : Value.html($0) } ?? .null
+        case .unarchived:
+            guard info.unarchivedComments > 0 else { return .null }
+            return .text(strings.text("not_archived", count: info.unarchivedComments))
+        case .commentCount: return .int(totals.comments)
+        case .participantCount: return .int(totals.participants)
+        case .levelCount: return .int(totals.levels)
+        case .latest: return totals.latestActivity.map { .node(.time($0)) } ?? .null
+        case .comments: return .list(roots.map { .node(.comment($0)) })
+        case .hasComments: return .bool(!roots.isEmpty)
+        case .assets: return .text(assets)
+        case .generator: return .text(generator)
+        case .s: return .node(.messages)
+        case .nav: return navigation == nil ? .null : .node(.nav)
+        default: return nil
+        }
+    }
+
+    /// Answers every comment key (with `.null` when empty), so a lookup never falls through to
+    /// an enclosing comment.
+    private func comment(_ key: TemplateKey, entry: PageModel.Entry) -> Value? {
+        let index = Int(entry.comment)
+        let flags = flags[index]
+        switch key.field {
+        case .anchor: return .text(anchors[index])
+        case .id: return .text(records[index].id.string)
+        case .level: return .int(Int(entry.level))
+        case .author: return .text(displayName(of: index))
+        case .placeholder: return .bool(flags.contains(.placeholder))
+        case .isOP: return .bool(flags.contains(.byThreadAuthor))
+        case .flair:
+            guard !flags.contains(.placeholder), let flair = records[index].authorFlair, !flair.isEmpty else { return .null }
+            return .text(flair)
+        case .created: return records[index].createdAt.map { .node(.time($0)) } ?? .null
+        case .edited:
+            guard records[index].edited, !flags.contains(.placeholder) else { return .null }
+            return .node(.edited(entry.comment))
+        case .score:
+            guard let score = records[index].score, !flags.contains(.placeholder) else { return .null }
+            return .node(.score(score))
+        case .body: return bodies[index].map(Value.html) ?? .null
+        case .unarchived:
+            let count = records[index].unarchivedReplies
+            guard count > 0 else { return .null }
+            return .text(strings.text("not_archived", count: count))
+        case .orphan: return .bool(flags.contains(.orphan))
+        case .cycle: return .bool(flags.contains(.cycleBroken))
+        case .replyingTo: return entry.replyingTo >= 0 ? .node(.replyingTo(entry.replyingTo)) : .null
+        case .replies: return entry.replies >= 0 ? .node(.replies(entry.replies)) : .null
+        case .continue:
+            guard entry.continued, navigation?.branchHrefs[entry.comment] != nil else { return .null }
+            return .node(.continued(entry.comment))
+        default: return nil
+        }
+    }
+
+    private func replies(_ key: TemplateKey, block index: Int32) -> Value? {
+        let block = blocks[Int(index)]
+        let owner = Int(entries[Int(block.owner)].comment)
+        let stats = stats[owner]
+        switch key.field {
+        case .open: return .bool(block.open)
+        case .flattened: return .bool(block.flattened)
+        case .summary:
+            var parts: [String] = []
+            let items = block.shown.count + block.hidden.count
+            parts.append(strings.text("replies", count: items))
+            if Int(stats.totalReplies) > items {
+                parts.append(strings.text("in_thread", count: Int(stats.totalReplies)))
+            }
+            parts.append(strings.text("people", count: Int(stats.participants)))
+            if let latest = stats.latestActivity {
+                parts.append(strings.text("latest", ["date": strings.date(latest)]))
+            }
+            return .text(strings.join(parts))
+        case .count: return .int(block.shown.count + block.hidden.count)
+        case .total: return .int(Int(stats.totalReplies))
+        case .people: return .int(Int(stats.participants))
+        case .latest: return stats.latestActivity.map { .node(.time($0)) } ?? .null
+        case .shown: return .list(block.shown.map { .node(.comment($0)) })
+        case .more: return block.hidden.isEmpty ? .null : .node(.more(index))
+        default: return nil
+        }
+    }
+
+    private func more(_ key: TemplateKey, block: PageModel.ReplyBlock) -> Value? {
+        switch key.field {
+        case .summary:
+            var text = strings.text("more_replies", count: block.hidden.count)
+            if block.hiddenPeople > 0 { text += " " + strings.text("by_people", count: Int(block.hiddenPeople)) }
+            return .text(text)
+        case .count: return .int(block.hidden.count)
+        case .comments: return .int(Int(block.hiddenComments))
+        case .people: return .int(Int(block.hiddenPeople))
+        case .items: return .list(block.hidden.map { .node(.comment($0)) })
+        default: return nil
+        }
+    }
+
+    private func nav(_ key: TemplateKey, _ navigation: PageNavigation) -> Value? {
+        switch key.field {
+        case .index: return navigation.indexHref == nil ? .null : .node(.link(.index))
+        case .feed: return navigation.feedHref.map(Value.text) ?? .null
+        case .canonical: return navigation.canonical.map(Value.text) ?? .null
+        case .orders: return navigation.orders.count > 1 ? .node(.group(.orders)) : .null
+        case .pages: return navigation.pages.count > 1 ? .node(.group(.pages)) : .null
+        case .pageOf:
+            guard let current = navigation.pages.first(where: \.current), navigation.pages.count > 1 else { return .null }
+            return .text(strings.text("page_of", ["page": strings.number(current.target), "pages": strings.number(navigation.pages.count)]))
+        case .continuedFrom: return navigation.previousPage == nil ? .null : .node(.link(.continuedFrom))
+        case .thread: return navigation.threadHref == nil ? .null : .node(.link(.thread))
+        case .ancestors: return navigation.ancestors.isEmpty ? .null : .node(.group(.ancestors))
+        default: return nil
+        }
+    }
+
+    private func group(_ key: TemplateKey, _ group: NavigationGroup, _ navigation: PageNavigation) -> Value? {
+        switch (group, key.field) {
+        case (.orders, .label): return .text(strings.text("sort_label"))
+        case (.orders, .items): return .list(navigation.orders.indices.map { .node(.link(.order(Int32($0)))) })
+        case (.pages, .label): return .text(strings.text("pages_label"))
+        case (.pages, .items): return .list(navigation.pages.indices.map { .node(.link(.page(Int32($0)))) })
+        case (.ancestors, .label): return .text(strings.text("context_label"))
+        case (.ancestors, .items): return .list(navigation.ancestors.indices.map { .node(.ancestor(Int32($0))) })
+        default: return nil
+        }
+    }
+
+    private func link(_ key: TemplateKey, _ link: NavigationLink, _ navigation: PageNavigation) -> Value? {
+        let label: String, href: String, current: Bool
+        switch link {
+        case .index: (label, href, current) = (strings.text("all_threads"), navigation.indexHref ?? "", false)
+        case .thread: (label, href, current) = (strings.text("back_to_thread"), navigation.threadHref ?? "", false)
+        case .continuedFrom:
+            let previous = navigation.previousPage
+            (label, href, current) = (strings.text("continued_from", ["page": strings.number(previous?.target ?? 0)]), previous?.href ?? "", false)
+        case .order(let i):
+            let order = navigation.orders[Int(i)]
+            (label, href, current) = (strings.text("order_\(order.target.rawValue)"), order.href, order.current)
+        case .page(let i):
+            let page = navigation.pages[Int(i)]
+            (label, href, current) = (strings.number(page.target), page.href, page.current)
+        }
+        switch key.field {
+        case .label: return .text(label)
+        case .href: return .text(href)
+        case .current: return .bool(current)
+        default: return nil
+        }
+    }
+}

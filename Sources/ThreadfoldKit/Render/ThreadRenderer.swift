@@ -1,0 +1,270 @@
+/// One thread's files in an archive, under `t/<folder>/`: its pages (split between top-level
+/// comments, with branches deeper than `pageDepth` on pages of their own, in every order), its
+/// `thread.json` sidecar and its `atom.xml` feed. The bytes went to the caller's sink as each
+/// file was rendered; these are the paths, in the order they were written.
+package struct ThreadFiles: Sendable {
+    package var summary: ThreadSummary
+    package var paths: [String]
+    package var diagnostics: [Diagnostic]
+}
+
+/// A rendered standalone page: the thread and its HTML.
+public struct RenderedThread: Sendable {
+    public var thread: ThreadTree
+    public var html: [UInt8]
+    public var diagnostics: [Diagnostic] { thread.diagnostics }
+}
+
+/// The one renderer: templates, the choice of language and locale, bodies (each through cmark or
+/// the sanitiser once per thread, shared by its parts, branches and orders) and the plan of a
+/// thread's pages. `render`, `preview`, `build` and `merge` all use it. Immutable and Sendable:
+/// one instance serves every worker of a build.
+package struct ThreadRenderer: Sendable {
+    package let options: ArchiveOptions
+    let resources: ResourceStore
+    let templates: TemplateSet
+    let markdown: MarkdownRenderer
+    let sanitizer = HTMLSanitizer()
+    /// The words of listings, and of threads whose input names no locale of its own.
+    let defaultLanguage: PageLanguage
+    let generator = "Threadfold \(Threadfold.version)"
+
+    package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws {
+        self.options = options
+        self.resources = resources
+        templates = try resources.templateSet()
+        markdown = MarkdownRenderer(options: options.render.markdown)
+        let strings = try resources.strings(locale: options.render.locale ?? "en")
+        defaultLanguage = PageLanguage(strings: strings, tag: strings.locale, keys: templates.keys)
+    }
+
+    /// The words and `lang` of a thread's pages, decided here alone: the explicit locale, else the
+    /// input's `lang` when it is a language tag naming a locale (`ResourceStore.strings(locale:)`
+    /// matches names, never builds a path from them), else the default. The page's `lang` is the
+    /// explicit locale, else the input's when it is a BCP 47 tag by syntax, else the locale's own.
+    func language(for info: ThreadInfo) -> PageLanguage {
+        var strings = defaultLanguage.strings
+        var named = false
+        if options.render.locale == nil, let lang = info.lang, let table = try? resources.strings(locale: lang) {
+            strings = table
+            named = true
+        }
+        let requested = options.render.locale ?? info.lang ?? strings.locale
+        let tag = ResourceStore.isLanguageTag(requested) ? requested : strings.locale
+        if !named && tag == defaultLanguage.tag { return defaultLanguage }
+        return PageLanguage(strings: strings, tag: tag, keys: templates.keys, messages: named ? nil : defaultLanguage.messages)
+    }
+
+    /// A body rendered by its format: Markdown through cmark, HTML through the sanitizer, text escaped.
+    func body(_ text: String, _ format: BodyFormat) -> HTML {
+        switch format {
+        case .markdown: return markdown.render(text)
+        case .html: return sanitizer.sanitize(text)
+        case .text: return markdown.plainText(text)
+        }
+    }
+
+    /// Renders the bodies `model` shows that `cache` does not hold yet. The cache is indexed like
+    /// `thread.records`, so the pages of one thread (its parts, branches and orders) share it and
+    /// each body is rendered once.
+    func renderBodies(_ model: PageModel, into cache: inout [HTML?]) {
+        for entry in model.entries where cache[Int(entry.comment)] == nil && !model.thread.flags[Int(entry.comment)].contains(.placeholder) {
+            let record = model.thread.records[Int(entry.comment)]
+            cache[Int(entry.comment)] = body(record.body, record.bodyFormat)
+        }
+    }
+
+    /// Renders one page of a thread into `out` (cleared first), with the links of an archive page
+    /// (`navigation`), or none for a standalone page.
+    func renderPage(_ model: PageModel, language: PageLanguage, assets: String, bodies: [HTML?], threadBody: HTML?,
+                    navigation: PageNavigation?, into out: inout [UInt8]) throws(TemplateError) {
+        let page = ThreadPageModel(model: model, language: language, assets: assets, generator: generator,
+                                   bodies: bodies, threadBody: threadBody, navigation: navigation)
+        // About 700 bytes of markup per comment plus its body.
+        var expected = 8 * 1024 + model.entries.count * 768
+        for entry in model.entries { expected += bodies[Int(entry.comment)]?.raw.utf8.count ?? 0 }
+        out.removeAll(keepingCapacity: true)
+        try templates.render("page", model: page, root: .node(.page), into: &out, expectedSize: expected)
+    }
+
+    /// The opening post's body, shown on the first page of a thread only.
+    func threadBody(_ info: ThreadInfo) -> HTML? {
+        info.body.map { body($0, info.bodyFormat) }
+    }
+
+    /// A standalone page of a thread (`render`, `preview`): the whole thread on one page, with
+    /// no archive links. `assets` is the path from the page to the stylesheet and script.
+    package func page(_ record: ThreadRecord, assets: String = "") throws -> RenderedThread {
+        let thread = try ThreadBuilder.build(record, options: options.render.thread)
+        let model = PageLayout.make(thread, options: options.render.layout)
+        var bodies = [HTML?](repeating: nil, count: thread.records.count)
+        renderBodies(model, into: &bodies)
+        var html: [UInt8] = []
+        try renderPage(model, language: language(for: thread.info), assets: assets, bodies: bodies,
+                       threadBody: threadBody(thread.info), navigation: nil, into: &html)
+        return RenderedThread(thread: thread, html: html)
+    }
+
+    /// Reads a file that holds one thread, in any supported form, and renders its standalone page.
+    package func page(bytes: [UInt8], file: String, assets: String = "") throws -> RenderedThread {
+        let threads = try Importer.read(bytes: bytes, file: file, options: options.render.importing).threads
+        guard threads.count == 1 else {
+            throw InputErrors([InputError(file: file, message: "holds \(threads.count) threads; expected one")])
+        }
+        return try page(threads[0], assets: assets)
+    }
+
+    /// The listing pages (index, sections, site feed, sitemap) for `summaries` in index order,
+    /// and the stylesheet and script.
+    package func listing(_ summaries: [ThreadSummary], jobs: Int) throws -> [(path: String, bytes: [UInt8])] {
+        let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
+        return try listing.files(summaries) + resources.assets().map { ($0.name, $0.bytes) }
+    }
+
+    /// The thread's id, or for a thread without one, a stable stand-in from where it was read.
+    package static func id(of record: ThreadRecord, source: String, position: Int) -> CommentID {
+        record.info.id ?? CommentID("\(source)#\(position)")
+    }
+
+    /// Renders an archive thread's files, handing each to `write` as it is done (the bytes are a
+    /// buffer reused for the next file: write them before returning).
+    package func files(_ record: ThreadRecord, id: CommentID, folder: String, source: String,
+                       write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles {
+        let orders = options.effectiveOrders
+        var threadOptions = options.render.thread
+        threadOptions.sort = orders[0]
+        if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
+        let first = try ThreadBuilder.build(record, options: threadOptions)
+
+        var layout = options.render.layout
+        layout.pageDepth = options.pageDepth
+        let flat: Bool
+        switch options.layout {
+        case .nested: flat = false
+        case .flat: flat = true
+        case .auto:
+            let replies = first.roots.reduce(0) { $0 + Int(first.stats[Int($1)].totalReplies) }
+            flat = !first.roots.isEmpty && Double(replies) / Double(first.roots.count) > options.flatThreshold
+        }
+        if flat { layout.maxDepth = 1 }
+
+        let language = language(for: first.info)
+        let anchors = Anchors.make(for: first.records)
+        var bodies = [HTML?](repeating: nil, count: first.records.count)
+        let postBody = threadBody(first.info)
+        let base = ["t", folder]
+        var paths: [String] = []
+        var buffer: [UInt8] = []
+        var mainPlan: ThreadPlan?
+
+        for (k, order) in orders.enumerated() {
+            let tree: ThreadTree
+            if k == 0 {
+                tree = first
+            } else {
+                var reordered = threadOptions
+                reordered.sort = order
+                tree = try ThreadBuilder.build(record, options: reordered)
+            }
+            let orderDir = k == 0 ? [] : [order.rawValue]
+            let plan = ThreadPlan(tree, layout: layout, pageSize: options.pageSize, anchors: anchors, base: base + orderDir)
+            for page in plan.pages {
+                let navigation = plan.navigation(of: page, tree: tree, anchors: anchors, base: base, order: k, orders: orders,
+                                                 canonicalBase: options.base)
+                renderBodies(page.model, into: &bodies)
+                try renderPage(page.model, language: language, assets: ThreadPaths.root(from: page.dir), bodies: bodies,
+                               threadBody: navigation.showsPost ? postBody : nil, navigation: navigation, into: &buffer)
+                let path = page.dir.joined(separator: "/") + "/index.html"
+                try write(path, buffer)
+                paths.append(path)
+            }
+            if k == 0 { mainPlan = plan }
+        }
+
+        let pages = mainPlan?.pages.map(\.dir) ?? []
+        let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, source: source)
+        for (path, bytes) in [("t/\(folder)/thread.json", summary.encoded()),
+                              ("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: pages,
+                                                             pageOf: mainPlan?.pageOf ?? [], language: language))] {
+            try write(path, bytes)
+            paths.append(path)
+        }
+        return ThreadFiles(summary: summary, paths: paths, diagnostics: first.diagnostics)
+    }
+
+    /// Replies the export knew of but did not contain, in the whole thread: the importer keeps each
+    /// count within `InputLimits.maxCount`, and the sum is checked.
+    static func unarchived(_ tree: ThreadTree, source: String) throws(InputError) -> Int {
+        var total = tree.info.unarchivedComments
+        for record in tree.records {
+            let (sum, overflow) = total.addingReportingOverflow(record.unarchivedReplies)
+            guard !overflow else {
+                throw InputError(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)")
+            }
+            total = sum
+        }
+        return total
+    }
+
+    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], source: String) throws(InputError) -> ThreadSummary {
+        var histogram: [Int] = []
+        var firstActivity: Timestamp? = tree.info.createdAt
+        for i in 0..<tree.count where tree.flags[i].contains(.visible) {
+            let depth = Int(tree.depth[i])
+            if depth >= histogram.count { histogram.append(contentsOf: repeatElement(0, count: depth + 1 - histogram.count)) }
+            histogram[depth] += 1
+            if let time = tree.records[i].createdAt, firstActivity.map({ time < $0 }) ?? true { firstActivity = time }
+        }
+        var last = tree.totals.latestActivity
+        if let created = tree.info.createdAt, last.map({ created > $0 }) ?? true { last = created }
+        let stats = ThreadSummary.Stats(
+            comments: tree.totals.comments, participants: tree.totals.participants, topLevel: tree.roots.count,
+            levels: tree.totals.levels, depthHistogram: histogram,
+            firstActivity: firstActivity.map(ThreadSummary.TimePoint.init), lastActivity: last.map(ThreadSummary.TimePoint.init),
+            unarchived: try Self.unarchived(tree, source: source))
+        let info = tree.info
+        return ThreadSummary(
+            id: id.string, path: "t/\(folder)", title: info.title, author: info.author,
+            url: URLPolicy.originalLink(info.url),
+            lang: info.lang, category: info.category.flatMap { $0.isEmpty ? nil : $0 }, tags: info.tags,
+            created: info.createdAt.map(ThreadSummary.TimePoint.init), stats: stats, layout: flat ? "flat" : "nested",
+            pages: pages.map { $0.dropFirst(2).joined(separator: "/") },
+            orders: options.effectiveOrders.map(\.rawValue))
+    }
+
+    /// The thread's latest comments, newest first, each with a plain-text excerpt of its body
+    /// (`AtomFeed.excerptLimit` characters), never the whole body.
+    func feed(_ tree: ThreadTree, summary: ThreadSummary, anchors: [String], pageDirs: [[String]], pageOf: [Int32],
+              language: PageLanguage) -> [UInt8] {
+        let strings = language.strings
+        let base = ["t", summary.path.split(separator: "/").dropFirst().joined(separator: "/")]
+        var recent: [Int] = []
+        for i in 0..<tree.count where tree.flags[i].contains(.visible) && !tree.flags[i].contains(.placeholder) && pageOf[i] >= 0 {
+            recent.append(i)
+        }
+        recent.sort { a, b in
+            let x = tree.records[a].createdAt?.milliseconds ?? Int64.min, y = tree.records[b].createdAt?.milliseconds ?? Int64.min
+            return x != y ? x > y : a < b
+        }
+        let title = summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled")
+        let absolute = options.base
+        let entries = recent.prefix(options.feedEntries).map { i -> AtomFeed.Entry in
+            let record = tree.records[i]
+            let dir = pageDirs[Int(pageOf[i])]
+            let link = absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] }
+                ?? ThreadPaths.href(from: base, to: dir, fragment: anchors[i])
+            let author = record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author")
+            return AtomFeed.Entry(
+                title: "\(author): \(PageNavigation.excerpt(record.body))",
+                id: absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] } ?? XMLText.uuid("comment:\(summary.id):\(record.id.string)"),
+                link: link, published: record.createdAt, updated: record.editedAt ?? record.createdAt,
+                author: author, summary: PageNavigation.excerpt(record.body, limit: AtomFeed.excerptLimit))
+        }
+        let page = absolute.map { $0 + summary.path + "/" }
+        return AtomFeed(
+            title: title, id: page ?? XMLText.uuid("thread:\(summary.id)"),
+            selfLink: page.map { $0 + "atom.xml" } ?? "atom.xml", alternate: page ?? "index.html", lang: language.tag,
+            author: summary.author.flatMap { $0.isEmpty ? nil : $0 } ?? title,
+            updated: summary.stats.lastActivity?.timestamp, entries: Array(entries)).render()
+    }
+}

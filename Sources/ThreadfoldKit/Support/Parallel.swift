@@ -1,0 +1,42 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A parallel map on threads of our own, each with a large stack (deep input is walked with
+/// explicit stacks, but templates and cmark still use some).
+enum Parallel {
+    /// Runs `body(0..<count)` on `jobs` threads (each with a large stack), results in index
+    /// order. `progress(done)` is called from the calling thread about ten times a second.
+    static func map<T: Sendable>(count: Int, jobs: Int, progress: ((Int) -> Void)? = nil,
+                                      _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        let shared = ParallelState<T>(count: count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(jobs, count)) {
+            group.enter()
+            let thread = Thread {
+                while true {
+                    let i = shared.next.add(1, ordering: .relaxed).oldValue
+                    guard i < count else { break }
+                    let result = body(i)
+                    shared.results.withLock { $0[i] = result }
+                    shared.done.add(1, ordering: .relaxed)
+                }
+                group.leave()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            progress?(shared.done.load(ordering: .relaxed))
+        }
+        return shared.results.withLock { $0.map { $0! } }
+    }
+}
+
+private final class ParallelState<T: Sendable>: Sendable {
+    let next = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+    let results: Mutex<[T?]>
+    init(count: Int) { results = Mutex([T?](repeating: nil, count: count)) }
+}
