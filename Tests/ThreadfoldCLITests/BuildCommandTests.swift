@@ -203,8 +203,8 @@ struct BuildCommandTests {
         try edit(second, #""comments": 2,"#, #""comments": 9223372036854775807,"#)
         let huge = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged"], in: folder)
         #expect(huge.status == 1, "\(huge.err)")
-        #expect(huge.err.contains("\(first): error: $.stats.comments: found 9223372036854775807; expected a count from 0 to 1099511627776, as in a thread.json that 'threadfold build' writes\n"), "\(huge.err)")
-        #expect(huge.err.contains("\(second): error: $.stats.comments: found 9223372036854775807"), "\(huge.err)")
+        #expect(huge.err.contains("\(first):16:17: error: $.stats.comments: expected a count from 0 to 1099511627776, found the number 9223372036854775807, as in a thread.json that 'threadfold build' writes\n"), "\(huge.err)")
+        #expect(huge.err.contains("\(second):16:17: error: $.stats.comments: expected a count from 0 to 1099511627776, found the number 9223372036854775807"), "\(huge.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("merged").path))
 
         try edit(first, #""comments": 9223372036854775807,"#, #""comments": 2,"#)
@@ -213,8 +213,8 @@ struct BuildCommandTests {
         try edit(second, "\"depthHistogram\": [\n      1,", "\"depthHistogram\": [\n      1099511627777,")
         let bad = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged"], in: folder)
         #expect(bad.status == 1, "\(bad.err)")
-        #expect(bad.err.contains("\(first): error: $.stats.levels: found -1; expected a count from 0 to 1099511627776"), "\(bad.err)")
-        #expect(bad.err.contains("\(second): error: $.stats.depthHistogram[0]: found 1099511627777; expected a count from 0 to 1099511627776"), "\(bad.err)")
+        #expect(bad.err.contains("\(first):19:15: error: $.stats.levels: expected a count from 0 to 1099511627776, found the number -1"), "\(bad.err)")
+        #expect(bad.err.contains("error: $.stats.depthHistogram[0]: expected a count from 0 to 1099511627776, found the number 1099511627777"), "\(bad.err)")
 
         try edit(first, #""levels": -1,"#, #""levels": 2,"#)
         try edit(second, "\"depthHistogram\": [\n      1099511627777,", "\"depthHistogram\": [\n      1,")

@@ -206,7 +206,13 @@ public struct ArchiveBuilder: Sendable {
             if shard == nil {
                 files = try renderer.listing(summaries, jobs: jobs)
             } else {
-                files.append(("shard.json", Array("{\"shard\": \"\(shard!.index)/\(shard!.count)\", \"threads\": \(summaries.count), \"version\": \"\(Threadfold.version)\"}\n".utf8)))
+                var w = JSONWriter(pretty: false)
+                w.object { w in
+                    w.field("shard", "\(shard!.index)/\(shard!.count)")
+                    w.field("threads", summaries.count)
+                    w.field("version", Threadfold.version)
+                }
+                files.append(("shard.json", w.out + [0x0A]))
             }
             manifest.listing = files.map(\.path)
             for file in files {
@@ -340,15 +346,7 @@ public struct ArchiveBuilder: Sendable {
 
     /// Everything besides the input bytes that decides the output.
     func settingsHash() -> String {
-        var options = self.options
-        let mapping = options.render.importing.mapping
-        options.render.importing.mapping = nil
-        var text = "\(Threadfold.version)\n\(options)\n\(shard.map { "\($0.index)/\($0.count)" } ?? "")\n"
-        if let mapping {
-            for (field, path) in mapping.paths.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { text += "\(field.rawValue)=\(path.joined(separator: "."))," }
-            text += mapping.topLevelParent ?? ""
-        }
-        return ContentHash.hex(ContentHash.hash(Array(text.utf8), seed: resources.fingerprint()))
+        BuildSettings.hash(options, shard: shard, resources: resources)
     }
 }
 

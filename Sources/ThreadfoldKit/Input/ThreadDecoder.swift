@@ -8,14 +8,7 @@ public enum ThreadDecoder {
     public static let errorLimit = 50
 
     public static func decode(bytes: [UInt8], file: String) throws(InputErrors) -> ThreadRecord {
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(bytes: bytes)
-        } catch {
-            let location = JSONDocument.location(in: bytes, offset: error.offset)
-            throw InputErrors([InputError(file: file, line: location.line, column: location.column, message: error.message)])
-        }
-        return try decode(document: document, file: file)
+        try decode(document: try JSONReader(bytes: bytes, file: file).document, file: file)
     }
 
     public static func decode(document: JSONDocument, file: String) throws(InputErrors) -> ThreadRecord {
@@ -43,8 +36,8 @@ public enum ThreadDecoder {
 }
 
 private struct Decoder {
-    let document: JSONDocument
-    let file: String
+    let reader: JSONReader
+    var document: JSONDocument { reader.document }
     var errors: [InputError] = []
     var skipped: [InputError] = []
     var lenient = false
@@ -54,8 +47,7 @@ private struct Decoder {
     let prefix: String
 
     init(document: JSONDocument, file: String, root: Int, prefix: String) {
-        self.document = document
-        self.file = file
+        self.reader = JSONReader(document: document, file: file)
         self.root = root
         self.prefix = prefix
         self.record = ThreadRecord(file: file, source: document.bytes)
@@ -63,8 +55,12 @@ private struct Decoder {
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
         guard errors.count < ThreadDecoder.errorLimit else { return }
-        let location = document.location(ofOffset: document.offset(node))
-        errors.append(InputError(file: file, line: location.line, column: location.column, path: path, message: message))
+        errors.append(reader.error(at: node, path: path, message))
+    }
+
+    mutating func fail(_ mismatch: JSONMismatch) {
+        guard errors.count < ThreadDecoder.errorLimit else { return }
+        errors.append(reader.error(mismatch))
     }
 
     mutating func run() -> ThreadRecord {
@@ -95,29 +91,36 @@ private struct Decoder {
     }
 
     mutating func readThreadFields(_ object: Int) {
+        let r = reader
+        let prefix = prefix
+        var info = record.info
+        var failures: [JSONMismatch] = []
         document.forEachMember(object) { key, value in
-            let path = "$\(prefix).\(key)"
-            switch key {
-            case "id": record.info.id = id(value, path)
-            case "title": record.info.title = string(value, path)
-            case "author": record.info.author = string(value, path)
-            case "created_at": record.info.createdAt = timestamp(value, path)
-            case "url": record.info.url = string(value, path)
-            case "lang": record.info.lang = string(value, path)
-            case "body": record.info.body = string(value, path)
-            case "category": record.info.category = string(value, path)
-            case "tags":
-                switch document.kind(value) {
-                case .null: break
-                case .array:
-                    document.forEachElement(value) { position, tag in
-                        if let text = string(tag, "\(path)[\(position)]"), !text.isEmpty { record.info.tags.append(text) }
+            guard !r.isNull(value) else { return }
+            do throws(JSONMismatch) {
+                let path = "$\(prefix).\(key)"
+                switch key {
+                case "id": info.id = try r.id(value, path)
+                case "title": info.title = try r.string(value, path, expected: "a string or null")
+                case "author": info.author = try r.string(value, path, expected: "a string or null")
+                case "created_at": info.createdAt = try r.time(value, path)
+                case "url": info.url = try r.string(value, path, expected: "a string or null")
+                case "lang": info.lang = try r.string(value, path, expected: "a string or null")
+                case "body": info.body = try r.string(value, path, expected: "a string or null")
+                case "category": info.category = try r.string(value, path, expected: "a string or null")
+                case "tags":
+                    let tags = try r.array(value, path, expected: "an array of strings")
+                    for (position, tag) in tags.enumerated() {
+                        do throws(JSONMismatch) {
+                            if let text = try r.optionalString(tag, "\(path)[\(position)]"), !text.isEmpty { info.tags.append(text) }
+                        } catch { failures.append(error) }
                     }
-                default: fail(value, path, "expected an array of strings, found \(document.kind(value).described)")
+                default: break
                 }
-            default: break
-            }
+            } catch { failures.append(error) }
         }
+        record.info = info
+        for failure in failures { fail(failure) }
     }
 
     mutating func readComments(_ list: Int, key: String?) {
@@ -149,76 +152,62 @@ private struct Decoder {
         var explicitParent: CommentID?? = nil
         var replies: (Int, String)?
         var edited: Bool?
-        var failures: [(Int, String, String)] = []
+        var failures: [JSONMismatch] = []
+        let r = reader
+        let record = record
+        // Paths are built only when there is something to report.
+        func path(_ key: String) -> String { record.path(for: origin) + "." + key }
 
         document.forEachMember(object) { key, value in
-            let kind = document.kind(value)
-            switch key {
-            case "id":
-                if let parsed = idValue(value) { comment.id = parsed; hasID = true }
-                else { failures.append((value, key, "expected a string or an integer, found \(describeValue(value))")) }
-            case "parent_id", "parentID", "parent":
-                if kind == .null { explicitParent = .some(nil) }
-                else if let parsed = idValue(value) { explicitParent = .some(parsed) }
-                else { failures.append((value, key, "expected a string, an integer or null, found \(describeValue(value))")) }
-            case "author":
-                if kind == .string { comment.author = document.string(value) }
-                else if kind != .null { failures.append((value, key, "expected a string or null, found \(kind.described)")) }
-            case "body":
-                if kind == .string { comment.body = document.string(value) }
-                else if kind != .null { failures.append((value, key, "expected a Markdown string or null, found \(kind.described)")) }
-            case "created_at", "created", "time":
-                if kind == .null { break }
-                if let time = document.timestamp(value) { comment.createdAt = time }
-                else { failures.append((value, key, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(describeValue(value))")) }
-            case "edited_at":
-                if kind == .null { break }
-                if let time = document.timestamp(value) { comment.editedAt = time }
-                else { failures.append((value, key, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(describeValue(value))")) }
-            case "edited":
-                switch kind {
-                case .true: edited = true
-                case .false, .null: edited = false
+            let kind = r.kind(value)
+            do throws(JSONMismatch) {
+                switch key {
+                case "id":
+                    comment.id = try r.id(value, path(key))
+                    hasID = true
+                case "parent_id", "parentID", "parent":
+                    explicitParent = kind == .null ? .some(nil) : .some(try r.id(value, path(key), expected: "a string, an integer or null"))
+                case "author":
+                    comment.author = try r.optionalString(value, path(key))
+                case "body":
+                    comment.body = try r.optionalString(value, path(key), expected: "a Markdown string or null") ?? ""
+                case "created_at", "created", "time":
+                    if kind != .null { comment.createdAt = try r.time(value, path(key)) }
+                case "edited_at":
+                    if kind != .null { comment.editedAt = try r.time(value, path(key)) }
+                case "edited":
+                    switch kind {
+                    case .true: edited = true
+                    case .false, .null: edited = false
+                    default:
+                        comment.editedAt = try r.time(value, path(key), expected: "true, false or a timestamp")
+                        edited = true
+                    }
+                case "score":
+                    if kind != .null { comment.score = try r.rounded(value, path(key), expected: "an integer") }
+                case "deleted", "removed":
+                    if kind != .null, try r.bool(value, path(key)) {
+                        if key == "deleted" { comment.deleted = true } else { comment.removed = true }
+                    }
+                case "author_flair":
+                    comment.authorFlair = try r.optionalString(value, path(key))
+                case "replies", "children":
+                    if kind == .array { replies = (value, key) }
+                    else if kind != .null { throw r.mismatch(value, path(key), expected: "an array of replies or null") }
                 default:
-                    if let time = document.timestamp(value) { comment.editedAt = time; edited = true }
-                    else { failures.append((value, key, "expected true, false or a timestamp, found \(describeValue(value))")) }
+                    break // unknown fields are ignored
                 }
-            case "score":
-                if kind == .null { break }
-                if let exact = document.int64(value) { comment.score = exact }
-                else if let double = document.double(value), double.isFinite, abs(double) < 9e18 { comment.score = Int64(double.rounded()) }
-                else { failures.append((value, key, "expected an integer, found \(describeValue(value))")) }
-            case "deleted", "removed":
-                switch kind {
-                case .true: if key == "deleted" { comment.deleted = true } else { comment.removed = true }
-                case .false, .null: break
-                default: failures.append((value, key, "expected true or false, found \(describeValue(value))"))
-                }
-            case "author_flair":
-                if kind == .string { comment.authorFlair = document.string(value) }
-                else if kind != .null { failures.append((value, key, "expected a string or null, found \(kind.described)")) }
-            case "replies", "children":
-                if kind == .array { replies = (value, key) }
-                else if kind != .null { failures.append((value, key, "expected an array of replies or null, found \(kind.described)")) }
-            default:
-                break // unknown fields are ignored
-            }
+            } catch { failures.append(error) }
         }
-        if !hasID && !failures.contains(where: { $0.1 == "id" }) {
+        if !hasID && !failures.contains(where: { $0.path.hasSuffix(".id") && $0.node != object }) {
             if lenient && failures.isEmpty {
-                let location = document.location(ofOffset: document.offset(object))
-                skipped.append(InputError(file: file, line: location.line, column: location.column,
-                                          path: record.path(for: origin) + ".id",
-                                          message: "has no id; skipped (--lenient)", severity: .warning))
+                skipped.append(reader.error(at: object, path: path("id"), "has no id; skipped (--lenient)", severity: .warning))
                 return nil
             }
-            failures.append((object, "id", "expected an \"id\" (a string or an integer), found none; --lenient skips such comments"))
+            failures.append(JSONMismatch(node: object, path: path("id"), expected: "an \"id\" (a string or an integer)",
+                                         found: "none; --lenient skips such comments"))
         }
-        if !failures.isEmpty {
-            // Paths are built only when there is something to report.
-            let path = record.path(for: origin)
-            for (node, field, message) in failures { fail(node, path + "." + field, message) }
-        }
+        for failure in failures { fail(failure) }
         guard failures.isEmpty else { return nil }
 
         if let edited { comment.edited = edited || comment.editedAt != nil } else { comment.edited = comment.editedAt != nil }
@@ -237,75 +226,5 @@ private struct Decoder {
         if text.isEmpty || text == "0" { return true }
         if let threadID = record.info.id, threadID == parent { return true }
         return false
-    }
-
-    // MARK: Scalars
-
-    func idValue(_ node: Int) -> CommentID? {
-        switch document.kind(node) {
-        case .string: return CommentID(document.string(node))
-        case .number where document.isInteger(node): return CommentID(document.numberText(node))
-        default: return nil
-        }
-    }
-
-    func describeValue(_ node: Int) -> String {
-        let kind = document.kind(node)
-        switch kind {
-        case .number: return "the number \(document.numberText(node))"
-        case .string:
-            let text = document.string(node)
-            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            return "the string \"\(shown.debugDescriptionEscaped)\""
-        default: return kind.described
-        }
-    }
-
-    // MARK: Thread fields
-
-    mutating func id(_ node: Int, _ path: String) -> CommentID? {
-        if document.kind(node) == .null { return nil }
-        if let value = idValue(node) { return value }
-        fail(node, path, "expected a string or an integer, found \(describeValue(node))")
-        return nil
-    }
-
-    mutating func string(_ node: Int, _ path: String) -> String? {
-        switch document.kind(node) {
-        case .string: return document.string(node)
-        case .null: return nil
-        default:
-            fail(node, path, "expected a string or null, found \(document.kind(node).described)")
-            return nil
-        }
-    }
-
-    mutating func timestamp(_ node: Int, _ path: String) -> Timestamp? {
-        if document.kind(node) == .null { return nil }
-        if let value = document.timestamp(node) { return value }
-        fail(node, path, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(describeValue(node))")
-        return nil
-    }
-}
-
-private extension String {
-    /// The text with quotes, backslashes and control characters escaped, for quoting in messages.
-    var debugDescriptionEscaped: String {
-        var out = ""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.properties.generalCategory == .format {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }

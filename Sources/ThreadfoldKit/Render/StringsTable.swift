@@ -87,66 +87,53 @@ public final class StringsTable: Sendable {
 
     /// Reads a locale file. Errors name the file and the JSON path.
     public init(json bytes: [UInt8], file: String) throws(InputErrors) {
-        let document: JSONDocument
-        do { document = try JSONDocument(bytes: bytes) } catch {
-            let (line, column) = JSONDocument.location(in: bytes, offset: error.offset)
-            throw InputErrors([InputError(file: file, line: line, column: column, message: error.message)])
-        }
-        func fail(_ path: String, _ message: String) -> InputErrors {
-            InputErrors([InputError(file: file, path: path, message: message)])
-        }
-        let root = document.root
-        guard document.kind(root) == .object else { throw fail("$", "expected an object") }
-        func text(_ key: String, default value: String? = nil) throws(InputErrors) -> String {
-            guard let node = document.member(root, key) else {
-                if let value { return value }
-                throw fail("$.\(key)", "expected a string, found none")
+        let r = try JSONReader(bytes: bytes, file: file)
+        do throws(JSONMismatch) {
+            let root = try r.object(r.root, "$")
+            func text(_ key: String, default value: String? = nil) throws(JSONMismatch) -> String {
+                guard let node = r.member(root, key) else {
+                    if let value { return value }
+                    throw JSONMismatch(node: root, path: "$.\(key)", expected: "a string", found: "none")
+                }
+                return try r.string(node, "$.\(key)")
             }
-            guard document.kind(node) == .string else { throw fail("$.\(key)", "expected a string, found \(document.kind(node).described)") }
-            return document.string(node)
-        }
-        locale = try text("locale")
-        direction = try text("direction", default: "ltr")
-        let ruleName = try text("plural_rule", default: "one-other")
-        guard let rule = PluralRule(rawValue: ruleName) else {
-            throw fail("$.plural_rule", "found \"\(ruleName)\"; expected one of one-other, other, french, slavic, polish, arabic")
-        }
-        self.rule = rule
-        groupSeparator = try text("group_separator", default: ",")
-        separator = try text("separator", default: " · ")
-        datePattern = Pattern(try text("date", default: "{year}-{month_number}-{day}"))
-        monthPattern = Pattern(try text("month", default: "{year}-{month_number}"))
-        var months: [String] = []
-        if let list = document.member(root, "months"), document.kind(list) == .array, document.count(list) == 12 {
-            document.forEachElement(list) { _, item in months.append(document.kind(item) == .string ? document.string(item) : "") }
-        } else {
-            throw fail("$.months", "expected an array of 12 month names")
-        }
-        self.months = months
-        var messages: [String: [String: Pattern]] = [:]
-        guard let table = document.member(root, "messages"), document.kind(table) == .object else {
-            throw fail("$.messages", "expected an object of messages")
-        }
-        var problem: InputErrors?
-        document.forEachMember(table) { key, value in
-            switch document.kind(value) {
-            case .string: messages[key] = ["other": Pattern(document.string(value))]
-            case .object:
+            locale = try text("locale")
+            direction = try text("direction", default: "ltr")
+            let ruleName = try text("plural_rule", default: "one-other")
+            guard let rule = PluralRule(rawValue: ruleName) else {
+                throw r.mismatch(r.member(root, "plural_rule") ?? root, "$.plural_rule",
+                                 expected: "one of one-other, other, french, slavic, polish, arabic")
+            }
+            self.rule = rule
+            groupSeparator = try text("group_separator", default: ",")
+            separator = try text("separator", default: " · ")
+            datePattern = Pattern(try text("date", default: "{year}-{month_number}-{day}"))
+            monthPattern = Pattern(try text("month", default: "{year}-{month_number}"))
+            let monthsNode = r.member(root, "months") ?? root
+            let months = try r.strings(monthsNode, "$.months", expected: "an array of 12 month names")
+            guard months.count == 12 else {
+                throw JSONMismatch(node: monthsNode, path: "$.months", expected: "an array of 12 month names", found: "an array of \(months.count)")
+            }
+            self.months = months
+            var messages: [String: [String: Pattern]] = [:]
+            try r.members(r.member(root, "messages") ?? root, "$.messages", expected: "an object of messages") { key, value throws(JSONMismatch) in
+                if let text = r.text(value) {
+                    messages[key] = ["other": Pattern(text)]
+                    return
+                }
                 var forms: [String: Pattern] = [:]
-                document.forEachMember(value) { category, form in
-                    if document.kind(form) == .string { forms[category] = Pattern(document.string(form)) }
-                    else { problem = fail("$.messages.\(key).\(category)", "expected a string") }
+                try r.members(value, "$.messages.\(key)", expected: "a string or an object of plural forms") { category, form throws(JSONMismatch) in
+                    forms[category] = Pattern(try r.string(form, "$.messages.\(key).\(category)"))
                 }
                 if forms["other"] == nil && forms["many"] == nil {
-                    problem = fail("$.messages.\(key)", "expected at least an \"other\" form")
+                    throw JSONMismatch(node: value, path: "$.messages.\(key)", expected: "at least an \"other\" form", found: "none")
                 }
                 messages[key] = forms
-            default:
-                problem = fail("$.messages.\(key)", "expected a string or an object of plural forms, found \(document.kind(value).described)")
             }
+            self.messages = messages
+        } catch {
+            throw InputErrors([r.error(error)])
         }
-        if let problem { throw problem }
-        self.messages = messages
         var constants: [String: String] = [:]
         for (key, forms) in messages where forms.count == 1 {
             if let form = forms["other"], !form.parts.contains(where: { if case .field = $0 { return true } else { return false } }) {

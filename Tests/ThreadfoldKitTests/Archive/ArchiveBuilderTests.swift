@@ -411,7 +411,7 @@ struct ArchiveCountTests {
             let bad = text.replacingOccurrences(of: from, with: to)
             let errors = try #require(throws: InputErrors.self) { try ThreadSummary.decode(Array(bad.utf8), file: "a.json") }
             #expect(errors.errors.first?.path == path)
-            #expect(errors.errors.first?.message.hasPrefix("found \(to.split(separator: " ").last!); expected a count from 0 to 1099511627776") == true)
+            #expect(errors.errors.first?.message.hasPrefix("expected a count from 0 to 1099511627776, found the number \(to.split(separator: " ").last!)") == true)
         }
     }
 }

@@ -98,7 +98,7 @@ struct ThreadDecoderTests {
         (#"{"comments": 5}"#, "test.json:1:14: error: $.comments: expected an array of comments, found a number"),
         (#"{"title": "x"}"#, "test.json:1:1: error: $: found an object without \"comments\"; expected a thread object with a \"comments\" array, or an array of comments"),
         (#""hello""#, "test.json:1:1: error: $: found a string; expected a thread object or an array of comments"),
-        (#"{"title": 5, "comments": []}"#, "test.json:1:11: error: $.title: expected a string or null, found a number"),
+        (#"{"title": 5, "comments": []}"#, "test.json:1:11: error: $.title: expected a string or null, found the number 5"),
         ("[{\"id\": 1,\n  \"deleted\": \"yes\"}]", "test.json:2:14: error: $[0].deleted: expected true or false, found the string \"yes\""),
     ])
     func typeErrors(_ json: String, _ message: String) throws {

@@ -47,6 +47,6 @@ struct StringsTableTests {
         let errors = try #require(throws: InputErrors.self) {
             try StringsTable(json: Array(#"{"locale": "x", "months": [], "messages": {}}"#.utf8), file: "x.json")
         }
-        #expect(errors.description == "x.json: error: $.months: expected an array of 12 month names")
+        #expect(errors.description == "x.json:1:27: error: $.months: expected an array of 12 month names, found an array of 0")
     }
 }

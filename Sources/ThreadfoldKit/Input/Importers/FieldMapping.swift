@@ -40,45 +40,34 @@ public struct FieldMapping: Sendable, Equatable {
 
     /// Reads a mapping file: `{"id": "objectID", "parent": "parent_id", …, "top_level_parent": "0"}`.
     public static func load(json bytes: [UInt8], file: String) throws(InputErrors) -> FieldMapping {
-        let document: JSONDocument
-        do { document = try JSONDocument(bytes: bytes) } catch {
-            let (line, column) = JSONDocument.location(in: bytes, offset: error.offset)
-            throw InputErrors([InputError(file: file, line: line, column: column, message: error.message)])
-        }
-        func fail(_ node: Int, _ path: String, _ message: String) -> InputErrors {
-            let (line, column) = document.location(ofOffset: document.offset(node))
-            return InputErrors([InputError(file: file, line: line, column: column, path: path, message: message)])
-        }
-        guard document.kind(document.root) == .object else {
-            throw fail(document.root, "$", "expected an object of field names to member paths, like {\"id\": \"objectID\"}")
-        }
+        let r = try JSONReader(bytes: bytes, file: file)
         var paths: [Field: [String]] = [:]
         var topLevel: String?
-        var problem: InputErrors?
-        document.forEachMember(document.root) { key, value in
-            guard problem == nil else { return }
-            if key == "top_level_parent" {
-                switch document.kind(value) {
-                case .string: topLevel = document.string(value)
-                case .number: topLevel = document.numberText(value)
-                default: problem = fail(value, "$.top_level_parent", "expected a string or a number, found \(document.kind(value).described)")
+        do throws(JSONMismatch) {
+            try r.members(r.root, "$", expected: "an object of field names to member paths, like {\"id\": \"objectID\"}") { key, value throws(JSONMismatch) in
+                if key == "top_level_parent" {
+                    guard r.kind(value) == .string || r.kind(value) == .number else {
+                        throw r.mismatch(value, "$.top_level_parent", expected: "a string or a number")
+                    }
+                    topLevel = r.kind(value) == .string ? r.document.string(value) : r.document.numberText(value)
+                    return
                 }
-                return
+                guard let field = Field(rawValue: key) else {
+                    throw JSONMismatch(node: value, path: "$.\(key)", expected: "one of \(Field.allCases.map(\.rawValue).joined(separator: ", ")) or top_level_parent",
+                                       found: "an unknown field")
+                }
+                let text = try r.string(value, "$.\(key)", expected: "a member path as a string")
+                let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+                guard !parts.contains(where: \.isEmpty) else {
+                    throw JSONMismatch(node: value, path: "$.\(key)", expected: "member names joined by dots, like user.name",
+                                       found: "the path '\(text)'")
+                }
+                paths[field] = parts.map(String.init)
             }
-            guard let field = Field(rawValue: key) else {
-                problem = fail(value, "$.\(key)", "found an unknown field; expected one of \(Field.allCases.map(\.rawValue).joined(separator: ", ")) or top_level_parent")
-                return
-            }
-            guard document.kind(value) == .string else {
-                problem = fail(value, "$.\(key)", "expected a member path as a string, found \(document.kind(value).described)")
-                return
-            }
-            do { paths[field] = try splitPath(document.string(value)) } catch {
-                problem = fail(value, "$.\(key)", (error as? MappingError)?.message ?? "\(error)")
-            }
+            guard paths[.id] != nil else { throw JSONMismatch(node: r.root, path: "$.id", expected: "an id mapping", found: "none") }
+        } catch {
+            throw InputErrors([r.error(error)])
         }
-        if let problem { throw problem }
-        guard paths[.id] != nil else { throw fail(document.root, "$.id", "expected an id mapping, found none") }
         return FieldMapping(paths: paths, topLevelParent: topLevel)
     }
 

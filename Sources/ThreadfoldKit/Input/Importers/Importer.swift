@@ -112,15 +112,6 @@ public enum Importer {
 
     /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.
     static func parse(_ bytes: [UInt8], file: String) throws(InputErrors) -> JSONDocument {
-        do {
-            return try JSONDocument(bytes: bytes)
-        } catch let first {
-            var failure = first
-            if first.isTrailingContent {
-                do { return try JSONDocument(bytes: bytes, sequence: true) } catch let second { failure = second }
-            }
-            let location = JSONDocument.location(in: bytes, offset: failure.offset)
-            throw InputErrors([InputError(file: file, line: location.line, column: location.column, message: failure.message)])
-        }
+        try JSONReader(bytes: bytes, file: file, lines: true).document
     }
 }

@@ -36,13 +36,8 @@ enum MappedImporter {
         func fieldPath(_ base: String, _ field: FieldMapping.Field) -> String {
             base + "." + (mapping.paths[field] ?? []).joined(separator: ".")
         }
-        func idValue(_ node: Int) -> CommentID? {
-            switch document.kind(node) {
-            case .string: return CommentID(document.string(node))
-            case .number where document.isInteger(node): return CommentID(document.numberText(node))
-            default: return nil
-            }
-        }
+        let reader = context.reader
+        func idValue(_ node: Int) -> CommentID? { reader.id(node) }
 
         // Threads are keyed by their key's bytes: NFC and NFD spellings are different threads.
         var order: [CommentID] = []
@@ -54,12 +49,11 @@ enum MappedImporter {
                 return
             }
             guard let idNode = value(item, .id) else {
-                let (line, column) = document.location(ofOffset: document.offset(item))
                 let mapped = (mapping.paths[.id] ?? []).joined(separator: ".")
-                let error = InputError(file: context.file, line: line, column: column, path: fieldPath(path, .id),
-                                       message: lenient ? "has no id (mapped with --map id=\(mapped)); skipped (--lenient)"
-                                           : "expected an id here (mapped with --map id=\(mapped)), found none; --lenient skips such comments",
-                                       severity: lenient ? .warning : .error)
+                let error = reader.error(at: item, path: fieldPath(path, .id),
+                                         lenient ? "has no id (mapped with --map id=\(mapped)); skipped (--lenient)"
+                                             : "expected an id here (mapped with --map id=\(mapped)), found none; --lenient skips such comments",
+                                         severity: lenient ? .warning : .error)
                 if lenient { skipped.append(error) } else if context.errors.count < ThreadDecoder.errorLimit { context.errors.append(error) }
                 return
             }

@@ -63,6 +63,6 @@ struct FieldMappingTests {
         let mapping = try FieldMapping.load(json: Array(json.utf8), file: "map.json")
         #expect(mapping.paths[.author] == ["user", "name"] && mapping.topLevelParent == "0")
         let bad = try #require(throws: InputErrors.self) { try FieldMapping.load(json: Array(#"{"id": 5}"#.utf8), file: "map.json") }
-        #expect(bad.description == "map.json:1:8: error: $.id: expected a member path as a string, found a number")
+        #expect(bad.description == "map.json:1:8: error: $.id: expected a member path as a string, found the number 5")
     }
 }

@@ -1,0 +1,182 @@
+// The manifest format, `.threadfold-manifest.json`: written with `JSONWriter`, read with `JSONReader`.
+
+import Foundation
+
+extension Manifest {
+    func encoded() -> [UInt8] {
+        var w = JSONWriter(pretty: false)
+        w.object { w in
+            w.field("format", format)
+            w.field("version", version)
+            w.field("settings", settings)
+            w.field("listing", strings: listing)
+            w.key("listingStamps")
+            Self.write(listingStamps, into: &w)
+            w.key("files")
+            w.object { w in
+                for path in files.keys.sorted() {
+                    let state = files[path]!
+                    w.key(path)
+                    w.object { w in
+                        w.key("size"); w.int(state.size)
+                        w.key("mtime"); w.int(state.mtime)
+                        w.key("inode"); w.int(Int64(bitPattern: state.inode))
+                        w.field("hash", state.hash)
+                        if let lines = state.lines { w.field("lines", strings: lines) }
+                    }
+                }
+            }
+            w.key("units")
+            w.object { w in
+                for key in units.keys.sorted() {
+                    let unit = units[key]!
+                    w.key(key)
+                    w.object { w in
+                        w.field("hash", unit.hash)
+                        w.field("comments", unit.comments)
+                        // Usually the files follow from the summaries; only an exception is written out.
+                        let derived = Manifest.files(of: unit.threads)
+                        if unit.files.count != derived.count || Set(unit.files) != Set(derived) { w.field("files", strings: unit.files) }
+                        w.key("stamps")
+                        Self.write(unit.stamps, into: &w)
+                        w.key("warnings")
+                        w.array { w in
+                            for e in unit.warnings {
+                                w.object { w in
+                                    w.field("file", e.file)
+                                    if let line = e.line { w.field("line", line) }
+                                    if let column = e.column { w.field("column", column) }
+                                    w.field("path", e.path)
+                                    w.field("message", e.message)
+                                    w.field("severity", e.severity.rawValue)
+                                }
+                            }
+                        }
+                        w.key("threads")
+                        w.array { w in for summary in unit.threads { summary.write(into: &w) } }
+                    }
+                }
+            }
+        }
+        return w.out
+    }
+
+    /// Stamps as one flat array of integers, three a file: inode, size, modification time.
+    static func write(_ stamps: [FileStamp], into w: inout JSONWriter) {
+        w.array { w in
+            for stamp in stamps {
+                w.int(Int64(bitPattern: stamp.inode))
+                w.int(stamp.size)
+                w.int(stamp.mtime)
+            }
+        }
+    }
+
+    static func stamps(_ r: JSONReader, _ node: Int) -> [FileStamp]? {
+        let d = r.document
+        guard d.kind(node) == .array else { return nil }
+        var numbers: [Int64] = []
+        var failed = false
+        d.forEachElement(node) { _, value in
+            if let n = d.int64(value) { numbers.append(n) } else { failed = true }
+        }
+        guard !failed, numbers.count % 3 == 0 else { return nil }
+        return stride(from: 0, to: numbers.count, by: 3).map {
+            FileStamp(inode: UInt64(bitPattern: numbers[$0]), size: numbers[$0 + 1], mtime: numbers[$0 + 2])
+        }
+    }
+
+    /// Reads a manifest back; nil when anything in it is not as a build writes it (the build is
+    /// then a full one, never a trap).
+    init?(bytes: [UInt8]) {
+        guard let r = try? JSONReader(bytes: bytes, file: Manifest.fileName) else { return nil }
+        let d = r.document
+        do throws(JSONMismatch) {
+            try r.object(r.root, "$")
+            func required(_ key: String) throws(JSONMismatch) -> Int {
+                guard let node = r.member(r.root, key) else { throw JSONMismatch(node: r.root, path: "$." + key, expected: "a value", found: "none") }
+                return node
+            }
+            guard try r.int(required("format"), "$.format") == 2, try r.string(required("version"), "$.version") == Threadfold.version else { return nil }
+            self.init(settings: try r.string(required("settings"), "$.settings"), units: [:], files: [:])
+            listing = try r.strings(required("listing"), "$.listing")
+            guard let listingStamps = Self.stamps(r, try required("listingStamps")), listingStamps.count == listing.count else { return nil }
+            self.listingStamps = listingStamps
+            var files: [String: FileState] = [:]
+            try r.members(required("files"), "$.files") { path, node throws(JSONMismatch) in
+                var size: Int64?, mtime: Int64?, inode: Int64?, hash: String?, lines: [String]?
+                try r.members(node, "$.files") { key, value throws(JSONMismatch) in
+                    switch key {
+                    case "size": size = try r.int(value, key)
+                    case "mtime": mtime = try r.int(value, key)
+                    case "inode": inode = try r.int(value, key)
+                    case "hash": hash = try r.string(value, key)
+                    case "lines": lines = try r.strings(value, key)
+                    default: break
+                    }
+                }
+                guard let size, let mtime, let inode, let hash else { throw r.mismatch(node, path, expected: "size, mtime, inode and hash") }
+                files[path] = FileState(size: size, mtime: mtime, inode: UInt64(bitPattern: inode), hash: hash, lines: lines)
+            }
+            self.files = files
+            // Units decode in parallel: the tape is shared and read-only.
+            let unitsNode = try r.object(required("units"), "$.units")
+            var members: [(key: String, node: Int)] = []
+            members.reserveCapacity(d.count(unitsNode))
+            d.forEachMember(unitsNode) { key, node in members.append((key, node)) }
+            let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 256))
+            let decoded = Parallel.map(count: chunks, jobs: chunks) { [members] c -> [Unit?] in
+                stride(from: c, to: members.count, by: chunks).map { try? Self.unit(r, members[$0].node) }
+            }
+            var units: [String: Unit] = [:]
+            units.reserveCapacity(members.count)
+            for (c, list) in decoded.enumerated() {
+                for (k, unit) in list.enumerated() {
+                    guard let unit else { return nil }
+                    units[members[c + k * chunks].key] = unit
+                }
+            }
+            self.units = units
+        } catch {
+            return nil
+        }
+    }
+
+    static func unit(_ r: JSONReader, _ node: Int) throws(JSONMismatch) -> Unit? {
+        var hash: String?, comments: Int64?, unitFiles: [String]?, warnings: [InputError] = [], threads: [ThreadSummary] = []
+        var stamps: [FileStamp]?
+        try r.members(node, "unit") { name, value throws(JSONMismatch) in
+            switch name {
+            case "hash": hash = try r.string(value, name)
+            case "comments": comments = try r.int(value, name)
+            case "files": unitFiles = try r.strings(value, name)
+            case "stamps": stamps = Manifest.stamps(r, value)
+            case "threads":
+                for t in try r.array(value, name) { threads.append(try ThreadSummary(reader: r, node: t, path: "thread")) }
+            case "warnings":
+                for w in try r.array(value, name) {
+                    var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = InputError.Severity.warning
+                    try r.members(w, "warning") { k, v throws(JSONMismatch) in
+                        switch k {
+                        case "file": file = try r.string(v, k)
+                        case "line": line = Int(try r.count(v, k))
+                        case "column": column = Int(try r.count(v, k))
+                        case "path": path = try r.optionalString(v, k)
+                        case "message": message = try r.string(v, k)
+                        case "severity": severity = InputError.Severity(rawValue: try r.string(v, k)) ?? .warning
+                        default: break
+                        }
+                    }
+                    guard let file, let message else { return }
+                    warnings.append(InputError(file: file, line: line, column: column, path: path, message: message, severity: severity))
+                }
+            default: break
+            }
+        }
+        let files = unitFiles ?? Manifest.files(of: threads)
+        // A count out of range makes the manifest unusable (a full build), never a trap.
+        guard let hash, let comments, (0...(1 << 40)).contains(comments), let stamps, stamps.count == files.count,
+              warnings.count == (r.member(node, "warnings").map { r.document.count($0) } ?? 0) else { return nil }
+        return Unit(hash: hash, threads: threads, files: files, warnings: warnings, comments: Int(comments), stamps: stamps)
+    }
+}

@@ -1,0 +1,214 @@
+/// The one way Threadfold reads JSON, whatever the file: thread exports, locale files, field
+/// mappings, sidecars and the manifest.
+///
+/// `parse` is the only place a syntax error becomes a located `InputError`. Typed reads throw a
+/// `JSONMismatch` that names the node, its JSON path, what was expected and what was found;
+/// `error(_:)` turns it into an `InputError` with the file and `line:column`. Paths are taken as
+/// autoclosures, so a read that succeeds builds no string.
+package struct JSONReader: Sendable {
+    package let document: JSONDocument
+    package let file: String
+
+    package init(document: JSONDocument, file: String) {
+        self.document = document
+        self.file = file
+    }
+
+    /// Parses `bytes` as one JSON document or, with `lines`, as JSON Lines when a first value is
+    /// followed by more. A syntax error is reported at its line and column.
+    package init(bytes: [UInt8], file: String, lines: Bool = false) throws(InputErrors) {
+        self.init(document: try Self.parse(bytes, file: file, lines: lines), file: file)
+    }
+
+    private static func parse(_ bytes: [UInt8], file: String, lines: Bool) throws(InputErrors) -> JSONDocument {
+        do {
+            return try JSONDocument(bytes: bytes)
+        } catch let first {
+            var failure = first
+            if lines && first.isTrailingContent {
+                do { return try JSONDocument(bytes: bytes, sequence: true) } catch let second { failure = second }
+            }
+            let (line, column) = JSONDocument.location(in: bytes, offset: failure.offset)
+            throw InputErrors([InputError(file: file, line: line, column: column, message: failure.message)])
+        }
+    }
+
+    package var root: Int { document.root }
+
+    // MARK: Errors
+
+    /// An error at `node`: file, line and column, and the JSON path.
+    package func error(at node: Int, path: String?, _ message: String, severity: InputError.Severity = .error) -> InputError {
+        let (line, column) = document.location(ofOffset: document.offset(node))
+        return InputError(file: file, line: line, column: column, path: path, message: message, severity: severity)
+    }
+
+    /// The mismatch as an error: "expected …, found …", then `suffix` (a hint for the reader).
+    package func error(_ mismatch: JSONMismatch, suffix: String = "") -> InputError {
+        error(at: mismatch.node, path: mismatch.path, "expected \(mismatch.expected), found \(mismatch.found)" + suffix)
+    }
+
+    package func mismatch(_ node: Int, _ path: String, expected: String) -> JSONMismatch {
+        JSONMismatch(node: node, path: path, expected: expected, found: describe(node))
+    }
+
+    /// What a node holds, for messages: its kind, with numbers and short strings quoted.
+    package func describe(_ node: Int) -> String {
+        switch document.kind(node) {
+        case .number: return "the number \(document.numberText(node))"
+        case .string:
+            let text = document.string(node)
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            return "the string \"\(shown.quotedForMessage)\""
+        case let kind: return kind.described
+        }
+    }
+
+    // MARK: Structure
+
+    package func kind(_ node: Int) -> JSONDocument.Kind { document.kind(node) }
+    package func isNull(_ node: Int) -> Bool { document.kind(node) == .null }
+
+    /// The member `key` of an object when it is present and not null; nil otherwise (also when
+    /// `object` is not an object).
+    package func member(_ object: Int, _ key: String) -> Int? {
+        guard document.kind(object) == .object, let value = document.member(object, key),
+              document.kind(value) != .null else { return nil }
+        return value
+    }
+
+    /// `node` when it is an object.
+    @discardableResult
+    package func object(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an object") throws(JSONMismatch) -> Int {
+        guard document.kind(node) == .object else { throw mismatch(node, path(), expected: expected) }
+        return node
+    }
+
+    /// Calls `body` with each member of the object at `node`, in file order, stopping at the first error.
+    package func members(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an object",
+                         _ body: (_ key: String, _ value: Int) throws(JSONMismatch) -> Void) throws(JSONMismatch) {
+        try object(node, path(), expected: expected)
+        var failure: JSONMismatch?
+        document.forEachMember(node) { key, value in
+            guard failure == nil else { return }
+            do throws(JSONMismatch) { try body(key, value) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The elements of the array at `node`.
+    package func array(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an array") throws(JSONMismatch) -> [Int] {
+        guard document.kind(node) == .array else { throw mismatch(node, path(), expected: expected) }
+        var elements: [Int] = []
+        elements.reserveCapacity(document.count(node))
+        document.forEachElement(node) { _, element in elements.append(element) }
+        return elements
+    }
+
+    // MARK: Scalars
+
+    package func string(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string") throws(JSONMismatch) -> String {
+        guard document.kind(node) == .string else { throw mismatch(node, path(), expected: expected) }
+        return document.string(node)
+    }
+
+    /// A string, or nil for null.
+    package func optionalString(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string or null") throws(JSONMismatch) -> String? {
+        if document.kind(node) == .null { return nil }
+        return try string(node, path(), expected: expected)
+    }
+
+    /// The string at `node`, or nil for anything else.
+    package func text(_ node: Int) -> String? {
+        document.kind(node) == .string ? document.string(node) : nil
+    }
+
+    package func strings(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an array of strings") throws(JSONMismatch) -> [String] {
+        var out: [String] = []
+        let elements = try array(node, path(), expected: expected)
+        for (i, element) in elements.enumerated() { out.append(try string(element, "\(path())[\(i)]")) }
+        return out
+    }
+
+    /// An integer that fits 64 bits.
+    package func int(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an integer") throws(JSONMismatch) -> Int64 {
+        guard let value = document.int64(node) else { throw mismatch(node, path(), expected: expected) }
+        return value
+    }
+
+    /// A number, rounded to the nearest integer (scores and counts are sometimes written as 12.0).
+    package func rounded(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a number") throws(JSONMismatch) -> Int64 {
+        if let exact = document.int64(node) { return exact }
+        if let double = document.double(node), double.isFinite, abs(double) < 9e18 { return Int64(double.rounded()) }
+        throw mismatch(node, path(), expected: expected)
+    }
+
+    /// A count: a whole number from 0 to `InputLimits.maxCount`, so sums of counts can be checked
+    /// rather than trusted.
+    package func count(_ node: Int, _ path: @autoclosure () -> String) throws(JSONMismatch) -> Int {
+        let expected = "a count from 0 to \(InputLimits.maxCount)"
+        let value = try int(node, path(), expected: expected)
+        guard value >= 0 && value <= Int64(InputLimits.maxCount) else { throw mismatch(node, path(), expected: expected) }
+        return Int(value)
+    }
+
+    package func bool(_ node: Int, _ path: @autoclosure () -> String, expected: String = "true or false") throws(JSONMismatch) -> Bool {
+        switch document.kind(node) {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(node, path(), expected: expected)
+        }
+    }
+
+    /// An id: a string, or an integer kept digit for digit (never through `Double`). The one rule
+    /// for ids, wherever they are read.
+    package func id(_ node: Int) -> CommentID? {
+        switch document.kind(node) {
+        case .string: return CommentID(document.string(node))
+        case .number where document.isInteger(node): return CommentID(document.numberText(node))
+        default: return nil
+        }
+    }
+
+    package func id(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string or an integer") throws(JSONMismatch) -> CommentID {
+        guard let id = id(node) else { throw mismatch(node, path(), expected: expected) }
+        return id
+    }
+
+    /// A time: ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
+    package func time(_ node: Int, _ path: @autoclosure () -> String,
+                      expected: String = "an ISO 8601 date or Unix seconds or milliseconds") throws(JSONMismatch) -> Timestamp {
+        guard let time = document.timestamp(node) else { throw mismatch(node, path(), expected: expected) }
+        return time
+    }
+}
+
+/// What a typed read found instead of what it expected, and where.
+package struct JSONMismatch: Error, Sendable {
+    package var node: Int
+    package var path: String
+    package var expected: String
+    package var found: String
+}
+
+extension String {
+    /// The text with quotes, backslashes and control characters escaped, for quoting in messages.
+    var quotedForMessage: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.properties.generalCategory == .format {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

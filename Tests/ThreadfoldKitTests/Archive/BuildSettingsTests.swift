@@ -1,0 +1,57 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Build settings")
+struct BuildSettingsTests {
+    /// The members of the object at `path` (keys joined by dots) in the settings text.
+    static func members(_ options: ArchiveOptions, _ path: [String]) throws -> Int {
+        let reader = try JSONReader(bytes: BuildSettings.text(options, shard: nil), file: "settings")
+        var node = reader.root
+        for key in path { node = try #require(reader.document.member(node, key)) }
+        return reader.document.count(node)
+    }
+
+    @Test("every stored option is written under its own name, so a new option cannot be left out of the cache key")
+    func everyField() throws {
+        var options = ArchiveOptions()
+        options.render.importing.mapping = FieldMapping(paths: [.id: ["a"]])
+        #expect(try Self.members(options, ["render"]) == Mirror(reflecting: options.render).children.count)
+        #expect(try Self.members(options, ["render", "importing"]) == Mirror(reflecting: options.render.importing).children.count)
+        #expect(try Self.members(options, ["render", "thread"]) == Mirror(reflecting: options.render.thread).children.count)
+        #expect(try Self.members(options, ["render", "layout"]) == Mirror(reflecting: options.render.layout).children.count)
+        #expect(try Self.members(options, ["render", "markdown"]) == Mirror(reflecting: options.render.markdown).children.count)
+        // The archive's own fields, plus the version and shard around them.
+        #expect(try Self.members(options, []) == Mirror(reflecting: options).children.count + 2)
+    }
+
+    @Test("each option that changes output changes the key; the same options give the same key")
+    func changes() throws {
+        let resources = ResourceStore()
+        let base = BuildSettings.hash(ArchiveOptions(), shard: nil, resources: resources)
+        #expect(BuildSettings.hash(ArchiveOptions(), shard: nil, resources: resources) == base)
+        var variants: [(String, (inout ArchiveOptions) -> Void)] = [
+            ("perPage", { $0.perPage = 7 }), ("sections", { $0.sections = .month }), ("pageDepth", { $0.pageDepth = 3 }),
+            ("pageSize", { $0.pageSize = 9 }), ("layout", { $0.layout = .flat }), ("flatThreshold", { $0.flatThreshold = 2.5 }),
+            ("orders", { $0.orders = [.top] }), ("baseURL", { $0.baseURL = "https://x.example/" }), ("title", { $0.title = "T" }),
+            ("feedEntries", { $0.feedEntries = 3 }), ("sectionPreview", { $0.sectionPreview = 4 }),
+            ("sort", { $0.render.thread.sort = .top }), ("replySort", { $0.render.thread.replySort = .newest }),
+            ("allowDuplicates", { $0.render.thread.allowDuplicates = true }), ("preview", { $0.render.layout.preview = 5 }),
+            ("openDepth", { $0.render.layout.openDepth = 0 }), ("maxDepth", { $0.render.layout.maxDepth = 1 }),
+            ("smart", { $0.render.markdown.smart = true }), ("hardBreaks", { $0.render.markdown.hardBreaks = false }),
+            ("maxBytes", { $0.render.markdown.maxBytes = 10 }), ("locale", { $0.render.locale = "zh-Hans" }),
+            ("format", { $0.render.importing.format = .reddit }), ("bodyFormat", { $0.render.importing.bodyFormat = .html }),
+            ("lenient", { $0.render.importing.lenient = true }),
+            ("mapping", { $0.render.importing.mapping = FieldMapping(paths: [.id: ["objectID"]]) }),
+        ]
+        variants.append(("mapping path", { $0.render.importing.mapping = FieldMapping(paths: [.id: ["object", "id"]]) }))
+        var seen: Set<String> = [base]
+        for (name, change) in variants {
+            var options = ArchiveOptions()
+            change(&options)
+            let key = BuildSettings.hash(options, shard: nil, resources: resources)
+            #expect(!seen.contains(key), "changing \(name) left the key as another's")
+            seen.insert(key)
+        }
+        #expect(BuildSettings.hash(ArchiveOptions(), shard: Shard(index: 1, count: 2), resources: resources) != base)
+    }
+}
