@@ -8,7 +8,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps test-deps check-web check-slow build test demo demo-archive bench fuzz install uninstall clean check-html
+.PHONY: all deps test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install uninstall clean check-html
 
 all: build
 
@@ -38,10 +38,20 @@ test-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	@python3 -c "import selenium" 2>/dev/null || { echo "Installing selenium with pip..."; python3 -m pip install -q selenium; }
 
-## test: the whole test suite (Swift Testing)
+## test: the example package that uses the library (Examples/library), built and run against the
+## bundled example thread, then the whole test suite (Swift Testing)
 test: deps test-deps
+	$(MAKE) --no-print-directory check-library
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+
+## check-library: build Examples/library against this checkout and run it
+check-library: deps
+	$(SWIFT) build --package-path Examples/library --scratch-path .build/example
+	@out="$$(mktemp -d)"; trap 'rm -rf "$$out"' EXIT; \
+	  .build/example/debug/threadfold-example docs/examples/thread.json "$$out/example" && \
+	  test -s "$$out/example/page.html" && test -s "$$out/example/site/index.html" && \
+	  echo "Examples/library: built and ran; it rendered a page and built a site"
 
 ## demo: render the bundled example thread into $(SITE)/ and say where the page is
 demo: build

@@ -153,7 +153,7 @@ enum BuildCommand {
         do {
             report = try body(!quiet && console.errIsTerminal ? { bar.update(done: $0, total: $1) } : nil)
         } catch let error as ResourceError where error.isUnknownLocale {
-            return CLI.usageError(error.message, usage: command.usage, console)
+            return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
         } catch {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure
@@ -161,7 +161,7 @@ enum BuildCommand {
         bar.finish()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         var code = CLI.ExitCode.success
-        for error in report.errors.prefix(50) { console.err(error.description + "\n") }
+        for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
         if report.errors.count > 50 { console.err("… and \(report.errors.count - 50) more errors\n") }
         if let error = report.siteError { SharedOptions.printErrors(error, console) }
         if !report.errors.isEmpty || report.siteError != nil {
@@ -173,7 +173,7 @@ enum BuildCommand {
                     let name = SourceFormat(rawValue: format)?.described ?? format
                     console.err("note: read \(count == 1 ? "1 input" : "\(count) inputs") as \(name); --from \(format) says so explicitly\n")
                 }
-                for warning in report.warnings.prefix(20) { console.err(warning.description + "\n") }
+                for warning in report.warnings.prefix(20) { console.err(warning.shown + "\n") }
                 if report.warnings.count > 20 {
                     console.err("note: \(report.warnings.count - 20) more warnings; --report FILE lists every one\n")
                 }
@@ -224,7 +224,7 @@ enum BuildCommand {
                             w.field("column", column)
                         }
                         if let path = e.path { w.field("path", path) }
-                        w.field("message", e.message)
+                        w.field("message", e.shownMessage)
                     }
                 }
             }

@@ -62,16 +62,16 @@ enum PreviewCommand {
             builder.durable = false
             do {
                 let report = try builder.run()
-                for error in report.errors.prefix(50) { console.err(error.description + "\n") }
+                for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
                 if let error = report.siteError { console.err("\(error)\n") }
                 guard report.published else { return (CLI.ExitCode.failure, nil) }
-                if !parsed.has("quiet") { for warning in report.warnings.prefix(10) { console.err(warning.description + "\n") } }
+                if !parsed.has("quiet") { for warning in report.warnings.prefix(10) { console.err(warning.shown + "\n") } }
                 let page = report.threadPaths.count == 1
                     ? site.appendingPathComponent(report.threadPaths[0]).appendingPathComponent("index.html")
                     : site.appendingPathComponent("index.html")
                 return (CLI.ExitCode.success, page)
             } catch let error as ResourceError where error.isUnknownLocale {
-                console.err("Error: \(error.message)\n")
+                console.err("Error: \(error.message) (--templates names that folder)\n")
                 return (CLI.ExitCode.usage, nil)
             } catch {
                 SharedOptions.printErrors(error, console)

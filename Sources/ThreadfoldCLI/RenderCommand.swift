@@ -36,7 +36,7 @@ enum RenderCommand {
             renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
             assets = try resources.assets()
         } catch let error as ResourceError where error.isUnknownLocale {
-            return CLI.usageError(error.message, usage: command.usage, console)
+            return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
         } catch {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure

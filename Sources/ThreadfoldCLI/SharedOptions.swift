@@ -85,7 +85,7 @@ enum SharedOptions {
 
     /// Says which form `auto` recognised, when it is not Threadfold's own.
     static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
-        for warning in result.skipped.prefix(10) { console.err(warning.description + "\n") }
+        for warning in result.skipped.prefix(10) { console.err(warning.shown + "\n") }
         if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
         guard result.detected, result.format != .threadfold else { return }
         console.err("\(Printable.escape(file)): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
@@ -137,7 +137,7 @@ enum SharedOptions {
         for diagnostic in diagnostics {
             let count = shown[diagnostic.kind, default: 0]
             if count < limit {
-                console.err(diagnostic.description + "\n")
+                console.err(diagnostic.error.shown + "\n")
                 shown[diagnostic.kind] = count + 1
             } else {
                 hidden += 1
@@ -154,9 +154,9 @@ enum SharedOptions {
     static func printErrors(_ error: Error, _ console: Console) {
         switch error {
         case let errors as InputErrors:
-            for item in errors.errors { console.err(item.description + "\n") }
+            for item in errors.errors { console.err(item.shown + "\n") }
         case let item as InputError:
-            console.err(item.description + "\n")
+            console.err(item.shown + "\n")
         default:
             console.err(Printable.escapeLines("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n")))
         }

@@ -46,6 +46,22 @@ struct CLITests {
                    err: String(decoding: errData, as: UTF8.self))
     }
 
+    @Test("the command line adds the flag that helps to the library's messages", arguments: [
+        (#"{"comments": [{"body": "no id"}]}"#, [] as [String], "$.comments[0].id: expected an \"id\" (a string or an integer), found none; --lenient skips such comments"),
+        (#"{"comments": [{"id": 1}, {"body": "no id"}]}"#, ["--lenient"], "$.comments[1].id: has no id; skipped (--lenient)"),
+        (#"{"what": 1}"#, [], ". Name it with --from, or map its fields with --map"),
+        (#"{"comments": [{"id": "a"}, {"id": "a"}]}"#, [], "expected unique ids (--allow-duplicates keeps the first)"),
+        (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#, [],
+         "found the number 5.5 (read as a Reddit thread (/comments/<id>.json)); --from picks another form"),
+    ])
+    func hints(_ json: String, _ flags: [String], _ expected: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try write(json, "t.json", in: folder)
+        let result = try run(["check", file] + flags)
+        #expect(result.err.contains(expected), "\(result.err)")
+    }
+
     func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -13,20 +13,20 @@ import Synchronization
 ///
 /// The output does not depend on the order units finish in: thread files are named by their
 /// thread, summaries are sorted with a total order, messages are reported in input order.
-public struct ArchiveBuilder: Sendable {
-    public var units: [ArchiveUnit]
-    public var output: URL
-    public var options: ArchiveOptions
-    public var resources: ResourceStore
-    public var jobs: Int
+package struct ArchiveBuilder: Sendable {
+    package var units: [ArchiveUnit]
+    package var output: URL
+    package var options: ArchiveOptions
+    package var resources: ResourceStore
+    package var jobs: Int
     /// Reuse the previous site's files for units whose bytes and settings are unchanged.
-    public var incremental = false
+    package var incremental = false
     /// Render only this shard's threads, into a shard folder for `merge`.
-    public var shard: Shard?
+    package var shard: Shard?
     /// Flush the site to the disk before and after the swap (`--no-fsync` turns it off).
-    public var durable = true
+    package var durable = true
 
-    public init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
+    package init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.units = units
         self.output = output
@@ -36,33 +36,33 @@ public struct ArchiveBuilder: Sendable {
     }
 
     /// The result of a build.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// Input errors, in input order; when any, nothing was published.
-        public var errors: [InputError] = []
-        public var warnings: [InputError] = []
+        package var errors: [InputError] = []
+        package var warnings: [InputError] = []
         /// An error writing the site (nothing published).
-        public var siteError: SiteError?
-        public var published = false
-        public var threads = 0
-        public var comments = 0
-        public var threadsRendered = 0
-        public var threadsReused = 0
+        package var siteError: SiteError?
+        package var published = false
+        package var threads = 0
+        package var comments = 0
+        package var threadsRendered = 0
+        package var threadsReused = 0
         /// Threads left to other shards.
-        public var threadsInOtherShards = 0
+        package var threadsInOtherShards = 0
         /// Files written, and files left or linked from an earlier build (every kind of file).
-        public var filesWritten = 0
-        public var filesReused = 0
+        package var filesWritten = 0
+        package var filesReused = 0
         /// The same for HTML pages alone.
-        public var pagesWritten = 0
-        public var pagesReused = 0
+        package var pagesWritten = 0
+        package var pagesReused = 0
         /// How many units each form was recognised as (`auto`).
-        public var formats: [String: Int] = [:]
+        package var formats: [String: Int] = [:]
         /// Seconds per phase: read-and-render, index, publish.
-        public var timings: [(phase: String, seconds: Double)] = []
+        package var timings: [(phase: String, seconds: Double)] = []
         /// Whether the previous site's manifest was usable for `--incremental`.
-        public var incrementalBase = false
+        package var incrementalBase = false
         /// Every thread's folder (`t/<slug>-<id>`), in index order.
-        public var threadPaths: [String] = []
+        package var threadPaths: [String] = []
     }
 
     /// Runs the build. `progress(done, total)` is called from the calling thread about ten
@@ -71,7 +71,7 @@ public struct ArchiveBuilder: Sendable {
     /// With `incremental`, a unit whose bytes and settings are unchanged costs nothing when the
     /// recycled spare (the site from two builds ago) already holds its files, or one hard link
     /// per file when only the live site does; everything else is rendered.
-    public func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
+    package func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
         var report = Report()
         var clock = Clock()
         let renderer = try ThreadRenderer(options: options, resources: resources)

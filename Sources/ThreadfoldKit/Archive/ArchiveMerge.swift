@@ -3,22 +3,22 @@ import Foundation
 /// `threadfold merge SHARDS... -o SITE`: joins the thread folders of shard builds (hard links,
 /// no re-rendering) and builds the index, sections, feeds and sitemap from their `thread.json`
 /// sidecars, exactly as a single build would.
-public struct ArchiveMerge: Sendable {
-    public var shards: [String]
-    public var output: URL
-    public var options: ArchiveOptions
-    public var resources: ResourceStore
+package struct ArchiveMerge: Sendable {
+    package var shards: [String]
+    package var output: URL
+    package var options: ArchiveOptions
+    package var resources: ResourceStore
     /// Flush the site to the disk before and after the swap.
-    public var durable = true
+    package var durable = true
 
-    public init(shards: [String], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore()) {
+    package init(shards: [String], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore()) {
         self.shards = shards
         self.output = output
         self.options = options
         self.resources = resources
     }
 
-    public func run() throws -> ArchiveBuilder.Report {
+    package func run() throws -> ArchiveBuilder.Report {
         var report = ArchiveBuilder.Report()
         var clock = Clock()
         let renderer = try ThreadRenderer(options: options, resources: resources)
@@ -29,7 +29,7 @@ public struct ArchiveMerge: Sendable {
         var links: [(path: String, source: Int)] = []
         for shard in shards {
             guard let root = try? Folder.open(shard), root.entry("shard.json")?.kind == .file else {
-                report.errors.append(InputError(file: shard, message: "is not a shard folder (no shard.json); expected the output of 'threadfold build --shard K/N'"))
+                report.errors.append(InputError(file: shard, message: "is not a shard folder (no shard.json); expected the output of a sharded build", hint: .shard))
                 continue
             }
             guard root.entry("t") != nil else { continue }

@@ -49,6 +49,7 @@ extension Manifest {
                                     w.field("path", e.path)
                                     w.field("message", e.message)
                                     w.field("severity", e.severity.rawValue)
+                                    if let hint = e.hint { w.field("hint", hint.rawValue) }
                                 }
                             }
                         }
@@ -156,6 +157,7 @@ extension Manifest {
             case "warnings":
                 for w in try r.array(value, name) {
                     var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = InputError.Severity.warning
+                    var hint: InputError.Hint?
                     try r.members(w, "warning") { k, v throws(JSONMismatch) in
                         switch k {
                         case "file": file = try r.string(v, k)
@@ -164,11 +166,12 @@ extension Manifest {
                         case "path": path = try r.optionalString(v, k)
                         case "message": message = try r.string(v, k)
                         case "severity": severity = InputError.Severity(rawValue: try r.string(v, k)) ?? .warning
+                        case "hint": hint = InputError.Hint(rawValue: try r.string(v, k))
                         default: break
                         }
                     }
                     guard let file, let message else { return }
-                    warnings.append(InputError(file: file, line: line, column: column, path: path, message: message, severity: severity))
+                    warnings.append(InputError(file: file, line: line, column: column, path: path, message: message, severity: severity, hint: hint))
                 }
             default: break
             }

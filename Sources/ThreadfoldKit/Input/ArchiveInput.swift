@@ -14,25 +14,25 @@ import Glibc
 /// always looked into. A JSON
 /// Lines file of threads is scanned for line boundaries only; each line is read when its turn
 /// comes, so memory holds the threads being rendered, not the archive.
-public struct ArchiveUnit: Sendable {
-    public enum Source: Sendable {
+package struct ArchiveUnit: Sendable {
+    package enum Source: Sendable {
         case file(path: String)
         /// Bytes `offset..<offset+length` of `path`, starting on line `line` (1-based).
         case line(path: String, offset: Int, length: Int, line: Int)
         case bytes([UInt8])
     }
 
-    public var source: Source
+    package var source: Source
     /// The name used in messages: the path as given, or `<stdin>`.
-    public var display: String
+    package var display: String
 
-    public init(source: Source, display: String) {
+    package init(source: Source, display: String) {
         self.source = source
         self.display = display
     }
 
     /// Lines in this unit's messages are the file's lines.
-    public var lineBase: Int {
+    package var lineBase: Int {
         if case .line(_, _, _, let line) = source { return line - 1 }
         return 0
     }
@@ -40,7 +40,7 @@ public struct ArchiveUnit: Sendable {
     /// The unit's bytes. A file must still be a regular file within `InputLimits.maxDocumentBytes`;
     /// an error about a line of a JSON Lines file says line 1, as the unit's other errors do
     /// before they are shifted by `lineBase`.
-    public func read() throws(InputErrors) -> [UInt8] {
+    package func read() throws(InputErrors) -> [UInt8] {
         switch source {
         case .bytes(let bytes): return bytes
         case .file(let path):
@@ -60,7 +60,7 @@ public struct ArchiveUnit: Sendable {
 
     /// A key that stays the same while the unit's place in the input does: the path, and for a
     /// line the hash of its bytes (so inserting a line elsewhere does not move the others).
-    public func key(contentHash: UInt64?) -> String {
+    package func key(contentHash: UInt64?) -> String {
         switch source {
         case .file(let path): return "file:" + path
         case .line(let path, _, _, _): return "line:\(path):\(contentHash.map(ContentHash.hex) ?? "")"
@@ -70,11 +70,11 @@ public struct ArchiveUnit: Sendable {
     }
 }
 
-public enum ArchiveInput {
+package enum ArchiveInput {
     /// Lists the units of `inputs` (paths, folders, or `-`). `threadPerLine` decides, for a JSON
     /// Lines file, whether its lines are threads (streamed one by one) or comments of a file read
     /// whole (Hacker News items, a Reddit dump, a mapped list); nil means look at the first line.
-    public static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
+    package static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
                              linesAreThreads: Bool? = nil) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []

@@ -3,19 +3,19 @@
 /// Swift's `String ==` treats canonically equivalent strings as equal (NFC and NFD forms,
 /// U+212A KELVIN SIGN and "K"); source data and file systems do not, so ids never use it.
 /// Integer ids keep the digits they were written with, however many there are.
-public struct CommentID: Hashable, Sendable, CustomStringConvertible {
-    public let string: String
+package struct CommentID: Hashable, Sendable, CustomStringConvertible {
+    package let string: String
 
-    public init(_ string: String) { self.string = string }
+    package init(_ string: String) { self.string = string }
 
-    public static func == (lhs: CommentID, rhs: CommentID) -> Bool {
+    package static func == (lhs: CommentID, rhs: CommentID) -> Bool {
         lhs.string.utf8.elementsEqual(rhs.string.utf8)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var string = self.string
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    public var description: String { string }
+    package var description: String { string }
 }

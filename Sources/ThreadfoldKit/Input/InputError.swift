@@ -12,15 +12,35 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String?
     public var message: String
     public var severity: Severity
+    /// What a front end can suggest for the problem. The library's messages name no
+    /// command-line flag; the CLI turns the hint into one.
+    public var hint: Hint?
+
+    /// A way around a problem that a front end may offer.
+    public enum Hint: String, Sendable {
+        /// Comments without a required field can be skipped instead.
+        case lenient
+        /// The comment was skipped because skipping was asked for.
+        case skipped
+        /// The file can be read as another form.
+        case otherForm
+        /// The file's form can be named, or its fields mapped.
+        case nameForm
+        /// Duplicate ids can be allowed, keeping the first.
+        case allowDuplicates
+        /// A sharded build writes the folders a merge takes.
+        case shard
+    }
 
     public init(file: String, line: Int? = nil, column: Int? = nil, path: String? = nil,
-                message: String, severity: Severity = .error) {
+                message: String, severity: Severity = .error, hint: Hint? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.path = path
         self.message = message
         self.severity = severity
+        self.hint = hint
     }
 
     public var description: String {
@@ -33,8 +53,8 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One or more input errors, reported together so a user fixes them in one pass.
-public struct InputErrors: Error, Sendable, CustomStringConvertible {
-    public var errors: [InputError]
-    public init(_ errors: [InputError]) { self.errors = errors }
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+package struct InputErrors: Error, Sendable, CustomStringConvertible {
+    package var errors: [InputError]
+    package init(_ errors: [InputError]) { self.errors = errors }
+    package var description: String { errors.map(\.description).joined(separator: "\n") }
 }

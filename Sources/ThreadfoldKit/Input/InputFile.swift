@@ -3,18 +3,18 @@ import Glibc
 #endif
 
 /// The limits on what Threadfold reads, in one place (docs/input-format.md lists them).
-public enum InputLimits {
+package enum InputLimits {
     /// The most bytes read as one document: a file read whole, a pipe, standard input. The JSON
     /// parser keeps 32-bit offsets, so this is 2 GiB less two bytes. A file's size is checked
     /// before it is read; a stream fails as soon as it passes the limit.
-    public static let maxDocumentBytes = Int(Int32.max) - 1
+    package static let maxDocumentBytes = Int(Int32.max) - 1
     /// The longest line of a JSON Lines file of threads, each line being one thread: 64 MiB.
     /// A bigger thread belongs in a file of its own.
-    public static let maxLineBytes = 64 << 20
+    package static let maxLineBytes = 64 << 20
     /// The largest count read from a `thread.json` sidecar, a manifest or an export (comments,
     /// people, levels, replies not archived): 2^40, far beyond any forum and far enough below
     /// `Int.max` that sums of counts are checked rather than trusted.
-    public static let maxCount = 1 << 40
+    package static let maxCount = 1 << 40
 
     /// A limit as people read it: `64 MiB`, `2 GiB` (for the document limit, two bytes short).
     static func size(_ bytes: Int) -> String {
@@ -34,14 +34,14 @@ public enum InputLimits {
 /// (`fstat` on the open descriptor) is checked against `InputLimits.maxDocumentBytes`; a path named
 /// on the command line may also be a pipe (a FIFO, or `<(…)`'s `/dev/fd/N`), read as a stream up
 /// to the same limit; folders are walked; devices and sockets are refused.
-public enum InputFile {
-    public enum Kind: Sendable, Equatable {
+package enum InputFile {
+    package enum Kind: Sendable, Equatable {
         case regular, folder, pipe
     }
 
     /// What `path` (named on the command line; links followed) is, or an error saying why it
     /// cannot be an input. `missing` is the message for a path that does not exist.
-    public static func kind(_ path: String, missing: String) throws(InputError) -> Kind {
+    package static func kind(_ path: String, missing: String) throws(InputError) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -59,7 +59,7 @@ public enum InputFile {
     /// The bytes of the file at `path`. A regular file is read whole when its size is within the
     /// limit; with `streams`, a pipe is read until it ends (and fails past the limit). Anything else
     /// is refused, without waiting on it.
-    public static func read(_ path: String, display: String, streams: Bool,
+    package static func read(_ path: String, display: String, streams: Bool,
                             limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
         // Without `streams` nothing may block: a FIFO put where a regular file was is refused.
         let fd = open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
@@ -80,7 +80,7 @@ public enum InputFile {
     }
 
     /// Standard input, read to its end, failing as soon as it passes `limit` bytes.
-    public static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
+    package static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
         try readAll(0, display: "<stdin>", limit: limit, sizeHint: 0)
     }
 

@@ -8,12 +8,12 @@ import Synchronization
 /// Containers know the tape index just past their last descendant, so skipping a subtree is
 /// O(1) and nothing ever walks the document recursively. Strings and numbers stay as byte
 /// ranges until asked for, so big integers keep every digit.
-public struct JSONDocument: Sendable {
-    public enum Kind: UInt8, Sendable {
+package struct JSONDocument: Sendable {
+    package enum Kind: UInt8, Sendable {
         case object, array, string, number, `true`, `false`, null
 
         /// How error messages name a value of this kind ("found an object").
-        public var described: String {
+        package var described: String {
             switch self {
             case .object: return "an object"
             case .array: return "an array"
@@ -38,20 +38,20 @@ public struct JSONDocument: Sendable {
         var count: Int32
     }
 
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     var nodes: [Node]
     /// Line and column checkpoints, built on the first message and shared by every copy.
     let locator = TextLocator()
 
     /// The tape index of the root value.
-    public var root: Int { 0 }
+    package var root: Int { 0 }
 
     /// The most nested containers a document may open; deeper input is an error, not a crash.
-    public static let defaultDepthLimit = 1_000_000
+    package static let defaultDepthLimit = 1_000_000
 
     /// - Parameter sequence: read JSON Lines (or any whitespace-separated JSON values) as one
     ///   implicit array at the root; offsets, and so lines and columns, stay those of the file.
-    public init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false) throws(JSONSyntaxError) {
+    package init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false) throws(JSONSyntaxError) {
         guard bytes.count < Int(Int32.max) else {
             throw JSONSyntaxError(offset: 0, message: "the file is larger than 2 GiB, which Threadfold does not read")
         }
@@ -62,16 +62,16 @@ public struct JSONDocument: Sendable {
 
     // MARK: Reading nodes
 
-    public func kind(_ index: Int) -> Kind { nodes[index].kind }
+    package func kind(_ index: Int) -> Kind { nodes[index].kind }
 
     /// The byte offset where the value at `index` starts (its opening quote for strings).
-    public func offset(_ index: Int) -> Int {
+    package func offset(_ index: Int) -> Int {
         let node = nodes[index]
         return Int(node.start) - (node.kind == .string ? 1 : 0)
     }
 
     /// The tape index just past the value at `index` and everything inside it.
-    public func next(_ index: Int) -> Int {
+    package func next(_ index: Int) -> Int {
         let node = nodes[index]
         switch node.kind {
         case .object, .array: return Int(node.end)
@@ -80,11 +80,11 @@ public struct JSONDocument: Sendable {
     }
 
     /// Number of elements of an array or members of an object.
-    public func count(_ index: Int) -> Int { Int(nodes[index].count) }
+    package func count(_ index: Int) -> Int { Int(nodes[index].count) }
 
     /// Calls `body` with the tape index of each element of the array at `index`.
     @inline(__always)
-    public func forEachElement(_ index: Int, _ body: (_ position: Int, _ element: Int) throws -> Void) rethrows {
+    package func forEachElement(_ index: Int, _ body: (_ position: Int, _ element: Int) throws -> Void) rethrows {
         var child = index + 1
         for position in 0..<Int(nodes[index].count) {
             try body(position, child)
@@ -94,7 +94,7 @@ public struct JSONDocument: Sendable {
 
     /// Calls `body` with the decoded key and the tape index of each member's value, in order.
     @inline(__always)
-    public func forEachMember(_ index: Int, _ body: (_ key: String, _ value: Int) throws -> Void) rethrows {
+    package func forEachMember(_ index: Int, _ body: (_ key: String, _ value: Int) throws -> Void) rethrows {
         var key = index + 1
         for _ in 0..<Int(nodes[index].count) {
             try body(string(key), key + 1)
@@ -103,7 +103,7 @@ public struct JSONDocument: Sendable {
     }
 
     /// The value of member `name` in the object at `index` (the last one, if repeated).
-    public func member(_ index: Int, _ name: String) -> Int? {
+    package func member(_ index: Int, _ name: String) -> Int? {
         var found: Int?
         forEachMember(index) { key, value in
             if key.utf8.elementsEqual(name.utf8) { found = value }
@@ -112,7 +112,7 @@ public struct JSONDocument: Sendable {
     }
 
     /// The decoded text of the string at `index`.
-    public func string(_ index: Int) -> String {
+    package func string(_ index: Int) -> String {
         let node = nodes[index]
         let start = Int(node.start), end = Int(node.end)
         return bytes.withUnsafeBufferPointer { buffer in
@@ -126,22 +126,22 @@ public struct JSONDocument: Sendable {
     }
 
     /// The source text of the number at `index`, exactly as written.
-    public func numberText(_ index: Int) -> String {
+    package func numberText(_ index: Int) -> String {
         let node = nodes[index]
         return String(decoding: bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
     }
 
     /// Whether the number at `index` has no fraction and no exponent.
-    public func isInteger(_ index: Int) -> Bool { nodes[index].kind == .number && nodes[index].flag }
+    package func isInteger(_ index: Int) -> Bool { nodes[index].kind == .number && nodes[index].flag }
 
     /// The number at `index` as an exact 64-bit integer, or nil if it is not one or does not fit.
-    public func int64(_ index: Int) -> Int64? {
+    package func int64(_ index: Int) -> Int64? {
         guard isInteger(index) else { return nil }
         return Int64(numberText(index))
     }
 
     /// The number at `index` as a Double (which may round).
-    public func double(_ index: Int) -> Double? {
+    package func double(_ index: Int) -> Double? {
         guard nodes[index].kind == .number else { return nil }
         return Double(numberText(index))
     }
@@ -150,7 +150,7 @@ public struct JSONDocument: Sendable {
     /// The line and column (in characters) of a byte offset. The first call indexes the bytes
     /// up to it; later calls cost at most one block's scan, so a file with many messages costs
     /// linear time, not a scan from the first byte per message.
-    public func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+    package func location(ofOffset offset: Int) -> (line: Int, column: Int) {
         locator.location(in: bytes, offset: offset)
     }
 
@@ -234,13 +234,13 @@ public struct JSONDocument: Sendable {
 }
 
 /// A JSON syntax error at a byte offset; `InputError` turns it into `file:line:col`.
-public struct JSONSyntaxError: Error, Sendable {
-    public var offset: Int
-    public var message: String
+package struct JSONSyntaxError: Error, Sendable {
+    package var offset: Int
+    package var message: String
     /// A complete value was followed by more: the file may be JSON Lines.
-    public var isTrailingContent = false
+    package var isTrailingContent = false
 
-    public init(offset: Int, message: String, isTrailingContent: Bool = false) {
+    package init(offset: Int, message: String, isTrailingContent: Bool = false) {
         self.offset = offset
         self.message = message
         self.isTrailingContent = isTrailingContent

@@ -44,8 +44,10 @@ package struct JSONReader: Sendable {
     }
 
     /// The mismatch as an error: "expected …, found …", then `suffix` (a hint for the reader).
-    package func error(_ mismatch: JSONMismatch, suffix: String = "") -> InputError {
-        error(at: mismatch.node, path: mismatch.path, "expected \(mismatch.expected), found \(mismatch.found)" + suffix)
+    package func error(_ mismatch: JSONMismatch, suffix: String = "", hint: InputError.Hint? = nil) -> InputError {
+        var error = error(at: mismatch.node, path: mismatch.path, "expected \(mismatch.expected), found \(mismatch.found)" + suffix)
+        error.hint = mismatch.hint ?? hint
+        return error
     }
 
     package func mismatch(_ node: Int, _ path: String, expected: String) -> JSONMismatch {
@@ -189,6 +191,15 @@ package struct JSONMismatch: Error, Sendable {
     package var path: String
     package var expected: String
     package var found: String
+    package var hint: InputError.Hint?
+
+    package init(node: Int, path: String, expected: String, found: String, hint: InputError.Hint? = nil) {
+        self.node = node
+        self.path = path
+        self.expected = expected
+        self.found = found
+        self.hint = hint
+    }
 }
 
 extension String {

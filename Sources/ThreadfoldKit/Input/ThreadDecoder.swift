@@ -3,28 +3,28 @@
 /// Accepts an object `{ "id", "title", "author", "created_at", "url", "lang", "comments": [...] }`
 /// or a bare array of comments; comments may be flat (each naming its parent) or nested
 /// (`replies` / `children` arrays), or both. Nesting is walked with an explicit stack.
-public enum ThreadDecoder {
+package enum ThreadDecoder {
     /// At most this many errors are collected before decoding stops.
-    public static let errorLimit = 50
+    package static let errorLimit = 50
 
-    public static func decode(bytes: [UInt8], file: String) throws(InputErrors) -> ThreadRecord {
+    package static func decode(bytes: [UInt8], file: String) throws(InputErrors) -> ThreadRecord {
         try decode(document: try JSONReader(bytes: bytes, file: file).document, file: file)
     }
 
-    public static func decode(document: JSONDocument, file: String) throws(InputErrors) -> ThreadRecord {
+    package static func decode(document: JSONDocument, file: String) throws(InputErrors) -> ThreadRecord {
         var skipped: [InputError] = []
         return try decode(document: document, file: file, lenient: false, skipped: &skipped)
     }
 
     /// With `lenient`, a comment without an id is skipped and reported in `skipped`.
-    public static func decode(document: JSONDocument, file: String, lenient: Bool,
+    package static func decode(document: JSONDocument, file: String, lenient: Bool,
                               skipped: inout [InputError]) throws(InputErrors) -> ThreadRecord {
         try decode(document: document, at: document.root, path: "", file: file, lenient: lenient, skipped: &skipped)
     }
 
     /// Decodes the thread at `node`, whose JSON path is `"$" + path` (`.threads[3]` for one
     /// thread of a `{"threads": [...]}` document).
-    public static func decode(document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
+    package static func decode(document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
                               skipped: inout [InputError]) throws(InputErrors) -> ThreadRecord {
         var decoder = Decoder(document: document, file: file, root: node, prefix: path)
         decoder.lenient = lenient
@@ -201,11 +201,13 @@ private struct Decoder {
         }
         if !hasID && !failures.contains(where: { $0.path.hasSuffix(".id") && $0.node != object }) {
             if lenient && failures.isEmpty {
-                skipped.append(reader.error(at: object, path: path("id"), "has no id; skipped (--lenient)", severity: .warning))
+                var warning = reader.error(at: object, path: path("id"), "has no id; skipped", severity: .warning)
+                warning.hint = .skipped
+                skipped.append(warning)
                 return nil
             }
             failures.append(JSONMismatch(node: object, path: path("id"), expected: "an \"id\" (a string or an integer)",
-                                         found: "none; --lenient skips such comments"))
+                                         found: "none", hint: .lenient))
         }
         for failure in failures { fail(failure) }
         guard failures.isEmpty else { return nil }

@@ -2,16 +2,16 @@
 ///
 /// Parsing and formatting are done by hand on the proleptic Gregorian calendar in UTC, so
 /// output never depends on the machine's time zone or locale.
-public struct Timestamp: Comparable, Hashable, Sendable {
-    public var milliseconds: Int64
+package struct Timestamp: Comparable, Hashable, Sendable {
+    package var milliseconds: Int64
 
-    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+    package init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
+    package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     /// Unix time in seconds or milliseconds: values of 100 billion and more are taken as
     /// milliseconds (as seconds they would lie past the year 5000).
-    public init?(unix value: Double) {
+    package init?(unix value: Double) {
         guard value.isFinite, abs(value) < 1e16 else { return nil }
         let ms = abs(value) >= 1e11 ? value : value * 1000
         self.milliseconds = Int64(ms.rounded(.down))
@@ -19,7 +19,7 @@ public struct Timestamp: Comparable, Hashable, Sendable {
 
     /// ISO 8601 / RFC 3339: `2024-03-03`, `2024-03-03T10:04:05`, `…05.123Z`, `…05+01:00`,
     /// a space instead of `T`, `+0100` offsets. No offset means UTC.
-    public init?(iso text: String) {
+    package init?(iso text: String) {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
               let day = scanner.number(2), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day)
@@ -58,14 +58,14 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     }
 
     /// The civil date and time in UTC.
-    public var components: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
+    package var components: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
         let (days, msOfDay) = milliseconds.floorDivided(by: 86_400_000)
         let (y, m, d) = Timestamp.civilFromDays(days)
         return (y, m, d, msOfDay / 3_600_000, msOfDay / 60_000 % 60, msOfDay / 1000 % 60, msOfDay % 1000)
     }
 
     /// `2024-03-03T10:04:05Z` (milliseconds only when present), for `<time datetime>` and feeds.
-    public var iso8601: String {
+    package var iso8601: String {
         let c = components
         var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if c.millisecond != 0 { text += ".\(pad(c.millisecond, 3))" }
@@ -108,7 +108,7 @@ extension JSONDocument {
     /// The value at `index` as a time, the way every importer reads one: ISO 8601 text, Unix
     /// seconds or milliseconds as a number, or as text of digits (with an optional fraction).
     /// Integers stay exact for milliseconds. Nil for anything else.
-    public func timestamp(_ index: Int) -> Timestamp? {
+    package func timestamp(_ index: Int) -> Timestamp? {
         switch kind(index) {
         case .string:
             let text = string(index)

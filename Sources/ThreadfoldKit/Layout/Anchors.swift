@@ -4,8 +4,8 @@
 /// becomes `c_<16 hex digits of FNV-1a-64 of its bytes>`. The two shapes cannot collide with
 /// each other, ids differing only by case or normalisation get different anchors, and the rare
 /// hash collision is resolved by a counter in input order, so anchors are stable.
-public enum Anchors {
-    public static func make(for records: [CommentRecord]) -> [String] {
+package enum Anchors {
+    package static func make(for records: [CommentRecord]) -> [String] {
         var used = Set<String>(minimumCapacity: records.count)
         var anchors: [String] = []
         anchors.reserveCapacity(records.count)

@@ -1,13 +1,13 @@
 /// Lays out a thread: nested reply sections down to `maxDepth`, one flat list below it, the
 /// first `preview` replies of every section shown and the rest behind a fold.
-public enum PageLayout {
-    public static func make(_ thread: ThreadTree, options: LayoutOptions) -> PageModel {
+package enum PageLayout {
+    package static func make(_ thread: ThreadTree, options: LayoutOptions) -> PageModel {
         make(thread, options: options, roots: thread.roots[...], anchors: Anchors.make(for: thread.records))
     }
 
     /// Lays out the comments under `roots` only: one page of a split thread, or the branch
     /// under one comment ("Continue this thread"), whose root is shown at level 0.
-    public static func make(_ thread: ThreadTree, options: LayoutOptions, roots: ArraySlice<Int32>,
+    package static func make(_ thread: ThreadTree, options: LayoutOptions, roots: ArraySlice<Int32>,
                             anchors: [String]) -> PageModel {
         var layout = Builder(thread: thread, options: options)
         layout.run(roots: roots)

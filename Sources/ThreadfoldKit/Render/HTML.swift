@@ -4,25 +4,25 @@
 
 /// Markup that is already safe to write as is: cmark's output, a template's own text, or text
 /// that was escaped on the way in. Plain `String`s are always escaped; only this type is not.
-public struct HTML: Sendable, Equatable, CustomStringConvertible {
-    public let raw: String
+package struct HTML: Sendable, Equatable, CustomStringConvertible {
+    package let raw: String
 
     /// Wraps markup the caller vouches for. Never pass input text here; use `init(escaping:)`.
-    public init(trusted raw: String) { self.raw = raw }
+    package init(trusted raw: String) { self.raw = raw }
 
     /// Escapes `text` for use in element content and in quoted attribute values alike.
-    public init(escaping text: String) {
+    package init(escaping text: String) {
         var bytes: [UInt8] = []
         HTML.escape(text, into: &bytes)
         self.raw = String(decoding: bytes, as: UTF8.self)
     }
 
-    public var description: String { raw }
+    package var description: String { raw }
 
     /// Appends `text` with `& < > " '` escaped. Safe in text and in single- or double-quoted
     /// attributes.
     @inline(__always)
-    public static func escape(_ text: String, into out: inout [UInt8]) {
+    package static func escape(_ text: String, into out: inout [UInt8]) {
         var text = text
         text.withUTF8 { escape($0, into: &out) }
     }
@@ -30,7 +30,7 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible {
     /// Appends UTF-8 `buffer` with `& < > " '` escaped, and every code point HTML forbids (NUL and
     /// other controls, C1 controls, noncharacters) replaced by U+FFFD.
     @inline(__always)
-    public static func escape(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    package static func escape(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         var runStart = 0
         var i = 0
         let count = buffer.count
@@ -85,7 +85,7 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `text` with every code point HTML forbids replaced by U+FFFD; the same string when it has none.
-    public static func scrub(_ text: String) -> String {
+    package static func scrub(_ text: String) -> String {
         var text = text
         let needed = text.withUTF8 { buffer -> Bool in
             for i in 0..<buffer.count {

@@ -11,10 +11,10 @@ import Clibxml2
 /// style, iframe, object, svg, math, form controls, …) are dropped with their content; any other
 /// element is dropped but its text kept; images become their alt text. No attribute other than
 /// a checked `href` survives. The tree is walked with an explicit stack.
-public struct HTMLSanitizer: Sendable {
-    public init() {}
+package struct HTMLSanitizer: Sendable {
+    package init() {}
 
-    public func sanitize(_ html: String) -> HTML {
+    package func sanitize(_ html: String) -> HTML {
         var input = html
         var out: [UInt8] = []
         input.withUTF8 { buffer in

@@ -33,12 +33,12 @@ public struct MarkdownOptions: Sendable, Hashable {
 /// Never uses `CMARK_OPT_UNSAFE`: raw HTML in bodies is omitted. Links and images are checked
 /// against `URLPolicy` before rendering; a refused one keeps its text and loses its URL. Links
 /// get `rel="nofollow ugc noopener"`, images `loading="lazy"`.
-public struct MarkdownRenderer: Sendable {
-    public let options: MarkdownOptions
+package struct MarkdownRenderer: Sendable {
+    package let options: MarkdownOptions
 
-    public init(options: MarkdownOptions = MarkdownOptions()) { self.options = options }
+    package init(options: MarkdownOptions = MarkdownOptions()) { self.options = options }
 
-    public func render(_ markdown: String) -> HTML {
+    package func render(_ markdown: String) -> HTML {
         if markdown.utf8.count > options.maxBytes || isPathological(markdown) { return plainText(markdown) }
         // cmark copies control characters and noncharacters through; HTML forbids them.
         let markdown = HTML.scrub(markdown)
@@ -182,7 +182,7 @@ public struct MarkdownRenderer: Sendable {
 
     /// The fallback for oversized bodies: paragraphs (split at blank lines) of escaped text, line
     /// breaks kept. One pass over the bytes, linear in the body's length.
-    public func plainText(_ text: String) -> HTML {
+    package func plainText(_ text: String) -> HTML {
         var out: [UInt8] = []
         var text = text
         text.withUTF8 { bytes in

@@ -2,60 +2,60 @@
 /// order, to the other parts of a long thread, and on a branch page ("Continue this thread") to
 /// the comments it hangs from. Every href is relative to the page, so a site works from any
 /// folder and from `file://`. The renderer puts the words to them in the page's locale.
-public struct PageNavigation: Sendable {
+package struct PageNavigation: Sendable {
     /// A link to the same page in another order (`Target` is `CommentOrder`) or to another part
     /// of a split thread (`Target` is its 1-based number).
-    public struct Link<Target: Sendable>: Sendable {
-        public var target: Target
-        public var href: String
-        public var current: Bool
-        public init(_ target: Target, href: String, current: Bool) {
+    package struct Link<Target: Sendable>: Sendable {
+        package var target: Target
+        package var href: String
+        package var current: Bool
+        package init(_ target: Target, href: String, current: Bool) {
             self.target = target
             self.href = href
             self.current = current
         }
     }
 
-    public struct AncestorLink: Sendable {
+    package struct AncestorLink: Sendable {
         /// Index into `thread.records`.
-        public var comment: Int32
+        package var comment: Int32
         /// The page (and anchor) where that comment is shown.
-        public var href: String
-        public init(comment: Int32, href: String) {
+        package var href: String
+        package init(comment: Int32, href: String) {
             self.comment = comment
             self.href = href
         }
     }
 
     /// The site's index page.
-    public var indexHref: String?
+    package var indexHref: String?
     /// The same page in each sort order, when there is more than one.
-    public var orders: [Link<CommentOrder>] = []
+    package var orders: [Link<CommentOrder>] = []
     /// The parts of a thread split between top-level comments, when there is more than one.
-    public var pages: [Link<Int>] = []
+    package var pages: [Link<Int>] = []
     /// On part K > 1: the part before it.
-    public var previousPage: Link<Int>?
+    package var previousPage: Link<Int>?
     /// On a branch page: the comments above its root, top-level first.
-    public var ancestors: [AncestorLink] = []
+    package var ancestors: [AncestorLink] = []
     /// On a branch page: the thread's first page.
-    public var threadHref: String?
+    package var threadHref: String?
     /// For each comment whose replies continue elsewhere (`PageModel.branches`), that page.
-    public var branchHrefs: [Int32: String] = [:]
+    package var branchHrefs: [Int32: String] = [:]
     /// The thread's Atom feed.
-    public var feedHref: String?
+    package var feedHref: String?
     /// The page's absolute URL, with `--base-url`.
-    public var canonical: String?
+    package var canonical: String?
     /// Whether the opening post is shown (the first part of the main page only).
-    public var showsPost = true
+    package var showsPost = true
 
-    public init() {}
+    package init() {}
 
     /// The first words of a body, as plain text: for a breadcrumb (60 characters), a feed entry's
     /// title and its summary (`AtomFeed.excerptLimit`). Markdown punctuation and runs of white
     /// space become one space. Longer text is cut at a word boundary (the last space, when that
     /// keeps at least half of `limit`; else mid-word, as in text without spaces) and ends in "…".
     /// Reads only as far as it needs, so a 500 MB body costs no more than a short one.
-    public static func excerpt(_ body: String, limit: Int = 60) -> String {
+    package static func excerpt(_ body: String, limit: Int = 60) -> String {
         var out = String.UnicodeScalarView()
         var count = 0
         var space = false

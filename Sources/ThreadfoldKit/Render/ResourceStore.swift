@@ -16,7 +16,7 @@ public struct ResourceStore: Sendable {
     }
 
     /// Every template, parsed. Template errors name the file they came from.
-    public func templateSet() throws -> TemplateSet {
+    package func templateSet() throws -> TemplateSet {
         var sources: [String: String] = [:]
         var files: [String: String] = [:]
         for (path, text) in BuiltinResources.files where path.hasPrefix("Templates/") && path.hasSuffix(".mustache") {
@@ -44,9 +44,9 @@ public struct ResourceStore: Sendable {
     /// No path is ever built from `locale`; the file read is the listed one. Anything else is an
     /// unknown locale (`isUnknownLocale`), which callers treat as a usage error on the command
     /// line and as "use the default locale" for an input's `lang`.
-    public func strings(locale: String) throws -> StringsTable {
+    package func strings(locale: String) throws -> StringsTable {
         guard Self.isLanguageTag(locale) else {
-            throw ResourceError(message: "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in --templates", isUnknownLocale: true)
+            throw ResourceError(message: "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in the templates folder", isUnknownLocale: true)
         }
         if let directory = templatesDirectory {
             let folder = (directory as NSString).appendingPathComponent("locales")
@@ -57,7 +57,7 @@ public struct ResourceStore: Sendable {
         }
         guard let name = Self.builtinLocales.first(where: { Self.sameTag($0, locale) }),
               let text = BuiltinResources.files["Templates/locales/\(name).json"] else {
-            throw ResourceError(message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in --templates", isUnknownLocale: true)
+            throw ResourceError(message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in the templates folder", isUnknownLocale: true)
         }
         return try StringsTable(json: Array(text.utf8), file: "Templates/locales/\(name).json")
     }
@@ -83,7 +83,7 @@ public struct ResourceStore: Sendable {
     /// subtags of 1 to 8 ASCII letters or digits separated by single hyphens, the first of 2 to 3
     /// or 5 to 8 letters. So `en`, `zh-Hans`, `de-CH-1996` pass; `../x`, `en_US`, `a`, `en--x`
     /// and anything with a slash, dot or space do not.
-    public static func isLanguageTag(_ text: String) -> Bool {
+    package static func isLanguageTag(_ text: String) -> Bool {
         let subtags = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         guard let first = subtags.first, [2, 3, 5, 6, 7, 8].contains(first.count),
               first.allSatisfy({ isASCIILetter($0) }) else { return false }
@@ -132,7 +132,7 @@ public struct ResourceStore: Sendable {
 
     /// A hash of every template, locale and asset a build would use, built-in or overriding:
     /// when it changes, every page may change.
-    public func fingerprint() -> UInt64 {
+    package func fingerprint() -> UInt64 {
         var text: [UInt8] = []
         for path in BuiltinResources.files.keys.sorted() {
             text += Array("\(path)\u{0}".utf8) + Array(BuiltinResources.files[path]!.utf8) + [0]
@@ -174,15 +174,15 @@ public struct ResourceStore: Sendable {
     }
 }
 
-public struct ResourceError: Error, Sendable, CustomStringConvertible {
-    public var message: String
+package struct ResourceError: Error, Sendable, CustomStringConvertible {
+    package var message: String
     /// The error is a locale name that does not exist (a usage error on the command line).
-    public var isUnknownLocale = false
+    package var isUnknownLocale = false
 
-    public init(message: String, isUnknownLocale: Bool = false) {
+    package init(message: String, isUnknownLocale: Bool = false) {
         self.message = message
         self.isUnknownLocale = isUnknownLocale
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

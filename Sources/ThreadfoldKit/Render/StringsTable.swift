@@ -4,9 +4,9 @@
 /// a message is a string or, when it counts something, an object keyed by CLDR plural
 /// category (`zero`, `one`, `two`, `few`, `many`, `other`). `{count}` and other `{names}` are
 /// filled in; values are plain text and escaped like any other string.
-public final class StringsTable: Sendable {
-    public let locale: String
-    public let direction: String
+package final class StringsTable: Sendable {
+    package let locale: String
+    package let direction: String
     let rule: PluralRule
     let months: [String]
     let datePattern: Pattern
@@ -86,7 +86,7 @@ public final class StringsTable: Sendable {
     }
 
     /// Reads a locale file. Errors name the file and the JSON path.
-    public init(json bytes: [UInt8], file: String) throws(InputErrors) {
+    package init(json bytes: [UInt8], file: String) throws(InputErrors) {
         let r = try JSONReader(bytes: bytes, file: file)
         do throws(JSONMismatch) {
             let root = try r.object(r.root, "$")
@@ -145,7 +145,7 @@ public final class StringsTable: Sendable {
 
     /// The message `key`, with `{count}` (choosing the plural form) and other fields filled in.
     /// A key the locale lacks shows as the key itself, so a gap is visible, not silent.
-    public func text(_ key: String, count: Int? = nil, _ fields: [String: String] = [:]) -> String {
+    package func text(_ key: String, count: Int? = nil, _ fields: [String: String] = [:]) -> String {
         if count == nil, let constant = constants[key] { return constant }
         guard let forms = messages[key] else { return key }
         let pattern: Pattern?
@@ -162,10 +162,10 @@ public final class StringsTable: Sendable {
     }
 
     /// Pieces joined with the locale's separator (" · " in English).
-    public func join(_ parts: [String]) -> String { parts.joined(separator: separator) }
+    package func join(_ parts: [String]) -> String { parts.joined(separator: separator) }
 
     /// An integer with the locale's grouping separator: 12,345.
-    public func number(_ n: Int) -> String {
+    package func number(_ n: Int) -> String {
         let digits = String(n.magnitude)
         guard digits.count > 3, !groupSeparator.isEmpty else { return n < 0 ? "-" + digits : digits }
         var out = ""
@@ -177,10 +177,10 @@ public final class StringsTable: Sendable {
     }
 
     /// A date in UTC, in the locale's pattern: `3 Mar 2024`, `2024年3月3日`.
-    public func date(_ time: Timestamp) -> String { fill(datePattern, time) }
+    package func date(_ time: Timestamp) -> String { fill(datePattern, time) }
 
     /// A month in UTC, in the locale's pattern: `Mar 2024`, `2024年3月`.
-    public func month(_ time: Timestamp) -> String { fill(monthPattern, time) }
+    package func month(_ time: Timestamp) -> String { fill(monthPattern, time) }
 
     private func fill(_ pattern: Pattern, _ time: Timestamp) -> String {
         let c = time.components

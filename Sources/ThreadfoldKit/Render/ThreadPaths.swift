@@ -11,20 +11,20 @@ import Foundation
 ///   and ids that differ only by case or Unicode normalisation differ in bytes, so in folder.
 /// - The folder is never a path as given: no `/`, no `..`, no leading dot, no reserved device
 ///   name (every folder contains a dash), no case-only twins.
-public enum ThreadPaths {
-    public static let slugLimit = 50
+package enum ThreadPaths {
+    package static let slugLimit = 50
 
-    public static func folder(title: String?, id: CommentID) -> String {
+    package static func folder(title: String?, id: CommentID) -> String {
         "\(slug(title ?? ""))-\(idPart(id))"
     }
 
-    public static func idPart(_ id: CommentID) -> String {
+    package static func idPart(_ id: CommentID) -> String {
         let bytes = Array(id.string.utf8)
         let plain = (1...32).contains(bytes.count) && bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
         return plain ? id.string : "_" + FNV1a.hex(bytes)
     }
 
-    public static func slug(_ title: String) -> String {
+    package static func slug(_ title: String) -> String {
         var text = title
         if !text.utf8.allSatisfy({ $0 < 0x80 }) {
             text = text.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false) ?? ""
@@ -55,13 +55,13 @@ public enum ThreadPaths {
     /// The folder of a branch page inside its thread's folder, from the branch root's anchor:
     /// anchors are ASCII letters, digits, `-` and `_`; one with capitals becomes `c_` and the
     /// hash of its comment's id, so no two branch folders differ only by case.
-    public static func branchFolder(anchor: String, id: CommentID) -> String {
+    package static func branchFolder(anchor: String, id: CommentID) -> String {
         anchor.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? "c_" + FNV1a.hex(Array(id.string.utf8)) : anchor
     }
 
     /// The relative href from the page in folder `from` to the page in folder `to` (both as
     /// components under the site root), ending in `index.html` so it works from `file://`.
-    public static func href(from: [String], to: [String], fragment: String? = nil) -> String {
+    package static func href(from: [String], to: [String], fragment: String? = nil) -> String {
         var common = 0
         while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
         var parts = Array(repeating: "..", count: from.count - common)
@@ -71,7 +71,7 @@ public enum ThreadPaths {
     }
 
     /// `../` once per folder level, from a page in `folder` to the site root.
-    public static func root(from folder: [String]) -> String {
+    package static func root(from folder: [String]) -> String {
         String(repeating: "../", count: folder.count)
     }
 }

@@ -9,10 +9,10 @@ package struct ThreadFiles: Sendable {
 }
 
 /// A rendered standalone page: the thread and its HTML.
-public struct RenderedThread: Sendable {
-    public var thread: ThreadTree
-    public var html: [UInt8]
-    public var diagnostics: [Diagnostic] { thread.diagnostics }
+package struct RenderedThread: Sendable {
+    package var thread: ThreadTree
+    package var html: [UInt8]
+    package var diagnostics: [Diagnostic] { thread.diagnostics }
 }
 
 /// The one renderer: templates, the choice of language and locale, bodies (each through cmark or

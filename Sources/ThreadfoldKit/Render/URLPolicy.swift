@@ -3,9 +3,9 @@
 /// cmark's safe mode blanks only `javascript:`, `vbscript:`, `file:` and most `data:` URLs;
 /// this is an allowlist instead. The scheme is read the way a browser reads it: leading and
 /// trailing spaces and controls are ignored, and tabs and newlines anywhere are removed.
-public enum URLPolicy {
+package enum URLPolicy {
     /// Links: http, https, mailto, and relative references (paths, `?query`, `#fragment`).
-    public static func allowsLink(_ url: String) -> Bool {
+    package static func allowsLink(_ url: String) -> Bool {
         switch scheme(of: url) {
         case .none: return true
         case .some(let scheme): return scheme == "http" || scheme == "https" || scheme == "mailto"
@@ -14,13 +14,13 @@ public enum URLPolicy {
 
     /// The original thread's link on a page or in a sidecar: an allowed link with a scheme (an
     /// absolute http, https or mailto URL), never a relative one that would point into the site.
-    public static func originalLink(_ url: String?) -> String? {
+    package static func originalLink(_ url: String?) -> String? {
         guard let url, allowsLink(url), scheme(of: url) != nil else { return nil }
         return url
     }
 
     /// Images: absolute http and https only.
-    public static func allowsImage(_ url: String) -> Bool {
+    package static func allowsImage(_ url: String) -> Bool {
         switch scheme(of: url) {
         case .some(let scheme): return scheme == "http" || scheme == "https"
         case .none: return false

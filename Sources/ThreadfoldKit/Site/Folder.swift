@@ -4,10 +4,10 @@ import Glibc
 
 /// What identifies a file's bytes without reading them: inode, size and modification time
 /// (nanoseconds). A file Threadfold wrote is trusted again only while all three still match.
-public struct FileStamp: Sendable, Equatable, Hashable {
-    public var inode: UInt64
-    public var size: Int64
-    public var mtime: Int64
+package struct FileStamp: Sendable, Equatable, Hashable {
+    package var inode: UInt64
+    package var size: Int64
+    package var mtime: Int64
 
     init(_ info: stat) {
         inode = UInt64(info.st_ino)

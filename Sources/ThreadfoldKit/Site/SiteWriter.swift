@@ -28,17 +28,17 @@ import Glibc
 /// Two builds of one output exclude each other with `flock` on the site's own `.threadfold`
 /// marker (and on the staging folder's, which becomes the new site's), so no lock file is left
 /// beside the output.
-public struct SiteWriter: Sendable {
+package struct SiteWriter: Sendable {
     /// Marks a folder as Threadfold's output, which a later build may replace whole.
-    public static let markerName = ".threadfold"
+    package static let markerName = ".threadfold"
     static let markerText = "This folder is written by Threadfold and replaced whole on every build.\n"
 
-    public let output: URL
+    package let output: URL
     /// Flush the staged files to the disk before the swap and the swap itself after it, so a
     /// power loss leaves the old site or the new one. Off for throwaway builds (`--no-fsync`).
-    public var durable = true
+    package var durable = true
 
-    public init(output: URL, durable: Bool = true) {
+    package init(output: URL, durable: Bool = true) {
         self.output = output.standardizedFileURL
         self.durable = durable
     }
@@ -46,10 +46,10 @@ public struct SiteWriter: Sendable {
     var name: String { output.lastPathComponent }
     var spareName: String { ".\(name).spare" }
     /// Where the previous site is kept between incremental builds.
-    public var spare: URL { output.deletingLastPathComponent().appendingPathComponent(spareName) }
+    package var spare: URL { output.deletingLastPathComponent().appendingPathComponent(spareName) }
 
     /// Writes `files` (relative path to bytes) as the new contents of `output`.
-    public func publish(_ files: [(path: String, bytes: [UInt8])]) throws(SiteError) {
+    package func publish(_ files: [(path: String, bytes: [UInt8])]) throws(SiteError) {
         let staging = try begin()
         do {
             for file in files { try staging.write(file.path, file.bytes) }
@@ -70,7 +70,7 @@ public struct SiteWriter: Sendable {
     ///   - recycle: called, with keepSpare and a spare present, with a reader of the spare's
     ///     metadata files; returns the stamps of the files the spare's manifest vouches for, or
     ///     nil to start from an empty folder. Files that do not match are removed from it.
-    public func begin(keepSpare: Bool = false,
+    package func begin(keepSpare: Bool = false,
                       recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil) throws(SiteError) -> Staging {
         let parentPath = output.deletingLastPathComponent().path
         do {
@@ -206,7 +206,7 @@ public struct SiteWriter: Sendable {
     }
 
     /// An open staging folder. Writes may come from many threads at once.
-    public final class Staging: @unchecked Sendable {
+    package final class Staging: @unchecked Sendable {
         let writer: SiteWriter
         let parent: Folder
         let folder: Folder
@@ -215,9 +215,9 @@ public struct SiteWriter: Sendable {
         let keepSpare: Bool
         /// The folder is the recycled spare: it holds the files of the site from two builds ago
         /// that its manifest vouched for, and nothing else.
-        public var recycled: Bool { kept != nil }
+        package var recycled: Bool { kept != nil }
         /// The recycled files this build found intact, with their stamps.
-        public let kept: [String: FileStamp]?
+        package let kept: [String: FileStamp]?
         private let state: Mutex<(folders: Set<String>, stamps: [String: FileStamp], finished: Bool, locks: [Int32])>
 
         init(writer: SiteWriter, parent: Folder, folder: Folder, name: String, exists: Bool, kept: [String: FileStamp]?,
@@ -234,12 +234,12 @@ public struct SiteWriter: Sendable {
         }
 
         /// The stamp of every file this build wrote, linked or kept, by path.
-        public var stamps: [String: FileStamp] { state.withLock { $0.stamps } }
+        package var stamps: [String: FileStamp] { state.withLock { $0.stamps } }
 
         /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
         /// recycled folder, a file that already holds these bytes is left alone (false).
         @discardableResult
-        public func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) -> Bool {
+        package func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) -> Bool {
             let (directory, file) = try open(path)
             if recycled {
                 if let current = directory.read(file, limit: bytes.count), current.bytes == bytes,
@@ -257,7 +257,7 @@ public struct SiteWriter: Sendable {
         /// rendering and no copy, but only when it is a regular file whose stamp is `expected`
         /// (what the live site's manifest recorded), or, with `expected` nil, whose bytes are
         /// `bytes`. Returns false when the live file does not qualify; nothing is linked then.
-        public func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
+        package func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
             let parts = path.split(separator: "/")
             guard SiteWriter.isSafeRelativePath(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
             var expected = expected
@@ -283,7 +283,7 @@ public struct SiteWriter: Sendable {
         }
 
         /// Removes a file of a recycled folder, and its folders when they become empty.
-        public func remove(_ path: String) {
+        package func remove(_ path: String) {
             guard SiteWriter.isSafeRelativePath(path) else { return }
             var parts = path.split(separator: "/")
             guard let directory = try? folder.folder(at: parts.dropLast()) else { return }
@@ -299,7 +299,7 @@ public struct SiteWriter: Sendable {
         }
 
         /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers.
-        public func writeMetadata(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
+        package func writeMetadata(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
             guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
                 throw SiteError(path: name, message: "is not a Threadfold metadata name")
             }
@@ -321,7 +321,7 @@ public struct SiteWriter: Sendable {
         }
 
         /// Swaps the staging folder into place of the output.
-        public func commit() throws(SiteError) {
+        package func commit() throws(SiteError) {
             guard finish() else { return }
             guard !Self.terminating.load(ordering: .acquiring) else {
                 throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
@@ -338,7 +338,7 @@ public struct SiteWriter: Sendable {
 
         /// Removes the staging folder; the old output stays as it was (and so does no spare: a
         /// recycled one was this staging folder).
-        public func abandon() {
+        package func abandon() {
             guard finish() else { return }
             defer { release() }
             try? parent.removeTree(name)
@@ -387,7 +387,7 @@ public struct SiteWriter: Sendable {
 
     /// Removes every staging folder of this process. For a SIGINT or SIGTERM handler, just
     /// before the process exits: nothing is published, and nothing is left beside the output.
-    public static func removeStagingFolders() {
+    package static func removeStagingFolders() {
         Staging.terminating.store(true, ordering: .releasing)
         let folders = Staging.active.withLock { Array($0.values) }
         for (parent, name) in folders {
@@ -476,20 +476,20 @@ public struct SiteWriter: Sendable {
     }
 }
 
-public struct SiteError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
+package struct SiteError: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var message: String
     /// The system's error number, when a call failed.
-    public var errno: Int32?
+    package var errno: Int32?
 
-    public init(path: String, message: String, errno: Int32? = nil) {
+    package init(path: String, message: String, errno: Int32? = nil) {
         self.path = path
         self.message = message
         self.errno = errno
     }
 
     /// The file system is out of space, inodes or quota.
-    public var isFull: Bool { errno.map(SystemError.isFull) ?? false }
+    package var isFull: Bool { errno.map(SystemError.isFull) ?? false }
 
-    public var description: String { "\(path): error: \(message)" }
+    package var description: String { "\(path): error: \(message)" }
 }

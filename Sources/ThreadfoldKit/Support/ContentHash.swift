@@ -1,11 +1,11 @@
 /// A fast 64-bit content hash for change detection (not for security): eight bytes a step,
 /// multiply-xorshift mixing. Stable across runs and machines.
-public enum ContentHash {
-    public static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+package enum ContentHash {
+    package static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { raw in hash(raw, seed: seed) }
     }
 
-    public static func hash(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    package static func hash(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let m: UInt64 = 0x9E37_79B9_7F4A_7C15
         var h = seed ^ (UInt64(raw.count) &* m)
         var i = 0
@@ -27,7 +27,7 @@ public enum ContentHash {
         return h
     }
 
-    public static func hex(_ value: UInt64) -> String {
+    package static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

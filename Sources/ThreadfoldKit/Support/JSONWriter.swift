@@ -4,14 +4,14 @@ import Foundation
 /// Foundation's JSONEncoder took most of an incremental build's time on a 2,000-thread manifest
 /// (2 MB). Keys are written in the order given, so the output is deterministic. `JSONReader`
 /// reads all of them back.
-public struct JSONWriter {
-    public private(set) var out: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var out: [UInt8] = []
     /// Two spaces per level when pretty (sidecars, for people); none for the manifest.
     let pretty: Bool
     private var level = 0
     private var first = true
 
-    public init(pretty: Bool) {
+    package init(pretty: Bool) {
         self.pretty = pretty
         out.reserveCapacity(4096)
     }
@@ -25,7 +25,7 @@ public struct JSONWriter {
         }
     }
 
-    public mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separator()
         string(name, bare: true)
         out.append(UInt8(ascii: ":"))
@@ -56,19 +56,19 @@ public struct JSONWriter {
         first = false
     }
 
-    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "{"))
         body(&self)
         close(UInt8(ascii: "}"))
     }
 
-    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+    package mutating func array(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "["))
         body(&self)
         close(UInt8(ascii: "]"))
     }
 
-    public mutating func string(_ text: String) { string(text, bare: false) }
+    package mutating func string(_ text: String) { string(text, bare: false) }
 
     mutating func string(_ text: String, bare: Bool) {
         if !bare { beginValue() }
@@ -96,34 +96,34 @@ public struct JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
-    public mutating func int(_ value: Int64) {
+    package mutating func int(_ value: Int64) {
         beginValue()
         out.append(contentsOf: String(value).utf8)
     }
 
-    public mutating func int(_ value: Int) { int(Int64(value)) }
+    package mutating func int(_ value: Int) { int(Int64(value)) }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         beginValue()
         out.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    public mutating func null() {
+    package mutating func null() {
         beginValue()
         out.append(contentsOf: "null".utf8)
     }
 
-    public mutating func field(_ name: String, _ value: String?) {
+    package mutating func field(_ name: String, _ value: String?) {
         key(name)
         if let value { string(value) } else { null() }
     }
 
-    public mutating func field(_ name: String, _ value: Int) {
+    package mutating func field(_ name: String, _ value: Int) {
         key(name)
         int(value)
     }
 
-    public mutating func field(_ name: String, strings: [String]) {
+    package mutating func field(_ name: String, strings: [String]) {
         key(name)
         array { w in for s in strings { w.string(s) } }
     }

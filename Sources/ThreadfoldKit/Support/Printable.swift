@@ -8,9 +8,9 @@
 ///   isolates, zero-width characters, the byte order mark) and line and paragraph separators
 ///   become `\u{9B}`, `\u{202E}`, `\u{2028}`;
 /// - bytes that are not UTF-8 (from `escape(bytes:)`) become `\xFF`.
-public enum Printable {
+package enum Printable {
     /// `text` with controls escaped; printable text comes back unchanged.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         // Fast path: printable ASCII only.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = ""
@@ -21,13 +21,13 @@ public enum Printable {
 
     /// Each line of `text` escaped, the newlines between them kept: for text that is already
     /// several messages, one a line.
-    public static func escapeLines(_ text: String) -> String {
+    package static func escapeLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "\n")
     }
 
     /// Bytes that should be UTF-8 (a file name from the file system), escaped: invalid bytes as
     /// `\xNN`, the rest as `escape(_:)` does.
-    public static func escape(bytes: some Collection<UInt8>) -> String {
+    package static func escape(bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var out = ""
         var i = 0

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// An `errno` said the way people and scripts both read it: `Permission denied (EACCES)`.
-public enum SystemError {
-    public static func describe(_ code: Int32) -> String {
+package enum SystemError {
+    package static func describe(_ code: Int32) -> String {
         let named = "\(String(cString: strerror(code))) (\(name(code)))"
         return code == ENOSPC ? named + ": the file system is out of space or out of inodes" : named
     }
@@ -16,7 +16,7 @@ public enum SystemError {
     static func isFull(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
 
     /// The symbolic name of `code`, or `errno N` for one not listed.
-    public static func name(_ code: Int32) -> String {
+    package static func name(_ code: Int32) -> String {
         names[code] ?? "errno \(code)"
     }
 

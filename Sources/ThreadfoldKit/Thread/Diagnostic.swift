@@ -1,6 +1,6 @@
 /// Something the thread builder noticed in the data and handled, or refused.
-public struct Diagnostic: Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct Diagnostic: Sendable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         /// A reply whose parent is not in the thread; it is shown at top level.
         case orphan
         /// A comment in a reply cycle; the cycle is broken at this comment, shown at top level.
@@ -11,11 +11,11 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
         case omittedDeleted
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Index into `ThreadRecord.comments` of the comment concerned.
-    public var record: Int
+    package var record: Int
     /// The located message, ready to print.
-    public var error: InputError
+    package var error: InputError
 
-    public var description: String { error.description }
+    package var description: String { error.description }
 }

@@ -17,8 +17,8 @@ public struct ThreadOptions: Sendable {
 /// Builds a `Thread` from records: replies are grouped by parent first, then attached.
 ///
 /// Every pass is a loop over arrays or an explicit stack; the whole build is O(n log n).
-public enum ThreadBuilder {
-    public static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(InputErrors) -> ThreadTree {
+package enum ThreadBuilder {
+    package static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(InputErrors) -> ThreadTree {
         var builder = Builder(record: record, options: options)
         return try builder.run()
     }
@@ -57,9 +57,10 @@ private struct Builder {
                         about: i, field: "id", "found the id \(quoted(id)) again (first used at \(firstPlace)); this comment is left out",
                         severity: .warning)))
                 } else {
-                    errors.append(record.message(
-                        about: i, field: "id",
-                        "found the id \(quoted(id)) again, first used at \(firstPlace); expected unique ids (--allow-duplicates keeps the first)"))
+                    var error = record.message(about: i, field: "id",
+                                               "found the id \(quoted(id)) again, first used at \(firstPlace); expected unique ids")
+                    error.hint = .allowDuplicates
+                    errors.append(error)
                 }
             } else {
                 indexByID[id] = Int32(i)

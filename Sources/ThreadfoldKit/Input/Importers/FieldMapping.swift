@@ -39,7 +39,7 @@ public struct FieldMapping: Sendable, Equatable {
     }
 
     /// Reads a mapping file: `{"id": "objectID", "parent": "parent_id", …, "top_level_parent": "0"}`.
-    public static func load(json bytes: [UInt8], file: String) throws(InputErrors) -> FieldMapping {
+    package static func load(json bytes: [UInt8], file: String) throws(InputErrors) -> FieldMapping {
         let r = try JSONReader(bytes: bytes, file: file)
         var paths: [Field: [String]] = [:]
         var topLevel: String?

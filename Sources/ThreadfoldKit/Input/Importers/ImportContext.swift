@@ -14,16 +14,19 @@ struct ImportContext {
         self.format = format
     }
 
-    private var hint: String { format == .mapped ? " (read with --map)" : " (read as \(format.described); --from picks another form)" }
+    private var readAs: String { " (read as \(format.described))" }
+    private var hint: InputError.Hint? { format == .mapped ? nil : .otherForm }
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
         guard errors.count < ThreadDecoder.errorLimit else { return }
-        errors.append(reader.error(at: node, path: path, message + hint))
+        var error = reader.error(at: node, path: path, message + readAs)
+        error.hint = hint
+        errors.append(error)
     }
 
     mutating func fail(_ mismatch: JSONMismatch) {
         guard errors.count < ThreadDecoder.errorLimit else { return }
-        errors.append(reader.error(mismatch, suffix: hint))
+        errors.append(reader.error(mismatch, suffix: readAs, hint: hint))
     }
 
     /// `read`'s value, or nil after recording its mismatch.

@@ -18,19 +18,19 @@ public struct ImportOptions: Sendable {
 }
 
 /// The threads read from one file, and the form they were read as.
-public struct ImportResult: Sendable {
-    public var threads: [ThreadRecord]
-    public var format: SourceFormat
+package struct ImportResult: Sendable {
+    package var threads: [ThreadRecord]
+    package var format: SourceFormat
     /// The form was recognised rather than given with `--from`.
-    public var detected: Bool
+    package var detected: Bool
     /// Comments skipped for a missing required field (only with `lenient`), as warnings.
-    public var skipped: [InputError] = []
+    package var skipped: [InputError] = []
 }
 
 /// Reads any supported form into `ThreadRecord`s: Threadfold's own format, Reddit, Hacker News,
 /// Discourse. A file that is JSON Lines (one value per line) is read as an array of its lines.
-public enum Importer {
-    public static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
+package enum Importer {
+    package static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
         let document = try parse(bytes, file: file)
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
@@ -38,7 +38,7 @@ public enum Importer {
             guard let found = SourceFormat.detect(document) else {
                 let forms = SourceFormat.named.filter { $0 != .auto }.map { "\($0.rawValue) (\($0.described))" }
                 throw InputErrors([InputError(file: file, line: 1, column: 1, path: "$",
-                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", ")). Name it with --from, or map its fields with --map")])
+                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)])
             }
             format = found
         }

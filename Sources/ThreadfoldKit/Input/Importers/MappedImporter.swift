@@ -50,10 +50,11 @@ enum MappedImporter {
             }
             guard let idNode = value(item, .id) else {
                 let mapped = (mapping.paths[.id] ?? []).joined(separator: ".")
-                let error = reader.error(at: item, path: fieldPath(path, .id),
-                                         lenient ? "has no id (mapped with --map id=\(mapped)); skipped (--lenient)"
-                                             : "expected an id here (mapped with --map id=\(mapped)), found none; --lenient skips such comments",
+                var error = reader.error(at: item, path: fieldPath(path, .id),
+                                         lenient ? "has no id (mapped as id=\(mapped)); skipped"
+                                             : "expected an id here (mapped as id=\(mapped)), found none",
                                          severity: lenient ? .warning : .error)
+                error.hint = lenient ? .skipped : .lenient
                 if lenient { skipped.append(error) } else if context.errors.count < ThreadDecoder.errorLimit { context.errors.append(error) }
                 return
             }

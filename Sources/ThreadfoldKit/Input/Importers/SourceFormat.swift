@@ -22,7 +22,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         case .reddit: return "a Reddit thread (/comments/<id>.json)"
         case .hn: return "Hacker News items (Firebase or Algolia API)"
         case .discourse: return "a Discourse topic (/t/<id>.json)"
-        case .mapped: return "comments whose fields --map names"
+        case .mapped: return "comments through a field mapping"
         }
     }
 

@@ -1,57 +1,57 @@
 /// What the index, sections, feeds and sitemap need to know of one thread, written beside its
 /// pages as `thread.json` (the sidecar other tools read, and `threadfold merge` builds from).
 /// Times are kept as ISO 8601 for people and Unix milliseconds for programs.
-public struct ThreadSummary: Sendable, Equatable {
+package struct ThreadSummary: Sendable, Equatable {
     /// The sidecar's format; bumped when fields change meaning.
-    public var format = 1
-    public var id: String
+    package var format = 1
+    package var id: String
     /// The thread's folder under the site root, e.g. `t/hello-world-42`.
-    public var path: String
-    public var title: String?
-    public var author: String?
-    public var url: String?
-    public var lang: String?
-    public var category: String?
-    public var tags: [String]
-    public var created: TimePoint?
-    public var stats: Stats
+    package var path: String
+    package var title: String?
+    package var author: String?
+    package var url: String?
+    package var lang: String?
+    package var category: String?
+    package var tags: [String]
+    package var created: TimePoint?
+    package var stats: Stats
     /// `nested` or `flat`.
-    public var layout: String
+    package var layout: String
     /// Folders of the thread's pages in its main order, relative to `path` ("" is the first page).
-    public var pages: [String]
+    package var pages: [String]
     /// The orders written, the main one first.
-    public var orders: [String]
+    package var orders: [String]
 
-    public struct TimePoint: Sendable, Equatable, Comparable {
-        public var iso: String
-        public var ms: Int64
+    package struct TimePoint: Sendable, Equatable, Comparable {
+        package var iso: String
+        package var ms: Int64
 
-        public init(_ time: Timestamp) {
+        package init(_ time: Timestamp) {
             iso = time.iso8601
             ms = time.milliseconds
         }
 
-        public var timestamp: Timestamp { Timestamp(milliseconds: ms) }
-        public static func < (a: TimePoint, b: TimePoint) -> Bool { a.ms < b.ms }
+        package var timestamp: Timestamp { Timestamp(milliseconds: ms) }
+        package static func < (a: TimePoint, b: TimePoint) -> Bool { a.ms < b.ms }
     }
 
-    public struct Stats: Sendable, Equatable {
+    package struct Stats: Sendable, Equatable {
         /// Visible comments, placeholders included.
-        public var comments: Int
-        public var participants: Int
-        public var topLevel: Int
-        public var levels: Int
+        package var comments: Int
+        package var participants: Int
+        package var topLevel: Int
+        package var levels: Int
         /// Comments at each depth, top level first.
-        public var depthHistogram: [Int]
-        public var firstActivity: TimePoint?
-        public var lastActivity: TimePoint?
+        package var depthHistogram: [Int]
+        package var firstActivity: TimePoint?
+        package var lastActivity: TimePoint?
         /// Replies the export knew of but did not contain.
-        public var unarchived: Int
+        package var unarchived: Int
     }
 
     /// The comments of all `summaries`, added with overflow checked: counts come from sidecars
     /// and manifests, so a sum that does not fit is an error naming the thread that tipped it.
-    public static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(InputError) -> Int {
+    package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(InputError) -> Int {
         var total = 0
         for summary in summaries {
             let (sum, overflow) = total.addingReportingOverflow(summary.stats.comments)
@@ -65,11 +65,11 @@ public struct ThreadSummary: Sendable, Equatable {
     }
 
     /// The time the index sorts by: last activity, else creation.
-    public var activity: Timestamp? { (stats.lastActivity ?? created)?.timestamp }
+    package var activity: Timestamp? { (stats.lastActivity ?? created)?.timestamp }
 
     /// `summaries` in index order: newest activity first, threads without times last, then newest
     /// creation, then path, so the order is total.
-    public static func sortedForIndex(_ summaries: [ThreadSummary]) -> [ThreadSummary] {
+    package static func sortedForIndex(_ summaries: [ThreadSummary]) -> [ThreadSummary] {
         let keys = summaries.map { ($0.activity?.milliseconds ?? Int64.min, $0.created?.ms ?? Int64.min, $0.activity != nil, $0.created != nil) }
         let order = summaries.indices.sorted { a, b in
             let x = keys[a], y = keys[b]

@@ -41,7 +41,7 @@ extension ThreadSummary {
     }
 
     /// The sidecar's bytes: pretty JSON, keys in a fixed order, a final newline.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = JSONWriter(pretty: true)
         write(into: &w)
         return w.out + [0x0A]
@@ -121,7 +121,7 @@ extension ThreadSummary {
     }
 
     /// Reads a sidecar back. Errors name the file, line and column, and the JSON path.
-    public static func decode(_ bytes: [UInt8], file: String) throws(InputErrors) -> ThreadSummary {
+    package static func decode(_ bytes: [UInt8], file: String) throws(InputErrors) -> ThreadSummary {
         let reader = try JSONReader(bytes: bytes, file: file)
         do throws(JSONMismatch) {
             return try ThreadSummary(reader: reader, node: reader.root, path: "$")

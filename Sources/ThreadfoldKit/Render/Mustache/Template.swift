@@ -1,13 +1,13 @@
 /// A parsed Mustache template: a flat node array, each name already resolved to its key.
-public struct Template: Sendable {
-    public let name: String
+package struct Template: Sendable {
+    package let name: String
     /// The file named in error messages.
-    public let file: String
-    public let source: String
+    package let file: String
+    package let source: String
     let nodes: [Node]
 
     /// Parses `source` on its own, with a table of names of its own (to check a template).
-    public init(name: String, source: String, file: String? = nil) throws(TemplateError) {
+    package init(name: String, source: String, file: String? = nil) throws(TemplateError) {
         var keys = TemplateKeys()
         try self.init(name: name, source: source, file: file, keys: &keys)
     }
@@ -45,11 +45,11 @@ public struct Template: Sendable {
 }
 
 /// A template error, printed as `file:line:col: error: message`.
-public struct TemplateError: Error, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
+package struct TemplateError: Error, Sendable, CustomStringConvertible {
+    package var file: String
+    package var line: Int
+    package var column: Int
+    package var message: String
 
-    public var description: String { "\(file):\(line):\(column): error: \(message)" }
+    package var description: String { "\(file):\(line):\(column): error: \(message)" }
 }

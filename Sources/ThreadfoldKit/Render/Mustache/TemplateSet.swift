@@ -1,12 +1,12 @@
 /// A set of parsed templates that can include each other as partials, sharing one table of
 /// names. Immutable and Sendable, so one set serves every page being rendered at once.
-public struct TemplateSet: Sendable {
-    public private(set) var templates: [String: Template]
+package struct TemplateSet: Sendable {
+    package private(set) var templates: [String: Template]
     /// Every name the templates use, with its slot (`TemplateKey`).
     package let keys: TemplateKeys
 
     /// Parses `sources` (name to source text). Errors name the file given in `files`.
-    public init(sources: [String: String], files: [String: String] = [:]) throws(TemplateError) {
+    package init(sources: [String: String], files: [String: String] = [:]) throws(TemplateError) {
         var templates: [String: Template] = [:]
         var keys = TemplateKeys()
         for name in sources.keys.sorted() {
@@ -16,7 +16,7 @@ public struct TemplateSet: Sendable {
         self.keys = keys
     }
 
-    public subscript(name: String) -> Template? { templates[name] }
+    package subscript(name: String) -> Template? { templates[name] }
 
     /// Renders template `name` of `model`, with `root` as the bottom of the context stack,
     /// appending to `out` (a buffer the caller reuses from page to page).
@@ -54,7 +54,7 @@ public struct TemplateSet: Sendable {
     /// 65,602 comments, estimate 107.1 MB, page 94.6 MB). Its 200 MB thread (262,097 comments)
     /// makes a page of about 380 MB and a cap of about 1.8 GB, room for user templates with four
     /// times the markup. The 64 MiB floor keeps small pages with wordy templates working.
-    public static func outputLimit(expectedSize: Int) -> Int {
+    package static func outputLimit(expectedSize: Int) -> Int {
         let floor = 64 << 20
         let expected = max(expectedSize, 0)
         return expected > (Int.max - floor) / 4 ? Int.max : floor + 4 * expected

@@ -15,12 +15,14 @@ struct ImporterTests {
         #expect(try Importer.read(bytes: Array(json.utf8), file: "x.json").format == format)
     }
 
-    @Test("an unknown form stops with the list of forms and the --from flag")
+    @Test("an unknown form stops with the list of forms, and a hint to name the form (no flag in the library's message)")
     func unknown() throws {
         let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(#"{"what": 1}"#.utf8), file: "x.json") }
         let message = errors.errors[0].description
         #expect(message.hasPrefix("x.json:1:1: error: $: cannot tell which form this is"))
-        for name in ["threadfold", "reddit", "hn", "discourse", "--from"] { #expect(message.contains(name)) }
+        for name in ["threadfold", "reddit", "hn", "discourse"] { #expect(message.contains(name)) }
+        #expect(!message.contains("--"))
+        #expect(errors.errors[0].hint == .nameForm)
     }
 
     @Test("--from overrides detection; --body-format overrides every body")

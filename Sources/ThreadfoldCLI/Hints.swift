@@ -1,0 +1,22 @@
+import ThreadfoldKit
+
+extension InputError {
+    /// The problem as the command line shows it: the library's message, then the flag that
+    /// helps, when there is one.
+    var shown: String { description + flagHint }
+
+    /// The message with its flag hint, for `--report`.
+    var shownMessage: String { message + flagHint }
+
+    private var flagHint: String {
+        switch hint {
+        case nil: return ""
+        case .lenient: return "; --lenient skips such comments"
+        case .skipped: return " (--lenient)"
+        case .otherForm: return "; --from picks another form"
+        case .nameForm: return ". Name it with --from, or map its fields with --map"
+        case .allowDuplicates: return " (--allow-duplicates keeps the first)"
+        case .shard: return " ('threadfold build --shard K/N' writes one)"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// How ``Threadfold/buildSite(inputs:output:options:progress:)`` builds a site: the archive's
+/// options, and how the build runs.
+public struct BuildOptions: Sendable {
+    /// What the site holds and how every thread is rendered.
+    public var archive: ArchiveOptions
+    /// Threads rendered at once; the output is the same for any number.
+    public var jobs: Int
+    /// Re-render only the threads whose input changed since the last build into the same folder.
+    public var incremental: Bool
+    /// Build only one shard's threads, for a site split across machines.
+    public var shard: Shard?
+    /// Flush the files to disk before and after the swap (off is faster, for previews).
+    public var durable: Bool
+    /// The templates, locales and assets (the built-in ones by default).
+    public var resources: ResourceStore
+
+    public init(archive: ArchiveOptions = ArchiveOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                incremental: Bool = false, shard: Shard? = nil, durable: Bool = true, resources: ResourceStore = ResourceStore()) {
+        self.archive = archive
+        self.jobs = max(1, jobs)
+        self.incremental = incremental
+        self.shard = shard
+        self.durable = durable
+        self.resources = resources
+    }
+}

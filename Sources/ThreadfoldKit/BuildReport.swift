@@ -1,0 +1,30 @@
+/// What ``Threadfold/buildSite(inputs:output:options:progress:)`` built.
+public struct BuildReport: Sendable {
+    /// Threads and comments in the site (in this shard, for a shard).
+    public var threads: Int
+    public var comments: Int
+    /// Threads rendered by this build, and threads whose files an earlier build wrote and this one kept.
+    public var threadsRendered: Int
+    public var threadsReused: Int
+    /// Threads that belong to other shards.
+    public var threadsInOtherShards: Int
+    /// Files written, and files left as they were because their bytes were unchanged.
+    public var filesWritten: Int
+    public var filesReused: Int
+    /// How many inputs were read as each form other than Threadfold's own (`reddit`, `hn`, …).
+    public var formats: [String: Int]
+    /// Everything the build noticed that did not stop it.
+    public var warnings: [InputError]
+
+    init(_ report: ArchiveBuilder.Report) {
+        threads = report.threads
+        comments = report.comments
+        threadsRendered = report.threadsRendered
+        threadsReused = report.threadsReused
+        threadsInOtherShards = report.threadsInOtherShards
+        filesWritten = report.filesWritten
+        filesReused = report.filesReused
+        formats = report.formats
+        warnings = report.warnings
+    }
+}
