@@ -118,81 +118,28 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
-        enum Action: Sendable { case keep(Manifest.Unit), link(Manifest.Unit), render }
-        var actions: [Action] = []
-        var keys: [String?] = []
-        for (i, unit) in units.enumerated() {
-            guard let hash = hashes[i] else {
-                actions.append(.render)
-                keys.append(nil)
-                continue
-            }
-            let key = Manifest.key(unit.key(contentHash: hash))
-            keys.append(key)
+        let actions = units.indices.map { i -> Action in
+            guard let hash = hashes[i] else { return .render(key: nil) }
+            let key = Manifest.key(units[i].key(contentHash: hash))
             let hex = ContentHash.hex(hash)
-            if let old = spareUnits?[key], old.hash == hex, old.files.allSatisfy({ kept[$0] != nil }) { actions.append(.keep(old)) }
-            else if let old = previous?.units[key], old.hash == hex { actions.append(.link(old)) }
-            else { actions.append(.render) }
+            if let old = spareUnits?[key], old.hash == hex, old.files.allSatisfy({ kept[$0] != nil }) { return .keep(old, key: key) }
+            if let old = previous?.units[key], old.hash == hex { return .link(old, key: key) }
+            return .render(key: key)
         }
 
         // 4. Link and render, in parallel, largest units first so no long thread ends the run alone.
-        let claims = ThreadClaims()
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: claims)
-        var pending: [Int] = []
-        var results = [UnitResult?](repeating: nil, count: units.count)
-        for (i, action) in actions.enumerated() {
-            switch action {
-            case .keep(let old):
-                var result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: false)!
-                if result.errors.isEmpty {
-                    result.filesReused = old.files.count
-                    result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
-                }
-                results[i] = result
-            case .link, .render:
-                pending.append(i)
-            }
-        }
-        let sizes = pending.map { i -> Int64 in
-            switch units[i].source {
-            case .file(let path): return signatures[path]?.size ?? 0
-            case .line(_, _, let length, _): return Int64(length)
-            case .bytes(let bytes): return Int64(bytes.count)
-            }
-        }
-        pending = pending.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && pending[$0] < pending[$1]) }.map { pending[$0] }
-        let done = units.count - pending.count
-        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, units.count) } }) { [pending, actions, keys, units, hashes] p -> UnitResult in
-            let i = pending[p]
-            // Linked when every file of the live site is still the one its manifest recorded.
-            if case .link(let old) = actions[i],
-               let result = context.reused(old, key: keys[i]!, hash: hashes[i]!, display: units[i].display, linkFiles: true) {
-                return result
-            }
-            return context.render(units[i], hash: hashes[i])
-        }
-        for (p, i) in pending.enumerated() { results[i] = computed[p] }
-        progress?(units.count, units.count)
+        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims())
+        let results = work(actions, context: context, hashes: hashes, signatures: signatures, progress: progress)
         report.timings.append(("read and render", clock.lap()))
 
         var summaries: [ThreadSummary] = []
         var manifest = Manifest(settings: settings, units: [:], files: [:])
-        for case let result? in results {
-            report.errors += result.errors
-            report.warnings += result.warnings
-            report.threadsRendered += result.rendered
-            report.threadsReused += result.reused
-            report.threadsInOtherShards += result.otherShards
-            report.filesWritten += result.filesWritten
-            report.filesReused += result.filesReused
-            report.pagesWritten += result.pagesWritten
-            report.pagesReused += result.pagesReused
-            report.comments += result.comments
-            if let format = result.format { report.formats[format, default: 0] += 1 }
+        for result in results {
+            report.add(result)
             summaries += result.summaries
             if let (key, unit) = result.manifestUnit { manifest.units[key] = unit }
         }
-        manifest.files = Self.fileStates(units: units, hashes: results.map { $0?.hash }, signatures: signatures)
+        manifest.files = Self.fileStates(units: units, hashes: results.map(\.hash), signatures: signatures)
         report.threads = summaries.count
         guard report.errors.isEmpty else {
             staging.abandon()
@@ -217,17 +164,9 @@ package struct ArchiveBuilder: Sendable {
             manifest.listing = files.map(\.path)
             for file in files {
                 // An unchanged listing page keeps its file (and date) from an earlier build.
-                let page = file.path.hasSuffix(".html") ? 1 : 0
-                if !staging.recycled, previous != nil, try staging.link(file.path, expected: nil, bytes: file.bytes) {
-                    report.filesReused += 1
-                    report.pagesReused += page
-                } else if try staging.write(file.path, file.bytes) {
-                    report.filesWritten += 1
-                    report.pagesWritten += page
-                } else {
-                    report.filesReused += 1
-                    report.pagesReused += page
-                }
+                let reused = try !staging.recycled && previous != nil && staging.link(file.path, expected: nil, bytes: file.bytes)
+                let written = try !reused && staging.write(file.path, file.bytes)
+                report.count(file.path, written: written)
             }
             // What the recycled folder held that this build did not write goes.
             var now = Set(manifest.listing)
@@ -243,6 +182,58 @@ package struct ArchiveBuilder: Sendable {
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))
         return report
+    }
+
+    /// What a unit needs, with its manifest key (nil when its hash is not known before reading).
+    enum Action: Sendable {
+        /// The recycled folder holds its files already.
+        case keep(Manifest.Unit, key: String)
+        /// The live site holds its files: link them, unless one changed.
+        case link(Manifest.Unit, key: String)
+        case render(key: String?)
+    }
+
+    /// Carries out every unit's action: kept units at once, the rest on `jobs` workers, largest
+    /// first (the sizes come from the stats taken before reading), so no long thread ends the
+    /// run alone. Results are in unit order.
+    func work(_ actions: [Action], context: WorkerContext, hashes: [UInt64?], signatures: [String: Manifest.Signature],
+              progress: ((Int, Int) -> Void)?) -> [UnitResult] {
+        var results = [UnitResult?](repeating: nil, count: units.count)
+        var pending: [Int] = []
+        for (i, action) in actions.enumerated() {
+            guard case .keep(let old, let key) = action else {
+                pending.append(i)
+                continue
+            }
+            var result = context.reused(old, key: key, hash: hashes[i]!, display: units[i].display, linkFiles: false)!
+            if result.errors.isEmpty {
+                result.filesReused = old.files.count
+                result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
+            }
+            results[i] = result
+        }
+        let sizes = pending.map { i -> Int64 in
+            switch units[i].source {
+            case .file(let path): return signatures[path]?.size ?? 0
+            case .line(_, _, let length, _): return Int64(length)
+            case .bytes(let bytes): return Int64(bytes.count)
+            }
+        }
+        pending = pending.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && pending[$0] < pending[$1]) }.map { pending[$0] }
+        let done = units.count - pending.count
+        let total = units.count
+        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, total) } }) { [pending, units] p -> UnitResult in
+            let i = pending[p]
+            // Linked when every file of the live site is still the one its manifest recorded.
+            if case .link(let old, let key) = actions[i],
+               let result = context.reused(old, key: key, hash: hashes[i]!, display: units[i].display, linkFiles: true) {
+                return result
+            }
+            return context.render(units[i], hash: hashes[i])
+        }
+        for (p, i) in pending.enumerated() { results[i] = computed[p] }
+        progress?(total, total)
+        return results.map { $0! }
     }
 
     /// Every unit read and imported without writing anything, for a build that cannot write
@@ -347,6 +338,35 @@ package struct ArchiveBuilder: Sendable {
     /// Everything besides the input bytes that decides the output.
     func settingsHash() -> String {
         BuildSettings.hash(options, shard: shard, resources: resources)
+    }
+}
+
+extension ArchiveBuilder.Report {
+    /// Adds one unit's counts, problems and formats.
+    mutating func add(_ result: UnitResult) {
+        errors += result.errors
+        warnings += result.warnings
+        threadsRendered += result.rendered
+        threadsReused += result.reused
+        threadsInOtherShards += result.otherShards
+        filesWritten += result.filesWritten
+        filesReused += result.filesReused
+        pagesWritten += result.pagesWritten
+        pagesReused += result.pagesReused
+        comments += result.comments
+        if let format = result.format { formats[format, default: 0] += 1 }
+    }
+
+    /// Counts one file of the listing as written or as left unchanged.
+    mutating func count(_ path: String, written: Bool) {
+        let page = path.hasSuffix(".html") ? 1 : 0
+        if written {
+            filesWritten += 1
+            pagesWritten += page
+        } else {
+            filesReused += 1
+            pagesReused += page
+        }
     }
 }
 

@@ -12,7 +12,7 @@ package enum PageLayout {
         var layout = Builder(thread: thread, options: options)
         layout.run(roots: roots)
         return PageModel(thread: thread, options: options, anchors: anchors,
-                         entries: layout.entries, blocks: layout.blocks, roots: layout.roots,
+                         entries: layout.entries, blocks: layout.blocks, rootEntries: layout.roots,
                          branches: layout.branches)
     }
 }

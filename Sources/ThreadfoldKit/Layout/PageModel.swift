@@ -8,7 +8,7 @@ package struct PageModel: Sendable {
     package var entries: [Entry]
     package var blocks: [ReplyBlock]
     /// Top-level entries in display order.
-    package var roots: [Int32]
+    package var rootEntries: [Int32]
     /// Comments whose replies continue on a page of their own (`LayoutOptions.pageDepth`),
     /// in display order.
     package var branches: [Int32] = []

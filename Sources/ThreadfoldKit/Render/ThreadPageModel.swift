@@ -66,7 +66,7 @@ struct ThreadPageModel: TemplateModel {
     let records: [CommentRecord]
     let flags: [CommentFlags]
     let anchors: [String]
-    let roots: [Int32]
+    let rootEntries: [Int32]
     let entries: [PageModel.Entry]
     let blocks: [PageModel.ReplyBlock]
     let stats: [CommentStats]
@@ -86,7 +86,7 @@ struct ThreadPageModel: TemplateModel {
         records = model.thread.records
         flags = model.thread.flags
         anchors = model.anchors
-        roots = model.roots
+        rootEntries = model.rootEntries
         entries = model.entries
         blocks = model.blocks
         stats = model.thread.stats
@@ -186,8 +186,8 @@ struct ThreadPageModel: TemplateModel {
         case .participantCount: return .int(totals.participants)
         case .levelCount: return .int(totals.levels)
         case .latest: return totals.latestActivity.map { .node(.time($0)) } ?? .null
-        case .comments: return .list(roots.map { .node(.comment($0)) })
-        case .hasComments: return .bool(!roots.isEmpty)
+        case .comments: return .list(rootEntries.map { .node(.comment($0)) })
+        case .hasComments: return .bool(!rootEntries.isEmpty)
         case .assets: return .text(assets)
         case .generator: return .text(generator)
         case .s: return .node(.messages)

@@ -20,7 +20,7 @@ struct PageLayoutTests {
     @Test("the first N replies show; the rest fold with their counts")
     func preview() throws {
         let (_, model) = try layout(LayoutOptions(preview: 2, openDepth: 1, maxDepth: 8))
-        let root = model.entries[Int(model.roots[0])]
+        let root = model.entries[Int(model.rootEntries[0])]
         let block = model.blocks[Int(root.replies)]
         #expect(ids(model, block.shown) == ["b", "e"])
         #expect(ids(model, block.hidden) == ["f", "g"])
@@ -33,7 +33,7 @@ struct PageLayoutTests {
     @Test("hidden counts include the hidden replies' own replies")
     func hiddenSubtrees() throws {
         let (_, model) = try layout(LayoutOptions(preview: 0, openDepth: 0, maxDepth: 8))
-        let block = model.blocks[Int(model.entries[Int(model.roots[0])].replies)]
+        let block = model.blocks[Int(model.entries[Int(model.rootEntries[0])].replies)]
         #expect(block.shown.isEmpty)
         #expect(block.hidden.count == 4)
         #expect(block.hiddenComments == 6)
@@ -43,7 +43,7 @@ struct PageLayoutTests {
     @Test("--max-depth 1: every reply in one flat list, depth-first, saying whom it answers")
     func twoLevels() throws {
         let (tree, model) = try layout(LayoutOptions(preview: 100, openDepth: 1, maxDepth: 1))
-        let block = model.blocks[Int(model.entries[Int(model.roots[0])].replies)]
+        let block = model.blocks[Int(model.entries[Int(model.rootEntries[0])].replies)]
         #expect(block.flattened)
         #expect(ids(model, block.shown) == ["b", "c", "d", "e", "f", "g"])
         let answering = block.shown.map { e -> String in
@@ -57,7 +57,7 @@ struct PageLayoutTests {
     @Test("--max-depth 2 nests one level and flattens below it")
     func maxDepthTwo() throws {
         let (_, model) = try layout(LayoutOptions(preview: 100, openDepth: 1, maxDepth: 2))
-        let top = model.blocks[Int(model.entries[Int(model.roots[0])].replies)]
+        let top = model.blocks[Int(model.entries[Int(model.rootEntries[0])].replies)]
         #expect(!top.flattened)
         let b = model.entries[Int(top.shown[0])]
         let below = model.blocks[Int(b.replies)]
