@@ -541,6 +541,10 @@ do {
         try time((pin + command)[0], Array((pin + command).dropFirst()))
     }
     print("Threadfold benchmark (seed \(settings.seed), best of \(settings.runs) alternating runs, one process, one thread\(pin.isEmpty ? ", not pinned: no taskset" : ", pinned to core 0"))")
+    // The bench times a shared machine's cores; say so when something else is using them.
+    if let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap({ Double($0) }), load >= 0.5 {
+        print("note: load average \(format(load, 2)) at the start: other processes are using the cores, so times run high")
+    }
     let mb = Double(generated.bytes) / 1_000_000
     print("corpus: \(generated.files.count) thread files, \(generated.comments) comments, \(format(mb, 1)) MB of JSON in \(settings.corpus)/")
     let sizes = generated.bodySizes
