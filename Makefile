@@ -64,7 +64,8 @@ demo-archive: build
 	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" build docs/examples/archive.jsonl docs/examples/thread.json \
 	  docs/examples/nested.json -o "$(ARCHIVE)" --sections category --orders oldest,top --layout auto --title "Example forum archive"
 
-## bench: generate the seeded synthetic corpus and measure rendering against the cmark CLI
+## bench: generate the seeded synthetic corpus (realistic comment sizes) and measure rendering and the
+## archive build against the cmark CLI, and against Hugo when hugo is installed
 bench: deps
 	@command -v cmark >/dev/null 2>&1 || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark >/dev/null
 	$(SWIFT) build -c release --product threadfold
