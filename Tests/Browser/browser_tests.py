@@ -165,7 +165,7 @@ def page_checks(browser, url, input_path, javascript):
     for details in browser.find_elements(By.CSS_SELECTOR, "details.tf-replies"):
         article = browser.execute_script("return arguments[0].previousElementSibling;", details)
         cid = article.get_attribute("id")[2:]
-        text = browser.execute_script("return arguments[0].querySelector('summary').textContent;", details)
+        text = browser.execute_script("return arguments[0].querySelector('summary > .tf-when-closed').textContent;", details)
         direct, total, people, date = counts[cid]
         expected = [f"{direct} repl{'y' if direct == 1 else 'ies'}"]
         if total > direct:
@@ -293,6 +293,69 @@ def archive_checks(browser, site, javascript):
         check(f"{mode}: archive: the index's page links work", browser.find_elements(By.CSS_SELECTOR, "a.tf-thread-link"), browser.current_url)
 
 
+LAYOUT = """
+const all = document.querySelectorAll('details');
+for (const d of all) d.open = true;
+const out = [];
+for (const a of document.querySelectorAll('article.tf-comment')) {
+  let depth = 0;
+  for (let n = a.parentElement; n; n = n.parentElement) if (n.matches('ol.tf-list:not(.tf-revealed)')) depth++;
+  const li = a.closest('li.tf-item');
+  const up = li.parentElement.closest('li.tf-item');
+  const parent = up ? up.querySelector(':scope > article') : null;
+  out.push({id: a.id, depth: depth, left: a.getBoundingClientRect().left,
+            parentLeft: parent ? parent.getBoundingClientRect().left : null,
+            revealed: !!a.closest('ol.tf-revealed')});
+}
+return {comments: out, scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth};
+"""
+
+
+def layout_checks(browser, url, javascript):
+    """Nesting is visible: each level starts to the right of its parent, down to the cap."""
+    mode = "js" if javascript else "no-js"
+    for width, step, cap in ((1280, 12, 11), (390, 6, 6)):
+        browser.set_window_size(width, 1000)
+        browser.get(url)
+        result = browser.execute_script(LAYOUT)
+        nested = [c for c in result["comments"] if c["parentLeft"] is not None and c["depth"] <= cap]
+        short = [c for c in nested if c["left"] - c["parentLeft"] < step]
+        deepest = max((c["depth"] for c in result["comments"]), default=0)
+        check(f"{mode}: at {width} px each level of {len(nested)} nested comments (down to level {min(deepest, cap)}) starts at least {step} px right of its parent",
+              bool(nested) and not short and deepest >= 3,
+              "; ".join(f"{c['id']} at level {c['depth']}: {c['left'] - c['parentLeft']:.1f} px" for c in short[:3]) or f"deepest level {deepest}")
+        # Revealed "show more" replies line up with the replies shown above them.
+        by_depth = {}
+        for c in result["comments"]:
+            by_depth.setdefault((c["depth"], c["parentLeft"]), set()).add(round(c["left"]))
+        misaligned = [k for k, lefts in by_depth.items() if len(lefts) > 1]
+        # Past the cap, levels no longer indent, and never move left of their parent.
+        past = [c for c in result["comments"] if c["parentLeft"] is not None and c["depth"] > cap]
+        check(f"{mode}: at {width} px the {len(past)} comments past level {cap} stay in line with or right of their parent",
+              all(c["left"] >= c["parentLeft"] for c in past))
+        check(f"{mode}: at {width} px revealed replies line up with their siblings", not misaligned, str(misaligned[:3]))
+        if width == 390:
+            check(f"{mode}: no horizontal scroll at 390 px", result["scrollWidth"] <= result["clientWidth"],
+                  f"scrollWidth {result['scrollWidth']} > clientWidth {result['clientWidth']}")
+    browser.set_window_size(1000, 1200)
+
+    # Summaries say what a click does: the counts while closed, "Hide …" while open.
+    browser.get(url)
+    sections = [d for d in browser.find_elements(By.CSS_SELECTOR, "details.tf-replies") if d.is_displayed()]
+    if sections:
+        summary = sections[0].find_element(By.TAG_NAME, "summary")
+        was_open = sections[0].get_attribute("open") is not None
+        before = summary.text
+        summary.click()
+        after = summary.text
+        open_text, closed_text = (before, after) if was_open else (after, before)
+        check(f"{mode}: a reply summary reads differently open and closed",
+              open_text != closed_text and open_text.startswith("Hide ") and not closed_text.startswith("Hide "),
+              f"closed '{closed_text}', open '{open_text}'")
+    else:
+        check(f"{mode}: the page has a reply section", False, "none found")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--site", required=True)
@@ -300,6 +363,7 @@ def main():
     parser.add_argument("--input")
     parser.add_argument("--hostile", action="append", default=[])
     parser.add_argument("--archive")
+    parser.add_argument("--layout", action="append", default=[], help="a page with real depth, for the layout checks")
     args = parser.parse_args()
     site = Path(args.site).resolve()
     for javascript in (True, False):
@@ -311,6 +375,8 @@ def main():
                 hostile_checks(browser, (site / page).as_uri(), javascript)
             if args.archive:
                 archive_checks(browser, Path(args.archive).resolve(), javascript)
+            for page in args.layout:
+                layout_checks(browser, (site / page).as_uri(), javascript)
         finally:
             browser.quit()
     failed = sum(1 for _, ok in RESULTS if not ok)

@@ -36,12 +36,18 @@ struct BrowserTests {
                                  "--sections", "category", "--per-page", "1", "--orders", "oldest,newest", "--page-depth", "4"], in: folder)
         #expect(built.status == 0, "\(built.err)")
         let hostileThread = try FileManager.default.contentsOfDirectory(atPath: archive + "/t").first { $0.hasPrefix("script-alert") } ?? "missing"
+        // A real Reddit thread and the 13-level chain, nested up to 16 deep, for the layout checks.
+        let reddit = TestData.url("fixtures/reddit-listing/comments.json").path
+        let deepSite = folder.appendingPathComponent("deep").path
+        let deepRendered = try cli.run(["render", "-q", "-o", deepSite, reddit, deep, "--max-depth", "16", "--open-depth", "16"], in: folder)
+        #expect(deepRendered.status == 0, "\(deepRendered.err)")
 
         let (status, report) = try ExternalTools.run("/usr/bin/env", [
             "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
             "--site", site, "--page", "thread.html", "--input", example,
             "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html",
-            "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive])
+            "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive,
+            "--layout", "thread.html", "--layout", "../deep/comments.html", "--layout", "../deep/deep.html"])
         #expect(status == 0, "\(report)")
         #expect(report.contains(" passed, 0 failed"), "\(report)")
     }

@@ -253,6 +253,7 @@ struct ThreadPageModel: TemplateModel {
                 parts.append(strings.text("latest", ["date": strings.date(latest)]))
             }
             return .text(strings.join(parts))
+        case .hide: return .text(strings.text("hide_replies", count: block.shown.count + block.hidden.count))
         case .count: return .int(block.shown.count + block.hidden.count)
         case .total: return .int(Int(stats.totalReplies))
         case .people: return .int(Int(stats.participants))
@@ -269,6 +270,7 @@ struct ThreadPageModel: TemplateModel {
             var text = strings.text("more_replies", count: block.hidden.count)
             if block.hiddenPeople > 0 { text += " " + strings.text("by_people", count: Int(block.hiddenPeople)) }
             return .text(text)
+        case .hide: return .text(strings.text("hide_replies", count: block.hidden.count))
         case .count: return .int(block.hidden.count)
         case .comments: return .int(Int(block.hiddenComments))
         case .people: return .int(Int(block.hiddenPeople))

@@ -109,14 +109,17 @@ struct ThreadRendererTests {
         #expect(html.contains("Reply to a comment that is not in this archive"))
     }
 
-    @Test("summaries state the precomputed counts, pluralised")
+    @Test("summaries state the precomputed counts, pluralised, and what opening does: \"Hide N replies\" while open")
     func summaries() throws {
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 1, openDepth: 1, maxDepth: 8)
         let html = try page(Fixtures.flat([("a", nil, "A"), ("b", "a", "B"), ("c", "b", "C"), ("d", "a", "D"), ("e", "a", "D")]), options)
-        #expect(html.contains("<summary>3 replies · 4 in thread · 3 people · latest 14 Nov 2023</summary>"))
-        #expect(html.contains("<summary>1 reply · 1 person · latest 14 Nov 2023</summary>"))
-        #expect(html.contains("<summary>Show 2 more replies by 1 person</summary>"))
+        func summary(_ closed: String, _ open: String) -> String {
+            "<summary><span class=\"tf-when-closed\">\(closed)</span><span class=\"tf-when-open\">\(open)</span></summary>"
+        }
+        #expect(html.contains(summary("3 replies · 4 in thread · 3 people · latest 14 Nov 2023", "Hide 3 replies")))
+        #expect(html.contains(summary("1 reply · 1 person · latest 14 Nov 2023", "Hide 1 reply")))
+        #expect(html.contains(summary("Show 2 more replies by 1 person", "Hide 2 replies")))
         #expect(html.contains("<details class=\"tf-replies\" open>"))
     }
 }
