@@ -23,6 +23,20 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // zstd, from Debian's libzstd-dev: Pushshift and Arctic Shift dumps (.zst, long windows).
+        .systemLibrary(
+            name: "Czstd",
+            path: "Sources/Czstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        // zlib, from Debian's zlib1g-dev: gzip input.
+        .systemLibrary(
+            name: "Czlib",
+            path: "Sources/Czlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Build-time tool and plugin that embed Templates/, Public/ and the example thread
         // into the library, so the installed binary needs no source tree.
         .executableTarget(name: "embed-resources", path: "Sources/embed-resources"),
@@ -34,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "ThreadfoldKit",
-            dependencies: ["Ccmark", "Clibxml2"],
+            dependencies: ["Ccmark", "Clibxml2", "Czstd", "Czlib"],
             plugins: ["EmbedResources"]
         ),
         .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"]),

@@ -31,6 +31,7 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
         }
     }
+    _ = try? Compression.decoded(bytes, display: "fuzz", limit: 1 << 20)
     _ = Manifest(bytes: bytes)
     _ = try? ThreadSummary.decode(bytes, file: "thread.json")
     let text = String(decoding: bytes, as: UTF8.self)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldCLI
 import ThreadfoldKit
 
@@ -38,6 +39,33 @@ struct BuildCommandTests {
         for id in ["s1", "m1", "m2", "f1"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-\(id)-\(id)/index.html").path), "\(id)")
         }
+    }
+
+    @Test("a zstd-compressed JSON Lines archive (in a folder, under a dump's name) builds the same thread pages as the plain file")
+    func compressed() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dumps = folder.appendingPathComponent("dumps")
+        try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+        try Data(TestData.bytes("compressed/archive.jsonl.zst")).write(to: dumps.appendingPathComponent("RS_2024-01.zst"))
+        let repository = TestData.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let plain = try cli.run(["build", "-q", "--no-fsync", "-o", "plain", repository.appendingPathComponent("docs/examples/archive.jsonl").path], in: folder)
+        let packed = try cli.run(["build", "-q", "--no-fsync", "-o", "packed", "dumps"], in: folder)
+        #expect(plain.status == 0 && packed.status == 0, "\(plain.err)\(packed.err)")
+        let pages = try FileManager.default.subpathsOfDirectory(atPath: folder.appendingPathComponent("plain/t").path).sorted()
+        #expect(pages.count > 10)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.appendingPathComponent("packed/t").path).sorted() == pages)
+        for page in pages where page.hasSuffix(".html") || page.hasSuffix(".json") {
+            #expect(FileManager.default.contents(atPath: folder.appendingPathComponent("plain/t/" + page).path)
+                    == FileManager.default.contents(atPath: folder.appendingPathComponent("packed/t/" + page).path), "\(page)")
+        }
+        // Cut short, it is an error and nothing is published.
+        let bytes = try TestData.bytes("compressed/archive.jsonl.zst")
+        try Data(bytes.prefix(bytes.count - 20)).write(to: dumps.appendingPathComponent("RS_2024-01.zst"))
+        let cut = try cli.run(["build", "-q", "--no-fsync", "-o", "cut", "dumps"], in: folder)
+        #expect(cut.status == 1)
+        #expect(cut.err.contains("dumps/RS_2024-01.zst: error: ends in the middle of a zstd frame"), "\(cut.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("cut").path))
     }
 
     @Test("the README's --thread-key example: an Algolia comment export, grouped by story")

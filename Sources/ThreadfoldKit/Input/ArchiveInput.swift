@@ -98,7 +98,7 @@ package enum ArchiveInput {
                     }
                     for file in listing.files {
                         // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
-                        if file.hasSuffix(".json") {
+                        if file.hasSuffix(".json") || file.hasSuffix(".zst") || file.hasSuffix(".zstd") || file.hasSuffix(".gz") {
                             units.append(ArchiveUnit(source: .file(path: file), display: file))
                             continue
                         }
@@ -208,7 +208,7 @@ package enum ArchiveInput {
     }
 
     static func isInputName(_ name: [UInt8]) -> Bool {
-        for suffix in [".json", ".jsonl", ".ndjson"] where name.count > suffix.utf8.count && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+        for suffix in [".json", ".jsonl", ".ndjson", ".zst", ".zstd", ".gz"] where name.count > suffix.utf8.count && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
             return true
         }
         return false
@@ -227,6 +227,8 @@ package enum ArchiveInput {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw InputErrors([InputError(file: path, message: "\(InputFile.described(info.st_mode)); expected a regular file")])
         }
+        // A compressed file is one unit, decompressed when it is read.
+        if InputFile.compression(fd) != nil { return whole }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var units: [ArchiveUnit] = []
         var tooLong: [InputError] = []

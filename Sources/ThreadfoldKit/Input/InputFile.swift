@@ -33,7 +33,9 @@ package enum InputLimits {
 /// How input files are opened and read. The rules: regular files are read, after their size
 /// (`fstat` on the open descriptor) is checked against `InputLimits.maxDocumentBytes`; a path named
 /// on the command line may also be a pipe (a FIFO, or `<(…)`'s `/dev/fd/N`), read as a stream up
-/// to the same limit; folders are walked; devices and sockets are refused.
+/// to the same limit; folders are walked; devices and sockets are refused. Whatever is read is
+/// decompressed when it starts with zstd's or gzip's magic bytes (`Compression`), and its
+/// decompressed size is held to the same limit.
 package enum InputFile {
     package enum Kind: Sendable, Equatable {
         case regular, folder, pipe
@@ -71,17 +73,22 @@ package enum InputFile {
         if type == S_IFREG {
             let size = Int(info.st_size)
             guard size <= limit else { throw tooLarge(display, size: size, limit: limit) }
-            return try readAll(fd, display: display, limit: limit, sizeHint: size)
+            return try Compression.decoded(try readAll(fd, display: display, limit: limit, sizeHint: size), display: display, limit: limit)
         }
         guard streams, type == S_IFIFO else {
             throw InputError(file: display, message: "\(described(info.st_mode)); expected a regular file" + (streams ? ", a pipe or '-'" : ""))
         }
-        return try readAll(fd, display: display, limit: limit, sizeHint: 0)
+        return try Compression.decoded(try readAll(fd, display: display, limit: limit, sizeHint: 0), display: display, limit: limit)
     }
 
     /// Standard input, read to its end, failing as soon as it passes `limit` bytes.
     package static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
-        try readAll(0, display: "<stdin>", limit: limit, sizeHint: 0)
+        try Compression.decoded(try readAll(0, display: "<stdin>", limit: limit, sizeHint: 0), display: "<stdin>", limit: limit)
+    }
+
+    /// The compression of the regular file open as `fd`, from its first bytes.
+    static func compression(_ fd: Int32) -> Compression? {
+        FileIO.read(fd, count: 4, at: 0).flatMap(Compression.detect)
     }
 
     static func readAll(_ fd: Int32, display: String, limit: Int, sizeHint: Int) throws(InputError) -> [UInt8] {

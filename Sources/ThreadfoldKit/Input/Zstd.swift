@@ -1,0 +1,66 @@
+import Czstd
+
+/// zstd frames decoded as a stream, with Debian's libzstd. The only file that imports `Czstd`.
+///
+/// Pushshift and Arctic Shift dumps are compressed with `--long=31`, a window of 2 GiB, which
+/// libzstd refuses by default (2^27); the decoder allows windows up to 2^31. Concatenated
+/// frames decode as one stream, and skippable frames are skipped.
+enum Zstd {
+    /// The most memory a frame's window may ask for: 2^31 bytes.
+    static let windowLogMax: Int32 = 31
+
+    /// Decodes the chunks `next` yields (nil at the end) and hands the output to `write` as it
+    /// comes. A corrupt frame, a window past 2^31 or a stream cut short is an error naming the
+    /// compressed byte offset.
+    static func decode(display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
+                       write: (UnsafeRawBufferPointer) throws(InputError) -> Void) throws(InputError) {
+        guard let context = ZSTD_createDCtx() else {
+            throw InputError(file: display, message: "cannot be decompressed: zstd could not allocate its decoder")
+        }
+        defer { ZSTD_freeDCtx(context) }
+        ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, windowLogMax)
+        let outSize = ZSTD_DStreamOutSize()
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: outSize, alignment: 16)
+        defer { out.deallocate() }
+        var consumed = 0
+        // 0 once a frame has been decoded and flushed whole; otherwise a hint of bytes still due.
+        var pending = 0
+        while let chunk = try next() {
+            var failure: InputError?
+            chunk.withUnsafeBytes { source in
+                var input = ZSTD_inBuffer(src: source.baseAddress, size: source.count, pos: 0)
+                while true {
+                    var output = ZSTD_outBuffer(dst: out.baseAddress, size: outSize, pos: 0)
+                    let status = ZSTD_decompressStream(context, &output, &input)
+                    if ZSTD_isError(status) != 0 {
+                        failure = corrupt(display, status, offset: consumed + input.pos)
+                        return
+                    }
+                    pending = status
+                    if output.pos > 0 {
+                        do throws(InputError) { try write(UnsafeRawBufferPointer(rebasing: out[0..<output.pos])) } catch {
+                            failure = error
+                            return
+                        }
+                    }
+                    // Done with this chunk when it is all read and the decoder had room to spare.
+                    if input.pos == input.size && output.pos < output.size { break }
+                }
+            }
+            if let failure { throw failure }
+            consumed += chunk.count
+        }
+        guard pending == 0 else {
+            throw InputError(file: display, message: "ends in the middle of a zstd frame, after \(consumed) compressed bytes; expected the rest of the frame (the file was cut short, perhaps by an interrupted download)")
+        }
+    }
+
+    private static func corrupt(_ display: String, _ status: Int, offset: Int) -> InputError {
+        let code = ZSTD_getErrorCode(status)
+        let name = String(cString: ZSTD_getErrorName(status))
+        if code == ZSTD_error_frameParameter_windowTooLarge {
+            return InputError(file: display, message: "is a zstd stream whose window is larger than 2 GiB (at compressed byte \(offset)); expected a window of at most 2^31 bytes, as zstd --long=31 writes")
+        }
+        return InputError(file: display, message: "is not valid zstd data at compressed byte \(offset): \(name); expected zstd frames (the file may be damaged)")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ThreadfoldKit
+
+@Suite("Compressed input")
+struct CompressionTests {
+    static var plain: [UInt8] { ResourceStore.exampleThread }
+
+    @Test("a zstd file with a 2 GiB window (zstd --long=31, as dumps are) and a gzip file decode to the original bytes",
+          arguments: ["compressed/thread.json.zst", "compressed/thread.json.gz"])
+    func decodes(_ path: String) throws {
+        let bytes = try TestData.bytes(path)
+        #expect(Compression.detect(bytes) != nil)
+        #expect(try Compression.decoded(bytes, display: path) == Self.plain)
+    }
+
+    @Test("concatenated frames and members decode as one stream", arguments: ["compressed/thread.json.zst", "compressed/thread.json.gz"])
+    func concatenated(_ path: String) throws {
+        let bytes = try TestData.bytes(path)
+        #expect(try Compression.decoded(bytes + bytes + bytes, display: path) == Self.plain + Self.plain + Self.plain)
+    }
+
+    @Test("a file cut short is an error saying so, with the compressed bytes read", arguments: [
+        ("compressed/thread.json.zst", "ends in the middle of a zstd frame, after"),
+        ("compressed/thread.json.gz", "ends in the middle of a gzip member, after"),
+    ])
+    func truncated(_ path: String, _ message: String) throws {
+        let bytes = try TestData.bytes(path)
+        for cut in [bytes.count - 1, bytes.count / 2, 6] {
+            let error = try #require(throws: InputError.self) { try Compression.decoded(Array(bytes.prefix(cut)), display: "dump.zst") }
+            #expect(error.file == "dump.zst")
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+        }
+    }
+
+    @Test("corrupt data is an error naming the compressed byte offset", arguments: [
+        ("compressed/thread.json.zst", "is not valid zstd data at compressed byte "),
+        ("compressed/thread.json.gz", "is not valid gzip data at compressed byte "),
+    ])
+    func corrupt(_ path: String, _ message: String) throws {
+        var bytes = try TestData.bytes(path)
+        for i in 12..<40 { bytes[i] ^= 0x5A }
+        let error = try #require(throws: InputError.self) { try Compression.decoded(bytes, display: "dump") }
+        #expect(error.message.hasPrefix(message), "\(error.message)")
+    }
+
+    @Test("the decompressed size is held to the document limit")
+    func limit() throws {
+        let bytes = try TestData.bytes("compressed/thread.json.zst")
+        let error = try #require(throws: InputError.self) { try Compression.decoded(bytes, display: "big.zst", limit: 1000) }
+        #expect(error.message == "decompresses to more than 1000 bytes; expected at most 1000 bytes, the most Threadfold reads as one document")
+    }
+
+    @Test("bytes that are not compressed pass through; magic bytes decide, not names")
+    func plainBytes() throws {
+        #expect(try Compression.decoded(Self.plain, display: "x.zst") == Self.plain)
+        #expect(Compression.detect([0x28, 0xB5, 0x2F]) == nil)
+        #expect(Compression.detect([0x5E, 0x2A, 0x4D, 0x18]) == .zstd)
+        // A compressed file under another name is still read as what it is.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-zst-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renamed = folder.appendingPathComponent("thread.json")
+        try Data(TestData.bytes("compressed/thread.json.zst")).write(to: renamed)
+        #expect(try InputFile.read(renamed.path, display: "thread.json", streams: false) == Self.plain)
+    }
+
+    @Test("a compressed thread renders the same page as the plain file")
+    func samePage() throws {
+        let renderer = try ThreadRenderer(options: ArchiveOptions())
+        let compressed = try InputFile.read(TestData.url("compressed/thread.json.gz").path, display: "thread.json", streams: false)
+        #expect(try renderer.page(bytes: compressed, file: "thread.json").html == renderer.page(bytes: Self.plain, file: "thread.json").html)
+    }
+}
