@@ -50,29 +50,25 @@ package struct PageNavigation: Sendable {
 
     package init() {}
 
-    /// The first words of a body, as plain text: for a breadcrumb (60 characters), a feed entry's
-    /// title and its summary (`AtomFeed.excerptLimit`). Markdown punctuation and runs of white
-    /// space become one space. Longer text is cut at a word boundary (the last space, when that
-    /// keeps at least half of `limit`; else mid-word, as in text without spaces) and ends in "…".
+    /// The first words of a rendered body, as plain text: for a breadcrumb (60 characters), a
+    /// feed entry's title and its summary (`AtomFeed.excerptLimit`). Every plain-text use of a
+    /// body takes it from here, from the HTML the page shows, so Markdown, HTML and text bodies
+    /// read alike and no markup leaks: tags are dropped (the ends of blocks and line breaks
+    /// become a space), the entities Threadfold writes are decoded, and runs of white space
+    /// become one space. Longer text is cut at a word boundary (the last space, when that keeps
+    /// at least half of `limit`; else mid-word, as in text without spaces) and ends in "…".
     /// Reads only as far as it needs, so a 500 MB body costs no more than a short one.
-    package static func excerpt(_ body: String, limit: Int = 60) -> String {
+    package static func excerpt(_ body: HTML, limit: Int = 60) -> String {
         var out = String.UnicodeScalarView()
         var count = 0
         var space = false
         /// Scalars written since the last space written, or nil before the first.
         var sinceSpace: Int?
-        for scalar in body.unicodeScalars {
-            if scalar.value < 0x80 {
-                switch UInt8(scalar.value) {
-                case 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "#"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: ">"),
-                     UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "!"), UInt8(ascii: "~"), UInt8(ascii: "|"):
-                    space = !out.isEmpty
-                    continue
-                default: break
-                }
-            } else if scalar.properties.isWhitespace {
+        var full = false
+        func put(_ scalar: Unicode.Scalar) {
+            if scalar.properties.isWhitespace {
                 space = !out.isEmpty
-                continue
+                return
             }
             if count >= limit {
                 // Cut back to the last space unless the text ends at a word boundary already.
@@ -80,7 +76,8 @@ package struct PageNavigation: Sendable {
                     out.removeLast(word + 1)
                 }
                 out.append("…")
-                break
+                full = true
+                return
             }
             if space {
                 out.append(" ")
@@ -92,6 +89,61 @@ package struct PageNavigation: Sendable {
             count += 1
             sinceSpace = sinceSpace.map { $0 + 1 }
         }
+        let scalars = Array(body.raw.unicodeScalars.prefix(64 * limit + 4096))
+        var i = 0
+        while i < scalars.count && !full {
+            let scalar = scalars[i]
+            if scalar == "<" {
+                // A tag: inline ones join their text; every other one (blocks, <br>) is a space.
+                var j = i + 1
+                if j < scalars.count && scalars[j] == "/" { j += 1 }
+                var name = ""
+                while j < scalars.count, scalars[j].properties.isAlphabetic || ("0"..."9").contains(scalars[j]) {
+                    name.unicodeScalars.append(scalars[j])
+                    j += 1
+                }
+                while j < scalars.count && scalars[j] != ">" { j += 1 }
+                if !inline.contains(name.lowercased()) { space = !out.isEmpty }
+                i = j + 1
+                continue
+            }
+            if scalar == "&", let (decoded, length) = entity(scalars, i) {
+                put(decoded)
+                i += length
+                continue
+            }
+            put(scalar)
+            i += 1
+        }
         return String(out)
+    }
+
+    private static let inline: Set<String> = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
+                                              "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"]
+
+    /// The scalar an entity at `i` stands for and its length: the five Threadfold writes, `&nbsp;`,
+    /// and numeric references.
+    private static func entity(_ scalars: [Unicode.Scalar], _ i: Int) -> (Unicode.Scalar, Int)? {
+        var j = i + 1
+        var name = ""
+        while j < scalars.count, j - i <= 10, scalars[j] != ";" {
+            name.unicodeScalars.append(scalars[j])
+            j += 1
+        }
+        guard j < scalars.count, scalars[j] == ";" else { return nil }
+        let length = j - i + 1
+        switch name {
+        case "amp": return ("&", length)
+        case "lt": return ("<", length)
+        case "gt": return (">", length)
+        case "quot": return ("\"", length)
+        case "#39", "apos": return ("'", length)
+        case "nbsp": return (" ", length)
+        default:
+            guard name.hasPrefix("#") else { return nil }
+            let digits = name.dropFirst()
+            let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            return value.flatMap(Unicode.Scalar.init).map { ($0, length) }
+        }
     }
 }

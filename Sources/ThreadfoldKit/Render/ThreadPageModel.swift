@@ -151,7 +151,7 @@ struct ThreadPageModel: TemplateModel {
             switch key.field {
             case .author: return .text(displayName(of: comment))
             case .href: return .text(ancestor.href)
-            case .excerpt: return .text(flags[comment].contains(.placeholder) ? "" : PageNavigation.excerpt(records[comment].body))
+            case .excerpt: return .text(flags[comment].contains(.placeholder) ? "" : bodies[comment].map { PageNavigation.excerpt($0) } ?? "")
             default: return nil
             }
         }

@@ -68,9 +68,14 @@ package struct ThreadRenderer: Sendable {
     /// `thread.records`, so the pages of one thread (its parts, branches and orders) share it and
     /// each body is rendered once.
     func renderBodies(_ model: PageModel, into cache: inout [HTML?]) {
-        for entry in model.entries where cache[Int(entry.comment)] == nil && !model.thread.flags[Int(entry.comment)].contains(.placeholder) {
-            let record = model.thread.records[Int(entry.comment)]
-            cache[Int(entry.comment)] = body(record.body, record.bodyFormat)
+        renderBodies(model.entries.lazy.map { Int($0.comment) }, of: model.thread, into: &cache)
+    }
+
+    /// Renders the bodies of `comments` (indices into `thread.records`) that `cache` lacks;
+    /// placeholders have none.
+    func renderBodies(_ comments: some Sequence<Int>, of thread: ThreadTree, into cache: inout [HTML?]) {
+        for i in comments where cache[i] == nil && !thread.flags[i].contains(.placeholder) {
+            cache[i] = body(thread.records[i].body, thread.records[i].bodyFormat)
         }
     }
 
@@ -172,6 +177,8 @@ package struct ThreadRenderer: Sendable {
                 let navigation = plan.navigation(of: page, tree: tree, anchors: anchors, base: base, order: k, orders: orders,
                                                  canonicalBase: options.base)
                 renderBodies(page.model, into: &bodies)
+                // Breadcrumbs quote the comments a branch hangs from, in plain text from their bodies.
+                renderBodies(navigation.ancestors.map { Int($0.comment) }, of: tree, into: &bodies)
                 try renderPage(page.model, language: language, assets: ThreadPaths.root(from: page.dir), bodies: bodies,
                                threadBody: navigation.showsPost ? postBody : nil, navigation: navigation, into: &buffer)
                 let path = page.dir.joined(separator: "/") + "/index.html"
@@ -185,7 +192,7 @@ package struct ThreadRenderer: Sendable {
         let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, source: source)
         for (path, bytes) in [("t/\(folder)/thread.json", summary.encoded()),
                               ("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: pages,
-                                                             pageOf: mainPlan?.pageOf ?? [], language: language))] {
+                                                             pageOf: mainPlan?.pageOf ?? [], language: language, bodies: &bodies))] {
             try write(path, bytes)
             paths.append(path)
         }
@@ -235,7 +242,7 @@ package struct ThreadRenderer: Sendable {
     /// The thread's latest comments, newest first, each with a plain-text excerpt of its body
     /// (`AtomFeed.excerptLimit` characters), never the whole body.
     func feed(_ tree: ThreadTree, summary: ThreadSummary, anchors: [String], pageDirs: [[String]], pageOf: [Int32],
-              language: PageLanguage) -> [UInt8] {
+              language: PageLanguage, bodies: inout [HTML?]) -> [UInt8] {
         let strings = language.strings
         let base = ["t", summary.path.split(separator: "/").dropFirst().joined(separator: "/")]
         var recent: [Int] = []
@@ -248,17 +255,19 @@ package struct ThreadRenderer: Sendable {
         }
         let title = summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled")
         let absolute = options.base
-        let entries = recent.prefix(options.feedEntries).map { i -> AtomFeed.Entry in
+        let latest = recent.prefix(options.feedEntries)
+        renderBodies(latest, of: tree, into: &bodies)
+        let entries = latest.map { [bodies] i -> AtomFeed.Entry in
             let record = tree.records[i]
             let dir = pageDirs[Int(pageOf[i])]
             let link = absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] }
                 ?? ThreadPaths.href(from: base, to: dir, fragment: anchors[i])
             let author = record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author")
             return AtomFeed.Entry(
-                title: "\(author): \(PageNavigation.excerpt(record.body))",
+                title: "\(author): \(PageNavigation.excerpt(bodies[i] ?? HTML(trusted: "")))",
                 id: absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] } ?? XMLText.uuid("comment:\(summary.id):\(record.id.string)"),
                 link: link, published: record.createdAt, updated: record.editedAt ?? record.createdAt,
-                author: author, summary: PageNavigation.excerpt(record.body, limit: AtomFeed.excerptLimit))
+                author: author, summary: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: AtomFeed.excerptLimit))
         }
         let page = absolute.map { $0 + summary.path + "/" }
         return AtomFeed(
