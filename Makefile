@@ -1,5 +1,5 @@
 # Threadfold: `make demo` renders the bundled example, `make test` runs every test.
-# Both install the system packages they need (libcmark-dev, libxml2-dev, libzstd-dev, zlib1g-dev) when missing.
+# Both install the system packages they need (libcmark-dev, libgumbo-dev, libzstd-dev, zlib1g-dev) when missing.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -12,12 +12,12 @@ SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && ec
 
 all: build
 
-## deps: install libcmark-dev, libxml2-dev, libzstd-dev and zlib1g-dev (and pkg-config) with apt-get when missing
+## deps: install libcmark-dev, libgumbo-dev, libzstd-dev and zlib1g-dev (and pkg-config) with apt-get when missing
 deps:
-	@if ! pkg-config --exists libcmark libxml-2.0 libzstd zlib 2>/dev/null; then \
-	  echo "Installing libcmark-dev, libxml2-dev, libzstd-dev, zlib1g-dev and pkg-config with apt-get..."; \
+	@if ! pkg-config --exists libcmark gumbo libzstd zlib 2>/dev/null; then \
+	  echo "Installing libcmark-dev, libgumbo-dev, libzstd-dev, zlib1g-dev and pkg-config with apt-get..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmark-dev libxml2-dev libzstd-dev zlib1g-dev pkg-config >/dev/null; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmark-dev libgumbo-dev libzstd-dev zlib1g-dev pkg-config >/dev/null; \
 	fi
 
 ## build: release build of the threadfold binary
@@ -91,9 +91,9 @@ fuzz: deps
 	swiftc -O Sources/embed-resources/main.swift -o $(FUZZ_DIR)/embed-resources
 	$(FUZZ_DIR)/embed-resources $(FUZZ_DIR)/BuiltinResources.swift . $$(find Templates Public docs/examples -type f ! -name '.*' | sort)
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ThreadfoldFuzz \
-	  -I Sources/Ccmark -I Sources/Clibxml2 -I Sources/Czstd -I Sources/Czlib $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
+	  -I Sources/Ccmark -I Sources/Cgumbo -I Sources/Czstd -I Sources/Czlib \
 	  $$(find Sources/ThreadfoldKit -name '*.swift' | sort) $(FUZZ_DIR)/BuiltinResources.swift Tests/Fuzz/FuzzThreadfold.swift \
-	  -lcmark -lxml2 -lzstd -lz -o $(FUZZ_DIR)/threadfold-fuzz
+	  -lcmark -lgumbo -lzstd -lz -o $(FUZZ_DIR)/threadfold-fuzz
 	cp docs/examples/*.json Tests/Data/fixtures/*/*.json $(FUZZ_DIR)/corpus/
 	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
 

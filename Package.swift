@@ -16,12 +16,12 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
         ),
-        // The second C library: libxml2's HTML parser, for bodies that arrive as HTML.
+        // Gumbo, an HTML5 parser, for bodies that arrive as HTML: they are parsed as browsers parse them.
         .systemLibrary(
-            name: "Clibxml2",
-            path: "Sources/Clibxml2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
+            name: "Cgumbo",
+            path: "Sources/Cgumbo",
+            pkgConfig: "gumbo",
+            providers: [.apt(["libgumbo-dev"])]
         ),
         // zstd, from Debian's libzstd-dev: Pushshift and Arctic Shift dumps (.zst, long windows).
         .systemLibrary(
@@ -48,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "ThreadfoldKit",
-            dependencies: ["Ccmark", "Clibxml2", "Czstd", "Czlib"],
+            dependencies: ["Ccmark", "Cgumbo", "Czstd", "Czlib"],
             plugins: ["EmbedResources"]
         ),
         .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"]),

@@ -13,6 +13,7 @@ enum SharedOptions {
         OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest or top\n(default: oldest)."),
         OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
         OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
+        OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only."),
     ]
 
     static let page: [OptionSpec] = [
@@ -106,6 +107,13 @@ enum SharedOptions {
         }
         options.markdown.hardBreaks = !parsed.has("no-hard-breaks")
         options.locale = parsed.value("locale")
+        if let source = parsed.value("source-url") {
+            guard let scheme = URL(string: source)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  URL(string: source)?.host?.isEmpty == false else {
+                throw UsageError(message: "'--source-url' must be an absolute http or https URL such as https://forum.example/; found '\(source)'")
+            }
+            options.sourceURL = source
+        }
         return options
     }
 

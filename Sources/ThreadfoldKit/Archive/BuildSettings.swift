@@ -63,6 +63,7 @@ enum BuildSettings {
             w.field("maxQuoteDepth", o.markdown.maxQuoteDepth)
         }
         w.field("locale", o.locale)
+        w.field("sourceURL", o.sourceURL)
     }
 
     static func write(_ o: ImportOptions, into w: inout JSONWriter) {

@@ -1,139 +1,316 @@
-import Clibxml2
+import Cgumbo
+import Foundation
 
-/// Turns untrusted HTML bodies (Hacker News `text`, Discourse `cooked`) into safe HTML.
-/// The only file that touches libxml2.
+/// Turns untrusted HTML bodies (Hacker News `text`, Discourse `cooked`, Mastodon `content`) into
+/// safe HTML that is valid where a comment's body goes. The only file that touches Gumbo.
 ///
-/// The body is parsed by libxml2's HTML parser, which repairs malformed nesting the way
-/// browsers do, and the tree is written out again from an allowlist: paragraphs, line breaks,
-/// emphasis, code, pre, blockquote, lists, links and headings (h1 and h2 become h3, so a
-/// comment cannot outrank the page's own headings). Links keep only `href`, and only when
-/// `URLPolicy` allows it, and get `rel="nofollow ugc noopener"`. Script-like elements (script,
-/// style, iframe, object, svg, math, form controls, …) are dropped with their content; any other
-/// element is dropped but its text kept; images become their alt text. No attribute other than
-/// a checked `href` survives. The tree is walked with an explicit stack.
+/// The body is parsed by Gumbo (Debian `libgumbo-dev`), whose tree construction is HTML5's, the
+/// one browsers use: a `<blockquote>` inside a `<p>` closes the paragraph, misnested formatting
+/// is repaired the same way. The tree is then written out again from an allowlist, keeping to
+/// each element's content model, so the output passes the W3C checker whatever came in:
+/// - kept: paragraphs, line breaks, emphasis, code, pre, blockquotes (and `<aside>` quotes and
+///   oneboxes, as blockquotes), lists, links, headings (h1 and h2 become h3, so a comment cannot
+///   outrank the page's own), strikethrough, superscript, subscript, rules and images;
+/// - a block inside an element that takes phrasing content only (`<code><ol>`, `<a><p>`, a
+///   heading in a heading) is unwrapped to its content; a list item outside a list is unwrapped;
+///   text directly inside a list gets an item of its own; links never nest;
+/// - script-like elements (script, style, iframe, object, svg, math, form controls, …) are
+///   dropped with their content; any other element is dropped but its text kept, with a line
+///   break's worth of white space where it was a block (table cells do not run together);
+/// - links keep only `href`, and images only `src`, `alt`, `width` and `height`, when
+///   `URLPolicy` allows them. Relative URLs resolve against `base`, the source's site, when it
+///   is known; otherwise a relative link keeps its text only and a relative image its alt text,
+///   since a root-relative `/u/name` breaks once the archive is hosted elsewhere. Links get
+///   `rel="nofollow ugc noopener"` and images `loading="lazy"`;
+/// - emoji images (Discourse's `<img class="emoji" alt=":heart:">`) become their emoji, or
+///   their alt text when the emoji is not a common one; Discourse's lightbox captions
+///   ("image 841×150 22.4 KB") are dropped.
+///
+/// The tree is walked with an explicit stack. A body with more than `tagLimit` tags is shown as
+/// escaped text: Gumbo frees its tree recursively, so depth must stay bounded.
 package struct HTMLSanitizer: Sendable {
-    package init() {}
+    /// The source site's absolute URL (`https://forum.example/`), for relative links and images.
+    package var base: String?
+
+    package init(base: String? = nil) {
+        self.base = base
+    }
+
+    /// Bodies with more `<` than this are shown as text rather than parsed.
+    static let tagLimit = 20_000
 
     package func sanitize(_ html: String) -> HTML {
         var input = html
         var out: [UInt8] = []
+        let baseURL = base.flatMap { URL(string: $0) }
         input.withUTF8 { buffer in
-            guard buffer.count > 0, buffer.count < Int(Int32.max),
-                  let base = buffer.baseAddress else { return }
-            let options = Int32(HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
-                                | HTML_PARSE_COMPACT.rawValue) | Int32(XML_PARSE_HUGE.rawValue)
-            let bytes = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            guard let document = htmlReadMemory(bytes, Int32(buffer.count), nil, "UTF-8", options) else { return }
-            defer { xmlFreeDoc(document) }
+            guard buffer.count > 0, let start = buffer.baseAddress else { return }
+            var tags = 0
+            for byte in buffer where byte == UInt8(ascii: "<") { tags += 1 }
+            guard tags <= Self.tagLimit else {
+                HTML.escape(buffer, into: &out)
+                return
+            }
+            var options = kGumboDefaultOptions
+            options.max_errors = 0
+            options.fragment_context = GUMBO_TAG_DIV
+            options.fragment_namespace = GUMBO_NAMESPACE_HTML
+            let bytes = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+            guard let output = withUnsafePointer(to: &options, { gumbo_parse_with_options($0, bytes, buffer.count) }) else { return }
+            defer { withUnsafePointer(to: &options) { gumbo_destroy_output($0, output) } }
             out.reserveCapacity(buffer.count + 64)
-            // The parser implies <html><body>; what the body holds is the comment.
-            if let body = Self.body(of: document) { write(body.pointee.children, into: &out) }
+            var writer = Writer(base: baseURL)
+            writer.write(children(of: Self.content(output.pointee.root)), into: &out)
         }
         return HTML(trusted: String(decoding: out, as: UTF8.self))
     }
+
+    /// The node whose children are the body: the fragment's root, or `<body>` when the input
+    /// was a whole document.
+    static func content(_ root: UnsafeMutablePointer<GumboNode>) -> UnsafeMutablePointer<GumboNode> {
+        for child in children(of: root) where child.pointee.type == GUMBO_NODE_ELEMENT && child.pointee.v.element.tag == GUMBO_TAG_BODY {
+            return child
+        }
+        return root
+    }
+
+    // MARK: Content models
 
     /// Elements written as themselves (after renaming).
     static let kept: [String: String] = [
         "p": "p", "br": "br", "em": "em", "i": "em", "strong": "strong", "b": "strong",
         "code": "code", "pre": "pre", "blockquote": "blockquote", "ul": "ul", "ol": "ol", "li": "li",
         "a": "a", "h1": "h3", "h2": "h3", "h3": "h3", "h4": "h4", "h5": "h5", "h6": "h6",
-        "del": "del", "s": "del", "sup": "sup", "sub": "sub", "hr": "hr", "aside": "blockquote",
+        "del": "del", "s": "del", "strike": "del", "sup": "sup", "sub": "sub", "hr": "hr", "aside": "blockquote",
+        "img": "img",
     ]
-    static let void: Set<String> = ["br", "hr"]
+    static let void: Set<String> = ["br", "hr", "img"]
+    /// Kept elements that are blocks: never written inside an element of `phrasingOnly`.
+    static let blocks: Set<String> = ["p", "pre", "blockquote", "ul", "ol", "li", "h3", "h4", "h5", "h6", "hr"]
+    /// Kept elements whose content must be phrasing content.
+    static let phrasingOnly: Set<String> = ["p", "pre", "h3", "h4", "h5", "h6", "em", "strong", "code", "a", "del", "sup", "sub"]
     /// Elements dropped with everything inside them.
     static let dropped: Set<String> = [
         "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math",
         "template", "noscript", "head", "title", "meta", "link", "base", "audio", "video", "source",
         "track", "canvas", "select", "textarea", "input", "button", "option", "noembed", "noframes",
-        "xmp", "plaintext", "portal", "dialog", "map", "area", "param",
+        "xmp", "plaintext", "portal", "dialog", "map", "area", "param", "picture",
+    ]
+    /// Unkept elements that are blocks: their text is set apart from what surrounds it.
+    static let unkeptBlocks: Set<String> = [
+        "div", "section", "article", "header", "footer", "nav", "main", "figure", "figcaption", "table",
+        "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "dl", "dt", "dd", "details", "summary",
+        "center", "address", "fieldset", "legend", "hgroup", "menu", "dir",
     ]
 
     /// Kept elements nested deeper than this are unwrapped to their text: browsers stop nesting
     /// at a few hundred elements and a comment needs nothing like that.
     static let nestingLimit = 32
 
-    static func body(of document: htmlDocPtr) -> xmlNodePtr? {
-        var node = document.pointee.children
-        while let current = node {
-            if current.pointee.type == XML_ELEMENT_NODE, let name = current.pointee.name {
-                let tag = String(cString: name).lowercased()
-                if tag == "body" { return current }
-                if tag == "html" { node = current.pointee.children; continue }
+    /// Common emoji by the shortcode Discourse (and GitHub) write as an image's alt text.
+    static let emoji: [String: String] = [
+        ":heart:": "❤️", ":smile:": "😄", ":smiley:": "😃", ":grinning:": "😀", ":slight_smile:": "🙂", ":wink:": "😉",
+        ":laughing:": "😆", ":joy:": "😂", ":rofl:": "🤣", ":blush:": "😊", ":innocent:": "😇", ":thinking:": "🤔",
+        ":neutral_face:": "😐", ":confused:": "😕", ":frowning:": "😦", ":slight_frown:": "🙁", ":cry:": "😢", ":sob:": "😭",
+        ":angry:": "😠", ":rage:": "😡", ":scream:": "😱", ":open_mouth:": "😮", ":sweat_smile:": "😅", ":sunglasses:": "😎",
+        ":heart_eyes:": "😍", ":kissing_heart:": "😘", ":stuck_out_tongue:": "😛", ":roll_eyes:": "🙄", ":upside_down_face:": "🙃",
+        ":+1:": "👍", ":thumbsup:": "👍", ":-1:": "👎", ":thumbsdown:": "👎", ":clap:": "👏", ":pray:": "🙏", ":wave:": "👋",
+        ":ok_hand:": "👌", ":muscle:": "💪", ":raised_hands:": "🙌", ":point_up:": "☝️", ":eyes:": "👀", ":fire:": "🔥",
+        ":tada:": "🎉", ":rocket:": "🚀", ":star:": "⭐", ":sparkles:": "✨", ":100:": "💯", ":warning:": "⚠️",
+        ":white_check_mark:": "✅", ":heavy_check_mark:": "✔️", ":x:": "❌", ":question:": "❓", ":exclamation:": "❗",
+        ":bulb:": "💡", ":bug:": "🐛", ":coffee:": "☕", ":beers:": "🍻", ":skull:": "💀", ":poop:": "💩", ":slightly_smiling_face:": "🙂",
+    ]
+}
+
+/// The children of a node, as pointers.
+private func children(of node: UnsafeMutablePointer<GumboNode>) -> [UnsafeMutablePointer<GumboNode>] {
+    let vector: GumboVector
+    switch node.pointee.type {
+    case GUMBO_NODE_DOCUMENT: vector = node.pointee.v.document.children
+    case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE: vector = node.pointee.v.element.children
+    default: return []
+    }
+    guard let data = vector.data else { return [] }
+    return (0..<Int(vector.length)).compactMap { data[$0]?.assumingMemoryBound(to: GumboNode.self) }
+}
+
+/// Writes a parsed tree from the allowlist, keeping to content models (see `HTMLSanitizer`).
+private struct Writer {
+    let base: URL?
+    /// The kept elements open in the output, innermost last; `synthetic` marks a list item this
+    /// writer opened for content that sat directly in a list, or a paragraph for text at the top.
+    var open: [(tag: String, synthetic: Bool)] = []
+
+    init(base: URL?) { self.base = base }
+
+    /// Inside an element that takes phrasing content only. The paragraph given to text at the
+    /// top does not count: a block closes it.
+    var insidePhrasingOnly: Bool { open.contains { HTMLSanitizer.phrasingOnly.contains($0.tag) && !($0.synthetic && $0.tag == "p") } }
+    var insideLink: Bool { open.contains { $0.tag == "a" } }
+    var inList: Bool { open.last.map { $0.tag == "ul" || $0.tag == "ol" } ?? false }
+
+    enum Content { case listItem, block, phrasing }
+
+    /// Makes room for content about to be written: inside a list, anything but an item gets an
+    /// item of its own; at the top, phrasing content (text, links, emphasis) gets a paragraph,
+    /// as HN's "First paragraph<p>Second" means, and a block ends that paragraph.
+    mutating func prepare(_ content: Content, into out: inout [UInt8]) {
+        switch content {
+        case .listItem:
+            if let last = open.last, last.synthetic, last.tag == "li" { close(into: &out) }
+        case .block:
+            if open.count == 1, open[0].synthetic, open[0].tag == "p" { close(into: &out) }
+            if inList {
+                out.append(contentsOf: "<li>".utf8)
+                open.append(("li", true))
             }
-            node = current.pointee.next
+        case .phrasing:
+            if open.isEmpty {
+                out.append(contentsOf: "<p>".utf8)
+                open.append(("p", true))
+            } else if inList {
+                out.append(contentsOf: "<li>".utf8)
+                open.append(("li", true))
+            }
         }
-        return nil
     }
 
-    private func write(_ first: xmlNodePtr?, into out: inout [UInt8]) {
-        var stack: [(node: xmlNodePtr, close: String?)] = []
-        var keptDepth = 0
-        var current = first
-        while true {
-            guard let node = current else {
-                guard let (parent, close) = stack.popLast() else { break }
-                if let close {
-                    out.append(contentsOf: "</\(close)>".utf8)
-                    keptDepth -= 1
+    mutating func close(into out: inout [UInt8]) {
+        guard let last = open.popLast() else { return }
+        out.append(contentsOf: "</\(last.tag)>".utf8)
+    }
+
+    /// How one element is written: its tag (nil: unwrapped to its content), and the opening
+    /// tag's bytes.
+    func decide(_ node: UnsafeMutablePointer<GumboNode>, name: String) -> (tag: String?, opening: String) {
+        guard var tag = HTMLSanitizer.kept[name], open.count < HTMLSanitizer.nestingLimit else { return (nil, "") }
+        if HTMLSanitizer.blocks.contains(tag) && insidePhrasingOnly { return (nil, "") }
+        if tag == "li" && !(inList || open.last?.synthetic == true) { return (nil, "") }
+        switch tag {
+        case "a":
+            guard !insideLink, let href = attribute(node, "href"), let url = resolve(href, image: false) else { return (nil, "") }
+            var opening: [UInt8] = Array("<a rel=\"nofollow ugc noopener\" href=\"".utf8)
+            HTML.escape(url, into: &opening)
+            opening.append(contentsOf: "\">".utf8)
+            return ("a", String(decoding: opening, as: UTF8.self))
+        case "img":
+            return ("img", image(node))
+        default:
+            if name == "h1" || name == "h2" { tag = "h3" }
+            return (tag, "<\(tag)>")
+        }
+    }
+
+    /// An image: kept with its checked source, or its emoji, or its alt text.
+    func image(_ node: UnsafeMutablePointer<GumboNode>) -> String {
+        let alt = attribute(node, "alt") ?? ""
+        let classes = (attribute(node, "class") ?? "").split(separator: " ")
+        var text: [UInt8] = []
+        if classes.contains("emoji") {
+            HTML.escape(HTMLSanitizer.emoji[alt] ?? alt, into: &text)
+            return String(decoding: text, as: UTF8.self)
+        }
+        guard let src = attribute(node, "src"), let url = resolve(src, image: true) else {
+            HTML.escape(alt, into: &text)
+            return String(decoding: text, as: UTF8.self)
+        }
+        text.append(contentsOf: "<img src=\"".utf8)
+        HTML.escape(url, into: &text)
+        text.append(contentsOf: "\" alt=\"".utf8)
+        HTML.escape(alt, into: &text)
+        text.append(contentsOf: "\"".utf8)
+        for dimension in ["width", "height"] {
+            if let value = attribute(node, dimension), (1...5).contains(value.count), value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
+                text.append(contentsOf: " \(dimension)=\"\(value)\"".utf8)
+            }
+        }
+        text.append(contentsOf: " loading=\"lazy\">".utf8)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// An allowed absolute URL for `reference`: as it is when it has an allowed scheme, resolved
+    /// against the source's site when relative and the site is known, else nil.
+    func resolve(_ reference: String, image: Bool) -> String? {
+        let allowed = image ? URLPolicy.allowsImage : URLPolicy.allowsLink
+        if URLPolicy.scheme(of: reference) != nil { return allowed(reference) ? reference : nil }
+        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let base, !trimmed.isEmpty, !trimmed.hasPrefix("#"),
+              let url = URL(string: trimmed, relativeTo: base)?.absoluteString,
+              URLPolicy.scheme(of: url) != nil, allowed(url) else { return nil }
+        return url
+    }
+
+    mutating func write(_ first: [UnsafeMutablePointer<GumboNode>], into out: inout [UInt8]) {
+        // Each frame: the siblings being written, the next one, and whether the element they
+        // belong to was written (and so must be closed) or unwrapped as a block.
+        var frames: [(nodes: [UnsafeMutablePointer<GumboNode>], next: Int, written: Bool, block: Bool)] = [(first, 0, false, false)]
+        while !frames.isEmpty {
+            let top = frames.count - 1
+            guard frames[top].next < frames[top].nodes.count else {
+                let frame = frames.removeLast()
+                if frame.written {
+                    // Close any item this writer opened inside it, then the element itself.
+                    while let last = open.last, last.synthetic { close(into: &out) }
+                    close(into: &out)
+                } else if frame.block && !frames.isEmpty {
+                    // An unwrapped block ends the paragraph its text was given at the top.
+                    if open.count == 1, open[0].synthetic, open[0].tag == "p" { close(into: &out) }
+                    if !open.isEmpty { out.append(0x0A) }
                 }
-                current = parent.pointee.next
                 continue
             }
+            let node = frames[top].nodes[frames[top].next]
+            frames[top].next += 1
             switch node.pointee.type {
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = node.pointee.content {
-                    HTML.escape(String(cString: content), into: &out)
-                }
-            case XML_ELEMENT_NODE:
-                let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
-                if Self.dropped.contains(name) { break }
-                if name == "img" {
-                    if let alt = attribute(node, "alt"), !alt.isEmpty { HTML.escape(alt, into: &out) }
-                    break
-                }
-                var tag = keptDepth < Self.nestingLimit ? Self.kept[name] : nil
-                if tag == "a" {
-                    if let href = attribute(node, "href"), URLPolicy.allowsLink(href) {
-                        out.append(contentsOf: "<a rel=\"nofollow ugc noopener\" href=\"".utf8)
-                        HTML.escape(href, into: &out)
-                        out.append(contentsOf: "\">".utf8)
-                    } else {
-                        tag = nil // a link that may not be followed keeps its text only
+            case GUMBO_NODE_TEXT, GUMBO_NODE_CDATA:
+                guard let text = node.pointee.v.text.text else { continue }
+                prepare(.phrasing, into: &out)
+                HTML.escape(String(cString: text), into: &out)
+            case GUMBO_NODE_WHITESPACE:
+                // White space between blocks at the top says nothing.
+                guard let text = node.pointee.v.text.text, !open.isEmpty else { continue }
+                HTML.escape(String(cString: text), into: &out)
+            case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
+                let element = node.pointee.v.element
+                guard element.tag_namespace == GUMBO_NAMESPACE_HTML else { continue } // svg and math content
+                // Custom and unknown elements are unwrapped to their text.
+                let name = element.tag == GUMBO_TAG_UNKNOWN ? "unknown" : String(cString: gumbo_normalized_tagname(element.tag))
+                if HTMLSanitizer.dropped.contains(name) || isLightboxCaption(node) { continue }
+                let (tag, opening) = decide(node, name: name)
+                if let tag {
+                    prepare(tag == "li" ? .listItem : HTMLSanitizer.blocks.contains(tag) ? .block : .phrasing, into: &out)
+                    out.append(contentsOf: opening.utf8)
+                    if tag == "img" && !opening.hasPrefix("<") { continue } // emoji or alt text
+                    if HTMLSanitizer.void.contains(tag) { continue }
+                    open.append((tag, false))
+                    frames.append((children(of: node), 0, true, false))
+                } else {
+                    let block = HTMLSanitizer.unkeptBlocks.contains(name) || HTMLSanitizer.kept[name].map(HTMLSanitizer.blocks.contains) == true
+                    if block {
+                        if open.count == 1, open[0].synthetic, open[0].tag == "p" { close(into: &out) }
+                        if !open.isEmpty { out.append(0x0A) }
                     }
-                } else if let tag {
-                    out.append(contentsOf: "<\(tag)>".utf8)
+                    frames.append((children(of: node), 0, false, block))
                 }
-                if let tag, Self.void.contains(tag) { break }
-                if let children = node.pointee.children {
-                    stack.append((node, tag))
-                    if tag != nil { keptDepth += 1 }
-                    current = children
-                    continue
-                }
-                if let tag { out.append(contentsOf: "</\(tag)>".utf8) }
             default:
-                break // comments, processing instructions, DTDs
+                continue // comments, the document node
             }
-            current = node.pointee.next
         }
+        while !open.isEmpty { close(into: &out) }
     }
 
-    /// The value of attribute `name` (lower-case), read from the node's attribute list without
-    /// allocating in libxml2.
-    private func attribute(_ node: xmlNodePtr, _ name: String) -> String? {
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            if let attributeName = current.pointee.name, String(cString: attributeName).lowercased() == name {
-                var value = ""
-                var child = current.pointee.children
-                while let text = child {
-                    if let content = text.pointee.content { value += String(cString: content) }
-                    child = text.pointee.next
-                }
-                return value
-            }
-            attribute = current.pointee.next
+    /// Discourse's caption inside an image's lightbox link ("image 841×150 22.4 KB").
+    func isLightboxCaption(_ node: UnsafeMutablePointer<GumboNode>) -> Bool {
+        guard (attribute(node, "class") ?? "").split(separator: " ").contains("meta"),
+              let parent = node.pointee.parent, parent.pointee.type == GUMBO_NODE_ELEMENT else { return false }
+        return (attribute(parent, "class") ?? "").split(separator: " ").contains("lightbox")
+    }
+
+    /// The value of attribute `name` (lower-case; Gumbo lower-cases attribute names).
+    func attribute(_ node: UnsafeMutablePointer<GumboNode>, _ name: String) -> String? {
+        guard node.pointee.type == GUMBO_NODE_ELEMENT else { return nil }
+        return withUnsafePointer(to: &node.pointee.v.element.attributes) { vector in
+            gumbo_get_attribute(vector, name).flatMap { $0.pointee.value.map { String(cString: $0) } }
         }
-        return nil
     }
 }

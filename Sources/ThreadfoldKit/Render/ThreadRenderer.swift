@@ -24,7 +24,7 @@ package struct ThreadRenderer: Sendable {
     let resources: ResourceStore
     let templates: TemplateSet
     let markdown: MarkdownRenderer
-    let sanitizer = HTMLSanitizer()
+    let sanitizer: HTMLSanitizer
     /// The words of listings, and of threads whose input names no locale of its own.
     let defaultLanguage: PageLanguage
     let generator = "Threadfold \(Threadfold.version)"
@@ -34,6 +34,7 @@ package struct ThreadRenderer: Sendable {
         self.resources = resources
         templates = try resources.templateSet()
         markdown = MarkdownRenderer(options: options.render.markdown)
+        sanitizer = HTMLSanitizer(base: options.render.sourceURL)
         let strings = try resources.strings(locale: options.render.locale ?? "en")
         defaultLanguage = PageLanguage(strings: strings, tag: strings.locale, keys: templates.keys)
     }

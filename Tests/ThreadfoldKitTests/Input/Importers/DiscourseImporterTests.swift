@@ -18,7 +18,8 @@ struct DiscourseImporterTests {
         #expect(record.comments[0].authorFlair == "moderator notice")
         let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("<a rel=\"nofollow ugc noopener\" href=\"http://www.discourse.org\">"))
-        #expect(!page.contains("<img"))
+        // Images are kept, with their size, loading lazily (they used to become their alt text).
+        #expect(page.contains(#"<img src="http://q101.com/wp-content/uploads/2012/02/GroundhogDay.gif" alt="image" width="650" height="824" loading="lazy">"#))
         #expect(page.contains("Try is a sandbox"))
     }
 
