@@ -21,6 +21,7 @@ enum SharedOptions {
         OptionSpec("open-depth", value: "d", "Reply sections of the first d levels start open\n(default: 2; 0 closes all)."),
         OptionSpec("max-depth", value: "d", "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels)."),
         OptionSpec("smart", "Smart punctuation: curly quotes, dashes, ellipses."),
+        OptionSpec("markdown", value: "flavor", "Markdown dialect of bodies: gfm (default: CommonMark with\nbare URLs linked and ~~strikethrough~~) or commonmark."),
         OptionSpec("hard-breaks", "Single newlines in bodies become line breaks (default)."),
         OptionSpec("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark."),
         OptionSpec("locale", value: "tag", "Language of the page's own words (default: the input's\n\"lang\" when there is a locale for it, else en)."),
@@ -102,6 +103,12 @@ enum SharedOptions {
         if let depth = try integer(parsed, "open-depth", in: 0...Int.max) { options.layout.openDepth = depth }
         if let depth = try integer(parsed, "max-depth", in: 1...LayoutOptions.maxDepthLimit) { options.layout.maxDepth = depth }
         options.markdown.smart = parsed.has("smart")
+        if let flavor = parsed.value("markdown") {
+            guard let chosen = MarkdownFlavor(rawValue: flavor) else {
+                throw UsageError(message: "'--markdown' must be gfm or commonmark; found '\(flavor)'")
+            }
+            options.markdown.flavor = chosen
+        }
         if parsed.has("hard-breaks") && parsed.has("no-hard-breaks") {
             throw UsageError(message: "'--hard-breaks' and '--no-hard-breaks' cannot be used together")
         }

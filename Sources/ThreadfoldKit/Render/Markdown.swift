@@ -5,12 +5,23 @@ import Glibc
 import Darwin
 #endif
 
+/// The Markdown dialect of bodies.
+public enum MarkdownFlavor: String, Sendable, CaseIterable {
+    /// CommonMark as cmark implements it.
+    case commonmark
+    /// CommonMark with GitHub's extended autolinks and strikethrough.
+    case gfm
+}
+
 /// How comment bodies are rendered.
 public struct MarkdownOptions: Sendable, Hashable {
     /// Curly quotes, dashes and ellipses (cmark's SMART option).
     public var smart = false
     /// Single newlines become line breaks, as people typing into a forum box expect.
     public var hardBreaks = true
+    /// The dialect: `gfm` (the default) adds GitHub's extended autolinks (bare `https://…`,
+    /// `www.…` and e-mail addresses) and strikethrough to CommonMark.
+    public var flavor: MarkdownFlavor = .gfm
     /// Bodies longer than this many UTF-8 bytes skip cmark and are shown as plain text, which
     /// bounds the time any one body can take.
     public var maxBytes = 256 * 1024
@@ -52,6 +63,7 @@ package struct MarkdownRenderer: Sendable {
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
             guard let document = cmark_parse_document(base, buffer.count, parseOptions) else { return nil }
             defer { cmark_node_free(document) }
+            if options.flavor == .gfm && MarkdownExtensions.mayApply(buffer) { applyExtensions(document) }
             // Links and images need '[' or '<' (autolinks); without either there is nothing to check.
             if buffer.contains(UInt8(ascii: "[")) || buffer.contains(UInt8(ascii: "<")) {
                 removeRefusedURLs(document)
@@ -95,6 +107,103 @@ package struct MarkdownRenderer: Sendable {
             }
             return false
         }
+    }
+
+    /// Turns bare URLs and `~~strikethrough~~` in text nodes (outside links, images and code)
+    /// into link nodes and `<del>` nodes. Each text node is scanned once.
+    private func applyExtensions(_ document: OpaquePointer) {
+        var texts: [OpaquePointer] = []
+        do {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            var insideLink = 0
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+                    insideLink += event == CMARK_EVENT_ENTER ? 1 : -1
+                } else if type == CMARK_NODE_TEXT, insideLink == 0 {
+                    texts.append(node)
+                }
+            }
+        }
+        for node in texts {
+            guard let literal = cmark_node_get_literal(node) else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+            let strikes = MarkdownExtensions.strikethroughs(in: bytes)
+            if strikes.isEmpty {
+                _ = splitAutolinks(node, bytes)
+                continue
+            }
+            // Text, then <del>text</del>, and so on; each piece of text may hold autolinks.
+            var pieces: [(range: Range<Int>, struck: Bool)] = []
+            var at = 0
+            for span in strikes where span.open.lowerBound >= at {
+                pieces.append((at..<span.open.lowerBound, false))
+                pieces.append((span.open.upperBound..<span.close.lowerBound, true))
+                at = span.close.upperBound
+            }
+            pieces.append((at..<bytes.count, false))
+            var previous = node
+            for (k, piece) in pieces.enumerated() {
+                let text = Array(bytes[piece.range])
+                let target: OpaquePointer
+                if k == 0 {
+                    target = node
+                    setLiteral(node, text)
+                } else {
+                    guard let created = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+                    setLiteral(created, text)
+                    target = created
+                }
+                if piece.struck, let del = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) {
+                    cmark_node_set_on_enter(del, "<del>")
+                    cmark_node_set_on_exit(del, "</del>")
+                    if k == 0 { cmark_node_insert_before(node, del) } else { cmark_node_insert_after(previous, del) }
+                    cmark_node_append_child(del, target)
+                    _ = splitAutolinks(target, text)
+                    previous = del
+                } else {
+                    if k > 0 { cmark_node_insert_after(previous, target) }
+                    previous = splitAutolinks(target, text)
+                }
+            }
+        }
+    }
+
+    private func setLiteral(_ node: OpaquePointer, _ bytes: [UInt8]) {
+        var bytes = bytes
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { buffer in
+            _ = cmark_node_set_literal(node, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self))
+        }
+    }
+
+    /// Splits text node `node` (whose literal is `bytes`) around its autolinks; returns the last
+    /// node of what it became.
+    private func splitAutolinks(_ node: OpaquePointer, _ bytes: [UInt8]) -> OpaquePointer {
+        let links = MarkdownExtensions.autolinks(in: bytes)
+        guard !links.isEmpty else { return node }
+        setLiteral(node, Array(bytes[0..<links[0].range.lowerBound]))
+        var previous = node
+        for (k, link) in links.enumerated() {
+            guard URLPolicy.allowsLink(link.url), let linkNode = cmark_node_new(CMARK_NODE_LINK),
+                  let label = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+            cmark_node_set_url(linkNode, link.url)
+            setLiteral(label, Array(bytes[link.range]))
+            cmark_node_append_child(linkNode, label)
+            cmark_node_insert_after(previous, linkNode)
+            previous = linkNode
+            let next = k + 1 < links.count ? links[k + 1].range.lowerBound : bytes.count
+            if next > link.range.upperBound, let rest = cmark_node_new(CMARK_NODE_TEXT) {
+                setLiteral(rest, Array(bytes[link.range.upperBound..<next]))
+                cmark_node_insert_after(previous, rest)
+                previous = rest
+            }
+        }
+        return previous
     }
 
     /// Unwraps links and images whose URL the policy refuses: their text stays, the URL goes.

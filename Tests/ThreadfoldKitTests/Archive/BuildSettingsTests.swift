@@ -38,7 +38,7 @@ struct BuildSettingsTests {
             ("allowDuplicates", { $0.render.thread.allowDuplicates = true }), ("preview", { $0.render.layout.preview = 5 }),
             ("openDepth", { $0.render.layout.openDepth = 0 }), ("maxDepth", { $0.render.layout.maxDepth = 1 }),
             ("smart", { $0.render.markdown.smart = true }), ("hardBreaks", { $0.render.markdown.hardBreaks = false }),
-            ("maxBytes", { $0.render.markdown.maxBytes = 10 }), ("locale", { $0.render.locale = "zh-Hans" }),
+            ("maxBytes", { $0.render.markdown.maxBytes = 10 }), ("flavor", { $0.render.markdown.flavor = .commonmark }), ("locale", { $0.render.locale = "zh-Hans" }),
             ("sourceURL", { $0.render.sourceURL = "https://forum.example/" }),
             ("format", { $0.render.importing.format = .reddit }), ("bodyFormat", { $0.render.importing.bodyFormat = .html }),
             ("lenient", { $0.render.importing.lenient = true }),

@@ -1,0 +1,192 @@
+/// GitHub-flavoured extensions, found in the text cmark leaves as text: extended autolinks (bare
+/// `https://…`, `www.…` and e-mail addresses) and strikethrough (`~~x~~` or `~x~`), as GitHub's
+/// cmark-gfm does them (its extension examples are a test). The scans are
+/// linear in the text; `MarkdownRenderer` turns what they find into link and `<del>` nodes of
+/// cmark's tree, so the URL allowlist and escaping apply as to any other node.
+///
+/// Both work within one text node: a strikethrough whose text holds other inline markup
+/// (`~~**bold**~~`) is left as typed (docs/input-format.md lists what passes of GitHub's
+/// examples).
+enum MarkdownExtensions {
+    /// Whether `text` could hold an extension at all: a '~', '@', "://" or "www.".
+    static func mayApply(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for (i, byte) in text.enumerated() {
+            if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "@") { return true }
+            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: ":") { return true }
+            if byte == UInt8(ascii: ".") && i >= 3 && (text[i - 1] | 0x20) == UInt8(ascii: "w") && (text[i - 2] | 0x20) == UInt8(ascii: "w")
+                && (text[i - 3] | 0x20) == UInt8(ascii: "w") { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// A bare URL or address in text: the bytes it covers and the URL the link gets.
+    struct Autolink: Equatable {
+        var range: Range<Int>
+        var url: String
+    }
+
+    /// The autolinks in `text` (UTF-8), in order, per GitHub's extended autolink rules: they
+    /// start the text or follow white space or one of `*_~(`; `www.` and `http(s)://` need a
+    /// valid domain; trailing `?!.,:*_~'"` and unbalanced `)` are not part of the link, nor is a
+    /// trailing entity-like `&name;`.
+    static func autolinks(in text: [UInt8]) -> [Autolink] {
+        var found: [Autolink] = []
+        var i = 0
+        let n = text.count
+        while i < n {
+            // A link starts the text, or follows white space, a delimiter (`*_~(`) or a quote;
+            // never the middle of a word or of another URL.
+            let atBoundary = i == 0 || isSpace(text[i - 1]) || [UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "("),
+                                                                  UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ":")].contains(text[i - 1])
+            if atBoundary, let link = webLink(text, at: i) {
+                found.append(link)
+                i = link.range.upperBound
+                continue
+            }
+            if text[i] == UInt8(ascii: "@"), let link = email(text, at: i, after: found.last?.range.upperBound ?? 0) {
+                found.append(link)
+                i = link.range.upperBound
+                continue
+            }
+            i += 1
+        }
+        return found
+    }
+
+    private static func webLink(_ text: [UInt8], at start: Int) -> Autolink? {
+        var prefix = ""
+        var hostStart = start
+        if hasPrefix(text, start, "https://") { hostStart = start + 8 }
+        else if hasPrefix(text, start, "http://") { hostStart = start + 7 }
+        else if hasPrefix(text, start, "www.") { prefix = "http://" }
+        else { return nil }
+        // The domain: segments of alphanumerics, '-' and '_', separated by '.'; the last two
+        // without '_'; at least one '.' for www.
+        var i = hostStart
+        var segments: [(Int, Int)] = []
+        var segmentStart = i
+        while i < text.count, isDomainByte(text[i]) || text[i] == UInt8(ascii: ".") {
+            if text[i] == UInt8(ascii: ".") {
+                segments.append((segmentStart, i))
+                segmentStart = i + 1
+            }
+            i += 1
+        }
+        segments.append((segmentStart, i))
+        if segments.last.map({ $0.0 == $0.1 }) == true && segments.count > 1 {
+            // A trailing '.' ends the link before it.
+            segments.removeLast()
+            i -= 1
+        }
+        // A valid domain has no '_' in its last two segments, and after `www.` at least one '.'
+        // (as cmark-gfm, a scheme's host may be a single label: http://inlines).
+        guard segments.count >= (prefix.isEmpty ? 1 : 2), segments.allSatisfy({ $0.0 < $0.1 }) else { return nil }
+        for (a, b) in segments.suffix(2) where text[a..<b].contains(UInt8(ascii: "_")) { return nil }
+        // The path: anything up to white space or '<'.
+        while i < text.count, !isSpace(text[i]), text[i] != UInt8(ascii: "<") { i += 1 }
+        let end = trimTrailing(text, from: hostStart, to: i)
+        guard end > hostStart else { return nil }
+        let linkText = String(decoding: text[start..<end], as: UTF8.self)
+        return Autolink(range: start..<end, url: prefix + linkText)
+    }
+
+    /// An address around the '@' at `at`: local part of alphanumerics and `.+-_`, a domain with
+    /// at least one '.', not ending in '-' or '_'.
+    private static func email(_ text: [UInt8], at: Int, after floor: Int) -> Autolink? {
+        var start = at
+        while start > floor, isEmailLocal(text[start - 1]) { start -= 1 }
+        guard start < at else { return nil }
+        var i = at + 1
+        var dots = 0
+        while i < text.count, isDomainByte(text[i]) || (text[i] == UInt8(ascii: ".") && i + 1 < text.count && isDomainByte(text[i + 1])) {
+            if text[i] == UInt8(ascii: ".") { dots += 1 }
+            i += 1
+        }
+        guard dots > 0, i > at + 1, text[i - 1] != UInt8(ascii: "-"), text[i - 1] != UInt8(ascii: "_") else { return nil }
+        let address = String(decoding: text[start..<i], as: UTF8.self)
+        return Autolink(range: start..<i, url: "mailto:" + address)
+    }
+
+    /// Where a link ends once trailing punctuation, unbalanced ')' and a trailing entity-like
+    /// `&name;` are taken off.
+    private static func trimTrailing(_ text: [UInt8], from start: Int, to initial: Int) -> Int {
+        var end = initial
+        while end > start {
+            let last = text[end - 1]
+            if [UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":"),
+                UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "\""), UInt8(ascii: "'")].contains(last) {
+                end -= 1
+                continue
+            }
+            if last == UInt8(ascii: ")") {
+                var open = 0, close = 0
+                for byte in text[start..<end] {
+                    if byte == UInt8(ascii: "(") { open += 1 } else if byte == UInt8(ascii: ")") { close += 1 }
+                }
+                if close > open { end -= 1; continue }
+            }
+            if last == UInt8(ascii: ";") {
+                var k = end - 2
+                while k >= start, isAlphanumeric(text[k]) { k -= 1 }
+                if k >= start, text[k] == UInt8(ascii: "&"), k < end - 2 { end = k; continue }
+            }
+            break
+        }
+        return end
+    }
+
+    /// Strikethrough spans in `text`: (opening delimiter's range, closing delimiter's range).
+    /// A run of one or two tildes opens when the next byte is not white space and closes a run
+    /// of the same length when the previous one is not; runs of three or more are text.
+    static func strikethroughs(in text: [UInt8]) -> [(open: Range<Int>, close: Range<Int>)] {
+        var spans: [(open: Range<Int>, close: Range<Int>)] = []
+        // Open runs of one and of two tildes, innermost last: a closer takes the innermost of its
+        // length and drops the openers inside the span, so the scan stays linear.
+        var openers: [[Range<Int>]] = [[], []]
+        var i = 0
+        while i < text.count {
+            guard text[i] == UInt8(ascii: "~") else { i += 1; continue }
+            var j = i
+            while j < text.count && text[j] == UInt8(ascii: "~") { j += 1 }
+            let run = i..<j
+            defer { i = j }
+            guard run.count <= 2 else { continue }
+            let before: UInt8? = i > 0 ? text[i - 1] : nil
+            let after: UInt8? = j < text.count ? text[j] : nil
+            let canClose = before.map { !isSpace($0) } ?? false
+            let canOpen = after.map { !isSpace($0) } ?? false
+            if canClose, let opener = openers[run.count - 1].popLast() {
+                spans.append((opener, run))
+                let other = 2 - run.count
+                while let last = openers[other].last, last.lowerBound > opener.lowerBound { openers[other].removeLast() }
+                continue
+            }
+            if canOpen { openers[run.count - 1].append(run) }
+        }
+        return spans.sorted { $0.open.lowerBound < $1.open.lowerBound }
+    }
+
+    private static func hasPrefix(_ text: [UInt8], _ at: Int, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard at + count <= text.count else { return false }
+        for k in 0..<count {
+            var byte = text[at + k]
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+            if byte != prefix.utf8Start[k] { return false }
+        }
+        return true
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+    private static func isDomainByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80
+    }
+    private static func isEmailLocal(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+}
