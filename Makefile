@@ -48,9 +48,9 @@ test: deps test-deps
 ## check-library: build Examples/library against this checkout and run it
 check-library: deps
 	@# SwiftPM keeps a path dependency's old targets in its cache: start afresh when Package.swift changed.
-	@if [ -d .build/example ] && [ Package.swift -nt .build/example ]; then rm -rf .build/example; fi
+	@stamp="$$(cksum < Package.swift)"; if [ "$$(cat .build/example/.package-stamp 2>/dev/null)" != "$$stamp" ]; then \
+	  rm -rf .build/example; mkdir -p .build/example; echo "$$stamp" > .build/example/.package-stamp; fi
 	$(SWIFT) build --package-path Examples/library --scratch-path .build/example
-	@touch .build/example
 	@out="$$(mktemp -d)"; trap 'rm -rf "$$out"' EXIT; \
 	  .build/example/debug/threadfold-example docs/examples/thread.json "$$out/example" && \
 	  test -s "$$out/example/page.html" && test -s "$$out/example/site/index.html" && \

@@ -3,7 +3,8 @@ import Czlib
 /// gzip streams decoded with Debian's zlib. The only file that imports `Czlib`.
 ///
 /// Concatenated members (as `cat a.gz b.gz` and parallel compressors write) decode as one
-/// stream.
+/// stream. Bytes after the last member that are not another member (zero padding included) are
+/// an error, not skipped: they mean the file is not what it claims.
 enum Gzip {
     /// Decodes the chunks `next` yields (nil at the end) and hands the output to `write` as it
     /// comes. Corrupt data or a stream cut short is an error naming the compressed byte offset.
@@ -52,7 +53,12 @@ enum Gzip {
                             return
                         }
                     }
-                    if status == Z_STREAM_END { ended = true }
+                    if status == Z_STREAM_END {
+                        ended = true
+                        // Another member may follow in this chunk; if not, the next chunk starts one.
+                        if stream.avail_in == 0 { break }
+                        continue
+                    }
                     if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
                     if stream.avail_in == 0 && stream.avail_out > 0 { break }
                 }

@@ -43,8 +43,9 @@ enum Zstd {
                             return
                         }
                     }
-                    // Done with this chunk when it is all read and the decoder had room to spare.
-                    if input.pos == input.size && output.pos < output.size { break }
+                    // Done with this chunk when it is all read and the decoder had room to spare, or
+                    // a frame ended flushed (calling again would ask for the next frame's header).
+                    if input.pos == input.size && (output.pos < output.size || status == 0) { break }
                 }
             }
             if let failure { throw failure }

@@ -26,8 +26,9 @@ import Foundation
 ///   their alt text when the emoji is not a common one; Discourse's lightbox captions
 ///   ("image 841×150 22.4 KB") are dropped.
 ///
-/// The tree is walked with an explicit stack. A body with more than `tagLimit` tags is shown as
-/// escaped text: Gumbo frees its tree recursively, so depth must stay bounded.
+/// The tree is walked with an explicit stack. A body with more than `tagLimit` tags, or with so
+/// many formatting elements left open that HTML5's reconstruction would multiply them, is shown
+/// as escaped text: Gumbo frees its tree recursively, and no body may cost more than linear time.
 package struct HTMLSanitizer: Sendable {
     /// The source site's absolute URL (`https://forum.example/`), for relative links and images.
     package var base: String?
@@ -39,15 +40,46 @@ package struct HTMLSanitizer: Sendable {
     /// Bodies with more `<` than this are shown as text rather than parsed.
     static let tagLimit = 20_000
 
+    /// Formatting elements left open at once past this are shown as text: HTML5 re-creates every
+    /// open formatting element after each new block (`<p><b id=1>…<b id=10000>` and then 10,000
+    /// `<p>x` would make 10^8 elements), so their number times the tags must stay small.
+    static let unclosedFormattingLimit = 64
+
+    static let formatting: Set<String> = ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"]
+
+    /// One linear pass over the body: too many tags, or too many formatting elements left open.
+    static func isPathological(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        var tags = 0
+        var unclosed = 0
+        var i = 0
+        while i < buffer.count {
+            guard buffer[i] == UInt8(ascii: "<") else { i += 1; continue }
+            tags += 1
+            if tags > tagLimit { return true }
+            var j = i + 1
+            let closing = j < buffer.count && buffer[j] == UInt8(ascii: "/")
+            if closing { j += 1 }
+            var name: [UInt8] = []
+            while j < buffer.count, name.count < 8, (buffer[j] | 0x20) >= UInt8(ascii: "a"), (buffer[j] | 0x20) <= UInt8(ascii: "z") {
+                name.append(buffer[j] | 0x20)
+                j += 1
+            }
+            if formatting.contains(String(decoding: name, as: UTF8.self)) {
+                unclosed = closing ? max(0, unclosed - 1) : unclosed + 1
+                if unclosed > unclosedFormattingLimit && unclosed * tags > 1_000_000 { return true }
+            }
+            i = j
+        }
+        return false
+    }
+
     package func sanitize(_ html: String) -> HTML {
         var input = html
         var out: [UInt8] = []
         let baseURL = base.flatMap { URL(string: $0) }
         input.withUTF8 { buffer in
             guard buffer.count > 0, let start = buffer.baseAddress else { return }
-            var tags = 0
-            for byte in buffer where byte == UInt8(ascii: "<") { tags += 1 }
-            guard tags <= Self.tagLimit else {
+            guard !Self.isPathological(buffer) else {
                 HTML.escape(buffer, into: &out)
                 return
             }
@@ -185,7 +217,7 @@ private struct Writer {
     func decide(_ node: UnsafeMutablePointer<GumboNode>, name: String) -> (tag: String?, opening: String) {
         guard var tag = HTMLSanitizer.kept[name], open.count < HTMLSanitizer.nestingLimit else { return (nil, "") }
         if HTMLSanitizer.blocks.contains(tag) && insidePhrasingOnly { return (nil, "") }
-        if tag == "li" && !(inList || open.last?.synthetic == true) { return (nil, "") }
+        if tag == "li" && !(inList || open.last.map { $0.synthetic && $0.tag == "li" } == true) { return (nil, "") }
         switch tag {
         case "a":
             guard !insideLink, let href = attribute(node, "href"), let url = resolve(href, image: false) else { return (nil, "") }
@@ -195,6 +227,10 @@ private struct Writer {
             return ("a", String(decoding: opening, as: UTF8.self))
         case "img":
             return ("img", image(node))
+        case "pre":
+            // Gumbo took off a newline right after <pre>, and a browser takes off one more: write
+            // one, so a body's leading blank line survives.
+            return ("pre", "<pre>\n")
         default:
             if name == "h1" || name == "h2" { tag = "h3" }
             return (tag, "<\(tag)>")

@@ -115,6 +115,8 @@ package struct PageNavigation: Sendable {
             put(scalar)
             i += 1
         }
+        // A body whose first stretch is all markup: what was read is what there is to show.
+        if !full && scalars.count == 64 * limit + 4096 && !out.isEmpty { out.append("…") }
         return String(out)
     }
 

@@ -15,6 +15,15 @@ struct CompressionTests {
         #expect(try Compression.decoded(bytes, display: path) == Self.plain)
     }
 
+    @Test("a stream whose output fills the decoder's buffer exactly as it ends is whole, not cut short", arguments: [
+        ("compressed/zeros-128k.zst", 131_072), ("compressed/zeros-256k.gz", 262_144),
+    ])
+    func exactBuffer(_ path: String, _ size: Int) throws {
+        let bytes = try TestData.bytes(path)
+        #expect(try Compression.decoded(bytes, display: path) == [UInt8](repeating: 0, count: size))
+        #expect(try Compression.decoded(bytes + bytes, display: path).count == 2 * size)
+    }
+
     @Test("concatenated frames and members decode as one stream", arguments: ["compressed/thread.json.zst", "compressed/thread.json.gz"])
     func concatenated(_ path: String) throws {
         let bytes = try TestData.bytes(path)

@@ -8,7 +8,9 @@ struct HTMLSanitizerTests {
     @Test("allowed markup survives, attributes other than a checked href do not")
     func allowed() {
         #expect(clean(#"<p class="x" style="color:red">Hi <b>there</b> <i>you</i></p>"#) == "<p>Hi <strong>there</strong> <em>you</em></p>")
-        #expect(clean("<pre><code>let x = 1 &lt; 2</code></pre>") == "<pre><code>let x = 1 &lt; 2</code></pre>")
+        #expect(clean("<pre><code>let x = 1 &lt; 2</code></pre>") == "<pre>\n<code>let x = 1 &lt; 2</code></pre>")
+        // A leading blank line in <pre> survives the parser and the browser.
+        #expect(clean("<pre>\n\nx</pre>") == "<pre>\n\nx</pre>")
         #expect(clean("<ul><li>a<li>b</ul>") == "<ul><li>a</li><li>b</li></ul>")
         #expect(clean("<h1>Big</h1><h4>Small</h4>") == "<h3>Big</h3><h4>Small</h4>")
         #expect(clean("a<br>b<hr>") == "<p>a<br>b</p><hr>")
@@ -28,6 +30,8 @@ struct HTMLSanitizerTests {
         // Text directly in a list gets an item; an item outside a list is unwrapped.
         ("<ul>loose<li>one</li></ul>", "<ul><li>loose</li><li>one</li></ul>"),
         ("<li>stray</li>", "<p>stray</p>"),
+        // An item after text at the top does not land in the paragraph given to that text.
+        ("a<li>b", "<p>a</p><p>b</p>"),
         // Links never nest; a heading inside a heading is unwrapped.
         ("<a href=\"https://a.example\">a<a href=\"https://b.example\">b</a></a>",
          "<p><a rel=\"nofollow ugc noopener\" href=\"https://a.example\">a</a><a rel=\"nofollow ugc noopener\" href=\"https://b.example\">b</a></p>"),
@@ -62,6 +66,18 @@ struct HTMLSanitizerTests {
         // A fragment would point into the archive's own page: text only, base or not.
         #expect(sanitizer.sanitize(##"<a href="#p2">see</a>"##).raw == "<p>see</p>")
         #expect(sanitizer.sanitize(#"<a href="javascript:x">no</a>"#).raw == "<p>no</p>")
+    }
+
+    @Test("formatting elements left open by the thousand are shown as text, not multiplied by HTML5's reconstruction")
+    func formattingBomb() {
+        var html = "<p>"
+        for i in 1...10_000 { html += "<b id=\(i)>" }
+        html += String(repeating: "<p>x", count: 9_000)
+        let out = clean(html)
+        #expect(out.hasPrefix("&lt;p&gt;&lt;b id=1&gt;"))
+        // Ordinary markup with many closed formatting elements is parsed as usual.
+        let many = String(repeating: "<p><b>bold</b> and <a href=\"https://a.example\">link</a></p>", count: 2_000)
+        #expect(clean(many).components(separatedBy: "<strong>").count == 2_001)
     }
 
     @Test("a body with more tags than the limit is shown as text, not parsed")
