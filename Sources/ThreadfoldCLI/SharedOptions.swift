@@ -10,6 +10,7 @@ enum SharedOptions {
         OptionSpec("map-file", value: "file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"})."),
         OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
         OptionSpec("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file."),
+        OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50)."),
         OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest or top\n(default: oldest)."),
         OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
         OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
@@ -76,6 +77,12 @@ enum SharedOptions {
             throw UsageError(message: "'--from \(from)' and a field mapping cannot be used together")
         }
         options.lenient = parsed.has("lenient")
+        if let text = parsed.value("max-skipped") {
+            guard let percent = Double(text), percent >= 0, percent <= 100 else {
+                throw UsageError(message: "'--max-skipped' must be a percentage from 0 to 100; found '\(text)'")
+            }
+            options.maxSkipped = percent / 100
+        }
         if let text = parsed.value("body-format") {
             guard let format = BodyFormat(rawValue: text) else {
                 throw UsageError(message: "'--body-format' must be markdown, html or text; found '\(text)'")

@@ -71,6 +71,7 @@ enum BuildSettings {
         w.field("format", o.format.rawValue)
         w.field("bodyFormat", o.bodyFormat?.rawValue)
         w.key("lenient"); w.bool(o.lenient)
+        w.key("maxSkipped"); w.string(String(o.maxSkipped))
         w.key("mapping")
         guard let mapping = o.mapping else { return w.null() }
         w.object { w in

@@ -41,7 +41,7 @@ struct BuildSettingsTests {
             ("maxBytes", { $0.render.markdown.maxBytes = 10 }), ("flavor", { $0.render.markdown.flavor = .commonmark }), ("locale", { $0.render.locale = "zh-Hans" }),
             ("sourceURL", { $0.render.sourceURL = "https://forum.example/" }),
             ("format", { $0.render.importing.format = .reddit }), ("bodyFormat", { $0.render.importing.bodyFormat = .html }),
-            ("lenient", { $0.render.importing.lenient = true }),
+            ("lenient", { $0.render.importing.lenient = true }), ("maxSkipped", { $0.render.importing.maxSkipped = 0.9 }),
             ("mapping", { $0.render.importing.mapping = FieldMapping(paths: [.id: ["objectID"]]) }),
         ]
         variants.append(("mapping path", { $0.render.importing.mapping = FieldMapping(paths: [.id: ["object", "id"]]) }))

@@ -8,6 +8,9 @@ public struct ImportOptions: Sendable {
     public var mapping: FieldMapping?
     /// A comment missing a required field is skipped and reported instead of failing the file.
     public var lenient = false
+    /// With `lenient`, the most comments of a file that may be skipped, as a share: past it the
+    /// file is refused, so lenient reading never turns a file into an empty page.
+    public var maxSkipped = 0.5
 
     public init(format: SourceFormat = .auto, bodyFormat: BodyFormat? = nil, mapping: FieldMapping? = nil, lenient: Bool = false) {
         self.format = format
@@ -69,6 +72,7 @@ package enum Importer {
             threads = HackerNewsImporter.decode(&context, items: items)
         }
         if !context.errors.isEmpty { throw InputErrors(context.errors) }
+        try ImportAudit.check(document, file: file, format: format, threads: threads, skipped: skipped, options: options)
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
                 threads[t].info.bodyFormat = bodyFormat

@@ -1,0 +1,159 @@
+/// Nothing lost without a word: after a file is read, checks that the form it was read as
+/// really fits it. A file read as the wrong form (an HNPWA thread read as Threadfold's own, with
+/// `content` and `user` where the format says `body` and `author`, and its replies nested under
+/// `comments`) would otherwise give a page of empty comments and exit 0.
+///
+/// The file is refused, with what was seen (the arrays in it with their JSON paths, sizes and
+/// field names) and, where the comments sit in one list, a `--map` line to paste, when:
+/// - most comments that are not deleted have no body, or no author, while their objects carry
+///   other fields (the data is there under other names); or
+/// - arrays of objects the form does not read hold more items than were read (at least 20); or
+/// - lenient reading skipped more than `ImportOptions.maxSkipped` of the comments.
+enum ImportAudit {
+    /// An array of objects in the file: its path with indices as `[*]`, the objects in all the
+    /// arrays of that path, and the field names seen on them (from the first 200).
+    struct ArrayShape {
+        var path: String
+        var items: Int
+        var fields: [String]
+    }
+
+    static func check(_ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
+                      skipped: [InputError], options: ImportOptions) throws(InputErrors) {
+        let read = threads.reduce(0) { $0 + $1.comments.count }
+        var problems: [String] = []
+        if !skipped.isEmpty, Double(skipped.count) > options.maxSkipped * Double(read + skipped.count) {
+            problems.append("\(plural(skipped.count, "comment")) of \(read + skipped.count) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
+        }
+        var shown = 0, noBody = 0, noAuthor = 0
+        for thread in threads {
+            for comment in thread.comments where !comment.deleted && !comment.removed {
+                shown += 1
+                if comment.body.isEmpty { noBody += 1 }
+                if comment.author?.isEmpty ?? true { noAuthor += 1 }
+            }
+        }
+        let arrays: (read: ArrayShape?, unread: [ArrayShape]) = format == .threadfold || format == .auto ? self.arrays(document) : (nil, [])
+        let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread
+        let unread = arrays.unread.reduce(0) { $0 + $1.items }
+        if shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown) && otherFields(arrays.read) {
+            var missing: [String] = []
+            if noBody * 2 > shown { missing.append("\(noBody) have no body") }
+            if noAuthor * 2 > shown { missing.append("\(noAuthor) no author") }
+            problems.append("of \(plural(shown, "comment")) read, \(missing.joined(separator: " and "))")
+        }
+        if unread >= 20 && unread > read {
+            problems.append("\(plural(unread, "object")) in nested arrays were not read")
+        }
+        guard !problems.isEmpty else { return }
+
+        var errors = [InputError(file: file, line: 1, column: 1, path: "$",
+                                 message: "read as \(format.described), \(problems.joined(separator: "; ")); expected a file of that form, in which most comments have a body and an author and every list of comments is read",
+                                 hint: .otherForm)]
+        for shape in shapes.prefix(6) {
+            errors.append(InputError(file: file, line: 1, column: 1, path: shape.path,
+                                     message: "an array of \(plural(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
+        }
+        if let list = arrays.read, let suggestion = suggestion(list, arrays.unread) {
+            errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
+        }
+        throw InputErrors(errors)
+    }
+
+    /// The read fields' names in Threadfold's format, so the other names of an object stand out.
+    static let known: Set<String> = [
+        "id", "parent_id", "parentID", "parent", "author", "body", "created_at", "created", "time", "edited_at", "edited",
+        "score", "deleted", "removed", "author_flair", "replies", "children",
+    ]
+
+    /// Whether the comments' objects carry fields Threadfold's format does not read.
+    static func otherFields(_ comments: ArrayShape?) -> Bool {
+        comments?.fields.contains { !known.contains($0) } ?? false
+    }
+
+    /// A `--map` line for comments in one list, from the field names on them; nil when replies
+    /// nest in arrays the mapping cannot read, or no id field is there.
+    static func suggestion(_ list: ArrayShape, _ unread: [ArrayShape]) -> String? {
+        if let nested = unread.first(where: { $0.path.hasPrefix(list.path + "[*].") }) {
+            return "the replies nest in \(nested.path); --map reads one list of comments, each naming its parent, and cannot read nested replies yet"
+        }
+        let fields = Set(list.fields)
+        func pick(_ candidates: [String]) -> String? { candidates.first(where: fields.contains) }
+        guard let id = pick(["id", "objectID", "short_id", "comment_id", "uuid"]) else { return nil }
+        var parts = ["id=\(id)"]
+        if let parent = pick(["parent_id", "parentID", "parent", "parent_comment", "in_reply_to_id", "reply_to", "parentId"]) { parts.append("parent=\(parent)") }
+        if let author = pick(["author", "user", "username", "by", "name", "commenting_user", "user_login"]) { parts.append("author=\(author)") }
+        if let body = pick(["body", "content", "text", "comment", "comment_text", "message", "body_html"]) { parts.append("body=\(body)") }
+        if let time = pick(["created_at", "time", "created_utc", "created", "date", "timestamp", "published"]) { parts.append("time=\(time)") }
+        return "to read these comments by their own field names, try --map \(parts.joined(separator: ","))"
+    }
+
+    /// The first list of comments Threadfold's format reads in the file, and the arrays of
+    /// objects it does not read, largest first. Reads only the tape, once.
+    static func arrays(_ document: JSONDocument) -> (read: ArrayShape?, unread: [ArrayShape]) {
+        enum Role { case thread, threadList, commentList, comment, other }
+        var stack: [(node: Int, role: Role, path: String)] = []
+        let root = document.root
+        switch document.kind(root) {
+        case .object:
+            if document.member(root, "comments") == nil, let threads = document.member(root, "threads"), document.kind(threads) == .array {
+                stack.append((threads, .threadList, "$.threads"))
+            } else {
+                stack.append((root, .thread, "$"))
+            }
+        case .array:
+            let threadsFirst = document.count(root) > 0 && document.kind(root + 1) == .object && document.member(root + 1, "comments") != nil
+            stack.append((root, threadsFirst ? .threadList : .commentList, "$"))
+        default:
+            return (nil, [])
+        }
+        var read: [String: ArrayShape] = [:]
+        var unread: [String: ArrayShape] = [:]
+        var order: [String] = []
+        func note(_ array: Int, path: String, into table: inout [String: ArrayShape]) {
+            var shape = table[path] ?? ArrayShape(path: path, items: 0, fields: [])
+            if table[path] == nil { order.append(path) }
+            document.forEachElement(array) { _, element in
+                guard document.kind(element) == .object else { return }
+                shape.items += 1
+                if shape.items <= 200 {
+                    document.forEachMember(element) { key, _ in if !shape.fields.contains(key) { shape.fields.append(key) } }
+                }
+            }
+            table[path] = shape
+        }
+        while let (node, role, path) = stack.popLast() {
+            switch document.kind(node) {
+            case .object:
+                document.forEachMember(node) { key, value in
+                    let child = path + "." + key
+                    switch (role, key) {
+                    case (.thread, "comments"): stack.append((value, .commentList, child))
+                    case (.comment, "replies"), (.comment, "children"): stack.append((value, .commentList, child))
+                    default: stack.append((value, .other, child))
+                    }
+                }
+            case .array:
+                guard document.count(node) > 0 else { continue }
+                let elementRole: Role
+                switch role {
+                case .threadList: elementRole = .thread
+                case .commentList:
+                    note(node, path: path, into: &read)
+                    elementRole = .comment
+                default:
+                    note(node, path: path, into: &unread)
+                    elementRole = .other
+                }
+                document.forEachElement(node) { _, element in stack.append((element, elementRole, path + "[*]")) }
+            default:
+                continue
+            }
+        }
+        // Threads' comment lists share a path pattern: the first read is the one to show.
+        let first = order.lazy.compactMap { read[$0] }.first { $0.items > 0 }
+        return (first, order.compactMap { unread[$0] }.filter { $0.items > 0 }.sorted { $0.items > $1.items || ($0.items == $1.items && $0.path < $1.path) })
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String { count == 1 ? "1 \(noun)" : "\(count) \(noun)s" }
+}

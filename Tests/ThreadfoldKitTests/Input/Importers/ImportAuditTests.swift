@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ThreadfoldKit
+
+@Suite("Nothing lost without a word")
+struct ImportAuditTests {
+    /// A Hacker News thread in the HNPWA shape, written here: `user` and `content` where
+    /// Threadfold says `author` and `body`, and replies nested under `comments`.
+    static let hnpwa: String = {
+        var top: [String] = []
+        for t in 0..<5 {
+            var replies: [String] = []
+            for r in 0..<6 {
+                replies.append(#"{"id": \#(1000 + t * 10 + r), "level": 1, "user": "u\#(r)", "time": 1700000100, "time_ago": "2 hours ago", "content": "<p>reply \#(r)</p>", "comments": []}"#)
+            }
+            top.append(#"{"id": \#(100 + t), "level": 0, "user": "top\#(t)", "time": 1700000000, "time_ago": "3 hours ago", "content": "<p>comment \#(t)</p>", "comments": [\#(replies.joined(separator: ", "))]}"#)
+        }
+        return #"{"id": 8863, "title": "My YC app", "points": 111, "user": "dhouston", "time": 1175714200, "type": "link", "url": "http://www.getdropbox.com/u/2/screencast.html", "domain": "getdropbox.com", "comments_count": 35, "comments": [\#(top.joined(separator: ", "))]}"#
+    }()
+
+    @Test("an HNPWA thread read as Threadfold's own format is refused, naming the form, the arrays and their fields")
+    func hnpwa() throws {
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json") }
+        let lines = errors.errors.map(\.description)
+        #expect(lines[0] == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body and 5 no author; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read")
+        #expect(errors.errors[0].hint == .otherForm)
+        #expect(lines.contains("hn.json:1:1: error: $.comments: an array of 5 objects, with the fields id, level, user, time, time_ago, content, comments"))
+        #expect(lines.contains("hn.json:1:1: error: $.comments[*].comments: an array of 30 objects, with the fields id, level, user, time, time_ago, content, comments"))
+        #expect(lines.last == "hn.json:1:1: error: $.comments: the replies nest in $.comments[*].comments; --map reads one list of comments, each naming its parent, and cannot read nested replies yet")
+    }
+
+    @Test("a flat list under other field names is refused with a --map line that, run as suggested, reads every body")
+    func flatSuggestion() throws {
+        let json = #"[{"id": 1, "user": "ann", "text": "first", "time": 1700000000}, {"id": 2, "parent": 1, "user": "bo", "text": "second", "time": 1700000060}, {"id": 3, "parent": 1, "user": "cy", "text": "third", "time": 1700000120}]"#
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "flat.json") }
+        let suggestion = try #require(errors.errors.last?.message)
+        #expect(suggestion == "to read these comments by their own field names, try --map id=id,parent=parent,author=user,body=text,time=time")
+        let line = String(suggestion.split(separator: " ").last!)
+        let result = try Importer.read(bytes: Array(json.utf8), file: "flat.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
+        #expect(result.threads[0].comments.map(\.body) == ["first", "second", "third"])
+        #expect(result.threads[0].comments.map { $0.author ?? "" } == ["ann", "bo", "cy"])
+    }
+
+    @Test("lenient reading never turns a file into an empty page: past --max-skipped the file is refused")
+    func maxSkipped() throws {
+        let json = #"{"title": "Lobsters", "comments": [{"short_id": "a", "comment": "x"}, {"short_id": "b", "comment": "y"}, {"id": "c", "body": "z", "author": "k"}]}"#
+        let errors = try #require(throws: InputErrors.self) {
+            try Importer.read(bytes: Array(json.utf8), file: "l.json", options: ImportOptions(lenient: true))
+        }
+        #expect(errors.errors[0].message.hasPrefix("read as a Threadfold thread, 2 comments of 3 were skipped for a missing field, more than 50% of the file"))
+        var options = ImportOptions(lenient: true)
+        options.maxSkipped = 0.7
+        #expect(try Importer.read(bytes: Array(json.utf8), file: "l.json", options: options).threads[0].comments.count == 1)
+    }
+
+    @Test("files of the right form pass: the example, real Reddit and Discourse exports, deleted and anonymous comments")
+    func rightForms() throws {
+        _ = try Importer.read(bytes: ResourceStore.exampleThread, file: "example.json")
+        _ = try Importer.read(bytes: TestData.bytes("fixtures/reddit-listing/comments.json"), file: "reddit.json")
+        _ = try Importer.read(bytes: TestData.bytes("fixtures/discourse-topic/topic.json"), file: "topic.json")
+        let deleted = #"[{"id": 1, "author": "a", "body": "kept"}, {"id": 2, "parent_id": 1, "deleted": true}, {"id": 3, "parent_id": 2, "deleted": true}, {"id": 4, "parent_id": 3, "removed": true}, {"id": 5, "parent_id": 4, "author": "b", "body": "x"}]"#
+        _ = try Importer.read(bytes: Array(deleted.utf8), file: "d.json")
+        let anonymous = #"[{"id": 1, "body": "one"}, {"id": 2, "body": "two"}, {"id": 3, "parent_id": 1, "body": "three"}]"#
+        _ = try Importer.read(bytes: Array(anonymous.utf8), file: "a.json")
+    }
+}
