@@ -47,8 +47,9 @@ test: deps test-deps
 
 ## check-library: build Examples/library against this checkout and run it
 check-library: deps
-	@# SwiftPM keeps a path dependency's old targets in its cache: start afresh when Package.swift changed.
-	@stamp="$$(cksum < Package.swift)"; if [ "$$(cat .build/example/.package-stamp 2>/dev/null)" != "$$stamp" ]; then \
+	@# SwiftPM keeps a path dependency's old targets and file list in its cache: start afresh when
+	@# Package.swift or the list of source files changed.
+	@stamp="$$( { cat Package.swift; find Sources -type f | LC_ALL=C sort; } | cksum)"; if [ "$$(cat .build/example/.package-stamp 2>/dev/null)" != "$$stamp" ]; then \
 	  rm -rf .build/example; mkdir -p .build/example; echo "$$stamp" > .build/example/.package-stamp; fi
 	$(SWIFT) build --package-path Examples/library --scratch-path .build/example
 	@out="$$(mktemp -d)"; trap 'rm -rf "$$out"' EXIT; \

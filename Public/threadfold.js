@@ -15,7 +15,8 @@
     if (target) { openAncestors(target); target.scrollIntoView(); }
   }
   function setAll(open) {
-    var all = document.querySelectorAll("details");
+    // Collapsing folds reply sections; each comment's own fold stays as the reader left it.
+    var all = document.querySelectorAll(open ? "details" : "details:not(.tf-fold)");
     for (var i = 0; i < all.length; i++) all[i].open = open;
   }
   function addTools() {

@@ -302,7 +302,7 @@ for (const a of document.querySelectorAll('article.tf-comment')) {
   for (let n = a.parentElement; n; n = n.parentElement) if (n.matches('ol.tf-list:not(.tf-revealed)')) depth++;
   const li = a.closest('li.tf-item');
   const up = li.parentElement.closest('li.tf-item');
-  const parent = up ? up.querySelector(':scope > article') : null;
+  const parent = up ? up.querySelector(':scope > details.tf-fold > article') : null;
   out.push({id: a.id, depth: depth, left: a.getBoundingClientRect().left,
             parentLeft: parent ? parent.getBoundingClientRect().left : null,
             revealed: !!a.closest('ol.tf-revealed')});
@@ -338,6 +338,27 @@ def layout_checks(browser, url, javascript):
             check(f"{mode}: no horizontal scroll at 390 px", result["scrollWidth"] <= result["clientWidth"],
                   f"scrollWidth {result['scrollWidth']} > clientWidth {result['clientWidth']}")
     browser.set_window_size(1000, 1200)
+
+    # A comment folds, as HN's [–] does: its body and replies hide, and the toggle says what is hidden.
+    browser.get(url)
+    folds = [d for d in browser.find_elements(By.CSS_SELECTOR, "details.tf-fold")
+             if d.is_displayed() and d.find_elements(By.CSS_SELECTOR, ":scope > details.tf-replies")]
+    if folds:
+        fold = folds[0]
+        summary = fold.find_element(By.CSS_SELECTOR, ":scope > summary")
+        body = fold.find_element(By.CSS_SELECTOR, ":scope > article")
+        replies = fold.find_element(By.CSS_SELECTOR, ":scope > details.tf-replies")
+        before = body.is_displayed() and replies.is_displayed()
+        summary.click()
+        hidden = not body.is_displayed() and not replies.is_displayed()
+        text = summary.text
+        check(f"{mode}: folding a comment hides its body and replies and says how many are hidden",
+              before and hidden and text.startswith("[+]") and text.endswith("hidden"),
+              f"shown before {before}, hidden after {hidden}, toggle '{text}'")
+        summary.click()
+        check(f"{mode}: unfolding a comment shows it again", body.is_displayed() and replies.is_displayed())
+    else:
+        check(f"{mode}: the page has a comment with replies to fold", False, "none found")
 
     # Summaries say what a click does: the counts while closed, "Hide …" while open.
     browser.get(url)

@@ -223,6 +223,9 @@ struct ThreadPageModel: TemplateModel {
             let count = records[index].unarchivedReplies
             guard count > 0 else { return .null }
             return .text(strings.text("not_archived", count: count))
+        case .hidden:
+            // What folding the comment hides: itself and every reply below it.
+            return .text(strings.text("fold_hidden", count: 1 + Int(stats[index].totalReplies)))
         case .orphan: return .bool(flags.contains(.orphan))
         case .cycle: return .bool(flags.contains(.cycleBroken))
         case .replyingTo: return entry.replyingTo >= 0 ? .node(.replyingTo(entry.replyingTo)) : .null

@@ -11,10 +11,10 @@ struct HostileInputTests {
     static let allowed: [String: Set<String>] = [
         "h1": ["itemprop"], "h2": ["class"], "h3": [], "h4": [], "h5": [], "h6": [], "p": ["class"], "br": [], "hr": [],
         "em": [], "strong": [], "code": ["class"], "pre": [], "blockquote": [], "ul": [], "ol": ["class", "start"], "li": ["class"],
-        "del": [], "sup": [], "sub": [], "a": ["rel", "href", "title", "class"], "img": ["loading", "src", "alt", "title"],
+        "del": [], "sup": [], "sub": [], "a": ["rel", "href", "title", "class"], "img": ["loading", "src", "alt", "title", "width", "height"],
         "bdi": ["class", "itemprop"], "time": ["datetime", "itemprop"], "main": ["class", "data-expand-label", "data-collapse-label"],
         "article": ["class", "id", "itemprop", "itemscope", "itemtype"], "header": ["class"], "abbr": ["class", "title"],
-        "span": ["class", "itemprop", "itemscope", "itemtype"], "div": ["class", "itemprop"], "meta": ["itemprop", "content"],
+        "span": ["class", "itemprop", "itemscope", "itemtype", "aria-hidden"], "div": ["class", "itemprop"], "meta": ["itemprop", "content"],
         "details": ["class", "open"], "summary": [],
     ]
 

@@ -107,6 +107,12 @@ enum ImportAudit {
         default:
             return (nil, [])
         }
+        // Paths stop growing past 160 bytes ("…" stands for the rest), so a reply chain 100,000
+        // deep costs linear time and memory, and its deep arrays count under one path.
+        func child(_ path: String, _ segment: String) -> String {
+            guard path.utf8.count > 160 else { return path + segment }
+            return path.hasSuffix("…") ? path : path + "…"
+        }
         var read: [String: ArrayShape] = [:]
         var unread: [String: ArrayShape] = [:]
         var order: [String] = []
@@ -126,7 +132,7 @@ enum ImportAudit {
             switch document.kind(node) {
             case .object:
                 document.forEachMember(node) { key, value in
-                    let child = path + "." + key
+                    let child = child(path, "." + key)
                     switch (role, key) {
                     case (.thread, "comments"): stack.append((value, .commentList, child))
                     case (.comment, "replies"), (.comment, "children"): stack.append((value, .commentList, child))
@@ -145,7 +151,8 @@ enum ImportAudit {
                     note(node, path: path, into: &unread)
                     elementRole = .other
                 }
-                document.forEachElement(node) { _, element in stack.append((element, elementRole, path + "[*]")) }
+                let elementPath = child(path, "[*]")
+                document.forEachElement(node) { _, element in stack.append((element, elementRole, elementPath)) }
             default:
                 continue
             }
