@@ -13,7 +13,8 @@ enum CheckCommand {
         ] + SharedOptions.thread,
         discussion: """
             Prints, per file: comments, people and levels; orphans (replies to missing comments),
-            broken reply cycles, duplicate ids, and deleted comments left out, each with its place.
+            broken reply cycles, duplicate ids, and deleted comments left out, each with its place;
+            then the form it was read as, and how many comments have a body, an author and a time.
             """,
         run: run)
 
@@ -47,6 +48,11 @@ enum CheckCommand {
                     console.out("\(label): ok: \(plural(totals.comments, "comment", "comments")), \(plural(totals.participants, "person", "people")), \(plural(totals.levels, "level", "levels")); "
                         + "\(plural(count(.orphan), "orphan", "orphans")), \(plural(count(.cycle), "cycle broken", "cycles broken")), "
                         + "\(plural(count(.duplicate), "duplicate", "duplicates")), \(plural(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
+                    // What the form gave: a wrong form shows as comments without bodies or authors.
+                    let comments = record.comments
+                    let bodies = comments.count { !$0.body.isEmpty }, authors = comments.count { !($0.author ?? "").isEmpty }
+                    let times = comments.count { $0.createdAt != nil }
+                    console.out("\(label): read as \(result.format.described): \(bodies) of \(plural(comments.count, "comment", "comments")) with a body, \(authors) with an author, \(times) with a time\n")
                     SharedOptions.report(thread.diagnostics, file: display, limit: parsed.has("all") ? Int.max : 10, console)
                 }
             } catch {

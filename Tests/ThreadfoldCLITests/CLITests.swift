@@ -219,7 +219,8 @@ struct CLITests {
         let good = try write(#"[{"id": "a", "author": "x"}, {"id": "b", "parent_id": "gone"}, {"id": "c", "parent_id": "c"}]"#, "good.json", in: folder)
         let result = try run(["check", good])
         #expect(result.status == 0)
-        #expect(result.out == "\(good): ok: 3 comments, 1 person, 1 level; 1 orphan, 1 cycle broken, 0 duplicates, 0 deleted comments left out\n")
+        #expect(result.out == "\(good): ok: 3 comments, 1 person, 1 level; 1 orphan, 1 cycle broken, 0 duplicates, 0 deleted comments left out\n"
+                + "\(good): read as a Threadfold thread: 0 of 3 comments with a body, 1 with an author, 0 with a time\n")
         #expect(result.err.contains("$[1]: is a reply to \"gone\""))
         let dup = try write(#"[{"id": "a"}, {"id": "a"}]"#, "dup.json", in: folder)
         let failed = try run(["check", dup])
