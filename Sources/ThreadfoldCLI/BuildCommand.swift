@@ -173,10 +173,7 @@ enum BuildCommand {
                     let name = SourceFormat(rawValue: format)?.described ?? format
                     console.err("note: read \(count == 1 ? "1 input" : "\(count) inputs") as \(name); --from \(format) says so explicitly\n")
                 }
-                for warning in report.warnings.prefix(20) { console.err(warning.shown + "\n") }
-                if report.warnings.count > 20 {
-                    console.err("note: \(report.warnings.count - 20) more warnings; --report FILE lists every one\n")
-                }
+                printWarnings(report.warnings, console)
             }
             if parsed.has("strict") && !report.warnings.isEmpty {
                 console.err("Built with \(report.warnings.count) warnings (--strict).\n")
@@ -184,7 +181,8 @@ enum BuildCommand {
             }
             if !quiet {
                 let folder = URL(fileURLWithPath: output).standardizedFileURL
-                var line = "Built \(report.threads) threads (\(report.comments) comments) into \(Printable.escape(output))/ in \(String(format: "%.2f", seconds)) s: "
+                func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+                var line = "Built \(count(report.threads, "thread")) (\(count(report.comments, "comment"))) into \(Printable.escape(output))/ in \(String(format: "%.2f", seconds)) s: "
                 if report.threadsReused > 0 {
                     line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
                 }
@@ -209,6 +207,36 @@ enum BuildCommand {
             }
         }
         return code
+    }
+
+    /// Warnings on the terminal, by kind: the first few of each, then how many there were in all
+    /// ("1392 deleted comments without replies were left out"); `--report` lists every one.
+    static func printWarnings(_ warnings: [InputError], _ console: Console, shownPerKind: Int = 3) {
+        var order: [String] = []
+        var byKind: [String: [InputError]] = [:]
+        for warning in warnings {
+            let kind = warning.kind ?? "other"
+            if byKind[kind] == nil { order.append(kind) }
+            byKind[kind, default: []].append(warning)
+        }
+        for kind in order {
+            let list = byKind[kind]!
+            let limit = kind == "other" ? 20 : shownPerKind
+            for warning in list.prefix(limit) { console.err(warning.shown + "\n") }
+            guard list.count > limit else { continue }
+            let n = list.count
+            let what: String
+            switch kind {
+            case "orphan": what = n == 1 ? "reply whose parent is not in its thread was" : "replies whose parent is not in their thread were"
+            case "cycle": what = n == 1 ? "comment in a reply cycle was" : "comments in reply cycles were"
+            case "duplicate": what = n == 1 ? "comment repeating an id was" : "comments repeating an id were"
+            case "omittedDeleted": what = n == 1 ? "deleted comment without replies was left out" : "deleted comments without replies were left out"
+            case "skipped": what = n == 1 ? "comment was skipped (--lenient)" : "comments were skipped (--lenient)"
+            default: what = n == 1 ? "warning" : "warnings"
+            }
+            let tail = ["orphan", "cycle"].contains(kind) ? " shown at top level" : ""
+            console.err("note: \(n) \(what)\(tail) in all, \(limit) shown above; --report FILE lists every one\n")
+        }
     }
 
     static func reportJSON(_ report: ArchiveBuilder.Report, exit: Int32, seconds: Double) -> String {

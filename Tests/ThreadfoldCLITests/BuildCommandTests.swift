@@ -41,6 +41,24 @@ struct BuildCommandTests {
         }
     }
 
+    @Test("warnings on the terminal are counted by kind, the first few of each shown; --report lists every one")
+    func warningKinds() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var comments = [#"{"id": "root", "author": "a", "body": "x"}"#]
+        for i in 0..<12 { comments.append(#"{"id": "d\#(i)", "deleted": true}"#) }
+        for i in 0..<5 { comments.append(#"{"id": "o\#(i)", "parent_id": "gone\#(i)", "author": "b", "body": "y"}"#) }
+        let input = try cli.write(#"{"id": "w", "title": "Warnings", "comments": [\#(comments.joined(separator: ","))]}"#, "w.json", in: folder)
+        let built = try cli.run(["build", "--no-fsync", "-o", "site", input, "--report", "report.json"], in: folder)
+        #expect(built.status == 0, "\(built.err)")
+        let lines = built.err.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("is deleted and has no replies") || $0.contains("deleted") && $0.contains("warning:") }.count == 3, "\(built.err)")
+        #expect(lines.contains("note: 12 deleted comments without replies were left out in all, 3 shown above; --report FILE lists every one"), "\(built.err)")
+        #expect(lines.contains("note: 5 replies whose parent is not in their thread were shown at top level in all, 3 shown above; --report FILE lists every one"), "\(built.err)")
+        let report = String(decoding: try Data(contentsOf: folder.appendingPathComponent("report.json")), as: UTF8.self)
+        #expect(report.components(separatedBy: "\"message\"").count - 1 == 17)
+    }
+
     @Test("a zstd-compressed JSON Lines archive (in a folder, under a dump's name) builds the same thread pages as the plain file")
     func compressed() throws {
         let folder = try cli.temporaryFolder()

@@ -50,6 +50,7 @@ extension Manifest {
                                     w.field("message", e.message)
                                     w.field("severity", e.severity.rawValue)
                                     if let hint = e.hint { w.field("hint", hint.rawValue) }
+                                    if let kind = e.kind { w.field("kind", kind) }
                                 }
                             }
                         }
@@ -158,6 +159,7 @@ extension Manifest {
                 for w in try r.array(value, name) {
                     var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = InputError.Severity.warning
                     var hint: InputError.Hint?
+                    var kind: String?
                     try r.members(w, "warning") { k, v throws(JSONMismatch) in
                         switch k {
                         case "file": file = try r.string(v, k)
@@ -167,11 +169,14 @@ extension Manifest {
                         case "message": message = try r.string(v, k)
                         case "severity": severity = InputError.Severity(rawValue: try r.string(v, k)) ?? .warning
                         case "hint": hint = InputError.Hint(rawValue: try r.string(v, k))
+                        case "kind": kind = try r.string(v, k)
                         default: break
                         }
                     }
                     guard let file, let message else { return }
-                    warnings.append(InputError(file: file, line: line, column: column, path: path, message: message, severity: severity, hint: hint))
+                    var warning = InputError(file: file, line: line, column: column, path: path, message: message, severity: severity, hint: hint)
+                    warning.kind = kind
+                    warnings.append(warning)
                 }
             default: break
             }

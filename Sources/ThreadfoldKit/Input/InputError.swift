@@ -15,6 +15,9 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What a front end can suggest for the problem. The library's messages name no
     /// command-line flag; the CLI turns the hint into one.
     public var hint: Hint?
+    /// The kind of a warning that many comments can share (`orphan`, `cycle`, `duplicate`,
+    /// `omittedDeleted`, `skipped`), so a front end can count them rather than list each.
+    public var kind: String?
 
     /// A way around a problem that a front end may offer.
     public enum Hint: String, Sendable {
