@@ -191,7 +191,7 @@ private struct Writer {
         case .listItem:
             if let last = open.last, last.synthetic, last.tag == "li" { close(into: &out) }
         case .block:
-            if open.count == 1, open[0].synthetic, open[0].tag == "p" { close(into: &out) }
+            closeTopParagraph(into: &out)
             if inList {
                 out.append(contentsOf: "<li>".utf8)
                 open.append(("li", true))
@@ -205,6 +205,11 @@ private struct Writer {
                 open.append(("li", true))
             }
         }
+    }
+
+    /// Ends the paragraph this writer gave to text at the top, if one is open.
+    mutating func closeTopParagraph(into out: inout [UInt8]) {
+        if open.count == 1, open[0].synthetic, open[0].tag == "p" { close(into: &out) }
     }
 
     mutating func close(into out: inout [UInt8]) {
@@ -290,7 +295,7 @@ private struct Writer {
                     close(into: &out)
                 } else if frame.block && !frames.isEmpty {
                     // An unwrapped block ends the paragraph its text was given at the top.
-                    if open.count == 1, open[0].synthetic, open[0].tag == "p" { close(into: &out) }
+                    closeTopParagraph(into: &out)
                     if !open.isEmpty { out.append(0x0A) }
                 }
                 continue
@@ -323,7 +328,7 @@ private struct Writer {
                 } else {
                     let block = HTMLSanitizer.unkeptBlocks.contains(name) || HTMLSanitizer.kept[name].map(HTMLSanitizer.blocks.contains) == true
                     if block {
-                        if open.count == 1, open[0].synthetic, open[0].tag == "p" { close(into: &out) }
+                        closeTopParagraph(into: &out)
                         if !open.isEmpty { out.append(0x0A) }
                     }
                     frames.append((children(of: node), 0, false, block))
