@@ -94,7 +94,7 @@ fuzz: deps
 	@mkdir -p $(FUZZ_DIR)/corpus
 	swiftc -O Sources/embed-resources/main.swift -o $(FUZZ_DIR)/embed-resources
 	$(FUZZ_DIR)/embed-resources $(FUZZ_DIR)/BuiltinResources.swift . $$(find Templates Public docs/examples -type f ! -name '.*' | sort)
-	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ThreadfoldFuzz \
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ThreadfoldFuzz -package-name threadfold \
 	  -I Sources/Ccmark -I Sources/Cgumbo -I Sources/Czstd -I Sources/Czlib \
 	  $$(find Sources/ThreadfoldKit -name '*.swift' | sort) $(FUZZ_DIR)/BuiltinResources.swift Tests/Fuzz/FuzzThreadfold.swift \
 	  -lcmark -lgumbo -lzstd -lz -o $(FUZZ_DIR)/threadfold-fuzz
