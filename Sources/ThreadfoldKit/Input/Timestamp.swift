@@ -67,9 +67,30 @@ package struct Timestamp: Comparable, Hashable, Sendable {
     /// `2024-03-03T10:04:05Z` (milliseconds only when present), for `<time datetime>` and feeds.
     package var iso8601: String {
         let c = components
-        var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
-        if c.millisecond != 0 { text += ".\(pad(c.millisecond, 3))" }
-        return text + "Z"
+        // Written as bytes: every comment's <time> asks for one, and interpolation cost more than the date math.
+        guard (0...9999).contains(c.year) else {
+            var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+            if c.millisecond != 0 { text += ".\(pad(c.millisecond, 3))" }
+            return text + "Z"
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func put(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        put(c.year, 4); bytes.append(UInt8(ascii: "-")); put(c.month, 2); bytes.append(UInt8(ascii: "-")); put(c.day, 2)
+        bytes.append(UInt8(ascii: "T")); put(c.hour, 2); bytes.append(UInt8(ascii: ":")); put(c.minute, 2)
+        bytes.append(UInt8(ascii: ":")); put(c.second, 2)
+        if c.millisecond != 0 { bytes.append(UInt8(ascii: ".")); put(c.millisecond, 3) }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.

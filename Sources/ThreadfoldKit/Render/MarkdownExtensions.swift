@@ -8,15 +8,37 @@
 /// (`~~**bold**~~`) is left as typed (docs/input-format.md lists what passes of GitHub's
 /// examples).
 enum MarkdownExtensions {
-    /// Whether `text` could hold an extension at all: a '~', '@', "://" or "www.".
+    /// Whether `text` could hold an extension at all, so most bodies skip the second walk of
+    /// cmark's tree: a '~' before a non-space, an '@' between letters, or a scheme's "://" or a
+    /// "www." that is not a Markdown link's destination (after "](") or an autolink's (after '<').
     static func mayApply(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var previous: UInt8 = 0
-        for (i, byte) in text.enumerated() {
-            if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "@") { return true }
-            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: ":") { return true }
-            if byte == UInt8(ascii: ".") && i >= 3 && (text[i - 1] | 0x20) == UInt8(ascii: "w") && (text[i - 2] | 0x20) == UInt8(ascii: "w")
-                && (text[i - 3] | 0x20) == UInt8(ascii: "w") { return true }
-            previous = byte
+        let n = text.count
+        func isWord(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || (byte >= 0x30 && byte <= 0x39) }
+        // Not a Markdown link's destination `](…` nor an autolink `<…`.
+        func bare(_ start: Int) -> Bool {
+            guard start > 0 else { return true }
+            if text[start - 1] == UInt8(ascii: "<") { return false }
+            return !(text[start - 1] == UInt8(ascii: "(") && start > 1 && text[start - 2] == UInt8(ascii: "]"))
+        }
+        var i = 0
+        while i < n {
+            switch text[i] {
+            case UInt8(ascii: "~"):
+                if i + 1 < n && text[i + 1] != 0x20 && text[i + 1] != 0x0A { return true }
+            case UInt8(ascii: "@"):
+                if i > 0 && i + 1 < n && isWord(text[i - 1]) && isWord(text[i + 1]) { return true }
+            case UInt8(ascii: ":"):
+                if i + 2 < n && text[i + 1] == UInt8(ascii: "/") && text[i + 2] == UInt8(ascii: "/") {
+                    var start = i
+                    while start > 0 && i - start < 5 && (text[start - 1] | 0x20) >= UInt8(ascii: "a") && (text[start - 1] | 0x20) <= UInt8(ascii: "z") { start -= 1 }
+                    if start < i && bare(start) { return true }
+                }
+            case UInt8(ascii: "."):
+                if i >= 3 && (text[i - 1] | 0x20) == UInt8(ascii: "w") && (text[i - 2] | 0x20) == UInt8(ascii: "w")
+                    && (text[i - 3] | 0x20) == UInt8(ascii: "w") && bare(i - 3) { return true }
+            default: break
+            }
+            i += 1
         }
         return false
     }

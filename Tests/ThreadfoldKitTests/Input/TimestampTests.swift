@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ThreadfoldKit
 
@@ -29,5 +30,22 @@ struct TimestampTests {
         #expect(Timestamp(unix: 1_709_461_200_000)?.iso8601 == "2024-03-03T10:20:00Z")
         #expect(Timestamp(unix: 1_709_461_200.5)?.iso8601 == "2024-03-03T10:20:00.500Z")
         #expect(Timestamp(unix: .nan) == nil)
+    }
+}
+
+@Suite("Timestamp formatting")
+struct TimestampFormatTests {
+    @Test("ISO 8601 text matches Foundation's for dates from 1970 to 9999, with and without milliseconds")
+    func iso8601() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let seconds = Int64.random(in: 0...253_402_300_799, using: &rng)
+            let time = Timestamp(milliseconds: seconds * 1000)
+            #expect(time.iso8601 == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))))
+            let millis = Int64.random(in: 1...999, using: &rng)
+            #expect(Timestamp(milliseconds: seconds * 1000 + millis).iso8601 == String(time.iso8601.dropLast()) + String(format: ".%03dZ", Int(millis)))
+        }
     }
 }

@@ -66,6 +66,8 @@ struct MarkdownExtensionsTests {
         ("mail foo.bar@example.org!", #"<p>mail <a href="mailto:foo.bar@example.org">foo.bar@example.org</a>!</p>"#),
         ("no: https://bad_domain_.example_/ x", "<p>no: https://bad_domain_.example_/ x</p>"),
         ("no: prefixhttps://a.example", "<p>no: prefixhttps://a.example</p>"),
+        ("(https://a.example) and [t](https://b.example) and <https://c.example>",
+         #"<p>(<a href="https://a.example">https://a.example</a>) and <a href="https://b.example">t</a> and <a href="https://c.example">https://c.example</a></p>"#),
         ("`https://code.example` [x](https://ok.example)", #"<p><code>https://code.example</code> <a href="https://ok.example">x</a></p>"#),
     ])
     func autolinks(_ markdown: String, _ expected: String) {
