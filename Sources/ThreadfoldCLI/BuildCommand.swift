@@ -181,8 +181,7 @@ enum BuildCommand {
             }
             if !quiet {
                 let folder = URL(fileURLWithPath: output).standardizedFileURL
-                func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
-                var line = "Built \(count(report.threads, "thread")) (\(count(report.comments, "comment"))) into \(Printable.escape(output))/ in \(String(format: "%.2f", seconds)) s: "
+                var line = "Built \(Printable.count(report.threads, "thread")) (\(Printable.count(report.comments, "comment"))) into \(Printable.escape(output))/ in \(String(format: "%.2f", seconds)) s: "
                 if report.threadsReused > 0 {
                     line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
                 }

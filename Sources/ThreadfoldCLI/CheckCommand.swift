@@ -43,16 +43,15 @@ enum CheckCommand {
                     let thread = try ThreadBuilder.build(record, options: options)
                     let count = { (kind: Diagnostic.Kind) in thread.diagnostics.filter { $0.kind == kind }.count }
                     let totals = thread.totals
-                    func plural(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
                     let label = Printable.escape(result.threads.count == 1 ? display : "\(display) (thread \(record.info.id?.string ?? "?"))")
-                    console.out("\(label): ok: \(plural(totals.comments, "comment", "comments")), \(plural(totals.participants, "person", "people")), \(plural(totals.levels, "level", "levels")); "
-                        + "\(plural(count(.orphan), "orphan", "orphans")), \(plural(count(.cycle), "cycle broken", "cycles broken")), "
-                        + "\(plural(count(.duplicate), "duplicate", "duplicates")), \(plural(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
+                    console.out("\(label): ok: \(Printable.count(totals.comments, "comment", "comments")), \(Printable.count(totals.participants, "person", "people")), \(Printable.count(totals.levels, "level", "levels")); "
+                        + "\(Printable.count(count(.orphan), "orphan", "orphans")), \(Printable.count(count(.cycle), "cycle broken", "cycles broken")), "
+                        + "\(Printable.count(count(.duplicate), "duplicate", "duplicates")), \(Printable.count(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
                     // What the form gave: a wrong form shows as comments without bodies or authors.
                     let comments = record.comments
                     let bodies = comments.count { !$0.body.isEmpty }, authors = comments.count { !($0.author ?? "").isEmpty }
                     let times = comments.count { $0.createdAt != nil }
-                    console.out("\(label): read as \(result.format.described): \(bodies) of \(plural(comments.count, "comment", "comments")) with a body, \(authors) with an author, \(times) with a time\n")
+                    console.out("\(label): read as \(result.format.described): \(bodies) of \(Printable.count(comments.count, "comment", "comments")) with a body, \(authors) with an author, \(times) with a time\n")
                     SharedOptions.report(thread.diagnostics, file: display, limit: parsed.has("all") ? Int.max : 10, console)
                 }
             } catch {

@@ -106,8 +106,7 @@ enum RenderCommand {
         }
         if !quiet {
             let folder = output.standardizedFileURL
-            let threads = rendered.count == 1 ? "1 thread" : "\(rendered.count) threads"
-            console.out("Rendered \(threads) (\(comments == 1 ? "1 comment" : "\(comments) comments")) into \(Printable.escape(parsed.value("output") ?? "threadfold-site"))/\n")
+            console.out("Rendered \(Printable.count(rendered.count, "thread")) (\(Printable.count(comments, "comment"))) into \(Printable.escape(parsed.value("output") ?? "threadfold-site"))/\n")
             for page in rendered.prefix(10) {
                 console.out("  \(folder.appendingPathComponent(page.page).absoluteString)\n")
             }

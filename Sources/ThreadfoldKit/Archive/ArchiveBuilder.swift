@@ -452,11 +452,7 @@ struct WorkerContext: Sendable {
             result.hash = hash
             let imported = try Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing)
             if imported.detected { result.format = imported.format.rawValue }
-            result.warnings += imported.skipped.map { warning in
-                var warning = unit.located(warning)
-                warning.kind = "skipped"
-                return warning
-            }
+            result.warnings += imported.skipped.map(unit.located)
             var written: [String] = []
             for (position, record) in imported.threads.enumerated() {
                 let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
@@ -479,11 +475,7 @@ struct WorkerContext: Sendable {
                 }
                 written += files.paths
                 result.summaries.append(files.summary)
-                result.warnings += files.diagnostics.map { diagnostic in
-                    var warning = unit.located(diagnostic.error)
-                    warning.kind = diagnostic.kind.rawValue
-                    return warning
-                }
+                result.warnings += files.diagnostics.map { unit.located($0.error) }
                 result.rendered += 1
                 result.comments += files.summary.stats.comments
             }

@@ -203,6 +203,7 @@ private struct Decoder {
             if lenient && failures.isEmpty {
                 var warning = reader.error(at: object, path: path("id"), "has no id; skipped", severity: .warning)
                 warning.hint = .skipped
+                warning.kind = "skipped"
                 skipped.append(warning)
                 return nil
             }

@@ -45,7 +45,8 @@ package struct HTMLSanitizer: Sendable {
     /// `<p>x` would make 10^8 elements), so their number times the tags must stay small.
     static let unclosedFormattingLimit = 64
 
-    static let formatting: Set<String> = ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"]
+    static let formatting: Set<[UInt8]> = Set(["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"]
+        .map { Array($0.utf8) })
 
     /// One linear pass over the body: too many tags, or too many formatting elements left open.
     static func isPathological(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -64,7 +65,7 @@ package struct HTMLSanitizer: Sendable {
                 name.append(buffer[j] | 0x20)
                 j += 1
             }
-            if formatting.contains(String(decoding: name, as: UTF8.self)) {
+            if formatting.contains(name) {
                 unclosed = closing ? max(0, unclosed - 1) : unclosed + 1
                 if unclosed > unclosedFormattingLimit && unclosed * tags > 1_000_000 { return true }
             }

@@ -87,3 +87,11 @@ package enum Printable {
         return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
     }
 }
+
+extension Printable {
+    /// `1 comment`, `3 comments`: a count in an English message of the tool's own (page words
+    /// come from the locale's plural rules instead).
+    package static func count(_ n: Int, _ one: String, _ many: String? = nil) -> String {
+        n == 1 ? "1 \(one)" : "\(n) \(many ?? one + "s")"
+    }
+}

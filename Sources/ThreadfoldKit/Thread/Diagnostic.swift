@@ -18,4 +18,13 @@ package struct Diagnostic: Sendable, CustomStringConvertible {
     package var error: InputError
 
     package var description: String { error.description }
+
+    /// The error carries the kind too, so it can be counted wherever it travels (a build's report,
+    /// the manifest).
+    package init(kind: Kind, record: Int, error: InputError) {
+        self.kind = kind
+        self.record = record
+        self.error = error
+        self.error.kind = kind.rawValue
+    }
 }

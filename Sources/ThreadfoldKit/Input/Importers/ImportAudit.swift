@@ -23,7 +23,7 @@ enum ImportAudit {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
         if !skipped.isEmpty, Double(skipped.count) > options.maxSkipped * Double(read + skipped.count) {
-            problems.append("\(plural(skipped.count, "comment")) of \(read + skipped.count) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
+            problems.append("\(Printable.count(skipped.count, "comment")) of \(read + skipped.count) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
         }
         var shown = 0, noBody = 0, noAuthor = 0
         for thread in threads {
@@ -40,10 +40,10 @@ enum ImportAudit {
             var missing: [String] = []
             if noBody * 2 > shown { missing.append("\(noBody) have no body") }
             if noAuthor * 2 > shown { missing.append("\(noAuthor) no author") }
-            problems.append("of \(plural(shown, "comment")) read, \(missing.joined(separator: " and "))")
+            problems.append("of \(Printable.count(shown, "comment")) read, \(missing.joined(separator: " and "))")
         }
         if unread >= 20 && unread > read {
-            problems.append("\(plural(unread, "object")) in nested arrays were not read")
+            problems.append("\(Printable.count(unread, "object")) in nested arrays were not read")
         }
         guard !problems.isEmpty else { return }
 
@@ -52,7 +52,7 @@ enum ImportAudit {
                                  hint: .otherForm)]
         for shape in shapes.prefix(6) {
             errors.append(InputError(file: file, line: 1, column: 1, path: shape.path,
-                                     message: "an array of \(plural(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
+                                     message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
         }
         if let list = arrays.read, let suggestion = suggestion(list, arrays.unread) {
             errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
@@ -161,6 +161,4 @@ enum ImportAudit {
         let first = order.lazy.compactMap { read[$0] }.first { $0.items > 0 }
         return (first, order.compactMap { unread[$0] }.filter { $0.items > 0 }.sorted { $0.items > $1.items || ($0.items == $1.items && $0.path < $1.path) })
     }
-
-    static func plural(_ count: Int, _ noun: String) -> String { count == 1 ? "1 \(noun)" : "\(count) \(noun)s" }
 }

@@ -55,6 +55,7 @@ enum MappedImporter {
                                              : "expected an id here (mapped as id=\(mapped)), found none",
                                          severity: lenient ? .warning : .error)
                 error.hint = lenient ? .skipped : .lenient
+                if lenient { error.kind = "skipped" }
                 if lenient { skipped.append(error) } else if context.errors.count < ThreadDecoder.errorLimit { context.errors.append(error) }
                 return
             }
