@@ -22,7 +22,8 @@ enum SharedOptions {
         OptionSpec("open-depth", value: "d", "Reply sections of the first d levels start open\n(default: 2; 0 closes all)."),
         OptionSpec("max-depth", value: "d", "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels)."),
         OptionSpec("smart", "Smart punctuation: curly quotes, dashes, ellipses."),
-        OptionSpec("markdown", value: "flavor", "Markdown dialect of bodies: gfm (default: CommonMark with\nbare URLs linked and ~~strikethrough~~) or commonmark."),
+        OptionSpec("markdown", value: "flavor", "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm."),
+        OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com)."),
         OptionSpec("hard-breaks", "Single newlines in bodies become line breaks (default)."),
         OptionSpec("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark."),
         OptionSpec("locale", value: "tag", "Language of the page's own words (default: the input's\n\"lang\" when there is a locale for it, else en)."),
@@ -112,9 +113,16 @@ enum SharedOptions {
         options.markdown.smart = parsed.has("smart")
         if let flavor = parsed.value("markdown") {
             guard let chosen = MarkdownFlavor(rawValue: flavor) else {
-                throw UsageError(message: "'--markdown' must be gfm or commonmark; found '\(flavor)'")
+                throw UsageError(message: "'--markdown' must be gfm, reddit or commonmark; found '\(flavor)'")
             }
             options.markdown.flavor = chosen
+        }
+        if let base = parsed.value("reddit-base") {
+            guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  url.host?.isEmpty == false, url.query == nil, url.fragment == nil else {
+                throw UsageError(message: "'--reddit-base' must be an absolute http or https URL such as https://old.reddit.com; found '\(base)'")
+            }
+            options.markdown.redditBase = base.hasSuffix("/") ? String(base.dropLast()) : base
         }
         if parsed.has("hard-breaks") && parsed.has("no-hard-breaks") {
             throw UsageError(message: "'--hard-breaks' and '--no-hard-breaks' cannot be used together")

@@ -436,6 +436,20 @@ func pathologicalShapes() -> [(String, (Int) -> String)] { [
     ("unclosed links A", { String(repeating: "[a](<b", count: $0 / 6) }),
     ("unclosed links B", { String(repeating: "[a](b", count: $0 / 5) }),
     ("link reference map", { count in (0..<(count / 40)).map { "[\($0)]: u\n" }.joined() + String(repeating: "[0] ", count: count / 8) }),
+    // The extensions Threadfold adds on cmark's tree (GFM and Reddit flavours).
+    ("GFM table, 10,000+ columns", { count in
+        let columns = count / 8
+        return String(repeating: "|a", count: columns) + "\n" + String(repeating: "|-", count: columns) + "\n" + String(repeating: "|b", count: columns) + "\n" }),
+    ("GFM table, 100,000+ rows", { count in "|a|b|\n|-|-|\n" + String(repeating: "|c|d|\n", count: count / 6) }),
+    ("GFM 100,000+ ~ runs", { String(repeating: "~a ", count: $0 / 3) }),
+    ("GFM nested ~~ spans", { String(repeating: "~~a ", count: $0 / 8) + String(repeating: "a~~ ", count: $0 / 8) }),
+    ("GFM task list items", { String(repeating: "- [x] a\n", count: $0 / 8) }),
+    ("GFM bare URLs", { String(repeating: "www.a.b ", count: $0 / 8) }),
+    ("reddit one word of ^", { String(repeating: "^", count: $0 - 1) + "a" }),
+    ("reddit nested ^( )", { String(repeating: "^(", count: $0 / 4) + String(repeating: ")", count: $0 / 4) }),
+    ("reddit >! openers without closers", { String(repeating: ">!a ", count: $0 / 4) }),
+    ("reddit line spoilers", { String(repeating: ">!a!<\n", count: $0 / 6) }),
+    ("reddit r/ and u/ names", { String(repeating: "r/ab u/abc ", count: $0 / 11) }),
 ] }
 
 func seconds(_ body: () -> Void) -> Double {
@@ -511,7 +525,8 @@ func checkHuge(_ megabytes: Int) throws -> Bool {
 if let (shape, bytes, capped) = settings.timeBody {
     let body = pathologicalShapes()[shape].1(bytes)
     let renderer = MarkdownRenderer(options: capped ? MarkdownOptions() : MarkdownOptions(maxBytes: Int.max))
-    print(seconds { _ = renderer.render(body) })
+    let flavor: MarkdownFlavor = pathologicalShapes()[shape].0.hasPrefix("reddit") ? .reddit : .gfm
+    print(seconds { _ = renderer.render(body, sourceFlavor: flavor) })
     exit(0)
 }
 

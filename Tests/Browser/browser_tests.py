@@ -56,6 +56,7 @@ window.addEventListener('beforeunload', () => { window.__calls.push('navigation'
 ALLOWED = set("""
 p br em strong code pre blockquote ul ol li a h1 h2 h3 h4 h5 h6 del sup sub hr img
 article header time span bdi abbr div details summary ol li main section button meta nav
+table thead tbody tr th td input
 """.split())
 
 

@@ -61,7 +61,8 @@ enum BuildSettings {
             w.field("maxBytes", o.markdown.maxBytes)
             w.field("maxImageOpeners", o.markdown.maxImageOpeners)
             w.field("maxQuoteDepth", o.markdown.maxQuoteDepth)
-            w.field("flavor", o.markdown.flavor.rawValue)
+            w.field("flavor", o.markdown.flavor?.rawValue)
+            w.field("redditBase", o.markdown.redditBase)
         }
         w.field("locale", o.locale)
         w.field("sourceURL", o.sourceURL)

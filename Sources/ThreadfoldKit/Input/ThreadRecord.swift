@@ -76,6 +76,9 @@ package struct ThreadInfo: Sendable {
     /// the first post of a Discourse topic).
     package var body: String?
     package var bodyFormat: BodyFormat = .markdown
+    /// The Markdown flavour the source writes in, when its importer knows it (`reddit` for
+    /// Reddit); nil reads as GFM.
+    package var markdownFlavor: MarkdownFlavor?
     /// Top-level comments the export knows of but does not contain.
     package var unarchivedComments: Int = 0
     /// A category the thread belongs to, when the source has one.

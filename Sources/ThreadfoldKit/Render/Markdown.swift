@@ -9,8 +9,12 @@ import Darwin
 public enum MarkdownFlavor: String, Sendable, CaseIterable {
     /// CommonMark as cmark implements it.
     case commonmark
-    /// CommonMark with GitHub's extended autolinks and strikethrough.
+    /// CommonMark with GitHub's extensions: bare URLs linked, strikethrough, pipe tables and
+    /// task lists.
     case gfm
+    /// Reddit's Markdown: GitHub's extensions but task lists, plus `^superscript`,
+    /// `>!spoilers!<` and `r/sub` and `u/name` links.
+    case reddit
 }
 
 /// How comment bodies are rendered.
@@ -19,9 +23,11 @@ public struct MarkdownOptions: Sendable, Hashable {
     public var smart = false
     /// Single newlines become line breaks, as people typing into a forum box expect.
     public var hardBreaks = true
-    /// The dialect: `gfm` (the default) adds GitHub's extended autolinks (bare `https://…`,
-    /// `www.…` and e-mail addresses) and strikethrough to CommonMark.
-    public var flavor: MarkdownFlavor = .gfm
+    /// The dialect of every body, or nil (the default) for the one the source implies: `reddit`
+    /// for Reddit exports, `gfm` for everything else.
+    public var flavor: MarkdownFlavor? = nil
+    /// Where Reddit's `r/sub` and `u/name` links point.
+    public var redditBase = "https://www.reddit.com"
     /// Bodies longer than this many UTF-8 bytes skip cmark and are shown as plain text, which
     /// bounds the time any one body can take.
     public var maxBytes = 256 * 1024
@@ -49,21 +55,36 @@ package struct MarkdownRenderer: Sendable {
 
     package init(options: MarkdownOptions = MarkdownOptions()) { self.options = options }
 
-    package func render(_ markdown: String) -> HTML {
+    /// Renders `markdown` in the flavour the options name, else `sourceFlavor` (the one its
+    /// importer chose), else GFM. `spoilerLabel` is what screen readers hear before a spoiler.
+    package func render(_ markdown: String, sourceFlavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler") -> HTML {
         if markdown.utf8.count > options.maxBytes || isPathological(markdown) { return plainText(markdown) }
+        let flavor = options.flavor ?? sourceFlavor ?? .gfm
         // cmark copies control characters and noncharacters through; HTML forbids them.
-        let markdown = HTML.scrub(markdown)
+        var text = HTML.scrub(markdown)
+        if flavor == .reddit, let protected = text.withUTF8({ RedditMarkdown.protectLineSpoilers($0) }) {
+            text = String(decoding: protected, as: UTF8.self)
+        }
         var parseOptions = CMARK_OPT_VALIDATE_UTF8
         if options.smart { parseOptions |= CMARK_OPT_SMART }
         var renderOptions = CMARK_OPT_DEFAULT
         if options.hardBreaks { renderOptions |= CMARK_OPT_HARDBREAKS }
+        let inline = InlineExtensions(flavor: flavor, redditBase: options.redditBase, spoilerLabel: spoilerLabel)
 
-        var text = markdown
         let html: HTML? = text.withUTF8 { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
             guard let document = cmark_parse_document(base, buffer.count, parseOptions) else { return nil }
             defer { cmark_node_free(document) }
-            if options.flavor == .gfm && MarkdownExtensions.mayApply(buffer) { applyExtensions(document) }
+            if flavor != .commonmark {
+                if MarkdownTable.mayHold(buffer) {
+                    applyTables(document, source: buffer, parseOptions: parseOptions, renderOptions: renderOptions, inline: inline)
+                }
+                let tasks = flavor == .gfm && buffer.contains(UInt8(ascii: "["))
+                let spans = MarkdownExtensions.mayApply(buffer) || (flavor == .reddit && RedditMarkdown.mayApply(buffer))
+                if tasks || spans { cmark_consolidate_text_nodes(document) }
+                if tasks { applyTaskLists(document) }
+                if spans { applyInlineExtensions(document, inline) }
+            }
             // Links and images need '[' or '<' (autolinks); without either there is nothing to check.
             if buffer.contains(UInt8(ascii: "[")) || buffer.contains(UInt8(ascii: "<")) {
                 removeRefusedURLs(document)
@@ -109,12 +130,37 @@ package struct MarkdownRenderer: Sendable {
         }
     }
 
-    /// Turns bare URLs and `~~strikethrough~~` in text nodes (outside links, images and code)
-    /// into link nodes and `<del>` nodes. Each text node is scanned once.
-    private func applyExtensions(_ document: OpaquePointer) {
-        var texts: [OpaquePointer] = []
+    /// What the inline extensions of one flavour need.
+    struct InlineExtensions {
+        var flavor: MarkdownFlavor
+        var redditBase: String
+        /// A spoiler's opening markup, with the words screen readers hear first.
+        var spoilerOpening: String
+
+        init(flavor: MarkdownFlavor, redditBase: String, spoilerLabel: String) {
+            self.flavor = flavor
+            self.redditBase = redditBase
+            spoilerOpening = "<span class=\"tf-spoiler\" tabindex=\"0\"><span class=\"tf-sr\">\(HTML(escaping: spoilerLabel).raw): </span>"
+        }
+    }
+
+    /// A span an inline extension wraps: its delimiters and the element it becomes.
+    private struct Span {
+        enum Kind { case strikethrough, superscript, spoiler }
+        var open: Range<Int>
+        var close: Range<Int>
+        var kind: Kind
+    }
+
+    /// Turns what the flavour's extensions find in text into nodes: bare URLs and Reddit's `r/`
+    /// and `u/` names (outside links and images) into links, `~~strikethrough~~`,
+    /// `^superscripts` and `>!spoilers!<` into custom inline nodes. Spans are found among the
+    /// children of each node that holds inline content, so `~~**bold** text~~` strikes both; each
+    /// child is looked at once.
+    private func applyInlineExtensions(_ root: OpaquePointer, _ inline: InlineExtensions) {
+        var containers: [(node: OpaquePointer, insideLink: Bool)] = []
         do {
-            guard let iterator = cmark_iter_new(document) else { return }
+            guard let iterator = cmark_iter_new(root) else { return }
             defer { cmark_iter_free(iterator) }
             var insideLink = 0
             while true {
@@ -122,55 +168,174 @@ package struct MarkdownRenderer: Sendable {
                 if event == CMARK_EVENT_DONE { break }
                 guard let node = cmark_iter_get_node(iterator) else { continue }
                 let type = cmark_node_get_type(node)
-                if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
-                    insideLink += event == CMARK_EVENT_ENTER ? 1 : -1
-                } else if type == CMARK_NODE_TEXT, insideLink == 0 {
-                    texts.append(node)
+                let link = type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE
+                if link { insideLink += event == CMARK_EVENT_ENTER ? 1 : -1 }
+                guard event == CMARK_EVENT_ENTER else { continue }
+                switch type {
+                case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING, CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK:
+                    containers.append((node, insideLink > 0))
+                default: break
                 }
             }
         }
-        for node in texts {
-            guard let literal = cmark_node_get_literal(node) else { continue }
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
-            let strikes = MarkdownExtensions.strikethroughs(in: bytes)
-            if strikes.isEmpty {
-                _ = splitAutolinks(node, bytes)
-                continue
+        for (container, insideLink) in containers {
+            // The children as one byte string: text as it is, a line break as '\n', any other node
+            // as one 0x01 byte that stands for it.
+            var bytes: [UInt8] = []
+            var kept: [(at: Int, node: OpaquePointer)] = []
+            var texts: [OpaquePointer] = []
+            var child = cmark_node_first_child(container)
+            while let node = child {
+                child = cmark_node_next(node)
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node) {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+                    texts.append(node)
+                } else {
+                    kept.append((bytes.count, node))
+                    bytes.append(type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK ? 0x0A : 0x01)
+                }
             }
-            // Text, then <del>text</del>, and so on; each piece of text may hold autolinks.
-            var pieces: [(range: Range<Int>, struck: Bool)] = []
-            var at = 0
-            for span in strikes where span.open.lowerBound >= at {
-                pieces.append((at..<span.open.lowerBound, false))
-                pieces.append((span.open.upperBound..<span.close.lowerBound, true))
+            guard !texts.isEmpty else { continue }
+            var spans = MarkdownExtensions.strikethroughs(in: bytes).map { Span(open: $0.open, close: $0.close, kind: .strikethrough) }
+            if inline.flavor == .reddit {
+                spans += RedditMarkdown.spoilers(in: bytes).map { Span(open: $0.open, close: $0.close, kind: .spoiler) }
+                spans += RedditMarkdown.superscripts(in: bytes).map { Span(open: $0.open, close: $0.close, kind: .superscript) }
+            }
+            let linking = !insideLink && texts.contains { node in
+                guard let literal = cmark_node_get_literal(node) else { return false }
+                return !links(in: UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))[...], inline).isEmpty
+            }
+            guard !spans.isEmpty || linking else { continue }
+            spans = Self.nested(spans)
+            var builder = InlineBuilder(bytes: bytes, kept: kept, spans: spans, linking: linking, inline: inline)
+            var next = 0
+            let built = builder.nodes(0..<bytes.count, &next, renderer: self)
+            for node in texts { cmark_node_free(node) }
+            for node in built { cmark_node_append_child(container, node) }
+        }
+    }
+
+    /// Builds the new children of one inline container from its byte string (see
+    /// `applyInlineExtensions`): text and links, the container's other children where they
+    /// stood, and spans around their content.
+    private struct InlineBuilder {
+        let bytes: [UInt8]
+        let kept: [(at: Int, node: OpaquePointer)]
+        let spans: [Span]
+        let linking: Bool
+        let inline: InlineExtensions
+        var nextKept = 0
+
+        init(bytes: [UInt8], kept: [(at: Int, node: OpaquePointer)], spans: [Span], linking: Bool, inline: InlineExtensions) {
+            self.bytes = bytes
+            self.kept = kept
+            self.spans = spans
+            self.linking = linking
+            self.inline = inline
+        }
+
+        /// The nodes for `range`, with the spans starting at `spans[next]` that lie in it.
+        mutating func nodes(_ range: Range<Int>, _ next: inout Int, renderer: MarkdownRenderer) -> [OpaquePointer] {
+            var result: [OpaquePointer] = []
+            var at = range.lowerBound
+            while next < spans.count, spans[next].open.lowerBound >= at, spans[next].close.upperBound <= range.upperBound {
+                let span = spans[next]
+                next += 1
+                result += pieces(at..<span.open.lowerBound, renderer)
+                guard let wrapper = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { continue }
+                switch span.kind {
+                case .strikethrough:
+                    cmark_node_set_on_enter(wrapper, "<del>")
+                    cmark_node_set_on_exit(wrapper, "</del>")
+                case .superscript:
+                    cmark_node_set_on_enter(wrapper, "<sup>")
+                    cmark_node_set_on_exit(wrapper, "</sup>")
+                case .spoiler:
+                    cmark_node_set_on_enter(wrapper, inline.spoilerOpening)
+                    cmark_node_set_on_exit(wrapper, "</span>")
+                }
+                for child in nodes(span.open.upperBound..<span.close.lowerBound, &next, renderer: renderer) {
+                    cmark_node_append_child(wrapper, child)
+                }
+                result.append(wrapper)
                 at = span.close.upperBound
             }
-            pieces.append((at..<bytes.count, false))
-            var previous = node
-            for (k, piece) in pieces.enumerated() {
-                let text = Array(bytes[piece.range])
-                let target: OpaquePointer
-                if k == 0 {
-                    target = node
-                    setLiteral(node, text)
-                } else {
-                    guard let created = cmark_node_new(CMARK_NODE_TEXT) else { continue }
-                    setLiteral(created, text)
-                    target = created
-                }
-                if piece.struck, let del = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) {
-                    cmark_node_set_on_enter(del, "<del>")
-                    cmark_node_set_on_exit(del, "</del>")
-                    if k == 0 { cmark_node_insert_before(node, del) } else { cmark_node_insert_after(previous, del) }
-                    cmark_node_append_child(del, target)
-                    _ = splitAutolinks(target, text)
-                    previous = del
-                } else {
-                    if k > 0 { cmark_node_insert_after(previous, target) }
-                    previous = splitAutolinks(target, text)
-                }
-            }
+            result += pieces(at..<range.upperBound, renderer)
+            return result
         }
+
+        /// Text (with its links) and the kept nodes that stand in `range`.
+        private mutating func pieces(_ range: Range<Int>, _ renderer: MarkdownRenderer) -> [OpaquePointer] {
+            var result: [OpaquePointer] = []
+            var at = range.lowerBound
+            while nextKept < kept.count, kept[nextKept].at < range.upperBound {
+                let (position, node) = kept[nextKept]
+                nextKept += 1
+                guard position >= at else { continue }
+                result += renderer.textAndLinks(bytes[at..<position], linking ? inline : nil)
+                result.append(node)
+                at = position + 1
+            }
+            result += renderer.textAndLinks(bytes[at..<range.upperBound], linking ? inline : nil)
+            return result
+        }
+    }
+
+    /// The spans that nest: sorted by start (outer first), each kept only when it lies inside the
+    /// content of the kept span around it or after it, at most 16 deep; crossing spans are
+    /// dropped. Linear after the sort.
+    private static func nested(_ spans: [Span]) -> [Span] {
+        guard spans.count > 1 else { return spans }
+        // Deeper spans stay text, which bounds the builder's recursion.
+        let maxDepth = 16
+        let sorted = spans.sorted { ($0.open.lowerBound, -$0.close.upperBound) < ($1.open.lowerBound, -$1.close.upperBound) }
+        var kept: [Span] = []
+        var open: [Span] = []
+        for span in sorted {
+            while let top = open.last, top.close.upperBound <= span.open.lowerBound { open.removeLast() }
+            if let top = open.last, !(span.open.lowerBound >= top.open.upperBound && span.close.upperBound <= top.close.lowerBound) { continue }
+            if open.count >= maxDepth { continue }
+            kept.append(span)
+            open.append(span)
+        }
+        return kept
+    }
+
+    /// The links in `bytes`: GitHub's autolinks, and for Reddit its `r/` and `u/` names outside them.
+    private func links<Bytes: Collection<UInt8>>(in bytes: Bytes, _ inline: InlineExtensions) -> [MarkdownExtensions.Autolink] {
+        let text = Array(bytes)
+        var found = MarkdownExtensions.autolinks(in: text)
+        guard inline.flavor == .reddit else { return found }
+        let names = RedditMarkdown.links(in: text, base: inline.redditBase)
+        guard !names.isEmpty else { return found }
+        let urls = found
+        found += names.filter { name in !urls.contains { $0.range.overlaps(name.range) } }
+        return found.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// Text nodes and link nodes for `bytes`, which is text; no links when `inline` is nil.
+    fileprivate func textAndLinks(_ bytes: ArraySlice<UInt8>, _ inline: InlineExtensions?) -> [OpaquePointer] {
+        guard !bytes.isEmpty else { return [] }
+        var result: [OpaquePointer] = []
+        var at = bytes.startIndex
+        func text(_ end: Int) {
+            guard end > at, let node = cmark_node_new(CMARK_NODE_TEXT) else { return }
+            setLiteral(node, Array(bytes[at..<end]))
+            result.append(node)
+        }
+        for link in inline.map({ links(in: bytes, $0) }) ?? [] {
+            let range = (link.range.lowerBound + bytes.startIndex)..<(link.range.upperBound + bytes.startIndex)
+            guard URLPolicy.allowsLink(link.url), let node = cmark_node_new(CMARK_NODE_LINK), let label = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+            text(range.lowerBound)
+            cmark_node_set_url(node, link.url)
+            setLiteral(label, Array(bytes[range]))
+            cmark_node_append_child(node, label)
+            result.append(node)
+            at = range.upperBound
+        }
+        text(bytes.endIndex)
+        return result
     }
 
     private func setLiteral(_ node: OpaquePointer, _ bytes: [UInt8]) {
@@ -181,29 +346,193 @@ package struct MarkdownRenderer: Sendable {
         }
     }
 
-    /// Splits text node `node` (whose literal is `bytes`) around its autolinks; returns the last
-    /// node of what it became.
-    private func splitAutolinks(_ node: OpaquePointer, _ bytes: [UInt8]) -> OpaquePointer {
-        let links = MarkdownExtensions.autolinks(in: bytes)
-        guard !links.isEmpty else { return node }
-        setLiteral(node, Array(bytes[0..<links[0].range.lowerBound]))
-        var previous = node
-        for (k, link) in links.enumerated() {
-            guard URLPolicy.allowsLink(link.url), let linkNode = cmark_node_new(CMARK_NODE_LINK),
-                  let label = cmark_node_new(CMARK_NODE_TEXT) else { continue }
-            cmark_node_set_url(linkNode, link.url)
-            setLiteral(label, Array(bytes[link.range]))
-            cmark_node_append_child(linkNode, label)
-            cmark_node_insert_after(previous, linkNode)
-            previous = linkNode
-            let next = k + 1 < links.count ? links[k + 1].range.lowerBound : bytes.count
-            if next > link.range.upperBound, let rest = cmark_node_new(CMARK_NODE_TEXT) {
-                setLiteral(rest, Array(bytes[link.range.upperBound..<next]))
-                cmark_node_insert_after(previous, rest)
-                previous = rest
+    /// GitHub's task list items: a list item whose text starts `[ ] ` or `[x] ` gets a disabled
+    /// checkbox in place of the brackets.
+    private func applyTaskLists(_ document: OpaquePointer) {
+        var items: [(OpaquePointer, Bool)] = []
+        do {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_ITEM,
+                      let paragraph = cmark_node_first_child(node), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
+                      let text = cmark_node_first_child(paragraph), cmark_node_get_type(text) == CMARK_NODE_TEXT,
+                      let literal = cmark_node_get_literal(text) else { continue }
+                let bytes = UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self)
+                guard bytes[0] == UInt8(ascii: "["), bytes[1] != 0, bytes[2] == UInt8(ascii: "]"),
+                      bytes[3] == 0x20 || bytes[3] == 0x09 else { continue }
+                switch bytes[1] {
+                case 0x20: items.append((text, false))
+                case UInt8(ascii: "x"), UInt8(ascii: "X"): items.append((text, true))
+                default: continue
+                }
             }
         }
-        return previous
+        for (text, checked) in items {
+            guard let literal = cmark_node_get_literal(text), let box = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { continue }
+            let rest = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self) + 3, count: strlen(literal) - 3))
+            setLiteral(text, rest)
+            cmark_node_set_on_enter(box, checked ? "<input type=\"checkbox\" checked=\"\" disabled=\"\">" : "<input type=\"checkbox\" disabled=\"\">")
+            cmark_node_set_on_exit(box, "")
+            cmark_node_insert_before(text, box)
+        }
+    }
+
+    /// Replaces paragraphs that hold a pipe table (`MarkdownTable`) with the table. Its cells are
+    /// parsed by cmark in one more document, one ATX heading per cell (a heading holds inline
+    /// content only, as a cell does), followed by the body itself so reference links resolve.
+    /// Each cell gets the inline extensions and URL checks, then is rendered; the table is a
+    /// custom block of that markup.
+    private func applyTables(_ document: OpaquePointer, source: UnsafeBufferPointer<UInt8>, parseOptions: Int32,
+                             renderOptions: Int32, inline: InlineExtensions) {
+        var lineStarts: [Int] = []
+        func lines(of paragraph: OpaquePointer, quoteDepth: Int) -> [ArraySlice<UInt8>] {
+            if lineStarts.isEmpty {
+                lineStarts.append(0)
+                var i = 0
+                while i < source.count {
+                    if source[i] == 0x0A || (source[i] == 0x0D && (i + 1 == source.count || source[i + 1] != 0x0A)) { lineStarts.append(i + 1) }
+                    i += 1
+                }
+            }
+            let first = Int(cmark_node_get_start_line(paragraph)) - 1
+            let last = Int(cmark_node_get_end_line(paragraph)) - 1
+            guard first >= 0, last >= first, last < lineStarts.count else { return [] }
+            var result: [ArraySlice<UInt8>] = []
+            for line in first...last {
+                var start = lineStarts[line]
+                var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : source.count
+                while end > start, source[end - 1] == 0x0A || source[end - 1] == 0x0D { end -= 1 }
+                if line == first {
+                    start = min(end, start + max(0, Int(cmark_node_get_start_column(paragraph)) - 1))
+                } else {
+                    // A continuation line: its quote markers and indentation go.
+                    var depth = quoteDepth
+                    while start < end {
+                        if source[start] == 0x20 || source[start] == 0x09 { start += 1 }
+                        else if source[start] == UInt8(ascii: ">") && depth > 0 { start += 1; depth -= 1 }
+                        else { break }
+                    }
+                }
+                result.append(Array(source[start..<end])[...])
+            }
+            return result
+        }
+
+        // The paragraphs that hold a table, in document order.
+        var found: [(paragraph: OpaquePointer, table: MarkdownTable.Table)] = []
+        do {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            var quoteDepth = 0
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard let node = cmark_iter_get_node(iterator) else { continue }
+                switch cmark_node_get_type(node) {
+                case CMARK_NODE_BLOCK_QUOTE: quoteDepth += event == CMARK_EVENT_ENTER ? 1 : -1
+                case CMARK_NODE_PARAGRAPH where event == CMARK_EVENT_ENTER:
+                    let paragraphLines = lines(of: node, quoteDepth: quoteDepth)
+                    guard let table = MarkdownTable.find(in: paragraphLines) else { break }
+                    // Lines before the header stay the paragraph, cut at its line breaks; when an
+                    // inline span crosses lines (or a link definition took lines), they do not
+                    // match, and the paragraph stays as typed.
+                    if table.headerLine > 0 {
+                        var breaks = 0
+                        var child = cmark_node_first_child(node)
+                        while let inline = child {
+                            let type = cmark_node_get_type(inline)
+                            if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { breaks += 1 }
+                            child = cmark_node_next(inline)
+                        }
+                        guard breaks == paragraphLines.count - 1 else { break }
+                    }
+                    found.append((node, table))
+                default: break
+                }
+            }
+        }
+        guard !found.isEmpty else { return }
+
+        var cells: [UInt8] = []
+        for (_, table) in found {
+            for cell in table.header + table.rows.joined() {
+                cells.append(contentsOf: "# ".utf8)
+                cells.append(contentsOf: cell)
+                cells.append(contentsOf: " #\n".utf8)
+            }
+        }
+        cells.append(0x0A)
+        cells.append(contentsOf: source)
+        guard let parsed = cells.withUnsafeBufferPointer({ buffer in
+            cmark_parse_document(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), buffer.count, parseOptions)
+        }) else { return }
+        defer { cmark_node_free(parsed) }
+
+        var heading = cmark_node_first_child(parsed)
+        func nextCell() -> String? {
+            guard let node = heading, cmark_node_get_type(node) == CMARK_NODE_HEADING else { return nil }
+            heading = cmark_node_next(node)
+            cmark_consolidate_text_nodes(node)
+            applyInlineExtensions(node, inline)
+            removeRefusedURLs(node)
+            guard let rendered = cmark_render_html(node, renderOptions) else { return nil }
+            defer { free(rendered) }
+            // "<h1>" … "</h1>\n"
+            let length = strlen(rendered)
+            guard length >= 10 else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self) + 4, count: length - 10), as: UTF8.self)
+        }
+
+        for (paragraph, table) in found {
+            var html = "<div class=\"tf-table\" tabindex=\"0\"><table>\n<thead>\n<tr>\n"
+            func cell(_ tag: String, _ column: Int) -> Bool {
+                guard let content = nextCell() else { return false }
+                switch table.alignments[column] {
+                case .none: html += "<\(tag)>"
+                case .left: html += "<\(tag) class=\"tf-left\">"
+                case .center: html += "<\(tag) class=\"tf-center\">"
+                case .right: html += "<\(tag) class=\"tf-right\">"
+                }
+                html += content + "</\(tag)>\n"
+                return true
+            }
+            for column in table.header.indices where !cell("th", column) { return }
+            html += "</tr>\n</thead>\n"
+            if !table.rows.isEmpty {
+                html += "<tbody>\n"
+                for row in table.rows {
+                    html += "<tr>\n"
+                    for column in row.indices where !cell("td", column) { return }
+                    html += "</tr>\n"
+                }
+                html += "</tbody>\n"
+            }
+            html += "</table></div>"
+            guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
+            cmark_node_set_on_enter(block, html)
+            cmark_node_set_on_exit(block, "")
+            cmark_node_insert_after(paragraph, block)
+            // The paragraph keeps its inline content up to the line break before the header row.
+            if table.headerLine == 0 {
+                cmark_node_free(paragraph)
+                continue
+            }
+            var breaks = 0
+            var child = cmark_node_first_child(paragraph)
+            while let node = child, breaks < table.headerLine {
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { breaks += 1 }
+                child = cmark_node_next(node)
+                if breaks == table.headerLine { cmark_node_free(node) }
+            }
+            while let node = child {
+                child = cmark_node_next(node)
+                cmark_node_free(node)
+            }
+        }
     }
 
     /// Unwraps links and images whose URL the policy refuses: their text stays, the URL goes.

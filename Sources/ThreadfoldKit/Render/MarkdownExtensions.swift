@@ -212,3 +212,158 @@ enum MarkdownExtensions {
         isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 }
+
+/// Reddit's additions to Markdown, found in text nodes as the GFM extensions are: `^word` and
+/// `^(several words)` superscripts, `>!spoiler!<` spans, and `r/sub` and `u/name` links.
+/// Each scan is linear in the text.
+enum RedditMarkdown {
+    /// Whether `text` could hold a Reddit extension: a `^` before a non-space, `>!`, or `r/` or `u/`.
+    static func mayApply(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count > 1 else { return false }
+        for i in 1..<text.count {
+            let previous = text[i - 1]
+            switch text[i] {
+            case UInt8(ascii: "!"): if previous == UInt8(ascii: ">") { return true }
+            case UInt8(ascii: "/"): if previous | 0x20 == UInt8(ascii: "r") || previous | 0x20 == UInt8(ascii: "u") { return true }
+            default: if previous == UInt8(ascii: "^") && !isSpace(text[i]) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Superscript spans: (opening delimiter, closing delimiter). `^(…)` closes at its balancing
+    /// `)`; `^word` runs to the next white space and has an empty closing delimiter, so `^^x`
+    /// nests. A `^` before white space, or at the end, is text.
+    static func superscripts(in text: [UInt8]) -> [(open: Range<Int>, close: Range<Int>)] {
+        var spans: [(open: Range<Int>, close: Range<Int>)] = []
+        let n = text.count
+        // Balancing parentheses, found once with a stack, so `^(` never scans ahead.
+        var closing: [Int: Int] = [:]
+        var opened: [Int] = []
+        for i in 0..<n where text[i] == UInt8(ascii: "(") || text[i] == UInt8(ascii: ")") {
+            if text[i] == UInt8(ascii: "(") { opened.append(i) } else if let open = opened.popLast() { closing[open] = i }
+        }
+        // The end of the word the scan is in: every `^` of one word shares it.
+        var wordEnd = 0
+        var i = 0
+        while i < n {
+            guard text[i] == UInt8(ascii: "^"), i + 1 < n, !isSpace(text[i + 1]) else { i += 1; continue }
+            if text[i + 1] == UInt8(ascii: "("), let close = closing[i + 1] {
+                // Superscripts inside the parentheses are found as the scan goes on.
+                if close > i + 2 { spans.append((i..<(i + 2), close..<(close + 1))) }
+                i += 2
+                continue
+            }
+            if wordEnd <= i {
+                wordEnd = i + 1
+                while wordEnd < n, !isSpace(text[wordEnd]) { wordEnd += 1 }
+            }
+            spans.append((i..<(i + 1), wordEnd..<wordEnd))
+            i += 1
+        }
+        return spans
+    }
+
+    /// Spoiler spans `>!…!<` with some text between; they do not nest.
+    static func spoilers(in text: [UInt8]) -> [(open: Range<Int>, close: Range<Int>)] {
+        var spans: [(open: Range<Int>, close: Range<Int>)] = []
+        var i = 0
+        let n = text.count
+        while i + 1 < n {
+            guard text[i] == UInt8(ascii: ">"), text[i + 1] == UInt8(ascii: "!") else { i += 1; continue }
+            var j = i + 3
+            var close: Int? = nil
+            while j + 1 < n {
+                if text[j] == UInt8(ascii: "!") && text[j + 1] == UInt8(ascii: "<") { close = j; break }
+                j += 1
+            }
+            guard let close else { break } // no later opener can close either
+            spans.append((i..<(i + 2), close..<(close + 2)))
+            i = close + 2
+        }
+        return spans
+    }
+
+    /// `r/sub`, `/r/sub`, `u/name` and `/u/name` at a word's start, as links under `base`:
+    /// subreddit names of 2–21 letters, digits and `_` (joined by `+` for a multireddit), user
+    /// names of 3–20 letters, digits, `_` and `-`.
+    static func links(in text: [UInt8], base: String) -> [MarkdownExtensions.Autolink] {
+        var found: [MarkdownExtensions.Autolink] = []
+        var i = 0
+        let n = text.count
+        while i + 2 < n {
+            let byte = text[i] | 0x20
+            guard (byte == UInt8(ascii: "r") || byte == UInt8(ascii: "u")) && text[i] >= 0x41, text[i + 1] == UInt8(ascii: "/") else { i += 1; continue }
+            var start = i
+            if i > 0 && text[i - 1] == UInt8(ascii: "/") { start = i - 1 }
+            guard start == 0 || !isNameByte(text[start - 1]) && text[start - 1] != UInt8(ascii: "/") && text[start - 1] != UInt8(ascii: "@") else { i += 1; continue }
+            let subreddit = byte == UInt8(ascii: "r")
+            var end = i + 2
+            var nameStart = end
+            var valid = true
+            while true {
+                while end < n, isNameByte(text[end]) || (!subreddit && text[end] == UInt8(ascii: "-")) { end += 1 }
+                let length = end - nameStart
+                if subreddit ? !(2...21).contains(length) : !(3...20).contains(length) { valid = false; break }
+                guard subreddit, end + 1 < n, text[end] == UInt8(ascii: "+"), isNameByte(text[end + 1]) else { break }
+                end += 1
+                nameStart = end
+            }
+            // A name is not the start of a longer path or address ("r/x.com" is not a subreddit).
+            if valid, end < n, text[end] == UInt8(ascii: "."), end + 1 < n, isNameByte(text[end + 1]) { valid = false }
+            guard valid else { i = max(end, i + 1); continue }
+            let name = String(decoding: text[(i + 2)..<end], as: UTF8.self)
+            found.append(MarkdownExtensions.Autolink(range: start..<end, url: base + (subreddit ? "/r/" : "/user/") + name))
+            i = end
+        }
+        return found
+    }
+
+    /// A line that starts (after quote markers) with `>!` and holds a closing `!<` is a spoiler,
+    /// not a block quote: its `>` is escaped before cmark reads the text. Lines inside fenced
+    /// code are left alone. Returns nil when nothing changes.
+    static func protectLineSpoilers(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        var copied = 0
+        var changed = false
+        var lineStart = 0
+        var fence: UInt8 = 0
+        let n = text.count
+        while lineStart < n {
+            var lineEnd = lineStart
+            while lineEnd < n, text[lineEnd] != 0x0A { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            var i = lineStart
+            while i < lineEnd, text[i] == 0x20 { i += 1 }
+            if i + 2 < lineEnd, text[i] == UInt8(ascii: "`") || text[i] == UInt8(ascii: "~"), text[i + 1] == text[i], text[i + 2] == text[i] {
+                fence = fence == 0 ? text[i] : (fence == text[i] ? 0 : fence)
+                continue
+            }
+            guard fence == 0 else { continue }
+            // Quote markers, each with its spaces; the last one right before '!'.
+            var marker = -1
+            while i < lineEnd, text[i] == UInt8(ascii: ">") {
+                marker = i
+                i += 1
+                if i < lineEnd, text[i] == UInt8(ascii: "!") { break }
+                while i < lineEnd, text[i] == 0x20 { i += 1 }
+            }
+            guard marker >= 0, i == marker + 1, i < lineEnd, text[i] == UInt8(ascii: "!") else { continue }
+            var j = i + 1
+            while j + 1 < lineEnd, !(text[j] == UInt8(ascii: "!") && text[j + 1] == UInt8(ascii: "<")) { j += 1 }
+            guard j + 1 < lineEnd else { continue }
+            out.append(contentsOf: text[copied..<marker])
+            out.append(UInt8(ascii: "\\"))
+            copied = marker
+            changed = true
+        }
+        guard changed else { return nil }
+        out.append(contentsOf: text[copied...])
+        return out
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_")
+    }
+}

@@ -56,10 +56,27 @@ package struct ThreadRenderer: Sendable {
         return PageLanguage(strings: strings, tag: tag, keys: templates.keys, messages: named ? nil : defaultLanguage.messages)
     }
 
+    /// How one thread's Markdown bodies are read: the flavour its importer chose (the options'
+    /// own choice wins in `MarkdownRenderer`) and the words its pages speak.
+    struct BodyContext {
+        var flavor: MarkdownFlavor?
+        var spoilerLabel: String
+
+        init(flavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler") {
+            self.flavor = flavor
+            self.spoilerLabel = spoilerLabel
+        }
+
+        init(_ info: ThreadInfo, _ language: PageLanguage) {
+            flavor = info.markdownFlavor
+            spoilerLabel = language.strings.text("spoiler")
+        }
+    }
+
     /// A body rendered by its format: Markdown through cmark, HTML through the sanitizer, text escaped.
-    func body(_ text: String, _ format: BodyFormat) -> HTML {
+    func body(_ text: String, _ format: BodyFormat, _ context: BodyContext = BodyContext()) -> HTML {
         switch format {
-        case .markdown: return markdown.render(text)
+        case .markdown: return markdown.render(text, sourceFlavor: context.flavor, spoilerLabel: context.spoilerLabel)
         case .html: return sanitizer.sanitize(text)
         case .text: return markdown.plainText(text)
         }
@@ -68,15 +85,15 @@ package struct ThreadRenderer: Sendable {
     /// Renders the bodies `model` shows that `cache` does not hold yet. The cache is indexed like
     /// `thread.records`, so the pages of one thread (its parts, branches and orders) share it and
     /// each body is rendered once.
-    func renderBodies(_ model: PageModel, into cache: inout [HTML?]) {
-        renderBodies(model.entries.lazy.map { Int($0.comment) }, of: model.thread, into: &cache)
+    func renderBodies(_ model: PageModel, _ context: BodyContext, into cache: inout [HTML?]) {
+        renderBodies(model.entries.lazy.map { Int($0.comment) }, of: model.thread, context, into: &cache)
     }
 
     /// Renders the bodies of `comments` (indices into `thread.records`) that `cache` lacks;
     /// placeholders have none.
-    func renderBodies(_ comments: some Sequence<Int>, of thread: ThreadTree, into cache: inout [HTML?]) {
+    func renderBodies(_ comments: some Sequence<Int>, of thread: ThreadTree, _ context: BodyContext, into cache: inout [HTML?]) {
         for i in comments where cache[i] == nil && !thread.flags[i].contains(.placeholder) {
-            cache[i] = body(thread.records[i].body, thread.records[i].bodyFormat)
+            cache[i] = body(thread.records[i].body, thread.records[i].bodyFormat, context)
         }
     }
 
@@ -94,8 +111,8 @@ package struct ThreadRenderer: Sendable {
     }
 
     /// The opening post's body, shown on the first page of a thread only.
-    func threadBody(_ info: ThreadInfo) -> HTML? {
-        info.body.map { body($0, info.bodyFormat) }
+    func threadBody(_ info: ThreadInfo, _ context: BodyContext) -> HTML? {
+        info.body.map { body($0, info.bodyFormat, context) }
     }
 
     /// A standalone page of a thread (`render`, `preview`): the whole thread on one page, with
@@ -103,11 +120,13 @@ package struct ThreadRenderer: Sendable {
     package func page(_ record: ThreadRecord, assets: String = "") throws -> RenderedThread {
         let thread = try ThreadBuilder.build(record, options: options.render.thread)
         let model = PageLayout.make(thread, options: options.render.layout)
+        let language = language(for: thread.info)
+        let context = BodyContext(thread.info, language)
         var bodies = [HTML?](repeating: nil, count: thread.records.count)
-        renderBodies(model, into: &bodies)
+        renderBodies(model, context, into: &bodies)
         var html: [UInt8] = []
-        try renderPage(model, language: language(for: thread.info), assets: assets, bodies: bodies,
-                       threadBody: threadBody(thread.info), navigation: nil, into: &html)
+        try renderPage(model, language: language, assets: assets, bodies: bodies,
+                       threadBody: threadBody(thread.info, context), navigation: nil, into: &html)
         return RenderedThread(thread: thread, html: html)
     }
 
@@ -155,9 +174,10 @@ package struct ThreadRenderer: Sendable {
         if flat { layout.maxDepth = 1 }
 
         let language = language(for: first.info)
+        let context = BodyContext(first.info, language)
         let anchors = Anchors.make(for: first.records)
         var bodies = [HTML?](repeating: nil, count: first.records.count)
-        let postBody = threadBody(first.info)
+        let postBody = threadBody(first.info, context)
         let base = ["t", folder]
         var paths: [String] = []
         var buffer: [UInt8] = []
@@ -177,9 +197,9 @@ package struct ThreadRenderer: Sendable {
             for page in plan.pages {
                 let navigation = plan.navigation(of: page, tree: tree, anchors: anchors, base: base, order: k, orders: orders,
                                                  canonicalBase: options.base)
-                renderBodies(page.model, into: &bodies)
+                renderBodies(page.model, context, into: &bodies)
                 // Breadcrumbs quote the comments a branch hangs from, in plain text from their bodies.
-                renderBodies(navigation.ancestors.map { Int($0.comment) }, of: tree, into: &bodies)
+                renderBodies(navigation.ancestors.map { Int($0.comment) }, of: tree, context, into: &bodies)
                 try renderPage(page.model, language: language, assets: ThreadPaths.root(from: page.dir), bodies: bodies,
                                threadBody: navigation.showsPost ? postBody : nil, navigation: navigation, into: &buffer)
                 let path = page.dir.joined(separator: "/") + "/index.html"
@@ -193,7 +213,7 @@ package struct ThreadRenderer: Sendable {
         let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, source: source)
         for (path, bytes) in [("t/\(folder)/thread.json", summary.encoded()),
                               ("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: pages,
-                                                             pageOf: mainPlan?.pageOf ?? [], language: language, bodies: &bodies))] {
+                                                             pageOf: mainPlan?.pageOf ?? [], language: language, context: context, bodies: &bodies))] {
             try write(path, bytes)
             paths.append(path)
         }
@@ -243,7 +263,7 @@ package struct ThreadRenderer: Sendable {
     /// The thread's latest comments, newest first, each with a plain-text excerpt of its body
     /// (`AtomFeed.excerptLimit` characters), never the whole body.
     func feed(_ tree: ThreadTree, summary: ThreadSummary, anchors: [String], pageDirs: [[String]], pageOf: [Int32],
-              language: PageLanguage, bodies: inout [HTML?]) -> [UInt8] {
+              language: PageLanguage, context: BodyContext, bodies: inout [HTML?]) -> [UInt8] {
         let strings = language.strings
         let base = ["t", summary.path.split(separator: "/").dropFirst().joined(separator: "/")]
         var recent: [Int] = []
@@ -257,7 +277,7 @@ package struct ThreadRenderer: Sendable {
         let title = summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled")
         let absolute = options.base
         let latest = recent.prefix(options.feedEntries)
-        renderBodies(latest, of: tree, into: &bodies)
+        renderBodies(latest, of: tree, context, into: &bodies)
         let entries = latest.map { [bodies] i -> AtomFeed.Entry in
             let record = tree.records[i]
             let dir = pageDirs[Int(pageOf[i])]

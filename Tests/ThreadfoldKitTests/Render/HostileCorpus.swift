@@ -107,11 +107,20 @@ enum HostileCorpus {
         "[x](#\"onmouseover=\"alert(1))", "[x](https://ok.example/\"onmouseover=\"alert(1))",
     ]
 
+    /// GFM's and Reddit's extensions, which Threadfold builds on cmark's tree.
+    static let extensionTricks = [
+        "| [x](javascript:alert(1)) | <script>alert(1)</script> |\n|---|---|\n| <img src=x onerror=alert(1)> | \\| \"><script>alert(1)</script> |",
+        "| a |\n|---|\n| [x][r] |\n\n[r]: javascript:alert(1)", "- [x] <img src=x onerror=alert(1)>\n- [ ] [x](javascript:alert(1))",
+        ">!<script>alert(1)</script>!<", ">![x](javascript:alert(1))!<", "^(<img src=x onerror=alert(1)>)", "^<svg/onload=alert(1)>",
+        "~~<script>alert(1)</script>~~", "r/\"onmouseover=alert(1) u/a\"b\"c", "www.ok.example/\"onmouseover=\"alert(1)",
+        "https://ok.example/<script>alert(1)</script>", "| `<script>` | ~~**<b>**~~ |\n| :-: | --: |",
+    ]
+
     static let groups: [(String, [String])] = [
         ("script tags", scripts), ("event handlers", eventHandlers), ("javascript: URLs", javascriptURLs),
         ("other schemes", otherSchemes), ("attribute breakers", attributeBreakers), ("structure breakers", structureBreakers),
         ("SVG and MathML", svgAndMath), ("encodings", encodings), ("embedding", embedding), ("styles", styles),
-        ("Markdown tricks", markdownTricks),
+        ("Markdown tricks", markdownTricks), ("Markdown extensions", extensionTricks),
     ]
 
     static let all: [Payload] = groups.flatMap { group, texts in

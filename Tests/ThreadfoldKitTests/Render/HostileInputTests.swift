@@ -14,11 +14,12 @@ struct HostileInputTests {
         "del": [], "sup": [], "sub": [], "a": ["rel", "href", "title", "class"], "img": ["loading", "src", "alt", "title", "width", "height"],
         "bdi": ["class", "itemprop"], "time": ["datetime", "itemprop"], "main": ["class", "data-expand-label", "data-collapse-label"],
         "article": ["class", "id", "itemprop", "itemscope", "itemtype"], "header": ["class"], "abbr": ["class", "title"],
-        "span": ["class", "itemprop", "itemscope", "itemtype", "aria-hidden"], "div": ["class", "itemprop"], "meta": ["itemprop", "content"],
-        "details": ["class", "open"], "summary": [],
+        "span": ["class", "itemprop", "itemscope", "itemtype", "aria-hidden", "tabindex"], "div": ["class", "itemprop", "tabindex"],
+        "meta": ["itemprop", "content"], "details": ["class", "open"], "summary": [],
+        "table": [], "thead": [], "tbody": [], "tr": [], "th": ["class"], "td": ["class"], "input": ["type", "checked", "disabled"],
     ]
 
-    static func render(_ payload: String) throws -> String {
+    static func render(_ payload: String, flavor: MarkdownFlavor? = nil) throws -> String {
         func comment(_ id: String, parent: String? = nil, format: BodyFormat) -> CommentRecord {
             var record = CommentRecord(id: CommentID(id), parentID: parent.map(CommentID.init), author: payload, body: payload,
                                        createdAt: Timestamp(unix: 1_700_000_000), authorFlair: payload)
@@ -30,6 +31,7 @@ struct HostileInputTests {
                                              comment("x", parent: "h", format: .text), comment("o", parent: "missing", format: .markdown)],
                                   file: "hostile.json")
         thread.info.body = payload
+        thread.info.markdownFlavor = flavor
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 1, openDepth: 1, maxDepth: 1)
         return String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(thread).html, as: UTF8.self)
@@ -97,9 +99,10 @@ struct HostileInputTests {
         #expect(HostileCorpus.all.count >= 200)
     }
 
-    @Test("a payload in every field comes out as text", arguments: HostileCorpus.all)
-    func payload(_ payload: HostileCorpus.Payload) throws {
-        let page = try Self.render(payload.text)
+    @Test("a payload in every field comes out as text, read as GFM and as Reddit Markdown",
+          arguments: HostileCorpus.all, [MarkdownFlavor.gfm, .reddit])
+    func payload(_ payload: HostileCorpus.Payload, _ flavor: MarkdownFlavor) throws {
+        let page = try Self.render(payload.text, flavor: flavor)
         let body = content(of: page)
         let issues = Self.problems(body)
         #expect(issues.isEmpty, "\(issues.prefix(5))")

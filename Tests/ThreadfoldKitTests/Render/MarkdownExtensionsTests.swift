@@ -38,10 +38,17 @@ struct GFMExample: CustomTestStringConvertible, Sendable {
         return examples
     }
 
-    /// Markup compared after white space is normalised and the attributes Threadfold adds to
-    /// every link and image are taken off.
+    /// Markup compared after white space is normalised, the attributes Threadfold adds to every
+    /// link and image are taken off, and its table markup is put back in GitHub's: a scrolling
+    /// wrapper around each table, and classes for alignment (HTML5 made `align` obsolete, and
+    /// the Content-Security-Policy forbids `style`).
     static func normalised(_ html: String) -> String {
         var text = html.replacingOccurrences(of: #" rel="nofollow ugc noopener""#, with: "")
+            .replacingOccurrences(of: #"<div class="tf-table" tabindex="0"><table>"#, with: "<table>")
+            .replacingOccurrences(of: "</table></div>", with: "</table>")
+            .replacingOccurrences(of: #" class="tf-left""#, with: #" align="left""#)
+            .replacingOccurrences(of: #" class="tf-center""#, with: #" align="center""#)
+            .replacingOccurrences(of: #" class="tf-right""#, with: #" align="right""#)
             .replacingOccurrences(of: #" loading="lazy""#, with: "")
             .replacingOccurrences(of: " />", with: ">")
         text = text.replacingOccurrences(of: #"<img src="([^"]*)" alt="([^"]*)">"#, with: "<img src=\"$1\" alt=\"$2\">", options: .regularExpression)
@@ -53,11 +60,22 @@ struct GFMExample: CustomTestStringConvertible, Sendable {
 struct MarkdownExtensionsTests {
     static let renderer = MarkdownRenderer(options: MarkdownOptions(hardBreaks: false))
 
-    @Test("GitHub's strikethrough and autolink examples", arguments: try GFMExample.load(["Strikethroughs", "Autolinks"]))
+    @Test("GitHub's examples: strikethrough, autolinks, tables and task lists", arguments: try GFMExample.load(["Strikethroughs", "Autolinks", "Tables", "Task lists"]))
     func spec(_ example: GFMExample) {
         let output = Self.renderer.render(example.markdown).raw
         if example.html == "<IGNORE>" { return } // must only not crash
+        if example.testDescription == "Tables #12" {
+            // Left out on purpose: raw HTML in a cell is omitted, as everywhere else in a body.
+            #expect(!output.contains("<strong>") && !output.contains("<br>") && output.contains("<!-- raw HTML omitted -->"))
+            return
+        }
         #expect(GFMExample.normalised(output) == GFMExample.normalised(example.html))
+    }
+
+    @Test("the example suite holds the sections and counts passed above")
+    func counts() throws {
+        let examples = try GFMExample.load(["Strikethroughs", "Autolinks", "Tables", "Task lists"])
+        #expect(Dictionary(grouping: examples, by: \.section).mapValues(\.count) == ["Strikethroughs": 2, "Autolinks": 3, "Tables": 16, "Task lists": 3])
     }
 
     @Test("autolinks: what links and what does not", arguments: [

@@ -15,6 +15,7 @@ enum RedditImporter {
         let document = context.document
         var record = ThreadRecord(file: context.file, source: document.bytes)
         record.info.sourceFormat = "reddit"
+        record.info.markdownFlavor = .reddit
         let root = document.root
         guard document.kind(root) == .array, document.count(root) >= 2 else {
             context.fail(root, "$", "expected an array of two Listings (the post, then the comments)")
@@ -138,6 +139,7 @@ enum RedditImporter {
             if threads[link] == nil {
                 var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
                 record.info.sourceFormat = "reddit"
+                record.info.markdownFlavor = .reddit
                 record.info.title = "Reddit thread \(strip(linkText))"
                 threads[link] = record
                 order.append(link)
