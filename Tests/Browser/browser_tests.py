@@ -17,6 +17,7 @@ from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.chrome.service import Service
 
@@ -378,6 +379,57 @@ def layout_checks(browser, url, javascript):
         check(f"{mode}: the page has a reply section", False, "none found")
 
 
+def markdown_checks(browser, url, javascript):
+    """Reddit spoilers reveal with CSS alone; a wide table scrolls in its own box."""
+    mode = "js" if javascript else "no-js"
+    browser.set_window_size(1000, 1000)
+    browser.get(url)
+    spoilers = browser.find_elements(By.CSS_SELECTOR, ".tf-spoiler")
+    if not spoilers:
+        check(f"{mode}: the page has a spoiler", False, "none found")
+        return
+    spoiler = spoilers[0]
+    color = "return getComputedStyle(arguments[0]).color"
+    label = spoiler.find_element(By.CSS_SELECTOR, ".tf-sr")
+    covered = browser.execute_script(color, spoiler)
+    check(f"{mode}: a spoiler's text is covered until asked for, and screen readers hear its label first",
+          covered.replace(" ", "") in ("rgba(0,0,0,0)", "transparent") and label.get_attribute("textContent") == "Spoiler: "
+          and browser.execute_script("return arguments[0].getBoundingClientRect().width <= 1", label),
+          f"colour {covered}, label '{label.get_attribute('textContent')}'")
+    ActionChains(browser).move_to_element(spoiler).perform()
+    hovered = browser.execute_script(color, spoiler)
+    ActionChains(browser).move_by_offset(0, 400).perform()
+    spoiler.click()
+    clicked = browser.execute_script(color, spoiler)
+    focused = browser.execute_script("return document.activeElement === arguments[0]", spoiler)
+    browser.find_element(By.TAG_NAME, "body").click()
+    browser.execute_script("document.activeElement.blur()")
+    # Keyboard: tab until the spoiler has focus.
+    browser.get(url)
+    spoiler = browser.find_elements(By.CSS_SELECTOR, ".tf-spoiler")[0]
+    reached = False
+    for _ in range(200):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        if browser.execute_script("return document.activeElement === arguments[0]", spoiler):
+            reached = True
+            break
+    tabbed = browser.execute_script(color, spoiler)
+    shown = lambda c: c.replace(" ", "") not in ("rgba(0,0,0,0)", "transparent")
+    check(f"{mode}: a spoiler shows on hover, on a click and on keyboard focus",
+          shown(hovered) and shown(clicked) and focused and reached and shown(tabbed),
+          f"hover {hovered}, click {clicked} (focused {focused}), tab reached {reached}: {tabbed}")
+
+    browser.set_window_size(390, 900)
+    browser.get(url)
+    sizes = browser.execute_script("""
+        const t = document.querySelector('.tf-table');
+        return t && {inner: t.scrollWidth, outer: t.clientWidth,
+                     page: document.documentElement.scrollWidth, client: document.documentElement.clientWidth};""")
+    check(f"{mode}: at 390 px a wide table scrolls inside its box, and the page does not scroll sideways",
+          bool(sizes) and sizes["inner"] > sizes["outer"] and sizes["page"] <= sizes["client"], str(sizes))
+    browser.set_window_size(1000, 1200)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--site", required=True)
@@ -386,6 +438,7 @@ def main():
     parser.add_argument("--hostile", action="append", default=[])
     parser.add_argument("--archive")
     parser.add_argument("--layout", action="append", default=[], help="a page with real depth, for the layout checks")
+    parser.add_argument("--markdown", action="append", default=[], help="a page with Reddit spoilers and a wide table")
     args = parser.parse_args()
     site = Path(args.site).resolve()
     for javascript in (True, False):
@@ -399,6 +452,8 @@ def main():
                 archive_checks(browser, Path(args.archive).resolve(), javascript)
             for page in args.layout:
                 layout_checks(browser, (site / page).as_uri(), javascript)
+            for page in args.markdown:
+                markdown_checks(browser, (site / page).as_uri(), javascript)
         finally:
             browser.quit()
     failed = sum(1 for _, ok in RESULTS if not ok)

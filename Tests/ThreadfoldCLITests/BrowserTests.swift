@@ -42,12 +42,21 @@ struct BrowserTests {
         let deepRendered = try cli.run(["render", "-q", "-o", deepSite, reddit, deep, "--max-depth", "16", "--open-depth", "16"], in: folder)
         #expect(deepRendered.status == 0, "\(deepRendered.err)")
 
+        // Reddit Markdown: a spoiler around other markup, and a table too wide for a phone.
+        let columns = (0..<20).map { "column\($0)" }.joined(separator: " | ")
+        let dashes = Array(repeating: "---", count: 20).joined(separator: " | ")
+        let cells = (0..<20).map { "value-\($0)-long" }.joined(separator: " | ")
+        let flavours = try cli.write(#"{"title": "Flavours", "comments": [{"id": "1", "author": "ann", "body": "Who dies? >!Everyone, in **the** end!< See r/books and 2^10."}, {"id": "2", "parent_id": "1", "author": "bob", "body": "| \#(columns) |\n| \#(dashes) |\n| \#(cells) |"}]}"#, "flavours.json", in: folder)
+        let flavoured = try cli.run(["render", "-q", "-o", folder.appendingPathComponent("flavours").path, flavours, "--markdown", "reddit"], in: folder)
+        #expect(flavoured.status == 0, "\(flavoured.err)")
+
         let (status, report) = try ExternalTools.run("/usr/bin/env", [
             "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
             "--site", site, "--page", "thread.html", "--input", example,
             "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html",
             "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive,
-            "--layout", "thread.html", "--layout", "../deep/comments.html", "--layout", "../deep/deep.html"])
+            "--layout", "thread.html", "--layout", "../deep/comments.html", "--layout", "../deep/deep.html",
+            "--markdown", "../flavours/flavours.html"])
         #expect(status == 0, "\(report)")
         #expect(report.contains(" passed, 0 failed"), "\(report)")
     }

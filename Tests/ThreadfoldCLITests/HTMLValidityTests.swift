@@ -24,6 +24,16 @@ struct HTMLValidityTests {
         inputs.append(try cli.write(hostile, "hostile.json", in: folder))
         inputs.append(try cli.write(discourse, "discourse-hostile.json", in: folder))
         inputs.append(try cli.write(String(HackerNewsImporterTests_algolia), "hn.json", in: folder))
+        // Every Markdown extension, read as GFM in `site` and as Reddit Markdown in `reddit`.
+        let extensions = try cli.write(#"""
+            {"title": "Extensions", "comments": [
+             {"id": "1", "author": "a", "body": "| a | b | c |\n|:-|:-:|-:|\n| **x** | https://e.example | `c\\|d` |\n| short |"},
+             {"id": "2", "author": "a", "body": "- [x] done\n- [ ] todo\n  1. [x] nested\n\n> | q |\n> |---|\n> | ~~r~~ |"},
+             {"id": "3", "parent_id": "1", "author": "b", "body": ">!a **spoiler** with [a link](https://e.example)!< and ^(sup text) 2^10 r/books u/some_user ~~**struck**~~"}]}
+            """#, "extensions.json", in: folder)
+        inputs.append(extensions)
+        let reddit = try cli.run(["render", "-q", "-o", folder.appendingPathComponent("reddit").path, extensions, "--markdown", "reddit"], in: folder)
+        #expect(reddit.status == 0, "\(reddit.err)")
         let site = folder.appendingPathComponent("site").path
         let rendered = try cli.run(["render", "-q", "-o", site] + inputs, in: folder)
         #expect(rendered.status == 0, "\(rendered.err)")
@@ -48,7 +58,7 @@ struct HTMLValidityTests {
         let monthly = try cli.run(["build", "-q", "-o", months, archiveInput, "--sections", "month", "--layout", "auto", "--locale", "zh-Hans"], in: folder)
         #expect(monthly.status == 0, "\(monthly.err)")
 
-        for dir in [site, folder.appendingPathComponent("deep").path, archive, months] {
+        for dir in [site, folder.appendingPathComponent("deep").path, folder.appendingPathComponent("reddit").path, archive, months] {
             let (status, report) = try ExternalTools.validate(dir, jar: jar)
             #expect(status == 0, "Nu checker:\n\(report)")
         }
