@@ -637,6 +637,19 @@ do {
     t = clock()
     for record in records { for comment in record.comments { _ = markdown.render(comment.body) } }
     let markdownTime = Double(clock() - t) / 1e9
+    // The extensions on and off: every body through each flavour (best of the runs).
+    let flavours = MarkdownFlavor.allCases.map { flavor -> String in
+        var options = MarkdownOptions()
+        options.flavor = flavor
+        let renderer = MarkdownRenderer(options: options)
+        let time = best(settings.runs) {
+            let start = clock()
+            for record in records { for comment in record.comments { _ = renderer.render(comment.body) } }
+            return Double(clock() - start) / 1e9
+        }
+        return "\(flavor.rawValue) \(format(time, 3)) s"
+    }
+    print("Markdown by flavour (commonmark: extensions off): \(flavours.joined(separator: " · "))")
     let resources = ResourceStore()
     precondition(entries > 0)
     // `page` threads and lays out again: take those stages' times off.

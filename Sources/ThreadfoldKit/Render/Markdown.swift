@@ -79,7 +79,7 @@ package struct MarkdownRenderer: Sendable {
                 if MarkdownTable.mayHold(buffer) {
                     applyTables(document, source: buffer, parseOptions: parseOptions, renderOptions: renderOptions, inline: inline)
                 }
-                let tasks = flavor == .gfm && buffer.contains(UInt8(ascii: "["))
+                let tasks = flavor == .gfm && Self.mayHoldTask(buffer)
                 let spans = MarkdownExtensions.mayApply(buffer) || (flavor == .reddit && RedditMarkdown.mayApply(buffer))
                 if tasks || spans { cmark_consolidate_text_nodes(document) }
                 if tasks { applyTaskLists(document) }
@@ -344,6 +344,15 @@ package struct MarkdownRenderer: Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             _ = cmark_node_set_literal(node, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self))
         }
+    }
+
+    /// Whether a body holds `[ ]`, `[x]` or `[X]` at all.
+    static func mayHoldTask(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count >= 3 else { return false }
+        for i in 0..<(text.count - 2) where text[i] == UInt8(ascii: "[") && text[i + 2] == UInt8(ascii: "]") {
+            if text[i + 1] == 0x20 || text[i + 1] | 0x20 == UInt8(ascii: "x") { return true }
+        }
+        return false
     }
 
     /// GitHub's task list items: a list item whose text starts `[ ] ` or `[x] ` gets a disabled

@@ -224,7 +224,10 @@ enum RedditMarkdown {
             let previous = text[i - 1]
             switch text[i] {
             case UInt8(ascii: "!"): if previous == UInt8(ascii: ">") { return true }
-            case UInt8(ascii: "/"): if previous | 0x20 == UInt8(ascii: "r") || previous | 0x20 == UInt8(ascii: "u") { return true }
+            case UInt8(ascii: "/"):
+                // `r/` or `u/` starting a word (or after a '/'), not "your/" or "or/".
+                if previous | 0x20 == UInt8(ascii: "r") || previous | 0x20 == UInt8(ascii: "u"),
+                   i < 2 || !isNameByte(text[i - 2]) { return true }
             default: if previous == UInt8(ascii: "^") && !isSpace(text[i]) { return true }
             }
         }

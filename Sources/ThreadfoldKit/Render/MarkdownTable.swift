@@ -95,15 +95,22 @@ enum MarkdownTable {
         return alignments
     }
 
-    /// Whether a paragraph could hold a table at all: a line with a pipe and a dash.
+    /// Whether a body could hold a table at all: a line of nothing but pipes, dashes, colons,
+    /// white space and quote markers, with a pipe and a dash (a delimiter row).
     static func mayHold(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var pipe = false
-        var dash = false
+        var pipe = false, dash = false, other = false
         for byte in text {
-            if byte == UInt8(ascii: "|") { pipe = true } else if byte == UInt8(ascii: "-") { dash = true }
-            if pipe && dash { return true }
+            switch byte {
+            case UInt8(ascii: "|"): pipe = true
+            case UInt8(ascii: "-"): dash = true
+            case UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: ">"), 0x09, 0x0D: break
+            case 0x0A:
+                if pipe && dash && !other { return true }
+                pipe = false; dash = false; other = false
+            default: other = true
+            }
         }
-        return false
+        return pipe && dash && !other
     }
 
     private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
