@@ -10,7 +10,9 @@ import Foundation
 /// each element's content model, so the output passes the W3C checker whatever came in:
 /// - kept: paragraphs, line breaks, emphasis, code, pre, blockquotes (and `<aside>` quotes and
 ///   oneboxes, as blockquotes), lists, links, headings (h1 and h2 become h3, so a comment cannot
-///   outrank the page's own), strikethrough, superscript, subscript, rules and images;
+///   outrank the page's own), strikethrough, superscript, subscript, rules, images and tables
+///   (whole or not at all: a row or cell is kept only inside a kept table, with its alignment
+///   but not its span; rows without cells go; the table scrolls in a box of its own);
 /// - a block inside an element that takes phrasing content only (`<code><ol>`, `<a><p>`, a
 ///   heading in a heading) is unwrapped to its content; a list item outside a list is unwrapped;
 ///   text directly inside a list gets an item of its own; links never nest;
@@ -115,11 +117,18 @@ package struct HTMLSanitizer: Sendable {
         "code": "code", "pre": "pre", "blockquote": "blockquote", "ul": "ul", "ol": "ol", "li": "li",
         "a": "a", "h1": "h3", "h2": "h3", "h3": "h3", "h4": "h4", "h5": "h5", "h6": "h6",
         "del": "del", "s": "del", "strike": "del", "sup": "sup", "sub": "sub", "hr": "hr", "aside": "blockquote",
-        "img": "img",
+        "img": "img", "table": "table", "caption": "caption", "thead": "thead", "tbody": "tbody", "tfoot": "tfoot",
+        "tr": "tr", "th": "th", "td": "td",
+    ]
+    /// Each part of a table, with the kept elements it may sit in: a part whose parent was not
+    /// kept as one of these is unwrapped, so a table is written whole or not at all.
+    static let tableParents: [String: Set<String>] = [
+        "caption": ["table"], "thead": ["table"], "tbody": ["table"], "tfoot": ["table"],
+        "tr": ["table", "thead", "tbody", "tfoot"], "th": ["tr"], "td": ["tr"],
     ]
     static let void: Set<String> = ["br", "hr", "img"]
     /// Kept elements that are blocks: never written inside an element of `phrasingOnly`.
-    static let blocks: Set<String> = ["p", "pre", "blockquote", "ul", "ol", "li", "h3", "h4", "h5", "h6", "hr"]
+    static let blocks: Set<String> = ["p", "pre", "blockquote", "ul", "ol", "li", "h3", "h4", "h5", "h6", "hr", "table"]
     /// Kept elements whose content must be phrasing content.
     static let phrasingOnly: Set<String> = ["p", "pre", "h3", "h4", "h5", "h6", "em", "strong", "code", "a", "del", "sup", "sub"]
     /// Elements dropped with everything inside them.
@@ -132,7 +141,7 @@ package struct HTMLSanitizer: Sendable {
     /// Unkept elements that are blocks: their text is set apart from what surrounds it.
     static let unkeptBlocks: Set<String> = [
         "div", "section", "article", "header", "footer", "nav", "main", "figure", "figcaption", "table",
-        "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "dl", "dt", "dd", "details", "summary",
+        "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "dl", "dt", "dd", "details", "summary",
         "center", "address", "fieldset", "legend", "hgroup", "menu", "dir",
     ]
 
@@ -216,13 +225,27 @@ private struct Writer {
     mutating func close(into out: inout [UInt8]) {
         guard let last = open.popLast() else { return }
         out.append(contentsOf: "</\(last.tag)>".utf8)
+        if last.tag == "table" { out.append(contentsOf: "</div>".utf8) }
     }
 
     /// How one element is written: its tag (nil: unwrapped to its content), and the opening
     /// tag's bytes.
     func decide(_ node: UnsafeMutablePointer<GumboNode>, name: String) -> (tag: String?, opening: String) {
-        guard var tag = HTMLSanitizer.kept[name], open.count < HTMLSanitizer.nestingLimit else { return (nil, "") }
+        guard var tag = HTMLSanitizer.kept[name] else { return (nil, "") }
+        if let parents = HTMLSanitizer.tableParents[tag] {
+            // The table reserved room for its parts under the nesting limit.
+            guard let parent = open.last?.tag, parents.contains(parent) else { return (nil, "") }
+            // A row without cells is invalid; its white space goes with it.
+            if tag == "tr" && !children(of: node).contains(where: { $0.pointee.type == GUMBO_NODE_ELEMENT
+                && ($0.pointee.v.element.tag == GUMBO_TAG_TD || $0.pointee.v.element.tag == GUMBO_TAG_TH) }) { return (nil, "") }
+            guard tag == "th" || tag == "td" else { return (tag, "<\(tag)>") }
+            return (tag, cell(node, tag))
+        }
+        // A table needs room for itself, a row group, a row and a cell.
+        guard open.count + (tag == "table" ? 4 : 0) < HTMLSanitizer.nestingLimit else { return (nil, "") }
         if HTMLSanitizer.blocks.contains(tag) && insidePhrasingOnly { return (nil, "") }
+        // A header cell holds no headings.
+        if ["h1", "h2", "h3", "h4", "h5", "h6"].contains(name) && open.contains(where: { $0.tag == "th" }) { return (nil, "") }
         if tag == "li" && !(inList || open.last.map { $0.synthetic && $0.tag == "li" } == true) { return (nil, "") }
         switch tag {
         case "a":
@@ -233,6 +256,9 @@ private struct Writer {
             return ("a", String(decoding: opening, as: UTF8.self))
         case "img":
             return ("img", image(node))
+        case "table":
+            // In a box that scrolls sideways on its own, as Markdown tables are.
+            return ("table", "<div class=\"tf-table\" tabindex=\"0\"><table>")
         case "pre":
             // Gumbo took off a newline right after <pre>, and a browser takes off one more: write
             // one, so a body's leading blank line survives.
@@ -241,6 +267,24 @@ private struct Writer {
             if name == "h1" || name == "h2" { tag = "h3" }
             return (tag, "<\(tag)>")
         }
+    }
+
+    /// A table cell's opening tag, with its alignment (from `align` or a `text-align` style) as a
+    /// class, since the page's policy forbids styles. Spans are dropped: a span past the other
+    /// rows' cells makes a column no cell begins in, which is invalid.
+    func cell(_ node: UnsafeMutablePointer<GumboNode>, _ tag: String) -> String {
+        var opening = "<\(tag)"
+        var align = attribute(node, "align")?.lowercased()
+        if let style = attribute(node, "style")?.lowercased().replacingOccurrences(of: " ", with: ""), let range = style.range(of: "text-align:") {
+            align = String(style[range.upperBound...].prefix { $0.isLetter })
+        }
+        switch align {
+        case "left": opening += " class=\"tf-left\""
+        case "center": opening += " class=\"tf-center\""
+        case "right": opening += " class=\"tf-right\""
+        default: break
+        }
+        return opening + ">"
     }
 
     /// An image: kept with its checked source, or its emoji, or its alt text.
