@@ -11,6 +11,8 @@ struct RedditImporterTests {
         let result = try Importer.read(bytes: bytes, file: "comments.json")
         #expect(result.format == .reddit && result.detected)
         let record = try #require(result.threads.first)
+        // Bodies are Reddit Markdown unless the options say otherwise.
+        #expect(record.info.markdownFlavor == .reddit)
         #expect(record.info.title == "What I Wish I Knew When Starting Out as a Software Developer: Slow the Fuck Down")
         #expect(record.info.url == "https://www.reddit.com/r/programming/comments/2tpycj/what_i_wish_i_knew_when_starting_out_as_a/")
         #expect(record.comments.count == 25)
@@ -115,5 +117,19 @@ struct RedditDumpTests {
         #expect(result.threads[1].info.title == "Reddit thread bb")
         #expect(second.totals.comments == 3) // deleted and removed stay as placeholders for the reply below them
         #expect(second.flags[0].contains(.placeholder) && second.flags[1].contains(.placeholder))
+    }
+
+    @Test("Reddit bodies render as Reddit Markdown by default; --markdown overrides")
+    func flavour() throws {
+        let json = #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "p", "title": "T", "author": "op"}}]}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": "c", "author": "a", "body": "2^10 &gt;!secret!&lt; r/books", "created_utc": 1}}]}}]"#
+        let page = { (options: RenderOptions) in
+            String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "r.json").html, as: UTF8.self)
+        }
+        let reddit = try page(RenderOptions())
+        #expect(reddit.contains("2<sup>10</sup>") && reddit.contains("tf-spoiler") && reddit.contains("href=\"https://www.reddit.com/r/books\""))
+        var options = RenderOptions()
+        options.markdown.flavor = .gfm
+        let gfm = try page(options)
+        #expect(gfm.contains("2^10 &gt;!secret!&lt; r/books"))
     }
 }
