@@ -24,8 +24,8 @@ enum SharedOptions {
         OptionSpec("smart", "Smart punctuation: curly quotes, dashes, ellipses."),
         OptionSpec("markdown", value: "flavor", "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm."),
         OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com)."),
-        OptionSpec("hard-breaks", "Single newlines in bodies become line breaks (default)."),
-        OptionSpec("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark."),
+        OptionSpec("hard-breaks", "Single newlines in bodies become line breaks (the default,\nbut for Reddit Markdown)."),
+        OptionSpec("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark and\non Reddit (the default for Reddit Markdown)."),
         OptionSpec("locale", value: "tag", "Language of the page's own words (default: the input's\n\"lang\" when there is a locale for it, else en)."),
         OptionSpec("templates", value: "dir", "Folder of .mustache templates (and locales/*.json) that\nreplace the built-in ones of the same name."),
         OptionSpec("assets", value: "dir", "Folder of files that replace or add to the built-in\nstylesheet and script."),
@@ -127,7 +127,8 @@ enum SharedOptions {
         if parsed.has("hard-breaks") && parsed.has("no-hard-breaks") {
             throw UsageError(message: "'--hard-breaks' and '--no-hard-breaks' cannot be used together")
         }
-        options.markdown.hardBreaks = !parsed.has("no-hard-breaks")
+        if parsed.has("hard-breaks") { options.markdown.hardBreaks = true }
+        if parsed.has("no-hard-breaks") { options.markdown.hardBreaks = false }
         options.locale = parsed.value("locale")
         if let source = parsed.value("source-url") {
             guard let scheme = URL(string: source)?.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -57,7 +57,7 @@ enum BuildSettings {
         w.key("markdown")
         w.object { w in
             w.key("smart"); w.bool(o.markdown.smart)
-            w.key("hardBreaks"); w.bool(o.markdown.hardBreaks)
+            w.key("hardBreaks"); o.markdown.hardBreaks.map { w.bool($0) } ?? w.null()
             w.field("maxBytes", o.markdown.maxBytes)
             w.field("maxImageOpeners", o.markdown.maxImageOpeners)
             w.field("maxQuoteDepth", o.markdown.maxQuoteDepth)

@@ -21,8 +21,10 @@ public enum MarkdownFlavor: String, Sendable, CaseIterable {
 public struct MarkdownOptions: Sendable, Hashable {
     /// Curly quotes, dashes and ellipses (cmark's SMART option).
     public var smart = false
-    /// Single newlines become line breaks, as people typing into a forum box expect.
-    public var hardBreaks = true
+    /// Whether single newlines become line breaks, or nil (the default) for the flavour's way:
+    /// yes for GFM and CommonMark, as people typing into a forum box expect; no for Reddit,
+    /// whose renderer joins the lines of a paragraph.
+    public var hardBreaks: Bool? = nil
     /// The dialect of every body, or nil (the default) for the one the source implies: `reddit`
     /// for Reddit exports, `gfm` for everything else.
     public var flavor: MarkdownFlavor? = nil
@@ -38,7 +40,7 @@ public struct MarkdownOptions: Sendable, Hashable {
     /// followed by emphasis runs are quadratic in cmark 0.30.2 (CVE-2023-24824).
     public var maxQuoteDepth = 200
 
-    public init(smart: Bool = false, hardBreaks: Bool = true, maxBytes: Int = 256 * 1024) {
+    public init(smart: Bool = false, hardBreaks: Bool? = nil, maxBytes: Int = 256 * 1024) {
         self.smart = smart
         self.hardBreaks = hardBreaks
         self.maxBytes = maxBytes
@@ -62,13 +64,17 @@ package struct MarkdownRenderer: Sendable {
         let flavor = options.flavor ?? sourceFlavor ?? .gfm
         // cmark copies control characters and noncharacters through; HTML forbids them.
         var text = HTML.scrub(markdown)
-        if flavor == .reddit, let protected = text.withUTF8({ RedditMarkdown.protectLineSpoilers($0) }) {
-            text = String(decoding: protected, as: UTF8.self)
+        // The extensions' delimiters typed with a backslash (`\~`, `\^`) stand as private-use
+        // characters while cmark and the extensions read the text, so they stay as typed.
+        var escapes = Escapes(flavor)
+        if let protected = text.withUTF8({ escapes.protect($0) }) { text = String(decoding: protected, as: UTF8.self) }
+        if flavor == .reddit, let prepared = text.withUTF8({ RedditMarkdown.prepare($0) }) {
+            text = String(decoding: prepared, as: UTF8.self)
         }
         var parseOptions = CMARK_OPT_VALIDATE_UTF8
         if options.smart { parseOptions |= CMARK_OPT_SMART }
         var renderOptions = CMARK_OPT_DEFAULT
-        if options.hardBreaks { renderOptions |= CMARK_OPT_HARDBREAKS }
+        if options.hardBreaks ?? (flavor != .reddit) { renderOptions |= CMARK_OPT_HARDBREAKS }
         let inline = InlineExtensions(flavor: flavor, redditBase: options.redditBase, spoilerLabel: spoilerLabel)
 
         let html: HTML? = text.withUTF8 { buffer in
@@ -84,7 +90,12 @@ package struct MarkdownRenderer: Sendable {
                 if tasks || spans { cmark_consolidate_text_nodes(document) }
                 if tasks { applyTaskLists(document) }
                 if spans { applyInlineExtensions(document, inline) }
+                if flavor == .reddit {
+                    if buffer.contains(UInt8(ascii: "<")) { rawHTMLAsText(document) }
+                    if buffer.contains(UInt8(ascii: "!")) { applyBlockSpoilers(document, source: buffer, inline) }
+                }
             }
+            if escapes.used { escapes.restore(document) }
             // Links and images need '[' or '<' (autolinks); without either there is nothing to check.
             if buffer.contains(UInt8(ascii: "[")) || buffer.contains(UInt8(ascii: "<")) {
                 removeRefusedURLs(document)
@@ -137,10 +148,18 @@ package struct MarkdownRenderer: Sendable {
         /// A spoiler's opening markup, with the words screen readers hear first.
         var spoilerOpening: String
 
+        /// The same inside a link, which may hold nothing focusable.
+        var spoilerOpeningInLink: String
+        /// A spoiler block's opening markup (`>!` starting a quote).
+        var spoilerBlockOpening: String
+
         init(flavor: MarkdownFlavor, redditBase: String, spoilerLabel: String) {
             self.flavor = flavor
             self.redditBase = redditBase
-            spoilerOpening = "<span class=\"tf-spoiler\" tabindex=\"0\"><span class=\"tf-sr\">\(HTML(escaping: spoilerLabel).raw): </span>"
+            let label = "<span class=\"tf-sr\">\(HTML(escaping: spoilerLabel).raw): </span>"
+            spoilerOpening = "<span class=\"tf-spoiler\" tabindex=\"0\">" + label
+            spoilerOpeningInLink = "<span class=\"tf-spoiler\">" + label
+            spoilerBlockOpening = "<div class=\"tf-spoiler tf-spoiler-block\" tabindex=\"0\">" + label
         }
     }
 
@@ -207,8 +226,18 @@ package struct MarkdownRenderer: Sendable {
                 return !links(in: UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))[...], inline).isEmpty
             }
             guard !spans.isEmpty || linking else { continue }
+            // A delimiter inside a bare URL is part of the URL (`https://x.example/^a`).
+            if linking && !spans.isEmpty {
+                let urls = links(in: bytes, inline).map(\.range)
+                if !urls.isEmpty {
+                    func inURL(_ range: Range<Int>) -> Bool {
+                        urls.contains { $0.overlaps(range) || (range.isEmpty && $0.lowerBound < range.lowerBound && range.lowerBound < $0.upperBound) }
+                    }
+                    spans.removeAll { inURL($0.open) || inURL($0.close) }
+                }
+            }
             spans = Self.nested(spans)
-            var builder = InlineBuilder(bytes: bytes, kept: kept, spans: spans, linking: linking, inline: inline)
+            var builder = InlineBuilder(bytes: bytes, kept: kept, spans: spans, linking: linking, insideLink: insideLink, inline: inline)
             var next = 0
             let built = builder.nodes(0..<bytes.count, &next, renderer: self)
             for node in texts { cmark_node_free(node) }
@@ -224,14 +253,16 @@ package struct MarkdownRenderer: Sendable {
         let kept: [(at: Int, node: OpaquePointer)]
         let spans: [Span]
         let linking: Bool
+        let insideLink: Bool
         let inline: InlineExtensions
         var nextKept = 0
 
-        init(bytes: [UInt8], kept: [(at: Int, node: OpaquePointer)], spans: [Span], linking: Bool, inline: InlineExtensions) {
+        init(bytes: [UInt8], kept: [(at: Int, node: OpaquePointer)], spans: [Span], linking: Bool, insideLink: Bool, inline: InlineExtensions) {
             self.bytes = bytes
             self.kept = kept
             self.spans = spans
             self.linking = linking
+            self.insideLink = insideLink
             self.inline = inline
         }
 
@@ -252,7 +283,8 @@ package struct MarkdownRenderer: Sendable {
                     cmark_node_set_on_enter(wrapper, "<sup>")
                     cmark_node_set_on_exit(wrapper, "</sup>")
                 case .spoiler:
-                    cmark_node_set_on_enter(wrapper, inline.spoilerOpening)
+                    // A link holds nothing focusable: there the link's own focus shows the spoiler.
+                    cmark_node_set_on_enter(wrapper, insideLink ? inline.spoilerOpeningInLink : inline.spoilerOpening)
                     cmark_node_set_on_exit(wrapper, "</span>")
                 }
                 for child in nodes(span.open.upperBound..<span.close.lowerBound, &next, renderer: renderer) {
@@ -343,6 +375,203 @@ package struct MarkdownRenderer: Sendable {
         bytes.append(0)
         bytes.withUnsafeBufferPointer { buffer in
             _ = cmark_node_set_literal(node, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self))
+        }
+    }
+
+    /// Reddit shows raw HTML as typed (`I think you forgot a <sarcasm>`): inline HTML becomes
+    /// text, and an HTML block a paragraph of its lines.
+    private func rawHTMLAsText(_ document: OpaquePointer) {
+        var found: [OpaquePointer] = []
+        do {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_HTML_INLINE || type == CMARK_NODE_HTML_BLOCK { found.append(node) }
+            }
+        }
+        for node in found {
+            guard let literal = cmark_node_get_literal(node) else { continue }
+            var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+            if cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE {
+                guard let text = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+                setLiteral(text, bytes)
+                cmark_node_insert_before(node, text)
+            } else {
+                guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH) else { continue }
+                while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
+                for (k, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+                    if k > 0, let softbreak = cmark_node_new(CMARK_NODE_SOFTBREAK) { cmark_node_append_child(paragraph, softbreak) }
+                    guard let text = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+                    setLiteral(text, Array(line))
+                    cmark_node_append_child(paragraph, text)
+                }
+                cmark_node_insert_before(node, paragraph)
+            }
+            cmark_node_free(node)
+        }
+    }
+
+    /// Reddit's spoiler blocks: a quote typed `>!…` (no space between `>` and `!`) is covered
+    /// like an inline spoiler; the `!` of each line, and a closing `!<`, go.
+    private func applyBlockSpoilers(_ document: OpaquePointer, source: UnsafeBufferPointer<UInt8>, _ inline: InlineExtensions) {
+        var quotes: [OpaquePointer] = []
+        var lineStarts: [Int] = []
+        do {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_BLOCK_QUOTE,
+                      let paragraph = cmark_node_first_child(node), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
+                      let text = cmark_node_first_child(paragraph), cmark_node_get_type(text) == CMARK_NODE_TEXT,
+                      let literal = cmark_node_get_literal(text), literal[0] == CChar(UInt8(ascii: "!")) else { continue }
+                if lineStarts.isEmpty { lineStarts = Self.lineStarts(source) }
+                // The '!' stands right after the quote's '>' in the source.
+                let line = Int(cmark_node_get_start_line(paragraph)) - 1
+                let column = Int(cmark_node_get_start_column(paragraph)) - 1
+                guard line >= 0, line < lineStarts.count, column >= 1 else { continue }
+                let at = lineStarts[line] + column
+                guard at < source.count, source[at] == UInt8(ascii: "!"), source[at - 1] == UInt8(ascii: ">") else { continue }
+                quotes.append(node)
+            }
+        }
+        for quote in quotes {
+            guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { continue }
+            cmark_node_set_on_enter(block, inline.spoilerBlockOpening)
+            cmark_node_set_on_exit(block, "</div>")
+            cmark_node_insert_before(quote, block)
+            guard cmark_node_append_child(block, quote) == 1 else { cmark_node_free(block); continue }
+            // The '!' that starts each line of the quote's paragraphs, and a closing "!<".
+            var child = cmark_node_first_child(quote)
+            while let paragraph = child {
+                child = cmark_node_next(paragraph)
+                guard cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH else { continue }
+                var lineStart = true
+                var inlineChild = cmark_node_first_child(paragraph)
+                while let node = inlineChild {
+                    inlineChild = cmark_node_next(node)
+                    let type = cmark_node_get_type(node)
+                    if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { lineStart = true; continue }
+                    if type == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node) {
+                        var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+                        if lineStart, bytes.first == UInt8(ascii: "!") {
+                            bytes.removeFirst()
+                            while bytes.first == 0x20 { bytes.removeFirst() }
+                        }
+                        if inlineChild == nil, bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "!"), bytes.last == UInt8(ascii: "<") {
+                            bytes.removeLast(2)
+                        }
+                        setLiteral(node, bytes)
+                    }
+                    lineStart = false
+                }
+            }
+        }
+    }
+
+    /// Where each line of `source` starts, as cmark counts lines (`\n`, `\r\n` or `\r`).
+    static func lineStarts(_ source: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var starts = [0]
+        var i = 0
+        while i < source.count {
+            if source[i] == 0x0A || (source[i] == 0x0D && (i + 1 == source.count || source[i + 1] != 0x0A)) { starts.append(i + 1) }
+            i += 1
+        }
+        return starts
+    }
+
+    /// Delimiters typed with a backslash: before cmark reads a body, `\~` (and for Reddit `\^`,
+    /// `\/`, `\>`, `\!`, `\(`) become private-use characters U+E000…, which no extension reads;
+    /// after the extensions they become the character again (in code, the backslash and the
+    /// character, as typed). A body that already holds one of those characters is left as it is.
+    struct Escapes {
+        let characters: [UInt8]
+        private(set) var used = false
+
+        init(_ flavor: MarkdownFlavor) {
+            switch flavor {
+            case .commonmark: characters = []
+            case .gfm: characters = Array("~".utf8)
+            case .reddit: characters = Array("~^/>!(".utf8)
+            }
+        }
+
+        /// The sentinel of `characters[k]`: U+E000 + k in UTF-8.
+        static func sentinel(_ k: Int) -> [UInt8] { [0xEE, 0x80, 0x80 + UInt8(k)] }
+
+        mutating func protect(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+            guard !characters.isEmpty, text.contains(UInt8(ascii: "\\")) else { return nil }
+            // A body with the sentinels of its own is left alone.
+            for i in 0..<max(0, text.count - 2) where text[i] == 0xEE && text[i + 1] == 0x80 && text[i + 2] >= 0x80 && text[i + 2] < 0x88 { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(text.count)
+            var i = 0
+            while i < text.count {
+                let byte = text[i]
+                if byte == UInt8(ascii: "\\"), i + 1 < text.count {
+                    if let k = characters.firstIndex(of: text[i + 1]) {
+                        out.append(contentsOf: Self.sentinel(k))
+                        used = true
+                        i += 2
+                        continue
+                    }
+                    out.append(byte)
+                    out.append(text[i + 1])
+                    i += 2
+                    continue
+                }
+                out.append(byte)
+                i += 1
+            }
+            return used ? out : nil
+        }
+
+        /// Puts the characters back in every node of `root`.
+        func restore(_ root: OpaquePointer) {
+            guard !characters.isEmpty, let iterator = cmark_iter_new(root) else { return }
+            defer { cmark_iter_free(iterator) }
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                switch cmark_node_get_type(node) {
+                case CMARK_NODE_TEXT:
+                    if let value = replaced(cmark_node_get_literal(node), backslash: false) { _ = cmark_node_set_literal(node, value) }
+                case CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK, CMARK_NODE_HTML_INLINE, CMARK_NODE_HTML_BLOCK:
+                    if let value = replaced(cmark_node_get_literal(node), backslash: true) { _ = cmark_node_set_literal(node, value) }
+                    if let value = replaced(cmark_node_get_fence_info(node), backslash: false) { _ = cmark_node_set_fence_info(node, value) }
+                case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                    if let value = replaced(cmark_node_get_url(node), backslash: false) { _ = cmark_node_set_url(node, value) }
+                    if let value = replaced(cmark_node_get_title(node), backslash: false) { _ = cmark_node_set_title(node, value) }
+                default: break
+                }
+            }
+        }
+
+        private func replaced(_ literal: UnsafePointer<CChar>?, backslash: Bool) -> String? {
+            guard let literal else { return nil }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))
+            guard bytes.contains(0xEE) else { return nil }
+            var out: [UInt8] = []
+            var changed = false
+            var i = 0
+            while i < bytes.count {
+                if i + 2 < bytes.count, bytes[i] == 0xEE, bytes[i + 1] == 0x80, bytes[i + 2] >= 0x80, Int(bytes[i + 2] - 0x80) < characters.count {
+                    if backslash { out.append(UInt8(ascii: "\\")) }
+                    out.append(characters[Int(bytes[i + 2] - 0x80)])
+                    changed = true
+                    i += 3
+                    continue
+                }
+                out.append(bytes[i])
+                i += 1
+            }
+            return changed ? String(decoding: out, as: UTF8.self) : nil
         }
     }
 
@@ -486,6 +715,7 @@ package struct MarkdownRenderer: Sendable {
             heading = cmark_node_next(node)
             cmark_consolidate_text_nodes(node)
             applyInlineExtensions(node, inline)
+            Escapes(inline.flavor).restore(node)
             removeRefusedURLs(node)
             guard let rendered = cmark_render_html(node, renderOptions) else { return nil }
             defer { free(rendered) }
@@ -544,21 +774,26 @@ package struct MarkdownRenderer: Sendable {
         }
     }
 
-    /// Unwraps links and images whose URL the policy refuses: their text stays, the URL goes.
+    /// Unwraps links and images whose URL the policy refuses, and links inside links: their text
+    /// stays, the URL goes.
     private func removeRefusedURLs(_ document: OpaquePointer) {
         var refused: [OpaquePointer] = []
         do {
             guard let iterator = cmark_iter_new(document) else { return }
             defer { cmark_iter_free(iterator) }
+            var links = 0
             while true {
                 let event = cmark_iter_next(iterator)
                 if event == CMARK_EVENT_DONE { break }
-                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                guard let node = cmark_iter_get_node(iterator) else { continue }
                 let type = cmark_node_get_type(node)
                 guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
+                if type == CMARK_NODE_LINK { links += event == CMARK_EVENT_ENTER ? 1 : -1 }
+                guard event == CMARK_EVENT_ENTER else { continue }
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 let allowed = type == CMARK_NODE_LINK ? URLPolicy.allowsLink(url) : URLPolicy.allowsImage(url)
-                if !allowed { refused.append(node) }
+                // A link inside a link (an autolink in a link's text) is invalid HTML: it keeps its text.
+                if !allowed || (type == CMARK_NODE_LINK && links > 1) { refused.append(node) }
             }
         }
         for node in refused {

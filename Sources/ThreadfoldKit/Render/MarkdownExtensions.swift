@@ -107,7 +107,8 @@ enum MarkdownExtensions {
         guard segments.count >= (prefix.isEmpty ? 1 : 2), segments.allSatisfy({ $0.0 < $0.1 }) else { return nil }
         for (a, b) in segments.suffix(2) where text[a..<b].contains(UInt8(ascii: "_")) { return nil }
         // The path: anything up to white space or '<'.
-        while i < text.count, !isSpace(text[i]), text[i] != UInt8(ascii: "<") { i += 1 }
+        // (0x01 stands for a node that is not text, which ends the link.)
+        while i < text.count, !isSpace(text[i]), text[i] != UInt8(ascii: "<"), text[i] != 0x01 { i += 1 }
         let end = trimTrailing(text, from: hostStart, to: i)
         guard end > hostStart else { return nil }
         let linkText = String(decoding: text[start..<end], as: UTF8.self)
@@ -248,12 +249,19 @@ enum RedditMarkdown {
         }
         // The end of the word the scan is in: every `^` of one word shares it.
         var wordEnd = 0
+        // The closing parentheses of the `^(…)` groups the scan is in, innermost last: a `^word`
+        // inside one ends at its `)` at the latest.
+        var groups: [Int] = []
         var i = 0
         while i < n {
+            while let last = groups.last, last <= i { groups.removeLast() }
             guard text[i] == UInt8(ascii: "^"), i + 1 < n, !isSpace(text[i + 1]) else { i += 1; continue }
             if text[i + 1] == UInt8(ascii: "("), let close = closing[i + 1] {
                 // Superscripts inside the parentheses are found as the scan goes on.
-                if close > i + 2 { spans.append((i..<(i + 2), close..<(close + 1))) }
+                if close > i + 2 {
+                    spans.append((i..<(i + 2), close..<(close + 1)))
+                    groups.append(close)
+                }
                 i += 2
                 continue
             }
@@ -261,7 +269,8 @@ enum RedditMarkdown {
                 wordEnd = i + 1
                 while wordEnd < n, !isSpace(text[wordEnd]) { wordEnd += 1 }
             }
-            spans.append((i..<(i + 1), wordEnd..<wordEnd))
+            let end = min(wordEnd, groups.last ?? wordEnd)
+            if end > i + 1 { spans.append((i..<(i + 1), end..<end)) }
             i += 1
         }
         return spans
@@ -287,51 +296,71 @@ enum RedditMarkdown {
         return spans
     }
 
-    /// `r/sub`, `/r/sub`, `u/name` and `/u/name` at a word's start, as links under `base`:
-    /// subreddit names of 2–21 letters, digits and `_` (joined by `+` for a multireddit), user
-    /// names of 3–20 letters, digits, `_` and `-`.
+    /// `r/sub`, `/r/sub`, `u/name` and `/u/name` (lower-case `r` and `u`, as Reddit) at a
+    /// word's start, as links under `base`, with any path after the name (`/r/sub/wiki/faq`):
+    /// names of 2–64 letters, digits, `_` and `-` (subreddits joined by `+` for a multireddit).
     static func links(in text: [UInt8], base: String) -> [MarkdownExtensions.Autolink] {
         var found: [MarkdownExtensions.Autolink] = []
         var i = 0
         let n = text.count
         while i + 2 < n {
-            let byte = text[i] | 0x20
-            guard (byte == UInt8(ascii: "r") || byte == UInt8(ascii: "u")) && text[i] >= 0x41, text[i + 1] == UInt8(ascii: "/") else { i += 1; continue }
+            let byte = text[i]
+            guard byte == UInt8(ascii: "r") || byte == UInt8(ascii: "u"), text[i + 1] == UInt8(ascii: "/") else { i += 1; continue }
             var start = i
             if i > 0 && text[i - 1] == UInt8(ascii: "/") { start = i - 1 }
             guard start == 0 || !isNameByte(text[start - 1]) && text[start - 1] != UInt8(ascii: "/") && text[start - 1] != UInt8(ascii: "@") else { i += 1; continue }
+            // Nor after an escaped slash (`\/u/name`), which stands as U+E002 here (see `Escapes`).
+            if start >= 3, text[start - 3] == 0xEE, text[start - 2] == 0x80, text[start - 1] == 0x82 { i += 1; continue }
             let subreddit = byte == UInt8(ascii: "r")
             var end = i + 2
             var nameStart = end
             var valid = true
             while true {
-                while end < n, isNameByte(text[end]) || (!subreddit && text[end] == UInt8(ascii: "-")) { end += 1 }
-                let length = end - nameStart
-                if subreddit ? !(2...21).contains(length) : !(3...20).contains(length) { valid = false; break }
+                while end < n, isNameByte(text[end]) || text[end] == UInt8(ascii: "-") { end += 1 }
+                if !(2...64).contains(end - nameStart) { valid = false; break }
                 guard subreddit, end + 1 < n, text[end] == UInt8(ascii: "+"), isNameByte(text[end + 1]) else { break }
                 end += 1
                 nameStart = end
             }
-            // A name is not the start of a longer path or address ("r/x.com" is not a subreddit).
-            if valid, end < n, text[end] == UInt8(ascii: "."), end + 1 < n, isNameByte(text[end + 1]) { valid = false }
             guard valid else { i = max(end, i + 1); continue }
-            let name = String(decoding: text[(i + 2)..<end], as: UTF8.self)
-            found.append(MarkdownExtensions.Autolink(range: start..<end, url: base + (subreddit ? "/r/" : "/user/") + name))
+            let nameEnd = end
+            // A path after the name, up to white space, without trailing punctuation.
+            if end < n, text[end] == UInt8(ascii: "/") {
+                while end < n, isPathByte(text[end]) { end += 1 }
+                while end > nameEnd, [UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "!"),
+                                      UInt8(ascii: "?"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: ")")].contains(text[end - 1]) { end -= 1 }
+            } else if end < n, text[end] == UInt8(ascii: "."), end + 1 < n, isNameByte(text[end + 1]) {
+                // `r/reddit.com`: a dotted name, as Reddit links it.
+                end += 1
+                while end < n, isNameByte(text[end]) || text[end] == UInt8(ascii: ".") { end += 1 }
+                while end > nameEnd, text[end - 1] == UInt8(ascii: ".") { end -= 1 }
+            }
+            let path = String(decoding: text[(i + 2)..<end], as: UTF8.self)
+            found.append(MarkdownExtensions.Autolink(range: start..<end, url: base + (subreddit ? "/r/" : "/user/") + path))
             i = end
         }
         return found
     }
 
-    /// A line that starts (after quote markers) with `>!` and holds a closing `!<` is a spoiler,
-    /// not a block quote: its `>` is escaped before cmark reads the text. Lines inside fenced
-    /// code are left alone. Returns nil when nothing changes.
-    static func protectLineSpoilers(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    /// Reddit's line rules, applied to the text before cmark reads it (outside fenced code):
+    /// - a line that starts (after quote markers) with `>!` and holds a closing `!<` is a spoiler,
+    ///   not a quote: its `>` is escaped;
+    /// - `#heading` needs no space after the `#`s: one is added;
+    /// - `1)` does not start a list (Reddit knows only `1.`): its `)` is escaped.
+    /// Returns nil when nothing changes.
+    static func prepare(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         var copied = 0
         var changed = false
         var lineStart = 0
         var fence: UInt8 = 0
         let n = text.count
+        func insert(_ byte: UInt8, at position: Int) {
+            out.append(contentsOf: text[copied..<position])
+            out.append(byte)
+            copied = position
+            changed = true
+        }
         while lineStart < n {
             var lineEnd = lineStart
             while lineEnd < n, text[lineEnd] != 0x0A { lineEnd += 1 }
@@ -342,7 +371,23 @@ enum RedditMarkdown {
                 fence = fence == 0 ? text[i] : (fence == text[i] ? 0 : fence)
                 continue
             }
-            guard fence == 0 else { continue }
+            guard fence == 0, i - lineStart < 4 else { continue }
+            // `#heading`: one to six '#' and then text.
+            if text[i] == UInt8(ascii: "#") {
+                var j = i
+                while j < lineEnd, text[j] == UInt8(ascii: "#") { j += 1 }
+                if j - i <= 6, j < lineEnd, text[j] != 0x20, text[j] != 0x09, text[j] != 0x0D { insert(0x20, at: j) }
+                continue
+            }
+            // `1)`: digits, ')' and a space or the line's end.
+            if text[i] >= 0x30 && text[i] <= 0x39 {
+                var j = i
+                while j < lineEnd, j - i < 9, text[j] >= 0x30 && text[j] <= 0x39 { j += 1 }
+                if j < lineEnd, text[j] == UInt8(ascii: ")"), j + 1 == lineEnd || text[j + 1] == 0x20 || text[j + 1] == 0x09 || text[j + 1] == 0x0D {
+                    insert(UInt8(ascii: "\\"), at: j)
+                }
+                continue
+            }
             // Quote markers, each with its spaces; the last one right before '!'.
             var marker = -1
             while i < lineEnd, text[i] == UInt8(ascii: ">") {
@@ -355,10 +400,7 @@ enum RedditMarkdown {
             var j = i + 1
             while j + 1 < lineEnd, !(text[j] == UInt8(ascii: "!") && text[j + 1] == UInt8(ascii: "<")) { j += 1 }
             guard j + 1 < lineEnd else { continue }
-            out.append(contentsOf: text[copied..<marker])
-            out.append(UInt8(ascii: "\\"))
-            copied = marker
-            changed = true
+            insert(UInt8(ascii: "\\"), at: marker)
         }
         guard changed else { return nil }
         out.append(contentsOf: text[copied...])
@@ -366,6 +408,10 @@ enum RedditMarkdown {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        isNameByte(byte) || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "%"),
+                             UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "~")].contains(byte)
+    }
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_")
     }

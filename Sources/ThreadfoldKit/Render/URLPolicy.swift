@@ -7,9 +7,21 @@ package enum URLPolicy {
     /// Links: http, https, mailto, and relative references (paths, `?query`, `#fragment`).
     package static func allowsLink(_ url: String) -> Bool {
         switch scheme(of: url) {
-        case .none: return true
-        case .some(let scheme): return scheme == "http" || scheme == "https" || scheme == "mailto"
+        case .none: return hasHost(url, scheme: nil)
+        case .some(let scheme): return scheme == "mailto" || (scheme == "http" || scheme == "https") && hasHost(url, scheme: scheme)
         }
+    }
+
+    /// An http(s) URL, or a scheme-relative `//…` one, names a host: `https:/x`, `https:x`,
+    /// `//#x` and `///x` are not valid URLs (browsers guess; the W3C checker refuses them).
+    /// Other relative references need none.
+    static func hasHost(_ url: String, scheme: String?) -> Bool {
+        var bytes = Substring(url).utf8.drop { $0 <= 0x20 }.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }[...]
+        if let scheme { bytes = bytes.dropFirst(scheme.utf8.count + 1) }
+        let slash = UInt8(ascii: "/")
+        guard bytes.first == slash, bytes.dropFirst().first == slash else { return scheme == nil }
+        guard let host = bytes.dropFirst(2).first else { return false }
+        return host != slash && host != UInt8(ascii: "?") && host != UInt8(ascii: "#") && host != UInt8(ascii: "\\") && host > 0x20
     }
 
     /// The original thread's link on a page or in a sidecar: an allowed link with a scheme (an
@@ -22,7 +34,7 @@ package enum URLPolicy {
     /// Images: absolute http and https only.
     package static func allowsImage(_ url: String) -> Bool {
         switch scheme(of: url) {
-        case .some(let scheme): return scheme == "http" || scheme == "https"
+        case .some(let scheme): return (scheme == "http" || scheme == "https") && hasHost(url, scheme: scheme)
         case .none: return false
         }
     }
