@@ -91,13 +91,13 @@ package struct MarkdownRenderer: Sendable {
                 if tasks { applyTaskLists(document) }
                 if spans { applyInlineExtensions(document, inline) }
                 if flavor == .reddit {
-                    if buffer.contains(UInt8(ascii: "<")) { rawHTMLAsText(document) }
-                    if buffer.contains(UInt8(ascii: "!")) { applyBlockSpoilers(document, source: buffer, inline) }
+                    if ByteSearch.contains(UInt8(ascii: "<"), in: buffer) { rawHTMLAsText(document) }
+                    if ByteSearch.contains(UInt8(ascii: "!"), in: buffer) { applyBlockSpoilers(document, source: buffer, inline) }
                 }
             }
             if escapes.used { escapes.restore(document) }
             // Links and images need '[' or '<' (autolinks); without either there is nothing to check.
-            if buffer.contains(UInt8(ascii: "[")) || buffer.contains(UInt8(ascii: "<")) {
+            if ByteSearch.contains(UInt8(ascii: "["), in: buffer) || ByteSearch.contains(UInt8(ascii: "<"), in: buffer) {
                 removeRefusedURLs(document)
             }
             guard let rendered = cmark_render_html(document, renderOptions) else { return nil }
@@ -115,27 +115,26 @@ package struct MarkdownRenderer: Sendable {
     func isPathological(_ markdown: String) -> Bool {
         var text = markdown
         return text.withUTF8 { bytes in
+            // Image openers: each '!' found with memchr.
             var imageOpeners = 0
-            var lineStart = true
-            var depth = 0
-            var previous: UInt8 = 0
-            for byte in bytes {
-                if previous == UInt8(ascii: "!") && byte == UInt8(ascii: "[") {
-                    imageOpeners += 1
-                    if imageOpeners > options.maxImageOpeners { return true }
-                }
-                if byte == 0x0A {
-                    lineStart = true
-                    depth = 0
-                } else if lineStart {
-                    if byte == UInt8(ascii: ">") {
+            if ByteSearch.any(UInt8(ascii: "!"), in: bytes, where: { i in
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") { imageOpeners += 1 }
+                return imageOpeners > options.maxImageOpeners
+            }) { return true }
+            // Quote depth: the '>' markers at each line's start, when there is a '>' at all.
+            guard ByteSearch.contains(UInt8(ascii: ">"), in: bytes) else { return false }
+            var lineStart: Int? = 0
+            while let start = lineStart {
+                var depth = 0
+                var i = start
+                while i < bytes.count, bytes[i] == UInt8(ascii: ">") || bytes[i] == 0x20 || bytes[i] == 0x09 {
+                    if bytes[i] == UInt8(ascii: ">") {
                         depth += 1
                         if depth > options.maxQuoteDepth { return true }
-                    } else if byte != 0x20 && byte != 0x09 {
-                        lineStart = false
                     }
+                    i += 1
                 }
-                previous = byte
+                lineStart = ByteSearch.first(0x0A, in: bytes, from: i).map { $0 + 1 }
             }
             return false
         }
@@ -505,7 +504,7 @@ package struct MarkdownRenderer: Sendable {
         static func sentinel(_ k: Int) -> [UInt8] { [0xEE, 0x80, 0x80 + UInt8(k)] }
 
         mutating func protect(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-            guard !characters.isEmpty, text.contains(UInt8(ascii: "\\")) else { return nil }
+            guard !characters.isEmpty, ByteSearch.contains(UInt8(ascii: "\\"), in: text) else { return nil }
             // A body with the sentinels of its own is left alone.
             for i in 0..<max(0, text.count - 2) where text[i] == 0xEE && text[i + 1] == 0x80 && text[i + 2] >= 0x80 && text[i + 2] < 0x88 { return nil }
             var out: [UInt8] = []
@@ -577,11 +576,9 @@ package struct MarkdownRenderer: Sendable {
 
     /// Whether a body holds `[ ]`, `[x]` or `[X]` at all.
     static func mayHoldTask(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count >= 3 else { return false }
-        for i in 0..<(text.count - 2) where text[i] == UInt8(ascii: "[") && text[i + 2] == UInt8(ascii: "]") {
-            if text[i + 1] == 0x20 || text[i + 1] | 0x20 == UInt8(ascii: "x") { return true }
+        ByteSearch.any(UInt8(ascii: "["), in: text) { i in
+            i + 2 < text.count && text[i + 2] == UInt8(ascii: "]") && (text[i + 1] == 0x20 || text[i + 1] | 0x20 == UInt8(ascii: "x"))
         }
-        return false
     }
 
     /// GitHub's task list items: a list item whose text starts `[ ] ` or `[x] ` gets a disabled

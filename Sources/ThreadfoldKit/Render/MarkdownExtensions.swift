@@ -20,27 +20,19 @@ enum MarkdownExtensions {
             if text[start - 1] == UInt8(ascii: "<") { return false }
             return !(text[start - 1] == UInt8(ascii: "(") && start > 1 && text[start - 2] == UInt8(ascii: "]"))
         }
-        var i = 0
-        while i < n {
-            switch text[i] {
-            case UInt8(ascii: "~"):
-                if i + 1 < n && text[i + 1] != 0x20 && text[i + 1] != 0x0A { return true }
-            case UInt8(ascii: "@"):
-                if i > 0 && i + 1 < n && isWord(text[i - 1]) && isWord(text[i + 1]) { return true }
-            case UInt8(ascii: ":"):
-                if i + 2 < n && text[i + 1] == UInt8(ascii: "/") && text[i + 2] == UInt8(ascii: "/") {
-                    var start = i
-                    while start > 0 && i - start < 5 && (text[start - 1] | 0x20) >= UInt8(ascii: "a") && (text[start - 1] | 0x20) <= UInt8(ascii: "z") { start -= 1 }
-                    if start < i && bare(start) { return true }
-                }
-            case UInt8(ascii: "."):
-                if i >= 3 && (text[i - 1] | 0x20) == UInt8(ascii: "w") && (text[i - 2] | 0x20) == UInt8(ascii: "w")
-                    && (text[i - 3] | 0x20) == UInt8(ascii: "w") && bare(i - 3) { return true }
-            default: break
+        // Each candidate byte is found with memchr; most bodies hold no '~' or '@', and few ':'.
+        return ByteSearch.any(UInt8(ascii: "~"), in: text) { i in i + 1 < n && text[i + 1] != 0x20 && text[i + 1] != 0x0A }
+            || ByteSearch.any(UInt8(ascii: "@"), in: text) { i in i > 0 && i + 1 < n && isWord(text[i - 1]) && isWord(text[i + 1]) }
+            || ByteSearch.any(UInt8(ascii: ":"), in: text) { i in
+                guard i + 2 < n, text[i + 1] == UInt8(ascii: "/"), text[i + 2] == UInt8(ascii: "/") else { return false }
+                var start = i
+                while start > 0 && i - start < 5 && (text[start - 1] | 0x20) >= UInt8(ascii: "a") && (text[start - 1] | 0x20) <= UInt8(ascii: "z") { start -= 1 }
+                return start < i && bare(start)
             }
-            i += 1
-        }
-        return false
+            || ByteSearch.any(UInt8(ascii: "."), in: text) { i in
+                i >= 3 && (text[i - 1] | 0x20) == UInt8(ascii: "w") && (text[i - 2] | 0x20) == UInt8(ascii: "w")
+                    && (text[i - 3] | 0x20) == UInt8(ascii: "w") && bare(i - 3)
+            }
     }
 
     /// A bare URL or address in text: the bytes it covers and the URL the link gets.

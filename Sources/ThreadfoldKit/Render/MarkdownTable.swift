@@ -96,21 +96,24 @@ enum MarkdownTable {
     }
 
     /// Whether a body could hold a table at all: a line of nothing but pipes, dashes, colons,
-    /// white space and quote markers, with a pipe and a dash (a delimiter row).
+    /// white space and quote markers, with a pipe and a dash (a delimiter row). Only the lines
+    /// that hold a pipe are looked at.
     static func mayHold(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var pipe = false, dash = false, other = false
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "|"): pipe = true
-            case UInt8(ascii: "-"): dash = true
-            case UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: ">"), 0x09, 0x0D: break
-            case 0x0A:
-                if pipe && dash && !other { return true }
-                pipe = false; dash = false; other = false
-            default: other = true
+        ByteSearch.any(UInt8(ascii: "|"), in: text) { pipe in
+            var start = pipe
+            while start > 0, text[start - 1] != 0x0A { start -= 1 }
+            var dash = false
+            var i = start
+            while i < text.count, text[i] != 0x0A {
+                switch text[i] {
+                case UInt8(ascii: "-"): dash = true
+                case UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: ">"), 0x09, 0x0D: break
+                default: return false
+                }
+                i += 1
             }
+            return dash
         }
-        return pipe && dash && !other
     }
 
     private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
