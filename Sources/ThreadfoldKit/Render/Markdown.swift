@@ -144,22 +144,16 @@ package struct MarkdownRenderer: Sendable {
     struct InlineExtensions {
         var flavor: MarkdownFlavor
         var redditBase: String
-        /// A spoiler's opening markup, with the words screen readers hear first.
-        var spoilerOpening: String
+        var spoilerLabel: String
 
+        /// The words screen readers hear before a spoiler (made only when a body has one).
+        var label: String { "<span class=\"tf-sr\">\(HTML(escaping: spoilerLabel).raw): </span>" }
+        /// A spoiler's opening markup.
+        var spoilerOpening: String { "<span class=\"tf-spoiler\" tabindex=\"0\">" + label }
         /// The same inside a link, which may hold nothing focusable.
-        var spoilerOpeningInLink: String
+        var spoilerOpeningInLink: String { "<span class=\"tf-spoiler\">" + label }
         /// A spoiler block's opening markup (`>!` starting a quote).
-        var spoilerBlockOpening: String
-
-        init(flavor: MarkdownFlavor, redditBase: String, spoilerLabel: String) {
-            self.flavor = flavor
-            self.redditBase = redditBase
-            let label = "<span class=\"tf-sr\">\(HTML(escaping: spoilerLabel).raw): </span>"
-            spoilerOpening = "<span class=\"tf-spoiler\" tabindex=\"0\">" + label
-            spoilerOpeningInLink = "<span class=\"tf-spoiler\">" + label
-            spoilerBlockOpening = "<div class=\"tf-spoiler tf-spoiler-block\" tabindex=\"0\">" + label
-        }
+        var spoilerBlockOpening: String { "<div class=\"tf-spoiler tf-spoiler-block\" tabindex=\"0\">" + label }
     }
 
     /// A span an inline extension wraps: its delimiters and the element it becomes.

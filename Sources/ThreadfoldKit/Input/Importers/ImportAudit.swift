@@ -132,6 +132,9 @@ enum ImportAudit {
             switch document.kind(node) {
             case .object:
                 document.forEachMember(node) { key, value in
+                    // Only arrays and objects can hold arrays: strings, numbers and the rest need no path.
+                    let kind = document.kind(value)
+                    guard kind == .array || kind == .object else { return }
                     let child = child(path, "." + key)
                     switch (role, key) {
                     case (.thread, "comments"): stack.append((value, .commentList, child))
@@ -152,7 +155,10 @@ enum ImportAudit {
                     elementRole = .other
                 }
                 let elementPath = child(path, "[*]")
-                document.forEachElement(node) { _, element in stack.append((element, elementRole, elementPath)) }
+                document.forEachElement(node) { _, element in
+                    let kind = document.kind(element)
+                    if kind == .array || kind == .object { stack.append((element, elementRole, elementPath)) }
+                }
             default:
                 continue
             }
