@@ -16,6 +16,11 @@ package final class StringsTable: Sendable {
     let messages: [String: [String: Pattern]]
     /// Messages without fields, filled once.
     let constants: [String: String]
+    /// Messages whose only field is `{count}`, filled in for the counts below `countedLimit`:
+    /// reply summaries ask for them on every comment, and this spares the plural rule, the
+    /// pattern and the number formatting.
+    let counted: [String: [String]]
+    static let countedLimit = 128
 
     /// A message split once into literal text and `{field}` slots.
     struct Pattern: Sendable {
@@ -141,31 +146,37 @@ package final class StringsTable: Sendable {
             }
         }
         self.constants = constants
+        var counted: [String: [String]] = [:]
+        for (key, forms) in messages where forms.values.allSatisfy({ $0.parts.allSatisfy { if case .field(let name) = $0 { name == "count" } else { true } } }) {
+            counted[key] = (0..<Self.countedLimit).map { [rule, groupSeparator] count in
+                Self.plural(forms, rule: rule, count: count) { _ in Self.number(count, groupSeparator: groupSeparator) } ?? key
+            }
+        }
+        self.counted = counted
     }
 
     /// The message `key`, with `{count}` (choosing the plural form) and other fields filled in.
     /// A key the locale lacks shows as the key itself, so a gap is visible, not silent.
     package func text(_ key: String, count: Int? = nil, _ fields: [String: String] = [:]) -> String {
         if count == nil, let constant = constants[key] { return constant }
+        if let count, count >= 0, count < Self.countedLimit, let table = counted[key], count < table.count { return table[count] }
         guard let forms = messages[key] else { return key }
-        let pattern: Pattern?
-        if let count {
-            pattern = forms[rule.category(count)] ?? forms["other"] ?? forms["many"]
-        } else {
-            pattern = forms["other"] ?? forms.values.first
-        }
-        guard let pattern else { return key }
-        return pattern.fill { name in
-            if name == "count", let count { return self.number(count) }
-            return fields[name]
-        }
+        guard let count else { return (forms["other"] ?? forms.values.first)?.fill { fields[$0] } ?? key }
+        return Self.plural(forms, rule: rule, count: count) { name in name == "count" ? self.number(count) : fields[name] } ?? key
+    }
+
+    /// The form of `forms` for `count`, filled in.
+    private static func plural(_ forms: [String: Pattern], rule: PluralRule, count: Int, _ value: (String) -> String?) -> String? {
+        (forms[rule.category(count)] ?? forms["other"] ?? forms["many"])?.fill(value)
     }
 
     /// Pieces joined with the locale's separator (" · " in English).
     package func join(_ parts: [String]) -> String { parts.joined(separator: separator) }
 
     /// An integer with the locale's grouping separator: 12,345.
-    package func number(_ n: Int) -> String {
+    package func number(_ n: Int) -> String { Self.number(n, groupSeparator: groupSeparator) }
+
+    private static func number(_ n: Int, groupSeparator: String) -> String {
         let digits = String(n.magnitude)
         guard digits.count > 3, !groupSeparator.isEmpty else { return n < 0 ? "-" + digits : digits }
         var out = ""
