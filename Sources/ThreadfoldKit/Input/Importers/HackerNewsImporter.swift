@@ -7,12 +7,18 @@
 ///   thread; comments find their story by following `parent`. Comments whose story is not in the
 ///   file become a thread of their own, named after the item they answer.
 ///
-/// `text` is HTML and is sanitised. `deleted` items are deleted placeholders; `dead` ones are
+/// - HNPWA (`api.hnpwa.com/v0/item/<id>.json`): one story with comments nested in `comments`;
+///   `user`, `content`, `time`, `points`, `comments_count`.
+///
+/// `text` (and HNPWA's `content`) is HTML and is sanitised. `deleted` items are deleted placeholders; `dead` ones are
 /// removed placeholders (flagged or killed).
 enum HackerNewsImporter {
     /// `items`: the tape index of each item object and its JSON path.
     static func decode(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
         let document = context.document
+        if items.count == 1, SourceFormat.isHNPWAItem(document, items[0].node) {
+            return [decodeHNPWA(&context, items[0].node)]
+        }
         if items.count == 1, document.member(items[0].node, "children") != nil || document.member(items[0].node, "author") != nil {
             return [decodeAlgolia(&context, items[0].node)]
         }
@@ -55,6 +61,62 @@ enum HackerNewsImporter {
             if let children = context.array(item, "children", path) {
                 walk.push(children, container: Int32(index), key: ".children", parent: id)
             }
+        }
+        return record
+    }
+
+    /// HNPWA's item: the story, its comments nested in `comments`. A link post's URL becomes the
+    /// opening post's text when the story has none, and the thread links its discussion on HN.
+    static func decodeHNPWA(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
+        let document = context.document
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        record.info.sourceFormat = "hn"
+        record.info.id = context.id(story, "id", "$")
+        record.info.title = context.string(story, "title", "$")
+        record.info.author = context.string(story, "user", "$")
+        record.info.createdAt = context.time(story, "time", "$")
+        record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
+        if let text = context.string(story, "content", "$"), !text.isEmpty {
+            record.info.body = text
+            record.info.bodyFormat = .html
+        } else if let link = context.string(story, "url", "$"), URLPolicy.originalLink(link) != nil {
+            var html: [UInt8] = Array("<p><a href=\"".utf8)
+            HTML.escape(link, into: &html)
+            html.append(contentsOf: "\">".utf8)
+            HTML.escape(link, into: &html)
+            html.append(contentsOf: "</a></p>".utf8)
+            record.info.body = String(decoding: html, as: UTF8.self)
+            record.info.bodyFormat = .html
+        }
+        if let top = context.array(story, "comments", "$") {
+            var walk = ReplyWalk(document: document)
+            walk.push(top, container: -1, key: ".comments", parent: nil)
+            while context.errors.count < ThreadDecoder.errorLimit, let (item, frame) = walk.next() {
+                let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
+                let path = record.path(for: origin)
+                guard document.kind(item) == .object else {
+                    context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
+                    continue
+                }
+                guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
+                var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
+                comment.author = context.string(item, "user", path)
+                comment.body = context.string(item, "content", path) ?? ""
+                comment.bodyFormat = .html
+                comment.createdAt = context.time(item, "time", path)
+                comment.score = context.integer(item, "points", path)
+                comment.deleted = context.bool(item, "deleted", path) || (comment.author == nil && comment.body.isEmpty)
+                comment.removed = context.bool(item, "dead", path)
+                let index = record.comments.count
+                record.comments.append(comment)
+                if let children = context.array(item, "comments", path) {
+                    walk.push(children, container: Int32(index), key: ".comments", parent: id)
+                }
+            }
+        }
+        // Comments HN counted that the file does not hold.
+        if let count = context.integer(story, "comments_count", "$"), count > Int64(record.comments.count) {
+            record.info.unarchivedComments = Int(clamping: min(count - Int64(record.comments.count), Int64(InputLimits.maxCount)))
         }
         return record
     }

@@ -5,7 +5,8 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     case threadfold
     /// A Reddit thread as returned by `/comments/<id>.json`.
     case reddit
-    /// Hacker News: the Firebase item API (items as an array or one per line) or the Algolia API.
+    /// Hacker News: the Firebase item API (items as an array or one per line), the Algolia API,
+    /// or HNPWA's item API.
     case hn
     /// A Discourse topic as returned by `/t/<id>.json`.
     case discourse
@@ -20,7 +21,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         case .auto: return "automatic detection"
         case .threadfold: return "a Threadfold thread"
         case .reddit: return "a Reddit thread (/comments/<id>.json)"
-        case .hn: return "Hacker News items (Firebase or Algolia API)"
+        case .hn: return "Hacker News items (Firebase, Algolia or HNPWA API)"
         case .discourse: return "a Discourse topic (/t/<id>.json)"
         case .mapped: return "comments through a field mapping"
         }
@@ -44,13 +45,21 @@ public enum SourceFormat: String, Sendable, CaseIterable {
             return nil
         case .object:
             if document.member(root, "post_stream") != nil { return .discourse }
-            if isHackerNewsItem(document, root) { return .hn }
+            if isHackerNewsItem(document, root) || isHNPWAItem(document, root) { return .hn }
             if document.member(root, "comments") != nil { return .threadfold }
             if let threads = document.member(root, "threads"), document.kind(threads) == .array { return .threadfold }
             return nil
         default:
             return nil
         }
+    }
+
+    /// HNPWA's item (`api.hnpwa.com/v0/item/<id>.json`): `comments` nested, and the fields only
+    /// HNPWA writes (`time_ago`, `comments_count`), or `user` with `content`.
+    static func isHNPWAItem(_ document: JSONDocument, _ object: Int) -> Bool {
+        guard document.kind(object) == .object, let comments = document.member(object, "comments"), document.kind(comments) == .array else { return false }
+        return document.member(object, "time_ago") != nil || document.member(object, "comments_count") != nil
+            || (document.member(object, "user") != nil && document.member(object, "content") != nil)
     }
 
     static func isHackerNewsItem(_ document: JSONDocument, _ object: Int) -> Bool {

@@ -27,6 +27,40 @@ struct HackerNewsImporterTests {
         #expect(page.contains("&lt;not a tag&gt;") && page.contains("under a deleted one"))
     }
 
+    /// HNPWA's item shape (api.hnpwa.com/v0/item/<id>.json), as tastejs/hacker-news-pwas documents it.
+    static let hnpwa = #"""
+        {"id": 8863, "title": "My YC app: Dropbox", "points": 111, "user": "dhouston", "time": 1175714200, "time_ago": "17 years ago",
+         "type": "link", "url": "http://www.getdropbox.com/u/2/screencast.html", "domain": "getdropbox.com", "content": "",
+         "comments_count": 9, "level": 0, "comments": [
+          {"id": 9224, "level": 0, "user": "BrandonM", "time": 1175727286, "time_ago": "17 years ago", "content": "<p>For a Linux user, you can already build such a system yourself", "comments": [
+            {"id": 9272, "level": 1, "user": "dhouston", "time": 1175741211, "time_ago": "17 years ago", "content": "<p>good point", "comments": [
+              {"id": 9479, "level": 2, "user": "BrandonM", "time": 1175822011, "time_ago": "17 years ago", "content": "<p>You are correct", "comments": []}]},
+            {"id": 9300, "level": 1, "user": null, "time": 1175750000, "time_ago": "17 years ago", "content": "", "deleted": true, "comments": []}]},
+          {"id": 9021, "level": 0, "user": "dead_one", "time": 1175716000, "time_ago": "17 years ago", "content": "<p>flagged", "dead": true, "comments": []}]}
+        """#
+
+    @Test("HNPWA: detected, comments nested in comments, the link post's URL shown, HN's own count of comments kept")
+    func hnpwa() throws {
+        let result = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "8863.json")
+        #expect(result.format == .hn && result.detected)
+        let record = try #require(result.threads.first)
+        #expect(record.info.title == "My YC app: Dropbox" && record.info.author == "dhouston")
+        #expect(record.info.url == "https://news.ycombinator.com/item?id=8863")
+        #expect(record.info.createdAt == Timestamp(unix: 1_175_714_200))
+        #expect(record.comments.map(\.id.string) == ["9224", "9272", "9479", "9300", "9021"])
+        #expect(record.comments[2].parentID == CommentID("9272") && record.comments[0].parentID == nil)
+        #expect(record.comments.allSatisfy { $0.bodyFormat == .html })
+        #expect(record.comments[3].deleted && record.comments[4].removed)
+        #expect(record.info.unarchivedComments == 4)
+        let tree = try ThreadBuilder.build(record)
+        #expect(tree.totals.levels == 3)
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        #expect(page.contains(#"<a rel="nofollow ugc noopener" href="http://www.getdropbox.com/u/2/screencast.html">http://www.getdropbox.com/u/2/screencast.html</a>"#))
+        #expect(page.contains("For a Linux user") && page.contains("You are correct"))
+        // The check counts what was read: every body and author is there.
+        #expect(try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "8863.json", options: ImportOptions(format: .hn)).threads[0].comments.count == 5)
+    }
+
     static let firebaseLines = """
         {"id": 1, "type": "story", "by": "pg", "time": 1160418111, "title": "Y Combinator", "url": "http://ycombinator.com", "kids": [2]}
         {"id": 2, "type": "comment", "by": "a", "time": 1160418200, "parent": 1, "text": "Nice &amp; fast", "kids": [3, 4]}

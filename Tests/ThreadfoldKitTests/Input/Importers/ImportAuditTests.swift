@@ -21,7 +21,13 @@ struct ImportAuditTests {
 
     @Test("an HNPWA thread read as Threadfold's own format is refused, naming the form, the arrays and their fields")
     func hnpwa() throws {
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json") }
+        // Detected, it is read as Hacker News, every comment with its body and author.
+        let detected = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json")
+        #expect(detected.format == .hn && detected.threads[0].comments.count == 35)
+        #expect(detected.threads[0].comments.allSatisfy { !$0.body.isEmpty && $0.author != nil })
+        let errors = try #require(throws: InputErrors.self) {
+            try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(format: .threadfold))
+        }
         let lines = errors.errors.map(\.description)
         #expect(lines[0] == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body and 5 no author; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read")
         #expect(errors.errors[0].hint == .otherForm)
