@@ -62,6 +62,8 @@ package enum Importer {
             }
         case .discourse:
             threads = [DiscourseImporter.decode(&context)]
+        case .lobsters:
+            threads = [LobstersImporter.decode(&context)]
         case .hn:
             var items: [(node: Int, path: String)] = []
             if document.kind(document.root) == .array {

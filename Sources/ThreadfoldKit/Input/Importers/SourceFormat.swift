@@ -10,11 +10,13 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     case hn
     /// A Discourse topic as returned by `/t/<id>.json`.
     case discourse
+    /// A Lobsters story as returned by `/s/<short_id>.json`.
+    case lobsters
     /// Any JSON, read through a field mapping (`--map`); never detected, never named by `--from`.
     case mapped
 
     /// The forms `--from` can name.
-    public static var named: [SourceFormat] { [.auto, .threadfold, .reddit, .hn, .discourse] }
+    public static var named: [SourceFormat] { [.auto, .threadfold, .reddit, .hn, .discourse, .lobsters] }
 
     public var described: String {
         switch self {
@@ -23,6 +25,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         case .reddit: return "a Reddit thread (/comments/<id>.json)"
         case .hn: return "Hacker News items (Firebase, Algolia or HNPWA API)"
         case .discourse: return "a Discourse topic (/t/<id>.json)"
+        case .lobsters: return "a Lobsters story (/s/<short_id>.json)"
         case .mapped: return "comments through a field mapping"
         }
     }
@@ -46,12 +49,21 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         case .object:
             if document.member(root, "post_stream") != nil { return .discourse }
             if isHackerNewsItem(document, root) || isHNPWAItem(document, root) { return .hn }
+            if isLobstersStory(document, root) { return .lobsters }
             if document.member(root, "comments") != nil { return .threadfold }
             if let threads = document.member(root, "threads"), document.kind(threads) == .array { return .threadfold }
             return nil
         default:
             return nil
         }
+    }
+
+    /// A Lobsters story: a `short_id`, and `submitter_user` or comments with `commenting_user`.
+    static func isLobstersStory(_ document: JSONDocument, _ object: Int) -> Bool {
+        guard document.member(object, "short_id") != nil else { return false }
+        if document.member(object, "submitter_user") != nil { return true }
+        guard let comments = document.member(object, "comments"), document.kind(comments) == .array, document.count(comments) > 0 else { return false }
+        return document.member(comments + 1, "commenting_user") != nil
     }
 
     /// HNPWA's item (`api.hnpwa.com/v0/item/<id>.json`): `comments` nested, and the fields only

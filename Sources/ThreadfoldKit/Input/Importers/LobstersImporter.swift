@@ -1,0 +1,76 @@
+/// Reads a Lobsters story as the site returns it from `/s/<short_id>.json`.
+///
+/// The story is the thread: `title`, `url`, `description` (HTML) as the opening post (a link
+/// post without one shows its URL), `submitter_user`, `created_at`, `tags`, and `short_id_url`
+/// as the original link. `comments` is one flat list in thread order, each naming its
+/// `parent_comment` by short id: `commenting_user` (a name, or an object with `username`),
+/// `comment` (HTML, sanitised), `score`, `created_at`, and `updated_at`, which makes a comment
+/// edited only when it differs from `created_at`. `is_deleted` comments are deleted
+/// placeholders, `is_moderated` ones removed. When `comment_count` is larger than the list, the
+/// rest are counted as not archived.
+enum LobstersImporter {
+    static func decode(_ context: inout ImportContext) -> ThreadRecord {
+        let document = context.document
+        let root = document.root
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        record.info.sourceFormat = "lobsters"
+        record.info.id = context.id(root, "short_id", "$")
+        record.info.title = context.string(root, "title", "$")
+        record.info.author = user(&context, root, "submitter_user", "$")
+        record.info.createdAt = context.time(root, "created_at", "$")
+        record.info.url = context.string(root, "short_id_url", "$") ?? context.string(root, "comments_url", "$")
+        if let tags = context.array(root, "tags", "$") {
+            document.forEachElement(tags) { _, tag in
+                if document.kind(tag) == .string, !document.string(tag).isEmpty { record.info.tags.append(document.string(tag)) }
+            }
+        }
+        if let description = context.string(root, "description", "$"), !description.isEmpty {
+            record.info.body = description
+            record.info.bodyFormat = .html
+        } else if let link = context.string(root, "url", "$"), URLPolicy.originalLink(link) != nil {
+            var html: [UInt8] = Array("<p><a href=\"".utf8)
+            HTML.escape(link, into: &html)
+            html.append(contentsOf: "\">".utf8)
+            HTML.escape(link, into: &html)
+            html.append(contentsOf: "</a></p>".utf8)
+            record.info.body = String(decoding: html, as: UTF8.self)
+            record.info.bodyFormat = .html
+        }
+        guard let comments = context.array(root, "comments", "$") else { return record }
+        document.forEachElement(comments) { position, item in
+            guard context.errors.count < ThreadDecoder.errorLimit else { return }
+            let path = "$.comments[\(position)]"
+            guard document.kind(item) == .object else {
+                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
+                return
+            }
+            guard let id = context.requiredID(item, ["short_id", "id"], path, what: "a comment id (short_id)") else { return }
+            var comment = CommentRecord(id: id, parentID: context.id(item, "parent_comment", path),
+                                        origin: context.origin(item, container: -1, key: ".comments", index: position))
+            comment.author = user(&context, item, "commenting_user", path)
+            comment.body = context.string(item, "comment", path) ?? ""
+            comment.bodyFormat = .html
+            comment.createdAt = context.time(item, "created_at", path)
+            if let updated = context.time(item, "updated_at", path), updated != comment.createdAt {
+                comment.editedAt = updated
+                comment.edited = true
+            }
+            comment.score = context.integer(item, "score", path)
+            comment.deleted = context.bool(item, "is_deleted", path)
+            comment.removed = context.bool(item, "is_moderated", path)
+            if comment.deleted || comment.removed { comment.body = "" }
+            record.comments.append(comment)
+        }
+        if let count = context.integer(root, "comment_count", "$"), count > Int64(record.comments.count) {
+            record.info.unarchivedComments = Int(clamping: min(count - Int64(record.comments.count), Int64(InputLimits.maxCount)))
+        }
+        return record
+    }
+
+    /// A user: a name, or an object with `username` (the API has written both).
+    static func user(_ context: inout ImportContext, _ object: Int, _ key: String, _ path: String) -> String? {
+        guard let value = context.member(object, key) else { return nil }
+        if context.document.kind(value) == .object { return context.string(value, "username", path + "." + key) }
+        return context.string(object, key, path)
+    }
+}
