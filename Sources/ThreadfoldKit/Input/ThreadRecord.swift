@@ -21,6 +21,9 @@ package struct CommentRecord: Sendable {
     package var deleted: Bool
     package var removed: Bool
     package var authorFlair: String?
+    /// The author's account is gone but the comment is not (Reddit's `[deleted]` author over a
+    /// surviving body): shown as the locale's "[deleted]", not as an unknown author.
+    package var authorDeleted = false
     /// Where the comment stands in the input, for messages.
     package var origin: RecordOrigin
 

@@ -161,7 +161,7 @@ struct ThreadPageModel: TemplateModel {
     /// "[unknown]" when the author is missing.
     func displayName(of index: Int) -> String {
         if flags[index].contains(.placeholder) { return strings.text(records[index].removed ? "removed" : "deleted") }
-        return records[index].author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author")
+        return records[index].author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text(records[index].authorDeleted ? "deleted" : "unknown_author")
     }
 
     private func page(_ key: TemplateKey) -> Value? {

@@ -283,7 +283,7 @@ package struct ThreadRenderer: Sendable {
             let dir = pageDirs[Int(pageOf[i])]
             let link = absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] }
                 ?? ThreadPaths.href(from: base, to: dir, fragment: anchors[i])
-            let author = record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("unknown_author")
+            let author = record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text(record.authorDeleted ? "deleted" : "unknown_author")
             return AtomFeed.Entry(
                 title: "\(author): \(PageNavigation.excerpt(bodies[i] ?? HTML(trusted: "")))",
                 id: absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] } ?? XMLText.uuid("comment:\(summary.id):\(record.id.string)"),

@@ -33,9 +33,13 @@ enum HackerNewsImporter {
         record.info.title = context.string(story, "title", "$")
         record.info.author = context.string(story, "author", "$")
         record.info.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
-        record.info.url = context.string(story, "url", "$") ?? record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
+        // The original thread is the discussion on HN; a link post's URL is its opening post.
+        record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
         if let text = context.string(story, "text", "$"), !text.isEmpty {
             record.info.body = text
+            record.info.bodyFormat = .html
+        } else if let link = context.string(story, "url", "$"), let body = ImportContext.linkPostBody(link) {
+            record.info.body = body
             record.info.bodyFormat = .html
         }
         guard let top = context.array(story, "children", "$") else { return record }
@@ -79,13 +83,8 @@ enum HackerNewsImporter {
         if let text = context.string(story, "content", "$"), !text.isEmpty {
             record.info.body = text
             record.info.bodyFormat = .html
-        } else if let link = context.string(story, "url", "$"), URLPolicy.originalLink(link) != nil {
-            var html: [UInt8] = Array("<p><a href=\"".utf8)
-            HTML.escape(link, into: &html)
-            html.append(contentsOf: "\">".utf8)
-            HTML.escape(link, into: &html)
-            html.append(contentsOf: "</a></p>".utf8)
-            record.info.body = String(decoding: html, as: UTF8.self)
+        } else if let link = context.string(story, "url", "$"), let body = ImportContext.linkPostBody(link) {
+            record.info.body = body
             record.info.bodyFormat = .html
         }
         if let top = context.array(story, "comments", "$") {
@@ -151,6 +150,8 @@ enum HackerNewsImporter {
         }
         var order: [CommentID] = []
         var threads: [CommentID: ThreadRecord] = [:]
+        // Each story's `descendants`: HN's count of its comments, whether or not the file holds them.
+        var descendantCounts: [CommentID: Int64] = [:]
         for (index, item) in all.enumerated() {
             let key = item.isStory ? item.id : root(of: index)
             if threads[key] == nil {
@@ -166,10 +167,16 @@ enum HackerNewsImporter {
                 threads[key]!.info.title = context.string(node, "title", item.path) ?? threads[key]!.info.title
                 threads[key]!.info.author = context.string(node, "by", item.path)
                 threads[key]!.info.createdAt = context.time(node, "time", item.path)
-                if let url = context.string(node, "url", item.path) { threads[key]!.info.url = url }
+                // The thread links its discussion on HN; a link post's URL is its opening post.
                 if let text = context.string(node, "text", item.path), !text.isEmpty {
                     threads[key]!.info.body = text
                     threads[key]!.info.bodyFormat = .html
+                } else if let url = context.string(node, "url", item.path), let body = ImportContext.linkPostBody(url) {
+                    threads[key]!.info.body = body
+                    threads[key]!.info.bodyFormat = .html
+                }
+                if let descendants = context.integer(node, "descendants", item.path), descendants > 0 {
+                    descendantCounts[key] = min(descendants, Int64(InputLimits.maxCount))
                 }
                 continue
             }
@@ -184,6 +191,10 @@ enum HackerNewsImporter {
             comment.deleted = context.bool(node, "deleted", item.path)
             comment.removed = context.bool(node, "dead", item.path)
             threads[key]!.comments.append(comment)
+        }
+        // Comments HN counted that the file does not hold are said to be not archived.
+        for (key, count) in descendantCounts where count > Int64(threads[key]!.comments.count) {
+            threads[key]!.info.unarchivedComments = Int(count) - threads[key]!.comments.count
         }
         return order.map { threads[$0]! }
     }

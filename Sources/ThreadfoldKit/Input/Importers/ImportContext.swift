@@ -87,6 +87,19 @@ struct ImportContext {
         return value
     }
 
+    /// The opening post of a link post that has no text of its own: a paragraph with its link,
+    /// as HTML (sanitised like any HTML body), so the page shows what was posted. Nil for a URL
+    /// the link policy refuses.
+    static func linkPostBody(_ url: String) -> String? {
+        guard URLPolicy.originalLink(url) != nil else { return nil }
+        var html: [UInt8] = Array("<p><a href=\"".utf8)
+        HTML.escape(url, into: &html)
+        html.append(contentsOf: "\">".utf8)
+        HTML.escape(url, into: &html)
+        html.append(contentsOf: "</a></p>".utf8)
+        return String(decoding: html, as: UTF8.self)
+    }
+
     func origin(_ node: Int, container: Int32, key: String?, index: Int) -> RecordOrigin {
         RecordOrigin(offset: Int32(document.offset(node)), container: container, key: key, index: Int32(index))
     }

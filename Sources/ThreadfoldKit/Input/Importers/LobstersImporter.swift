@@ -27,13 +27,8 @@ enum LobstersImporter {
         if let description = context.string(root, "description", "$"), !description.isEmpty {
             record.info.body = description
             record.info.bodyFormat = .html
-        } else if let link = context.string(root, "url", "$"), URLPolicy.originalLink(link) != nil {
-            var html: [UInt8] = Array("<p><a href=\"".utf8)
-            HTML.escape(link, into: &html)
-            html.append(contentsOf: "\">".utf8)
-            HTML.escape(link, into: &html)
-            html.append(contentsOf: "</a></p>".utf8)
-            record.info.body = String(decoding: html, as: UTF8.self)
+        } else if let link = context.string(root, "url", "$"), let body = ImportContext.linkPostBody(link) {
+            record.info.body = body
             record.info.bodyFormat = .html
         }
         guard let comments = context.array(root, "comments", "$") else { return record }

@@ -88,6 +88,7 @@ enum RedditImporter {
                 comment.deleted = author == "[deleted]" && (body == "[deleted]" || body.isEmpty)
                 comment.removed = body == "[removed]"
                 if comment.deleted || comment.removed { comment.body = "" }
+                comment.authorDeleted = author == "[deleted]" && !comment.deleted
                 comment.createdAt = context.time(data, "created_utc", dataPath)
                 if let edited = context.member(data, "edited"), document.kind(edited) == .number {
                     comment.editedAt = context.time(data, "edited", dataPath)
@@ -161,6 +162,7 @@ enum RedditImporter {
             comment.deleted = author == "[deleted]" && (body == "[deleted]" || body.isEmpty)
             comment.removed = body == "[removed]"
             if comment.deleted || comment.removed { comment.body = "" }
+            comment.authorDeleted = author == "[deleted]" && !comment.deleted
             comment.createdAt = context.time(item, "created_utc", path)
             if let edited = context.member(item, "edited"), document.kind(edited) != .true, document.kind(edited) != .false {
                 comment.editedAt = context.time(item, "edited", path)

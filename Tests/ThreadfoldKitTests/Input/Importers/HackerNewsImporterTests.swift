@@ -76,7 +76,9 @@ struct HackerNewsImporterTests {
         #expect(result.format == .hn)
         #expect(result.threads.count == 2)
         let story = result.threads[0]
-        #expect(story.info.title == "Y Combinator" && story.info.url == "http://ycombinator.com" && story.info.author == "pg")
+        // The thread links its discussion; the link post's URL is its opening post.
+        #expect(story.info.title == "Y Combinator" && story.info.url == "https://news.ycombinator.com/item?id=1" && story.info.author == "pg")
+        #expect(story.info.body == #"<p><a href="http://ycombinator.com">http://ycombinator.com</a></p>"# && story.info.bodyFormat == .html)
         #expect(story.comments.map(\.id.string) == ["2", "3", "5", "4"])
         #expect(story.comments[0].parentID == nil && story.comments[1].parentID == CommentID("2"))
         #expect(story.comments[1].removed && story.comments[3].deleted)
@@ -93,5 +95,15 @@ struct HackerNewsImporterTests {
         #expect(errors.errors[0].description.contains("$[1].time: expected a Unix time or an ISO 8601 date"))
         let array = "[" + Self.firebaseLines.split(separator: "\n").joined(separator: ",") + "]"
         #expect(try Importer.read(bytes: Array(array.utf8), file: "a.json").threads.count == 2)
+    }
+
+    @Test("Firebase: a story's descendants that the file lacks are counted as not archived, not shown as no comments")
+    func descendants() throws {
+        let json = #"{"id": 8863, "type": "story", "by": "dhouston", "time": 1175714200, "title": "My YC app: Dropbox", "url": "http://www.getdropbox.com/u/2/screencast.html", "descendants": 71, "kids": [9224, 8917]}"#
+        let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "8863.json").threads.first)
+        #expect(record.comments.isEmpty && record.info.unarchivedComments == 71)
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        #expect(page.contains("71 more replies were not archived"))
+        #expect(!page.contains("No comments yet"))
     }
 }

@@ -132,4 +132,14 @@ struct RedditDumpTests {
         let gfm = try page(options)
         #expect(gfm.contains("2^10 &gt;!secret!&lt; r/books"))
     }
+
+    @Test("a [deleted] author over a surviving body shows as [deleted], not as an unknown author")
+    func deletedAuthor() throws {
+        let json = #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "p", "title": "T", "author": "op"}}]}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": "c", "author": "[deleted]", "body": "still here", "created_utc": 1}}, {"kind": "t1", "data": {"id": "d", "author": "[deleted]", "body": "[deleted]", "created_utc": 2}}]}}]"#
+        let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
+        #expect(record.comments[0].authorDeleted && !record.comments[0].deleted && record.comments[0].author == nil)
+        #expect(record.comments[1].deleted && !record.comments[1].authorDeleted)
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        #expect(page.contains("still here") && !page.contains("[unknown]"))
+    }
 }
