@@ -201,7 +201,7 @@ package struct MarkdownRenderer: Sendable {
                 child = cmark_node_next(node)
                 let type = cmark_node_get_type(node)
                 if type == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node) {
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+                    bytes.append(contentsOf: Self.buffer(literal))
                     texts.append(node)
                 } else {
                     kept.append((bytes.count, node))
@@ -216,7 +216,7 @@ package struct MarkdownRenderer: Sendable {
             }
             let linking = !insideLink && texts.contains { node in
                 guard let literal = cmark_node_get_literal(node) else { return false }
-                return !links(in: UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))[...], inline).isEmpty
+                return !links(in: Self.buffer(literal)[...], inline).isEmpty
             }
             guard !spans.isEmpty || linking else { continue }
             // A delimiter inside a bare URL is part of the URL (`https://x.example/^a`).
@@ -388,7 +388,7 @@ package struct MarkdownRenderer: Sendable {
         }
         for node in found {
             guard let literal = cmark_node_get_literal(node) else { continue }
-            var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+            var bytes = Self.bytes(literal)
             if cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE {
                 guard let text = cmark_node_new(CMARK_NODE_TEXT) else { continue }
                 setLiteral(text, bytes)
@@ -451,7 +451,7 @@ package struct MarkdownRenderer: Sendable {
                     let type = cmark_node_get_type(node)
                     if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { lineStart = true; continue }
                     if type == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node) {
-                        var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+                        var bytes = Self.bytes(literal)
                         if lineStart, bytes.first == UInt8(ascii: "!") {
                             bytes.removeFirst()
                             while bytes.first == 0x20 { bytes.removeFirst() }
@@ -466,6 +466,12 @@ package struct MarkdownRenderer: Sendable {
             }
         }
     }
+
+    /// A node's C string (a literal, URL or title) as a buffer over its bytes, and as a copy.
+    static func buffer(_ literal: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))
+    }
+    static func bytes(_ literal: UnsafePointer<CChar>) -> [UInt8] { Array(buffer(literal)) }
 
     /// Where each line of `source` starts, as cmark counts lines (`\n`, `\r\n` or `\r`).
     static func lineStarts(_ source: UnsafeBufferPointer<UInt8>) -> [Int] {
@@ -548,7 +554,7 @@ package struct MarkdownRenderer: Sendable {
 
         private func replaced(_ literal: UnsafePointer<CChar>?, backslash: Bool) -> String? {
             guard let literal else { return nil }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))
+            let bytes = MarkdownRenderer.buffer(literal)
             guard bytes.contains(0xEE) else { return nil }
             var out: [UInt8] = []
             var changed = false
@@ -618,14 +624,7 @@ package struct MarkdownRenderer: Sendable {
                              renderOptions: Int32, inline: InlineExtensions) {
         var lineStarts: [Int] = []
         func lines(of paragraph: OpaquePointer, quoteDepth: Int) -> [ArraySlice<UInt8>] {
-            if lineStarts.isEmpty {
-                lineStarts.append(0)
-                var i = 0
-                while i < source.count {
-                    if source[i] == 0x0A || (source[i] == 0x0D && (i + 1 == source.count || source[i + 1] != 0x0A)) { lineStarts.append(i + 1) }
-                    i += 1
-                }
-            }
+            if lineStarts.isEmpty { lineStarts = Self.lineStarts(source) }
             let first = Int(cmark_node_get_start_line(paragraph)) - 1
             let last = Int(cmark_node_get_end_line(paragraph)) - 1
             guard first >= 0, last >= first, last < lineStarts.count else { return [] }

@@ -35,36 +35,17 @@ enum HackerNewsImporter {
         record.info.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
         // The original thread is the discussion on HN; a link post's URL is its opening post.
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        if let text = context.string(story, "text", "$"), !text.isEmpty {
-            record.info.body = text
-            record.info.bodyFormat = .html
-        } else if let link = context.string(story, "url", "$"), let body = ImportContext.linkPostBody(link) {
+        if let body = context.openingPost(story, text: "text", "$") {
             record.info.body = body
             record.info.bodyFormat = .html
         }
         guard let top = context.array(story, "children", "$") else { return record }
-        var walk = ReplyWalk(document: document)
-        walk.push(top, container: -1, key: ".children", parent: nil)
-        while context.errors.count < ThreadDecoder.errorLimit, let (item, frame) = walk.next() {
-            let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
-            let path = record.path(for: origin)
-            guard document.kind(item) == .object else {
-                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                continue
-            }
-            guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
-            var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
+        readNested(&context, &record, top, key: "children") { context, item, path, comment in
             comment.author = context.string(item, "author", path)
             comment.body = context.string(item, "text", path) ?? ""
-            comment.bodyFormat = .html
             comment.createdAt = context.time(item, "created_at_i", path) ?? context.time(item, "created_at", path)
             comment.score = context.integer(item, "points", path)
             comment.deleted = comment.author == nil && comment.body.isEmpty
-            let index = record.comments.count
-            record.comments.append(comment)
-            if let children = context.array(item, "children", path) {
-                walk.push(children, container: Int32(index), key: ".children", parent: id)
-            }
         }
         return record
     }
@@ -80,37 +61,18 @@ enum HackerNewsImporter {
         record.info.author = context.string(story, "user", "$")
         record.info.createdAt = context.time(story, "time", "$")
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        if let text = context.string(story, "content", "$"), !text.isEmpty {
-            record.info.body = text
-            record.info.bodyFormat = .html
-        } else if let link = context.string(story, "url", "$"), let body = ImportContext.linkPostBody(link) {
+        if let body = context.openingPost(story, text: "content", "$") {
             record.info.body = body
             record.info.bodyFormat = .html
         }
         if let top = context.array(story, "comments", "$") {
-            var walk = ReplyWalk(document: document)
-            walk.push(top, container: -1, key: ".comments", parent: nil)
-            while context.errors.count < ThreadDecoder.errorLimit, let (item, frame) = walk.next() {
-                let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
-                let path = record.path(for: origin)
-                guard document.kind(item) == .object else {
-                    context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                    continue
-                }
-                guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
-                var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
+            readNested(&context, &record, top, key: "comments") { context, item, path, comment in
                 comment.author = context.string(item, "user", path)
                 comment.body = context.string(item, "content", path) ?? ""
-                comment.bodyFormat = .html
                 comment.createdAt = context.time(item, "time", path)
                 comment.score = context.integer(item, "points", path)
                 comment.deleted = context.bool(item, "deleted", path) || (comment.author == nil && comment.body.isEmpty)
                 comment.removed = context.bool(item, "dead", path)
-                let index = record.comments.count
-                record.comments.append(comment)
-                if let children = context.array(item, "comments", path) {
-                    walk.push(children, container: Int32(index), key: ".comments", parent: id)
-                }
             }
         }
         // Comments HN counted that the file does not hold.
@@ -118,6 +80,33 @@ enum HackerNewsImporter {
             record.info.unarchivedComments = Int(clamping: min(count - Int64(record.comments.count), Int64(InputLimits.maxCount)))
         }
         return record
+    }
+
+    /// Reads comments nested under `key` (Algolia's `children`, HNPWA's `comments`) from `top`
+    /// into `record`, in thread order with an explicit stack; `read` fills in each comment's
+    /// fields from its object. Bodies are HTML.
+    static func readNested(_ context: inout ImportContext, _ record: inout ThreadRecord, _ top: Int, key: String,
+                           _ read: (inout ImportContext, Int, String, inout CommentRecord) -> Void) {
+        let document = context.document
+        var walk = ReplyWalk(document: document)
+        walk.push(top, container: -1, key: "." + key, parent: nil)
+        while context.errors.count < ThreadDecoder.errorLimit, let (item, frame) = walk.next() {
+            let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
+            let path = record.path(for: origin)
+            guard document.kind(item) == .object else {
+                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
+                continue
+            }
+            guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
+            var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
+            comment.bodyFormat = .html
+            read(&context, item, path, &comment)
+            let index = record.comments.count
+            record.comments.append(comment)
+            if let children = context.array(item, key, path) {
+                walk.push(children, container: Int32(index), key: "." + key, parent: id)
+            }
+        }
     }
 
     static func decodeFirebase(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
@@ -168,10 +157,7 @@ enum HackerNewsImporter {
                 threads[key]!.info.author = context.string(node, "by", item.path)
                 threads[key]!.info.createdAt = context.time(node, "time", item.path)
                 // The thread links its discussion on HN; a link post's URL is its opening post.
-                if let text = context.string(node, "text", item.path), !text.isEmpty {
-                    threads[key]!.info.body = text
-                    threads[key]!.info.bodyFormat = .html
-                } else if let url = context.string(node, "url", item.path), let body = ImportContext.linkPostBody(url) {
+                if let body = context.openingPost(node, text: "text", item.path) {
                     threads[key]!.info.body = body
                     threads[key]!.info.bodyFormat = .html
                 }

@@ -87,6 +87,13 @@ struct ImportContext {
         return value
     }
 
+    /// A story's opening post as HTML: its text at `key`, else, for a link post, its `url`
+    /// (`linkPostBody`); nil when it has neither.
+    mutating func openingPost(_ story: Int, text key: String, _ path: String) -> String? {
+        if let text = string(story, key, path), !text.isEmpty { return text }
+        return string(story, "url", path).flatMap(Self.linkPostBody)
+    }
+
     /// The opening post of a link post that has no text of its own: a paragraph with its link,
     /// as HTML (sanitised like any HTML body), so the page shows what was posted. Nil for a URL
     /// the link policy refuses.

@@ -24,10 +24,7 @@ enum LobstersImporter {
                 if document.kind(tag) == .string, !document.string(tag).isEmpty { record.info.tags.append(document.string(tag)) }
             }
         }
-        if let description = context.string(root, "description", "$"), !description.isEmpty {
-            record.info.body = description
-            record.info.bodyFormat = .html
-        } else if let link = context.string(root, "url", "$"), let body = ImportContext.linkPostBody(link) {
+        if let body = context.openingPost(root, text: "description", "$") {
             record.info.body = body
             record.info.bodyFormat = .html
         }
