@@ -128,7 +128,8 @@ enum BuildCommand {
         let units: [ArchiveUnit]
         do {
             units = try ArchiveInput.units(parsed.positionals, readStandardInput: console.readStandardInput,
-                                           linesAreThreads: options.render.importing.mapping != nil ? false : nil)
+                                           linesAreThreads: options.render.importing.mapping != nil ? false : nil,
+                                           dumpForm: ArchiveInput.dumps(options.render.importing))
         } catch {
             SharedOptions.printErrors(error, console)
             console.err("Error: nothing was published; fix the errors above and run again.\n")
@@ -139,19 +140,28 @@ enum BuildCommand {
         builder.incremental = parsed.has("incremental")
         builder.shard = shard
         builder.durable = !parsed.has("no-fsync")
-        return execute(parsed, console, output: output, command: command) { progress in try builder.run(progress: progress) }
+        return execute(parsed, console, output: output, command: command) { progress, read in
+            builder.readProgress = read
+            return try builder.run(progress: progress)
+        }
     }
 
     /// Runs a build or merge with progress, prints what happened, writes `--report`, and
     /// returns the exit code.
     static func execute(_ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
-                        _ body: (((Int, Int) -> Void)?) throws -> ArchiveBuilder.Report) -> Int32 {
+                        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report) -> Int32 {
         let quiet = parsed.has("quiet")
         let started = DispatchTime.now().uptimeNanoseconds
         var bar = ProgressBar(console: console, start: started)
         let report: ArchiveBuilder.Report
+        let shows = !quiet && console.errIsTerminal
+        // Dumps are read first, by one thread: their bar counts megabytes read.
+        let reading = ReadingBar(console: console, start: started)
         do {
-            report = try body(!quiet && console.errIsTerminal ? { bar.update(done: $0, total: $1) } : nil)
+            let units: ((Int, Int) -> Void)? = shows ? { bar.update(done: $0, total: $1) } : nil
+            var bytes: (@Sendable (Int64, Int64) -> Void)?
+            if shows { bytes = { @Sendable read, total in reading.update(read: read, total: total) } }
+            report = try body(units, bytes)
         } catch let error as ResourceError where error.isUnknownLocale {
             return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
         } catch {
@@ -321,6 +331,29 @@ struct ProgressBar {
     }
 }
 
+/// The bar shown while dumps are read into partitions: megabytes read of the input's size
+/// (compressed bytes for a compressed dump).
+final class ReadingBar: Sendable {
+    let console: Console
+    let start: UInt64
+
+    init(console: Console, start: UInt64) {
+        self.console = console
+        self.start = start
+    }
+
+    func update(read: Int64, total: Int64) {
+        guard total > 0 else { return }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let rate = elapsed > 0 ? Double(read) / elapsed : 0
+        let eta = rate > 0 ? Double(total - read) / rate : 0
+        let width = 24
+        let filled = Int(Int64(width) * min(read, total) / total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        console.err("\r\u{1B}[2K[\(bar)] \(read >> 20)/\(total >> 20) MB read \(Int(rate) >> 20) MB/s ETA \(Int(eta.rounded(.up))) s")
+    }
+}
+
 /// `threadfold merge SHARDS... -o SITE`.
 enum MergeCommand {
     static let command = CLI.Command(
@@ -357,6 +390,6 @@ enum MergeCommand {
         var merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options,
                                  resources: SharedOptions.resources(parsed))
         merge.durable = !parsed.has("no-fsync")
-        return BuildCommand.execute(parsed, console, output: output, command: command) { _ in try merge.run() }
+        return BuildCommand.execute(parsed, console, output: output, command: command) { _, _ in try merge.run() }
     }
 }

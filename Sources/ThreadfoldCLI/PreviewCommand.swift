@@ -52,7 +52,8 @@ enum PreviewCommand {
                 units = inputs.isEmpty
                     ? [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")]
                     : try ArchiveInput.units(inputs, readStandardInput: console.readStandardInput,
-                                             linesAreThreads: options.render.importing.mapping != nil ? false : nil)
+                                             linesAreThreads: options.render.importing.mapping != nil ? false : nil,
+                                           dumpForm: ArchiveInput.dumps(options.render.importing))
             } catch {
                 SharedOptions.printErrors(error, console)
                 return (CLI.ExitCode.failure, nil)

@@ -63,7 +63,8 @@ public enum Threadfold {
         do {
             let units = try ArchiveInput.units(inputs, readStandardInput: { () throws(InputError) -> [UInt8] in
                 throw InputError(file: "-", message: "standard input is not read by the library; expected a file or folder")
-            }, linesAreThreads: options.archive.render.importing.mapping != nil ? false : nil)
+            }, linesAreThreads: options.archive.render.importing.mapping != nil ? false : nil,
+                                           dumpForm: ArchiveInput.dumps(options.archive.render.importing))
             var builder = ArchiveBuilder(units: units, output: output, options: options.archive, resources: options.resources, jobs: options.jobs)
             builder.incremental = options.incremental
             builder.shard = options.shard

@@ -25,6 +25,8 @@ package struct ArchiveBuilder: Sendable {
     package var shard: Shard?
     /// Flush the site to the disk before and after the swap (`--no-fsync` turns it off).
     package var durable = true
+    /// Called about ten times a second while dumps are read: input bytes read, and in all.
+    package var readProgress: (@Sendable (Int64, Int64) -> Void)?
 
     package init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -118,28 +120,73 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
+        let reuse = Reuse(spareUnits: spareUnits, previous: previous, kept: kept)
         let actions = units.indices.map { i -> Action in
             guard let hash = hashes[i] else { return .render(key: nil) }
-            let key = Manifest.key(units[i].key(contentHash: hash))
-            let hex = ContentHash.hex(hash)
-            if let old = spareUnits?[key], old.hash == hex, old.files.allSatisfy({ kept[$0] != nil }) { return .keep(old, key: key) }
-            if let old = previous?.units[key], old.hash == hex { return .link(old, key: key) }
-            return .render(key: key)
+            return reuse.action(key: Manifest.key(units[i].key(contentHash: hash)), hash: hash)
         }
 
-        // 4. Link and render, in parallel, largest units first so no long thread ends the run alone.
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims())
-        let results = work(actions, context: context, hashes: hashes, signatures: signatures, progress: progress)
+        // 4. Dumps are streamed once into spill partitions of whole threads (inside the staging
+        //    folder, so a failed or killed build leaves none behind).
+        var dumps: DumpInputs?
+        let dumpFiles = units.compactMap { unit -> (path: String, display: String, form: DumpForm)? in
+            guard case .dump(let path, let form) = unit.source else { return nil }
+            return (path, unit.display, form)
+        }
+        if !dumpFiles.isEmpty {
+            let partitioned = partition(dumpFiles, staging: staging)
+            report.errors += partitioned.outcome.errors
+            report.warnings += partitioned.outcome.skipped
+            report.threadsInOtherShards += partitioned.outcome.otherShards
+            for file in dumpFiles { report.formats[file.form == .hn ? "hn" : file.form == .reddit ? "reddit" : "mapped", default: 0] += 1 }
+            dumps = partitioned.dumps
+            report.timings.append(("read dumps into partitions", clock.lap()))
+            guard report.errors.isEmpty, dumps != nil else {
+                dumps?.spill.remove()
+                staging.abandon()
+                return report
+            }
+        }
+
+        // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
+        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: reuse)
+        let results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
+        dumps?.spill.remove()
         report.timings.append(("read and render", clock.lap()))
 
         var summaries: [ThreadSummary] = []
         var manifest = Manifest(settings: settings, units: [:], files: [:])
-        for result in results {
-            report.add(result)
+        // Messages about dumps come in the order of their files and lines, whatever partition found them.
+        var dumpErrors: [InputError] = []
+        var dumpWarnings: [InputError] = []
+        for (i, result) in results.enumerated() {
+            if i < units.count, case .dump = units[i].source { continue }
+            if i >= units.count {
+                dumpErrors += result.errors
+                dumpWarnings += result.warnings
+                var counts = result
+                counts.errors = []
+                counts.warnings = []
+                report.add(counts)
+            } else {
+                report.add(result)
+            }
             summaries += result.summaries
-            if let (key, unit) = result.manifestUnit { manifest.units[key] = unit }
+            for (key, unit) in result.manifestUnits { manifest.units[key] = unit }
         }
-        manifest.files = Self.fileStates(units: units, hashes: results.map(\.hash), signatures: signatures)
+        if let dumps {
+            let order = Dictionary(dumps.files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
+            let sorted = { (list: [InputError]) in
+                list.enumerated().sorted { a, b in
+                    let ka = (order[a.element.file] ?? Int.max, a.element.line ?? 0, a.element.column ?? 0, a.offset)
+                    let kb = (order[b.element.file] ?? Int.max, b.element.line ?? 0, b.element.column ?? 0, b.offset)
+                    return ka < kb
+                }.map(\.element)
+            }
+            report.errors += sorted(dumpErrors)
+            report.warnings += sorted(dumpWarnings)
+        }
+        manifest.files = Self.fileStates(units: units, hashes: results.prefix(units.count).map(\.hash), signatures: signatures)
         report.threads = summaries.count
         guard report.errors.isEmpty else {
             staging.abandon()
@@ -184,6 +231,40 @@ package struct ArchiveBuilder: Sendable {
         return report
     }
 
+    /// Streams the dump files into a spill in the staging folder. Nil dumps when the spill
+    /// cannot be made (its error is in the outcome).
+    func partition(_ files: [(path: String, display: String, form: DumpForm)], staging: SiteWriter.Staging)
+        -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
+        // About 32 MiB of records a partition; a compressed dump is taken to be eight times its size.
+        var estimate: Int64 = 0
+        var total: Int64 = 0
+        for file in files {
+            guard let probe = try? LineStream(path: file.path, display: file.display).probe() else { continue }
+            total += probe.size
+            estimate += probe.compression == nil ? probe.size : probe.size * 8
+        }
+        let count = DumpPartition.partitionCount(inputBytes: estimate)
+        let spill: Spill
+        do {
+            spill = try staging.spill(count: count, bufferBytes: max(16 << 10, min(256 << 10, (96 << 20) / count)))
+        } catch {
+            return (DumpPartition.Outcome(errors: [InputError(file: error.path, message: error.message)]), nil)
+        }
+        let partitioner = DumpPartition(files: files, options: options.render.importing, shard: shard)
+        var last = DispatchTime.now().uptimeNanoseconds
+        var outcome = partitioner.run(into: spill) { read in
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now - last > 100_000_000 else { return }
+            last = now
+            readProgress?(read, total)
+        }
+        readProgress?(total, total)
+        if outcome.errors.isEmpty {
+            do { try spill.finishWriting() } catch { outcome.errors.append(InputError(file: error.path, message: error.message)) }
+        }
+        return (outcome, DumpInputs(files: files, spill: spill, importing: options.render.importing))
+    }
+
     /// What a unit needs, with its manifest key (nil when its hash is not known before reading).
     enum Action: Sendable {
         /// The recycled folder holds its files already.
@@ -197,10 +278,16 @@ package struct ArchiveBuilder: Sendable {
     /// first (the sizes come from the stats taken before reading), so no long thread ends the
     /// run alone. Results are in unit order.
     func work(_ actions: [Action], context: WorkerContext, hashes: [UInt64?], signatures: [String: Manifest.Signature],
-              progress: ((Int, Int) -> Void)?) -> [UnitResult] {
-        var results = [UnitResult?](repeating: nil, count: units.count)
+              dumps: DumpInputs?, progress: ((Int, Int) -> Void)?) -> [UnitResult] {
+        // Units first, then the dumps' partitions, each a unit of work.
+        let partitions = dumps?.spill.sizes.dropLast().count ?? 0
+        var results = [UnitResult?](repeating: nil, count: units.count + partitions)
         var pending: [Int] = []
         for (i, action) in actions.enumerated() {
+            if case .dump = units[i].source {
+                results[i] = UnitResult()
+                continue
+            }
             guard case .keep(let old, let key) = action else {
                 pending.append(i)
                 continue
@@ -212,18 +299,23 @@ package struct ArchiveBuilder: Sendable {
             }
             results[i] = result
         }
+        for p in 0..<partitions where dumps!.spill.sizes[p] > 0 { pending.append(units.count + p) }
+        for p in 0..<partitions where dumps!.spill.sizes[p] == 0 { results[units.count + p] = UnitResult() }
         let sizes = pending.map { i -> Int64 in
+            guard i < units.count else { return dumps!.spill.sizes[i - units.count] }
             switch units[i].source {
             case .file(let path): return signatures[path]?.size ?? 0
             case .line(_, _, let length, _): return Int64(length)
             case .bytes(let bytes): return Int64(bytes.count)
+            case .dump: return 0
             }
         }
         pending = pending.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && pending[$0] < pending[$1]) }.map { pending[$0] }
-        let done = units.count - pending.count
-        let total = units.count
+        let total = results.count
+        let done = total - pending.count
         let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, total) } }) { [pending, units] p -> UnitResult in
             let i = pending[p]
+            if i >= units.count { return context.renderPartition(i - units.count, dumps: dumps!) }
             // Linked when every file of the live site is still the one its manifest recorded.
             if case .link(let old, let key) = actions[i],
                let result = context.reused(old, key: key, hash: hashes[i]!, display: units[i].display, linkFiles: true) {
@@ -239,8 +331,24 @@ package struct ArchiveBuilder: Sendable {
     /// Every unit read and imported without writing anything, for a build that cannot write
     /// its output: its input errors are reported with the output's.
     func check(_ renderer: ThreadRenderer) -> [InputError] {
-        let found = Parallel.map(count: units.count, jobs: jobs) { [units] i -> [InputError] in
+        let found = Parallel.map(count: units.count, jobs: jobs) { [units, options] i -> [InputError] in
             let unit = units[i]
+            if case .dump(let path, let form) = unit.source {
+                var errors: [InputError] = []
+                do throws(InputError) {
+                    try LineStream(path: path, display: unit.display).forEachLine { (line) throws(InputError) -> Bool in
+                        do throws(InputErrors) {
+                            _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: options.render.importing.mapping)
+                        } catch {
+                            if !options.render.importing.lenient { errors += error.errors }
+                        }
+                        return errors.count < ThreadDecoder.errorLimit
+                    }
+                } catch {
+                    errors.append(error)
+                }
+                return errors
+            }
             do {
                 _ = try Importer.read(bytes: try unit.read(), file: unit.display, options: renderer.options.render.importing)
                 return []
@@ -283,7 +391,7 @@ package struct ArchiveBuilder: Sendable {
                 path = p
                 line = lineIndex[p, default: 0]
                 lineIndex[p] = line + 1
-            case .bytes: continue
+            case .bytes, .dump: continue
             }
             guard let signature = signatures[path], signature.size > 0 else { continue }
             for manifest in manifests {
@@ -306,7 +414,7 @@ package struct ArchiveBuilder: Sendable {
             switch unit.source {
             case .file(let path), .line(let path, _, _, _):
                 if signatures[path] == nil, let signature = Manifest.signature(path) { signatures[path] = signature }
-            case .bytes: continue
+            case .bytes, .dump: continue
             }
         }
         return signatures
@@ -328,7 +436,7 @@ package struct ArchiveBuilder: Sendable {
                     states[key] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [])
                 }
                 states[key]?.lines?.append(ContentHash.hex(hash))
-            case .bytes:
+            case .bytes, .dump:
                 continue
             }
         }
@@ -400,7 +508,26 @@ struct UnitResult: Sendable {
     var format: String?
     /// The hash of the unit's bytes, for the manifest's file records.
     var hash: UInt64?
-    var manifestUnit: (String, Manifest.Unit)?
+    /// The manifest's record of each unit (a dump's partition holds many, one per thread).
+    var manifestUnits: [(String, Manifest.Unit)] = []
+}
+
+/// What an earlier build left that this one may use: the recycled spare's manifest units (when
+/// its settings match), the live site's manifest (when the spare cannot serve), and the files
+/// the spare still holds intact.
+struct Reuse: Sendable {
+    var spareUnits: [String: Manifest.Unit]?
+    var previous: Manifest?
+    var kept: [String: FileStamp]
+
+    /// Nothing to do when the recycled folder holds the unit whole with this hash; links when the
+    /// live site does; rendering otherwise.
+    func action(key: String, hash: UInt64) -> ArchiveBuilder.Action {
+        let hex = ContentHash.hex(hash)
+        if let old = spareUnits?[key], old.hash == hex, old.files.allSatisfy({ kept[$0] != nil }) { return .keep(old, key: key) }
+        if let old = previous?.units[key], old.hash == hex { return .link(old, key: key) }
+        return .render(key: key)
+    }
 }
 
 struct WorkerContext: Sendable {
@@ -409,6 +536,7 @@ struct WorkerContext: Sendable {
     let staging: SiteWriter.Staging
     let shard: Shard?
     let claims: ThreadClaims
+    let reuse: Reuse
 
     /// A unit whose files an earlier build wrote: linked from the live site when the staging
     /// folder does not already hold them, then claimed. Nil when a live file is not the one the
@@ -438,7 +566,7 @@ struct WorkerContext: Sendable {
         result.warnings = old.warnings
         result.reused = old.threads.count
         result.comments = old.comments
-        result.manifestUnit = (key, old)
+        result.manifestUnits = [(key, old)]
         return result
     }
 
@@ -450,41 +578,69 @@ struct WorkerContext: Sendable {
             let data = try unit.read()
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
-            let imported = try Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing)
-            if imported.detected { result.format = imported.format.rawValue }
-            result.warnings += imported.skipped.map(unit.located)
-            var written: [String] = []
-            for (position, record) in imported.threads.enumerated() {
-                let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
-                let id = ThreadRenderer.id(of: record, source: source, position: position)
-                let folder = ThreadPaths.folder(title: record.info.title, id: id)
-                if let shard, !shard.contains(folder: folder) {
-                    result.otherShards += 1
-                    continue
-                }
-                try claim(id: id.string, path: "t/\(folder)", source: source)
-                let files = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
-                    let page = path.hasSuffix(".html") ? 1 : 0
-                    if try staging.write(path, bytes) {
-                        result.filesWritten += 1
-                        result.pagesWritten += page
-                    } else {
-                        result.filesReused += 1
-                        result.pagesReused += page
-                    }
-                }
-                written += files.paths
-                result.summaries.append(files.summary)
-                result.warnings += files.diagnostics.map { unit.located($0.error) }
-                result.rendered += 1
-                result.comments += files.summary.stats.comments
-            }
-            result.manifestUnit = (Manifest.key(unit.key(contentHash: hash)), Manifest.Unit(hash: ContentHash.hex(hash), threads: result.summaries, files: written,
-                                                      warnings: result.warnings, comments: result.comments))
+            let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
+            try renderThreads(data, file: unit.display, source: source, key: Manifest.key(unit.key(contentHash: hash)), hash: hash,
+                              options: renderer.options.render.importing, into: &result, locate: unit.located)
         } catch {
             result.errors += unit.errors(error)
         }
         return result
+    }
+
+    /// Imports `data` and renders and writes each of its threads, adding them to `result` with
+    /// one manifest unit under `key`. `source` names the threads in messages about ids and
+    /// folders; `locate` puts a message on the input's own line.
+    ///
+    /// With a shard, threads of other shards are left out by their folder, unless `sharded` says
+    /// the input was split by shard already (a dump, by thread key, as it was read).
+    func renderThreads(_ data: [UInt8], file: String, source: String, key: String, hash: UInt64, options: ImportOptions,
+                       sharded: Bool = false, into result: inout UnitResult, locate: (InputError) -> InputError) throws {
+        let imported = try Importer.read(bytes: data, file: file, options: options)
+        if imported.detected { result.format = imported.format.rawValue }
+        var summaries: [ThreadSummary] = []
+        var warnings = imported.skipped.map(locate)
+        var written: [String] = []
+        var comments = 0
+        for (position, record) in imported.threads.enumerated() {
+            let id = ThreadRenderer.id(of: record, source: source, position: position)
+            let folder = ThreadPaths.folder(title: record.info.title, id: id)
+            if !sharded, let shard, !shard.contains(folder: folder) {
+                result.otherShards += 1
+                continue
+            }
+            try claim(id: id.string, path: "t/\(folder)", source: source)
+            let files = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
+                let page = path.hasSuffix(".html") ? 1 : 0
+                if try staging.write(path, bytes) {
+                    result.filesWritten += 1
+                    result.pagesWritten += page
+                } else {
+                    result.filesReused += 1
+                    result.pagesReused += page
+                }
+            }
+            written += files.paths
+            summaries.append(files.summary)
+            warnings += files.diagnostics.map { locate($0.error) }
+            result.rendered += 1
+            comments += files.summary.stats.comments
+        }
+        result.summaries += summaries
+        result.warnings += warnings
+        result.comments += comments
+        result.manifestUnits.append((key, Manifest.Unit(hash: ContentHash.hex(hash), threads: summaries, files: written,
+                                                        warnings: warnings, comments: comments)))
+    }
+
+    /// Whatever reading or rendering threw, as input errors put in place by `locate`.
+    static func errors(_ error: any Error, display: String, locate: (InputError) -> InputError) -> [InputError] {
+        switch error {
+        case let error as InputErrors: return error.errors.map(locate)
+        case let error as InputError: return [locate(error)]
+        case let error as SiteError: return [InputError(file: error.path, message: error.message)]
+        case let error as TemplateError: return [InputError(file: display, message: "template error: \(error)")]
+        default: return [InputError(file: display, message: "\(error)")]
+        }
     }
 
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
@@ -514,12 +670,6 @@ extension ArchiveUnit {
 
     /// Whatever reading or rendering this unit threw, as located input errors.
     func errors(_ error: any Error) -> [InputError] {
-        switch error {
-        case let error as InputErrors: return error.errors.map(located)
-        case let error as InputError: return [located(error)]
-        case let error as SiteError: return [InputError(file: error.path, message: error.message)]
-        case let error as TemplateError: return [InputError(file: display, message: "template error: \(error)")]
-        default: return [InputError(file: display, message: "\(error)")]
-        }
+        WorkerContext.errors(error, display: display, locate: located)
     }
 }

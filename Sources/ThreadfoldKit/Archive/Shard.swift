@@ -20,4 +20,10 @@ public struct Shard: Sendable, Equatable {
     public func contains(folder: String) -> Bool {
         Int(FNV1a.hash(folder.utf8) % UInt64(count)) == index - 1
     }
+
+    /// Whether the thread a dump keys as `key` belongs to this shard: dumps are split by thread
+    /// key as they are read, so each shard streams the whole dump but spills only its own threads.
+    package func contains(threadKey key: [UInt8]) -> Bool {
+        Int(FNV1a.spread(key) % UInt64(count)) == index - 1
+    }
 }

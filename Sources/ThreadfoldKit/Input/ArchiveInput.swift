@@ -20,6 +20,9 @@ package struct ArchiveUnit: Sendable {
         /// Bytes `offset..<offset+length` of `path`, starting on line `line` (1-based).
         case line(path: String, offset: Int, length: Int, line: Int)
         case bytes([UInt8])
+        /// A dump (`DumpForm`): JSON Lines, plain or compressed, whose records are spread across
+        /// threads; it is streamed into partitions, never read whole.
+        case dump(path: String, form: DumpForm)
     }
 
     package var source: Source
@@ -43,6 +46,8 @@ package struct ArchiveUnit: Sendable {
     package func read() throws(InputErrors) -> [UInt8] {
         switch source {
         case .bytes(let bytes): return bytes
+        case .dump:
+            throw InputErrors([InputError(file: display, message: "is a dump, which is streamed into partitions rather than read whole")])
         case .file(let path):
             do { return try InputFile.read(path, display: display, streams: false) } catch { throw InputErrors([error]) }
         case .line(let path, let offset, let length, _):
@@ -63,6 +68,7 @@ package struct ArchiveUnit: Sendable {
     package func key(contentHash: UInt64?) -> String {
         switch source {
         case .file(let path): return "file:" + path
+        case .dump(let path, _): return "dump:" + path
         case .line(let path, _, _, _): return "line:\(path):\(contentHash.map(ContentHash.hex) ?? "")"
         // Standard input, or a pipe named on the command line.
         case .bytes: return display == "<stdin>" ? "stdin" : "stream:" + display
@@ -74,8 +80,10 @@ package enum ArchiveInput {
     /// Lists the units of `inputs` (paths, folders, or `-`). `threadPerLine` decides, for a JSON
     /// Lines file, whether its lines are threads (streamed one by one) or comments of a file read
     /// whole (Hacker News items, a Reddit dump, a mapped list); nil means look at the first line.
+    ///
+    /// `dumpForm` says, from a file's first line, whether it is a dump to stream (nil: never).
     package static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
-                             linesAreThreads: Bool? = nil) throws(InputErrors) -> [ArchiveUnit] {
+                             linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []
         for input in inputs {
@@ -89,7 +97,7 @@ package enum ArchiveInput {
                     // `<(…)` or a FIFO: read now, as standard input is.
                     units.append(ArchiveUnit(source: .bytes(try InputFile.read(input, display: input, streams: true)), display: input))
                 case .regular:
-                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads)) } catch { errors += error.errors }
+                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
                 case .folder:
                     let listing = listFolder(input)
                     errors += listing.errors
@@ -98,11 +106,11 @@ package enum ArchiveInput {
                     }
                     for file in listing.files {
                         // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
-                        if file.hasSuffix(".json") || file.hasSuffix(".zst") || file.hasSuffix(".zstd") || file.hasSuffix(".gz") {
+                        if file.hasSuffix(".json") {
                             units.append(ArchiveUnit(source: .file(path: file), display: file))
                             continue
                         }
-                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads)) } catch { errors += error.errors }
+                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
                     }
                 }
             } catch {
@@ -111,6 +119,12 @@ package enum ArchiveInput {
         }
         if !errors.isEmpty { throw InputErrors(errors) }
         return units
+    }
+
+    /// The dump detector for a build reading with `options`: a file whose first line is a record
+    /// of a dump form is streamed.
+    package static func dumps(_ options: ImportOptions) -> ([UInt8]) -> DumpForm? {
+        { DumpForm.detect($0, options: options) }
     }
 
     /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped,
@@ -216,9 +230,17 @@ package enum ArchiveInput {
 
     /// One unit for the file, or one per line when it is JSON Lines of threads. Lines longer than
     /// `maxLineBytes` are errors, naming the line; the file is scanned in chunks, never held whole.
-    static func fileUnits(_ path: String, linesAreThreads: Bool?, maxLineBytes: Int = InputLimits.maxLineBytes) throws(InputErrors) -> [ArchiveUnit] {
+    static func fileUnits(_ path: String, linesAreThreads: Bool?, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
+                          maxLineBytes: Int = InputLimits.maxLineBytes) throws(InputErrors) -> [ArchiveUnit] {
         let whole = [ArchiveUnit(source: .file(path: path), display: path)]
-        if linesAreThreads == false { return whole }
+        // A dump, plain or compressed, is streamed: its first line says so.
+        func dump(_ first: [UInt8]?) -> [ArchiveUnit]? {
+            guard let dumpForm, let first, let form = dumpForm(first) else { return nil }
+            return [ArchiveUnit(source: .dump(path: path, form: form), display: path)]
+        }
+        if linesAreThreads == false || isCompressed(path) {
+            return dump(leadingLine(path, maxLineBytes: maxLineBytes)) ?? whole
+        }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
         defer { close(fd) }
@@ -283,13 +305,13 @@ package enum ArchiveInput {
                     i = end + 1
                 }
             }
-            if done { return whole }
+            if done { return dump(firstLine) ?? whole }
             // Too long a first line in a file too large to read whole: reading it says so.
             if firstTooLong && units.isEmpty && Int(info.st_size) > InputLimits.maxDocumentBytes { return whole }
             offset += chunk.count
         }
         if offset > lineStart {
-            if units.isEmpty && !decided && !firstTooLong { return whole }
+            if units.isEmpty && !decided && !firstTooLong { return dump(firstLine) ?? whole }
             add(lineStart, offset, lineNumber)
         }
         // One line holding the whole file is an ordinary file; blank-only lines are dropped.
@@ -301,6 +323,28 @@ package enum ArchiveInput {
         // A first line too long to look at, with more lines after it: JSON Lines all the same.
         if !tooLong.isEmpty { throw InputErrors(tooLong) }
         return units.isEmpty ? whole : units
+    }
+
+    /// Whether the file starts with zstd's or gzip's magic bytes.
+    static func isCompressed(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return InputFile.compression(fd) != nil
+    }
+
+    /// The file's first non-blank line (decompressed when it is compressed), or nil when it
+    /// cannot be read or has none; errors are left to the reading that follows.
+    static func leadingLine(_ path: String, maxLineBytes: Int) -> [UInt8]? {
+        var first: [UInt8]?
+        var stream = LineStream(path: path, display: path)
+        stream.maxLineBytes = maxLineBytes
+        stream.chunkBytes = 64 << 10
+        try? stream.forEachLine { (line) throws(InputError) -> Bool in
+            first = Array(line.bytes)
+            return false
+        }
+        return first
     }
 
     static func isBlank(_ path: String, _ offset: Int, _ length: Int) -> Bool {

@@ -35,10 +35,17 @@ package enum Compression: String, Sendable {
             }
             out.append(contentsOf: part)
         }
+        try stream(display: display, next: next, write: write)
+        return out
+    }
+
+    /// Decodes the chunks `next` yields, handing the output to `write` as it comes: nothing is
+    /// held whole, so a dump of any size streams through.
+    func stream(display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
+                write: (UnsafeRawBufferPointer) throws(InputError) -> Void) throws(InputError) {
         switch self {
         case .zstd: try Zstd.decode(display: display, next: next, write: write)
         case .gzip: try Gzip.decode(display: display, next: next, write: write)
         }
-        return out
     }
 }

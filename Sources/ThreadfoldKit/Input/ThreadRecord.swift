@@ -84,6 +84,8 @@ package struct ThreadInfo: Sendable {
     package var markdownFlavor: MarkdownFlavor?
     /// Top-level comments the export knows of but does not contain.
     package var unarchivedComments: Int = 0
+    /// The opening post's score (a Reddit submission's), when the source has one.
+    package var score: Int64?
     /// A category the thread belongs to, when the source has one.
     package var category: String?
     /// Free-form labels, in input order.

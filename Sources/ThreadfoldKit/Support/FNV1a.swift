@@ -10,6 +10,15 @@ enum FNV1a {
         return hash
     }
 
+    /// The hash with its bits mixed (SplitMix64's finaliser), for splitting by `%`: FNV-1a's low
+    /// bits are weak, so `hash % n` alone is lopsided for even `n`.
+    static func spread<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
+        var z = hash(bytes)
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
     static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         ContentHash.hex(hash(bytes))
     }

@@ -47,7 +47,7 @@ enum ArchiveFixture {
 
     static func build(_ inputs: [String], in folder: URL, site: String = "site", options: ArchiveOptions = ArchiveOptions(),
                       jobs: Int = 2, incremental: Bool = false, shard: Shard? = nil, reversed: Bool = false) throws -> ArchiveBuilder.Report {
-        var units = try ArchiveInput.units(inputs, readStandardInput: { [] })
+        var units = try ArchiveInput.units(inputs, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(options.render.importing))
         if reversed { units.reverse() }
         var builder = ArchiveBuilder(units: units, output: folder.appendingPathComponent(site), options: options, jobs: jobs)
         builder.incremental = incremental

@@ -55,7 +55,8 @@ package enum Importer {
             threads = MappedImporter.decode(&context, mapping: options.mapping!, lenient: options.lenient, skipped: &skipped)
         case .reddit:
             let root = document.root
-            if document.kind(root) == .array, document.count(root) > 0, document.member(root + 1, "link_id") != nil {
+            if document.kind(root) == .array, document.count(root) > 0,
+               document.member(root + 1, "link_id") != nil || DumpForm.isRedditSubmission(document, root + 1) {
                 threads = RedditImporter.decodeDump(&context)
             } else {
                 threads = [RedditImporter.decode(&context)]

@@ -118,34 +118,47 @@ enum RedditImporter {
 
     /// The flat dump form archive projects distribute for whole subreddits: one comment per line
     /// (or an array), each with `link_id` (its thread, `t3_…`) and `parent_id` (`t3_…` for top
-    /// level, `t1_…` for a reply). Comments are grouped into one thread per `link_id`, titled by
-    /// `link_title` when the dump has it.
+    /// level, `t1_…` for a reply), and submissions (`RS_…` dumps: `id`, `title`, `selftext`, …).
+    /// Comments are grouped into one thread per `link_id`, keyed by the base-36 id without its
+    /// `t3_` (so folders and anchors need no hash); a submission in the same input gives its
+    /// thread the title, opening post, author, time, link and flags. Without one, the thread is
+    /// titled by `link_title` when the dump has it.
     static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
         let document = context.document
         // Threads are keyed by their link id's bytes, like every id.
         var order: [CommentID] = []
         var threads: [CommentID: ThreadRecord] = [:]
+        var counted: [CommentID: Int64] = [:]
+        func thread(_ link: CommentID) {
+            guard threads[link] == nil else { return }
+            var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
+            record.info.sourceFormat = "reddit"
+            record.info.markdownFlavor = .reddit
+            record.info.title = "Reddit thread \(link.string)"
+            threads[link] = record
+            order.append(link)
+        }
         document.forEachElement(document.root) { position, item in
             let path = "$[\(position)]"
             guard document.kind(item) == .object else {
                 context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
                 return
             }
+            if document.member(item, "link_id") == nil, DumpForm.isRedditSubmission(document, item) {
+                guard let rawID = context.requiredID(item, ["id", "name"], path, what: "a submission id") else { return }
+                let link = CommentID(strip(rawID.string))
+                thread(link)
+                if let total = submission(&context, item, path, into: &threads[link]!.info) { counted[link] = total }
+                return
+            }
             guard let linkText = context.string(item, "link_id", path) else {
-                context.fail(item, path + ".link_id", "expected the comment's thread (link_id), found none")
+                context.fail(item, path + ".link_id", "expected the comment's thread (link_id) or a submission (title and selftext), found neither")
                 return
             }
             guard let rawID = context.requiredID(item, ["id", "name"], path, what: "a comment id") else { return }
-            let link = CommentID(linkText)
-            if threads[link] == nil {
-                var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
-                record.info.sourceFormat = "reddit"
-                record.info.markdownFlavor = .reddit
-                record.info.title = "Reddit thread \(strip(linkText))"
-                threads[link] = record
-                order.append(link)
-            }
-            if let title = context.string(item, "link_title", path), !title.isEmpty { threads[link]!.info.title = unescapeEntities(title) }
+            let link = CommentID(strip(linkText))
+            thread(link)
+            if counted[link] == nil, let title = context.string(item, "link_title", path), !title.isEmpty { threads[link]!.info.title = unescapeEntities(title) }
             if threads[link]!.info.category == nil, let subreddit = context.string(item, "subreddit", path), !subreddit.isEmpty {
                 threads[link]!.info.category = "r/" + subreddit
             }
@@ -174,7 +187,42 @@ enum RedditImporter {
             if let flair = context.string(item, "author_flair_text", path), !flair.isEmpty { comment.authorFlair = flair }
             threads[link]!.comments.append(comment)
         }
+        // The submission's count of comments, less those archived here.
+        for (link, total) in counted where total > Int64(threads[link]!.comments.count) {
+            threads[link]!.info.unarchivedComments = Int(clamping: min(total - Int64(threads[link]!.comments.count), Int64(InputLimits.maxCount)))
+        }
         return order.map { threads[$0]! }
+    }
+
+    /// A dump's submission, onto its thread: title, opening post (`selftext`, or a link post's
+    /// URL), author, time, subreddit, permalink, score and flags. Returns `num_comments`.
+    static func submission(_ context: inout ImportContext, _ item: Int, _ path: String, into info: inout ThreadInfo) -> Int64? {
+        if let title = context.string(item, "title", path), !title.isEmpty { info.title = unescapeEntities(title) }
+        let author = context.string(item, "author", path)
+        info.author = author == "[deleted]" ? nil : author
+        info.createdAt = context.time(item, "created_utc", path)
+        if let subreddit = context.string(item, "subreddit", path), !subreddit.isEmpty { info.category = "r/" + subreddit }
+        if let permalink = context.string(item, "permalink", path), !permalink.isEmpty {
+            info.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
+        }
+        info.score = context.integer(item, "score", path)
+        let text = context.string(item, "selftext", path) ?? ""
+        if !text.isEmpty, text != "[deleted]", text != "[removed]" {
+            info.body = unescapeEntities(text)
+            info.bodyFormat = .markdown
+        } else if !context.bool(item, "is_self", path), let url = context.string(item, "url", path), !url.isEmpty,
+                  url != info.url, let body = ImportContext.linkPostBody(unescapeEntities(url)) {
+            info.body = body
+            info.bodyFormat = .html
+        }
+        var flags: [String] = []
+        if context.bool(item, "stickied", path) { flags.append("stickied") }
+        if context.bool(item, "locked", path) { flags.append("locked") }
+        if context.bool(item, "over_18", path) { flags.append("NSFW") }
+        if context.bool(item, "spoiler", path) { flags.append("spoiler") }
+        info.tags = flags
+        guard let count = context.member(item, "num_comments"), context.document.kind(count) == .number else { return 0 }
+        return context.integer(item, "num_comments", path).map { max(0, $0) }
     }
 
     /// `t1_abc` → `abc`.

@@ -42,7 +42,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
                 return .reddit
             }
             if isHackerNewsItem(document, first) { return .hn }
-            if document.member(first, "link_id") != nil && document.member(first, "parent_id") != nil { return .reddit }
+            if DumpForm.isRedditComment(document, first) || DumpForm.isRedditSubmission(document, first) { return .reddit }
             if document.member(first, "comments") != nil { return .threadfold } // threads, one per element or line
             if document.member(first, "id") != nil { return .threadfold }
             return nil

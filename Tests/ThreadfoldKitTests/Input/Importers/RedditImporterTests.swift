@@ -110,7 +110,7 @@ struct RedditDumpTests {
         let result = try Importer.read(bytes: Array(Self.dump.utf8), file: "RC_2015-01.jsonl")
         #expect(result.format == .reddit && result.threads.count == 2)
         let first = result.threads[0]
-        #expect(first.info.title == "First & best" && first.info.id == CommentID("t3_aa"))
+        #expect(first.info.title == "First & best" && first.info.id == CommentID("aa"))
         #expect(first.comments[0].body == "> quoted" && first.comments[0].createdAt == Timestamp(unix: 1_422_293_457))
         #expect(first.comments[1].parentID == CommentID("c1") && first.comments[1].edited)
         let second = try ThreadBuilder.build(result.threads[1])

@@ -1,0 +1,111 @@
+/// The forms a dump comes in: one record per line, sorted by time, so a thread's records are
+/// spread across the whole file (and across files: a subreddit's months). Each line names the
+/// thread it belongs to, which is all a build needs to know before it partitions the dump.
+///
+/// - `reddit`: Pushshift and Arctic Shift dumps. Comments (`RC_…`) name their thread in
+///   `link_id` (`t3_abc`); submissions (`RS_…`) are the thread itself (`id` `abc`, with `title`
+///   and `selftext`, `num_comments` or `permalink`). Both key the thread as `abc`.
+/// - `hn`: Hacker News items (the Firebase API's, one per line). A comment reaches its story
+///   through `parent` chains, so its key is found by following them.
+/// - `mapped`: any list of comments whose field mapping names a thread field (`--thread-key`).
+package enum DumpForm: String, Sendable, Equatable {
+    case reddit, hn, mapped
+
+    /// What one line says about its thread.
+    package enum Key: Sendable, Equatable {
+        /// The line belongs to the thread with these key bytes.
+        case thread([UInt8])
+        /// A Hacker News item: its story is found through `parent` (nil for a story).
+        case item(id: Int64, parent: Int64?)
+    }
+
+    /// The dump form of a file whose first line is `line`, or nil when the file is not a dump
+    /// (a thread per line, a single document, a form that is not spread by time).
+    package static func detect(_ line: [UInt8], options: ImportOptions) -> DumpForm? {
+        guard let document = try? JSONDocument(bytes: line), document.kind(document.root) == .object else { return nil }
+        if let mapping = options.mapping { return mapping.paths[.thread] != nil ? .mapped : nil }
+        let root = document.root
+        switch options.format {
+        case .auto:
+            if isRedditComment(document, root) || isRedditSubmission(document, root) { return .reddit }
+            if SourceFormat.isHackerNewsItem(document, root) && document.member(root, "id") != nil { return .hn }
+            return nil
+        case .reddit:
+            return isRedditComment(document, root) || isRedditSubmission(document, root) ? .reddit : nil
+        case .hn:
+            return document.member(root, "id") != nil && document.member(root, "comments") == nil
+                && document.member(root, "children") == nil ? .hn : nil
+        default:
+            return nil
+        }
+    }
+
+    /// A Reddit comment as dumps hold it: `link_id` and `parent_id`.
+    static func isRedditComment(_ document: JSONDocument, _ object: Int) -> Bool {
+        document.member(object, "link_id") != nil && document.member(object, "parent_id") != nil
+    }
+
+    /// A Reddit submission as dumps hold it: a `title` and an `id`, no `link_id`, and one of the
+    /// fields only submissions have.
+    static func isRedditSubmission(_ document: JSONDocument, _ object: Int) -> Bool {
+        guard document.member(object, "title") != nil, document.member(object, "link_id") == nil,
+              document.member(object, "id") != nil || document.member(object, "name") != nil else { return false }
+        return document.member(object, "selftext") != nil || document.member(object, "num_comments") != nil
+            || document.member(object, "permalink") != nil || document.member(object, "is_self") != nil
+    }
+
+    /// The thread of the record at `object` (the whole line), or a mismatch saying what was
+    /// found and what was expected there. `path` is the record's JSON path (`$[12]`).
+    package func key(_ reader: JSONReader, _ object: Int, path: @autoclosure () -> String,
+                     mapping: FieldMapping?) throws(JSONMismatch) -> Key {
+        let document = reader.document
+        guard document.kind(object) == .object else {
+            throw reader.mismatch(object, path(), expected: self == .hn ? "a Hacker News item object" : "a comment object")
+        }
+        switch self {
+        case .reddit:
+            if let link = document.member(object, "link_id") {
+                return .thread(Self.redditID(try reader.string(link, path() + ".link_id")))
+            }
+            guard Self.isRedditSubmission(document, object) else {
+                throw JSONMismatch(node: object, path: path(), expected: "a Reddit comment (with link_id) or submission (with title and selftext)",
+                                   found: "an object without link_id or title")
+            }
+            if let id = document.member(object, "id") { return .thread(Self.redditID(try reader.id(id, path() + ".id").string)) }
+            return .thread(Self.redditID(try reader.string(document.member(object, "name")!, path() + ".name")))
+        case .hn:
+            guard let idNode = document.member(object, "id") else {
+                throw JSONMismatch(node: object, path: path() + ".id", expected: "an item id", found: "none")
+            }
+            let id = try reader.int(idNode, path() + ".id", expected: "an integer item id")
+            // A poll option belongs to its poll; a comment to its parent.
+            let parentNode = document.member(object, "parent") ?? document.member(object, "poll")
+            let parent = try parentNode.map { (node) throws(JSONMismatch) -> Int64 in
+                try reader.int(node, path() + ".parent", expected: "an integer item id")
+            }
+            return .item(id: id, parent: parent)
+        case .mapped:
+            guard let fields = mapping?.paths[.thread] else {
+                throw JSONMismatch(node: object, path: path(), expected: "a thread field in the mapping", found: "none")
+            }
+            var node = object
+            for part in fields {
+                guard document.kind(node) == .object, let next = document.member(node, part), document.kind(next) != .null else {
+                    throw JSONMismatch(node: object, path: path() + "." + fields.joined(separator: "."),
+                                       expected: "the comment's thread (mapped as thread=\(fields.joined(separator: ".")))", found: "none")
+                }
+                node = next
+            }
+            return .thread(Array(try reader.id(node, path() + "." + fields.joined(separator: "."), expected: "a string or an integer thread key").string.utf8))
+        }
+    }
+
+    /// `t3_abc` and `abc` alike: the base-36 id, as bytes.
+    static func redditID(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        if bytes.count > 3, bytes[0] == UInt8(ascii: "t"), bytes[1] == UInt8(ascii: "3"), bytes[2] == UInt8(ascii: "_") {
+            return Array(bytes[3...])
+        }
+        return bytes
+    }
+}

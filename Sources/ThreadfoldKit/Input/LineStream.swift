@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The lines of one input file, read as a stream and never held whole: plain JSON Lines, or
+/// zstd or gzip (recognised by their magic bytes) decompressed as they are read. This is how
+/// dumps of any size are read: memory holds one chunk and at most one line that spans chunks.
+///
+/// Each non-blank line is handed over with its 1-based line number, the byte offset where it
+/// starts (in the decompressed stream) and its position among the non-blank lines (its JSON
+/// path is `$[position]`, as when the file is read whole). A line longer than `maxLineBytes` is
+/// an error naming it.
+package struct LineStream: Sendable {
+    package struct Line {
+        package var bytes: UnsafeBufferPointer<UInt8>
+        package var number: Int
+        package var offset: Int64
+        package var position: Int
+    }
+
+    package let path: String
+    package let display: String
+    package var maxLineBytes = InputLimits.maxLineBytes
+    /// Bytes read from the file at a time.
+    package var chunkBytes = 1 << 20
+
+    package init(path: String, display: String) {
+        self.path = path
+        self.display = display
+    }
+
+    /// The file's size on disk and its compression, or an error saying why it cannot be read.
+    package func probe() throws(InputError) -> (size: Int64, compression: Compression?) {
+        let fd = try openRegular()
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw InputFile.cannotRead(display, errno) }
+        return (Int64(info.st_size), InputFile.compression(fd))
+    }
+
+    /// Calls `body` with every non-blank line, in order; `read(n)` after each chunk with the
+    /// bytes read from the file so far (compressed bytes for a compressed file). `body` returns
+    /// false to stop early.
+    package func forEachLine(read: (Int64) -> Void = { _ in },
+                             _ body: (Line) throws(InputError) -> Bool) throws(InputError) {
+        let fd = try openRegular()
+        defer { close(fd) }
+        var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
+        var consumed: Int64 = 0
+        let chunkBytes = self.chunkBytes
+        let display = self.display
+        func nextChunk() throws(InputError) -> [UInt8]? {
+            guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw InputFile.cannotRead(display, errno) }
+            guard !chunk.isEmpty else { return nil }
+            consumed += Int64(chunk.count)
+            read(consumed)
+            return chunk
+        }
+        do throws(InputError) {
+            if let compression = InputFile.compression(fd) {
+                try compression.stream(display: display, next: { () throws(InputError) -> ArraySlice<UInt8>? in
+                    try nextChunk().map { $0[...] }
+                }, write: { (part: UnsafeRawBufferPointer) throws(InputError) in
+                    if try !splitter.feed(part, body) { throw Splitter.stop }
+                })
+            } else {
+                while let chunk = try nextChunk() {
+                    var failure: InputError?
+                    let more = chunk.withUnsafeBytes { (part: UnsafeRawBufferPointer) -> Bool in
+                        do throws(InputError) { return try splitter.feed(part, body) } catch {
+                            failure = error
+                            return false
+                        }
+                    }
+                    if let failure { throw failure }
+                    if !more { return }
+                }
+            }
+            try splitter.finish(body)
+        } catch {
+            if error == Splitter.stop { return }
+            throw error
+        }
+    }
+
+    private func openRegular() throws(InputError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw InputFile.cannotRead(display, errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw InputFile.cannotRead(display, code)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw InputError(file: display, message: "\(InputFile.described(info.st_mode)); expected a regular file")
+        }
+        return fd
+    }
+}
+
+/// Cuts a stream of chunks into lines. A line inside one chunk is handed over where it lies; only
+/// a line that spans chunks is copied, into `carry`.
+private struct Splitter {
+    /// Thrown through the decoder to stop early; never reaches a caller.
+    static let stop = InputError(file: "", message: "stop")
+
+    let display: String
+    let maxLineBytes: Int
+    var carry: [UInt8] = []
+    var number = 1
+    var position = 0
+    /// Offset of the current line's first byte.
+    var start: Int64 = 0
+    /// Offset of the next byte to arrive.
+    var offset: Int64 = 0
+
+    init(display: String, maxLineBytes: Int) {
+        self.display = display
+        self.maxLineBytes = maxLineBytes
+    }
+
+    mutating func feed(_ part: UnsafeRawBufferPointer, _ body: (LineStream.Line) throws(InputError) -> Bool) throws(InputError) -> Bool {
+        guard let base = part.baseAddress?.assumingMemoryBound(to: UInt8.self), part.count > 0 else { return true }
+        var i = 0
+        while i < part.count {
+            guard let hit = memchr(base + i, 0x0A, part.count - i) else {
+                guard carry.count + (part.count - i) <= maxLineBytes else { throw tooLong() }
+                carry.append(contentsOf: UnsafeBufferPointer(start: base + i, count: part.count - i))
+                break
+            }
+            let end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            let more: Bool
+            if carry.isEmpty {
+                guard end - i <= maxLineBytes else { throw tooLong() }
+                more = try emit(UnsafeBufferPointer(start: base + i, count: end - i), body)
+            } else {
+                guard carry.count + (end - i) <= maxLineBytes else { throw tooLong() }
+                carry.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i))
+                more = try carry.withUnsafeBufferPointer { (line) throws(InputError) -> Bool in try emit(line, body) }
+                carry.removeAll(keepingCapacity: true)
+            }
+            start = offset + Int64(end + 1)
+            number += 1
+            i = end + 1
+            if !more { return false }
+        }
+        offset += Int64(part.count)
+        return true
+    }
+
+    mutating func finish(_ body: (LineStream.Line) throws(InputError) -> Bool) throws(InputError) {
+        guard !carry.isEmpty else { return }
+        _ = try carry.withUnsafeBufferPointer { (line) throws(InputError) -> Bool in try emit(line, body) }
+        carry = []
+    }
+
+    private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: (LineStream.Line) throws(InputError) -> Bool) throws(InputError) -> Bool {
+        guard !Self.isBlank(line) else { return true }
+        defer { position += 1 }
+        return try body(LineStream.Line(bytes: line, number: number, offset: start, position: position))
+    }
+
+    private func tooLong() -> InputError {
+        InputError(file: display, line: number, column: 1,
+                   message: "line \(number) (from byte \(start)) is longer than \(InputLimits.describe(maxLineBytes)); expected one comment or thread per line")
+    }
+
+    static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
+        return true
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ThreadfoldKit
+
+/// Dumps as people download them: Reddit submissions and comments (`RS_…`, `RC_…`), sorted by
+/// time, compressed, streamed through spill partitions and joined by thread.
+@Suite("Dump builds")
+struct DumpBuildTests {
+    /// The sample subreddit: 12 submissions (one without comments, link posts, a locked and a
+    /// stickied one) and 161 comments sorted by time, three of them in a thread whose submission
+    /// the dump does not hold.
+    static func sample(in folder: URL, compressed: Bool = true) throws -> [String] {
+        let names = compressed ? ["RS_sample.jsonl.gz", "RC_sample.zst"] : ["RS_sample.jsonl", "RC_sample.jsonl"]
+        return try names.map { name in
+            let path = folder.appendingPathComponent(name).path
+            try Data(TestData.bytes("dumps/" + name)).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+    }
+
+    static func lines(_ name: String) throws -> [[String: Any]] {
+        try TestData.bytes("dumps/" + name).split(separator: 0x0A).map {
+            try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any]
+        }
+    }
+
+    @Test("submissions and comments join by thread: the title, opening post, author, link, flags and the comments not archived come from the submission")
+    func join() throws {
+        let folder = try ArchiveFixture.folder()
+        let report = try ArchiveFixture.build(try Self.sample(in: folder), in: folder)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let submissions = try Self.lines("RS_sample.jsonl")
+        // Every submission has its page, and so does the thread whose submission is missing.
+        #expect(report.threads == submissions.count + 1)
+        let site = folder.appendingPathComponent("site")
+        for submission in submissions {
+            let id = submission["id"] as! String
+            let folders = report.threadPaths.filter { $0.hasSuffix("-" + id) }
+            #expect(folders.count == 1, "t/<slug>-\(id), with no t3_ and no hash")
+            let page = ArchiveFixture.text(site, folders[0] + "/index.html")
+            var title: [UInt8] = []
+            HTML.escape(submission["title"] as! String, into: &title)
+            #expect(page.contains(String(decoding: title, as: UTF8.self)))
+            #expect(page.contains("https://www.reddit.com" + (submission["permalink"] as! String)))
+            if submission["is_self"] as! Bool == false {
+                #expect(page.contains("href=\"" + (submission["url"] as! String) + "\""), "a link post shows its URL")
+            }
+            let comments = try Self.lines("RC_sample.jsonl").filter { $0["link_id"] as? String == "t3_" + id }
+            let missing = (submission["num_comments"] as! Int) - comments.count
+            if missing > 0 { #expect(page.contains("\(missing) more repl"), "num_comments less the comments archived") }
+            if comments.isEmpty { #expect(page.contains("No comments yet") || missing > 0) }
+        }
+        let index = ArchiveFixture.text(site, "index.html")
+        #expect(index.contains("<bdi>stickied</bdi>") && index.contains("<bdi>locked</bdi>") && index.contains("<bdi>NSFW</bdi>"))
+        #expect(index.contains("Only comments here"), "comments without their submission keep link_title")
+        #expect(index.contains("r/swiftdump"))
+    }
+
+    @Test("a dump builds the same thread pages as the same threads in files of their own")
+    func samePages() throws {
+        let folder = try ArchiveFixture.folder()
+        let dump = try ArchiveFixture.build(try Self.sample(in: folder), in: folder, site: "dump")
+        #expect(dump.errors.isEmpty, "\(dump.errors)")
+        // One file per thread: its submission, then its comments, in the dump's order.
+        let threads = folder.appendingPathComponent("threads")
+        var byThread: [String: [String]] = [:]
+        var order: [String] = []
+        for name in ["RS_sample.jsonl", "RC_sample.jsonl"] {
+            for line in try TestData.bytes("dumps/" + name).split(separator: 0x0A) {
+                let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+                let key = (object["link_id"] as? String).map { String($0.dropFirst(3)) } ?? object["id"] as! String
+                if byThread[key] == nil { order.append(key) }
+                byThread[key, default: []].append(String(decoding: line, as: UTF8.self))
+            }
+        }
+        for key in order {
+            try ArchiveFixture.write(byThread[key]!.joined(separator: "\n") + "\n", "\(key).jsonl", in: threads)
+        }
+        let files = try ArchiveFixture.build([threads.path], in: folder, site: "files")
+        #expect(files.errors.isEmpty, "\(files.errors)")
+        let a = ArchiveFixture.files(folder.appendingPathComponent("dump")).filter { $0.key.hasPrefix("t/") }
+        let b = ArchiveFixture.files(folder.appendingPathComponent("files")).filter { $0.key.hasPrefix("t/") }
+        #expect(a.count == b.count && a.count > 30)
+        for (path, bytes) in a { #expect(b[path] == bytes, "\(path)") }
+    }
+
+    @Test("the output does not depend on jobs, on compression or on the order the files are named in")
+    func deterministic() throws {
+        let folder = try ArchiveFixture.folder()
+        let compressed = try Self.sample(in: folder)
+        let plain = try Self.sample(in: folder, compressed: false)
+        _ = try ArchiveFixture.build(compressed, in: folder, site: "one", jobs: 1)
+        _ = try ArchiveFixture.build(plain.reversed(), in: folder, site: "four", jobs: 4)
+        #expect(ArchiveFixture.files(folder.appendingPathComponent("one")) == ArchiveFixture.files(folder.appendingPathComponent("four")))
+    }
+
+    @Test("shards split a dump by thread as it is read, and merging them equals one build")
+    func shards() throws {
+        let folder = try ArchiveFixture.folder()
+        let inputs = try Self.sample(in: folder)
+        let whole = try ArchiveFixture.build(inputs, in: folder, site: "whole")
+        var shards: [String] = []
+        var threads = 0
+        for k in 1...3 {
+            let report = try ArchiveFixture.build(inputs, in: folder, site: "shard\(k)", shard: Shard(index: k, count: 3))
+            #expect(report.errors.isEmpty)
+            #expect(report.threads + report.threadsInOtherShards == whole.threads)
+            threads += report.threads
+            shards.append(folder.appendingPathComponent("shard\(k)").path)
+        }
+        #expect(threads == whole.threads)
+        let merged = try ArchiveMerge(shards: shards, output: folder.appendingPathComponent("merged"), options: ArchiveOptions()).run()
+        #expect(merged.errors.isEmpty)
+        #expect(ArchiveFixture.files(folder.appendingPathComponent("merged")) == ArchiveFixture.files(folder.appendingPathComponent("whole")))
+    }
+
+    @Test("an incremental build after one comment changed renders that thread alone, and an unchanged dump renders nothing")
+    func incremental() throws {
+        let folder = try ArchiveFixture.folder()
+        let inputs = try Self.sample(in: folder, compressed: false)
+        let first = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(first.threadsRendered == first.threads)
+        let again = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(again.threadsRendered == 0 && again.threadsReused == first.threads)
+        // One comment's body changed in place.
+        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var comment = try JSONSerialization.jsonObject(with: Data(lines[40].utf8)) as! [String: Any]
+        comment["body"] = "An edited comment"
+        lines[40] = String(decoding: try JSONSerialization.data(withJSONObject: comment, options: [.sortedKeys]), as: UTF8.self)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: inputs[1]))
+        let changed = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(changed.errors.isEmpty)
+        #expect(changed.threadsRendered == 1 && changed.threadsReused == first.threads - 1)
+        let full = try ArchiveFixture.build(inputs, in: folder, site: "full")
+        #expect(ArchiveFixture.files(folder.appendingPathComponent("site")) == ArchiveFixture.files(folder.appendingPathComponent("full")))
+        _ = full
+    }
+
+    @Test("messages name the file's own line, element and byte, whatever partition found them, in file order")
+    func messages() throws {
+        let folder = try ArchiveFixture.folder()
+        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        lines[9] = #"{"id": "x1", "link_id": 5, "parent_id": "t3_a"}"#
+        lines[19] = #"{"id": "x2", broken"#
+        lines.insert("", at: 30)  // a blank line is counted, not read
+        lines[50] = #"{"id": "x3", "body": "no thread"}"#
+        let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_bad.jsonl", in: folder)
+        let report = try ArchiveFixture.build([dump], in: folder)
+        #expect(!report.published)
+        #expect(report.errors.map(\.line) == [10, 20, 51])
+        #expect(report.errors.allSatisfy { $0.file == dump })
+        #expect(report.errors[0].path == "$[9].link_id" && report.errors[0].message.contains("expected a string"))
+        #expect(report.errors[1].message.contains("the line starts at byte"))
+        #expect(report.errors[2].path == "$[49]", "the blank line is not an element")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("site").path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "no staging folder and no spill are left: \(leftovers)")
+
+        // Warnings from threads point at their lines too, in file order.
+        let good = try ArchiveFixture.build(try Self.sample(in: folder), in: folder, site: "good")
+        let deleted = good.warnings.filter { $0.kind == "omittedDeleted" }
+        #expect(!deleted.isEmpty)
+        let comments = try Self.lines("RC_sample.jsonl")
+        for warning in deleted {
+            let line = try #require(warning.line)
+            #expect(warning.file.hasSuffix("RC_sample.zst"))
+            #expect(["[deleted]", "[removed]"].contains(comments[line - 1]["body"] as? String), "line \(line)")
+            #expect(warning.path == "$[\(line - 1)]")
+        }
+        #expect(deleted.map { $0.line! } == deleted.map { $0.line! }.sorted())
+    }
+
+    @Test("with lenient, lines that are not records are skipped and counted; past the share allowed the file is refused")
+    func lenient() throws {
+        let folder = try ArchiveFixture.folder()
+        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        lines[3] = "not json"
+        lines[7] = #"{"id": "x3", "body": "no thread"}"#
+        let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)
+        var options = ArchiveOptions()
+        options.render.importing.lenient = true
+        let report = try ArchiveFixture.build([dump], in: folder, options: options)
+        #expect(report.errors.isEmpty && report.published)
+        #expect(report.warnings.filter { $0.kind == "skippedLine" }.map(\.line) == [4, 8])
+
+        let mostlyBad = try ArchiveFixture.write((lines.prefix(3) + Array(repeating: "{\"x\": 1}", count: 10)).joined(separator: "\n"), "RC_bad.jsonl", in: folder)
+        let refused = try ArchiveFixture.build([mostlyBad], in: folder, site: "bad", options: options)
+        #expect(!refused.published)
+        #expect(refused.errors.count == 1 && refused.errors[0].message.contains("10 of its 13 lines"), "\(refused.errors)")
+    }
+
+    @Test("Hacker News items reach their story through parent chains, even when a reply comes before its parent")
+    func hackerNewsItems() throws {
+        let folder = try ArchiveFixture.folder()
+        let items = [
+            #"{"id": 1, "type": "story", "by": "pg", "time": 1160418111, "title": "Y Combinator", "url": "http://ycombinator.com", "score": 57, "descendants": 4}"#,
+            #"{"id": 2, "type": "story", "by": "phyllis", "time": 1160418628, "title": "A Student's Guide", "text": "Read it"}"#,
+            #"{"id": 15, "type": "comment", "by": "sama", "parent": 1, "time": 1160423461, "text": "First"}"#,
+            #"{"id": 17, "type": "comment", "by": "pg", "parent": 16, "time": 1160423500, "text": "Reply to a later line"}"#,
+            #"{"id": 16, "type": "comment", "by": "jl", "parent": 15, "time": 1160423495, "text": "Second"}"#,
+            #"{"id": 21, "type": "comment", "by": "x", "parent": 2, "time": 1160423600, "text": "On the second story"}"#,
+            #"{"id": 30, "type": "comment", "by": "y", "parent": 999, "time": 1160423700, "text": "Its story is not here"}"#,
+        ]
+        let dump = try ArchiveFixture.write(items.joined(separator: "\n") + "\n", "items.jsonl", in: folder)
+        let report = try ArchiveFixture.build([dump], in: folder)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.threads == 3)
+        let site = folder.appendingPathComponent("site")
+        let story = try #require(report.threadPaths.first { $0.hasSuffix("-1") })
+        let page = ArchiveFixture.text(site, story + "/index.html")
+        #expect(page.contains("Reply to a later line") && page.contains("Second") && page.contains("First"))
+        #expect(!page.contains("On the second story"))
+    }
+
+    @Test("a dump cut short or corrupt is an error naming the file; nothing is published and nothing is left behind")
+    func damaged() throws {
+        let folder = try ArchiveFixture.folder()
+        let bytes = try TestData.bytes("dumps/RC_sample.zst")
+        let cut = try ArchiveFixture.write("", "RC_cut.zst", in: folder)
+        try Data(bytes.prefix(bytes.count - 40)).write(to: URL(fileURLWithPath: cut))
+        let report = try ArchiveFixture.build([cut], in: folder)
+        #expect(!report.published)
+        #expect(report.errors.contains { $0.file == cut && $0.message.contains("ends in the middle of a zstd frame") }, "\(report.errors)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
