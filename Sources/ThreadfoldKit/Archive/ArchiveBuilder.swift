@@ -661,10 +661,12 @@ struct WorkerContext: Sendable {
 }
 
 extension ArchiveUnit {
-    /// `error` with the line it names counted from the start of the file, not of this unit.
+    /// `error` with the line it names counted from the start of the file, not of this unit, and
+    /// for a thread of a document of many, its path from the document's root.
     func located(_ error: InputError) -> InputError {
         var error = error
         if lineBase > 0, let line = error.line { error.line = line + lineBase }
+        if let element, let path = error.path, path.hasPrefix("$") { error.path = element.path + path.dropFirst() }
         return error
     }
 

@@ -28,6 +28,9 @@ package struct ArchiveUnit: Sendable {
     package var source: Source
     /// The name used in messages: the path as given, or `<stdin>`.
     package var display: String
+    /// For a thread inside a document of many (`$.threads[3]`): its JSON path, which prefixes the
+    /// paths in its messages, and the column it starts at, kept by indenting its bytes.
+    package var element: (path: String, indent: Int)?
 
     package init(source: Source, display: String) {
         self.source = source
@@ -59,6 +62,7 @@ package struct ArchiveUnit: Sendable {
                   let bytes = FileIO.read(fd, count: length, at: offset), bytes.count == length else {
                 throw InputErrors([InputError(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
+            if let element, element.indent > 0 { return [UInt8](repeating: 0x20, count: element.indent) + bytes }
             return bytes
         }
     }
@@ -105,9 +109,10 @@ package enum ArchiveInput {
                         errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
                     }
                     for file in listing.files {
-                        // In a folder, a .json file is one document; .jsonl and .ndjson files are looked into.
+                        // In a folder, a .json file is one document (of one thread or many); .jsonl
+                        // and .ndjson files are looked into.
                         if file.hasSuffix(".json") {
-                            units.append(ArchiveUnit(source: .file(path: file), display: file))
+                            units += threadsOfDocument(file) ?? [ArchiveUnit(source: .file(path: file), display: file)]
                             continue
                         }
                         do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
@@ -232,15 +237,17 @@ package enum ArchiveInput {
     /// `maxLineBytes` are errors, naming the line; the file is scanned in chunks, never held whole.
     static func fileUnits(_ path: String, linesAreThreads: Bool?, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
                           maxLineBytes: Int = InputLimits.maxLineBytes) throws(InputErrors) -> [ArchiveUnit] {
-        let whole = [ArchiveUnit(source: .file(path: path), display: path)]
+        let file = [ArchiveUnit(source: .file(path: path), display: path)]
         // A dump, plain or compressed, is streamed: its first line says so.
         func dump(_ first: [UInt8]?) -> [ArchiveUnit]? {
             guard let dumpForm, let first, let form = dumpForm(first) else { return nil }
             return [ArchiveUnit(source: .dump(path: path, form: form), display: path)]
         }
         if linesAreThreads == false || isCompressed(path) {
-            return dump(leadingLine(path, maxLineBytes: maxLineBytes)) ?? whole
+            return dump(leadingLine(path, maxLineBytes: maxLineBytes)) ?? file
         }
+        // One document: of one thread, or of many (a unit each).
+        let whole = threadsOfDocument(path) ?? file
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
         defer { close(fd) }
@@ -323,6 +330,73 @@ package enum ArchiveInput {
         // A first line too long to look at, with more lines after it: JSON Lines all the same.
         if !tooLong.isEmpty { throw InputErrors(tooLong) }
         return units.isEmpty ? whole : units
+    }
+
+    /// A document of many threads (`{"threads": [...]}`, or an array of thread objects) as a unit
+    /// per thread, so its threads are rendered in parallel and rebuilt one by one; nil for any
+    /// other file. Each unit is the thread's bytes, read with `pread` when its turn comes, with
+    /// its line, its column (as indentation) and its JSON path, so messages name the document's
+    /// own places. Only files whose first bytes look like one are parsed here.
+    static func threadsOfDocument(_ path: String) -> [ArchiveUnit]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let head = FileIO.read(fd, count: 4096, at: 0), Compression.detect(head) == nil else { return nil }
+        let start = head.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        switch start.first {
+        case UInt8(ascii: "["):
+            guard start.dropFirst().first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") else { return nil }
+        case UInt8(ascii: "{"):
+            let key = Array("\"threads\"".utf8)
+            guard head.count >= key.count, (0...(head.count - key.count)).contains(where: { head[$0..<($0 + key.count)].elementsEqual(key) }) else { return nil }
+        default:
+            return nil
+        }
+        guard let bytes = try? InputFile.read(path, display: path, streams: false),
+              let document = try? JSONDocument(bytes: bytes) else { return nil }
+        let root = document.root
+        let list: (node: Int, path: String)
+        if document.kind(root) == .object, document.member(root, "comments") == nil,
+           let threads = document.member(root, "threads"), document.kind(threads) == .array {
+            list = (threads, "$.threads")
+        } else if document.kind(root) == .array, document.count(root) > 1, document.kind(root + 1) == .object,
+                  document.member(root + 1, "comments") != nil {
+            list = (root, "$")
+        } else {
+            return nil
+        }
+        guard document.count(list.node) > 1 else { return nil }
+        var units: [ArchiveUnit] = []
+        var elements: [Int] = []
+        document.forEachElement(list.node) { _, element in elements.append(element) }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        for (position, element) in elements.enumerated() {
+            guard document.kind(element) == .object else { return nil }
+            let begin = document.offset(element)
+            // The element ends before the separator that follows it: a comma, or for the last one
+            // the array's `]` (and the root's `}` or the next member's comma).
+            let after = document.next(element)
+            var end = after < document.nodes.count ? document.offset(after) : bytes.count
+            func skip(_ token: UInt8) {
+                while end > begin && isSpace(bytes[end - 1]) { end -= 1 }
+                if end > begin && bytes[end - 1] == token { end -= 1 }
+            }
+            if position < elements.count - 1 {
+                skip(UInt8(ascii: ","))
+            } else {
+                if list.path != "$" {
+                    skip(after < document.nodes.count ? UInt8(ascii: ",") : UInt8(ascii: "}"))
+                }
+                skip(UInt8(ascii: "]"))
+            }
+            while end > begin && isSpace(bytes[end - 1]) { end -= 1 }
+            guard end > begin, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+            let (line, column) = document.location(ofOffset: begin)
+            var unit = ArchiveUnit(source: .line(path: path, offset: begin, length: end - begin, line: line), display: path)
+            unit.element = ("\(list.path)[\(position)]", column - 1)
+            units.append(unit)
+        }
+        return units
     }
 
     /// Whether the file starts with zstd's or gzip's magic bytes.

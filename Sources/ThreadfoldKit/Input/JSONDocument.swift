@@ -41,7 +41,7 @@ package struct JSONDocument: Sendable {
     package let bytes: [UInt8]
     var nodes: [Node]
     /// Line and column checkpoints, built on the first message and shared by every copy.
-    let locator = TextLocator()
+    package let locator = TextLocator()
 
     /// The tape index of the root value.
     package var root: Int { 0 }
@@ -541,7 +541,7 @@ func utf8Length(_ buffer: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
 /// Where lines and columns stand at every `block`-th byte of a text, computed once as far as
 /// messages need, so locating a byte costs at most one block's scan. Thread-safe: the documents
 /// of a build may be read from several workers.
-final class TextLocator: Sendable {
+package final class TextLocator: Sendable {
     static let block = 4096
 
     private struct Checkpoint {
@@ -552,7 +552,9 @@ final class TextLocator: Sendable {
     /// Checkpoint k is the position at byte k × block.
     private let checkpoints = Mutex<[Checkpoint]>([Checkpoint(line: 1, column: 1)])
 
-    func location(in bytes: [UInt8], offset: Int) -> (line: Int, column: Int) {
+    package init() {}
+
+    package func location(in bytes: [UInt8], offset: Int) -> (line: Int, column: Int) {
         let end = max(0, min(offset, bytes.count))
         let wanted = end / Self.block
         let start: Checkpoint = checkpoints.withLock { points in

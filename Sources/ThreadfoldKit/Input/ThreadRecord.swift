@@ -113,6 +113,9 @@ package struct ThreadRecord: Sendable {
     package var comments: [CommentRecord]
     /// The source bytes' line starts are computed from these when a message needs them.
     package var source: [UInt8]
+    /// Lines and columns in `source`, indexed once as far as messages need: shared by every
+    /// thread of one document, so a thousand messages cost one pass over the file, not one each.
+    package var locator = TextLocator()
 
     package init(id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
                 url: String? = nil, lang: String? = nil, comments: [CommentRecord] = [], file: String = "-",
@@ -145,7 +148,7 @@ package struct ThreadRecord: Sendable {
         var error = InputError(file: info.file, path: path(of: index) + (field.map { ".\($0)" } ?? ""),
                                message: text, severity: severity)
         if offset >= 0 && !source.isEmpty {
-            let location = JSONDocument.location(in: source, offset: offset)
+            let location = locator.location(in: source, offset: offset)
             error.line = location.line
             error.column = location.column
         }

@@ -66,7 +66,8 @@ package struct PageNavigation: Sendable {
         var sinceSpace: Int?
         var full = false
         func put(_ scalar: Unicode.Scalar) {
-            if scalar.properties.isWhitespace {
+            // ASCII answered without Unicode's property tables, which cost more than the rest.
+            if scalar.value < 0x80 ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace {
                 space = !out.isEmpty
                 return
             }
@@ -98,7 +99,9 @@ package struct PageNavigation: Sendable {
                 var j = i + 1
                 if j < scalars.count && scalars[j] == "/" { j += 1 }
                 var name = ""
-                while j < scalars.count, scalars[j].properties.isAlphabetic || ("0"..."9").contains(scalars[j]) {
+                while j < scalars.count, scalars[j].value < 0x80
+                        ? (("a"..."z").contains(scalars[j]) || ("A"..."Z").contains(scalars[j]) || ("0"..."9").contains(scalars[j]))
+                        : scalars[j].properties.isAlphabetic {
                     name.unicodeScalars.append(scalars[j])
                     j += 1
                 }

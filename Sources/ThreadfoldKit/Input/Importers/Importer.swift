@@ -75,6 +75,7 @@ package enum Importer {
             threads = HackerNewsImporter.decode(&context, items: items)
         }
         if !context.errors.isEmpty { throw InputErrors(context.errors) }
+        for t in threads.indices { threads[t].locator = document.locator }
         try ImportAudit.check(document, file: file, format: format, threads: threads, skipped: skipped, options: options)
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
