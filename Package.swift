@@ -30,12 +30,19 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
-        // zlib, from Debian's zlib1g-dev: gzip input.
+        // zlib, from Debian's zlib1g-dev: gzip input, and the site's .gz siblings.
         .systemLibrary(
             name: "Czlib",
             path: "Sources/Czlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Brotli's encoder, from Debian's libbrotli-dev: the site's .br siblings (precompression).
+        .systemLibrary(
+            name: "Cbrotli",
+            path: "Sources/Cbrotli",
+            pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]
         ),
         // Build-time tool and plugin that embed Templates/, Public/ and the example thread
         // into the library, so the installed binary needs no source tree.
@@ -48,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "ThreadfoldKit",
-            dependencies: ["Ccmark", "Cgumbo", "Czstd", "Czlib"],
+            dependencies: ["Ccmark", "Cgumbo", "Czstd", "Czlib", "Cbrotli"],
             plugins: ["EmbedResources"]
         ),
         .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"]),

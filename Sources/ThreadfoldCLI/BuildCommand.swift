@@ -15,6 +15,8 @@ enum BuildCommand {
         OptionSpec("feed-entries", value: "n", "Entries per Atom feed (default: 50)."),
     ]
 
+    static let precompress = OptionSpec("precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
+
     static let command = CLI.Command(
         name: "build",
         abstract: "Build a static site from many threads: an index, a page per thread, feeds.",
@@ -25,6 +27,7 @@ enum BuildCommand {
             OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
             OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete)."),
+            precompress,
             OptionSpec("jobs", short: "j", value: "n", "Threads rendered at once (default: all cores)."),
             OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'."),
             OptionSpec("report", value: "file", "Write a JSON summary: pages written and reused,\nwarnings with places, timings."),
@@ -38,6 +41,8 @@ enum BuildCommand {
             Pages: index.html (paginated), s/<section>/ with --sections, t/<slug>-<id>/ per thread,
             each with thread.json (statistics) and atom.xml; atom.xml for the site; sitemap.xml
             with --base-url. Links are relative, so the site works from any folder or file://.
+            --precompress adds .gz and .br copies for nginx's gzip_static and brotli_static
+            (docs/archives.md, "Serving").
             Exit status: 0 built, 1 input errors (nothing published), 2 built with warnings
             (--strict only), 64 usage error.
             """,
@@ -140,6 +145,7 @@ enum BuildCommand {
         builder.incremental = parsed.has("incremental")
         builder.shard = shard
         builder.durable = !parsed.has("no-fsync")
+        builder.precompress = parsed.has("precompress")
         return execute(parsed, console, output: output, command: command) { progress, read in
             builder.readProgress = read
             return try builder.run(progress: progress)
@@ -364,6 +370,7 @@ enum MergeCommand {
             OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site)."),
             OptionSpec("report", value: "file", "Write a JSON summary of the merge."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it."),
+            BuildCommand.precompress,
             OptionSpec("quiet", short: "q", "Print nothing but errors."),
             OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
             OptionSpec("templates", value: "dir", "Folder of templates replacing the built-in ones."),
@@ -373,8 +380,9 @@ enum MergeCommand {
             Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
             linked, not rendered again; the listing pages are built from the thread.json sidecars.
             Give the listing options (--sections, --per-page, --base-url, …) the shards were built
-            with. docs/archives.md shows how to run shards with make -j, xargs -P, a CI matrix or
-            Kubernetes indexed Jobs.
+            with. With --precompress, the shards' .gz and .br copies are linked with their pages
+            (and made here for shards built without them). docs/archives.md shows how to run
+            shards with make -j, xargs -P, a CI matrix or Kubernetes indexed Jobs.
             """,
         run: run)
 
@@ -390,6 +398,7 @@ enum MergeCommand {
         var merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options,
                                  resources: SharedOptions.resources(parsed))
         merge.durable = !parsed.has("no-fsync")
+        merge.precompress = parsed.has("precompress")
         return BuildCommand.execute(parsed, console, output: output, command: command) { _, _ in try merge.run() }
     }
 }

@@ -13,16 +13,22 @@ public struct BuildOptions: Sendable {
     public var shard: Shard?
     /// Flush the files to disk before and after the swap (off is faster, for previews).
     public var durable: Bool
+    /// Write a gzip (`.gz`) and a Brotli (`.br`) copy beside every HTML, XML, JSON, CSS and JS
+    /// file, each only when it is smaller, for servers that send them as they are (nginx's
+    /// `gzip_static` and `brotli_static`). Deterministic, like every other file.
+    public var precompress: Bool
     /// The templates, locales and assets (the built-in ones by default).
     public var resources: ResourceStore
 
     public init(archive: ArchiveOptions = ArchiveOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                incremental: Bool = false, shard: Shard? = nil, durable: Bool = true, resources: ResourceStore = ResourceStore()) {
+                incremental: Bool = false, shard: Shard? = nil, durable: Bool = true, precompress: Bool = false,
+                resources: ResourceStore = ResourceStore()) {
         self.archive = archive
         self.jobs = max(1, jobs)
         self.incremental = incremental
         self.shard = shard
         self.durable = durable
+        self.precompress = precompress
         self.resources = resources
     }
 }

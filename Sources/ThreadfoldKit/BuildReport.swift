@@ -8,7 +8,8 @@ public struct BuildReport: Sendable {
     public var threadsReused: Int
     /// Threads that belong to other shards.
     public var threadsInOtherShards: Int
-    /// Files written, and files left as they were because their bytes were unchanged.
+    /// Files written, and files left as they were because their bytes were unchanged. Every file
+    /// counts, compressed siblings (`BuildOptions.precompress`) included.
     public var filesWritten: Int
     public var filesReused: Int
     /// How many inputs were read as each form other than Threadfold's own (`reddit`, `hn`, …).

@@ -69,6 +69,7 @@ public enum Threadfold {
             builder.incremental = options.incremental
             builder.shard = options.shard
             builder.durable = options.durable
+            builder.precompress = options.precompress
             report = try builder.run(progress: progress)
         } catch {
             throw ThreadfoldError(error)

@@ -287,6 +287,42 @@ struct BuildCommandTests {
         #expect(notShard.status == 1 && notShard.err.contains("is not a shard folder"))
     }
 
+    @Test("--precompress: a .gz and a .br beside every text file, which gzip and brotli decode; counted as files; merge --precompress equals build --precompress")
+    func precompress() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = (0..<12).map { thread("z\($0)", day: $0) }.joined(separator: "\n")
+        let input = try cli.write(lines, "all.jsonl", in: folder)
+        let built = try cli.run(["build", input, "-o", "whole", "--precompress", "--no-fsync", "--report", "r.json"], in: folder)
+        #expect(built.status == 0, "\(built.err)")
+        let whole = folder.appendingPathComponent("whole")
+        let files = try ExternalDiff.snapshot(whole.path)
+        for path in ["index.html", "atom.xml", "threadfold.css", "threadfold.js", "t/thread-z3-z3/index.html", "t/thread-z3-z3/thread.json"] {
+            #expect(files[path + ".gz"] != nil && files[path + ".br"] != nil, "\(path)")
+        }
+        #expect(built.out.contains("\(files.count) files written, 0 unchanged"), "\(built.out)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r.json"))) as? [String: Any])
+        #expect(json["filesWritten"] as? Int == files.count && json["pagesWritten"] as? Int == files.keys.filter { $0.hasSuffix(".html") }.count)
+        if SiblingCheck.hasBrotli {
+            let check = SiblingCheck.check(whole)
+            #expect(check.problems.isEmpty && check.missing.isEmpty, "\(check.problems) \(check.missing)")
+            #expect(check.checked == files.keys.filter { $0.hasSuffix(".gz") || $0.hasSuffix(".br") }.count)
+        } else {
+            Issue.record("the brotli command is missing: apt-get install brotli (make test-deps installs it)")
+        }
+
+        for k in 1...3 {
+            #expect(try cli.run(["build", input, "-o", "shard-\(k)", "--shard", "\(k)/3", "--precompress", "-q"], in: folder).status == 0)
+        }
+        let merged = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged", "--precompress"], in: folder)
+        #expect(merged.status == 0, "\(merged.err)")
+        let diff = try ExternalDiff.run(whole.path, folder.appendingPathComponent("merged").path)
+        #expect(diff.isEmpty, "\(diff)")
+        for command in ["build", "merge"] {
+            #expect(try cli.run(["help", command]).out.contains("--precompress"), "\(command)")
+        }
+    }
+
     @Test("preview builds into a temporary folder, prints the file:// URL and opens it with $BROWSER")
     func preview() throws {
         let folder = try cli.temporaryFolder()

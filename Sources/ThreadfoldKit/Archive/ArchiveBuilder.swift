@@ -27,6 +27,8 @@ package struct ArchiveBuilder: Sendable {
     package var durable = true
     /// Called about ten times a second while dumps are read: input bytes read, and in all.
     package var readProgress: (@Sendable (Int64, Int64) -> Void)?
+    /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
+    package var precompress = false
 
     package init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -84,7 +86,7 @@ package struct ArchiveBuilder: Sendable {
             // An incremental build recycles the spare (the site from two builds ago) whenever it has
             // a manifest: files it vouches for are kept when their bytes are unchanged, and with
             // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
-            staging = try SiteWriter(output: output, durable: durable).begin(keepSpare: incremental) { read in
+            staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(keepSpare: incremental) { read in
                 guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
                 spare = manifest
                 return manifest.stamps
@@ -215,6 +217,11 @@ package struct ArchiveBuilder: Sendable {
                 let written = try !reused && staging.write(file.path, file.bytes)
                 report.count(file.path, written: written)
             }
+            // Compressed siblings are vouched for with their files, and counted as files.
+            manifest.listing = staging.withSiblings(manifest.listing)
+            for key in manifest.units.keys { manifest.units[key]!.files = staging.withSiblings(manifest.units[key]!.files) }
+            report.filesWritten += staging.siblingCounts.written
+            report.filesReused += staging.siblingCounts.unchanged
             // What the recycled folder held that this build did not write goes.
             var now = Set(manifest.listing)
             for unit in manifest.units.values { now.formUnion(unit.files) }
@@ -445,7 +452,7 @@ package struct ArchiveBuilder: Sendable {
 
     /// Everything besides the input bytes that decides the output.
     func settingsHash() -> String {
-        BuildSettings.hash(options, shard: shard, resources: resources)
+        BuildSettings.hash(options, shard: shard, precompress: precompress, resources: resources)
     }
 }
 

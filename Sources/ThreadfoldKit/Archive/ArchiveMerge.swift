@@ -3,6 +3,9 @@ import Foundation
 /// `threadfold merge SHARDS... -o SITE`: joins the thread folders of shard builds (hard links,
 /// no re-rendering) and builds the index, sections, feeds and sitemap from their `thread.json`
 /// sidecars, exactly as a single build would.
+///
+/// With `precompress`, a thread file's compressed siblings are linked from its shard with it;
+/// a sibling the shard lacks (built without them, or too small to have one) is made here.
 package struct ArchiveMerge: Sendable {
     package var shards: [String]
     package var output: URL
@@ -10,6 +13,8 @@ package struct ArchiveMerge: Sendable {
     package var resources: ResourceStore
     /// Flush the site to the disk before and after the swap.
     package var durable = true
+    /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
+    package var precompress = false
 
     package init(shards: [String], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore()) {
         self.shards = shards
@@ -27,6 +32,8 @@ package struct ArchiveMerge: Sendable {
         // Each shard's `t` folder, and the files to take from it (paths under the site root).
         var sources: [Folder] = []
         var links: [(path: String, source: Int)] = []
+        // Thread files whose shard lacks some of their compressed siblings.
+        var unpacked: [(path: String, encodings: [Precompression.Encoding])] = []
         for shard in shards {
             guard let root = try? Folder.open(shard), root.entry("shard.json")?.kind == .file else {
                 report.errors.append(InputError(file: shard, message: "is not a shard folder (no shard.json); expected the output of a sharded build", hint: .shard))
@@ -78,6 +85,16 @@ package struct ArchiveMerge: Sendable {
                             break
                         }
                         links.append((file, sources.count - 1))
+                        guard precompress, Precompression.applies(to: file) else { continue }
+                        var lacking: [Precompression.Encoding] = []
+                        for encoding in Precompression.Encoding.allCases {
+                            if directory.entry(String(parts.last!) + encoding.suffix)?.kind == .file {
+                                links.append((file + encoding.suffix, sources.count - 1))
+                            } else {
+                                lacking.append(encoding)
+                            }
+                        }
+                        if !lacking.isEmpty { unpacked.append((file, lacking)) }
                     }
                     if let missing {
                         report.errors.append(InputError(file: threads.path(String(missing.dropFirst(2))),
@@ -99,7 +116,7 @@ package struct ArchiveMerge: Sendable {
         report.timings.append(("read sidecars", clock.lap()))
 
         let staging: SiteWriter.Staging
-        do { staging = try SiteWriter(output: output, durable: durable).begin() } catch {
+        do { staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin() } catch {
             report.siteError = error
             return report
         }
@@ -111,11 +128,12 @@ package struct ArchiveMerge: Sendable {
                     throw SiteError(path: directory.path(String(parts.last!)), message: "changed while it was merged; expected the shard to stay as it was")
                 }
             }
+            for file in unpacked { try staging.writeSiblings(of: file.path, encodings: file.encodings) }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
             let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount)
             for file in files { try staging.write(file.path, file.bytes) }
-            report.filesWritten = files.count
+            report.filesWritten = files.count + staging.siblingCounts.written
             report.pagesWritten = files.filter { $0.path.hasSuffix(".html") }.count
             report.timings.append(("index, feeds and sitemap", clock.lap()))
         }

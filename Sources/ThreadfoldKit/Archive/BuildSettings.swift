@@ -1,21 +1,24 @@
 /// What an earlier build's files depend on besides their input: every option that changes output,
 /// written field by field under its own name (never through a type's `description`, whose text a
-/// new field or another Swift version may change), with the version, the shard and the templates
-/// and assets in use. Units and files of a build with other settings are never reused.
+/// new field or another Swift version may change), with the version, the shard, whether siblings
+/// are precompressed and the templates and assets in use. Units and files of a build with other
+/// settings are never reused.
 ///
 /// A test counts each options type's stored properties against the fields written here, so a new
 /// option cannot be left out by accident.
 enum BuildSettings {
-    static func hash(_ options: ArchiveOptions, shard: Shard?, resources: ResourceStore) -> String {
-        ContentHash.hex(ContentHash.hash(text(options, shard: shard), seed: resources.fingerprint()))
+    static func hash(_ options: ArchiveOptions, shard: Shard?, precompress: Bool, resources: ResourceStore) -> String {
+        ContentHash.hex(ContentHash.hash(text(options, shard: shard, precompress: precompress), seed: resources.fingerprint()))
     }
 
-    /// The settings as JSON text, keys in a fixed order.
-    static func text(_ options: ArchiveOptions, shard: Shard?) -> [UInt8] {
+    /// The settings as JSON text, keys in a fixed order: the archive's options, and the build
+    /// options (`BuildOptions`) that change which files are written.
+    static func text(_ options: ArchiveOptions, shard: Shard?, precompress: Bool) -> [UInt8] {
         var w = JSONWriter(pretty: false)
         w.object { w in
             w.field("version", Threadfold.version)
             w.field("shard", shard.map { "\($0.index)/\($0.count)" })
+            w.key("precompress"); w.bool(precompress)
             write(options, into: &w)
         }
         return w.out

@@ -28,6 +28,9 @@ import Glibc
 /// Two builds of one output exclude each other with `flock` on the site's own `.threadfold`
 /// marker (and on the staging folder's, which becomes the new site's), so no lock file is left
 /// beside the output.
+///
+/// With `precompress`, every file written that `Precompression` applies to gets its compressed
+/// siblings (`index.html.gz`, `index.html.br`) written with it.
 package struct SiteWriter: Sendable {
     /// Marks a folder as Threadfold's output, which a later build may replace whole.
     package static let markerName = ".threadfold"
@@ -37,10 +40,13 @@ package struct SiteWriter: Sendable {
     /// Flush the staged files to the disk before the swap and the swap itself after it, so a
     /// power loss leaves the old site or the new one. Off for throwaway builds (`--no-fsync`).
     package var durable = true
+    /// Write the compressed siblings of HTML, XML, JSON, CSS and JS files (`Precompression`).
+    package var precompress = false
 
-    package init(output: URL, durable: Bool = true) {
+    package init(output: URL, durable: Bool = true, precompress: Bool = false) {
         self.output = output.standardizedFileURL
         self.durable = durable
+        self.precompress = precompress
     }
 
     var name: String { output.lastPathComponent }
@@ -219,6 +225,9 @@ package struct SiteWriter: Sendable {
         /// The recycled files this build found intact, with their stamps.
         package let kept: [String: FileStamp]?
         private let state: Mutex<(folders: Set<String>, stamps: [String: FileStamp], finished: Bool, locks: [Int32])>
+        /// The compressed siblings this build wrote or kept, by their file's path, and how many
+        /// it wrote and kept.
+        private let siblings = Mutex<(paths: [String: [String]], written: Int, kept: Int)>(([:], 0, 0))
 
         init(writer: SiteWriter, parent: Folder, folder: Folder, name: String, exists: Bool, kept: [String: FileStamp]?,
              keepSpare: Bool, locks: [Int32]) {
@@ -237,26 +246,86 @@ package struct SiteWriter: Sendable {
         package var stamps: [String: FileStamp] { state.withLock { $0.stamps } }
 
         /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
-        /// recycled folder, a file that already holds these bytes is left alone (false).
+        /// recycled folder, a file that already holds these bytes is left alone (false). With
+        /// `precompress`, its compressed siblings are written too (`writeSiblings`).
         @discardableResult
         package func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) -> Bool {
+            if writer.precompress, let original = Precompression.file(ofSibling: path) {
+                throw SiteError(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
+            }
             let (directory, file) = try open(path)
             if recycled {
                 if let current = directory.read(file, limit: bytes.count), current.bytes == bytes,
                    state.withLock({ $0.stamps[path] == current.stamp }) {
+                    try writeSiblings(path, bytes, in: directory, name: file, unchanged: true)
                     return false
                 }
                 try directory.removeEntry(file)
             }
             let stamp = try directory.create(file, bytes)
             state.withLock { $0.stamps[path] = stamp }
+            try writeSiblings(path, bytes, in: directory, name: file, unchanged: false)
             return true
         }
+
+        /// With `precompress`, writes the compressed siblings of the file `name` in `directory`
+        /// (at `path`, holding `bytes`), each only when it is smaller, removing any older one.
+        /// Beside a file left unchanged, a sibling the recycled folder's manifest vouched for is
+        /// kept: it was written with that file, from the same bytes.
+        private func writeSiblings(_ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
+                                   encodings: [Precompression.Encoding] = Precompression.Encoding.allCases) throws(SiteError) {
+            guard writer.precompress, Precompression.applies(to: path) else { return }
+            var present: [String] = []
+            var written = 0, kept = 0
+            for encoding in encodings {
+                let siblingPath = path + encoding.suffix, siblingName = name + encoding.suffix
+                if unchanged, let found = directory.entry(siblingName), found.kind == .file,
+                   state.withLock({ $0.stamps[siblingPath] == found.stamp }) {
+                    present.append(siblingPath)
+                    kept += 1
+                    continue
+                }
+                if try directory.removeEntry(siblingName) { state.withLock { _ = $0.stamps.removeValue(forKey: siblingPath) } }
+                guard let compressed = try Precompression.sibling(of: bytes, encoding, path: siblingPath) else { continue }
+                let stamp = try directory.create(siblingName, compressed)
+                state.withLock { $0.stamps[siblingPath] = stamp }
+                present.append(siblingPath)
+                written += 1
+            }
+            siblings.withLock {
+                $0.paths[path, default: []] += present
+                $0.written += written
+                $0.kept += kept
+            }
+        }
+
+        /// Writes the compressed siblings in `encodings` of the file already at `path` here, from
+        /// its own bytes: for `merge`, when a shard lacks them.
+        func writeSiblings(of path: String, encodings: [Precompression.Encoding]) throws(SiteError) {
+            let (directory, file) = try open(path)
+            guard let current = directory.read(file, limit: Int.max) else {
+                throw SiteError(path: directory.path(file), message: "cannot be read back to be compressed; expected the regular file just put there")
+            }
+            try writeSiblings(path, current.bytes, in: directory, name: file, unchanged: false, encodings: encodings)
+        }
+
+        /// `paths`, each followed by the compressed siblings this build wrote or kept beside it,
+        /// so a manifest vouches for them with their files.
+        package func withSiblings(_ paths: [String]) -> [String] {
+            siblings.withLock { siblings in
+                siblings.paths.isEmpty ? paths : paths.flatMap { [$0] + (siblings.paths[$0] ?? []) }
+            }
+        }
+
+        /// How many compressed siblings this build wrote, and how many it left as they were.
+        package var siblingCounts: (written: Int, unchanged: Int) { siblings.withLock { ($0.written, $0.kept) } }
 
         /// Puts the live site's file at `path` here as a hard link, so an unchanged page costs no
         /// rendering and no copy, but only when it is a regular file whose stamp is `expected`
         /// (what the live site's manifest recorded), or, with `expected` nil, whose bytes are
         /// `bytes`. Returns false when the live file does not qualify; nothing is linked then.
+        /// A file linked by its bytes gets its compressed siblings written from them; one linked
+        /// by its stamp does not (its manifest lists its siblings as files of their own).
         package func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
             let parts = path.split(separator: "/")
             guard SiteWriter.isSafeRelativePath(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
@@ -270,6 +339,7 @@ package struct SiteWriter: Sendable {
             try directory.removeEntry(file)
             guard let stamp = try directory.link(file, as: file, from: live, expected: expected) else { return false }
             state.withLock { $0.stamps[path] = stamp }
+            if let bytes { try writeSiblings(path, bytes, in: directory, name: file, unchanged: false) }
             return true
         }
 

@@ -137,4 +137,37 @@ struct ArchiveInputTests {
         // The default limit is 64 MiB.
         #expect(InputLimits.maxLineBytes == 64 << 20)
     }
+
+    @Test("a document of many threads is a unit per thread: built in parallel, rebuilt one thread at a time, messages at the document's own line, column and path",
+          arguments: [true, false])
+    func documentOfThreads(_ wrapped: Bool) throws {
+        let folder = try ArchiveFixture.folder()
+        let threads = (0..<6).map { ArchiveFixture.thread(id: "d\($0)", day: $0) }
+        let open = wrapped ? "{\"title\": \"Many\", \"threads\": [\n" : "[\n"
+        let close = wrapped ? "\n], \"note\": \"after\"}\n" : "\n]\n"
+        let document = open + threads.joined(separator: ",\n  ") + close
+        let path = try ArchiveFixture.write(document, "many.json", in: folder)
+        let units = try ArchiveInput.units([path], readStandardInput: { [] })
+        #expect(units.count == 6)
+        let first = try ArchiveFixture.build([path], in: folder, incremental: true)
+        #expect(first.errors.isEmpty && first.threadsRendered == 6)
+
+        // One thread changed: it alone is rendered again, and the site equals a full build.
+        try ArchiveFixture.write(document.replacingOccurrences(of: "Comment *d3c0*", with: "Changed"), "many.json", in: folder)
+        let second = try ArchiveFixture.build([path], in: folder, incremental: true)
+        #expect(second.threadsRendered == 1 && second.threadsReused == 5)
+        _ = try ArchiveFixture.build([path], in: folder, site: "full")
+        #expect(ArchiveFixture.files(folder.appendingPathComponent("site")) == ArchiveFixture.files(folder.appendingPathComponent("full")))
+
+        // An error in the fifth thread names its line and column in the document and its path from the root.
+        let broken = document.replacingOccurrences(of: "\"id\": \"d4c1\"", with: "\"id\": [1]")
+        try ArchiveFixture.write(broken, "many.json", in: folder)
+        let report = try ArchiveFixture.build([path], in: folder, site: "broken")
+        let error = try #require(report.errors.first)
+        let lines = broken.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("\"id\": [1]") })
+        let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: "[1]")!.lowerBound) + 1
+        #expect(error.path == (wrapped ? "$.threads[4]" : "$[4]") + ".comments[2].id")
+        #expect(error.line == line + 1 && error.column == column, "\(error)")
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 struct BuildSettingsTests {
     /// The members of the object at `path` (keys joined by dots) in the settings text.
     static func members(_ options: ArchiveOptions, _ path: [String]) throws -> Int {
-        let reader = try JSONReader(bytes: BuildSettings.text(options, shard: nil), file: "settings")
+        let reader = try JSONReader(bytes: BuildSettings.text(options, shard: nil, precompress: false), file: "settings")
         var node = reader.root
         for key in path { node = try #require(reader.document.member(node, key)) }
         return reader.document.count(node)
@@ -20,15 +20,28 @@ struct BuildSettingsTests {
         #expect(try Self.members(options, ["render", "thread"]) == Mirror(reflecting: options.render.thread).children.count)
         #expect(try Self.members(options, ["render", "layout"]) == Mirror(reflecting: options.render.layout).children.count)
         #expect(try Self.members(options, ["render", "markdown"]) == Mirror(reflecting: options.render.markdown).children.count)
-        // The archive's own fields, plus the version and shard around them.
-        #expect(try Self.members(options, []) == Mirror(reflecting: options).children.count + 2)
+        // The archive's own fields, plus the version, the shard and precompress around them.
+        #expect(try Self.members(options, []) == Mirror(reflecting: options).children.count + 3)
+    }
+
+    @Test("every build option is in the key or named here as not changing which files are written")
+    func buildOptions() throws {
+        // How a build runs, not what it writes; the archive's options and the resources are in
+        // the key by their own fields and fingerprint.
+        let elsewhere: Set = ["archive", "resources", "jobs", "incremental", "durable"]
+        let reader = try JSONReader(bytes: BuildSettings.text(ArchiveOptions(), shard: nil, precompress: false), file: "settings")
+        let fields = Mirror(reflecting: BuildOptions()).children.compactMap(\.label)
+        #expect(fields.count > elsewhere.count)
+        for field in fields where !elsewhere.contains(field) {
+            #expect(reader.document.member(reader.root, field) != nil, "BuildOptions.\(field) is not written into the key")
+        }
     }
 
     @Test("each option that changes output changes the key; the same options give the same key")
     func changes() throws {
         let resources = ResourceStore()
-        let base = BuildSettings.hash(ArchiveOptions(), shard: nil, resources: resources)
-        #expect(BuildSettings.hash(ArchiveOptions(), shard: nil, resources: resources) == base)
+        let base = BuildSettings.hash(ArchiveOptions(), shard: nil, precompress: false, resources: resources)
+        #expect(BuildSettings.hash(ArchiveOptions(), shard: nil, precompress: false, resources: resources) == base)
         var variants: [(String, (inout ArchiveOptions) -> Void)] = [
             ("perPage", { $0.perPage = 7 }), ("sections", { $0.sections = .month }), ("pageDepth", { $0.pageDepth = 3 }),
             ("pageSize", { $0.pageSize = 9 }), ("layout", { $0.layout = .flat }), ("flatThreshold", { $0.flatThreshold = 2.5 }),
@@ -49,10 +62,11 @@ struct BuildSettingsTests {
         for (name, change) in variants {
             var options = ArchiveOptions()
             change(&options)
-            let key = BuildSettings.hash(options, shard: nil, resources: resources)
+            let key = BuildSettings.hash(options, shard: nil, precompress: false, resources: resources)
             #expect(!seen.contains(key), "changing \(name) left the key as another's")
             seen.insert(key)
         }
-        #expect(BuildSettings.hash(ArchiveOptions(), shard: Shard(index: 1, count: 2), resources: resources) != base)
+        #expect(BuildSettings.hash(ArchiveOptions(), shard: Shard(index: 1, count: 2), precompress: false, resources: resources) != base)
+        #expect(BuildSettings.hash(ArchiveOptions(), shard: nil, precompress: true, resources: resources) != base, "precompress")
     }
 }
