@@ -5,11 +5,24 @@
 /// Markdown when the export has it, else the `cooked` HTML (sanitised). `deleted_at` makes a
 /// deleted post; moderator and small-action posts (`post_type` 2 and 3) are marked as notices;
 /// a post with `version` above 1 is edited (at `updated_at`).
-enum DiscourseImporter {
-    static func decode(_ context: inout ImportContext) -> ThreadRecord {
+enum DiscourseImporter: ImporterForm {
+    static let name = "discourse"
+    static let described = "a Discourse topic (/t/<id>.json)"
+
+    /// An object with `post_stream`.
+    static func detect(_ document: JSONDocument) -> Bool {
+        document.kind(document.root) == .object && document.member(document.root, "post_stream") != nil
+    }
+
+    static func isWholeThread(_ document: JSONDocument) -> Bool { true }
+
+    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+        [decodeTopic(&context)]
+    }
+
+    static func decodeTopic(_ context: inout ImportContext) -> ThreadRecord {
         let document = context.document
         var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.info.sourceFormat = "discourse"
         let root = document.root
         record.info.id = context.id(root, "id", "$")
         record.info.title = context.string(root, "title", "$")
@@ -71,4 +84,9 @@ enum DiscourseImporter {
         }
         return record
     }
+}
+
+extension SourceFormat {
+    /// A Discourse topic as returned by `/t/<id>.json`.
+    public static let discourse = DiscourseImporter.format
 }

@@ -18,8 +18,10 @@ enum ImportAudit {
         var fields: [String]
     }
 
+    /// `unreadArrays`: whether to look for arrays of objects the form left unread (for forms
+    /// whose lists of comments `arrays` knows, that is Threadfold's own).
     static func check(_ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
-                      skipped: [InputError], options: ImportOptions) throws(InputErrors) {
+                      skipped: [InputError], unreadArrays: Bool, options: ImportOptions) throws(InputErrors) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
         if !skipped.isEmpty, Double(skipped.count) > options.maxSkipped * Double(read + skipped.count) {
@@ -33,7 +35,7 @@ enum ImportAudit {
                 if comment.author?.isEmpty ?? true { noAuthor += 1 }
             }
         }
-        let arrays: (read: ArrayShape?, unread: [ArrayShape]) = format == .threadfold || format == .auto ? self.arrays(document) : (nil, [])
+        let arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(document) : (nil, [])
         let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread
         let unread = arrays.unread.reduce(0) { $0 + $1.items }
         if shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown) && otherFields(arrays.read) {

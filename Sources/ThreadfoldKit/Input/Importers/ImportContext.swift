@@ -1,17 +1,22 @@
-/// What importers share: the file's reader, the form it is read as, and errors located by
-/// line:column and JSON path, each saying what was found, what was expected and which flag
-/// might help. The typed members are `JSONReader`'s, with the error recorded rather than thrown.
+/// What importers share: the file's reader, the form it is read as, the import's options, and
+/// errors located by line:column and JSON path, each saying what was found, what was expected
+/// and which flag might help. The typed members are `JSONReader`'s, with the error recorded
+/// rather than thrown.
 struct ImportContext {
     let reader: JSONReader
     let format: SourceFormat
+    let options: ImportOptions
     var errors: [InputError] = []
+    /// Comments skipped for a missing required field (only with `options.lenient`), as warnings.
+    var skipped: [InputError] = []
 
     var document: JSONDocument { reader.document }
     var file: String { reader.file }
 
-    init(document: JSONDocument, file: String, format: SourceFormat) {
+    init(document: JSONDocument, file: String, format: SourceFormat, options: ImportOptions = ImportOptions()) {
         self.reader = JSONReader(document: document, file: file)
         self.format = format
+        self.options = options
     }
 
     private var readAs: String { " (read as \(format.described))" }
