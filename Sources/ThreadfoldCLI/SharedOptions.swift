@@ -116,7 +116,7 @@ enum SharedOptions {
     /// Says which form `auto` recognised, when it is not Threadfold's own.
     static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
         for warning in result.skipped.prefix(10) { console.err(warning.shown + "\n") }
-        if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
+        if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(Printable.count(result.skipped.count, "comment")) left out in all\n") }
         guard result.detected, result.format != .threadfold else { return }
         console.err("\(Printable.escape(file)): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
     }

@@ -24,8 +24,10 @@ enum ImportAudit {
                       skipped: [InputError], unreadArrays: Bool, options: ImportOptions) throws(InputErrors) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
-        if !skipped.isEmpty, Double(skipped.count) > options.maxSkipped * Double(read + skipped.count) {
-            problems.append("\(Printable.count(skipped.count, "comment")) of \(read + skipped.count) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
+        // Only comments lenient reading skipped; a form's own exclusions (private statuses) are not losses.
+        let skipped = skipped.count { $0.kind == "skipped" }
+        if skipped > 0, Double(skipped) > options.maxSkipped * Double(read + skipped) {
+            problems.append("\(Printable.count(skipped, "comment")) of \(read + skipped) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
         }
         var shown = 0, noBody = 0, noAuthor = 0
         for thread in threads {

@@ -26,7 +26,8 @@ package struct ImportResult: Sendable {
     package var format: SourceFormat
     /// The form was recognised rather than given with `--from`.
     package var detected: Bool
-    /// Comments skipped for a missing required field (only with `lenient`), as warnings.
+    /// Comments left out, as warnings: skipped for a missing required field (only with `lenient`;
+    /// kind `skipped`), or by the form's own rule (Mastodon's private statuses; kind `notPublic`).
     package var skipped: [InputError] = []
 }
 

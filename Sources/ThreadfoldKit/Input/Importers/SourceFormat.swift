@@ -10,6 +10,9 @@ public struct SourceFormat: RawRepresentable, Hashable, Sendable, CustomStringCo
         HackerNewsImporter.self,
         DiscourseImporter.self,
         LobstersImporter.self,
+        LemmyImporter.self,
+        MastodonImporter.self,
+        GitHubImporter.self,
         ThreadfoldForm.self,
     ]
 
