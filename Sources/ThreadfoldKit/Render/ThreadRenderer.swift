@@ -155,11 +155,27 @@ package struct ThreadRenderer: Sendable {
     /// buffer reused for the next file: write them before returning).
     package func files(_ record: ThreadRecord, id: CommentID, folder: String, source: String,
                        write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles {
-        let orders = options.effectiveOrders
         var threadOptions = options.render.thread
-        threadOptions.sort = orders[0]
+        threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
         let first = try ThreadBuilder.build(record, options: threadOptions)
+        // Every order's tree, but an order whose pages would equal an earlier one's (`top` with no
+        // scores, `newest` with one comment) is not written or offered.
+        var orders: [CommentOrder] = []
+        var trees: [ThreadTree] = []
+        for (k, order) in options.effectiveOrders.enumerated() {
+            let tree: ThreadTree
+            if k == 0 {
+                tree = first
+            } else {
+                var reordered = threadOptions
+                reordered.sort = order
+                tree = try ThreadBuilder.build(record, options: reordered)
+            }
+            guard !trees.contains(where: { $0.roots == tree.roots && $0.childList == tree.childList }) else { continue }
+            orders.append(order)
+            trees.append(tree)
+        }
 
         var layout = options.render.layout
         layout.pageDepth = options.pageDepth
@@ -184,14 +200,7 @@ package struct ThreadRenderer: Sendable {
         var mainPlan: ThreadPlan?
 
         for (k, order) in orders.enumerated() {
-            let tree: ThreadTree
-            if k == 0 {
-                tree = first
-            } else {
-                var reordered = threadOptions
-                reordered.sort = order
-                tree = try ThreadBuilder.build(record, options: reordered)
-            }
+            let tree = trees[k]
             let orderDir = k == 0 ? [] : [order.rawValue]
             let plan = ThreadPlan(tree, layout: layout, pageSize: options.pageSize, anchors: anchors, base: base + orderDir)
             for page in plan.pages {
@@ -210,7 +219,7 @@ package struct ThreadRenderer: Sendable {
         }
 
         let pages = mainPlan?.pages.map(\.dir) ?? []
-        let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, source: source)
+        let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, orders: orders, source: source)
         for (path, bytes) in [("t/\(folder)/thread.json", summary.encoded()),
                               ("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: pages,
                                                              pageOf: mainPlan?.pageOf ?? [], language: language, context: context, bodies: &bodies))] {
@@ -234,7 +243,8 @@ package struct ThreadRenderer: Sendable {
         return total
     }
 
-    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], source: String) throws(InputError) -> ThreadSummary {
+    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
+                   source: String) throws(InputError) -> ThreadSummary {
         var histogram: [Int] = []
         var firstActivity: Timestamp? = tree.info.createdAt
         for i in 0..<tree.count where tree.flags[i].contains(.visible) {
@@ -257,7 +267,7 @@ package struct ThreadRenderer: Sendable {
             lang: info.lang, category: info.category.flatMap { $0.isEmpty ? nil : $0 }, tags: info.tags,
             created: info.createdAt.map(ThreadSummary.TimePoint.init), stats: stats, layout: flat ? "flat" : "nested",
             pages: pages.map { $0.dropFirst(2).joined(separator: "/") },
-            orders: options.effectiveOrders.map(\.rawValue))
+            orders: orders.map(\.rawValue))
     }
 
     /// The thread's latest comments, newest first, each with a plain-text excerpt of its body
