@@ -118,7 +118,7 @@ package struct ThreadRenderer: Sendable {
     /// A standalone page of a thread (`render`, `preview`): the whole thread on one page, with
     /// no archive links. `assets` is the path from the page to the stylesheet and script.
     package func page(_ record: ThreadRecord, assets: String = "") throws -> RenderedThread {
-        let thread = try ThreadBuilder.build(record, options: options.render.thread)
+        let thread = try ThreadBuilder.build(linked(record), options: options.render.thread)
         let model = PageLayout.make(thread, options: options.render.layout)
         let language = language(for: thread.info)
         let context = BodyContext(thread.info, language)
@@ -128,6 +128,16 @@ package struct ThreadRenderer: Sendable {
         try renderPage(model, language: language, assets: assets, bodies: bodies,
                        threadBody: threadBody(thread.info, context), navigation: nil, into: &html)
         return RenderedThread(thread: thread, html: html)
+    }
+
+    /// The record with its thread's link as its bodies' links are: a relative one (a Discourse
+    /// topic's `/t/slug/123`) resolves against the forum's address when it is known
+    /// (`sourceURL`), and is left out otherwise.
+    func linked(_ record: ThreadRecord) -> ThreadRecord {
+        guard let url = record.info.url, URLPolicy.scheme(of: url) == nil else { return record }
+        var copy = record
+        copy.info.url = sanitizer.link(url)
+        return copy
     }
 
     /// Reads a file that holds one thread, in any supported form, and renders its standalone page.
@@ -155,6 +165,7 @@ package struct ThreadRenderer: Sendable {
     /// buffer reused for the next file: write them before returning).
     package func files(_ record: ThreadRecord, id: CommentID, folder: String, source: String,
                        write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles {
+        let record = linked(record)
         var threadOptions = options.render.thread
         threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
