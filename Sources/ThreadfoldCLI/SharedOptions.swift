@@ -4,7 +4,7 @@ import ThreadfoldKit
 /// Options that `render` and `check` share, and how they become `RenderOptions`.
 enum SharedOptions {
     static let thread: [OptionSpec] = [
-        OptionSpec("from", value: "form", "Input form: auto, threadfold, reddit, hn, discourse or\nlobsters (default: auto, which says what it recognised)."),
+        OptionSpec("from", value: "form", wrapped("Input form: \(formNames) (default: auto, which says what it recognised).")),
         OptionSpec("body-format", value: "format", "Read every body as markdown, html or text, whatever\nthe importer would choose."),
         OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths)."),
         OptionSpec("map-file", value: "file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"})."),
@@ -48,11 +48,31 @@ enum SharedOptions {
         return value
     }
 
+    /// The names `--from` takes: "auto, threadfold, reddit, … or lobsters".
+    static var formNames: String {
+        let names = SourceFormat.named.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    /// Help text broken into lines of at most 60 characters, at spaces.
+    static func wrapped(_ text: String) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > 60 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+
     static func importOptions(_ parsed: ParsedArguments) throws -> ImportOptions {
         var options = ImportOptions()
         if let text = parsed.value("from") {
             guard let format = SourceFormat(rawValue: text), SourceFormat.named.contains(format) else {
-                throw UsageError(message: "'--from' must be auto, threadfold, reddit, hn, discourse or lobsters; found '\(text)'")
+                throw UsageError(message: "'--from' must be \(formNames); found '\(text)'")
             }
             options.format = format
         }
@@ -96,7 +116,7 @@ enum SharedOptions {
     /// Says which form `auto` recognised, when it is not Threadfold's own.
     static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
         for warning in result.skipped.prefix(10) { console.err(warning.shown + "\n") }
-        if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(result.skipped.count) comments skipped in all (--lenient)\n") }
+        if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(Printable.count(result.skipped.count, "comment")) left out in all\n") }
         guard result.detected, result.format != .threadfold else { return }
         console.err("\(Printable.escape(file)): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
     }

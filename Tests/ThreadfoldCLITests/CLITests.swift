@@ -245,6 +245,30 @@ struct CLITests {
         #expect(forced.err.contains("read as a Discourse topic"))
     }
 
+    @Test("Lemmy, Mastodon and GitHub exports are recognised by themselves: check names the form, render renders them")
+    func newForms() throws {
+        let files = ["fixtures/lemmy-post/post.json", "fixtures/mastodon-context/context.json", "fixtures/github-issue/issue.json"].map { TestData.url($0).path }
+        let check = try run(["check"] + files)
+        #expect(check.status == 0, "\(check.err)")
+        #expect(check.out.contains("post.json: read as a Lemmy post and its comments (/api/v3/post, /api/v3/comment/list): 6 of 8 comments with a body"))
+        #expect(check.out.contains("context.json: read as a Mastodon status and its context (/api/v1/statuses/:id/context): 4 of 4 comments"))
+        #expect(check.out.contains("issue.json: read as GitHub issue or pull request comments (/repos/<owner>/<repo>/issues/<n>/comments): 5 of 5 comments"))
+        #expect(check.err.contains("context.json:239:7: warning: $.context.descendants[1].visibility: is a direct message; left out"))
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["render"] + files + ["-o", "site"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("post.json: note: read as a Lemmy post and its comments (/api/v3/post, /api/v3/comment/list); --from lemmy says so explicitly"))
+        #expect(result.err.contains("--from mastodon says so explicitly") && result.err.contains("--from github says so explicitly"))
+        #expect(result.out.contains("Rendered 3 threads (16 comments)"))
+        let page = try String(contentsOf: folder.appendingPathComponent("site/context.html"), encoding: .utf8)
+        #expect(page.contains("<bdi class=\"tf-author\" itemprop=\"name\">cho@hachyderm.io</bdi>"))
+        let help = try run(["help", "render"])
+        #expect(help.out.contains("Input form: auto, reddit, hn, discourse, lobsters, lemmy,\n") && help.out.contains("mastodon, github or threadfold"))
+        let wrong = try run(["check", files[0], "--from", "myspace"])
+        #expect(wrong.status == 64 && wrong.err.contains("'--from' must be auto, reddit, hn, discourse, lobsters, lemmy, mastodon, github or threadfold; found 'myspace'"))
+    }
+
     @Test("templates and assets can be overridden from folders")
     func overrides() throws {
         let folder = try temporaryFolder()

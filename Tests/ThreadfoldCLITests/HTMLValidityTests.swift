@@ -18,7 +18,8 @@ struct HTMLValidityTests {
         let cli = CLITests()
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var inputs = ["fixtures/reddit-listing/comments.json", "fixtures/discourse-topic/topic.json"].map { TestData.url($0).path }
+        var inputs = ["fixtures/reddit-listing/comments.json", "fixtures/discourse-topic/topic.json", "fixtures/lemmy-post/post.json",
+                      "fixtures/mastodon-context/context.json", "fixtures/github-issue/issue.json"].map { TestData.url($0).path }
         let hostile = HostilePages.metadata
         let discourse = HostilePages.discourse
         inputs.append(try cli.write(hostile, "hostile.json", in: folder))

@@ -427,20 +427,11 @@ package enum ArchiveInput {
         return bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
-    /// A line that is one whole thread: Threadfold's own thread object, a Discourse topic, or a
-    /// Reddit thread listing. Anything else (a comment, an HN item) means the file is read whole.
+    /// A line that is one whole thread in the form it is recognised as (Threadfold's own thread
+    /// object, a Discourse topic, a Reddit thread listing, …; `ImporterForm.isWholeThread`).
+    /// Anything else (a comment, an HN item) means the file is read whole.
     static func isThread(_ line: [UInt8]) -> Bool {
         guard let document = try? JSONDocument(bytes: line) else { return false }
-        let root = document.root
-        switch document.kind(root) {
-        case .object:
-            return document.member(root, "comments") != nil || document.member(root, "post_stream") != nil
-        case .array:
-            guard document.count(root) == 2, let first = Optional(root + 1), document.kind(first) == .object,
-                  let kind = document.member(first, "kind"), document.kind(kind) == .string else { return false }
-            return document.string(kind) == "Listing"
-        default:
-            return false
-        }
+        return SourceFormat.isWholeThread(document)
     }
 }

@@ -28,7 +28,7 @@ package enum DumpForm: String, Sendable, Equatable {
         switch options.format {
         case .auto:
             if isRedditComment(document, root) || isRedditSubmission(document, root) { return .reddit }
-            if SourceFormat.isHackerNewsItem(document, root) && document.member(root, "id") != nil { return .hn }
+            if HackerNewsImporter.isHackerNewsItem(document, root) && document.member(root, "id") != nil { return .hn }
             return nil
         case .reddit:
             return isRedditComment(document, root) || isRedditSubmission(document, root) ? .reddit : nil

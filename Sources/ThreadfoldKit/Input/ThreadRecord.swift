@@ -14,6 +14,9 @@ package struct CommentRecord: Sendable {
     package var bodyFormat: BodyFormat = .markdown
     /// Replies the export knows of but does not contain (Reddit's "more" stubs).
     package var unarchivedReplies: Int = 0
+    /// The replies go on at the source, on a page of their own (Reddit's "continue this thread"):
+    /// that page's URL, or "" when it is not known.
+    package var continuation: String?
     package var createdAt: Timestamp?
     package var editedAt: Timestamp?
     package var edited: Bool

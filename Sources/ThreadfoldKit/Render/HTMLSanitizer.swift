@@ -39,6 +39,12 @@ package struct HTMLSanitizer: Sendable {
         self.base = base
     }
 
+    /// A link as a body's would be written: an allowed absolute URL, or a relative one resolved
+    /// against `base`; nil otherwise.
+    package func link(_ reference: String) -> String? {
+        Writer(base: base.flatMap { URL(string: $0) }).resolve(reference, image: false)
+    }
+
     /// Bodies with more `<` than this are shown as text rather than parsed.
     static let tagLimit = 20_000
 

@@ -22,6 +22,8 @@ struct ThreadPageModel: TemplateModel {
         case more(Int32)
         /// "Continue this thread", by comment.
         case continued(Int32)
+        /// "Continue this thread on Reddit", by comment: replies that go on at the source.
+        case atSource(Int32)
         /// The links of an archive page: the index, the sort orders, the parts of a long thread,
         /// and on a branch page the comments it hangs from.
         case nav
@@ -46,6 +48,7 @@ struct ThreadPageModel: TemplateModel {
             case .link: return 11
             case .group: return 12
             case .ancestor: return 13
+            case .atSource: return 14
             }
         }
     }
@@ -142,6 +145,12 @@ struct ThreadPageModel: TemplateModel {
             case .text: return .text(strings.text("continue_thread", count: count))
             default: return nil
             }
+        case .atSource(let comment):
+            switch key.field {
+            case .href: return URLPolicy.originalLink(records[Int(comment)].continuation).map(Value.text) ?? .null
+            case .text: return .text(strings.text("continue_at_source"))
+            default: return nil
+            }
         case .nav: return navigation.flatMap { nav(key, $0) }
         case .link(let link): return navigation.flatMap { self.link(key, link, $0) }
         case .group(let group): return navigation.flatMap { self.group(key, group, $0) }
@@ -223,6 +232,9 @@ struct ThreadPageModel: TemplateModel {
             let count = records[index].unarchivedReplies
             guard count > 0 else { return .null }
             return .text(strings.text("not_archived", count: count))
+        case .atSource:
+            guard records[index].continuation != nil else { return .null }
+            return .node(.atSource(entry.comment))
         case .hidden:
             // What folding the comment hides: itself and every reply below it.
             return .text(strings.text("fold_hidden", count: 1 + Int(stats[index].totalReplies)))

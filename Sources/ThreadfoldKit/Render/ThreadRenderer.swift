@@ -118,7 +118,7 @@ package struct ThreadRenderer: Sendable {
     /// A standalone page of a thread (`render`, `preview`): the whole thread on one page, with
     /// no archive links. `assets` is the path from the page to the stylesheet and script.
     package func page(_ record: ThreadRecord, assets: String = "") throws -> RenderedThread {
-        let thread = try ThreadBuilder.build(record, options: options.render.thread)
+        let thread = try ThreadBuilder.build(linked(record), options: options.render.thread)
         let model = PageLayout.make(thread, options: options.render.layout)
         let language = language(for: thread.info)
         let context = BodyContext(thread.info, language)
@@ -128,6 +128,16 @@ package struct ThreadRenderer: Sendable {
         try renderPage(model, language: language, assets: assets, bodies: bodies,
                        threadBody: threadBody(thread.info, context), navigation: nil, into: &html)
         return RenderedThread(thread: thread, html: html)
+    }
+
+    /// The record with its thread's link as its bodies' links are: a relative one (a Discourse
+    /// topic's `/t/slug/123`) resolves against the forum's address when it is known
+    /// (`sourceURL`), and is left out otherwise.
+    func linked(_ record: ThreadRecord) -> ThreadRecord {
+        guard let url = record.info.url, URLPolicy.scheme(of: url) == nil else { return record }
+        var copy = record
+        copy.info.url = sanitizer.link(url)
+        return copy
     }
 
     /// Reads a file that holds one thread, in any supported form, and renders its standalone page.
@@ -155,11 +165,28 @@ package struct ThreadRenderer: Sendable {
     /// buffer reused for the next file: write them before returning).
     package func files(_ record: ThreadRecord, id: CommentID, folder: String, source: String,
                        write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles {
-        let orders = options.effectiveOrders
+        let record = linked(record)
         var threadOptions = options.render.thread
-        threadOptions.sort = orders[0]
+        threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
         let first = try ThreadBuilder.build(record, options: threadOptions)
+        // Every order's tree, but an order whose pages would equal an earlier one's (`top` with no
+        // scores, `newest` with one comment) is not written or offered.
+        var orders: [CommentOrder] = []
+        var trees: [ThreadTree] = []
+        for (k, order) in options.effectiveOrders.enumerated() {
+            let tree: ThreadTree
+            if k == 0 {
+                tree = first
+            } else {
+                var reordered = threadOptions
+                reordered.sort = order
+                tree = try ThreadBuilder.build(record, options: reordered)
+            }
+            guard !trees.contains(where: { $0.roots == tree.roots && $0.childList == tree.childList }) else { continue }
+            orders.append(order)
+            trees.append(tree)
+        }
 
         var layout = options.render.layout
         layout.pageDepth = options.pageDepth
@@ -184,14 +211,7 @@ package struct ThreadRenderer: Sendable {
         var mainPlan: ThreadPlan?
 
         for (k, order) in orders.enumerated() {
-            let tree: ThreadTree
-            if k == 0 {
-                tree = first
-            } else {
-                var reordered = threadOptions
-                reordered.sort = order
-                tree = try ThreadBuilder.build(record, options: reordered)
-            }
+            let tree = trees[k]
             let orderDir = k == 0 ? [] : [order.rawValue]
             let plan = ThreadPlan(tree, layout: layout, pageSize: options.pageSize, anchors: anchors, base: base + orderDir)
             for page in plan.pages {
@@ -210,7 +230,7 @@ package struct ThreadRenderer: Sendable {
         }
 
         let pages = mainPlan?.pages.map(\.dir) ?? []
-        let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, source: source)
+        let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, orders: orders, source: source)
         for (path, bytes) in [("t/\(folder)/thread.json", summary.encoded()),
                               ("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: pages,
                                                              pageOf: mainPlan?.pageOf ?? [], language: language, context: context, bodies: &bodies))] {
@@ -234,7 +254,8 @@ package struct ThreadRenderer: Sendable {
         return total
     }
 
-    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], source: String) throws(InputError) -> ThreadSummary {
+    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
+                   source: String) throws(InputError) -> ThreadSummary {
         var histogram: [Int] = []
         var firstActivity: Timestamp? = tree.info.createdAt
         for i in 0..<tree.count where tree.flags[i].contains(.visible) {
@@ -257,7 +278,7 @@ package struct ThreadRenderer: Sendable {
             lang: info.lang, category: info.category.flatMap { $0.isEmpty ? nil : $0 }, tags: info.tags,
             created: info.createdAt.map(ThreadSummary.TimePoint.init), stats: stats, layout: flat ? "flat" : "nested",
             pages: pages.map { $0.dropFirst(2).joined(separator: "/") },
-            orders: options.effectiveOrders.map(\.rawValue))
+            orders: orders.map(\.rawValue))
     }
 
     /// The thread's latest comments, newest first, each with a plain-text excerpt of its body

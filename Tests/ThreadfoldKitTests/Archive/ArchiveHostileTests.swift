@@ -28,7 +28,7 @@ struct ArchiveHostileTests {
         var lines: [String] = []
         for (n, payload) in HostileCorpus.all.enumerated() {
             let p = json(payload.text)
-            var comments = [#"{"id": \#(p), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "author_flair": \#(p)}"#]
+            var comments = [#"{"id": \#(p), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "author_flair": \#(p), "score": 5}"#]
             for d in 0..<4 {
                 comments.append(#"{"id": "d\#(d)", "parent_id": \#(d == 0 ? p : "\"d\(d - 1)\""), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_001 + n * 100 + d)}"#)
             }
@@ -64,7 +64,8 @@ struct ArchiveHostileTests {
                 #expect((try? ThreadSummary.decode(bytes, file: path)) != nil, "\(path)")
             }
         }
-        // Index pages, section pages, two orders of two parts and branch pages for every thread.
+        // Index pages, section pages, two orders of two parts and branch pages for every thread (the
+        // first comment's score puts it first in the top order, so that order is not the oldest one's).
         #expect(checked > HostileCorpus.all.count * 6)
         let folders = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("t").path)
         #expect(folders.count == HostileCorpus.all.count)

@@ -123,3 +123,28 @@ struct ThreadRendererTests {
         #expect(html.contains("<details class=\"tf-replies\" open>"))
     }
 }
+
+@Suite("Orders offered")
+struct OrdersOfferedTests {
+    static func files(_ scores: [Int64?]) throws -> ThreadFiles {
+        var comments: [CommentRecord] = []
+        for (i, score) in scores.enumerated() {
+            comments.append(CommentRecord(id: CommentID("c\(i)"), author: "a", body: "b\(i)",
+                                          createdAt: Timestamp(unix: 1_700_000_000 + Double(i)), score: score))
+        }
+        var options = ArchiveOptions()
+        options.orders = [.oldest, .top, .newest]
+        return try ThreadRenderer(options: options).files(ThreadRecord(id: CommentID("t"), title: "t", comments: comments),
+                                                          id: CommentID("t"), folder: "t-t", source: "t.json") { _, _ in }
+    }
+
+    @Test("an order whose pages would equal another's is neither written nor offered: top with no scores, newest with one comment")
+    func sameOrders() throws {
+        let unscored = try Self.files([nil, nil, nil])
+        #expect(unscored.summary.orders == ["oldest", "newest"])
+        #expect(!unscored.paths.contains { $0.contains("/top/") })
+        let scored = try Self.files([1, 7, 3])
+        #expect(scored.summary.orders == ["oldest", "top", "newest"] && scored.paths.contains("t/t-t/top/index.html"))
+        #expect(try Self.files([4]).summary.orders == ["oldest"])
+    }
+}

@@ -12,11 +12,59 @@
 ///
 /// `text` (and HNPWA's `content`) is HTML and is sanitised. `deleted` items are deleted placeholders; `dead` ones are
 /// removed placeholders (flagged or killed).
-enum HackerNewsImporter {
+enum HackerNewsImporter: ImporterForm {
+    static let name = "hn"
+    static let described = "Hacker News items (Firebase, Algolia or HNPWA API)"
+
+    /// An item (`type` story, comment, job, poll or pollopt, with `by`, `kids`, `story_id`,
+    /// `children` or `author`), or an array whose first element is one; or an HNPWA item.
+    static func detect(_ document: JSONDocument) -> Bool {
+        let root = document.root
+        switch document.kind(root) {
+        case .array: return document.count(root) > 0 && isHackerNewsItem(document, root + 1)
+        case .object: return isHackerNewsItem(document, root) || isHNPWAItem(document, root)
+        default: return false
+        }
+    }
+
+    /// A story with its comments nested in it (Algolia, HNPWA); Firebase items are parts of a file.
+    static func isWholeThread(_ document: JSONDocument) -> Bool {
+        let root = document.root
+        return document.kind(root) == .object && (isHNPWAItem(document, root) || document.member(root, "children") != nil)
+    }
+
+    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+        let document = context.document
+        var items: [(node: Int, path: String)] = []
+        if document.kind(document.root) == .array {
+            document.forEachElement(document.root) { position, element in items.append((element, "$[\(position)]")) }
+        } else {
+            items = [(document.root, "$")]
+        }
+        return decode(&context, items: items)
+    }
+
+    /// HNPWA's item (`api.hnpwa.com/v0/item/<id>.json`): `comments` nested, and the fields only
+    /// HNPWA writes (`time_ago`, `comments_count`), or `user` with `content`.
+    static func isHNPWAItem(_ document: JSONDocument, _ object: Int) -> Bool {
+        guard document.kind(object) == .object, let comments = document.member(object, "comments"), document.kind(comments) == .array else { return false }
+        return document.member(object, "time_ago") != nil || document.member(object, "comments_count") != nil
+            || (document.member(object, "user") != nil && document.member(object, "content") != nil)
+    }
+
+    static func isHackerNewsItem(_ document: JSONDocument, _ object: Int) -> Bool {
+        guard document.kind(object) == .object, let type = document.member(object, "type"), document.kind(type) == .string else { return false }
+        let kind = document.string(type)
+        guard ["story", "comment", "job", "poll", "pollopt"].contains(kind) else { return false }
+        return document.member(object, "by") != nil || document.member(object, "kids") != nil
+            || document.member(object, "story_id") != nil || document.member(object, "children") != nil
+            || document.member(object, "author") != nil
+    }
+
     /// `items`: the tape index of each item object and its JSON path.
     static func decode(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
         let document = context.document
-        if items.count == 1, SourceFormat.isHNPWAItem(document, items[0].node) {
+        if items.count == 1, isHNPWAItem(document, items[0].node) {
             return [decodeHNPWA(&context, items[0].node)]
         }
         if items.count == 1, document.member(items[0].node, "children") != nil || document.member(items[0].node, "author") != nil {
@@ -28,7 +76,6 @@ enum HackerNewsImporter {
     static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
         let document = context.document
         var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.info.sourceFormat = "hn"
         record.info.id = context.id(story, "id", "$")
         record.info.title = context.string(story, "title", "$")
         record.info.author = context.string(story, "author", "$")
@@ -55,7 +102,6 @@ enum HackerNewsImporter {
     static func decodeHNPWA(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
         let document = context.document
         var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.info.sourceFormat = "hn"
         record.info.id = context.id(story, "id", "$")
         record.info.title = context.string(story, "title", "$")
         record.info.author = context.string(story, "user", "$")
@@ -145,7 +191,6 @@ enum HackerNewsImporter {
             let key = item.isStory ? item.id : root(of: index)
             if threads[key] == nil {
                 var record = ThreadRecord(id: key, file: context.file, source: document.bytes)
-                record.info.sourceFormat = "hn"
                 record.info.url = "https://news.ycombinator.com/item?id=\(key.string)"
                 record.info.title = "Hacker News item \(key.string)"
                 threads[key] = record
@@ -184,4 +229,10 @@ enum HackerNewsImporter {
         }
         return order.map { threads[$0]! }
     }
+}
+
+extension SourceFormat {
+    /// Hacker News: the Firebase item API (items as an array or one per line), the Algolia API,
+    /// or HNPWA's item API.
+    public static let hn = HackerNewsImporter.format
 }

@@ -18,12 +18,16 @@ enum ImportAudit {
         var fields: [String]
     }
 
+    /// `unreadArrays`: whether to look for arrays of objects the form left unread (for forms
+    /// whose lists of comments `arrays` knows, that is Threadfold's own).
     static func check(_ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
-                      skipped: [InputError], options: ImportOptions) throws(InputErrors) {
+                      skipped: [InputError], unreadArrays: Bool, options: ImportOptions) throws(InputErrors) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
-        if !skipped.isEmpty, Double(skipped.count) > options.maxSkipped * Double(read + skipped.count) {
-            problems.append("\(Printable.count(skipped.count, "comment")) of \(read + skipped.count) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
+        // Only comments lenient reading skipped; a form's own exclusions (private statuses) are not losses.
+        let skipped = skipped.count { $0.kind == "skipped" }
+        if skipped > 0, Double(skipped) > options.maxSkipped * Double(read + skipped) {
+            problems.append("\(Printable.count(skipped, "comment")) of \(read + skipped) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
         }
         var shown = 0, noBody = 0, noAuthor = 0
         for thread in threads {
@@ -33,7 +37,7 @@ enum ImportAudit {
                 if comment.author?.isEmpty ?? true { noAuthor += 1 }
             }
         }
-        let arrays: (read: ArrayShape?, unread: [ArrayShape]) = format == .threadfold || format == .auto ? self.arrays(document) : (nil, [])
+        let arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(document) : (nil, [])
         let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread
         let unread = arrays.unread.reduce(0) { $0 + $1.items }
         if shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown) && otherFields(arrays.read) {

@@ -1,17 +1,23 @@
-/// What importers share: the file's reader, the form it is read as, and errors located by
-/// line:column and JSON path, each saying what was found, what was expected and which flag
-/// might help. The typed members are `JSONReader`'s, with the error recorded rather than thrown.
+/// What importers share: the file's reader, the form it is read as, the import's options, and
+/// errors located by line:column and JSON path, each saying what was found, what was expected
+/// and which flag might help. The typed members are `JSONReader`'s, with the error recorded
+/// rather than thrown.
 struct ImportContext {
     let reader: JSONReader
     let format: SourceFormat
+    let options: ImportOptions
     var errors: [InputError] = []
+    /// Comments left out, as warnings: skipped for a missing required field (only with
+    /// `options.lenient`; kind `skipped`), or by the form's own rule (kind `notPublic`).
+    var skipped: [InputError] = []
 
     var document: JSONDocument { reader.document }
     var file: String { reader.file }
 
-    init(document: JSONDocument, file: String, format: SourceFormat) {
+    init(document: JSONDocument, file: String, format: SourceFormat, options: ImportOptions = ImportOptions()) {
         self.reader = JSONReader(document: document, file: file)
         self.format = format
+        self.options = options
     }
 
     private var readAs: String { " (read as \(format.described))" }
@@ -77,6 +83,22 @@ struct ImportContext {
         return recording { [reader] () throws(JSONMismatch) in try reader.time(value, path + "." + key, expected: "a Unix time or an ISO 8601 date") }
     }
 
+    /// The object at `key`, or nil; anything else there is an error.
+    mutating func object(_ object: Int, _ key: String, _ path: String) -> Int? {
+        guard let value = member(object, key) else { return nil }
+        guard document.kind(value) == .object else {
+            fail(reader.mismatch(value, path + "." + key, expected: "an object"))
+            return nil
+        }
+        return value
+    }
+
+    /// A count the source keeps of something (comments, replies): a number clamped to
+    /// 0...`InputLimits.maxCount`, so sums of counts stay in range; nil when absent.
+    mutating func count(_ object: Int, _ key: String, _ path: String) -> Int? {
+        integer(object, key, path).map { Int(clamping: min(max($0, 0), Int64(InputLimits.maxCount))) }
+    }
+
     /// The array at `key`, or nil; anything else there is an error.
     mutating func array(_ object: Int, _ key: String, _ path: String) -> Int? {
         guard let value = member(object, key) else { return nil }
@@ -105,6 +127,19 @@ struct ImportContext {
         HTML.escape(url, into: &html)
         html.append(contentsOf: "</a></p>".utf8)
         return String(decoding: html, as: UTF8.self)
+    }
+
+    /// The host of an absolute http or https URL (`lemmy.ml` of `https://lemmy.ml/u/bob`), lower-cased;
+    /// nil for anything else. For naming a remote account `name@host`, never for fetching.
+    static func host(of url: String) -> String? {
+        let lowered = url.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: { lowered.hasPrefix($0) }) else { return nil }
+        let rest = lowered.utf8.dropFirst(scheme.utf8.count)
+        let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        var host = Substring(rest[..<end])
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
+        return String(host)
     }
 
     func origin(_ node: Int, container: Int32, key: String?, index: Int) -> RecordOrigin {

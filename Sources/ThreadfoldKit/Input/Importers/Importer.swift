@@ -26,12 +26,14 @@ package struct ImportResult: Sendable {
     package var format: SourceFormat
     /// The form was recognised rather than given with `--from`.
     package var detected: Bool
-    /// Comments skipped for a missing required field (only with `lenient`), as warnings.
+    /// Comments left out, as warnings: skipped for a missing required field (only with `lenient`;
+    /// kind `skipped`), or by the form's own rule (Mastodon's private statuses; kind `notPublic`).
     package var skipped: [InputError] = []
 }
 
-/// Reads any supported form into `ThreadRecord`s: Threadfold's own format, Reddit, Hacker News,
-/// Discourse. A file that is JSON Lines (one value per line) is read as an array of its lines.
+/// Reads any supported form into `ThreadRecord`s: each form of `SourceFormat.forms`, or any JSON
+/// through a field mapping. A file that is JSON Lines (one value per line) is read as an array of
+/// its lines.
 package enum Importer {
     package static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
         let document = try parse(bytes, file: file)
@@ -39,83 +41,39 @@ package enum Importer {
         let detected = format == .auto
         if detected {
             guard let found = SourceFormat.detect(document) else {
-                let forms = SourceFormat.named.filter { $0 != .auto }.map { "\($0.rawValue) (\($0.described))" }
+                let forms = SourceFormat.forms.map { "\($0.name) (\($0.described))" }
                 throw InputErrors([InputError(file: file, line: 1, column: 1, path: "$",
                     message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)])
             }
             format = found
         }
+        var context = ImportContext(document: document, file: file, format: format, options: options)
+        let form = format.form
         var threads: [ThreadRecord]
-        var skipped: [InputError] = []
-        var context = ImportContext(document: document, file: file, format: format)
-        switch format {
-        case .auto, .threadfold:
-            threads = try decodeThreads(document, file: file, lenient: options.lenient, skipped: &skipped)
-        case .mapped:
-            threads = MappedImporter.decode(&context, mapping: options.mapping!, lenient: options.lenient, skipped: &skipped)
-        case .reddit:
-            let root = document.root
-            if document.kind(root) == .array, document.count(root) > 0,
-               document.member(root + 1, "link_id") != nil || DumpForm.isRedditSubmission(document, root + 1) {
-                threads = RedditImporter.decodeDump(&context)
-            } else {
-                threads = [RedditImporter.decode(&context)]
+        if let mapping = options.mapping {
+            var skipped: [InputError] = []
+            threads = MappedImporter.decode(&context, mapping: mapping, lenient: options.lenient, skipped: &skipped)
+            context.skipped = skipped
+        } else if let form {
+            threads = try form.decode(&context)
+            for t in threads.indices {
+                threads[t].info.sourceFormat = form.name
+                if threads[t].info.markdownFlavor == nil { threads[t].info.markdownFlavor = form.markdownFlavor }
             }
-        case .discourse:
-            threads = [DiscourseImporter.decode(&context)]
-        case .lobsters:
-            threads = [LobstersImporter.decode(&context)]
-        case .hn:
-            var items: [(node: Int, path: String)] = []
-            if document.kind(document.root) == .array {
-                document.forEachElement(document.root) { position, element in items.append((element, "$[\(position)]")) }
-            } else {
-                items = [(document.root, "$")]
-            }
-            threads = HackerNewsImporter.decode(&context, items: items)
+        } else {
+            threads = []
         }
         if !context.errors.isEmpty { throw InputErrors(context.errors) }
         for t in threads.indices { threads[t].locator = document.locator }
-        try ImportAudit.check(document, file: file, format: format, threads: threads, skipped: skipped, options: options)
+        try ImportAudit.check(document, file: file, format: format, threads: threads, skipped: context.skipped,
+                              unreadArrays: form?.auditsUnreadArrays ?? false, options: options)
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
                 threads[t].info.bodyFormat = bodyFormat
                 for c in threads[t].comments.indices { threads[t].comments[c].bodyFormat = bodyFormat }
             }
         }
-        return ImportResult(threads: threads, format: format, detected: detected, skipped: skipped)
-    }
-
-    /// One thread, or many: `{"threads": [...]}`, or an array (JSON Lines) of thread objects.
-    static func decodeThreads(_ document: JSONDocument, file: String, lenient: Bool,
-                              skipped: inout [InputError]) throws(InputErrors) -> [ThreadRecord] {
-        let root = document.root
-        var list: (node: Int, path: String)?
-        if document.kind(root) == .object, document.member(root, "comments") == nil,
-           let threads = document.member(root, "threads"), document.kind(threads) == .array {
-            list = (threads, ".threads")
-        } else if document.kind(root) == .array, document.count(root) > 0, document.kind(root + 1) == .object,
-                  document.member(root + 1, "comments") != nil {
-            list = (root, "")
-        }
-        guard let list else {
-            return [try ThreadDecoder.decode(document: document, file: file, lenient: lenient, skipped: &skipped)]
-        }
-        var threads: [ThreadRecord] = []
-        var errors: [InputError] = []
-        var elements: [Int] = []
-        document.forEachElement(list.node) { _, element in elements.append(element) }
-        for (position, element) in elements.enumerated() {
-            do {
-                threads.append(try ThreadDecoder.decode(document: document, at: element, path: "\(list.path)[\(position)]",
-                                                        file: file, lenient: lenient, skipped: &skipped))
-            } catch {
-                errors.append(contentsOf: error.errors)
-                if errors.count >= ThreadDecoder.errorLimit { break }
-            }
-        }
-        if !errors.isEmpty { throw InputErrors(errors) }
-        return threads
+        return ImportResult(threads: threads, format: format, detected: detected, skipped: context.skipped)
     }
 
     /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.

@@ -8,12 +8,29 @@
 /// edited only when it differs from `created_at`. `is_deleted` comments are deleted
 /// placeholders, `is_moderated` ones removed. When `comment_count` is larger than the list, the
 /// rest are counted as not archived.
-enum LobstersImporter {
-    static func decode(_ context: inout ImportContext) -> ThreadRecord {
+enum LobstersImporter: ImporterForm {
+    static let name = "lobsters"
+    static let described = "a Lobsters story (/s/<short_id>.json)"
+
+    /// A `short_id`, and `submitter_user` or comments with `commenting_user`.
+    static func detect(_ document: JSONDocument) -> Bool {
+        let object = document.root
+        guard document.kind(object) == .object, document.member(object, "short_id") != nil else { return false }
+        if document.member(object, "submitter_user") != nil { return true }
+        guard let comments = document.member(object, "comments"), document.kind(comments) == .array, document.count(comments) > 0 else { return false }
+        return document.kind(comments + 1) == .object && document.member(comments + 1, "commenting_user") != nil
+    }
+
+    static func isWholeThread(_ document: JSONDocument) -> Bool { true }
+
+    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+        [decodeStory(&context)]
+    }
+
+    static func decodeStory(_ context: inout ImportContext) -> ThreadRecord {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.info.sourceFormat = "lobsters"
         record.info.id = context.id(root, "short_id", "$")
         record.info.title = context.string(root, "title", "$")
         record.info.author = user(&context, root, "submitter_user", "$")
@@ -65,4 +82,9 @@ enum LobstersImporter {
         if context.document.kind(value) == .object { return context.string(value, "username", path + "." + key) }
         return context.string(object, key, path)
     }
+}
+
+extension SourceFormat {
+    /// A Lobsters story as returned by `/s/<short_id>.json`.
+    public static let lobsters = LobstersImporter.format
 }

@@ -65,6 +65,14 @@ enum RedditImporter {
                     continue
                 }
                 let listed = context.array(data, "children", dataPath).map { document.count($0) } ?? 0
+                // count 0 with no ids: Reddit's "continue this thread", replies on a page of their own.
+                if count == 0, listed == 0, frame.container >= 0 {
+                    let parent = record.comments[Int(frame.container)].id.string
+                    let known = record.info.url.map { $0.hasSuffix("/") } ?? false && !parent.isEmpty
+                        && parent.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }
+                    record.comments[Int(frame.container)].continuation = known ? record.info.url! + parent + "/" : ""
+                    continue
+                }
                 let missing = max(Int(count), listed, 1)
                 // Each count is at most maxCount, but many "more" items could still add up past Int.max.
                 let total = frame.container >= 0 ? record.comments[Int(frame.container)].unarchivedReplies : record.info.unarchivedComments

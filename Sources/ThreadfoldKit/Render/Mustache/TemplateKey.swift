@@ -18,7 +18,7 @@ package enum TemplateField: Int32, CaseIterable, Sendable {
     // Comments and their reply sections
     case anchor, id, level, placeholder, isOP, flair, edited, score, orphan, cycle, replyingTo, replies
     case `continue`, href, count, text, label, time, value, open, flattened, summary, total, people
-    case shown, more, items, hide, hidden
+    case shown, more, items, hide, hidden, atSource
     // Navigation
     case index, feed, canonical, orders, pages, pageOf, continuedFrom, thread, ancestors, excerpt, current
     // Listings

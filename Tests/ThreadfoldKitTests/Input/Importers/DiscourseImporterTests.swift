@@ -48,4 +48,31 @@ struct DiscourseImporterTests {
         #expect(page.contains("<strong>markdown</strong> reply"))
         #expect(page.contains("reply to the deleted one") && page.contains("[deleted]"))
     }
+
+    @Test("category_id keeps categories apart, likes are the score, small-action posts are left out with a warning, the topic links its page on the forum")
+    func faithful() throws {
+        let json = #"""
+            {"id": 77, "slug": "static-pages", "title": "T", "category_id": 7, "post_stream": {"posts": [
+              {"post_number": 1, "username": "op", "cooked": "<p>x</p>"},
+              {"post_number": 2, "username": "a", "cooked": "<p>liked</p>", "like_count": 4},
+              {"post_number": 3, "username": "system", "cooked": "", "post_type": 3, "action_code": "split_topic"},
+              {"post_number": 4, "username": "b", "cooked": "<p>under the notice</p>", "reply_to_post_number": 3,
+               "actions_summary": [{"id": 3, "count": 1}, {"id": 2, "count": 2}]}]}}
+            """#
+        let result = try Importer.read(bytes: Array(json.utf8), file: "t.json")
+        let record = try #require(result.threads.first)
+        #expect(record.info.category == "Category 7" && record.info.url == "/t/static-pages/77")
+        #expect(record.comments.map(\.id.string) == ["2", "4"] && record.comments.map(\.score) == [4, 2])
+        #expect(record.comments[1].parentID == nil)
+        #expect(result.skipped.map(\.description) == [#"t.json:4:3: warning: $.post_stream.posts[2].post_type: is a small-action post ("split_topic"), a notice about the topic rather than a comment; left out of the comments"#])
+        #expect(result.skipped[0].kind == "smallAction")
+        func page(_ source: String?) throws -> String {
+            var options = RenderOptions()
+            options.sourceURL = source
+            return String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
+        }
+        #expect(try page("https://forum.example/").contains(#"<a href="https://forum.example/t/static-pages/77" rel="nofollow ugc noopener">Original thread</a>"#))
+        #expect(try !page(nil).contains("static-pages"))
+        #expect(DiscourseImporter.percentEncoded("../a b/é") == "%2E%2E%2Fa%20b%2F%C3%A9")
+    }
 }

@@ -60,11 +60,14 @@ struct ImportAuditTests {
         #expect(try Importer.read(bytes: Array(json.utf8), file: "l.json", options: options).threads[0].comments.count == 1)
     }
 
-    @Test("files of the right form pass: the example, real Reddit and Discourse exports, deleted and anonymous comments")
+    @Test("files of the right form pass: the example, real Reddit and Discourse exports, the Lemmy, Mastodon and GitHub fixtures, deleted and anonymous comments")
     func rightForms() throws {
         _ = try Importer.read(bytes: ResourceStore.exampleThread, file: "example.json")
         _ = try Importer.read(bytes: TestData.bytes("fixtures/reddit-listing/comments.json"), file: "reddit.json")
         _ = try Importer.read(bytes: TestData.bytes("fixtures/discourse-topic/topic.json"), file: "topic.json")
+        for fixture in ["lemmy-post/post.json", "mastodon-context/context.json", "github-issue/issue.json"] {
+            _ = try Importer.read(bytes: TestData.bytes("fixtures/" + fixture), file: fixture)
+        }
         let deleted = #"[{"id": 1, "author": "a", "body": "kept"}, {"id": 2, "parent_id": 1, "deleted": true}, {"id": 3, "parent_id": 2, "deleted": true}, {"id": 4, "parent_id": 3, "removed": true}, {"id": 5, "parent_id": 4, "author": "b", "body": "x"}]"#
         _ = try Importer.read(bytes: Array(deleted.utf8), file: "d.json")
         let anonymous = #"[{"id": 1, "body": "one"}, {"id": 2, "body": "two"}, {"id": 3, "parent_id": 1, "body": "three"}]"#

@@ -15,6 +15,31 @@ struct ImporterTests {
         #expect(try Importer.read(bytes: Array(json.utf8), file: "x.json").format == format)
     }
 
+    @Test("every form is one entry in one list: --from names it, detection tries it, Threadfold's own format last")
+    func registry() {
+        let names = SourceFormat.forms.map { $0.name }
+        #expect(Set(names).count == names.count)
+        #expect(SourceFormat.named.map(\.rawValue) == ["auto"] + names)
+        for form in SourceFormat.forms { #expect(SourceFormat(rawValue: form.name)?.described == form.described) }
+        #expect(SourceFormat(rawValue: "mapped") == .mapped && SourceFormat(rawValue: "nope") == nil)
+        #expect(names.last == "threadfold")
+    }
+
+    @Test("a line of JSON Lines is a whole thread when its form says so", arguments: [
+        (#"{"comments": []}"#, true),
+        (#"{"threads": []}"#, false),
+        (#"{"post_stream": {"posts": []}}"#, true),
+        (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": []}}]"#, true),
+        (#"{"short_id": "a", "submitter_user": "b", "comments": []}"#, true),
+        (#"{"id": 1, "type": "story", "author": "a", "children": []}"#, true),
+        (#"{"id": 1, "type": "comment", "by": "a", "parent": 2}"#, false),
+        (#"{"id": "t1_a", "link_id": "t3_b", "parent_id": "t3_b"}"#, false),
+        (#"{"id": 1, "body": "x"}"#, false),
+    ])
+    func wholeThreadLines(_ json: String, _ whole: Bool) {
+        #expect(ArchiveInput.isThread(Array(json.utf8)) == whole)
+    }
+
     @Test("an unknown form stops with the list of forms, and a hint to name the form (no flag in the library's message)")
     func unknown() throws {
         let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(#"{"what": 1}"#.utf8), file: "x.json") }

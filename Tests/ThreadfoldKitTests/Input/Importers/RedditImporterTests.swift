@@ -58,14 +58,28 @@ struct RedditImporterTests {
         #expect(record.info.id == CommentID("t3_abc"))
         let c = record.comments
         #expect(c.map(\.id.string) == ["c1", "c2", "c3"])
-        #expect(c[0].deleted && c[0].author == nil && c[0].body.isEmpty && c[0].unarchivedReplies == 1)
+        // The count-0 stub under c1 is Reddit's "continue this thread", not a reply missing.
+        #expect(c[0].deleted && c[0].author == nil && c[0].body.isEmpty && c[0].unarchivedReplies == 0)
+        #expect(c[0].continuation == "https://www.reddit.com/r/x/comments/abc/a_b/c1/")
         #expect(c[1].parentID == CommentID("c1") && c[1].body == "<script>alert(1)</script> ^super")
         #expect(c[1].authorFlair == "Helper · moderator · stickied" && c[1].edited)
         #expect(c[2].removed && c[2].body.isEmpty)
         #expect(record.info.unarchivedComments == 5)
         let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(!page.contains("<script>alert"))
-        #expect(page.contains("[deleted]") && page.contains("1 more reply was not archived"))
+        #expect(page.contains("[deleted]") && !page.contains("1 more reply was not archived"))
+        #expect(page.contains(#"<p class="tf-note"><a href="https://www.reddit.com/r/x/comments/abc/a_b/c1/" rel="nofollow ugc noopener">Continue this thread on Reddit →</a></p>"#))
+    }
+
+    @Test("a count-0 stub without a known permalink says so without a link, in the page's language")
+    func continueWithoutLink() throws {
+        let json = Self.own.replacingOccurrences(of: #""permalink": "/r/x/comments/abc/a_b/", "#, with: "")
+        let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
+        #expect(record.comments[0].continuation == "")
+        var options = RenderOptions()
+        options.locale = "zh-Hans"
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self))
+        #expect(page.contains(#"<p class="tf-note">在 Reddit 上继续阅读此楼 →</p>"#))
     }
 
     @Test("counts of replies not archived are bounded and added with overflow checked")

@@ -1,0 +1,155 @@
+/// Reads the comments of a GitHub issue or pull request as `/repos/<owner>/<repo>/issues/<n>/comments`
+/// returns them (an array), wrapped as `{"data": [...]}`, or with the issue itself as
+/// `{"issue": {...}, "comments": [...]}`.
+///
+/// - The issue (when given) is the thread: `title`, `body` (Markdown) as the opening post, `user.login`,
+///   `created_at`, `html_url` as the original link, `labels` as tags, and `comments`, GitHub's count.
+///   Without it, the first comment's `issue_url` and `html_url` name the thread and its link.
+/// - The repository (`owner/repo`, from the links) is the category.
+/// - Comments are flat, in file order; a pull request review comment's `in_reply_to_id` names its
+///   parent. Each has `user.login`, `body` (GFM; else `body_html` as HTML or `body_text` as text),
+///   `created_at`, `updated_at` (edited only when it differs from `created_at`),
+///   `reactions.total_count` as the score, and `author_association` (but NONE) and a bot account
+///   as flair.
+enum GitHubImporter: ImporterForm {
+    static let name = "github"
+    static let described = "GitHub issue or pull request comments (/repos/<owner>/<repo>/issues/<n>/comments)"
+
+    /// An array (or `{"data": [...]}`) whose first element is a comment (a `user` object with a
+    /// `login`, a body, and `html_url`, `issue_url` or `author_association`), or an object with an
+    /// `issue` object that has a `number` or a `user`.
+    static func detect(_ document: JSONDocument) -> Bool {
+        let root = document.root
+        switch document.kind(root) {
+        case .array:
+            return document.count(root) > 0 && isComment(document, root + 1)
+        case .object:
+            if let issue = document.member(root, "issue"), document.kind(issue) == .object {
+                return document.member(issue, "number") != nil || document.member(issue, "user") != nil
+            }
+            guard let data = document.member(root, "data"), document.kind(data) == .array, document.count(data) > 0 else { return false }
+            return isComment(document, data + 1)
+        default:
+            return false
+        }
+    }
+
+    static func isComment(_ document: JSONDocument, _ node: Int) -> Bool {
+        guard document.kind(node) == .object, let user = document.member(node, "user"), document.kind(user) == .object,
+              document.member(user, "login") != nil else { return false }
+        let body = document.member(node, "body") != nil || document.member(node, "body_html") != nil || document.member(node, "body_text") != nil
+        return body && (document.member(node, "html_url") != nil || document.member(node, "issue_url") != nil
+                        || document.member(node, "author_association") != nil)
+    }
+
+    static func isWholeThread(_ document: JSONDocument) -> Bool {
+        document.kind(document.root) == .object && document.member(document.root, "issue") != nil
+    }
+
+    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+        let document = context.document
+        let root = document.root
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        var list: (node: Int, key: String?)?
+        var expected: Int?
+        switch document.kind(root) {
+        case .array:
+            list = (root, nil)
+        case .object:
+            if let issue = context.object(root, "issue", "$") {
+                readIssue(&context, &record, issue, "$.issue")
+                expected = context.count(issue, "comments", "$.issue")
+            }
+            for key in ["comments", "data"] where list == nil {
+                if let array = context.array(root, key, "$") { list = (array, "." + key) }
+            }
+        default:
+            context.fail(root, "$", "expected an array of issue comments, or an object with the issue and its comments, found \(document.kind(root).described)")
+        }
+        guard let list else { return [record] }
+        document.forEachElement(list.node) { position, item in
+            guard context.errors.count < ThreadDecoder.errorLimit else { return }
+            let path = "$\(list.key ?? "")[\(position)]"
+            guard document.kind(item) == .object else {
+                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
+                return
+            }
+            guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { return }
+            var comment = CommentRecord(id: id, parentID: context.id(item, "in_reply_to_id", path),
+                                        origin: context.origin(item, container: -1, key: list.key, index: position))
+            var flair: [String] = []
+            if let user = context.object(item, "user", path) {
+                comment.author = context.string(user, "login", path + ".user")
+                if context.string(user, "type", path + ".user") == "Bot" { flair.append("bot") }
+            }
+            if let role = context.string(item, "author_association", path), !role.isEmpty, role != "NONE" {
+                flair.append(role.lowercased().replacingOccurrences(of: "_", with: " "))
+            }
+            comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+            if let body = context.string(item, "body", path) {
+                comment.body = body
+            } else if let html = context.string(item, "body_html", path) {
+                comment.body = html
+                comment.bodyFormat = .html
+            } else if let text = context.string(item, "body_text", path) {
+                comment.body = text
+                comment.bodyFormat = .text
+            }
+            comment.createdAt = context.time(item, "created_at", path)
+            if let updated = context.time(item, "updated_at", path), updated != comment.createdAt {
+                comment.editedAt = updated
+                comment.edited = true
+            }
+            if let reactions = context.object(item, "reactions", path) {
+                comment.score = context.integer(reactions, "total_count", path + ".reactions")
+            }
+            // Without the issue, the first comment's links name the thread.
+            if position == 0, record.info.url == nil, let link = context.string(item, "html_url", path) {
+                let page = String(link.prefix { $0 != "#" })
+                record.info.url = page
+                record.info.category = repository(page)
+                if record.info.title == nil, let issue = context.string(item, "issue_url", path) ?? Optional(page),
+                   let repo = repository(issue), let number = issue.split(separator: "/").last, number.allSatisfy(\.isNumber) {
+                    record.info.title = "\(repo)#\(number)"
+                }
+            }
+            record.comments.append(comment)
+        }
+        if let expected, expected > record.comments.count {
+            record.info.unarchivedComments = expected - record.comments.count
+        }
+        return [record]
+    }
+
+    static func readIssue(_ context: inout ImportContext, _ record: inout ThreadRecord, _ issue: Int, _ path: String) {
+        record.info.id = context.id(issue, "id", path)
+        record.info.title = context.string(issue, "title", path)
+        if let user = context.object(issue, "user", path) { record.info.author = context.string(user, "login", path + ".user") }
+        record.info.createdAt = context.time(issue, "created_at", path)
+        record.info.url = context.string(issue, "html_url", path)
+        record.info.category = record.info.url.flatMap(repository)
+        if let body = context.string(issue, "body", path), !body.isEmpty { record.info.body = body }
+        if let labels = context.array(issue, "labels", path) {
+            context.document.forEachElement(labels) { position, label in
+                let name = context.document.kind(label) == .string ? context.document.string(label)
+                    : context.string(label, "name", path + ".labels[\(position)]")
+                if let name, !name.isEmpty { record.info.tags.append(name) }
+            }
+        }
+    }
+
+    /// `owner/repo` from a GitHub link, web (`https://github.com/o/r/issues/1`) or API
+    /// (`https://api.github.com/repos/o/r/issues/1`); nil for anything else.
+    static func repository(_ url: String) -> String? {
+        guard ImportContext.host(of: url) != nil else { return nil }
+        var parts = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst(2)
+        if parts.first == "repos" { parts = parts.dropFirst() }
+        guard parts.count >= 2 else { return nil }
+        return "\(parts[parts.startIndex])/\(parts[parts.startIndex + 1])"
+    }
+}
+
+extension SourceFormat {
+    /// GitHub issue or pull request comments (`/repos/<owner>/<repo>/issues/<n>/comments`).
+    public static let github = GitHubImporter.format
+}

@@ -1,0 +1,194 @@
+/// Reads a Lemmy post and its comments: `{"post_view": {...}, "comments": [...]}` (what
+/// `/api/v3/post` returns, with the `comments` of `/api/v3/comment/list` added), or the comment
+/// list alone (`{"comments": [...]}`, whose views each carry their post).
+///
+/// - The post: `name` the title, `body` (Markdown) the opening post, a link post's `url` a link
+///   above it, `ap_id` the original link, `published`; the view's `creator` is the author and its
+///   `community` the category (`c/name`). `counts.comments` is Lemmy's own count.
+/// - A comment view: `comment.id`; `comment.path` ("0.12.34", the chain of ids from the post, so
+///   the parent is the second-to-last id and "0.x" is top level); `content` (Markdown);
+///   `published`; `updated` (edited); `deleted` and `removed` (placeholders); `creator` (its
+///   `name`, `name@host` for an account of another instance); `counts.score`; and
+///   `counts.child_count`, all its descendants, so those the file lacks are counted as not archived
+///   under the comment they hang from, and the post's count says how many more are missing.
+enum LemmyImporter: ImporterForm {
+    static let name = "lemmy"
+    static let described = "a Lemmy post and its comments (/api/v3/post, /api/v3/comment/list)"
+
+    /// An object with `post_view` holding a `post`, or with `comments` whose first holds a
+    /// `comment` object with a `path`.
+    static func detect(_ document: JSONDocument) -> Bool {
+        let root = document.root
+        guard document.kind(root) == .object else { return false }
+        if let view = document.member(root, "post_view"), document.kind(view) == .object, document.member(view, "post") != nil { return true }
+        guard let comments = document.member(root, "comments"), document.kind(comments) == .array, document.count(comments) > 0,
+              document.kind(comments + 1) == .object, let comment = document.member(comments + 1, "comment"),
+              document.kind(comment) == .object else { return false }
+        return document.member(comment, "path") != nil
+    }
+
+    static func isWholeThread(_ document: JSONDocument) -> Bool { true }
+
+    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+        let document = context.document
+        let root = document.root
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        guard document.kind(root) == .object else {
+            context.fail(root, "$", "expected a Lemmy post view with its comments, found \(document.kind(root).described)")
+            return [record]
+        }
+        var expected: Int?
+        if let view = context.object(root, "post_view", "$") {
+            readPost(&context, &record, view, "$.post_view")
+            if let counts = context.object(view, "counts", "$.post_view") { expected = context.count(counts, "comments", "$.post_view.counts") }
+        }
+        guard let list = context.array(root, "comments", "$") else { return [record] }
+        // Each comment's ancestors in the file's order, for the counts of descendants not archived.
+        var ancestors: [[CommentID]] = []
+        var descendants: [Int?] = []
+        document.forEachElement(list) { position, view in
+            guard context.errors.count < ThreadDecoder.errorLimit else { return }
+            let path = "$.comments[\(position)]"
+            guard document.kind(view) == .object else {
+                context.fail(view, path, "expected a comment view object, found \(document.kind(view).described)")
+                return
+            }
+            guard let comment = context.object(view, "comment", path) else {
+                if context.member(view, "comment") == nil { context.fail(view, path + ".comment", "expected the comment (comment), found none") }
+                return
+            }
+            // A list without its post: the post comes with each comment view.
+            if position == 0, record.info.title == nil, let post = context.object(view, "post", path) {
+                readPost(&context, &record, view, path, post: post)
+            }
+            let cpath = path + ".comment"
+            guard let id = context.requiredID(comment, ["id"], cpath, what: "a comment id") else { return }
+            var item = CommentRecord(id: id, origin: context.origin(view, container: -1, key: ".comments", index: position))
+            var chain: [CommentID] = []
+            if let text = context.string(comment, "path", cpath) {
+                guard let parts = chainOf(text, id: id) else {
+                    context.fail(context.member(comment, "path")!, cpath + ".path",
+                                 "found the path \"\(text.quotedForMessage)\"; expected the chain of ids from the post to the comment, like 0.12.\(id.string.quotedForMessage)")
+                    return
+                }
+                chain = parts
+            }
+            item.parentID = chain.last
+            item.body = context.string(comment, "content", cpath) ?? ""
+            item.createdAt = context.time(comment, "published", cpath)
+            if let updated = context.time(comment, "updated", cpath) {
+                item.editedAt = updated
+                item.edited = true
+            }
+            item.deleted = context.bool(comment, "deleted", cpath)
+            item.removed = context.bool(comment, "removed", cpath)
+            if item.deleted || item.removed { item.body = "" }
+            item.author = user(&context, view, path)
+            var flair: [String] = []
+            if context.bool(view, "creator_is_admin", path) { flair.append("admin") }
+            if context.bool(view, "creator_is_moderator", path) { flair.append("moderator") }
+            if let creator = context.object(view, "creator", path), context.bool(creator, "bot_account", path + ".creator") { flair.append("bot") }
+            item.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+            var childCount: Int?
+            if let counts = context.object(view, "counts", path) {
+                item.score = context.integer(counts, "score", path + ".counts")
+                childCount = context.count(counts, "child_count", path + ".counts")
+            }
+            record.comments.append(item)
+            ancestors.append(chain)
+            descendants.append(childCount)
+        }
+        countUnarchived(&record, ancestors: ancestors, descendants: descendants, expected: expected)
+        return [record]
+    }
+
+    /// The post's fields, from a post view (or a comment view, which carries its post, creator
+    /// and community: then `post` is given and the creator is the comment's, not the post's).
+    static func readPost(_ context: inout ImportContext, _ record: inout ThreadRecord, _ view: Int, _ path: String, post given: Int? = nil) {
+        if let community = context.object(view, "community", path),
+           let name = context.string(community, "name", path + ".community"), !name.isEmpty {
+            record.info.category = "c/" + name
+        }
+        guard let post = given ?? context.object(view, "post", path) else { return }
+        let p = path + ".post"
+        if given == nil { record.info.author = user(&context, view, path) }
+        record.info.id = context.id(post, "id", p)
+        record.info.title = context.string(post, "name", p)
+        record.info.createdAt = context.time(post, "published", p)
+        record.info.url = context.string(post, "ap_id", p)
+        var body = context.string(post, "body", p) ?? ""
+        if let url = context.string(post, "url", p), let link = markdownLink(url) {
+            body = body.isEmpty ? link : link + "\n\n" + body
+        }
+        if context.bool(post, "deleted", p) || context.bool(post, "removed", p) { body = "" }
+        record.info.body = body.isEmpty ? nil : body
+    }
+
+    /// The view's `creator`: its `name`, with `@host` when the account lives on another instance
+    /// (`local` false; the host of its `actor_id`).
+    static func user(_ context: inout ImportContext, _ view: Int, _ path: String) -> String? {
+        guard let creator = context.object(view, "creator", path) else { return nil }
+        let p = path + ".creator"
+        guard let name = context.string(creator, "name", p), !name.isEmpty else { return nil }
+        if context.member(creator, "local").map({ context.document.kind($0) == .false }) ?? false,
+           let actor = context.string(creator, "actor_id", p), let host = ImportContext.host(of: actor) {
+            return name + "@" + host
+        }
+        return name
+    }
+
+    /// The ancestors named by a path "0.12.34" of comment 34: [12]. Nil unless the path is ids
+    /// joined by dots, starting at 0 (the post) and ending with the comment's own id.
+    static func chainOf(_ text: String, id: CommentID) -> [CommentID]? {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.first!.elementsEqual("0".utf8), parts.last!.elementsEqual(id.string.utf8),
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return nil }
+        return parts.dropFirst().dropLast().map { CommentID(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// A link post's URL as a line of Markdown, `[url](<url>)` with every punctuation mark of the
+    /// text escaped; nil for a URL the link policy refuses or one an angle-bracket destination
+    /// cannot hold.
+    static func markdownLink(_ url: String) -> String? {
+        guard URLPolicy.originalLink(url) != nil,
+              !url.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 || $0 == 0x7F }) else { return nil }
+        var text = ""
+        for scalar in url.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isPatternSyntax || scalar == "_" { text += "\\" }
+            text.unicodeScalars.append(scalar)
+        }
+        return "[\(text)](<\(url)>)"
+    }
+
+    /// Lemmy counts every comment's descendants (`child_count`) and the post's comments. Those the
+    /// file lacks are said to be not archived: under the comment they hang from (what a comment is
+    /// missing, less what its replies in the file are missing), and the rest under the post.
+    static func countUnarchived(_ record: inout ThreadRecord, ancestors: [[CommentID]], descendants: [Int?], expected: Int?) {
+        let n = record.comments.count
+        var index: [CommentID: Int] = [:]
+        for (i, comment) in record.comments.enumerated() where index[comment.id] == nil { index[comment.id] = i }
+        var inFile = [Int](repeating: 0, count: n)
+        for chain in ancestors {
+            for ancestor in chain { if let j = index[ancestor] { inFile[j] += 1 } }
+        }
+        let missing = (0..<n).map { max(0, (descendants[$0] ?? 0) - inFile[$0]) }
+        var underReplies = [Int](repeating: 0, count: n)
+        for i in 0..<n {
+            if let parent = record.comments[i].parentID, let j = index[parent] { underReplies[j] = min(underReplies[j] + missing[i], InputLimits.maxCount) }
+        }
+        var attributed = 0
+        for i in 0..<n {
+            let own = max(0, missing[i] - underReplies[i])
+            record.comments[i].unarchivedReplies = own
+            attributed = min(attributed + own, InputLimits.maxCount)
+        }
+        if let expected, expected > n + attributed {
+            record.info.unarchivedComments = min(expected - n - attributed, InputLimits.maxCount)
+        }
+    }
+}
+
+extension SourceFormat {
+    /// A Lemmy post and its comments (`/api/v3/post` with `/api/v3/comment/list`'s comments).
+    public static let lemmy = LemmyImporter.format
+}

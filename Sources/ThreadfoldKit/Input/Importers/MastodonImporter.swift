@@ -1,0 +1,233 @@
+/// Reads a Mastodon conversation: a status with its context as one file
+/// (`{"status": {...}, "context": {"ancestors": [...], "descendants": [...]}}`), the context alone
+/// (`/api/v1/statuses/:id/context`), or a plain array of statuses.
+///
+/// - The root of the conversation (the first ancestor, else the status; in an array, the first
+///   status that answers none) is the opening post: its account is the thread's author, its `url`
+///   the original link, its `tags` the thread's tags, and the start of its text the title
+///   (statuses have none).
+/// - Every other status is a comment answering `in_reply_to_id`: `content` (HTML, sanitised),
+///   `account.acct` as the author (`name@host` also for the instance's own accounts, from
+///   `account.url`), `display_name` and `bot` as flair, `created_at`, `edited_at`,
+///   `favourites_count` as the score. `spoiler_text` is shown first, as a content warning, and
+///   `media_attachments` after the text (images as images, the rest as links).
+/// - `replies_count` beyond the replies in the file is counted as not archived.
+/// - Statuses whose `visibility` is `private` or `direct` are left out, with a warning.
+enum MastodonImporter: ImporterForm {
+    static let name = "mastodon"
+    static let described = "a Mastodon status and its context (/api/v1/statuses/:id/context)"
+
+    /// `{"ancestors", "descendants"}` arrays, `{"status", "context"}` objects, or an array whose
+    /// first element is a status (an object with `account`, `content` and `in_reply_to_id`).
+    static func detect(_ document: JSONDocument) -> Bool {
+        let root = document.root
+        switch document.kind(root) {
+        case .object:
+            if let status = document.member(root, "status"), let context = document.member(root, "context") {
+                return isStatus(document, status) && document.kind(context) == .object
+            }
+            guard let ancestors = document.member(root, "ancestors"), let descendants = document.member(root, "descendants") else { return false }
+            return document.kind(ancestors) == .array && document.kind(descendants) == .array
+        case .array:
+            return document.count(root) > 0 && isStatus(document, root + 1)
+        default:
+            return false
+        }
+    }
+
+    static func isStatus(_ document: JSONDocument, _ node: Int) -> Bool {
+        guard document.kind(node) == .object, let account = document.member(node, "account"), document.kind(account) == .object else { return false }
+        return document.member(node, "content") != nil && document.member(node, "in_reply_to_id") != nil
+    }
+
+    static func isWholeThread(_ document: JSONDocument) -> Bool { document.kind(document.root) == .object }
+
+    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+        let document = context.document
+        let root = document.root
+        var record = ThreadRecord(file: context.file, source: document.bytes)
+        // Every status in conversation order, with the path of its array (nil: the root's own
+        // `status`) and its place there.
+        var statuses: [(node: Int, key: String?, index: Int)] = []
+        var opening: Int?
+        func add(_ array: Int?, _ key: String) {
+            guard let array else { return }
+            document.forEachElement(array) { position, node in statuses.append((node, key, position)) }
+        }
+        if document.kind(root) == .array {
+            add(root, "")
+            opening = statuses.first { document.kind($0.node) == .object && context.member($0.node, "in_reply_to_id") == nil }?.node
+        } else {
+            var status: Int?
+            var thread = root, threadPath = ""
+            if context.member(root, "status") != nil || context.member(root, "context") != nil {
+                status = context.object(root, "status", "$")
+                guard let inner = context.object(root, "context", "$") else {
+                    context.fail(root, "$.context", "expected the status's context (ancestors and descendants), found none")
+                    return [record]
+                }
+                thread = inner
+                threadPath = ".context"
+            }
+            let ancestors = context.array(thread, "ancestors", "$" + threadPath)
+            add(ancestors, threadPath + ".ancestors")
+            if let status { statuses.append((status, nil, -1)) }
+            add(context.array(thread, "descendants", "$" + threadPath), threadPath + ".descendants")
+            opening = ancestors.flatMap { document.count($0) > 0 ? $0 + 1 : nil } ?? status
+        }
+        var openingID: CommentID?
+        var repliesCounts: [Int?] = []
+        var openingReplies: Int?
+        for (node, key, index) in statuses {
+            guard context.errors.count < ThreadDecoder.errorLimit else { break }
+            let path = key.map { "$" + $0 + "[\(index)]" } ?? "$.status"
+            guard document.kind(node) == .object else {
+                context.fail(node, path, "expected a status object, found \(document.kind(node).described)")
+                continue
+            }
+            guard let id = context.requiredID(node, ["id"], path, what: "a status id") else { continue }
+            if let visibility = context.string(node, "visibility", path), visibility == "private" || visibility == "direct" {
+                var warning = context.reader.error(at: node, path: path + ".visibility",
+                                                   "is a \(visibility == "direct" ? "direct message" : "followers-only status"); left out, as only public and unlisted statuses are archived",
+                                                   severity: .warning)
+                warning.kind = "notPublic"
+                context.skipped.append(warning)
+                continue
+            }
+            let account = context.object(node, "account", path)
+            let author = account.flatMap { handle(&context, $0, path + ".account") }
+            let body = content(&context, node, path)
+            if node == opening {
+                openingID = id
+                record.info.id = id
+                record.info.author = author
+                record.info.createdAt = context.time(node, "created_at", path)
+                record.info.url = context.string(node, "url", path) ?? context.string(node, "uri", path)
+                record.info.title = excerpt(context.string(node, "spoiler_text", path).flatMap { $0.isEmpty ? nil : $0 }
+                                            ?? context.string(node, "content", path) ?? "")
+                record.info.body = body.isEmpty ? nil : body
+                record.info.bodyFormat = .html
+                if let tags = context.array(node, "tags", path) {
+                    document.forEachElement(tags) { position, tag in
+                        if let name = context.string(tag, "name", path + ".tags[\(position)]"), !name.isEmpty { record.info.tags.append(name) }
+                    }
+                }
+                openingReplies = context.count(node, "replies_count", path)
+                continue
+            }
+            var comment = CommentRecord(id: id, origin: RecordOrigin(offset: Int32(document.offset(node)), container: -1,
+                                                                     key: key ?? ".status", index: key == nil ? -1 : Int32(index)))
+            comment.parentID = context.id(node, "in_reply_to_id", path)
+            comment.author = author
+            comment.body = body
+            comment.bodyFormat = .html
+            comment.createdAt = context.time(node, "created_at", path)
+            if let edited = context.time(node, "edited_at", path) {
+                comment.editedAt = edited
+                comment.edited = true
+            }
+            comment.score = context.integer(node, "favourites_count", path)
+            var flair: [String] = []
+            if let account, let name = context.string(account, "display_name", path + ".account"), !name.isEmpty { flair.append(name) }
+            if let account, context.bool(account, "bot", path + ".account") { flair.append("bot") }
+            comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+            record.comments.append(comment)
+            repliesCounts.append(context.count(node, "replies_count", path))
+        }
+        // Replies to the opening post are top level; replies counted but not in the file are not archived.
+        var index: [CommentID: Int] = [:]
+        for (i, comment) in record.comments.enumerated() where index[comment.id] == nil { index[comment.id] = i }
+        var present = [Int](repeating: 0, count: record.comments.count)
+        var topLevel = 0
+        for i in record.comments.indices {
+            if let parent = record.comments[i].parentID, parent == openingID {
+                record.comments[i].parentID = nil
+                topLevel += 1
+            } else if let parent = record.comments[i].parentID, let j = index[parent] {
+                present[j] += 1
+            }
+        }
+        for i in record.comments.indices { record.comments[i].unarchivedReplies = max(0, (repliesCounts[i] ?? 0) - present[i]) }
+        record.info.unarchivedComments = max(0, (openingReplies ?? 0) - topLevel)
+        return [record]
+    }
+
+    /// `acct` with the instance's host when it has none (a local account): `alice@mastodon.social`.
+    static func handle(_ context: inout ImportContext, _ account: Int, _ path: String) -> String? {
+        guard let acct = context.string(account, "acct", path) ?? context.string(account, "username", path), !acct.isEmpty else { return nil }
+        if acct.contains("@") { return acct }
+        guard let url = context.string(account, "url", path), let host = ImportContext.host(of: url) else { return acct }
+        return acct + "@" + host
+    }
+
+    /// The status's HTML: its content warning first (as a strong paragraph), its content, then its
+    /// media (images with their description, other media as links). Every value is escaped here;
+    /// the whole is sanitised like any HTML body.
+    static func content(_ context: inout ImportContext, _ status: Int, _ path: String) -> String {
+        var html: [UInt8] = []
+        if let warning = context.string(status, "spoiler_text", path), !warning.isEmpty {
+            html.append(contentsOf: "<p><strong>CW: ".utf8)
+            HTML.escape(warning, into: &html)
+            html.append(contentsOf: "</strong></p>".utf8)
+        }
+        html.append(contentsOf: (context.string(status, "content", path) ?? "").utf8)
+        if let media = context.array(status, "media_attachments", path) {
+            context.document.forEachElement(media) { position, item in
+                let p = path + ".media_attachments[\(position)]"
+                guard let url = context.string(item, "url", p) ?? context.string(item, "remote_url", p) else { return }
+                let description = context.string(item, "description", p).flatMap { $0.isEmpty ? nil : $0 }
+                if context.string(item, "type", p) == "image" {
+                    html.append(contentsOf: "<p><img src=\"".utf8)
+                    HTML.escape(context.string(item, "preview_url", p) ?? url, into: &html)
+                    html.append(contentsOf: "\" alt=\"".utf8)
+                    HTML.escape(description ?? "", into: &html)
+                    html.append(contentsOf: "\"></p>".utf8)
+                } else {
+                    html.append(contentsOf: "<p><a href=\"".utf8)
+                    HTML.escape(url, into: &html)
+                    html.append(contentsOf: "\">".utf8)
+                    HTML.escape(description ?? url, into: &html)
+                    html.append(contentsOf: "</a></p>".utf8)
+                }
+            }
+        }
+        return String(decoding: html, as: UTF8.self)
+    }
+
+    /// The text of an HTML fragment (tags as spaces; `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`
+    /// and `&nbsp;` decoded; white space collapsed), cut to 80 characters at a word, for a title.
+    static func excerpt(_ html: String, limit: Int = 80) -> String? {
+        var text = ""
+        var count = 0
+        var inTag = false
+        var space = false
+        var rest = Substring(html)
+        while let c = rest.first, count <= limit {
+            rest = rest.dropFirst()
+            if inTag { inTag = c != ">"; continue }
+            var char = c
+            if c == "<" { inTag = true; char = " " }
+            else if c == "&" {
+                for (entity, value) in [("amp;", "&"), ("lt;", "<"), ("gt;", ">"), ("quot;", "\""), ("#39;", "'"), ("nbsp;", " ")] where rest.hasPrefix(entity) {
+                    char = Character(value)
+                    rest = rest.dropFirst(entity.count)
+                    break
+                }
+            }
+            if char.isWhitespace { space = count > 0; continue }
+            if space { text.append(" "); count += 1; space = false }
+            text.append(char)
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        guard count > limit else { return text }
+        var cut = text.prefix(limit)
+        if let lastSpace = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: lastSpace) > limit / 2 { cut = cut[..<lastSpace] }
+        return cut + "…"
+    }
+}
+
+extension SourceFormat {
+    /// A Mastodon status with its context, the context alone, or an array of statuses.
+    public static let mastodon = MastodonImporter.format
+}

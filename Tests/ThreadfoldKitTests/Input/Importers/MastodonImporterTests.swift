@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ThreadfoldKit
+
+@Suite("Mastodon importer")
+struct MastodonImporterTests {
+    @Test("the fixture: the root is the opening post, replies threaded by in_reply_to_id, private and direct statuses left out with a warning")
+    func fixture() throws {
+        let result = try Importer.read(bytes: try TestData.bytes("fixtures/mastodon-context/context.json"), file: "context.json")
+        #expect(result.format == .mastodon && result.detected)
+        let record = try #require(result.threads.first)
+        #expect(record.info.id == CommentID("112030000000000001") && record.info.author == "ann@mastodon.social")
+        #expect(record.info.url == "https://mastodon.social/@ann/112030000000000001" && record.info.tags == ["indieweb"])
+        #expect(record.info.title == "Finally moved our old forum to static pages. Every thread is one HTML file now,…")
+        #expect(record.info.bodyFormat == .html && record.info.body?.contains("<img src=\"https://files.mastodon.social/") == true)
+        let c = record.comments
+        #expect(c.map(\.id.string) == ["112030000000000002", "112030000000000003", "112030000000000004", "112030000000000006"])
+        #expect(c.map { $0.parentID?.string ?? "-" } == ["-", "112030000000000002", "112030000000000003", "-"])
+        #expect(c.map { $0.author ?? "-" } == ["ben@fosstodon.org", "ann@mastodon.social", "cho@hachyderm.io", "threadbot@botsin.space"])
+        #expect(c[1].edited && !c[0].edited && c[0].score == 5 && c[3].authorFlair == "Thread Bot · bot")
+        #expect(c[2].body.hasPrefix("<p><strong>CW: migration numbers</strong></p>"))
+        // 3 replies to the root, 2 in the file; 2 to ben's, 1 in the file (the others were not public).
+        #expect(record.info.unarchivedComments == 1 && c[0].unarchivedReplies == 1)
+        #expect(result.skipped.map(\.path) == ["$.context.descendants[1].visibility", "$.context.descendants[3].visibility"])
+        #expect(result.skipped.allSatisfy { $0.kind == "notPublic" && $0.severity == .warning })
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        #expect(!page.contains("Just between us") && !page.contains("Followers only"))
+        #expect(page.contains("<p><strong>CW: migration numbers</strong></p>"))
+    }
+
+    @Test("the context alone and a plain array of statuses; a status without an id is an error at its place")
+    func shapes() throws {
+        func status(_ id: String, _ parent: String?, _ text: String) -> String {
+            #"{"id": "\#(id)", "in_reply_to_id": \#(parent.map { "\"\($0)\"" } ?? "null"), "content": "<p>\#(text)</p>", "created_at": "2024-01-01T00:00:0\#(id.count)Z", "visibility": "public", "favourites_count": 1, "account": {"acct": "a\#(id)@x.example", "display_name": ""}}"#
+        }
+        let context = #"{"ancestors": [\#(status("1", nil, "root &amp; more"))], "descendants": [\#(status("2", "1", "b")), \#(status("3", "2", "c"))]}"#
+        let one = try #require(try Importer.read(bytes: Array(context.utf8), file: "c.json").threads.first)
+        #expect(one.info.title == "root & more" && one.comments.map { $0.parentID?.string ?? "-" } == ["-", "2"])
+        let array = "[\(status("2", "1", "b")), \(status("1", nil, "root")), \(status("3", "2", "c"))]"
+        let result = try Importer.read(bytes: Array(array.utf8), file: "a.json")
+        #expect(result.format == .mastodon && result.threads[0].info.id == CommentID("1") && result.threads[0].comments.count == 2)
+        let broken = context.replacingOccurrences(of: #""id": "3", "#, with: "")
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(broken.utf8), file: "c.json") }
+        #expect(errors.errors[0].description.contains("$.descendants[1].id: expected a status id, found none (read as a Mastodon status"))
+    }
+
+    @Test("a title is the start of the text, cut at a word, tags and entities read as text")
+    func excerpt() {
+        #expect(MastodonImporter.excerpt("<p>a &lt;b&gt;<br>c</p><p>d</p>") == "a <b> c d")
+        #expect(MastodonImporter.excerpt("<p></p>") == nil)
+        let long = MastodonImporter.excerpt(String(repeating: "word ", count: 40))
+        #expect(long?.hasSuffix("word…") == true && (long?.count ?? 0) <= 81)
+    }
+}
