@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 // Input stage: bytes of JSON in, `ThreadRecord`s out.
 // JSONDocument is a strict RFC 8259 parser that keeps the whole document as a flat tape of
 // nodes over the original bytes: no recursion, no per-value objects, byte offsets for errors.
@@ -103,12 +106,29 @@ package struct JSONDocument: Sendable {
     }
 
     /// The value of member `name` in the object at `index` (the last one, if repeated).
+    ///
+    /// Keys are compared as bytes where they stand; only a key with a backslash escape is decoded
+    /// first. Importers look up a dozen members per comment, so no key becomes a `String` here.
     package func member(_ index: Int, _ name: String) -> Int? {
-        var found: Int?
-        forEachMember(index) { key, value in
-            if key.utf8.elementsEqual(name.utf8) { found = value }
+        var name = name
+        return name.withUTF8 { wanted in
+            bytes.withUnsafeBufferPointer { buffer in
+                var found: Int?
+                var key = index + 1
+                for _ in 0..<Int(nodes[index].count) {
+                    let node = nodes[key]
+                    let start = Int(node.start), end = Int(node.end)
+                    if node.flag {
+                        if string(key).utf8.elementsEqual(wanted) { found = key + 1 }
+                    } else if end - start == wanted.count,
+                              wanted.count == 0 || memcmp(buffer.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 {
+                        found = key + 1
+                    }
+                    key = next(key + 1)
+                }
+                return found
+            }
         }
-        return found
     }
 
     /// The decoded text of the string at `index`.
