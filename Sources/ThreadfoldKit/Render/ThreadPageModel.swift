@@ -181,6 +181,8 @@ struct ThreadPageModel: TemplateModel {
         case .author: return info.author.map(Value.text) ?? .null
         case .created: return info.createdAt.map { .node(.time($0)) } ?? .null
         case .url: return URLPolicy.originalLink(info.url).map(Value.text) ?? .null
+        case .score: return info.score.map { .node(.score($0)) } ?? .null
+        case .tags: return info.tags.isEmpty ? .null : .list(info.tags.map(Value.text))
         case .stats:
             return .text(strings.join([
                 strings.text("comments", count: totals.comments),
