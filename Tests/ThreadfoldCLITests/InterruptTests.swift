@@ -82,4 +82,38 @@ struct InterruptTests {
         #expect(try beside(folder).isEmpty, "no staging folder is left")
         #expect(try ExternalDiff.snapshot(folder.appendingPathComponent("site").path) == before)
     }
+
+    /// A Reddit comment dump, sorted by time across `threads` threads.
+    func dump(_ comments: Int, threads: Int = 300) -> String {
+        (0..<comments).map { i in
+            let thread = i % threads
+            let parent = i < threads ? "t3_\(thread)" : "t1_c\(i - threads)"
+            return #"{"id": "c\#(i)", "link_id": "t3_\#(thread)", "parent_id": "\#(parent)", "author": "u\#(i % 97)", "body": "Comment \#(i) with some words in it to make the line a realistic length for a dump of a forum", "created_utc": \#(1_700_000_000 + i)}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    @Test("a dump build killed while it spills or renders leaves its spill inside the staging folder, which the next build removes; SIGTERM removes both at once",
+          arguments: [SIGKILL, SIGTERM])
+    func killedDump(_ signal: Int32) throws {
+        let folder = try cli.temporaryFolder()
+        let path = try cli.write(dump(12_000, threads: 150), "RC_test.jsonl", in: folder)
+        let process = try start(["build", path, "-o", "site", "-q", "--jobs", "1", "--no-fsync"], in: folder)
+        let deadline = Date().addingTimeInterval(30)
+        func spilling() throws -> Bool {
+            try beside(folder).contains { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent(".threadfold-spill").path) }
+        }
+        while try !spilling() && process.isRunning && Date() < deadline { usleep(1_000) }
+        #expect(process.isRunning, "the build was still running when signalled")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        if signal == SIGTERM { #expect(try beside(folder).isEmpty, "no staging folder and no spill are left") }
+        let next = try cli.run(["build", path, "-o", "site", "-q", "--no-fsync"], in: folder)
+        #expect(next.status == 0, "\(next.err)")
+        #expect(try beside(folder).isEmpty, "the next build removed what the kill left")
+        let site = folder.appendingPathComponent("site")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent(".threadfold-spill").path))
+        #expect(try cli.run(["build", path, "-o", "full", "-q", "--no-fsync"], in: folder).status == 0)
+        #expect(try ExternalDiff.run(site.path, folder.appendingPathComponent("full").path).isEmpty)
+    }
 }
