@@ -52,7 +52,7 @@ struct CLITests {
         (#"{"what": 1}"#, [], ". Name it with --from, or map its fields with --map"),
         (#"{"comments": [{"id": "a"}, {"id": "a"}]}"#, [], "expected unique ids (--allow-duplicates keeps the first)"),
         (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#, [],
-         "found the number 5.5 (read as a Reddit thread (/comments/<id>.json)); --from picks another form"),
+         "found the number 5.5 (read as Reddit (a /comments/<id>.json thread, or dump comments and submissions)); --from picks another form"),
     ])
     func hints(_ json: String, _ flags: [String], _ expected: String) throws {
         let folder = try temporaryFolder()
@@ -237,7 +237,7 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try run(["render", reddit, discourse, "-o", "site"], in: folder)
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.err.contains("comments.json: note: read as a Reddit thread"))
+        #expect(result.err.contains("comments.json: note: read as Reddit (a /comments/<id>.json thread"))
         #expect(result.err.contains("topic.json: note: read as a Discourse topic"))
         #expect(result.out.contains("Rendered 2 threads (28 comments)"))
         let forced = try run(["check", reddit, "--from", "discourse"])
@@ -298,6 +298,25 @@ struct CLITests {
         let result = try run(["render", "-o", folder.path])
         #expect(result.status == 1)
         #expect(result.err.contains("holds files Threadfold did not write"))
+    }
+    @Test("check sums up a file of many threads (a dump) in two lines, its warnings in the file's order; --all lists each thread")
+    func checkDump() throws {
+        let dump = TestData.url("dumps/RC_sample.zst").path
+        let result = try run(["check", dump])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.out)")
+        #expect(lines[0].hasPrefix("\(dump): ok: 12 threads, ") && lines[0].hasSuffix("left out (--all lists each thread)"))
+        #expect(lines[1].hasPrefix("\(dump): read as Reddit (a /comments/<id>.json thread, or dump comments and submissions): "))
+        let warned = result.err.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix(dump + ":"), line.contains("warning") else { return nil }
+            return Int(line.dropFirst(dump.count + 1).prefix { $0 != ":" })
+        }
+        #expect(!warned.isEmpty && warned == warned.sorted())
+        let all = try run(["check", "--all", dump])
+        #expect(all.out.split(separator: "\n").count == 24)
+        let submissions = try run(["check", TestData.url("dumps/RS_sample.jsonl").path])
+        #expect(submissions.out.contains("ok: 12 threads, 0 comments"), "\(submissions.out)")
     }
 }
 

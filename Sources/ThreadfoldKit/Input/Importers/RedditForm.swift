@@ -3,7 +3,7 @@
 /// readers are `RedditImporter.decode` and `decodeDump`; this says which one a document goes to.
 extension RedditImporter: ImporterForm {
     static let name = "reddit"
-    static let described = "a Reddit thread (/comments/<id>.json)"
+    static let described = "Reddit (a /comments/<id>.json thread, or dump comments and submissions)"
     static var markdownFlavor: MarkdownFlavor? { .reddit }
 
     static func detect(_ document: JSONDocument) -> Bool {

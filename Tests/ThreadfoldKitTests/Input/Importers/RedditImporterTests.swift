@@ -104,7 +104,7 @@ struct RedditImporterTests {
         let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "r.json") }
         #expect(errors.errors.count == 1)
         #expect(errors.errors[0].description.hasPrefix("r.json:1:121: error: $[1].data.children[0].data.id: expected a string or an integer id, found the number 5.5"))
-        #expect(errors.errors[0].description.hasSuffix("(read as a Reddit thread (/comments/<id>.json))"))
+        #expect(errors.errors[0].description.hasSuffix("(read as Reddit (a /comments/<id>.json thread, or dump comments and submissions))"))
         #expect(errors.errors[0].hint == .otherForm)
     }
 }
