@@ -59,83 +59,138 @@ package struct PageNavigation: Sendable {
     /// at least half of `limit`; else mid-word, as in text without spaces) and ends in "…".
     /// Reads only as far as it needs, so a 500 MB body costs no more than a short one.
     package static func excerpt(_ body: HTML, limit: Int = 60) -> String {
-        var out = String.UnicodeScalarView()
+        var raw = body.raw
+        return raw.withUTF8 { bytes in excerpt(bytes, limit: limit) }
+    }
+
+    /// The work of `excerpt` on the body's UTF-8, a byte at a time: markup is ASCII, so only
+    /// text outside it is decoded, and only when it is not ASCII (for its white space).
+    private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String {
+        // Read as far as the first 64 × limit + 4096 scalars, as a cap on work for huge bodies.
+        let cap = 64 * limit + 4096
+        var end = 0
+        var scalars = 0
+        while end < bytes.count && scalars < cap {
+            end += 1
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            scalars += 1
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(min(end, 4 * limit + 8))
         var count = 0
         var space = false
-        /// Scalars written since the last space written, or nil before the first.
+        /// Where the last space written stands in `out`, and the scalars written since, or nil
+        /// before the first.
+        var lastSpace = 0
         var sinceSpace: Int?
         var full = false
-        func put(_ scalar: Unicode.Scalar) {
-            // ASCII answered without Unicode's property tables, which cost more than the rest.
-            if scalar.value < 0x80 ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace {
+        func put(_ start: Int, _ length: Int, whitespace: Bool, from source: UnsafeBufferPointer<UInt8>) {
+            if whitespace {
                 space = !out.isEmpty
                 return
             }
             if count >= limit {
                 // Cut back to the last space unless the text ends at a word boundary already.
                 if !space, let word = sinceSpace, count - word - 1 >= limit / 2 {
-                    out.removeLast(word + 1)
+                    out.removeSubrange(lastSpace...)
                 }
-                out.append("…")
+                out += [0xE2, 0x80, 0xA6] // …
                 full = true
                 return
             }
             if space {
-                out.append(" ")
+                lastSpace = out.count
+                out.append(0x20)
                 count += 1
                 space = false
                 sinceSpace = 0
             }
-            out.append(scalar)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<(start + length)]))
             count += 1
             sinceSpace = sinceSpace.map { $0 + 1 }
         }
-        let scalars = Array(body.raw.unicodeScalars.prefix(64 * limit + 4096))
         var i = 0
-        while i < scalars.count && !full {
-            let scalar = scalars[i]
-            if scalar == "<" {
+        while i < end && !full {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "<") {
                 // A tag: inline ones join their text; every other one (blocks, <br>) is a space.
                 var j = i + 1
-                if j < scalars.count && scalars[j] == "/" { j += 1 }
-                var name = ""
-                while j < scalars.count, scalars[j].value < 0x80
-                        ? (("a"..."z").contains(scalars[j]) || ("A"..."Z").contains(scalars[j]) || ("0"..."9").contains(scalars[j]))
-                        : scalars[j].properties.isAlphabetic {
-                    name.unicodeScalars.append(scalars[j])
-                    j += 1
+                if j < end && bytes[j] == UInt8(ascii: "/") { j += 1 }
+                var name: [UInt8] = []
+                while j < end {
+                    let c = bytes[j]
+                    if c < 0x80 {
+                        guard isASCIIAlphanumeric(c) else { break }
+                        name.append(c | 0x20)
+                        j += 1
+                    } else {
+                        let (scalar, length) = decode(bytes, j)
+                        guard scalar.properties.isAlphabetic else { break }
+                        name.append(0xFF) // no inline name holds it
+                        j += length
+                    }
                 }
-                while j < scalars.count && scalars[j] != ">" { j += 1 }
-                if !inline.contains(name.lowercased()) { space = !out.isEmpty }
+                while j < end && bytes[j] != UInt8(ascii: ">") { j += 1 }
+                if !isInline(name) { space = !out.isEmpty }
                 i = j + 1
                 continue
             }
-            if scalar == "&", let (decoded, length) = entity(scalars, i) {
-                put(decoded)
+            if byte == UInt8(ascii: "&"), let (decoded, length) = entity(bytes, i, end: end) {
+                var utf8 = Array(String(decoded).utf8)
+                utf8.withUnsafeBufferPointer { put(0, $0.count, whitespace: isWhitespace(decoded), from: $0) }
+                utf8 = []
                 i += length
                 continue
             }
-            put(scalar)
-            i += 1
+            if byte < 0x80 {
+                put(i, 1, whitespace: byte == 0x20 || (0x09...0x0D).contains(byte), from: bytes)
+                i += 1
+            } else {
+                let (scalar, length) = decode(bytes, i)
+                put(i, length, whitespace: scalar.properties.isWhitespace, from: bytes)
+                i += length
+            }
         }
         // A body whose first stretch is all markup: what was read is what there is to show.
-        if !full && scalars.count == 64 * limit + 4096 && !out.isEmpty { out.append("…") }
-        return String(out)
+        if !full && scalars == cap && !out.isEmpty { out += [0xE2, 0x80, 0xA6] }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func isASCIIAlphanumeric(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+            || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+    }
+
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x80 ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
+    }
+
+    /// The scalar whose UTF-8 starts at `i` (the text is valid UTF-8: it is a `String`'s), and its length.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Unicode.Scalar, Int) {
+        let b0 = UInt32(bytes[i])
+        let length = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 1
+        guard i + length <= bytes.count else { return ("\u{FFFD}", 1) }
+        var value = length == 1 ? b0 : b0 & (0xFF >> UInt32(length + 1))
+        for k in 1..<max(length, 1) where length > 1 { value = value << 6 | (UInt32(bytes[i + k]) & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    private static func isInline(_ name: [UInt8]) -> Bool {
+        guard !name.isEmpty, name.count <= 6 else { return false }
+        return inline.contains(String(decoding: name, as: UTF8.self))
     }
 
     private static let inline: Set<String> = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
                                               "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"]
 
-    /// The scalar an entity at `i` stands for and its length: the five Threadfold writes, `&nbsp;`,
-    /// and numeric references.
-    private static func entity(_ scalars: [Unicode.Scalar], _ i: Int) -> (Unicode.Scalar, Int)? {
+    /// The scalar an entity at `i` stands for and its length in bytes: the five Threadfold
+    /// writes, `&nbsp;`, and numeric references.
+    private static func entity(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, end: Int) -> (Unicode.Scalar, Int)? {
         var j = i + 1
-        var name = ""
-        while j < scalars.count, j - i <= 10, scalars[j] != ";" {
-            name.unicodeScalars.append(scalars[j])
-            j += 1
-        }
-        guard j < scalars.count, scalars[j] == ";" else { return nil }
+        while j < end, j - i <= 10, bytes[j] != UInt8(ascii: ";") { j += 1 }
+        guard j < end, bytes[j] == UInt8(ascii: ";") else { return nil }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j]), as: UTF8.self)
         let length = j - i + 1
         switch name {
         case "amp": return ("&", length)

@@ -53,6 +53,28 @@ struct FeedsTests {
         #expect(PageNavigation.excerpt(HTML(trusted: body), limit: limit) == expected)
     }
 
+    @Test("the excerpt agrees with the scalar-by-scalar reference on every shape: tags, entities, Unicode space, CJK, caps and cuts")
+    func agreesWithReference() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let pieces = ["<p>", "</p>", "<em>", "</em>", "<br>", "<a href=\"x\">", "</a>", "<STRONG>", "<h3>", "<Ünïcode>", "<", ">", "&amp;", "&lt;",
+                      "&#x263A;", "&#39;", "&nbsp;", "&bogus;", "&", ";", " ", "  ", "\n", "\t", "\u{00A0}", "\u{3000}", "\u{2003}", "word",
+                      "longerword", "这是", "一个", "é", "😀", "x", "<code>", "</code>", "<blockquote>", "&#1234567;", "&#x;"]
+        for round in 0..<3_000 {
+            var body = ""
+            for _ in 0..<next(40) { body += pieces[next(pieces.count)] }
+            let limit = [1, 2, 5, 9, 20, 60, 1_000][round % 7]
+            #expect(PageNavigation.excerpt(HTML(trusted: body), limit: limit) == ReferenceExcerpt.reference(HTML(trusted: body), limit: limit),
+                    "\(body.debugDescription) at \(limit)")
+        }
+        // Past the cap on work: 64 × limit + 4096 scalars of markup, then text.
+        let long = String(repeating: "<b>", count: 1_500) + "text after"
+        #expect(PageNavigation.excerpt(HTML(trusted: long), limit: 5) == ReferenceExcerpt.reference(HTML(trusted: long), limit: 5))
+    }
+
     @Test("Markdown, HTML and text bodies of the same words give the same excerpt")
     func sameText() throws {
         let renderer = try ThreadRenderer(options: ArchiveOptions())
@@ -62,5 +84,101 @@ struct FeedsTests {
         #expect(PageNavigation.excerpt(markdown) == "Fold the replies & keep links")
         #expect(PageNavigation.excerpt(html) == "Fold the replies & keep links")
         #expect(PageNavigation.excerpt(text) == "Fold the replies & keep links")
+    }
+}
+
+/// The scalar-array excerpt the byte-at-a-time one replaced, kept as the oracle the new one must
+/// agree with on every input.
+enum ReferenceExcerpt {
+    static func reference(_ body: HTML, limit: Int = 60) -> String {
+        var out = String.UnicodeScalarView()
+        var count = 0
+        var space = false
+        /// Scalars written since the last space written, or nil before the first.
+        var sinceSpace: Int?
+        var full = false
+        func put(_ scalar: Unicode.Scalar) {
+            // ASCII answered without Unicode's property tables, which cost more than the rest.
+            if scalar.value < 0x80 ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace {
+                space = !out.isEmpty
+                return
+            }
+            if count >= limit {
+                // Cut back to the last space unless the text ends at a word boundary already.
+                if !space, let word = sinceSpace, count - word - 1 >= limit / 2 {
+                    out.removeLast(word + 1)
+                }
+                out.append("…")
+                full = true
+                return
+            }
+            if space {
+                out.append(" ")
+                count += 1
+                space = false
+                sinceSpace = 0
+            }
+            out.append(scalar)
+            count += 1
+            sinceSpace = sinceSpace.map { $0 + 1 }
+        }
+        let scalars = Array(body.raw.unicodeScalars.prefix(64 * limit + 4096))
+        var i = 0
+        while i < scalars.count && !full {
+            let scalar = scalars[i]
+            if scalar == "<" {
+                // A tag: inline ones join their text; every other one (blocks, <br>) is a space.
+                var j = i + 1
+                if j < scalars.count && scalars[j] == "/" { j += 1 }
+                var name = ""
+                while j < scalars.count, scalars[j].value < 0x80
+                        ? (("a"..."z").contains(scalars[j]) || ("A"..."Z").contains(scalars[j]) || ("0"..."9").contains(scalars[j]))
+                        : scalars[j].properties.isAlphabetic {
+                    name.unicodeScalars.append(scalars[j])
+                    j += 1
+                }
+                while j < scalars.count && scalars[j] != ">" { j += 1 }
+                if !Self.inline.contains(name.lowercased()) { space = !out.isEmpty }
+                i = j + 1
+                continue
+            }
+            if scalar == "&", let (decoded, length) = Self.entity(scalars, i) {
+                put(decoded)
+                i += length
+                continue
+            }
+            put(scalar)
+            i += 1
+        }
+        // A body whose first stretch is all markup: what was read is what there is to show.
+        if !full && scalars.count == 64 * limit + 4096 && !out.isEmpty { out.append("…") }
+        return String(out)
+    }
+
+    static let inline: Set<String> = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
+                                      "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"]
+
+    static func entity(_ scalars: [Unicode.Scalar], _ i: Int) -> (Unicode.Scalar, Int)? {
+        var j = i + 1
+        var name = ""
+        while j < scalars.count, j - i <= 10, scalars[j] != ";" {
+            name.unicodeScalars.append(scalars[j])
+            j += 1
+        }
+        guard j < scalars.count, scalars[j] == ";" else { return nil }
+        let length = j - i + 1
+        switch name {
+        case "amp": return ("&", length)
+        case "lt": return ("<", length)
+        case "gt": return (">", length)
+        case "quot": return ("\"", length)
+        case "#39", "apos": return ("'", length)
+        case "nbsp": return (" ", length)
+        default:
+            guard name.hasPrefix("#") else { return nil }
+            let digits = name.dropFirst()
+            let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            return value.flatMap(Unicode.Scalar.init).map { ($0, length) }
+        }
     }
 }
