@@ -151,7 +151,8 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: reuse)
+        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: reuse,
+                                    progress: ThreadProgress())
         let results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
         dumps?.spill.remove()
         report.timings.append(("read and render", clock.lap()))
@@ -269,7 +270,7 @@ package struct ArchiveBuilder: Sendable {
         if outcome.errors.isEmpty {
             do { try spill.finishWriting() } catch { outcome.errors.append(InputError(file: error.path, message: error.message)) }
         }
-        return (outcome, DumpInputs(files: files, spill: spill, importing: options.render.importing))
+        return (outcome, DumpInputs(files: files, spill: spill, importing: options.render.importing, threads: outcome.threads))
     }
 
     /// What a unit needs, with its manifest key (nil when its hash is not known before reading).
@@ -318,11 +319,14 @@ package struct ArchiveBuilder: Sendable {
             }
         }
         pending = pending.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && pending[$0] < pending[$1]) }.map { pending[$0] }
-        let total = results.count
-        let done = total - pending.count
-        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { report(done + $0, total) } }) { [pending, units] p -> UnitResult in
+        // Progress counts threads: a unit is one (most are), a partition as many as it holds.
+        let total = units.count { if case .dump = $0.source { false } else { true } } + (dumps?.threads.reduce(0, +) ?? 0)
+        context.progress.done.store(total - pending.filter { $0 < units.count }.count - (dumps?.threads.reduce(0, +) ?? 0), ordering: .relaxed)
+        let counter = context.progress
+        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { _ in report(counter.done.load(ordering: .relaxed), total) } }) { [pending, units] p -> UnitResult in
             let i = pending[p]
             if i >= units.count { return context.renderPartition(i - units.count, dumps: dumps!) }
+            defer { context.progress.advance() }
             // Linked when every file of the live site is still the one its manifest recorded.
             if case .link(let old, let key) = actions[i],
                let result = context.reused(old, key: key, hash: hashes[i]!, display: units[i].display, linkFiles: true) {
@@ -519,6 +523,12 @@ struct UnitResult: Sendable {
     var manifestUnits: [(String, Manifest.Unit)] = []
 }
 
+/// Threads done so far, counted by the workers as they go.
+final class ThreadProgress: Sendable {
+    let done = Atomic<Int>(0)
+    func advance() { done.add(1, ordering: .relaxed) }
+}
+
 /// What an earlier build left that this one may use: the recycled spare's manifest units (when
 /// its settings match), the live site's manifest (when the spare cannot serve), and the files
 /// the spare still holds intact.
@@ -544,6 +554,8 @@ struct WorkerContext: Sendable {
     let shard: Shard?
     let claims: ThreadClaims
     let reuse: Reuse
+    /// Threads done, for the progress bar.
+    let progress: ThreadProgress
 
     /// A unit whose files an earlier build wrote: linked from the live site when the staging
     /// folder does not already hold them, then claimed. Nil when a live file is not the one the

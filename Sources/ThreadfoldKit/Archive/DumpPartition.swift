@@ -27,6 +27,8 @@ struct DumpPartition {
         var lines = 0
         /// Distinct threads left to other shards.
         var otherShards = 0
+        /// Distinct threads in each partition (by a 64-bit hash of their key), for progress.
+        var threads: [Int] = []
     }
 
     static let headerBytes = 40
@@ -41,6 +43,7 @@ struct DumpPartition {
     func run(into spill: Spill, read: (Int64) -> Void) -> Outcome {
         var outcome = Outcome()
         var otherShards: Set<[UInt8]> = []
+        var keys = [Set<UInt64>](repeating: [], count: spill.count - 1)
         var stories = StoryMap()
         var base: Int64 = 0
         var header = [UInt8](repeating: 0, count: Self.headerBytes)
@@ -52,7 +55,9 @@ struct DumpPartition {
                 return
             }
             Self.header(&header, line: line.count, key: key.count, origin)
-            let p = Int(FNV1a.spread(key) % UInt64(spill.count - 1))
+            let spread = FNV1a.spread(key)
+            let p = Int(spread % UInt64(spill.count - 1))
+            keys[p].insert(spread)
             try spill.append(p, header, key, line)
         }
         do throws(SiteError) {
@@ -134,6 +139,7 @@ struct DumpPartition {
             outcome.errors.append(InputError(file: error.path, message: error.message))
         }
         outcome.otherShards = otherShards.count
+        outcome.threads = keys.map(\.count)
         return outcome
     }
 

@@ -7,11 +7,14 @@ struct DumpInputs: Sendable {
     let importing: ImportOptions
     /// Each file's name hashed, so a thread's hash covers where its lines are (a message names them).
     let displayHashes: [UInt64]
+    /// Threads in each partition, for progress.
+    let threads: [Int]
 
-    init(files: [(path: String, display: String, form: DumpForm)], spill: Spill, importing: ImportOptions) {
+    init(files: [(path: String, display: String, form: DumpForm)], spill: Spill, importing: ImportOptions, threads: [Int]) {
         self.files = files
         self.spill = spill
         self.importing = importing
+        self.threads = threads
         displayHashes = files.map { ContentHash.hash(Array($0.display.utf8)) }
     }
 
@@ -96,6 +99,7 @@ extension WorkerContext {
         }
         let displays = { (file: Int) in dumps.files[file].display }
         for i in threads.indices {
+            defer { progress.advance() }
             threads[i].thread.close()
             let (key, form, thread) = threads[i]
             let hash = thread.hash(displayHashes: dumps.displayHashes)
