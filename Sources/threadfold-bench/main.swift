@@ -142,6 +142,16 @@ func jsonString(_ text: String) -> String {
     return String(decoding: writer.out, as: UTF8.self)
 }
 
+/// The parent of comment `i` of a thread (-1 for top level), counting it in `replies`.
+/// Preferential attachment: a comment with many replies draws more; 20% start a branch.
+func replyParent(_ rng: inout SplitMix64, index i: Int, replies: inout [Int]) -> Int {
+    guard i > 0 && rng.below(5) != 0 else { return -1 }
+    let pick = rng.below(i)
+    let parent = rng.below(3) == 0 ? pick : (replies[pick] > 0 || rng.below(2) == 0 ? pick : max(0, i - 1 - rng.below(min(i, 4))))
+    replies[parent] += 1
+    return parent
+}
+
 struct Corpus {
     var files: [String]
     var bodies: String
@@ -190,13 +200,7 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
         var json = "{\"id\":\(t + 1),\"title\":\(jsonString(sentence(&rng))),\"author\":\"user\(rng.below(5000))\",\"created_at\":\(1_600_000_000 + t * 3600),\"comments\":["
         var time = 1_600_000_000 + t * 3600
         for i in 0..<n {
-            // Preferential attachment: a comment with many replies draws more; 20% start a branch.
-            var parent = -1
-            if i > 0 && rng.below(5) != 0 {
-                let pick = rng.below(i)
-                parent = rng.below(3) == 0 ? pick : (replies[pick] > 0 || rng.below(2) == 0 ? pick : max(0, i - 1 - rng.below(min(i, 4))))
-                replies[parent] += 1
-            }
+            let parent = replyParent(&rng, index: i, replies: &replies)
             time += 30 + rng.below(3600)
             let text = body(&rng, target: bodySize(&rng))
             bodySizes.append(text.utf8.count)
@@ -366,14 +370,17 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
 
 // MARK: Measuring
 
-/// Runs a command with posix_spawn (stdout to /dev/null) and returns its wall time and its own
-/// peak memory from wait4; fails loudly on a non-zero exit. Foundation's Process added about a
-/// second of overhead to a 2.5 s run here, so it is not used for timing.
-func time(_ executable: String, _ args: [String]) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+/// Runs a command with posix_spawn (stdout to /dev/null, stderr to the file `stderr` when given)
+/// and returns its wall time and its own peak memory from wait4; fails loudly on a non-zero exit
+/// (the error's code is the wait status). With a `timeout`, the command is killed (SIGKILL) once
+/// it has run that many seconds. Foundation's Process added about a second of overhead to a 2.5 s
+/// run here, so it is not used for timing.
+func time(_ executable: String, _ args: [String], stderr: String? = nil, timeout: Double? = nil) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     let argv = ([executable] + args).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
@@ -384,7 +391,15 @@ func time(_ executable: String, _ args: [String]) throws -> (seconds: Double, cp
     }
     var status: Int32 = 0
     var usage = rusage()
+    let killer = timeout.map { seconds in
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + seconds)
+        timer.setEventHandler { [pid] in kill(pid, SIGKILL) }
+        timer.resume()
+        return timer
+    }
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    killer?.cancel()
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     guard status == 0 else {
         throw NSError(domain: "bench", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "\(executable) failed (status \(status))"])
