@@ -20,6 +20,22 @@ struct Settings: Sendable {
     var hugeMB = 0
     /// `--time-body SHAPE BYTES CAPPED`: internal; time one body in this fresh process.
     var timeBody: (Int, Int, Bool)?
+    /// `--no-dump` turns off the Reddit dump benchmark; `--dump-only` runs only it.
+    var dump = true
+    var dumpOnly = false
+    /// `--dump-check`: build one dump and check its peak memory (make check-slow).
+    var dumpCheck = false
+    /// `--dump-comments N`: comments in the synthetic dump (threads: N/50).
+    var dumpComments = 1_000_000
+    /// `--dump-runs N`: runs of each dump build, the best kept.
+    var dumpRuns = 2
+    /// `--warnings-comments N`: comments in the smaller dump that times warnings.
+    var warningsComments = 100_000
+    /// `--dump-timeout S`: a dump build still running after S seconds is stopped and reported;
+    /// by default 10 times what the 50,000 comments/s target allows the build, at least 2 minutes.
+    var dumpTimeout: Double?
+    /// `--generate-dump main|warnings COMMENTS FORM`: internal; write a dump in this fresh process.
+    var generateDump: (warnings: Bool, comments: Int, form: String)?
 }
 
 func parseSettings() -> Settings {
@@ -28,6 +44,14 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
     if flag == "--pathological" { settings.pathological = true; continue }
+    if flag == "--no-dump" { settings.dump = false; continue }
+    if flag == "--dump-only" { settings.dumpOnly = true; continue }
+    if flag == "--dump-check" { settings.dumpCheck = true; continue }
+    if flag == "--generate-dump", arguments.count >= 3 {
+        settings.generateDump = (arguments[0] == "warnings", Int(arguments[1])!, arguments[2])
+        arguments.removeFirst(3)
+        continue
+    }
     if flag == "--time-body", arguments.count >= 3 {
         settings.timeBody = (Int(arguments[0])!, Int(arguments[1])!, arguments[2] == "capped")
         arguments.removeFirst(3)
@@ -43,6 +67,10 @@ while !arguments.isEmpty {
     case "--seed": settings.seed = UInt64(value)!
     case "--runs": settings.runs = Int(value)!
     case "--huge": settings.hugeMB = Int(value)!
+    case "--dump-comments": settings.dumpComments = max(50, Int(value)!)
+    case "--dump-runs": settings.dumpRuns = max(1, Int(value)!)
+    case "--warnings-comments": settings.warningsComments = max(50, Int(value)!)
+    case "--dump-timeout": settings.dumpTimeout = Double(value)!
     default: fatalError("unknown option \(flag)")
     }
 }
@@ -181,7 +209,10 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
         let bytes = try files.reduce(0) { $0 + (try fm.attributesOfItem(atPath: $1)[.size] as! Int) }
         if bytes == count[1] { return (Corpus(files: files, bodies: bodiesPath, bytes: bytes, comments: count[0], bodySizes: sizes), false) }
     }
-    try? fm.removeItem(atPath: settings.corpus)
+    // The dumps (hidden .dump-* folders) have caches of their own.
+    for name in (try? fm.contentsOfDirectory(atPath: settings.corpus)) ?? [] where !name.hasPrefix(".dump-") {
+        try? fm.removeItem(atPath: settings.corpus + "/" + name)
+    }
     try fm.createDirectory(atPath: settings.corpus, withIntermediateDirectories: true)
     var rng = SplitMix64(state: settings.seed)
     // Thread sizes: Pareto (alpha 1.3), scaled to the target total.
@@ -543,6 +574,16 @@ if let (shape, bytes, capped) = settings.timeBody {
     let flavor: MarkdownFlavor = pathologicalShapes()[shape].0.hasPrefix("reddit") ? .reddit : .gfm
     print(seconds { _ = renderer.render(body, sourceFlavor: flavor) })
     exit(0)
+}
+
+if let generate = settings.generateDump {
+    do {
+        try generateDump(warnings: generate.warnings, comments: generate.comments, form: PerThreadForm(rawValue: generate.form) ?? .none)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("bench: \(error.localizedDescription)\n".utf8))
+        exit(1)
+    }
 }
 
 if settings.pathological {
