@@ -3,7 +3,9 @@
 // it with the threadfold binary, and prints comments/s, MB/s, peak memory, and the same bodies
 // through the cmark CLI in one process as the reference; then builds it as an archive and, when
 // `hugo` is installed, as a Hugo site. It also times the JSON stage against Foundation's parsers,
-// which is where ARCHITECTURE.md's numbers come from.
+// which is where ARCHITECTURE.md's numbers come from. Then it builds a synthetic subreddit in the
+// Reddit dump form, RS and RC files of 1,000,000 comments in time order (DumpBench.swift; skip it
+// with --no-dump, size it with --dump-comments N).
 import Foundation
 import ThreadfoldKit
 
@@ -586,6 +588,18 @@ if let generate = settings.generateDump {
     }
 }
 
+if settings.dumpCheck {
+    print("Reddit dump at \(grouped(settings.dumpComments)) comments: peak memory of threadfold build (--jobs 2)")
+    let ok = checkDumpMemory()
+    print(ok ? "within the bound" : "the dump build broke the bound or failed")
+    exit(ok ? 0 : 1)
+}
+
+if settings.dumpOnly {
+    benchDump()
+    exit(0)
+}
+
 if settings.pathological {
     print("Slow inputs: cmark's pathological shapes through Threadfold's Markdown renderer (best of 3 fresh processes each)")
     var ok = checkPathological()
@@ -725,6 +739,7 @@ do {
         + "(pages incl. Markdown \(format(pageTime, 3)) s, \(format(Double(htmlBytes) / 1_000_000, 1)) MB of HTML)")
 
     try? FileManager.default.removeItem(atPath: out)
+    if settings.dump { benchDump() }
 } catch {
     FileHandle.standardError.write(Data("bench: \(error.localizedDescription)\n".utf8))
     exit(1)
