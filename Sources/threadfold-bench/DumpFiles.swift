@@ -166,6 +166,8 @@ func ensureDump(warnings: Bool, comments: Int, form: PerThreadForm) throws -> (D
         return needed.allSatisfy(FileManager.default.fileExists) ? files : nil
     }
     if let files = cached() { return (files, false) }
+    // What this process printed goes first: the generator writes to the same output.
+    fflush(nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
     process.arguments = ["--generate-dump", warnings ? "warnings" : "main", String(comments), form.rawValue,
