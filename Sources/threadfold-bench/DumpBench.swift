@@ -24,7 +24,6 @@ struct DumpBuild {
 /// A build that did not succeed: what it printed on standard error, shortened.
 struct DumpBuildFailure: Error {
     var message: String
-    var timedOut = false
 }
 
 /// One `threadfold build` of `inputs` into `site` (`--jobs 2 -q --no-fsync` unless `extra` says
@@ -34,7 +33,7 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
     let errors = scratch + "/stderr.txt"
     try? FileManager.default.removeItem(atPath: report)
     let run: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)
-    let limit = settings.dumpTimeout ?? max(120, 10 * Double(comments) / 50_000)
+    let limit = settings.dumpTimeout ?? max(120, 30 * Double(comments) / 50_000)
     let start = DispatchTime.now()
     do {
         run = try time(settings.threadfold, ["build"] + inputs + ["-o", site, "--jobs", "2", "-q", "--no-fsync", "--report", report] + extra,
@@ -43,7 +42,7 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
         let status = (error as NSError).code
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         if status & 0x7F == SIGKILL && elapsed >= limit {
-            throw DumpBuildFailure(message: "threadfold build did not finish in \(format(limit, 0)) s (--dump-timeout); stopped", timedOut: true)
+            throw DumpBuildFailure(message: "threadfold build did not finish in \(format(limit, 0)) s (--dump-timeout); stopped")
         }
         let how = status & 0x7F != 0 ? "killed by signal \(status & 0x7F)" : "exit status \(status >> 8)"
         let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
@@ -94,22 +93,43 @@ func megabytes(_ bytes: Int) -> String { format(Double(bytes) / 1_000_000, 1) + 
 
 func fileSize(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
 
-/// Whether this threadfold reads a per-thread JSON Lines file whose first line is the submission
-/// (RS form) and the rest its comments: a tiny such file is built and its page looked at.
-func readsSubmissionWithComments(scratch: String) -> Bool {
-    let probe = scratch + "/probe.jsonl"
-    let lines = """
-        {"author":"someone","created_utc":1704067200,"domain":"self.SyntheticBench","id":"probe1","is_self":true,"name":"t3_probe1","num_comments":1,"permalink":"/r/SyntheticBench/comments/probe1/probe/","score":1,"selftext":"The post itself.","subreddit":"SyntheticBench","title":"Probe submission title","url":"https://www.reddit.com/r/SyntheticBench/comments/probe1/probe/"}
-        {"author":"other","body":"A reply.","created_utc":1704067300,"id":"c1","link_id":"t3_probe1","parent_id":"t3_probe1","score":1,"subreddit":"SyntheticBench"}
+// Two of each, as one line alone is read as a single JSON document rather than JSON Lines.
+let probeSubmissionLines = """
+    {"author":"someone","created_utc":1704067200,"domain":"self.SyntheticBench","id":"probe1","is_self":true,"name":"t3_probe1","num_comments":2,"permalink":"/r/SyntheticBench/comments/probe1/probe/","score":1,"selftext":"The post itself.","subreddit":"SyntheticBench","title":"Probe submission title","url":"https://www.reddit.com/r/SyntheticBench/comments/probe1/probe/"}
+    {"author":"someone","created_utc":1704067201,"domain":"example.org","id":"probe2","is_self":false,"name":"t3_probe2","num_comments":0,"permalink":"/r/SyntheticBench/comments/probe2/probe/","score":1,"selftext":"","subreddit":"SyntheticBench","title":"Another probe","url":"https://example.org/"}
 
-        """
-    guard (try? Data(lines.utf8).write(to: URL(fileURLWithPath: probe))) != nil,
-          (try? dumpBuild([probe], site: scratch + "/probe-site", scratch: scratch, comments: 1)) != nil,
-          let folders = try? FileManager.default.contentsOfDirectory(atPath: scratch + "/probe-site/t") else { return false }
-    return folders.contains { folder in
-        let page = (try? String(contentsOfFile: scratch + "/probe-site/t/\(folder)/index.html", encoding: .utf8)) ?? ""
-        return page.contains("Probe submission title") && page.contains("The post itself.")
+    """
+let probeCommentLines = """
+    {"author":"other","body":"A reply.","created_utc":1704067300,"id":"c1","link_id":"t3_probe1","parent_id":"t3_probe1","score":1,"subreddit":"SyntheticBench"}
+    {"author":"someone","body":"An answer.","created_utc":1704067400,"id":"c2","link_id":"t3_probe1","parent_id":"t1_c1","score":1,"subreddit":"SyntheticBench"}
+
+    """
+
+/// Builds tiny files (`.zst` names are compressed) and says whether the thread page shows the probe
+/// submission's title and text, or why not: what this threadfold makes of submissions.
+func probeSubmission(_ files: [(name: String, text: String)], scratch: String) -> String? {
+    let folder = scratch + "/probe"
+    try? FileManager.default.removeItem(atPath: folder)
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for file in files {
+        let plain = folder + "/" + (file.name.hasSuffix(".zst") ? String(file.name.dropLast(4)) + ".jsonl" : file.name)
+        guard (try? Data(file.text.utf8).write(to: URL(fileURLWithPath: plain))) != nil else { return "cannot write \(plain)" }
+        if file.name.hasSuffix(".zst") {
+            guard let zstd = which("zstd"), (try? time(zstd, ["-q", "-f", "--rm", plain, "-o", folder + "/" + file.name])) != nil else { return "zstd failed" }
+        }
     }
+    let site = scratch + "/probe-site"
+    do {
+        _ = try dumpBuild(files.map { folder + "/" + $0.name }, site: site, scratch: scratch, comments: 1)
+    } catch {
+        return error.message
+    }
+    let pages = (try? FileManager.default.contentsOfDirectory(atPath: site + "/t")) ?? []
+    let shown = pages.contains { page in
+        let html = (try? String(contentsOfFile: site + "/t/\(page)/index.html", encoding: .utf8)) ?? ""
+        return html.contains("Probe submission title") && html.contains("The post itself.")
+    }
+    return shown ? nil : "built, but the page shows neither the submission's title nor its text"
 }
 
 func benchDump() {
@@ -120,7 +140,10 @@ func benchDump() {
     let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-dump-\(getpid())")
     try? fm.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? fm.removeItem(atPath: scratch) }
-    let form: PerThreadForm = readsSubmissionWithComments(scratch: scratch) ? .withSubmission : .comments
+    // What this threadfold reads, from two tiny builds: a submission file with a comment file (the
+    // dump), and a submission line followed by comments in one file (the per-thread form).
+    let pairProblem = probeSubmission([("RS_probe.zst", probeSubmissionLines), ("RC_probe.zst", probeCommentLines)], scratch: scratch)
+    let form: PerThreadForm = probeSubmission([("t3_probe1.jsonl", String(probeSubmissionLines.split(separator: "\n")[0]) + "\n" + probeCommentLines)], scratch: scratch) == nil ? .withSubmission : .comments
     let files: DumpFiles
     do {
         (files, _) = try ensureDump(warnings: false, comments: settings.dumpComments, form: form)
@@ -140,26 +163,20 @@ func benchDump() {
     }
     print("  \(grouped(files.number("deleted"))) deleted, \(grouped(files.number("removed"))) removed, \(grouped(files.number("account_deleted"))) by deleted accounts; \(grouped(files.number("warnings"))) of the deleted and removed have no replies (one warning each)")
 
-    // 1. The dump, end to end.
-    var inputs = [files.submissions, files.comments]
-    var label = "RS + RC"
+    // 1. The dump, end to end. When this threadfold does not read submissions beside comments,
+    // the comments alone still measure the comment path (a thread per link_id, titled by its id).
+    let inputs = pairProblem == nil ? [files.submissions, files.comments] : [files.comments]
+    let label = pairProblem == nil ? "RS + RC" : "RC only (no submissions)"
+    if let pairProblem {
+        print("  this threadfold does not read a submission file beside a comment file (RS_probe.zst RC_probe.zst, two lines each): \(pairProblem)")
+        print("  so RC_bench.zst is built alone")
+    }
     let site = scratch + "/site"
     var full: DumpBuild?
     do {
         full = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: site, scratch: scratch, comments: n) }
-    } catch where !error.timedOut {
-        print("  build RS_bench.zst RC_bench.zst: \(error.message)")
-        // Comments alone still measure the comment path (a thread per link_id, titled by its id).
-        inputs = [files.comments]
-        label = "RC only (no submissions)"
-        do {
-            full = try dumpBuild(inputs, site: site, scratch: scratch, comments: n)
-            print("  measuring RC_bench.zst alone instead (one run)")
-        } catch {
-            print("  build RC_bench.zst: \(error.message)")
-        }
     } catch {
-        print("  build RS_bench.zst RC_bench.zst: \(error.message)")
+        print("  build \(inputs.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")): \(error.message)")
     }
     if let full {
         let rate = Double(n) / full.seconds

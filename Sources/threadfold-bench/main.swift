@@ -34,7 +34,8 @@ struct Settings: Sendable {
     /// `--warnings-comments N`: comments in the smaller dump that times warnings.
     var warningsComments = 100_000
     /// `--dump-timeout S`: a dump build still running after S seconds is stopped and reported;
-    /// by default 10 times what the 50,000 comments/s target allows the build, at least 2 minutes.
+    /// by default 30 times what the 50,000 comments/s target allows the build, at least 2 minutes
+    /// (a loaded machine; and the limit is there for builds that would take hours).
     var dumpTimeout: Double?
     /// `--generate-dump main|warnings COMMENTS FORM`: internal; write a dump in this fresh process.
     var generateDump: (warnings: Bool, comments: Int, form: String)?
