@@ -129,7 +129,7 @@ func probeSubmission(_ files: [(name: String, text: String)], scratch: String) -
         let html = (try? String(contentsOfFile: site + "/t/\(page)/index.html", encoding: .utf8)) ?? ""
         return html.contains("Probe submission title") && html.contains("The post itself.")
     }
-    return shown ? nil : "built, but the page shows neither the submission's title nor its text"
+    return shown ? nil : "it built, but no page shows the submission's title and text"
 }
 
 func benchDump() {
