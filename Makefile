@@ -9,7 +9,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install uninstall clean check-html
+.PHONY: all deps zstd-cli test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install uninstall clean check-html
 
 all: build
 
@@ -74,21 +74,37 @@ demo-archive: build
 	  docs/examples/nested.json -o "$(ARCHIVE)" --sections category --orders oldest,top --layout auto --title "Example forum archive"
 
 ## bench: generate the seeded synthetic corpus (realistic comment sizes) and measure rendering and the
-## archive build against the cmark CLI, and against Hugo when hugo is installed
-bench: deps
+## archive build against the cmark CLI, and against Hugo when hugo is installed; then a synthetic
+## subreddit as Reddit dump files (RS/RC .zst, in time order) of DUMP_COMMENTS comments, built whole,
+## against a file per thread, incrementally, and with 10x the warnings. BENCH_ARGS=--no-dump skips
+## the dump, BENCH_ARGS=--dump-only runs only it. Generated files are kept in bench-corpus/.
+DUMP_COMMENTS ?= 1000000
+BENCH_ARGS ?=
+bench: deps zstd-cli
 	@command -v cmark >/dev/null 2>&1 || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark >/dev/null
 	$(SWIFT) build -c release --product threadfold
 	$(SWIFT) build -c release --product threadfold-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
-	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus
+	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus \
+	  --dump-comments $(DUMP_COMMENTS) $(BENCH_ARGS)
+
+## zstd-cli: the zstd command (Debian's zstd), which writes the benchmark's dump files
+zstd-cli:
+	@command -v zstd >/dev/null 2>&1 || { echo "Installing zstd with apt-get..."; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zstd >/dev/null; }
 
 ## check-slow: cmark's pathological inputs within limits (1 MB in 1 s, 10x input at most ~15x time),
-## and a 200 MB thread file rendered
-check-slow: deps
+## a 200 MB thread file rendered, and a Reddit dump of SLOW_DUMP_COMMENTS comments built under 512 MB
+## of peak memory (fails when it is not)
+SLOW_DUMP_COMMENTS ?= 5000000
+check-slow: deps zstd-cli
 	$(SWIFT) build -c release --product threadfold
 	$(SWIFT) build -c release --product threadfold-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" --pathological \
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --huge 200
+	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" --dump-check --dump-comments $(SLOW_DUMP_COMMENTS) \
+	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus
 
 ## fuzz: libFuzzer + AddressSanitizer over the importers, renderer and HTML sanitizer (FUZZ_SECONDS,
 ## default 600). Leak detection is off: Swift packs enum payload pointers, so LeakSanitizer

@@ -3,7 +3,9 @@
 // it with the threadfold binary, and prints comments/s, MB/s, peak memory, and the same bodies
 // through the cmark CLI in one process as the reference; then builds it as an archive and, when
 // `hugo` is installed, as a Hugo site. It also times the JSON stage against Foundation's parsers,
-// which is where ARCHITECTURE.md's numbers come from.
+// which is where ARCHITECTURE.md's numbers come from. Then it builds a synthetic subreddit in the
+// Reddit dump form, RS and RC files of 1,000,000 comments in time order (DumpBench.swift; skip it
+// with --no-dump, size it with --dump-comments N).
 import Foundation
 import ThreadfoldKit
 
@@ -20,6 +22,23 @@ struct Settings: Sendable {
     var hugeMB = 0
     /// `--time-body SHAPE BYTES CAPPED`: internal; time one body in this fresh process.
     var timeBody: (Int, Int, Bool)?
+    /// `--no-dump` turns off the Reddit dump benchmark; `--dump-only` runs only it.
+    var dump = true
+    var dumpOnly = false
+    /// `--dump-check`: build one dump and check its peak memory (make check-slow).
+    var dumpCheck = false
+    /// `--dump-comments N`: comments in the synthetic dump (threads: N/50).
+    var dumpComments = 1_000_000
+    /// `--dump-runs N`: runs of each dump build, the best kept.
+    var dumpRuns = 2
+    /// `--warnings-comments N`: comments in the smaller dump that times warnings.
+    var warningsComments = 100_000
+    /// `--dump-timeout S`: a dump build still running after S seconds is stopped and reported;
+    /// by default 30 times what the 50,000 comments/s target allows the build, at least 2 minutes
+    /// (a loaded machine; and the limit is there for builds that would take hours).
+    var dumpTimeout: Double?
+    /// `--generate-dump main|warnings COMMENTS FORM`: internal; write a dump in this fresh process.
+    var generateDump: (warnings: Bool, comments: Int, form: String)?
 }
 
 func parseSettings() -> Settings {
@@ -28,6 +47,14 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
     if flag == "--pathological" { settings.pathological = true; continue }
+    if flag == "--no-dump" { settings.dump = false; continue }
+    if flag == "--dump-only" { settings.dumpOnly = true; continue }
+    if flag == "--dump-check" { settings.dumpCheck = true; continue }
+    if flag == "--generate-dump", arguments.count >= 3 {
+        settings.generateDump = (arguments[0] == "warnings", Int(arguments[1])!, arguments[2])
+        arguments.removeFirst(3)
+        continue
+    }
     if flag == "--time-body", arguments.count >= 3 {
         settings.timeBody = (Int(arguments[0])!, Int(arguments[1])!, arguments[2] == "capped")
         arguments.removeFirst(3)
@@ -43,6 +70,10 @@ while !arguments.isEmpty {
     case "--seed": settings.seed = UInt64(value)!
     case "--runs": settings.runs = Int(value)!
     case "--huge": settings.hugeMB = Int(value)!
+    case "--dump-comments": settings.dumpComments = max(50, Int(value)!)
+    case "--dump-runs": settings.dumpRuns = max(1, Int(value)!)
+    case "--warnings-comments": settings.warningsComments = max(50, Int(value)!)
+    case "--dump-timeout": settings.dumpTimeout = Double(value)!
     default: fatalError("unknown option \(flag)")
     }
 }
@@ -142,6 +173,16 @@ func jsonString(_ text: String) -> String {
     return String(decoding: writer.out, as: UTF8.self)
 }
 
+/// The parent of comment `i` of a thread (-1 for top level), counting it in `replies`.
+/// Preferential attachment: a comment with many replies draws more; 20% start a branch.
+func replyParent(_ rng: inout SplitMix64, index i: Int, replies: inout [Int]) -> Int {
+    guard i > 0 && rng.below(5) != 0 else { return -1 }
+    let pick = rng.below(i)
+    let parent = rng.below(3) == 0 ? pick : (replies[pick] > 0 || rng.below(2) == 0 ? pick : max(0, i - 1 - rng.below(min(i, 4))))
+    replies[parent] += 1
+    return parent
+}
+
 struct Corpus {
     var files: [String]
     var bodies: String
@@ -171,7 +212,10 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
         let bytes = try files.reduce(0) { $0 + (try fm.attributesOfItem(atPath: $1)[.size] as! Int) }
         if bytes == count[1] { return (Corpus(files: files, bodies: bodiesPath, bytes: bytes, comments: count[0], bodySizes: sizes), false) }
     }
-    try? fm.removeItem(atPath: settings.corpus)
+    // The dumps (hidden .dump-* folders) have caches of their own.
+    for name in (try? fm.contentsOfDirectory(atPath: settings.corpus)) ?? [] where !name.hasPrefix(".dump-") {
+        try? fm.removeItem(atPath: settings.corpus + "/" + name)
+    }
     try fm.createDirectory(atPath: settings.corpus, withIntermediateDirectories: true)
     var rng = SplitMix64(state: settings.seed)
     // Thread sizes: Pareto (alpha 1.3), scaled to the target total.
@@ -190,13 +234,7 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
         var json = "{\"id\":\(t + 1),\"title\":\(jsonString(sentence(&rng))),\"author\":\"user\(rng.below(5000))\",\"created_at\":\(1_600_000_000 + t * 3600),\"comments\":["
         var time = 1_600_000_000 + t * 3600
         for i in 0..<n {
-            // Preferential attachment: a comment with many replies draws more; 20% start a branch.
-            var parent = -1
-            if i > 0 && rng.below(5) != 0 {
-                let pick = rng.below(i)
-                parent = rng.below(3) == 0 ? pick : (replies[pick] > 0 || rng.below(2) == 0 ? pick : max(0, i - 1 - rng.below(min(i, 4))))
-                replies[parent] += 1
-            }
+            let parent = replyParent(&rng, index: i, replies: &replies)
             time += 30 + rng.below(3600)
             let text = body(&rng, target: bodySize(&rng))
             bodySizes.append(text.utf8.count)
@@ -366,14 +404,17 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
 
 // MARK: Measuring
 
-/// Runs a command with posix_spawn (stdout to /dev/null) and returns its wall time and its own
-/// peak memory from wait4; fails loudly on a non-zero exit. Foundation's Process added about a
-/// second of overhead to a 2.5 s run here, so it is not used for timing.
-func time(_ executable: String, _ args: [String]) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+/// Runs a command with posix_spawn (stdout to /dev/null, stderr to the file `stderr` when given)
+/// and returns its wall time and its own peak memory from wait4; fails loudly on a non-zero exit
+/// (the error's code is the wait status). With a `timeout`, the command is killed (SIGKILL) once
+/// it has run that many seconds. Foundation's Process added about a second of overhead to a 2.5 s
+/// run here, so it is not used for timing.
+func time(_ executable: String, _ args: [String], stderr: String? = nil, timeout: Double? = nil) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     let argv = ([executable] + args).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
@@ -384,7 +425,15 @@ func time(_ executable: String, _ args: [String]) throws -> (seconds: Double, cp
     }
     var status: Int32 = 0
     var usage = rusage()
+    let killer = timeout.map { seconds in
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + seconds)
+        timer.setEventHandler { [pid] in kill(pid, SIGKILL) }
+        timer.resume()
+        return timer
+    }
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    killer?.cancel()
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     guard status == 0 else {
         throw NSError(domain: "bench", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "\(executable) failed (status \(status))"])
@@ -530,6 +579,28 @@ if let (shape, bytes, capped) = settings.timeBody {
     exit(0)
 }
 
+if let generate = settings.generateDump {
+    do {
+        try generateDump(warnings: generate.warnings, comments: generate.comments, form: PerThreadForm(rawValue: generate.form) ?? .none)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("bench: \(error.localizedDescription)\n".utf8))
+        exit(1)
+    }
+}
+
+if settings.dumpCheck {
+    print("Reddit dump at \(grouped(settings.dumpComments)) comments: peak memory of threadfold build (--jobs 2)")
+    let ok = checkDumpMemory()
+    print(ok ? "within the bound" : "the dump build broke the bound or failed")
+    exit(ok ? 0 : 1)
+}
+
+if settings.dumpOnly {
+    benchDump()
+    exit(0)
+}
+
 if settings.pathological {
     print("Slow inputs: cmark's pathological shapes through Threadfold's Markdown renderer (best of 3 fresh processes each)")
     var ok = checkPathological()
@@ -669,6 +740,7 @@ do {
         + "(pages incl. Markdown \(format(pageTime, 3)) s, \(format(Double(htmlBytes) / 1_000_000, 1)) MB of HTML)")
 
     try? FileManager.default.removeItem(atPath: out)
+    if settings.dump { benchDump() }
 } catch {
     FileHandle.standardError.write(Data("bench: \(error.localizedDescription)\n".utf8))
     exit(1)
