@@ -2,9 +2,10 @@
 //
 // bench-corpus/.dump-<N>/            the dump benchmark (hidden, so the corpus's folder build skips it)
 //   RS_bench.zst, RC_bench.zst       submissions and comments, zstd -3 --long=27
-//   threads/<id>.jsonl               the same comments (with the submission first when Threadfold
+//   threads/<id>.json                the same records (with the submission first when Threadfold
 //                                    reads that) grouped per thread, uncompressed, byte for byte the
-//                                    dump's lines
+//                                    dump's lines, as one JSON array a thread: a thread file read
+//                                    whole, not a dump streamed through partitions
 //   SUMMARY, STAMP                   what was generated; the settings it was generated with
 // bench-corpus/.dump-warnings-<N>/   RS_bench.zst and RC_none/RC_1x/RC_10x.zst: the same comments with
 //                                    no, the usual, and ten times the comments that cost a warning
@@ -64,7 +65,8 @@ func benchError(_ message: String) -> NSError {
     NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: message])
 }
 
-/// Appends each thread's lines to threads/<id>.jsonl, holding at most about 64 MB between writes.
+/// Appends each thread's lines to threads/<id>.json, holding at most about 64 MB between writes: `[`
+/// and the first line, then `,` and each further line, and `]` when `finish` closes every file.
 struct PerThreadWriter {
     let folder: String
     let model: DumpModel
@@ -86,21 +88,30 @@ struct PerThreadWriter {
     mutating func append(_ line: [UInt8], thread: Int) throws {
         if !started[thread] {
             started[thread] = true
+            buffers[thread] += Array("[\n".utf8)
             if form == .withSubmission {
                 var first: [UInt8] = []
                 submissionLine(model, thread, into: &first)
-                buffers[thread] += first
+                buffers[thread] += first + [UInt8(ascii: ",")]
                 held += first.count
             }
+        } else {
+            buffers[thread].append(UInt8(ascii: ","))
         }
         buffers[thread] += line
         held += line.count
         if held >= 64 << 20 { try flush() }
     }
 
+    /// Writes what is held and closes every thread's array.
+    mutating func finish() throws {
+        for t in buffers.indices where started[t] { buffers[t] += Array("]\n".utf8) }
+        try flush()
+    }
+
     mutating func flush() throws {
         for t in buffers.indices where !buffers[t].isEmpty {
-            let path = folder + "/" + String(submissionIDBase + t, radix: 36) + ".jsonl"
+            let path = folder + "/" + String(submissionIDBase + t, radix: 36) + ".json"
             let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw benchError("cannot write \(path): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
@@ -145,7 +156,7 @@ func dumpFolder(warnings: Bool, comments: Int) -> String {
 }
 
 func dumpStamp(warnings: Bool, comments: Int, form: PerThreadForm) -> String {
-    "dump v1 \(warnings ? "warnings" : "main") comments=\(comments) seed=\(settings.seed) per-thread=\(form.rawValue)"
+    "dump v2 \(warnings ? "warnings" : "main") comments=\(comments) seed=\(settings.seed) per-thread=\(form.rawValue)"
 }
 
 /// The generated dump, from the cache when its STAMP matches, else generated now in a fresh process.
@@ -244,7 +255,7 @@ func generateDump(warnings: Bool, comments: Int, form: PerThreadForm) throws {
             try perThread?.append(line, thread: Int(model.comments[Int(index)].thread))
         }
         try writer.finish()
-        try perThread?.flush()
+        try perThread?.finish()
         summary.append(("rc_bytes", String(writer.bytes)))
         summary.append(("bodies", percentiles(bodySizes).map(String.init).joined(separator: " ")))
         summary.append(("thread_sizes", percentiles(model.threads.map { Int($0.comments) }).map(String.init).joined(separator: " ")))
