@@ -15,7 +15,6 @@ package final class Spill: @unchecked Sendable {
     private let parent: Folder
     private let folder: Folder
     private let bufferBytes: Int
-    private var files: [Int32]
     private var buffers: [[UInt8]]
     /// Bytes appended to each partition.
     package private(set) var sizes: [Int64]
@@ -28,16 +27,11 @@ package final class Spill: @unchecked Sendable {
         try? parent.removeTree(Self.folderName)
         folder = try parent.folder(Self.folderName, create: true)
         self.bufferBytes = bufferBytes
-        files = Array(repeating: -1, count: count)
         buffers = Array(repeating: [], count: count)
         sizes = Array(repeating: 0, count: count)
     }
 
-    deinit {
-        for fd in files where fd >= 0 { close(fd) }
-    }
-
-    package var count: Int { files.count }
+    package var count: Int { buffers.count }
 
     /// Appends the pieces of one record to partition `p`.
     package func append(_ p: Int, _ head: [UInt8], _ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>) throws(SiteError) {
@@ -52,17 +46,13 @@ package final class Spill: @unchecked Sendable {
     /// Writes what every partition still buffers and closes the files; after this the
     /// partitions can be read.
     package func finishWriting() throws(SiteError) {
-        for p in files.indices { try finishWriting(p) }
+        for p in buffers.indices { try finishWriting(p) }
     }
 
-    /// Writes what partition `p` still buffers and closes its file, so it can be read.
+    /// Writes what partition `p` still buffers, so it can be read.
     package func finishWriting(_ p: Int) throws(SiteError) {
         try flush(p)
         buffers[p] = []
-        if files[p] >= 0 {
-            close(files[p])
-            files[p] = -1
-        }
     }
 
     /// The whole of partition `p` (empty when nothing was appended to it).
@@ -84,25 +74,20 @@ package final class Spill: @unchecked Sendable {
     package func remove() {
         guard !removed else { return }
         removed = true
-        for p in files.indices where files[p] >= 0 {
-            close(files[p])
-            files[p] = -1
-        }
         try? parent.removeTree(Self.folderName)
     }
 
+    /// Appends what partition `p` buffers to its file, opened for each flush (a dump may have
+    /// more partitions than a process may hold files open) and never through a link.
     private func flush(_ p: Int) throws(SiteError) {
         guard !buffers[p].isEmpty else { return }
-        if files[p] < 0 {
-            let fd = openat(folder.fd, Self.name(p), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o600)
-            guard fd >= 0 else {
-                let code = errno
-                throw SiteError(path: folder.path(Self.name(p)), message: "cannot be created: \(SystemError.describe(code))", errno: code)
-            }
-            files[p] = fd
+        let fd = openat(folder.fd, Self.name(p), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            throw SiteError(path: folder.path(Self.name(p)), message: "cannot be written: \(SystemError.describe(code))", errno: code)
         }
+        defer { close(fd) }
         var offset = 0
-        let fd = files[p]
         while offset < buffers[p].count {
             let written = buffers[p].withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
             if written < 0 {
