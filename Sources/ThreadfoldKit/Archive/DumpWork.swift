@@ -83,9 +83,12 @@ extension WorkerContext {
             return result
         }
         dumps.spill.discard(p)
+        // Records by thread; each thread's bytes are gathered only when its turn comes, so memory
+        // holds the partition and one thread, not a second copy of the partition.
+        let records = DumpPartition.records(bytes)
         var groups: [[UInt8]: Int] = [:]
-        var threads: [(key: [UInt8], form: DumpForm, thread: DumpThread)] = []
-        for record in DumpPartition.records(bytes) {
+        var threads: [(key: [UInt8], form: DumpForm, records: [Int32])] = []
+        for (r, record) in records.enumerated() {
             let key = Array(bytes[record.key])
             let index: Int
             if let known = groups[key] {
@@ -93,15 +96,17 @@ extension WorkerContext {
             } else {
                 index = threads.count
                 groups[key] = index
-                threads.append((key, dumps.files[record.origin.file].form, DumpThread()))
+                threads.append((key, dumps.files[record.origin.file].form, []))
             }
-            threads[index].thread.append(bytes[record.line], record.origin)
+            threads[index].records.append(Int32(r))
         }
+        groups = [:]
         let displays = { (file: Int) in dumps.files[file].display }
-        for i in threads.indices {
+        for (key, form, members) in threads {
             defer { progress.advance() }
-            threads[i].thread.close()
-            let (key, form, thread) = threads[i]
+            var thread = DumpThread()
+            for r in members { thread.append(bytes[records[Int(r)].line], records[Int(r)].origin) }
+            thread.close()
             let hash = thread.hash(displayHashes: dumps.displayHashes)
             let unitKey = Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self))
             let first = thread.origins[0]
