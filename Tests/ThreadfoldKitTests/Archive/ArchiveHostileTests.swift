@@ -73,4 +73,46 @@ struct ArchiveHostileTests {
         let sections = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("s").path)
         #expect(sections.allSatisfy { $0.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D } })
     }
+
+    @Test("255 payloads in every field of a Reddit dump's submissions and comments, streamed through partitions, come out as text with safe folders")
+    func dump() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func json(_ text: String) -> String {
+            var writer = JSONWriter(pretty: false)
+            writer.string(text)
+            return String(decoding: writer.out, as: UTF8.self)
+        }
+        var submissions: [String] = []
+        var comments: [String] = []
+        for (n, payload) in HostileCorpus.all.enumerated() {
+            let p = json(payload.text)
+            let id = json("s\(n)" + payload.text)
+            let link = json("t3_s\(n)" + payload.text)
+            submissions.append(#"{"id": \#(id), "title": \#(p), "selftext": \#(p), "url": \#(p), "is_self": \#(n % 2 == 0), "author": \#(p), "created_utc": \#(1_700_000_000 + n), "score": 3, "num_comments": 9, "subreddit": \#(p), "permalink": \#(p), "stickied": true}"#)
+            comments.append(#"{"id": "a\#(n)", "link_id": \#(link), "parent_id": \#(link), "author": \#(p), "body": \#(p), "created_utc": \#(1_700_000_100 + n), "author_flair_text": \#(p), "distinguished": \#(p), "link_title": \#(p)}"#)
+            comments.append(#"{"id": \#(p), "link_id": \#(link), "parent_id": "t1_a\#(n)", "author": "x", "body": \#(p), "created_utc": \#(1_700_000_200 + n)}"#)
+        }
+        let rs = try ArchiveFixture.write(submissions.joined(separator: "\n") + "\n", "RS_hostile.jsonl", in: folder)
+        let rc = try ArchiveFixture.write(comments.joined(separator: "\n") + "\n", "RC_hostile.jsonl", in: folder)
+        var options = ArchiveOptions()
+        options.sections = .category
+        let report = try ArchiveFixture.build([rs, rc], in: folder, options: options)
+        #expect(report.published && report.threads == HostileCorpus.all.count, "\(report.errors.prefix(3))")
+        let site = folder.appendingPathComponent("site")
+        var checked = 0
+        for (path, bytes) in ArchiveFixture.files(site) {
+            #expect(SiteWriter.isSafeRelativePath(path), "\(path)")
+            if path.hasSuffix(".html") {
+                let issues = HostileInputTests.problems(content(of: String(decoding: bytes, as: UTF8.self)), allowed: Self.allowed)
+                #expect(issues.isEmpty, "\(path): \(issues.prefix(3))")
+                checked += 1
+            } else if path.hasSuffix(".xml") {
+                #expect(XMLParser(data: Data(bytes)).parse(), "\(path)")
+            }
+        }
+        #expect(checked > HostileCorpus.all.count)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("t").path)
+        #expect(Set(folders.map { $0.lowercased() }).count == HostileCorpus.all.count)
+    }
 }
