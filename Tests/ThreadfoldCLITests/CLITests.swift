@@ -116,6 +116,29 @@ struct CLITests {
         }
     }
 
+    @Test("--map-file with --map: the command line wins key by key; --sort input keeps the file's order; a bad mapping file is located")
+    func mapFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try write(#"""
+            {"topic": {"name": "Mapped topic"}, "list": [
+             {"kind": "c", "n": "c_2", "who": "zed", "said": "second in the file", "at": 1700000200},
+             {"kind": "c", "n": "c_1", "who": "amy", "said": "first in time", "at": 1700000100},
+             {"kind": "ad", "n": "c_9", "said": "an advert"}]}
+            """#, "topic.json", in: folder)
+        let map = try write(#"{"comments": "$.list", "id": "n", "author": "who", "body": "body", "time": "at", "thread.title": "$.topic.name", "where.kind": "c", "strip": ["c_"]}"#,
+                            "map.json", in: folder)
+        let result = try run(["render", input, "-o", "site", "--map-file", map, "--map", "body=said", "--sort", "input"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("1 item left out by where.kind=c"), "\(result.err)")
+        let page = try String(contentsOf: folder.appendingPathComponent("site/topic.html"), encoding: .utf8)
+        let second = try #require(page.range(of: "second in the file")), first = try #require(page.range(of: "first in time"))
+        #expect(page.contains("Mapped topic") && second.lowerBound < first.lowerBound && !page.contains("an advert"))
+        let bad = try write(#"{"id": "n", "comments": 5}"#, "bad-map.json", in: folder)
+        let refused = try run(["check", input, "--map-file", bad], in: folder)
+        #expect(refused.status != 0 && refused.err.contains("bad-map.json:1:25: error: $.comments: expected a member path as a string, found the number 5"), "\(refused.err)")
+    }
+
     @Test("input errors: located message, exit 1, and the earlier output untouched")
     func inputErrors() throws {
         let folder = try temporaryFolder()

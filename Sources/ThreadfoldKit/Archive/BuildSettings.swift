@@ -83,6 +83,14 @@ enum BuildSettings {
                 if let path = mapping.paths[field] { w.field(field.rawValue, strings: path) }
             }
             w.field("topLevelParent", mapping.topLevelParent)
+            if let comments = mapping.comments { w.field("comments", strings: comments) }
+            if let replies = mapping.replies { w.field("replies", strings: replies) }
+            for field in FieldMapping.ThreadField.allCases {
+                if let path = mapping.thread[field] { w.field("thread." + field.rawValue, strings: path) }
+            }
+            w.field("strip", strings: mapping.strip)
+            for condition in mapping.conditions { w.field("where." + condition.path.joined(separator: "."), condition.value) }
+            w.field("bodyFormat", mapping.bodyFormat?.rawValue)
         }
     }
 }

@@ -88,15 +88,13 @@ package enum DumpForm: String, Sendable, Equatable {
             guard let fields = mapping?.paths[.thread] else {
                 throw JSONMismatch(node: object, path: path(), expected: "a thread field in the mapping", found: "none")
             }
-            var node = object
-            for part in fields {
-                guard document.kind(node) == .object, let next = document.member(node, part), document.kind(next) != .null else {
-                    throw JSONMismatch(node: object, path: path() + "." + fields.joined(separator: "."),
-                                       expected: "the comment's thread (mapped as thread=\(fields.joined(separator: ".")))", found: "none")
-                }
-                node = next
+            let written = FieldMapping.written(fields)
+            guard let node = FieldMapping.resolve(document, object, fields) else {
+                throw JSONMismatch(node: object, path: path() + "." + written,
+                                   expected: "the comment's thread (mapped as thread=\(written))", found: "none")
             }
-            return .thread(Array(try reader.id(node, path() + "." + fields.joined(separator: "."), expected: "a string or an integer thread key").string.utf8))
+            let id = try reader.id(node, path() + "." + written, expected: "a string or an integer thread key")
+            return .thread(Array((mapping.map { $0.stripped(id) } ?? id).string.utf8))
         }
     }
 

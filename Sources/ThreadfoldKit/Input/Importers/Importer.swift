@@ -43,7 +43,8 @@ package enum Importer {
             guard let found = SourceFormat.detect(document) else {
                 let forms = SourceFormat.forms.map { "\($0.name) (\($0.described))" }
                 throw InputErrors([InputError(file: file, line: 1, column: 1, path: "$",
-                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)])
+                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)]
+                    + ImportAudit.undetected(document, file: file))
             }
             format = found
         }
@@ -53,7 +54,7 @@ package enum Importer {
         if let mapping = options.mapping {
             var skipped: [InputError] = []
             threads = MappedImporter.decode(&context, mapping: mapping, lenient: options.lenient, skipped: &skipped)
-            context.skipped = skipped
+            context.skipped = skipped + context.skipped
         } else if let form {
             threads = try form.decode(&context)
             for t in threads.indices {
