@@ -36,6 +36,22 @@ package struct ImportResult: Sendable {
 /// its lines.
 package enum Importer {
     package static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
+        // Forms that are not JSON (Disqus's XML) are recognised, or named, before JSON is parsed.
+        if options.mapping == nil {
+            let named = options.format.form.flatMap { $0.readsBytes ? $0 : nil }
+            if let form = named ?? (options.format == .auto ? SourceFormat.forms.first(where: { $0.readsBytes && $0.recognises(bytes) }) : nil) {
+                var (threads, skipped) = try form.decode(bytes: bytes, file: file, options: options)
+                for t in threads.indices {
+                    threads[t].info.sourceFormat = form.name
+                    if threads[t].info.markdownFlavor == nil { threads[t].info.markdownFlavor = form.markdownFlavor }
+                    if let bodyFormat = options.bodyFormat {
+                        threads[t].info.bodyFormat = bodyFormat
+                        for c in threads[t].comments.indices { threads[t].comments[c].bodyFormat = bodyFormat }
+                    }
+                }
+                return ImportResult(threads: threads, format: form.format, detected: named == nil, skipped: skipped)
+            }
+        }
         let document = try parse(bytes, file: file)
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
