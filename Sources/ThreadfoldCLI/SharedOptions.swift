@@ -9,6 +9,7 @@ enum SharedOptions {
         OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths). Also:\ncomments=$.data (the array to read), replies=children (nested\nreplies), thread.title=$.title (and thread.url, .body, .author,\n.created, .category, .id: from the document's root),\nwhere.kind=t1 (read only such items), strip=t1_|t3_ (id\nprefixes), format=html (the bodies' format)."),
         OptionSpec("map-file", value: "file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win."),
         OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
+        OptionSpec("categories", value: "file", "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\")."),
         OptionSpec("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file."),
         OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50)."),
         OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest, top or input\n(the file's order; default: oldest)."),
@@ -96,6 +97,13 @@ enum SharedOptions {
         }
         if options.mapping != nil, let from = parsed.value("from"), from != "auto" {
             throw UsageError(message: "'--from \(from)' and a field mapping cannot be used together")
+        }
+        if let path = parsed.value("categories") {
+            let data: [UInt8]
+            do { data = try InputFile.read(path, display: path, streams: true) } catch {
+                throw UsageError(message: "'--categories': \(error.description)")
+            }
+            options.categoryNames = try DiscourseCategories.load(json: data, file: path)
         }
         options.lenient = parsed.has("lenient")
         if let text = parsed.value("max-skipped") {

@@ -139,6 +139,22 @@ struct CLITests {
         #expect(refused.status != 0 && refused.err.contains("bad-map.json:1:25: error: $.comments: expected a member path as a string, found the number 5"), "\(refused.err)")
     }
 
+    @Test("--categories names a Discourse topic's category from the forum's /site.json")
+    func categories() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let topic = try write(#"{"id": 77, "slug": "s", "title": "Installing on Debian", "category_id": 12, "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x</p>"}, {"post_number": 2, "username": "b", "cooked": "<p>y</p>"}]}}"#,
+                              "topic.json", in: folder)
+        let site = try write(#"{"categories": [{"id": 5, "name": "Support"}, {"id": 12, "name": "Installing", "parent_category_id": 5}]}"#, "site.json", in: folder)
+        let result = try run(["build", topic, "-o", "site", "--sections", "category", "--categories", site], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let index = try String(contentsOf: folder.appendingPathComponent("site/index.html"), encoding: .utf8)
+        #expect(index.contains("Support / Installing") && !index.contains("Category 12"))
+        let bad = try write(#"{"users": []}"#, "users.json", in: folder)
+        let refused = try run(["build", topic, "-o", "site2", "--categories", bad], in: folder)
+        #expect(refused.status != 0 && refused.err.contains("users.json:1:1: error: $: expected category_list.categories"), "\(refused.err)")
+    }
+
     @Test("input errors: located message, exit 1, and the earlier output untouched")
     func inputErrors() throws {
         let folder = try temporaryFolder()

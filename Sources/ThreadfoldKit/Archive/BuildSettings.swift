@@ -75,6 +75,10 @@ enum BuildSettings {
         w.field("format", o.format.rawValue)
         w.field("bodyFormat", o.bodyFormat?.rawValue)
         w.key("lenient"); w.bool(o.lenient)
+        w.key("categoryNames")
+        w.object { w in
+            for id in o.categoryNames.keys.sorted() { w.field(id, o.categoryNames[id]) }
+        }
         w.key("maxSkipped"); w.string(String(o.maxSkipped))
         w.key("mapping")
         guard let mapping = o.mapping else { return w.null() }

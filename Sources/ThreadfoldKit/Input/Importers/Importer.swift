@@ -11,6 +11,9 @@ public struct ImportOptions: Sendable {
     /// With `lenient`, the most comments of a file that may be skipped, as a share: past it the
     /// file is refused, so lenient reading never turns a file into an empty page.
     public var maxSkipped = 0.5
+    /// Discourse category names by id (from the forum's `/categories.json` or `/site.json`);
+    /// without a name, a topic's category is "Category N".
+    public var categoryNames: [String: String] = [:]
 
     public init(format: SourceFormat = .auto, bodyFormat: BodyFormat? = nil, mapping: FieldMapping? = nil, lenient: Bool = false) {
         self.format = format
