@@ -23,7 +23,8 @@ package enum DumpForm: String, Sendable, Equatable {
     /// (a thread per line, a single document, a form that is not spread by time).
     package static func detect(_ line: [UInt8], options: ImportOptions) -> DumpForm? {
         guard let document = try? JSONDocument(bytes: line), document.kind(document.root) == .object else { return nil }
-        if let mapping = options.mapping { return mapping.paths[.thread] != nil ? .mapped : nil }
+        // A mapping that names the array to read (comments=) reads documents, not a comment per line.
+        if let mapping = options.mapping { return mapping.paths[.thread] != nil && mapping.comments == nil ? .mapped : nil }
         let root = document.root
         switch options.format {
         case .auto:
