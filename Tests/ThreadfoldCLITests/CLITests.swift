@@ -303,9 +303,9 @@ struct CLITests {
         let page = try String(contentsOf: folder.appendingPathComponent("site/context.html"), encoding: .utf8)
         #expect(page.contains("<bdi class=\"tf-author\" itemprop=\"name\">cho@hachyderm.io</bdi>"))
         let help = try run(["help", "render"])
-        #expect(help.out.contains("Input form: auto, reddit, hn, discourse, lobsters, lemmy,\n") && help.out.contains("mastodon, github or threadfold"))
+        #expect(help.out.contains("Input form: auto, reddit, hn, discourse, lobsters, lemmy,\n") && help.out.contains("mastodon, github, disqus or threadfold"))
         let wrong = try run(["check", files[0], "--from", "myspace"])
-        #expect(wrong.status == 64 && wrong.err.contains("'--from' must be auto, reddit, hn, discourse, lobsters, lemmy, mastodon, github or threadfold; found 'myspace'"))
+        #expect(wrong.status == 64 && wrong.err.contains("'--from' must be auto, reddit, hn, discourse, lobsters, lemmy, mastodon, github, disqus or threadfold; found 'myspace'"))
     }
 
     @Test("templates and assets can be overridden from folders")
