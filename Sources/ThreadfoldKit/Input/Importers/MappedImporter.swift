@@ -6,7 +6,8 @@
 /// replies, in one warning.
 enum MappedImporter {
     /// One array being walked: its elements share a container record, a path fragment, a
-    /// parent and a thread, or are all left out (inside an item a condition left out).
+    /// parent and a thread, or are all left out (inside an item a condition left out, or one
+    /// lenient reading skipped).
     private struct Frame {
         var array: Int
         var position: Int
@@ -16,6 +17,8 @@ enum MappedImporter {
         var parent: CommentID?
         var thread: CommentID?
         var left: Bool
+        /// Left out because an item above them was skipped, not filtered.
+        var underSkipped = false
     }
 
     static func decode(_ context: inout ImportContext, mapping: FieldMapping, lenient: Bool,
@@ -77,6 +80,7 @@ enum MappedImporter {
         var order: [CommentID] = []
         var threads: [CommentID: ThreadRecord] = [:]
         var leftOut = 0
+        var repliesOfSkipped = 0
         var stack: [Frame] = []
         if document.count(list) > 0 {
             stack.append(Frame(array: list, position: 0, element: list + 1, container: -1,
@@ -94,10 +98,10 @@ enum MappedImporter {
             let nested = top.container >= 0 || top.left
             let replies = mapping.replies.flatMap { FieldMapping.resolve(document, item, $0) }
             if top.left || !passes(item) {
-                leftOut += 1
+                if top.underSkipped { repliesOfSkipped += 1 } else { leftOut += 1 }
                 if let replies, document.kind(replies) == .array, document.count(replies) > 0 {
                     stack.append(Frame(array: replies, position: 0, element: replies + 1, container: -1, key: nil,
-                                       parent: nil, thread: nil, left: true))
+                                       parent: nil, thread: nil, left: true, underSkipped: top.underSkipped))
                 }
                 continue
             }
@@ -121,6 +125,11 @@ enum MappedImporter {
                 error.hint = lenient ? .skipped : .lenient
                 if lenient { error.kind = "skipped" }
                 if lenient { skipped.append(error) } else if context.errors.count < ThreadDecoder.errorLimit { context.errors.append(error) }
+                // Its nested replies go with it, counted.
+                if lenient, let replies, document.kind(replies) == .array, document.count(replies) > 0 {
+                    stack.append(Frame(array: replies, position: 0, element: replies + 1, container: -1, key: nil,
+                                       parent: nil, thread: nil, left: true, underSkipped: true))
+                }
                 continue
             }
             guard let id = idValue(idNode) else {
@@ -227,6 +236,14 @@ enum MappedImporter {
                     context.fail(replies, path() + repliesKey, "expected an array of replies (mapped as replies=\(repliesKey.dropFirst())), found \(document.kind(replies).described)")
                 }
             }
+        }
+        if repliesOfSkipped > 0 {
+            var note = reader.error(at: list, path: listPath,
+                                    "\(Printable.count(repliesOfSkipped, "reply", "replies")) nested in skipped comments were left out with them",
+                                    severity: .warning)
+            note.kind = "skipped"
+            note.hint = .skipped
+            skipped.append(note)
         }
         if leftOut > 0 {
             let conditions = mapping.conditions.map(\.described).joined(separator: ", ")

@@ -145,6 +145,15 @@ struct FullMappingTests {
         #expect(result.threads[0].path(of: 2) == "$[0].c[0].c[0]")
     }
 
+    @Test("with --lenient, a skipped comment's nested replies go with it, counted in a warning")
+    func skippedNested() throws {
+        let json = #"[{"id": 1, "r": [{"id": 2}]}, {"r": [{"id": 3, "r": [{"id": 4}]}]}, {"id": 5}]"#
+        let result = try Self.read(json, "id=id,replies=r", lenient: true)
+        #expect(result.threads[0].comments.map(\.id.string) == ["1", "2", "5"])
+        #expect(result.skipped.map(\.message) == ["2 replies nested in skipped comments were left out with them", "has no id (mapped as id=id); skipped"]
+                || result.skipped.map(\.message) == ["has no id (mapped as id=id); skipped", "2 replies nested in skipped comments were left out with them"])
+    }
+
     @Test("Lemmy's path chain gives parents; where takes a|b; removed is read")
     func chain() throws {
         let json = #"[{"id": 1, "p": "0.1", "v": "public"}, {"id": 2, "p": "0.1.2", "v": "unlisted", "gone": true}, {"id": 3, "p": "0.1.2.3", "v": "direct"}]"#
