@@ -269,6 +269,26 @@ public struct FieldMapping: Sendable, Equatable {
         return document.kind(current) == .null ? nil : current
     }
 
+    /// Whether the item at `item` meets every `where` condition.
+    func admits(_ document: JSONDocument, _ item: Int) -> Bool {
+        for condition in conditions {
+            guard let node = Self.resolve(document, item, condition.path) else {
+                if condition.value == "null" && document.kind(item) == .object { continue }
+                return false
+            }
+            let text: String
+            switch document.kind(node) {
+            case .string: text = document.string(node)
+            case .number: text = document.numberText(node)
+            case .true: text = "true"
+            case .false: text = "false"
+            default: return false
+            }
+            guard condition.matches(text) else { return false }
+        }
+        return true
+    }
+
     /// A path as written: `data.children[0]`.
     static func written(_ path: [String]) -> String {
         var text = ""

@@ -36,24 +36,7 @@ enum MappedImporter {
             base + "." + FieldMapping.written(mapping.paths[field] ?? [])
         }
         func idValue(_ node: Int) -> CommentID? { reader.id(node).map(mapping.stripped) }
-        func passes(_ item: Int) -> Bool {
-            for condition in mapping.conditions {
-                guard let node = FieldMapping.resolve(document, item, condition.path) else {
-                    if condition.value == "null" && document.kind(item) == .object { continue }
-                    return false
-                }
-                let text: String
-                switch document.kind(node) {
-                case .string: text = document.string(node)
-                case .number: text = document.numberText(node)
-                case .true: text = "true"
-                case .false: text = "false"
-                default: return false
-                }
-                guard condition.matches(text) else { return false }
-            }
-            return true
-        }
+        func passes(_ item: Int) -> Bool { mapping.admits(document, item) }
 
         // The document's own thread: its id, and the fields read from its root.
         let root = document.root
