@@ -386,7 +386,9 @@ struct ArchiveBuilderTests {
         var mapping = try FieldMapping.parse("id=id,parent=parent_id,author=author,body=body,time=created_at,thread=story_id,where.kind=c")
         mapping.topLevelParent = nil
         options.render.importing.mapping = mapping
-        let units = try ArchiveInput.units([path], readStandardInput: { [] }, linesAreThreads: false)
+        let units = try ArchiveInput.units([path], readStandardInput: { [] }, linesAreThreads: false,
+                                           dumpForm: ArchiveInput.dumps(options.render.importing))
+        if case .dump(_, let form) = units[0].source { #expect(form == .mapped) } else { Issue.record("not streamed as a dump: \(units)") }
         let report = try ArchiveBuilder(units: units, output: folder.appendingPathComponent("site"), options: options).run()
         #expect(report.published && report.threads == 2 && report.comments == 6, "\(report.errors)")
         #expect(report.warnings.contains { $0.message.contains("1 item left out by where.kind=c") }, "\(report.warnings)")
