@@ -46,6 +46,27 @@ struct FormHostileTests {
         }
     }
 
+    @Test("every payload in every field a full mapping reads comes out as text, Markdown and HTML bodies alike", arguments: HostileCorpus.groups.indices)
+    func mapped(_ index: Int) throws {
+        let payloads = HostileCorpus.groups[index].1
+        let t = Self.json(payloads.joined(separator: " ")), p0 = Self.json(payloads[0])
+        let items = payloads.enumerated().map { n, p in
+            #"{"kind": "c", "id": \#(Self.json(p + "#\(n)")), "who": \#(Self.json(p)), "text": \#(Self.json(p)), "cat": \#(Self.json(p)), "link": \#(Self.json(p)), "kids": [{"kind": "c", "id": \#(Self.json(p + "#r\(n)")), "who": \#(Self.json(p)), "text": \#(Self.json(p))}]}"#
+        }
+        let input = #"{"post": {"title": \#(t), "body": \#(p0), "by": \#(p0), "url": \#(p0), "cat": \#(p0)}, "items": [\#(items.joined(separator: ", ")), {"kind": "x"}]}"#
+        for format in ["markdown", "html"] {
+            let map = "comments=$.items,replies=kids,where.kind=c,id=id,author=who,body=text,category=cat,url=link,thread.title=$.post.title,thread.body=$.post.body,thread.author=$.post.by,thread.url=$.post.url,thread.category=$.post.cat,format=\(format)"
+            let result = try Importer.read(bytes: Array(input.utf8), file: "hostile.json", options: ImportOptions(mapping: try FieldMapping.parse(map)))
+            let record = try #require(result.threads.first)
+            #expect(record.comments.count == payloads.count * 2)
+            let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+            let issues = HostileInputTests.problems(content(of: page))
+            #expect(issues.isEmpty, "\(format): \(issues.prefix(5))")
+            let title = page.components(separatedBy: "<title>")[1].components(separatedBy: "</title>")[0]
+            #expect(!title.contains("<"))
+        }
+    }
+
     /// Text as XML character data or an attribute value: markup characters escaped, characters
     /// XML 1.0 does not allow at all replaced by U+FFFD.
     static func xml(_ text: String) -> String {
