@@ -10,7 +10,7 @@ enum BuildCommand {
         OptionSpec("page-depth", value: "d", "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8)."),
         OptionSpec("page-size", value: "n", "Top-level comments per page of a thread; longer threads\nare split between them (default: 200)."),
         OptionSpec("layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested)."),
-        OptionSpec("orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top; the first is the main page."),
+        OptionSpec("orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page."),
         OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml."),
         OptionSpec("feed-entries", value: "n", "Entries per Atom feed (default: 50)."),
     ]
@@ -54,7 +54,7 @@ enum BuildCommand {
         if let key = parsed.value("thread-key") {
             var mapping = options.render.importing.mapping ?? FieldMapping(paths: [
                 .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"], .time: ["created_at"],
-                .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .url: ["url"], .category: ["category"],
+                .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .removed: ["removed"], .url: ["url"], .category: ["category"],
             ])
             mapping.paths[.thread] = key.split(separator: ".").map(String.init)
             if let title = parsed.value("thread-title-key") { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
@@ -86,7 +86,7 @@ enum BuildCommand {
             var orders: [CommentOrder] = []
             for name in text.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let order = CommentOrder(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw UsageError(message: "'--orders' takes a list of oldest, newest and top, like oldest,newest,top; found '\(name)'")
+                    throw UsageError(message: "'--orders' takes a list of oldest, newest, top and input, like oldest,newest,top; found '\(name)'")
                 }
                 guard !orders.contains(order) else { throw UsageError(message: "'--orders' names '\(order.rawValue)' twice") }
                 orders.append(order)

@@ -6,12 +6,13 @@ enum SharedOptions {
     static let thread: [OptionSpec] = [
         OptionSpec("from", value: "form", wrapped("Input form: \(formNames) (default: auto, which says what it recognised).")),
         OptionSpec("body-format", value: "format", "Read every body as markdown, html or text, whatever\nthe importer would choose."),
-        OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths)."),
-        OptionSpec("map-file", value: "file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"})."),
+        OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths). Also:\ncomments=$.data (the array to read), replies=children (nested\nreplies), thread.title=$.title (and thread.url, .body, .author,\n.created, .category, .id: from the document's root),\nwhere.kind=t1 (read only such items), strip=t1_|t3_ (id\nprefixes), format=html (the bodies' format)."),
+        OptionSpec("map-file", value: "file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win."),
         OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
+        OptionSpec("categories", value: "file", "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\")."),
         OptionSpec("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file."),
         OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50)."),
-        OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest or top\n(default: oldest)."),
+        OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest, top or input\n(the file's order; default: oldest)."),
         OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
         OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
         OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only."),
@@ -34,7 +35,7 @@ enum SharedOptions {
     static func sortOrder(_ parsed: ParsedArguments, _ name: String) throws -> CommentOrder? {
         guard let text = parsed.value(name) else { return nil }
         guard let order = CommentOrder(rawValue: text) else {
-            throw UsageError(message: "'--\(name)' must be oldest, newest or top; found '\(text)'")
+            throw UsageError(message: "'--\(name)' must be oldest, newest, top or input; found '\(text)'")
         }
         return order
     }
@@ -76,19 +77,19 @@ enum SharedOptions {
             }
             options.format = format
         }
-        if parsed.value("map") != nil && parsed.value("map-file") != nil {
-            throw UsageError(message: "'--map' and '--map-file' cannot be used together")
-        }
-        if let text = parsed.value("map") {
-            do { options.mapping = try FieldMapping.parse(text) } catch {
-                throw UsageError(message: "'--map': \(error.message)")
-            }
-        } else if let path = parsed.value("map-file") {
+        // A mapping file, with --map's keys over it (the command line wins per key).
+        var fileMapping: FieldMapping?
+        if let path = parsed.value("map-file") {
             let data: [UInt8]
             do { data = try InputFile.read(path, display: path, streams: true) } catch {
                 throw UsageError(message: "'--map-file': \(error.description)")
             }
-            options.mapping = try FieldMapping.load(json: data, file: path)
+            fileMapping = try FieldMapping.load(json: data, file: path, requireID: parsed.value("map") == nil)
+        }
+        if fileMapping != nil || parsed.value("map") != nil {
+            do { options.mapping = try FieldMapping.combined(file: fileMapping, command: parsed.value("map")) } catch {
+                throw UsageError(message: "'--map': \(error.message)")
+            }
         }
         if let value = parsed.value("top-level-parent") {
             guard options.mapping != nil else { throw UsageError(message: "'--top-level-parent' goes with --map or --map-file") }
@@ -96,6 +97,13 @@ enum SharedOptions {
         }
         if options.mapping != nil, let from = parsed.value("from"), from != "auto" {
             throw UsageError(message: "'--from \(from)' and a field mapping cannot be used together")
+        }
+        if let path = parsed.value("categories") {
+            let data: [UInt8]
+            do { data = try InputFile.read(path, display: path, streams: true) } catch {
+                throw UsageError(message: "'--categories': \(error.description)")
+            }
+            options.categoryNames = try DiscourseCategories.load(json: data, file: path)
         }
         options.lenient = parsed.has("lenient")
         if let text = parsed.value("max-skipped") {

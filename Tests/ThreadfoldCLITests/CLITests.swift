@@ -116,6 +116,45 @@ struct CLITests {
         }
     }
 
+    @Test("--map-file with --map: the command line wins key by key; --sort input keeps the file's order; a bad mapping file is located")
+    func mapFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try write(#"""
+            {"topic": {"name": "Mapped topic"}, "list": [
+             {"kind": "c", "n": "c_2", "who": "zed", "said": "second in the file", "at": 1700000200},
+             {"kind": "c", "n": "c_1", "who": "amy", "said": "first in time", "at": 1700000100},
+             {"kind": "ad", "n": "c_9", "said": "an advert"}]}
+            """#, "topic.json", in: folder)
+        let map = try write(#"{"comments": "$.list", "id": "n", "author": "who", "body": "body", "time": "at", "thread.title": "$.topic.name", "where.kind": "c", "strip": ["c_"]}"#,
+                            "map.json", in: folder)
+        let result = try run(["render", input, "-o", "site", "--map-file", map, "--map", "body=said", "--sort", "input"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("1 item left out by where.kind=c"), "\(result.err)")
+        let page = try String(contentsOf: folder.appendingPathComponent("site/topic.html"), encoding: .utf8)
+        let second = try #require(page.range(of: "second in the file")), first = try #require(page.range(of: "first in time"))
+        #expect(page.contains("Mapped topic") && second.lowerBound < first.lowerBound && !page.contains("an advert"))
+        let bad = try write(#"{"id": "n", "comments": 5}"#, "bad-map.json", in: folder)
+        let refused = try run(["check", input, "--map-file", bad], in: folder)
+        #expect(refused.status != 0 && refused.err.contains("bad-map.json:1:25: error: $.comments: expected a member path as a string, found the number 5"), "\(refused.err)")
+    }
+
+    @Test("--categories names a Discourse topic's category from the forum's /site.json")
+    func categories() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let topic = try write(#"{"id": 77, "slug": "s", "title": "Installing on Debian", "category_id": 12, "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x</p>"}, {"post_number": 2, "username": "b", "cooked": "<p>y</p>"}]}}"#,
+                              "topic.json", in: folder)
+        let site = try write(#"{"categories": [{"id": 5, "name": "Support"}, {"id": 12, "name": "Installing", "parent_category_id": 5}]}"#, "site.json", in: folder)
+        let result = try run(["build", topic, "-o", "site", "--sections", "category", "--categories", site], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let index = try String(contentsOf: folder.appendingPathComponent("site/index.html"), encoding: .utf8)
+        #expect(index.contains("Support / Installing") && !index.contains("Category 12"))
+        let bad = try write(#"{"users": []}"#, "users.json", in: folder)
+        let refused = try run(["build", topic, "-o", "site2", "--categories", bad], in: folder)
+        #expect(refused.status != 0 && refused.err.contains("users.json:1:1: error: $: expected category_list.categories"), "\(refused.err)")
+    }
+
     @Test("input errors: located message, exit 1, and the earlier output untouched")
     func inputErrors() throws {
         let folder = try temporaryFolder()
@@ -264,9 +303,9 @@ struct CLITests {
         let page = try String(contentsOf: folder.appendingPathComponent("site/context.html"), encoding: .utf8)
         #expect(page.contains("<bdi class=\"tf-author\" itemprop=\"name\">cho@hachyderm.io</bdi>"))
         let help = try run(["help", "render"])
-        #expect(help.out.contains("Input form: auto, reddit, hn, discourse, lobsters, lemmy,\n") && help.out.contains("mastodon, github or threadfold"))
+        #expect(help.out.contains("Input form: auto, reddit, hn, discourse, lobsters, lemmy,\n") && help.out.contains("mastodon, github, disqus or threadfold"))
         let wrong = try run(["check", files[0], "--from", "myspace"])
-        #expect(wrong.status == 64 && wrong.err.contains("'--from' must be auto, reddit, hn, discourse, lobsters, lemmy, mastodon, github or threadfold; found 'myspace'"))
+        #expect(wrong.status == 64 && wrong.err.contains("'--from' must be auto, reddit, hn, discourse, lobsters, lemmy, mastodon, github, disqus or threadfold; found 'myspace'"))
     }
 
     @Test("templates and assets can be overridden from folders")

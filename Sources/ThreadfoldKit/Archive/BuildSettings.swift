@@ -75,6 +75,10 @@ enum BuildSettings {
         w.field("format", o.format.rawValue)
         w.field("bodyFormat", o.bodyFormat?.rawValue)
         w.key("lenient"); w.bool(o.lenient)
+        w.key("categoryNames")
+        w.object { w in
+            for id in o.categoryNames.keys.sorted() { w.field(id, o.categoryNames[id]) }
+        }
         w.key("maxSkipped"); w.string(String(o.maxSkipped))
         w.key("mapping")
         guard let mapping = o.mapping else { return w.null() }
@@ -83,6 +87,14 @@ enum BuildSettings {
                 if let path = mapping.paths[field] { w.field(field.rawValue, strings: path) }
             }
             w.field("topLevelParent", mapping.topLevelParent)
+            if let comments = mapping.comments { w.field("comments", strings: comments) }
+            if let replies = mapping.replies { w.field("replies", strings: replies) }
+            for field in FieldMapping.ThreadField.allCases {
+                if let path = mapping.thread[field] { w.field("thread." + field.rawValue, strings: path) }
+            }
+            w.field("strip", strings: mapping.strip)
+            for condition in mapping.conditions { w.field("where." + condition.path.joined(separator: "."), condition.value) }
+            w.field("bodyFormat", mapping.bodyFormat?.rawValue)
         }
     }
 }

@@ -23,7 +23,8 @@ package enum DumpForm: String, Sendable, Equatable {
     /// (a thread per line, a single document, a form that is not spread by time).
     package static func detect(_ line: [UInt8], options: ImportOptions) -> DumpForm? {
         guard let document = try? JSONDocument(bytes: line), document.kind(document.root) == .object else { return nil }
-        if let mapping = options.mapping { return mapping.paths[.thread] != nil ? .mapped : nil }
+        // A mapping that names the array to read (comments=) reads documents, not a comment per line.
+        if let mapping = options.mapping { return mapping.paths[.thread] != nil && mapping.comments == nil ? .mapped : nil }
         let root = document.root
         switch options.format {
         case .auto:
@@ -88,15 +89,15 @@ package enum DumpForm: String, Sendable, Equatable {
             guard let fields = mapping?.paths[.thread] else {
                 throw JSONMismatch(node: object, path: path(), expected: "a thread field in the mapping", found: "none")
             }
-            var node = object
-            for part in fields {
-                guard document.kind(node) == .object, let next = document.member(node, part), document.kind(next) != .null else {
-                    throw JSONMismatch(node: object, path: path() + "." + fields.joined(separator: "."),
-                                       expected: "the comment's thread (mapped as thread=\(fields.joined(separator: ".")))", found: "none")
-                }
-                node = next
+            let written = FieldMapping.written(fields)
+            guard let node = FieldMapping.resolve(document, object, fields) else {
+                // A line the mapping's conditions leave out needs no thread: it is counted where it is read.
+                if let mapping, !mapping.admits(document, object) { return .thread([]) }
+                throw JSONMismatch(node: object, path: path() + "." + written,
+                                   expected: "the comment's thread (mapped as thread=\(written))", found: "none")
             }
-            return .thread(Array(try reader.id(node, path() + "." + fields.joined(separator: "."), expected: "a string or an integer thread key").string.utf8))
+            let id = try reader.id(node, path() + "." + written, expected: "a string or an integer thread key")
+            return .thread(Array((mapping.map { $0.stripped(id) } ?? id).string.utf8))
         }
     }
 

@@ -133,6 +133,8 @@ package struct ThreadRecord: Sendable {
 
     /// The JSON path of a comment at `origin`, whose container records are already read.
     package func path(for origin: RecordOrigin) -> String {
+        // An XML form's records are located by an element path of their own (`/disqus/post[3]`).
+        if origin.container < 0, origin.index < 0, let key = origin.key, key.hasPrefix("/") { return key }
         var parts: [String] = []
         var current = origin
         while true {

@@ -6,4 +6,6 @@ public enum CommentOrder: String, Sendable, CaseIterable {
     case newest
     /// Highest score first, then oldest; comments without a score count as 0.
     case top
+    /// The file's own order (Reddit's "best", a forum's display order), as the comments were read.
+    case input
 }

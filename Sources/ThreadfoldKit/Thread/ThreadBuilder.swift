@@ -131,6 +131,8 @@ private struct Builder {
                     let ta = timeKey[Int(a)], tb = timeKey[Int(b)]
                     return ta != tb ? ta > tb : a < b
                 }
+            case .input:
+                slice.sort()
             case .top:
                 slice.sort { a, b in
                     let sa = scoreKey[Int(a)], sb = scoreKey[Int(b)]

@@ -373,6 +373,26 @@ struct ArchiveBuilderTests {
         #expect(report.published && report.threads == 3 && report.comments == 12)
         #expect(report.threadPaths.sorted() == ["t/story-0-0", "t/story-1-1", "t/story-2-2"])
     }
+
+    @Test("a dump read through a mapping with where=: lines it leaves out need no thread key, and are counted")
+    func threadKeyFiltered() throws {
+        let folder = try ArchiveFixture.folder()
+        var lines = (0..<6).map { i in
+            #"{"kind": "c", "id": "k\#(i)", "story_id": \#(i % 2), "parent_id": \#(i >= 2 ? "\"k\(i - 2)\"" : "null"), "author": "a\#(i)", "body": "hi \#(i)", "created_at": \#(1_700_000_000 + i)}"#
+        }
+        lines.insert(#"{"kind": "ad", "id": "x1", "body": "buy"}"#, at: 3)
+        let path = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "dump.jsonl", in: folder)
+        var options = ArchiveOptions()
+        var mapping = try FieldMapping.parse("id=id,parent=parent_id,author=author,body=body,time=created_at,thread=story_id,where.kind=c")
+        mapping.topLevelParent = nil
+        options.render.importing.mapping = mapping
+        let units = try ArchiveInput.units([path], readStandardInput: { [] }, linesAreThreads: false,
+                                           dumpForm: ArchiveInput.dumps(options.render.importing))
+        if case .dump(_, let form) = units[0].source { #expect(form == .mapped) } else { Issue.record("not streamed as a dump: \(units)") }
+        let report = try ArchiveBuilder(units: units, output: folder.appendingPathComponent("site"), options: options).run()
+        #expect(report.published && report.threads == 2 && report.comments == 6, "\(report.errors)")
+        #expect(report.warnings.contains { $0.message.contains("1 item left out by where.kind=c") }, "\(report.warnings)")
+    }
 }
 
 @Suite("Archive counts")

@@ -6,7 +6,8 @@
 /// deleted post; moderator posts (`post_type` 2) and whispers (4) are marked as such; small-action
 /// posts (3: the topic closed, moved, split) are left out of the comments with a warning each. A
 /// post with `version` above 1 is edited (at `updated_at`); `like_count` (or the `actions_summary`
-/// entry with id 2) is its score. `category_id` becomes the category "Category N", and the thread
+/// entry with id 2) is its score. `category_id` becomes the category's name when the forum's
+/// categories were given (`ImportOptions.categoryNames`), else "Category N", and the thread
 /// links `/t/<slug>/<id>`, which the renderer makes absolute against the forum's address.
 enum DiscourseImporter: ImporterForm {
     static let name = "discourse"
@@ -38,7 +39,9 @@ enum DiscourseImporter: ImporterForm {
         }
         record.info.createdAt = context.time(root, "created_at", "$")
         // Exports name a category only by its number, which still keeps categories apart.
-        if let category = context.integer(root, "category_id", "$") { record.info.category = "Category \(category)" }
+        if let category = context.integer(root, "category_id", "$") {
+            record.info.category = context.options.categoryNames[String(category)] ?? "Category \(category)"
+        }
         // The topic's own address on its forum, made absolute against the forum's when that is known.
         if let id = record.info.id {
             let slug = context.string(root, "slug", "$").map(percentEncoded) ?? ""

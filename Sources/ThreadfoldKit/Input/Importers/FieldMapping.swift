@@ -1,82 +1,318 @@
 /// Where each of Threadfold's fields lives in someone else's JSON:
-/// `id=objectID,parent=parent_id,author=user.name,body=comment_text,time=created_at,thread=story_id`.
+/// `comments=$.data.children,replies=data.replies.data.children,id=data.id,author=data.author,…`.
 ///
-/// Values are member names or dotted paths into nested objects. `id` is required; `thread`
-/// groups comments into threads (one thread without it); `title`, `url` and `category` are read
-/// from the first comment of each thread that has them.
+/// - Comment fields (`id`, `parent`, `author`, …) are paths from each comment. `id` is required;
+///   `thread` groups comments into threads (one thread without it); `title`, `url` and `category`
+///   are read from the first comment of each thread that has them.
+/// - `comments` is the array to read, a path from the document's root (without it: the root
+///   array, or the root object's first array member). `replies` is where each comment's nested
+///   replies are, a path from the comment; nesting gives their parents.
+/// - `thread.title`, `thread.url`, `thread.body`, `thread.author`, `thread.created`,
+///   `thread.category` and `thread.id` are paths from the document's root, for a document that
+///   is one thread.
+/// - `strip` lists id prefixes taken off ids, parents and thread keys (`t1_`, `t3_`).
+/// - `where.<path>=<value>` reads only items whose field there equals the value; the others are
+///   counted, not errors.
+/// - `format` is the bodies' format (markdown, html or text; markdown without it).
+///
+/// Paths are member names joined by dots, with `[N]` (or `.N`) for an array's element and an
+/// optional leading `$`: `$[1].data.children`, `user.name`, `tags[0]`.
 public struct FieldMapping: Sendable, Equatable {
     public enum Field: String, Sendable, CaseIterable {
-        case id, parent, thread, title, author, body, time, edited, score, deleted, url, category
+        case id, parent, thread, title, author, body, time, edited, score, deleted, removed, url, category
+        /// A chain of ids from the thread to the comment, joined by dots (Lemmy's `0.12.34`): the
+        /// one before the comment's own id is its parent.
+        case path
     }
 
-    /// Each mapped field's path, split at dots.
+    /// What a mapping says about the thread of a document that is one thread, from its root.
+    public enum ThreadField: String, Sendable, CaseIterable {
+        case id, title, url, body, author, created, category
+    }
+
+    /// `where.<path>=<value>`: only items whose value at `path` is `value` (a string, or a
+    /// number, true, false or null as written) are read; `a|b` takes either.
+    public struct Condition: Sendable, Equatable {
+        public var path: [String]
+        public var value: String
+
+        public init(path: [String], value: String) {
+            self.path = path
+            self.value = value
+        }
+
+        /// The condition as written in a mapping: `where.kind=t1`.
+        public var described: String { "where.\(FieldMapping.written(path))=\(value)" }
+
+        /// Whether `text` is the value, or one of the values `|` separates.
+        func matches(_ text: String) -> Bool {
+            value.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).contains { text.utf8.elementsEqual($0) }
+        }
+    }
+
+    /// Each mapped comment field's path, split at dots (an element's index as its digits).
     public var paths: [Field: [String]]
     /// A parent value that means "top level" (besides null, "", 0 and the thread's id).
     public var topLevelParent: String?
+    /// The array of comments, from the document's root; nil takes the root array or the root
+    /// object's first array member.
+    public var comments: [String]?
+    /// Where a comment's nested replies are, from the comment; nil when replies do not nest.
+    public var replies: [String]?
+    /// Thread fields, from the document's root.
+    public var thread: [ThreadField: [String]] = [:]
+    /// Prefixes taken off ids, parents and thread keys; the first that fits is taken off.
+    public var strip: [String] = []
+    /// Every condition must hold for an item to be read.
+    public var conditions: [Condition] = []
+    /// The bodies' format; nil reads them as Markdown.
+    public var bodyFormat: BodyFormat?
 
     public init(paths: [Field: [String]], topLevelParent: String? = nil) {
         self.paths = paths
         self.topLevelParent = topLevelParent
     }
 
+    /// The keys a mapping takes, for messages.
+    static var keysDescribed: String {
+        (Field.allCases.map(\.rawValue) + ["comments", "replies"] + ThreadField.allCases.map { "thread.\($0.rawValue)" }
+            + ["strip", "where.<path>", "format"]).joined(separator: ", ")
+    }
+
     /// Parses `key=path,key=path`. Errors say which part is wrong and what is expected.
     public static func parse(_ text: String) throws(MappingError) -> FieldMapping {
-        var paths: [Field: [String]] = [:]
+        let mapping = try parse(text, over: FieldMapping(paths: [:]))
+        try mapping.validate()
+        return mapping
+    }
+
+    /// Parses `key=path,…` over `base`: each key given replaces the base's (the command line over
+    /// a mapping file). A part without `=` after `strip=` is one more prefix (`strip=t1_,t3_`).
+    /// The result is not validated.
+    static func parse(_ text: String, over base: FieldMapping) throws(MappingError) -> FieldMapping {
+        var mapping = base
+        var stripping = false
+        var stripped: [String] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
+            if pieces.count == 1, stripping, !pieces[0].isEmpty {
+                stripped.append(pieces[0])
+                continue
+            }
+            stripping = false
             guard pieces.count == 2, !pieces[1].isEmpty else {
                 throw MappingError(message: "found '\(part)'; expected key=path, like id=objectID")
             }
-            guard let field = Field(rawValue: pieces[0]) else {
-                throw MappingError(message: "found the key '\(pieces[0])'; expected one of \(Field.allCases.map(\.rawValue).joined(separator: ", "))")
+            if pieces[0] == "strip" {
+                stripping = true
+                stripped.append(contentsOf: pieces[1].split(separator: "|").map(String.init))
+                continue
             }
-            try paths[field] = splitPath(pieces[1])
+            try mapping.set(pieces[0], pieces[1])
         }
+        if !stripped.isEmpty { mapping.strip = stripped }
+        return mapping
+    }
+
+    /// Sets one key (`id`, `comments`, `thread.title`, `where.kind`, `format`, …) from its text.
+    mutating func set(_ key: String, _ value: String) throws(MappingError) {
+        if let field = Field(rawValue: key) {
+            paths[field] = try Self.splitPath(value)
+        } else if key == "comments" {
+            comments = try Self.splitPath(value, root: true)
+        } else if key == "replies" {
+            replies = try Self.splitPath(value)
+        } else if key.hasPrefix("thread."), let field = ThreadField(rawValue: String(key.dropFirst("thread.".count))) {
+            thread[field] = try Self.splitPath(value, root: true)
+        } else if key.hasPrefix("where.") {
+            let path = try Self.splitPath(String(key.dropFirst("where.".count)))
+            conditions.removeAll { $0.path == path }
+            conditions.append(Condition(path: path, value: value))
+        } else if key == "strip" {
+            strip = value.split(separator: "|").map(String.init)
+        } else if key == "format" {
+            guard let format = BodyFormat(rawValue: value) else {
+                throw MappingError(message: "found format=\(value); expected markdown, html or text")
+            }
+            bodyFormat = format
+        } else if key == "top_level_parent" || key == "top-level-parent" {
+            topLevelParent = value
+        } else {
+            throw MappingError(message: "found the key '\(key)'; expected one of \(Self.keysDescribed)")
+        }
+    }
+
+    /// Checks what every mapping needs: an id.
+    func validate() throws(MappingError) {
         guard paths[.id] != nil else {
             throw MappingError(message: "the mapping has no id; expected id=<member> (every comment needs an id)")
         }
-        return FieldMapping(paths: paths)
     }
 
-    /// Reads a mapping file: `{"id": "objectID", "parent": "parent_id", …, "top_level_parent": "0"}`.
-    package static func load(json bytes: [UInt8], file: String) throws(InputErrors) -> FieldMapping {
+    /// The mapping of `--map-file` with `--map`'s keys over it (the command line wins per key);
+    /// either may be missing, not both.
+    package static func combined(file: FieldMapping?, command text: String?) throws(MappingError) -> FieldMapping {
+        var mapping = file ?? FieldMapping(paths: [:])
+        if let text { mapping = try parse(text, over: mapping) }
+        try mapping.validate()
+        return mapping
+    }
+
+    /// Reads a mapping file: one JSON object with the keys `--map` takes (`{"id": "objectID",
+    /// "comments": "$.data", "thread.title": "$.title", "where.kind": "t1", "strip": ["t1_"],
+    /// "top_level_parent": "0"}`). With `requireID` false (a `--map` will be laid over it), it
+    /// may lack an id.
+    package static func load(json bytes: [UInt8], file: String, requireID: Bool = true) throws(InputErrors) -> FieldMapping {
         let r = try JSONReader(bytes: bytes, file: file)
-        var paths: [Field: [String]] = [:]
-        var topLevel: String?
+        var mapping = FieldMapping(paths: [:])
         do throws(JSONMismatch) {
             try r.members(r.root, "$", expected: "an object of field names to member paths, like {\"id\": \"objectID\"}") { key, value throws(JSONMismatch) in
-                if key == "top_level_parent" {
-                    guard r.kind(value) == .string || r.kind(value) == .number else {
-                        throw r.mismatch(value, "$.top_level_parent", expected: "a string or a number")
-                    }
-                    topLevel = r.kind(value) == .string ? r.document.string(value) : r.document.numberText(value)
+                let path = "$." + key
+                let text: String
+                if key == "strip", r.kind(value) == .array {
+                    mapping.strip = try r.strings(value, path)
                     return
                 }
-                guard let field = Field(rawValue: key) else {
-                    throw JSONMismatch(node: value, path: "$.\(key)", expected: "one of \(Field.allCases.map(\.rawValue).joined(separator: ", ")) or top_level_parent",
-                                       found: "an unknown field")
+                switch r.kind(value) {
+                case .string: text = r.document.string(value)
+                case .number where key == "top_level_parent" || key.hasPrefix("where."): text = r.document.numberText(value)
+                case .true where key.hasPrefix("where."): text = "true"
+                case .false where key.hasPrefix("where."): text = "false"
+                case .null where key.hasPrefix("where."): text = "null"
+                default:
+                    let expected: String
+                    switch key {
+                    case "top_level_parent": expected = "a string or a number"
+                    case "strip": expected = "an array of prefixes, like [\"t1_\", \"t3_\"]"
+                    case "format": expected = "markdown, html or text"
+                    default: expected = key.hasPrefix("where.") ? "a value to compare with" : "a member path as a string"
+                    }
+                    throw r.mismatch(value, path, expected: expected)
                 }
-                let text = try r.string(value, "$.\(key)", expected: "a member path as a string")
-                let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-                guard !parts.contains(where: \.isEmpty) else {
-                    throw JSONMismatch(node: value, path: "$.\(key)", expected: "member names joined by dots, like user.name",
-                                       found: "the path '\(text)'")
+                do throws(MappingError) { try mapping.set(key, text) } catch {
+                    // "found X; expected Y", as a mismatch says it: "expected Y, found X".
+                    let parts = error.message.components(separatedBy: "; expected ")
+                    if parts.count == 2, parts[0].hasPrefix("found ") {
+                        throw JSONMismatch(node: value, path: path, expected: parts[1], found: String(parts[0].dropFirst("found ".count)))
+                    }
+                    throw JSONMismatch(node: value, path: path, expected: "a mapping key and its value", found: error.message)
                 }
-                paths[field] = parts.map(String.init)
             }
-            guard paths[.id] != nil else { throw JSONMismatch(node: r.root, path: "$.id", expected: "an id mapping", found: "none") }
+            if requireID && mapping.paths[.id] == nil {
+                throw JSONMismatch(node: r.root, path: "$.id", expected: "an id mapping", found: "none")
+            }
         } catch {
             throw InputErrors([r.error(error)])
         }
-        return FieldMapping(paths: paths, topLevelParent: topLevel)
+        return mapping
     }
 
-    static func splitPath(_ text: String) throws(MappingError) -> [String] {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard !parts.contains(where: \.isEmpty) else {
-            throw MappingError(message: "found the path '\(text)'; expected member names joined by dots, like user.name")
+    /// Splits a path into its steps: member names at dots, `[N]` as the step `N`. A leading `$`
+    /// (the root, or the comment for comment fields) is dropped; `$` alone is the empty path,
+    /// allowed only where `root` is.
+    static func splitPath(_ text: String, root: Bool = false) throws(MappingError) -> [String] {
+        var rest = Substring(text)
+        var dollar = false
+        if rest.hasPrefix("$") {
+            dollar = true
+            rest = rest.dropFirst()
+            if rest.hasPrefix(".") { rest = rest.dropFirst() }
         }
-        return parts
+        if rest.isEmpty {
+            guard dollar && root else {
+                throw MappingError(message: "found the path '\(text)'; expected member names joined by dots, like user.name")
+            }
+            return []
+        }
+        var steps: [String] = []
+        for segment in rest.split(separator: ".", omittingEmptySubsequences: false) {
+            var name = segment
+            var indices: [String] = []
+            while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
+                let digits = name[name.index(after: open)..<name.index(before: name.endIndex)]
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    throw MappingError(message: "found '\(segment)' in the path '\(text)'; expected an element's index in brackets, like data.children[0]")
+                }
+                indices.insert(String(digits), at: 0)
+                name = name[..<open]
+            }
+            guard !name.isEmpty || !indices.isEmpty else {
+                throw MappingError(message: "found the path '\(text)'; expected member names joined by dots, like user.name")
+            }
+            guard !name.contains("[") && !name.contains("]") else {
+                throw MappingError(message: "found '\(segment)' in the path '\(text)'; expected an element's index in brackets, like data.children[0]")
+            }
+            if !name.isEmpty { steps.append(String(name)) }
+            steps.append(contentsOf: indices)
+        }
+        return steps
+    }
+
+    /// The node at `path` from `node`: a member of an object by name, an element of an array by
+    /// its index. Nil when a step is missing or the value there is null.
+    static func resolve(_ document: JSONDocument, _ node: Int, _ path: [String]) -> Int? {
+        var current = node
+        for step in path {
+            switch document.kind(current) {
+            case .object:
+                guard let next = document.member(current, step) else { return nil }
+                current = next
+            case .array:
+                guard let index = Int(step), index >= 0, index < document.count(current) else { return nil }
+                var element = current + 1
+                for _ in 0..<index { element = document.next(element) }
+                current = element
+            default:
+                return nil
+            }
+        }
+        return document.kind(current) == .null ? nil : current
+    }
+
+    /// Whether the item at `item` meets every `where` condition.
+    func admits(_ document: JSONDocument, _ item: Int) -> Bool {
+        for condition in conditions {
+            guard let node = Self.resolve(document, item, condition.path) else {
+                if condition.value == "null" && document.kind(item) == .object { continue }
+                return false
+            }
+            let text: String
+            switch document.kind(node) {
+            case .string: text = document.string(node)
+            case .number: text = document.numberText(node)
+            case .true: text = "true"
+            case .false: text = "false"
+            default: return false
+            }
+            guard condition.matches(text) else { return false }
+        }
+        return true
+    }
+
+    /// A path as written: `data.children[0]`.
+    static func written(_ path: [String]) -> String {
+        var text = ""
+        for step in path {
+            if !step.isEmpty, step.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { text += "[\(step)]" }
+            else { text += (text.isEmpty ? "" : ".") + step }
+        }
+        return text
+    }
+
+    /// A path from the root as written: `$`, `$.data.children`, `$[1].data`.
+    static func rooted(_ path: [String]) -> String {
+        guard let first = path.first else { return "$" }
+        return "$" + (first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? "" : ".") + written(path)
+    }
+
+    /// The id with the first prefix of `strip` that fits taken off (never down to nothing).
+    func stripped(_ id: CommentID) -> CommentID {
+        guard !strip.isEmpty else { return id }
+        let text = id.string.utf8
+        for prefix in strip where text.starts(with: prefix.utf8) && text.count > prefix.utf8.count {
+            return CommentID(String(decoding: text.dropFirst(prefix.utf8.count), as: UTF8.self))
+        }
+        return id
     }
 }
 

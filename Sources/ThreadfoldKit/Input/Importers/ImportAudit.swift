@@ -58,10 +58,26 @@ enum ImportAudit {
             errors.append(InputError(file: file, line: 1, column: 1, path: shape.path,
                                      message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
         }
-        if let list = arrays.read, let suggestion = suggestion(list, arrays.unread) {
+        if let list = arrays.read, let suggestion = suggestion(document, list, arrays.unread) {
             errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
         }
         throw InputErrors(errors)
+    }
+
+    /// For a file no form recognised: the arrays of objects in it (largest first, at most six)
+    /// and, when one of them is a list of comments, a `--map` line to read it.
+    static func undetected(_ document: JSONDocument, file: String) -> [InputError] {
+        let shapes = arrays(document, asThreadfold: false).unread
+        var errors = shapes.prefix(6).map { shape in
+            InputError(file: file, line: 1, column: 1, path: shape.path,
+                       message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")")
+        }
+        // The list: the largest array at a path of its own (not one array per item of another).
+        if let list = shapes.filter({ !$0.path.contains("[*]") }).max(by: { $0.items < $1.items || ($0.items == $1.items && $0.path.utf8.count > $1.path.utf8.count) }),
+           let suggestion = suggestion(document, list, shapes) {
+            errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
+        }
+        return errors
     }
 
     /// The read fields' names in Threadfold's format, so the other names of an object stand out.
@@ -75,30 +91,80 @@ enum ImportAudit {
         comments?.fields.contains { !known.contains($0) } ?? false
     }
 
-    /// A `--map` line for comments in one list, from the field names on them; nil when replies
-    /// nest in arrays the mapping cannot read, or no id field is there.
-    static func suggestion(_ list: ArrayShape, _ unread: [ArrayShape]) -> String? {
-        if let nested = unread.first(where: { $0.path.hasPrefix(list.path + "[*].") }) {
-            return "the replies nest in \(nested.path); --map reads one list of comments, each naming its parent, and cannot read nested replies yet"
+    /// A `--map` line for comments in one list, from the field names on them: the list's path
+    /// (`comments=$.data` when it is not the root), where replies nest (`replies=children`, when
+    /// its items hold arrays of objects of the same shape), the comment fields, the thread's
+    /// fields from the root object, and `format=html` when the bodies are HTML. Nil when no id
+    /// field is there.
+    static func suggestion(_ document: JSONDocument, _ list: ArrayShape, _ unread: [ArrayShape]) -> String? {
+        var fields = list.fields
+        // Replies nest one path below each item, in objects that share the list's id field.
+        let prefix = list.path + "[*]."
+        let nested = unread.first { shape in
+            shape.path.hasPrefix(prefix) && !shape.path.dropFirst(prefix.count).contains("[") && !shape.path.hasSuffix("…")
+                && Set(shape.fields).intersection(list.fields).count * 2 >= min(shape.fields.count, list.fields.count)
         }
-        let fields = Set(list.fields)
-        func pick(_ candidates: [String]) -> String? { candidates.first(where: fields.contains) }
+        if let nested { fields += nested.fields.filter { !fields.contains($0) } }
+        let present = Set(fields)
+        func pick(_ candidates: [String]) -> String? { candidates.first(where: present.contains) }
         guard let id = pick(["id", "objectID", "short_id", "comment_id", "uuid"]) else { return nil }
-        var parts = ["id=\(id)"]
-        if let parent = pick(["parent_id", "parentID", "parent", "parent_comment", "in_reply_to_id", "reply_to", "parentId"]) { parts.append("parent=\(parent)") }
-        if let author = pick(["author", "user", "username", "by", "name", "commenting_user", "user_login"]) { parts.append("author=\(author)") }
-        if let body = pick(["body", "content", "text", "comment", "comment_text", "message", "body_html"]) { parts.append("body=\(body)") }
-        if let time = pick(["created_at", "time", "created_utc", "created", "date", "timestamp", "published"]) { parts.append("time=\(time)") }
+        var parts: [String] = []
+        if list.path != "$" { parts.append("comments=\(list.path)") }
+        if let nested { parts.append("replies=\(nested.path.dropFirst(prefix.count))") }
+        parts.append("id=\(id)")
+        if nested == nil, let parent = pick(["parent_id", "parentID", "parent", "parent_comment", "in_reply_to_id", "reply_to", "parentId"]) { parts.append("parent=\(parent)") }
+        if let author = pick(["author", "user", "username", "by", "name", "commenting_user", "user_login", "poster"]) { parts.append("author=\(author)") }
+        let body = pick(["body", "content", "text", "comment", "comment_text", "message", "body_html"])
+        if let body { parts.append("body=\(body)") }
+        if let time = pick(["created_at", "time", "created_utc", "created", "date", "timestamp", "published", "posted"]) { parts.append("time=\(time)") }
+        // The thread's own fields, when the list sits in an object at the root.
+        let root = document.root
+        if list.path.hasPrefix("$."), document.kind(root) == .object {
+            func scalar(_ names: [String]) -> String? {
+                names.first { name in
+                    guard let value = document.member(root, name) else { return false }
+                    return document.kind(value) == .string || document.kind(value) == .number
+                }
+            }
+            for (field, names) in [("title", ["title", "name", "subject"]), ("url", ["url", "link", "html_url", "permalink"]),
+                                   ("author", ["author", "user", "by", "username", "submitter_user"]),
+                                   ("created", ["created_at", "time", "created_utc", "created", "date"]),
+                                   ("body", ["body", "content", "text", "selftext", "description"])] {
+                if let name = scalar(names) { parts.append("thread.\(field)=$.\(name)") }
+            }
+        }
+        if let body, looksLikeHTML(document, list.path, body) { parts.append("format=html") }
         return "to read these comments by their own field names, try --map \(parts.joined(separator: ","))"
+    }
+
+    /// Whether most of the first 20 bodies in the list at `path` (a path without `[*]`) look like
+    /// HTML: they start with a tag or hold a paragraph or line break.
+    static func looksLikeHTML(_ document: JSONDocument, _ path: String, _ field: String) -> Bool {
+        let steps = (try? FieldMapping.splitPath(path, root: true)) ?? []
+        guard !path.contains("[*]"), let list = FieldMapping.resolve(document, document.root, steps),
+              document.kind(list) == .array else { return false }
+        var seen = 0, html = 0
+        document.forEachElement(list) { position, element in
+            guard position < 20, document.kind(element) == .object, let body = document.member(element, field),
+                  document.kind(body) == .string else { return }
+            let text = document.string(body)
+            seen += 1
+            if text.hasPrefix("<") || text.contains("<p>") || text.contains("<br") || text.contains("</a>") { html += 1 }
+        }
+        return seen > 0 && html * 2 > seen
     }
 
     /// The first list of comments Threadfold's format reads in the file, and the arrays of
     /// objects it does not read, largest first. Reads only the tape, once.
-    static func arrays(_ document: JSONDocument) -> (read: ArrayShape?, unread: [ArrayShape]) {
+    /// With `asThreadfold` false, every array of objects counts as unread (for files no form
+    /// recognised).
+    static func arrays(_ document: JSONDocument, asThreadfold: Bool = true) -> (read: ArrayShape?, unread: [ArrayShape]) {
         enum Role { case thread, threadList, commentList, comment, other }
         var stack: [(node: Int, role: Role, path: String)] = []
         let root = document.root
         switch document.kind(root) {
+        case _ where !asThreadfold:
+            stack.append((root, .other, "$"))
         case .object:
             if document.member(root, "comments") == nil, let threads = document.member(root, "threads"), document.kind(threads) == .array {
                 stack.append((threads, .threadList, "$.threads"))

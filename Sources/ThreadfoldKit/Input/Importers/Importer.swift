@@ -11,6 +11,9 @@ public struct ImportOptions: Sendable {
     /// With `lenient`, the most comments of a file that may be skipped, as a share: past it the
     /// file is refused, so lenient reading never turns a file into an empty page.
     public var maxSkipped = 0.5
+    /// Discourse category names by id (from the forum's `/categories.json` or `/site.json`);
+    /// without a name, a topic's category is "Category N".
+    public var categoryNames: [String: String] = [:]
 
     public init(format: SourceFormat = .auto, bodyFormat: BodyFormat? = nil, mapping: FieldMapping? = nil, lenient: Bool = false) {
         self.format = format
@@ -36,6 +39,22 @@ package struct ImportResult: Sendable {
 /// its lines.
 package enum Importer {
     package static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
+        // Forms that are not JSON (Disqus's XML) are recognised, or named, before JSON is parsed.
+        if options.mapping == nil {
+            let named = options.format.form.flatMap { $0.readsBytes ? $0 : nil }
+            if let form = named ?? (options.format == .auto ? SourceFormat.forms.first(where: { $0.readsBytes && $0.recognises(bytes) }) : nil) {
+                var (threads, skipped) = try form.decode(bytes: bytes, file: file, options: options)
+                for t in threads.indices {
+                    threads[t].info.sourceFormat = form.name
+                    if threads[t].info.markdownFlavor == nil { threads[t].info.markdownFlavor = form.markdownFlavor }
+                    if let bodyFormat = options.bodyFormat {
+                        threads[t].info.bodyFormat = bodyFormat
+                        for c in threads[t].comments.indices { threads[t].comments[c].bodyFormat = bodyFormat }
+                    }
+                }
+                return ImportResult(threads: threads, format: form.format, detected: named == nil, skipped: skipped)
+            }
+        }
         let document = try parse(bytes, file: file)
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
@@ -43,7 +62,8 @@ package enum Importer {
             guard let found = SourceFormat.detect(document) else {
                 let forms = SourceFormat.forms.map { "\($0.name) (\($0.described))" }
                 throw InputErrors([InputError(file: file, line: 1, column: 1, path: "$",
-                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)])
+                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)]
+                    + ImportAudit.undetected(document, file: file))
             }
             format = found
         }
@@ -53,7 +73,7 @@ package enum Importer {
         if let mapping = options.mapping {
             var skipped: [InputError] = []
             threads = MappedImporter.decode(&context, mapping: mapping, lenient: options.lenient, skipped: &skipped)
-            context.skipped = skipped
+            context.skipped = skipped + context.skipped
         } else if let form {
             threads = try form.decode(&context)
             for t in threads.indices {

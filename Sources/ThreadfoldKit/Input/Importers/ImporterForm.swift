@@ -23,12 +23,26 @@ protocol ImporterForm: SendableMetatype {
     /// The threads in the document. Problems go into `context.errors`, located; a form may throw
     /// when it has its own way of collecting them.
     static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord]
+
+    /// Whether the form is read from the file's bytes rather than from a JSON document (an XML
+    /// export): `Importer.read` tries `recognises` before parsing JSON, and such a file goes to
+    /// `decode(bytes:file:options:)`.
+    static var readsBytes: Bool { get }
+    /// Whether the bytes are of this form (only for forms that read bytes).
+    static func recognises(_ bytes: [UInt8]) -> Bool
+    /// The threads in the bytes, and comments left out as warnings.
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [InputError])
 }
 
 extension ImporterForm {
     static var markdownFlavor: MarkdownFlavor? { nil }
     static var auditsUnreadArrays: Bool { false }
     static func isWholeThread(_ document: JSONDocument) -> Bool { false }
+    static var readsBytes: Bool { false }
+    static func recognises(_ bytes: [UInt8]) -> Bool { false }
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [InputError]) {
+        ([], [])
+    }
 
     /// The form's `SourceFormat` value.
     static var format: SourceFormat { SourceFormat(name: name) }

@@ -1,134 +1,292 @@
-/// Reads any JSON list of comments through a `FieldMapping`: a JSON array, an object holding
-/// one (its first member that is an array), or JSON Lines. Comments are grouped into threads by
-/// the `thread` field, in order of first appearance.
+/// Reads any JSON list of comments through a `FieldMapping`: the array `comments` names (or a
+/// JSON array, an object's first array member, JSON Lines), with replies nested under `replies`
+/// walked with an explicit stack, so a chain of any depth is a loop. Comments are grouped into
+/// threads by the `thread` field, in order of first appearance; nested replies are in their
+/// parent's thread. Items that fail the mapping's `where` conditions are counted, with their
+/// replies, in one warning.
 enum MappedImporter {
+    /// One array being walked: its elements share a container record, a path fragment, a
+    /// parent and a thread, or are all left out (inside an item a condition left out, or one
+    /// lenient reading skipped).
+    private struct Frame {
+        var array: Int
+        var position: Int
+        var element: Int
+        var container: Int32
+        var key: String?
+        var parent: CommentID?
+        var thread: CommentID?
+        var left: Bool
+        /// Left out because an item above them was skipped, not filtered.
+        var underSkipped = false
+    }
+
     static func decode(_ context: inout ImportContext, mapping: FieldMapping, lenient: Bool,
                        skipped: inout [InputError]) -> [ThreadRecord] {
         let document = context.document
-        var list = document.root
-        var listPath = "$"
-        if document.kind(list) == .object {
-            var found: (Int, String)?
-            document.forEachMember(list) { key, value in
-                if found == nil && document.kind(value) == .array { found = (value, key) }
-            }
-            guard let (array, key) = found else {
-                context.fail(list, "$", "found an object without an array of comments; expected an array, an object holding one, or JSON Lines")
-                return []
-            }
-            list = array
-            listPath = "$.\(key)"
-        }
-        guard document.kind(list) == .array else {
-            context.fail(list, listPath, "expected an array of comments, found \(document.kind(list).described)")
-            return []
-        }
+        guard let (list, listPath) = commentList(&context, mapping) else { return [] }
+        let reader = context.reader
+        let bodyFormat = mapping.bodyFormat ?? .markdown
 
         func value(_ object: Int, _ field: FieldMapping.Field) -> Int? {
             guard let path = mapping.paths[field] else { return nil }
-            var node = object
-            for part in path {
-                guard document.kind(node) == .object, let next = document.member(node, part) else { return nil }
-                node = next
-            }
-            return document.kind(node) == .null ? nil : node
+            return FieldMapping.resolve(document, object, path)
         }
         func fieldPath(_ base: String, _ field: FieldMapping.Field) -> String {
-            base + "." + (mapping.paths[field] ?? []).joined(separator: ".")
+            base + "." + FieldMapping.written(mapping.paths[field] ?? [])
         }
-        let reader = context.reader
-        func idValue(_ node: Int) -> CommentID? { reader.id(node) }
+        func idValue(_ node: Int) -> CommentID? { reader.id(node).map(mapping.stripped) }
+        func passes(_ item: Int) -> Bool { mapping.admits(document, item) }
+
+        // The document's own thread: its id, and the fields read from its root.
+        let root = document.root
+        let documentThread = mapping.thread[.id].flatMap { FieldMapping.resolve(document, root, $0) }.flatMap(idValue)
+        var threadInfo = ThreadInfo(file: context.file)
+        for field in FieldMapping.ThreadField.allCases {
+            guard let path = mapping.thread[field] else { continue }
+            let where_ = FieldMapping.rooted(path)
+            guard let node = FieldMapping.resolve(document, root, path) else { continue }
+            switch field {
+            case .id: threadInfo.id = documentThread
+            case .title: threadInfo.title = text(&context, node, where_)
+            case .url: threadInfo.url = text(&context, node, where_)
+            case .author: threadInfo.author = text(&context, node, where_)
+            case .category: threadInfo.category = text(&context, node, where_)
+            case .created: threadInfo.createdAt = time(&context, node, where_)
+            case .body:
+                threadInfo.body = text(&context, node, where_)
+                threadInfo.bodyFormat = bodyFormat
+            }
+        }
 
         // Threads are keyed by their key's bytes: NFC and NFD spellings are different threads.
         var order: [CommentID] = []
         var threads: [CommentID: ThreadRecord] = [:]
-        document.forEachElement(list) { position, item in
-            let path = "\(listPath)[\(position)]"
+        var leftOut = 0
+        var repliesOfSkipped = 0
+        var stack: [Frame] = []
+        if document.count(list) > 0 {
+            stack.append(Frame(array: list, position: 0, element: list + 1, container: -1,
+                               key: listPath == "$" ? nil : String(listPath.dropFirst()), parent: nil, thread: nil, left: false))
+        }
+        let repliesKey = mapping.replies.map { "." + FieldMapping.written($0) }
+        while context.errors.count < ThreadDecoder.errorLimit, let top = stack.last {
+            guard top.position < document.count(top.array) else {
+                stack.removeLast()
+                continue
+            }
+            let item = top.element
+            stack[stack.count - 1].position += 1
+            stack[stack.count - 1].element = document.next(item)
+            let nested = top.container >= 0 || top.left
+            let replies = mapping.replies.flatMap { FieldMapping.resolve(document, item, $0) }
+            if top.left || !passes(item) {
+                if top.underSkipped { repliesOfSkipped += 1 } else { leftOut += 1 }
+                if let replies, document.kind(replies) == .array, document.count(replies) > 0 {
+                    stack.append(Frame(array: replies, position: 0, element: replies + 1, container: -1, key: nil,
+                                       parent: nil, thread: nil, left: true, underSkipped: top.underSkipped))
+                }
+                continue
+            }
+            let origin = RecordOrigin(offset: Int32(document.offset(item)), container: top.container, key: top.key,
+                                      index: Int32(top.position))
+            // Paths are built for messages only; containers are records of the thread the frame is in.
+            func path() -> String {
+                if let thread = threads[top.thread ?? CommentID("")], top.container >= 0 { return thread.path(for: origin) }
+                return ThreadRecord().path(for: origin)
+            }
             guard document.kind(item) == .object else {
-                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                return
+                context.fail(item, path(), "expected a comment object, found \(document.kind(item).described)")
+                continue
             }
             guard let idNode = value(item, .id) else {
-                let mapped = (mapping.paths[.id] ?? []).joined(separator: ".")
-                var error = reader.error(at: item, path: fieldPath(path, .id),
+                let mapped = FieldMapping.written(mapping.paths[.id] ?? [])
+                var error = reader.error(at: item, path: fieldPath(path(), .id),
                                          lenient ? "has no id (mapped as id=\(mapped)); skipped"
                                              : "expected an id here (mapped as id=\(mapped)), found none",
                                          severity: lenient ? .warning : .error)
                 error.hint = lenient ? .skipped : .lenient
                 if lenient { error.kind = "skipped" }
                 if lenient { skipped.append(error) } else if context.errors.count < ThreadDecoder.errorLimit { context.errors.append(error) }
-                return
+                // Its nested replies go with it, counted.
+                if lenient, let replies, document.kind(replies) == .array, document.count(replies) > 0 {
+                    stack.append(Frame(array: replies, position: 0, element: replies + 1, container: -1, key: nil,
+                                       parent: nil, thread: nil, left: true, underSkipped: true))
+                }
+                continue
             }
             guard let id = idValue(idNode) else {
-                context.fail(idNode, fieldPath(path, .id), "expected a string or an integer id, found \(document.kind(idNode).described)")
-                return
+                context.fail(idNode, fieldPath(path(), .id), "expected a string or an integer id, found \(document.kind(idNode).described)")
+                continue
             }
-            let threadKey = value(item, .thread).flatMap(idValue)
+            // A nested reply is in its parent's thread; a listed comment in its own thread field's.
+            let threadKey = nested ? top.thread : (value(item, .thread).flatMap(idValue) ?? documentThread)
             let key = threadKey ?? CommentID("")
             if threads[key] == nil {
                 var record = ThreadRecord(id: threadKey, file: context.file, source: document.bytes)
+                record.info.title = threadInfo.title
+                record.info.url = threadInfo.url
+                record.info.author = threadInfo.author
+                record.info.category = threadInfo.category
+                record.info.createdAt = threadInfo.createdAt
+                record.info.body = threadInfo.body
+                record.info.bodyFormat = threadInfo.bodyFormat
                 record.info.sourceFormat = "mapped"
                 threads[key] = record
                 order.append(key)
             }
-            var comment = CommentRecord(id: id, origin: RecordOrigin(offset: Int32(document.offset(item)), container: -1,
-                                                                     key: String(path.dropFirst()), index: -1))
-            if let parentNode = value(item, .parent) {
+            var comment = CommentRecord(id: id, origin: origin)
+            comment.bodyFormat = bodyFormat
+            if nested {
+                comment.parentID = top.parent
+            } else if let parentNode = value(item, .parent) {
                 guard let parent = idValue(parentNode) else {
-                    context.fail(parentNode, fieldPath(path, .parent), "expected a string or an integer, found \(document.kind(parentNode).described)")
-                    return
+                    context.fail(parentNode, fieldPath(path(), .parent), "expected a string or an integer, found \(document.kind(parentNode).described)")
+                    continue
                 }
                 let text = parent.string
-                let topLevel = text.isEmpty || text == "0" || parent == threadKey || text == mapping.topLevelParent
+                let topLevel = text.isEmpty || text == "0" || parent == threadKey || parent == documentThread || text == mapping.topLevelParent
                 if !topLevel { comment.parentID = parent }
             }
-            if let node = value(item, .author) { comment.author = text(&context, node, fieldPath(path, .author)) }
-            if let node = value(item, .body) { comment.body = text(&context, node, fieldPath(path, .body)) ?? "" }
-            if let node = value(item, .time) { comment.createdAt = time(&context, node, fieldPath(path, .time)) }
+            if !nested, comment.parentID == nil, let node = value(item, .path) {
+                // Lemmy's chain `0.12.34`: the id before the comment's own is its parent.
+                guard document.kind(node) == .string else {
+                    context.fail(node, fieldPath(path(), .path), "expected a chain of ids joined by dots, found \(document.kind(node).described)")
+                    continue
+                }
+                let chain = document.string(node).split(separator: ".", omittingEmptySubsequences: false)
+                if chain.count >= 2 {
+                    let parent = mapping.stripped(CommentID(String(chain[chain.count - 2])))
+                    let text = parent.string
+                    if !(text.isEmpty || text == "0" || parent == threadKey || parent == documentThread || text == mapping.topLevelParent) {
+                        comment.parentID = parent
+                    }
+                }
+            }
+            if let node = value(item, .author) { comment.author = text(&context, node, fieldPath(path(), .author)) }
+            if let node = value(item, .body) { comment.body = text(&context, node, fieldPath(path(), .body)) ?? "" }
+            if let node = value(item, .time) { comment.createdAt = time(&context, node, fieldPath(path(), .time)) }
             if let node = value(item, .edited) {
                 switch document.kind(node) {
                 case .true: comment.edited = true
                 case .false: break
                 default:
-                    comment.editedAt = time(&context, node, fieldPath(path, .edited))
-                    comment.edited = comment.editedAt != nil
+                    // An edit time equal to the creation time is no edit (GitHub's updated_at).
+                    let edited = time(&context, node, fieldPath(path(), .edited))
+                    if let edited, edited != comment.createdAt {
+                        comment.editedAt = edited
+                        comment.edited = true
+                    }
                 }
             }
             if let node = value(item, .score) {
                 if let exact = document.int64(node) { comment.score = exact }
                 else if let double = document.double(node), double.isFinite, abs(double) < 9e18 { comment.score = Int64(double.rounded()) }
-                else { context.fail(node, fieldPath(path, .score), "expected a number, found \(document.kind(node).described)") }
+                else { context.fail(node, fieldPath(path(), .score), "expected a number, found \(document.kind(node).described)") }
             }
-            if let node = value(item, .deleted) {
+            for field in [FieldMapping.Field.deleted, .removed] {
+                guard let node = value(item, field) else { continue }
                 switch document.kind(node) {
-                case .true: comment.deleted = true
+                case .true: if field == .deleted { comment.deleted = true } else { comment.removed = true }
                 case .false: break
-                default: context.fail(node, fieldPath(path, .deleted), "expected true or false, found \(document.kind(node).described)")
+                default: context.fail(node, fieldPath(path(), field), "expected true or false, found \(document.kind(node).described)")
                 }
             }
-            if threads[key]!.info.title == nil, let node = value(item, .title) { threads[key]!.info.title = text(&context, node, fieldPath(path, .title)) }
-            if threads[key]!.info.url == nil, let node = value(item, .url) { threads[key]!.info.url = text(&context, node, fieldPath(path, .url)) }
-            if threads[key]!.info.category == nil, let node = value(item, .category) {
-                threads[key]!.info.category = text(&context, node, fieldPath(path, .category))
+            if threads[key]!.info.title == nil, let node = value(item, .title) {
+                let title = text(&context, node, fieldPath(path(), .title))
+                threads[key]!.info.title = title
             }
+            if threads[key]!.info.url == nil, let node = value(item, .url) {
+                let url = text(&context, node, fieldPath(path(), .url))
+                threads[key]!.info.url = url
+            }
+            if threads[key]!.info.category == nil, let node = value(item, .category) {
+                let category = text(&context, node, fieldPath(path(), .category))
+                threads[key]!.info.category = category
+            }
+            let index = threads[key]!.comments.count
             threads[key]!.comments.append(comment)
+            if let replies, let repliesKey {
+                switch document.kind(replies) {
+                case .array:
+                    if document.count(replies) > 0 {
+                        stack.append(Frame(array: replies, position: 0, element: replies + 1, container: Int32(index), key: repliesKey,
+                                           parent: id, thread: threadKey, left: false))
+                    }
+                case .string where document.string(replies).isEmpty:
+                    break // Reddit writes "" for no replies.
+                default:
+                    context.fail(replies, path() + repliesKey, "expected an array of replies (mapped as replies=\(repliesKey.dropFirst())), found \(document.kind(replies).described)")
+                }
+            }
+        }
+        if repliesOfSkipped > 0 {
+            var note = reader.error(at: list, path: listPath,
+                                    "\(Printable.count(repliesOfSkipped, "reply", "replies")) nested in skipped comments were left out with them",
+                                    severity: .warning)
+            note.kind = "skipped"
+            note.hint = .skipped
+            skipped.append(note)
+        }
+        if leftOut > 0 {
+            let conditions = mapping.conditions.map(\.described).joined(separator: ", ")
+            var note = reader.error(at: list, path: listPath,
+                                    "\(Printable.count(leftOut, "item")) left out by \(conditions) (with any replies nested in them)",
+                                    severity: .warning)
+            note.kind = "filtered"
+            context.skipped.append(note)
         }
         return order.map { threads[$0]! }
     }
 
-    private static func text(_ context: inout ImportContext, _ node: Int, _ path: String) -> String? {
+    /// The array of comments and its JSON path: `comments`'s, else the root array, else the
+    /// root object's first array member.
+    private static func commentList(_ context: inout ImportContext, _ mapping: FieldMapping) -> (Int, String)? {
+        let document = context.document
+        let root = document.root
+        if let path = mapping.comments {
+            let written = FieldMapping.rooted(path)
+            guard let list = FieldMapping.resolve(document, root, path) else {
+                context.fail(root, written, "expected the array of comments here (mapped as comments=\(written)), found nothing")
+                return nil
+            }
+            guard document.kind(list) == .array else {
+                context.fail(list, written, "expected the array of comments (mapped as comments=\(written)), found \(document.kind(list).described)")
+                return nil
+            }
+            return (list, written)
+        }
+        if document.kind(root) == .object {
+            var found: (Int, String)?
+            document.forEachMember(root) { key, value in
+                if found == nil && document.kind(value) == .array { found = (value, "$.\(key)") }
+            }
+            guard let found else {
+                context.fail(root, "$", "found an object without an array of comments; expected an array, an object holding one (or comments=<path>), or JSON Lines")
+                return nil
+            }
+            return found
+        }
+        guard document.kind(root) == .array else {
+            context.fail(root, "$", "expected an array of comments, found \(document.kind(root).described)")
+            return nil
+        }
+        return (root, "$")
+    }
+
+    private static func text(_ context: inout ImportContext, _ node: Int, _ path: @autoclosure () -> String) -> String? {
         switch context.document.kind(node) {
         case .string: return context.document.string(node)
         case .number: return context.document.numberText(node)
         default:
-            context.fail(node, path, "expected a string, found \(context.document.kind(node).described)")
+            context.fail(node, path(), "expected a string, found \(context.document.kind(node).described)")
             return nil
         }
     }
 
-    private static func time(_ context: inout ImportContext, _ node: Int, _ path: String) -> Timestamp? {
+    private static func time(_ context: inout ImportContext, _ node: Int, _ path: @autoclosure () -> String) -> Timestamp? {
         if let value = context.document.timestamp(node) { return value }
-        context.fail(node, path, "expected an ISO 8601 date or Unix seconds or milliseconds, found \(context.document.kind(node).described)")
+        context.fail(node, path(), "expected an ISO 8601 date or Unix seconds or milliseconds, found \(context.document.kind(node).described)")
         return nil
     }
 }

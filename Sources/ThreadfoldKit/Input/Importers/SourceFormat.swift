@@ -13,6 +13,7 @@ public struct SourceFormat: RawRepresentable, Hashable, Sendable, CustomStringCo
         LemmyImporter.self,
         MastodonImporter.self,
         GitHubImporter.self,
+        DisqusImporter.self,
         ThreadfoldForm.self,
     ]
 

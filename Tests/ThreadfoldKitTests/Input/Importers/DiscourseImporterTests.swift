@@ -76,3 +76,36 @@ struct DiscourseImporterTests {
         #expect(DiscourseImporter.percentEncoded("../a b/é") == "%2E%2E%2Fa%20b%2F%C3%A9")
     }
 }
+
+@Suite("Discourse category names")
+struct DiscourseCategoryTests {
+    static let topic = #"{"id": 77, "slug": "s", "title": "T", "category_id": 12, "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x</p>"}, {"post_number": 2, "username": "b", "cooked": "<p>y</p>"}]}}"#
+
+    @Test("/categories.json names categories, subcategories under their parent; /site.json the same; without a name, Category N")
+    func names() throws {
+        let categories = #"""
+            {"category_list": {"can_create_category": false, "categories": [
+              {"id": 5, "name": "Support", "slug": "support", "subcategory_list": [{"id": 12, "name": "Installing", "slug": "installing"}]},
+              {"id": 7, "name": "Meta", "slug": "meta"}]}}
+            """#
+        let fromList = try DiscourseCategories.load(json: Array(categories.utf8), file: "categories.json")
+        #expect(fromList == ["5": "Support", "12": "Support / Installing", "7": "Meta"])
+        let site = #"{"categories": [{"id": 5, "name": "Support"}, {"id": 12, "name": "Installing", "parent_category_id": 5}], "groups": []}"#
+        let fromSite = try DiscourseCategories.load(json: Array(site.utf8), file: "site.json")
+        #expect(fromSite == fromList.filter { $0.key != "7" })
+        var options = ImportOptions()
+        options.categoryNames = fromSite
+        let named = try Importer.read(bytes: Array(Self.topic.utf8), file: "t.json", options: options)
+        #expect(named.threads[0].info.category == "Support / Installing")
+        let unnamed = try Importer.read(bytes: Array(Self.topic.replacingOccurrences(of: "12", with: "99").utf8), file: "t.json", options: options)
+        #expect(unnamed.threads[0].info.category == "Category 99")
+    }
+
+    @Test("a file of another shape is a located error")
+    func errors() throws {
+        let wrong = try #require(throws: InputErrors.self) { try DiscourseCategories.load(json: Array(#"{"users": []}"#.utf8), file: "c.json") }
+        #expect(wrong.description == "c.json:1:1: error: $: expected category_list.categories (/categories.json) or categories (/site.json), found neither")
+        let badName = try #require(throws: InputErrors.self) { try DiscourseCategories.load(json: Array(#"{"categories": [{"id": 1, "name": 5}]}"#.utf8), file: "c.json") }
+        #expect(badName.description == "c.json:1:35: error: $.categories[0].name: expected a string, found the number 5")
+    }
+}

@@ -35,9 +35,56 @@ struct FormHostileTests {
             return #"{"status": {"id": "r", "in_reply_to_id": null, "content": \#(t), "spoiler_text": \#(p0), "url": \#(p0), "account": {"acct": \#(p0), "display_name": \#(p0), "url": \#(p0)}, "media_attachments": \#(media), "tags": [{"name": \#(p0)}]}, "context": {"ancestors": [], "descendants": [\#(list { #"{"id": \#($0.id), "in_reply_to_id": "r", "content": \#($0.p), "spoiler_text": \#($0.p), "visibility": "public", "account": {"acct": \#($0.p), "display_name": \#($0.p), "url": "https://x.example/@a"}, "media_attachments": \#(media)}"# })]}}"#
         case .github:
             return #"{"issue": {"id": 1, "number": 1, "title": \#(t), "body": \#(p0), "user": {"login": \#(p0)}, "html_url": \#(p0), "labels": [{"name": \#(p0)}]}, "comments": [\#(list { #"{"id": \#($0.id), "user": {"login": \#($0.p), "type": "Bot"}, "body": \#($0.p), "author_association": \#($0.p), "html_url": \#($0.p), "created_at": "2024-01-01T00:00:00Z", "updated_at": "2024-01-02T00:00:00Z"}"# })]}"#
+        case .disqus:
+            func x(_ text: String) -> String { xml(text) }
+            let posts = payloads.enumerated().map { n, p in
+                #"<post dsq:id="\#(x(p + "#\(n)"))"><id/><message>\#(x(p))</message><createdAt>2024-01-01T00:00:\#(10 + n)Z</createdAt><isDeleted>false</isDeleted><isSpam>false</isSpam><author><name>\#(x(p))</name><isAnonymous>false</isAnonymous><username>\#(x(p))</username></author><thread dsq:id="\#(x(payloads[0]))"/></post>"#
+            }
+            return #"<?xml version="1.0" encoding="utf-8"?><disqus xmlns="http://disqus.com" xmlns:dsq="http://disqus.com/disqus-internals"><category dsq:id="\#(x(payloads[0]))"><title>\#(x(payloads[0]))</title></category><thread dsq:id="\#(x(payloads[0]))"><link>\#(x(payloads[0]))</link><title>\#(x(payloads.joined(separator: " ")))</title><message>\#(x(payloads[0]))</message><author><name>\#(x(payloads[0]))</name><username>\#(x(payloads[0]))</username></author><category dsq:id="\#(x(payloads[0]))"/></thread>\#(posts.joined())</disqus>"#
         default:
             return ""
         }
+    }
+
+    @Test("every payload in every field a full mapping reads comes out as text, Markdown and HTML bodies alike", arguments: HostileCorpus.groups.indices)
+    func mapped(_ index: Int) throws {
+        let payloads = HostileCorpus.groups[index].1
+        let t = Self.json(payloads.joined(separator: " ")), p0 = Self.json(payloads[0])
+        let items = payloads.enumerated().map { n, p in
+            #"{"kind": "c", "id": \#(Self.json(p + "#\(n)")), "who": \#(Self.json(p)), "text": \#(Self.json(p)), "cat": \#(Self.json(p)), "link": \#(Self.json(p)), "kids": [{"kind": "c", "id": \#(Self.json(p + "#r\(n)")), "who": \#(Self.json(p)), "text": \#(Self.json(p))}]}"#
+        }
+        let input = #"{"post": {"title": \#(t), "body": \#(p0), "by": \#(p0), "url": \#(p0), "cat": \#(p0)}, "items": [\#(items.joined(separator: ", ")), {"kind": "x"}]}"#
+        for format in ["markdown", "html"] {
+            let map = "comments=$.items,replies=kids,where.kind=c,id=id,author=who,body=text,category=cat,url=link,thread.title=$.post.title,thread.body=$.post.body,thread.author=$.post.by,thread.url=$.post.url,thread.category=$.post.cat,format=\(format)"
+            let result = try Importer.read(bytes: Array(input.utf8), file: "hostile.json", options: ImportOptions(mapping: try FieldMapping.parse(map)))
+            let record = try #require(result.threads.first)
+            #expect(record.comments.count == payloads.count * 2)
+            let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+            let issues = HostileInputTests.problems(content(of: page))
+            #expect(issues.isEmpty, "\(format): \(issues.prefix(5))")
+            let title = page.components(separatedBy: "<title>")[1].components(separatedBy: "</title>")[0]
+            #expect(!title.contains("<"))
+        }
+    }
+
+    /// Text as XML character data or an attribute value: markup characters escaped, characters
+    /// XML 1.0 does not allow at all replaced by U+FFFD.
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out += "&#\(scalar.value);"
+            default:
+                let v = scalar.value
+                out.unicodeScalars.append(v < 0x20 || v == 0xFFFE || v == 0xFFFF ? "\u{FFFD}" : scalar)
+            }
+        }
+        return out
     }
 
     static let cases: [(form: String, group: String)] = SourceFormat.forms.map { $0.name }.filter { $0 != "threadfold" }

@@ -87,6 +87,18 @@ struct HackerNewsImporterTests {
         #expect(result.threads[1].info.id == CommentID("777") && result.threads[1].comments.count == 1)
     }
 
+    @Test("a dead (flagged or killed) comment is a removed placeholder: its text is not shown, its replies are; a dead leaf is left out with a warning")
+    func deadRendered() throws {
+        let lines = Self.firebaseLines.replacingOccurrences(of: #""text": "Agreed""#, with: #""text": "flagged words""#)
+            + #"\#n{"id": 6, "type": "comment", "by": "d", "time": 1160418500, "parent": 1, "text": "dead leaf", "dead": true}"#
+        let story = try Importer.read(bytes: Array(lines.utf8), file: "items.jsonl").threads[0]
+        let tree = try ThreadBuilder.build(story)
+        #expect(tree.diagnostics.contains { $0.kind == .omittedDeleted && $0.error.description.contains("is removed and has no replies") })
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(story).html, as: UTF8.self)
+        #expect(!page.contains("flagged words") && !page.contains("dead leaf"))
+        #expect(page.contains("[removed]") && page.contains("reply to a dead one"))
+    }
+
     @Test("Firebase as an array; errors point at the line of the item in JSON Lines")
     func firebaseErrors() throws {
         let lines = "{\"id\": 1, \"type\": \"story\", \"by\": \"a\"}\n{\"id\": 2, \"type\": \"comment\", \"by\": \"b\", \"parent\": 1, \"time\": \"soon\"}\n"

@@ -33,7 +33,41 @@ struct ImportAuditTests {
         #expect(errors.errors[0].hint == .otherForm)
         #expect(lines.contains("hn.json:1:1: error: $.comments: an array of 5 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(lines.contains("hn.json:1:1: error: $.comments[*].comments: an array of 30 objects, with the fields id, level, user, time, time_ago, content, comments"))
-        #expect(lines.last == "hn.json:1:1: error: $.comments: the replies nest in $.comments[*].comments; --map reads one list of comments, each naming its parent, and cannot read nested replies yet")
+        #expect(lines.last == "hn.json:1:1: error: $.comments: to read these comments by their own field names, try --map comments=$.comments,replies=comments,id=id,author=user,body=content,time=time,thread.title=$.title,thread.url=$.url,thread.author=$.user,thread.created=$.time,format=html")
+        // Run as suggested, every comment arrives with its body, nested under its parent, and the page renders.
+        let line = String(try #require(errors.errors.last?.message.split(separator: " ").last))
+        let result = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
+        let thread = try #require(result.threads.first)
+        #expect(thread.comments.count == 35 && thread.comments.allSatisfy { $0.body.hasPrefix("<p>") && $0.author != nil && $0.bodyFormat == .html })
+        #expect(thread.comments.filter { $0.parentID != nil }.count == 30)
+        #expect(thread.info.title == "My YC app" && thread.info.author == "dhouston")
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
+        #expect(page.contains("<p>reply 5</p>") && page.contains("<p>comment 4</p>") && page.contains("My YC app"))
+    }
+
+    @Test("a file no form recognises lists its arrays and a --map line with the list's path and its nesting, which reads it")
+    func undetected() throws {
+        var items: [String] = []
+        for t in 0..<4 {
+            let kids = (0..<3).map { #"{"key": "k\#(t)\#($0)", "poster": "p\#($0)", "message": "nested \#(t).\#($0)", "posted": 1700000100, "children": []}"# }
+            items.append(#"{"key": "k\#(t)", "poster": "top\#(t)", "message": "top \#(t)", "posted": 1700000000, "children": [\#(kids.joined(separator: ", "))]}"#)
+        }
+        let json = #"{"export": {"version": 2}, "data": {"items": [\#(items.joined(separator: ", "))]}}"#
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "x.json") }
+        let lines = errors.errors.map(\.description)
+        #expect(lines[0].hasPrefix("x.json:1:1: error: $: cannot tell which form this is"))
+        #expect(lines.contains("x.json:1:1: error: $.data.items: an array of 4 objects, with the fields key, poster, message, posted, children"))
+        // No id field among these names: no line is suggested.
+        #expect(!lines.last!.contains("--map"))
+        let withID = json.replacingOccurrences(of: #""key""#, with: #""id""#)
+        let again = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(withID.utf8), file: "x.json") }
+        let suggestion = try #require(again.errors.last?.message)
+        #expect(suggestion == "to read these comments by their own field names, try --map comments=$.data.items,replies=children,id=id,author=poster,body=message,time=posted")
+        let line = String(suggestion.split(separator: " ").last!)
+        let result = try Importer.read(bytes: Array(withID.utf8), file: "x.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
+        #expect(result.threads[0].comments.count == 16 && result.threads[0].comments.filter { $0.parentID != nil }.count == 12)
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
+        #expect(page.contains("<p>nested 3.2</p>") && page.contains("top3"))
     }
 
     @Test("a flat list under other field names is refused with a --map line that, run as suggested, reads every body")
