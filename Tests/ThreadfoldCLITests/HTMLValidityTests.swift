@@ -67,7 +67,9 @@ struct HTMLValidityTests {
         #expect(FileManager.default.fileExists(atPath: archive + "/search/index.html") && FileManager.default.fileExists(atPath: archive + "/u"))
 
         for dir in [site, folder.appendingPathComponent("deep").path, folder.appendingPathComponent("reddit").path, archive, months] {
-            let (status, report) = try ExternalTools.validate(dir, jar: jar)
+            // The checker's CSP grammar predates CSP Level 3's 'wasm-unsafe-eval', which the Pagefind
+            // search page needs (and browsers take); that one message is left out, nothing else.
+            let (status, report) = try ExternalTools.validate(dir, jar: jar, filter: #".*Expecting source-expression but found "'wasm-unsafe-eval'".*"#)
             #expect(status == 0, "Nu checker:\n\(report)")
         }
     }
