@@ -367,7 +367,7 @@ def author_checks(browser, site, javascript):
     check(f"{mode}: authors: a comment's author link opens their page", "/u/" in browser.current_url and heading == name,
           f"{browser.current_url}: '{heading}' for '{name}'")
     posts = browser.find_elements(By.CSS_SELECTOR, "a.tf-post-link")
-    times = [t.get_attribute("datetime") for t in browser.find_elements(By.CSS_SELECTOR, ".tf-post time")]
+    times = [t.get_attribute("datetime") for t in browser.find_elements(By.CSS_SELECTOR, ".tf-author-item time")]
     check(f"{mode}: authors: the page lists their comments newest first", posts and times == sorted(times, reverse=True), str(times))
     landed = []
     for i in range(min(len(posts), 3)):
