@@ -153,13 +153,8 @@ package struct ThreadRenderer: Sendable {
     /// and the stylesheet and script.
     package func listing(_ summaries: [ThreadSummary], jobs: Int) throws -> [(path: String, bytes: [UInt8])] {
         let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
-        // The search script only goes to sites with search.
-        let assets = try resources.assets().filter { options.search != .none || $0.name != ThreadRenderer.searchScript }
-        return try listing.files(summaries) + assets.map { ($0.name, $0.bytes) }
+        return try listing.files(summaries) + resources.assets(search: options.search != .none).map { ($0.name, $0.bytes) }
     }
-
-    /// The asset that runs the search box and the search page.
-    static let searchScript = "threadfold-search.js"
 
     /// The thread's id, or for a thread without one, a stable stand-in from where it was read.
     package static func id(of record: ThreadRecord, source: String, position: Int) -> CommentID {
