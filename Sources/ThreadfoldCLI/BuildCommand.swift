@@ -43,7 +43,8 @@ enum BuildCommand {
             a thread per line (read one line at a time), or '-' for standard input.
             Pages: index.html (paginated), s/<section>/ with --sections, t/<slug>-<id>/ per thread,
             each with thread.json (statistics) and atom.xml; atom.xml for the site; sitemap.xml
-            with --base-url; search/ with --search; u/<name>-<hash>/ per author with --authors. Links are relative, so the site works from any folder or file://.
+            with --base-url; search/ with --search; u/<name>-<hash>/ per author with --authors.
+            Links are relative, so the site works from any folder or file://.
             --precompress adds .gz and .br copies for nginx's gzip_static and brotli_static
             (docs/archives.md, "Serving").
             Exit status: 0 built, 1 input errors (nothing published), 2 built with warnings
@@ -392,7 +393,8 @@ enum MergeCommand {
             Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
             linked, not rendered again; the listing pages are built from the thread.json sidecars.
             Give the listing options (--sections, --per-page, --base-url, …) the shards were built
-            with. With --precompress, the shards' .gz and .br copies are linked with their pages
+            with, and --search and --authors when they were. With --precompress, the shards' .gz
+            and .br copies are linked with their pages
             (and made here for shards built without them). docs/archives.md shows how to run
             shards with make -j, xargs -P, a CI matrix or Kubernetes indexed Jobs.
             """,

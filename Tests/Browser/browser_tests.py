@@ -422,6 +422,17 @@ def pagefind_checks(browser, site, phrase, title):
             target = browser.find_elements(By.ID, anchor) if anchor else []
             check("pagefind: the result link lands on the comment, shown, that says it",
                   target and target[0].tag_name == "article" and target[0].is_displayed() and phrase in target[0].text, href)
+        # From the index: Enter in its box opens the search page with the words, searched.
+        browser.get(base + "index.html")
+        field = browser.find_element(By.ID, "tf-search-input")
+        field.send_keys(phrase)
+        field.send_keys(Keys.ENTER)
+        wait_for(browser, "#tf-search-results a", 20)
+        found = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#tf-search-results a")]
+        check("pagefind: Enter in the index's box opens the search page, searched", "/search/index.html?q=" in browser.current_url
+              and found[:1] == [title], f"{browser.current_url}: {found[:3]}")
+        browser.get(base + "index.html")
+        browser.find_element(By.CSS_SELECTOR, "a.tf-thread-link").click()
         csp = browser.execute_script("return document.querySelector('meta[http-equiv=Content-Security-Policy]').content")
         check("pagefind: only the search page allows WebAssembly; thread pages keep script-src 'self'",
               "wasm-unsafe-eval" not in csp, csp)
