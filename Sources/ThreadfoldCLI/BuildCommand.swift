@@ -13,6 +13,9 @@ enum BuildCommand {
         OptionSpec("orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page."),
         OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml."),
         OptionSpec("feed-entries", value: "n", "Entries per Atom feed (default: 50)."),
+        OptionSpec("search", value: "kind", bare: ("titles", ["titles", "pagefind", "none"]),
+                   "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites."),
+        OptionSpec("authors", "Write a page per participant at u/<name>-<hash>/ with\ntheir threads and comments, and link names to it."),
     ]
 
     static let precompress = OptionSpec("precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
@@ -40,7 +43,8 @@ enum BuildCommand {
             a thread per line (read one line at a time), or '-' for standard input.
             Pages: index.html (paginated), s/<section>/ with --sections, t/<slug>-<id>/ per thread,
             each with thread.json (statistics) and atom.xml; atom.xml for the site; sitemap.xml
-            with --base-url. Links are relative, so the site works from any folder or file://.
+            with --base-url; search/ with --search; u/<name>-<hash>/ per author with --authors.
+            Links are relative, so the site works from any folder or file://.
             --precompress adds .gz and .br copies for nginx's gzip_static and brotli_static
             (docs/archives.md, "Serving").
             Exit status: 0 built, 1 input errors (nothing published), 2 built with warnings
@@ -96,6 +100,13 @@ enum BuildCommand {
             }
             options.orders = orders
         }
+        if let text = parsed.value("search") {
+            guard let search = ArchiveOptions.Search(rawValue: text) else {
+                throw UsageError(message: "'--search' must be titles, pagefind or none; found '\(text)'")
+            }
+            options.search = search
+        }
+        options.authors = parsed.has("authors")
         if let url = parsed.value("base-url") {
             guard let parsedURL = URL(string: url), let scheme = parsedURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   parsedURL.host != nil, !url.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " }) else {
@@ -377,12 +388,13 @@ enum MergeCommand {
             OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
             OptionSpec("templates", value: "dir", "Folder of templates replacing the built-in ones."),
             OptionSpec("assets", value: "dir", "Folder of files replacing or adding to the stylesheet\nand script."),
-        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout"].contains($0.long) },
+        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout", "search", "authors"].contains($0.long) },
         discussion: """
             Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
             linked, not rendered again; the listing pages are built from the thread.json sidecars.
             Give the listing options (--sections, --per-page, --base-url, …) the shards were built
-            with. With --precompress, the shards' .gz and .br copies are linked with their pages
+            with, and --search and --authors when they were. With --precompress, the shards' .gz
+            and .br copies are linked with their pages
             (and made here for shards built without them). docs/archives.md shows how to run
             shards with make -j, xargs -P, a CI matrix or Kubernetes indexed Jobs.
             """,

@@ -34,7 +34,7 @@ enum RenderCommand {
         do {
             let resources = SharedOptions.resources(parsed)
             renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
-            assets = try resources.assets()
+            assets = try resources.assets(search: false)
         } catch let error as ResourceError where error.isUnknownLocale {
             return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
         } catch {

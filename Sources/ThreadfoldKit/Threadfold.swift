@@ -33,7 +33,7 @@ public enum Threadfold {
         do {
             let renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
             let page = try renderer.page(bytes: json, file: file)
-            let assets = try resources.assets().map { RenderedPage.Asset(name: $0.name, bytes: $0.bytes) }
+            let assets = try resources.assets(search: false).map { RenderedPage.Asset(name: $0.name, bytes: $0.bytes) }
             return RenderedPage(html: page.html, assets: assets, warnings: page.diagnostics.map(\.error),
                                 comments: page.thread.totals.comments)
         } catch {

@@ -12,7 +12,11 @@ Each check prints one line, "ok NAME" or "FAIL NAME: why"; the last line is
 import argparse
 import json
 import re
+import socket
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from selenium import webdriver
@@ -20,6 +24,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 RESULTS = []
 
@@ -57,7 +62,7 @@ window.addEventListener('beforeunload', () => { window.__calls.push('navigation'
 ALLOWED = set("""
 p br em strong code pre blockquote ul ol li a h1 h2 h3 h4 h5 h6 del sup sub hr img
 article header time span bdi abbr div details summary ol li main section button meta nav
-table thead tbody tr th td input
+table thead tbody tr th td input label
 """.split())
 
 
@@ -295,6 +300,148 @@ def archive_checks(browser, site, javascript):
         check(f"{mode}: archive: the index's page links work", browser.find_elements(By.CSS_SELECTOR, "a.tf-thread-link"), browser.current_url)
 
 
+def wait_for(browser, css, seconds=10):
+    """Whether an element matching `css` appears within `seconds`."""
+    try:
+        WebDriverWait(browser, seconds).until(lambda b: b.find_elements(By.CSS_SELECTOR, css))
+        return True
+    except Exception:
+        return False
+
+
+def search_checks(browser, site, word, title, javascript):
+    """The title search of an archive built with --search, from file://."""
+    mode = "js" if javascript else "no-js"
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TRAP})
+    browser.get((site / "index.html").as_uri())
+    boxes = [b for b in browser.find_elements(By.CSS_SELECTOR, "#tf-search, input[type=search]") if b.is_displayed()]
+    if not javascript:
+        check("no-js: search: no search box is shown when JavaScript is off", not boxes, f"{len(boxes)} shown")
+        browser.get((site / "search" / "index.html").as_uri())
+        shown = [b for b in browser.find_elements(By.CSS_SELECTOR, "input") if b.is_displayed()]
+        note = browser.find_element(By.TAG_NAME, "main").text
+        check("no-js: search: the search page shows no box, and says search needs JavaScript", not shown and "JavaScript" in note, note)
+        return
+    check("js: search: the box is shown when JavaScript runs", boxes)
+    field = browser.find_element(By.ID, "tf-search-input")
+    field.click()
+    field.send_keys(word)
+    wait_for(browser, "#tf-search-results a")
+    links = browser.find_elements(By.CSS_SELECTOR, "#tf-search-results a")
+    status = browser.find_element(By.ID, "tf-search-status")
+    check(f"js: search: typing '{word}' lists the thread titled '{title}' first", links and links[0].text == title,
+          f"{[l.text for l in links][:5]}")
+    check("js: search: a live region announces the count", status.get_attribute("aria-live") == "polite"
+          and status.get_attribute("role") == "status" and re.match(r"^\d+ threads? match", status.text), status.text)
+    # Keyboard: the down arrow moves to the first result, Enter opens it.
+    field.send_keys(Keys.ARROW_DOWN)
+    focused = browser.execute_script("return document.activeElement === arguments[0]", links[0])
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    try:
+        WebDriverWait(browser, 10).until(lambda b: "/t/" in b.current_url)
+    except Exception:
+        pass
+    check("js: search: the down arrow focuses the first result and Enter opens its thread",
+          focused and browser.find_element(By.TAG_NAME, "h1").text == title, browser.current_url)
+    # Hostile titles and authors in the index stay text.
+    browser.get((site / "search" / "index.html").as_uri() + "?q=script")
+    wait_for(browser, "#tf-search-results a")
+    texts = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#tf-search-results a")]
+    elements = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#tf-search-results *')).map(e => e.tagName.toLowerCase())")
+    calls = browser.execute_script("return window.__calls || [];")
+    check("js: search: a hostile title is listed as text: no element but the result's own, no payload runs",
+          any("<script>" in t for t in texts) and set(elements) <= {"li", "a", "bdi", "span", "p"} and not calls,
+          f"texts {texts[:3]}, elements {sorted(set(elements))}, calls {calls}")
+
+
+def author_checks(browser, site, javascript):
+    """An author link leads to their page, and its comment links land on the comments."""
+    mode = "js" if javascript else "no-js"
+    browser.get(next((site / "t").glob("a-deep-chain-*/index.html")).as_uri())
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true);")
+    link = next(a for a in browser.find_elements(By.CSS_SELECTOR, "article a.tf-author-link") if a.is_displayed())
+    name = link.text
+    link.click()
+    heading = browser.find_element(By.TAG_NAME, "h1").text
+    check(f"{mode}: authors: a comment's author link opens their page", "/u/" in browser.current_url and heading == name,
+          f"{browser.current_url}: '{heading}' for '{name}'")
+    posts = browser.find_elements(By.CSS_SELECTOR, "a.tf-post-link")
+    times = [t.get_attribute("datetime") for t in browser.find_elements(By.CSS_SELECTOR, ".tf-author-item time")]
+    check(f"{mode}: authors: the page lists their comments newest first", posts and times == sorted(times, reverse=True), str(times))
+    landed = []
+    for i in range(min(len(posts), 3)):
+        post = browser.find_elements(By.CSS_SELECTOR, "a.tf-post-link")[i]
+        excerpt = post.text.rstrip("…").strip()
+        anchor = post.get_attribute("href").split("#")[1]
+        page = browser.current_url
+        post.click()
+        target = browser.find_element(By.ID, anchor)
+        author = target.find_element(By.CSS_SELECTOR, ".tf-author").text
+        body = target.find_element(By.CSS_SELECTOR, ".tf-body").text
+        landed.append(target.is_displayed() and author == name and body.startswith(excerpt[:40]))
+        browser.get(page)
+    check(f"{mode}: authors: each comment link lands on that comment, shown, by them", landed and all(landed), str(landed))
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pagefind_checks(browser, site, phrase, title):
+    """A site built with --search pagefind, served on 127.0.0.1 by a short-lived test server."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The server ends with the checks, or after two minutes whatever happens.
+    timer = threading.Timer(120, server.kill)
+    timer.start()
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        browser.get(base + "search/index.html")
+        field = browser.find_element(By.ID, "tf-search-input")
+        field.click()
+        field.send_keys(phrase)
+        wait_for(browser, "#tf-search-results a", 20)
+        links = browser.find_elements(By.CSS_SELECTOR, "#tf-search-results a")
+        errors = [e["message"] for e in browser.get_log("browser")] if hasattr(browser, "get_log") else []
+        check(f"pagefind: a phrase from one comment finds its thread '{title}'", links and links[0].text == title,
+              f"{[l.text for l in links][:5]}; status '{browser.find_element(By.ID, 'tf-search-status').text}'; console {errors[:3]}")
+        if links:
+            href = links[0].get_attribute("href")
+            anchor = href.split("#")[1] if "#" in href else ""
+            links[0].click()
+            target = browser.find_elements(By.ID, anchor) if anchor else []
+            check("pagefind: the result link lands on the comment, shown, that says it",
+                  target and target[0].tag_name == "article" and target[0].is_displayed() and phrase in target[0].text, href)
+        # From the index: Enter in its box opens the search page with the words, searched.
+        browser.get(base + "index.html")
+        field = browser.find_element(By.ID, "tf-search-input")
+        field.send_keys(phrase)
+        field.send_keys(Keys.ENTER)
+        wait_for(browser, "#tf-search-results a", 20)
+        found = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#tf-search-results a")]
+        check("pagefind: Enter in the index's box opens the search page, searched", "/search/index.html?q=" in browser.current_url
+              and found[:1] == [title], f"{browser.current_url}: {found[:3]}")
+        browser.get(base + "index.html")
+        browser.find_element(By.CSS_SELECTOR, "a.tf-thread-link").click()
+        csp = browser.execute_script("return document.querySelector('meta[http-equiv=Content-Security-Policy]').content")
+        check("pagefind: only the search page allows WebAssembly; thread pages keep script-src 'self'",
+              "wasm-unsafe-eval" not in csp, csp)
+    finally:
+        timer.cancel()
+        server.kill()
+        server.wait()
+
+
 LAYOUT = """
 const all = document.querySelectorAll('details');
 for (const d of all) d.open = true;
@@ -439,6 +586,9 @@ def main():
     parser.add_argument("--archive")
     parser.add_argument("--layout", action="append", default=[], help="a page with real depth, for the layout checks")
     parser.add_argument("--markdown", action="append", default=[], help="a page with Reddit spoilers and a wide table")
+    parser.add_argument("--search", nargs=2, metavar=("WORD", "TITLE"), help="the archive has --search: a word of one title, and that title")
+    parser.add_argument("--authors", action="store_true", help="the archive has --authors")
+    parser.add_argument("--pagefind", nargs=3, metavar=("SITE", "PHRASE", "TITLE"), help="a site built with --search pagefind")
     args = parser.parse_args()
     site = Path(args.site).resolve()
     for javascript in (True, False):
@@ -454,6 +604,12 @@ def main():
                 layout_checks(browser, (site / page).as_uri(), javascript)
             for page in args.markdown:
                 markdown_checks(browser, (site / page).as_uri(), javascript)
+            if args.archive and args.authors:
+                author_checks(browser, Path(args.archive).resolve(), javascript)
+            if args.archive and args.search:
+                search_checks(browser, Path(args.archive).resolve(), args.search[0], args.search[1], javascript)
+            if args.pagefind and javascript:
+                pagefind_checks(browser, Path(args.pagefind[0]).resolve(), args.pagefind[1], args.pagefind[2])
         finally:
             browser.quit()
     failed = sum(1 for _, ok in RESULTS if not ok)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ThreadfoldKit
 
 /// Pages in a real browser: headless Chromium driven by Tests/Browser/browser_tests.py through
 /// chromedriver and Selenium, with JavaScript on and off. In CI a missing browser is a
@@ -33,7 +34,8 @@ struct BrowserTests {
         let deep = try cli.write(#"{"id": "deep", "title": "A deep chain", "category": "Long", "comments": [\#(chain.joined(separator: ","))]}"#, "deep.json", in: folder)
         let archive = folder.appendingPathComponent("archive").path
         let built = try cli.run(["build", "-q", "-o", archive, example, deep, hostile, repository.appendingPathComponent("docs/examples/nested.json").path,
-                                 "--sections", "category", "--per-page", "1", "--orders", "oldest,newest", "--page-depth", "4"], in: folder)
+                                 "--sections", "category", "--per-page", "1", "--orders", "oldest,newest", "--page-depth", "4",
+                                 "--search", "--authors"], in: folder)
         #expect(built.status == 0, "\(built.err)")
         let hostileThread = try FileManager.default.contentsOfDirectory(atPath: archive + "/t").first { $0.hasPrefix("script-alert") } ?? "missing"
         // A real Reddit thread and the 13-level chain, nested up to 16 deep, for the layout checks.
@@ -50,16 +52,43 @@ struct BrowserTests {
         let flavoured = try cli.run(["render", "-q", "-o", folder.appendingPathComponent("flavours").path, flavours, "--markdown", "reddit"], in: folder)
         #expect(flavoured.status == 0, "\(flavoured.err)")
 
+        // Full text with Pagefind: one comment, deep in a fold, says a phrase no other does.
+        var pagefindArguments: [String] = []
+        if Pagefind.command() != nil {
+            let findme = try cli.write(SearchPages.findme, "findme.json", in: folder)
+            let pagefindSite = folder.appendingPathComponent("pagefind").path
+            let indexed = try cli.run(["build", "-q", "-o", pagefindSite, example, findme, "--search", "pagefind", "--authors"], in: folder)
+            #expect(indexed.status == 0, "\(indexed.err)")
+            pagefindArguments = ["--pagefind", pagefindSite, SearchPages.phrase, SearchPages.title]
+        } else if ProcessInfo.processInfo.environment["CI"] != nil {
+            Issue.record("Pagefind is missing: \(Pagefind.install) (make test-deps does it)")
+        }
+
         let (status, report) = try ExternalTools.run("/usr/bin/env", [
             "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
             "--site", site, "--page", "thread.html", "--input", example,
             "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html",
             "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive,
             "--layout", "thread.html", "--layout", "../deep/comments.html", "--layout", "../deep/deep.html",
-            "--markdown", "../flavours/flavours.html"])
+            "--markdown", "../flavours/flavours.html", "--authors", "--search", "chain", "A deep chain"] + pagefindArguments)
         #expect(status == 0, "\(report)")
         #expect(report.contains(" passed, 0 failed"), "\(report)")
     }
+}
+
+/// A thread for full-text search: one reply, three levels down and folded, says `phrase`.
+enum SearchPages {
+    static let title = "Zebra crossings near the harbour"
+    static let phrase = "marmalade sandwich protocol"
+    static let findme = #"""
+        {"id": "findme", "title": "Zebra crossings near the harbour", "author": "quinn", "category": "Town", "created_at": "2023-05-01T10:00:00Z",
+         "comments": [
+          {"id": "f1", "author": "rosa", "body": "The lights changed last week.", "created_at": "2023-05-01T11:00:00Z"},
+          {"id": "f2", "parent_id": "f1", "author": "quinn", "body": "They did, and the buttons too.", "created_at": "2023-05-01T12:00:00Z"},
+          {"id": "f3", "parent_id": "f2", "author": "sol", "body": "Nobody reads the signs anyway.", "created_at": "2023-05-01T13:00:00Z"},
+          {"id": "f4", "parent_id": "f3", "author": "rosa", "body": "My aunt calls it the marmalade sandwich protocol: look left, look right, then eat.", "created_at": "2023-05-01T14:00:00Z"},
+          {"id": "f5", "author": "tova", "body": "Unrelated, but the ferry is late again.", "created_at": "2023-05-01T15:00:00Z"}]}
+        """#
 }
 
 /// Hostile inputs shared by the browser and validity tests.

@@ -27,6 +27,28 @@ struct BuildCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-x1-x1/index.html").path))
     }
 
+    @Test("--search takes titles or pagefind or nothing; --authors; both in help, and refused values named")
+    func searchOptions() throws {
+        let specs = BuildCommand.command.options
+        #expect(try parseArguments(["--search", "in.json"], specs: specs).value("search") == "titles")
+        #expect(try parseArguments(["--search", "pagefind", "in.json"], specs: specs).value("search") == "pagefind")
+        #expect(try parseArguments(["--search=pagefind"], specs: specs).value("search") == "pagefind")
+        #expect(try parseArguments(["in.json", "--search"], specs: specs).positionals == ["in.json"])
+        let folder = try cli.temporaryFolder()
+        _ = try cli.write(thread("s1"), "s1.json", in: folder)
+        let run = try cli.run(["build", "s1.json", "-o", "site", "--search", "--authors", "-q"], in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        for file in ["search/index.html", "search/index-0.js", "threadfold-search.js", "u/\(ThreadPaths.authorFolder("ann"))/index.html"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/" + file).path), "\(file)")
+        }
+        let bad = try cli.run(["build", "s1.json", "-o", "site", "--search=words"], in: folder)
+        #expect(bad.status == 64 && bad.err.contains("'--search' must be titles, pagefind or none; found 'words'"))
+        let help = try cli.run(["build", "--help"], in: folder)
+        #expect(help.out.contains("--search [<kind>]") && help.out.contains("--authors") && help.out.contains("pagefind[bin]"))
+        let merge = try cli.run(["merge", "--help"], in: folder)
+        #expect(merge.out.contains("--search [<kind>]") && merge.out.contains("--authors"))
+    }
+
     @Test("standard input, a {\"threads\": [...]} document and a folder build together")
     func inputForms() throws {
         let folder = try cli.temporaryFolder()

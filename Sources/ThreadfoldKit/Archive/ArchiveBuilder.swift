@@ -80,6 +80,15 @@ package struct ArchiveBuilder: Sendable {
         var clock = Clock()
         let renderer = try ThreadRenderer(options: options, resources: resources)
         let settings = settingsHash()
+        // Pagefind indexes the whole site, so a shard leaves it to `merge`.
+        var pagefind: [String]?
+        if options.search == .pagefind && shard == nil {
+            guard let command = Pagefind.command() else {
+                report.siteError = Pagefind.missing(output.path)
+                return report
+            }
+            pagefind = command
+        }
         var spare: Manifest?
         let staging: SiteWriter.Staging
         do {
@@ -232,6 +241,10 @@ package struct ArchiveBuilder: Sendable {
             manifest.listingStamps = manifest.listing.map { stamps[$0] ?? .unknown }
             for key in manifest.units.keys { manifest.units[key]!.stamps = manifest.units[key]!.files.map { stamps[$0] ?? .unknown } }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
+            if let pagefind {
+                try Pagefind.index(site: staging.path, command: pagefind)
+                report.timings.append(("pagefind", clock.lap()))
+            }
             try staging.writeMetadata(Manifest.fileName, manifest.encoded())
         }
         report.published = report.siteError == nil

@@ -27,6 +27,14 @@ package struct ArchiveMerge: Sendable {
         var report = ArchiveBuilder.Report()
         var clock = Clock()
         let renderer = try ThreadRenderer(options: options, resources: resources)
+        var pagefind: [String]?
+        if options.search == .pagefind {
+            guard let command = Pagefind.command() else {
+                report.siteError = Pagefind.missing(output.path)
+                return report
+            }
+            pagefind = command
+        }
         var summaries: [ThreadSummary] = []
         var owners: [String: String] = [:]
         // Each shard's `t` folder, and the files to take from it (paths under the site root).
@@ -136,6 +144,10 @@ package struct ArchiveMerge: Sendable {
             report.filesWritten = files.count + staging.siblingCounts.written
             report.pagesWritten = files.filter { $0.path.hasSuffix(".html") }.count
             report.timings.append(("index, feeds and sitemap", clock.lap()))
+            if let pagefind {
+                try Pagefind.index(site: staging.path, command: pagefind)
+                report.timings.append(("pagefind", clock.lap()))
+            }
         }
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))

@@ -39,6 +39,8 @@ enum BuildSettings {
         w.field("title", o.title)
         w.field("feedEntries", o.feedEntries)
         w.field("sectionPreview", o.sectionPreview)
+        w.field("search", o.search.rawValue)
+        w.key("authors"); w.bool(o.authors)
     }
 
     static func write(_ o: RenderOptions, into w: inout JSONWriter) {

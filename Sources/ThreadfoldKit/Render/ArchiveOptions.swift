@@ -8,6 +8,16 @@ public struct ArchiveOptions: Sendable {
         case nested, flat, auto
     }
 
+    /// How readers find things in the site (docs/archives.md, "Search").
+    public enum Search: String, Sendable, CaseIterable {
+        /// No search.
+        case none
+        /// A title index as script files (`search/index-N.js`), searched in the page: works from `file://`.
+        case titles
+        /// Pages marked up for Pagefind, whose index is built after the pages: full text, served over HTTP.
+        case pagefind
+    }
+
     /// Reading, threading, layout and Markdown options of every thread.
     public var render = RenderOptions()
     /// Threads per index or section page.
@@ -31,6 +41,10 @@ public struct ArchiveOptions: Sendable {
     public var feedEntries = 50
     /// Threads on the index for each section, before "All N threads in …".
     public var sectionPreview = 10
+    /// Title search, full-text search with Pagefind, or none.
+    public var search: Search = .none
+    /// A page per participant (`u/<slug>-<hash>/`), linked wherever their name is shown.
+    public var authors = false
 
     public init(render: RenderOptions = RenderOptions()) {
         self.render = render

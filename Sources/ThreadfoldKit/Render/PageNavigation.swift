@@ -47,6 +47,13 @@ package struct PageNavigation: Sendable {
     package var canonical: String?
     /// Whether the opening post is shown (the first part of the main page only).
     package var showsPost = true
+    /// With author pages: each comment's author's folder under `u/` (indexed like the thread's
+    /// records; nil for deleted, removed and unknown authors), and the thread author's.
+    package var authorFolders: [String?] = []
+    package var threadAuthorFolder: String?
+    /// Whether this page is marked up for Pagefind (the main order's pages only, so each comment
+    /// is found once, where it is shown).
+    package var pagefind = false
 
     package init() {}
 

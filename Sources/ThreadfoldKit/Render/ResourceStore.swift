@@ -130,6 +130,14 @@ public struct ResourceStore: Sendable {
         return files.keys.sorted().map { ($0, files[$0]!) }
     }
 
+    /// The asset that runs the search box and the search page.
+    package static let searchScript = "threadfold-search.js"
+
+    /// The assets a page or site is given: all of them, less the search script where there is no search.
+    package func assets(search: Bool) throws -> [(name: String, bytes: [UInt8])] {
+        try assets().filter { search || $0.name != Self.searchScript }
+    }
+
     /// A hash of every template, locale and asset a build would use, built-in or overriding:
     /// when it changes, every page may change.
     package func fingerprint() -> UInt64 {

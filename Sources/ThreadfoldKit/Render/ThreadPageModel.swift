@@ -203,8 +203,21 @@ struct ThreadPageModel: TemplateModel {
         case .generator: return .text(generator)
         case .s: return .node(.messages)
         case .nav: return navigation == nil ? .null : .node(.nav)
+        case .authorHref: return navigation?.threadAuthorFolder.map { .text(assets + "u/" + $0 + "/index.html") } ?? .null
+        case .pagefind: return .bool(navigation?.pagefind ?? false)
+        case .category: return info.category.flatMap { $0.isEmpty ? nil : Value.text($0) } ?? .null
+        case .year:
+            guard let year = info.createdAt?.components.year, (1...9999).contains(year) else { return .null }
+            return .text(String(year))
         default: return nil
         }
+    }
+
+    /// The author page of comment `index`'s author, relative to this page, when the archive has them.
+    func authorHref(of index: Int) -> Value {
+        guard let navigation, index < navigation.authorFolders.count, !flags[index].contains(.placeholder),
+              let folder = navigation.authorFolders[index] else { return .null }
+        return .text(assets + "u/" + folder + "/index.html")
     }
 
     /// Answers every comment key (with `.null` when empty), so a lookup never falls through to
@@ -217,6 +230,7 @@ struct ThreadPageModel: TemplateModel {
         case .id: return .text(records[index].id.string)
         case .level: return .int(Int(entry.level))
         case .author: return .text(displayName(of: index))
+        case .authorHref: return authorHref(of: index)
         case .placeholder: return .bool(flags.contains(.placeholder))
         case .isOP: return .bool(flags.contains(.byThreadAuthor))
         case .flair:

@@ -24,7 +24,27 @@ package enum ThreadPaths {
         return plain ? id.string : "_" + FNV1a.hex(bytes)
     }
 
-    package static func slug(_ title: String) -> String {
+    /// An author page's folder under `u/`: the name's slug (`user` when nothing is left) and 16 hex
+    /// digits of FNV-1a-64 over the name's bytes, so names that differ only by case or Unicode
+    /// normalisation get pages of their own, and no name is ever a path.
+    package static func authorFolder(_ name: String) -> String {
+        "\(slug(name, fallback: "user"))-\(FNV1a.hex(Array(name.utf8)))"
+    }
+
+    /// Author folders of many names, each slug made once (`slug` may transliterate).
+    package struct AuthorFolders {
+        private var known: [[UInt8]: String] = [:]
+        package init() {}
+        package mutating func folder(_ name: String) -> String {
+            let bytes = Array(name.utf8)
+            if let folder = known[bytes] { return folder }
+            let folder = ThreadPaths.authorFolder(name)
+            known[bytes] = folder
+            return folder
+        }
+    }
+
+    package static func slug(_ title: String, fallback: String = "thread") -> String {
         var text = title
         if !text.utf8.allSatisfy({ $0 < 0x80 }) {
             text = text.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false) ?? ""
@@ -49,7 +69,7 @@ package enum ThreadPaths {
             if let dash = slug.lastIndex(of: UInt8(ascii: "-")), dash >= slugLimit / 2 { slug.removeSubrange(dash...) }
             while slug.last == UInt8(ascii: "-") { slug.removeLast() }
         }
-        return slug.isEmpty ? "thread" : String(decoding: slug, as: UTF8.self)
+        return slug.isEmpty ? fallback : String(decoding: slug, as: UTF8.self)
     }
 
     /// The folder of a branch page inside its thread's folder, from the branch root's anchor:

@@ -153,7 +153,7 @@ package struct ThreadRenderer: Sendable {
     /// and the stylesheet and script.
     package func listing(_ summaries: [ThreadSummary], jobs: Int) throws -> [(path: String, bytes: [UInt8])] {
         let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
-        return try listing.files(summaries) + resources.assets().map { ($0.name, $0.bytes) }
+        return try listing.files(summaries) + resources.assets(search: options.search != .none).map { ($0.name, $0.bytes) }
     }
 
     /// The thread's id, or for a thread without one, a stable stand-in from where it was read.
@@ -209,14 +209,27 @@ package struct ThreadRenderer: Sendable {
         var paths: [String] = []
         var buffer: [UInt8] = []
         var mainPlan: ThreadPlan?
+        // Author pages' folders, one slug per name, shared by every page of the thread.
+        var authorFolders: [String?] = []
+        var threadAuthorFolder: String?
+        if options.authors {
+            var folders = ThreadPaths.AuthorFolders()
+            authorFolders = first.records.map { record in
+                record.authorDeleted ? nil : Self.pageAuthor(record.author).map { folders.folder($0) }
+            }
+            threadAuthorFolder = Self.pageAuthor(first.info.author).map { folders.folder($0) }
+        }
 
         for (k, order) in orders.enumerated() {
             let tree = trees[k]
             let orderDir = k == 0 ? [] : [order.rawValue]
             let plan = ThreadPlan(tree, layout: layout, pageSize: options.pageSize, anchors: anchors, base: base + orderDir)
             for page in plan.pages {
-                let navigation = plan.navigation(of: page, tree: tree, anchors: anchors, base: base, order: k, orders: orders,
+                var navigation = plan.navigation(of: page, tree: tree, anchors: anchors, base: base, order: k, orders: orders,
                                                  canonicalBase: options.base)
+                navigation.authorFolders = authorFolders
+                navigation.threadAuthorFolder = threadAuthorFolder
+                navigation.pagefind = options.search == .pagefind && k == 0
                 renderBodies(page.model, context, into: &bodies)
                 // Breadcrumbs quote the comments a branch hangs from, in plain text from their bodies.
                 renderBodies(navigation.ancestors.map { Int($0.comment) }, of: tree, context, into: &bodies)
@@ -230,7 +243,8 @@ package struct ThreadRenderer: Sendable {
         }
 
         let pages = mainPlan?.pages.map(\.dir) ?? []
-        let summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, orders: orders, source: source)
+        var summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, orders: orders, source: source)
+        if options.authors { summary.posts = posts(first, anchors: anchors, pageOf: mainPlan?.pageOf ?? [], bodies: bodies) }
         for (path, bytes) in [("t/\(folder)/thread.json", summary.encoded()),
                               ("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: pages,
                                                              pageOf: mainPlan?.pageOf ?? [], language: language, context: context, bodies: &bodies))] {
@@ -238,6 +252,26 @@ package struct ThreadRenderer: Sendable {
             paths.append(path)
         }
         return ThreadFiles(summary: summary, paths: paths, diagnostics: first.diagnostics)
+    }
+
+    /// Every shown comment with a named author (not deleted, removed or unknown), in thread order,
+    /// with where the main order shows it and an excerpt of its body, for author pages.
+    func posts(_ tree: ThreadTree, anchors: [String], pageOf: [Int32], bodies: [HTML?]) -> [ThreadSummary.Post] {
+        var posts: [ThreadSummary.Post] = []
+        for i in 0..<min(tree.count, pageOf.count) where pageOf[i] >= 0 && tree.flags[i].contains(.visible) && !tree.flags[i].contains(.placeholder) {
+            let record = tree.records[i]
+            guard let author = Self.pageAuthor(record.author), !record.authorDeleted else { continue }
+            posts.append(ThreadSummary.Post(author: author, page: Int(pageOf[i]), anchor: anchors[i],
+                                            created: record.createdAt.map(ThreadSummary.TimePoint.init),
+                                            excerpt: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: ThreadSummary.Post.excerptLimit)))
+        }
+        return posts
+    }
+
+    /// The name an author page is made for: a non-empty name, else nil (unknown authors get none).
+    static func pageAuthor(_ name: String?) -> String? {
+        guard let name, !name.isEmpty else { return nil }
+        return name
     }
 
     /// Replies the export knew of but did not contain, in the whole thread: the importer keeps each

@@ -242,6 +242,9 @@ package struct SiteWriter: Sendable {
             Self.active.withLock { $0[ObjectIdentifier(self)] = (parent, name) }
         }
 
+        /// The staging folder's path, for a tool that works on the staged site (Pagefind).
+        package var path: String { parent.path(name) }
+
         /// The stamp of every file this build wrote, linked or kept, by path.
         package var stamps: [String: FileStamp] { state.withLock { $0.stamps } }
 

@@ -47,6 +47,7 @@ struct BuildSettingsTests {
             ("pageSize", { $0.pageSize = 9 }), ("layout", { $0.layout = .flat }), ("flatThreshold", { $0.flatThreshold = 2.5 }),
             ("orders", { $0.orders = [.top] }), ("baseURL", { $0.baseURL = "https://x.example/" }), ("title", { $0.title = "T" }),
             ("feedEntries", { $0.feedEntries = 3 }), ("sectionPreview", { $0.sectionPreview = 4 }),
+            ("search", { $0.search = .titles }), ("search pagefind", { $0.search = .pagefind }), ("authors", { $0.authors = true }),
             ("sort", { $0.render.thread.sort = .top }), ("replySort", { $0.render.thread.replySort = .newest }),
             ("allowDuplicates", { $0.render.thread.allowDuplicates = true }), ("preview", { $0.render.layout.preview = 5 }),
             ("openDepth", { $0.render.layout.openDepth = 0 }), ("maxDepth", { $0.render.layout.maxDepth = 1 }),

@@ -15,6 +15,10 @@ struct ListingPageModel: TemplateModel {
         case pager
         /// A pager link, by page (0-based).
         case pagerLink(Int32, label: PagerLabel)
+        /// The search box's settings (`search`).
+        case search
+        /// One item of an author page, by its place in `posts`.
+        case post(Int32)
 
         var kind: Int {
             switch self {
@@ -26,6 +30,8 @@ struct ListingPageModel: TemplateModel {
             case .time: return 5
             case .pager: return 6
             case .pagerLink: return 7
+            case .search: return 8
+            case .post: return 9
             }
         }
     }
@@ -56,6 +62,30 @@ struct ListingPageModel: TemplateModel {
     let threads: [ThreadSummary]
     let pager: ListingRenderer.Pager?
     var sections: [SectionEntry] = []
+    /// On an author page: its items (threads started and comments), newest first.
+    var posts: [AuthorPages.Item] = []
+    /// The search box, on the index and the search page when the site has search.
+    var search: SearchBox?
+    /// Author pages' folders, when the site has them.
+    let authorLinks: Bool
+
+    /// What the search script needs, written as the box's data attributes.
+    struct SearchBox {
+        /// `titles` or `pagefind`.
+        var mode: String
+        /// Title index chunks (`search/index-N.js`).
+        var chunks: Int
+        /// "1 thread matches", "7 threads match": the script puts its count in place of the number.
+        var one: String
+        var other: String
+        /// "1 comment", "7 comments", the same way.
+        var commentsOne: String
+        var commentsOther: String
+        /// Results shown at most.
+        var limit: Int
+        /// Whether this is the search page itself.
+        var here: Bool
+    }
     let showCategory: Bool
     let markFlat: Bool
 
@@ -73,6 +103,7 @@ struct ListingPageModel: TemplateModel {
         self.pager = pager
         showCategory = listing.options.sections != .category
         markFlat = listing.options.layout == .auto
+        authorLinks = listing.options.authors
     }
 
     var strings: StringsTable { language.strings }
@@ -108,6 +139,32 @@ struct ListingPageModel: TemplateModel {
             default: return nil
             }
         case .pager: return pager.flatMap { pager(key, $0) }
+        case .search:
+            guard let search else { return nil }
+            switch key.field {
+            case .mode: return .text(search.mode)
+            case .pagefind: return .bool(search.mode == ArchiveOptions.Search.pagefind.rawValue)
+            case .chunks: return .int(search.chunks)
+            case .one: return .text(search.one)
+            case .other: return .text(search.other)
+            case .commentsOne: return .text(search.commentsOne)
+            case .commentsOther: return .text(search.commentsOther)
+            case .limit: return .int(search.limit)
+            case .here: return .bool(search.here)
+            case .href: return .text(root + "search/index.html")
+            default: return nil
+            }
+        case .post(let i):
+            let item = posts[Int(i)]
+            switch key.field {
+            case .started: return .bool(item.started)
+            case .title: return .text(item.title)
+            case .threadHref: return .text(root + item.threadHref)
+            case .href: return .text(root + item.href)
+            case .excerpt: return item.excerpt.isEmpty ? .null : .text(item.excerpt)
+            case .created: return item.created.map { .node(.time($0)) } ?? .null
+            default: return nil
+            }
         case .pagerLink(let p, let label):
             guard let pager else { return nil }
             switch key.field {
@@ -141,6 +198,9 @@ struct ListingPageModel: TemplateModel {
         case .hasThreads: return sections.isEmpty ? .bool(!threads.isEmpty) : nil
         case .pager: return sections.isEmpty ? (pager == nil ? .null : .node(.pager)) : nil
         case .sections: return sections.isEmpty ? nil : .list(sections.indices.map { .node(.section(Int32($0))) })
+        case .search: return search == nil ? .null : .node(.search)
+        case .posts: return .list(posts.indices.map { .node(.post(Int32($0))) })
+        case .hasPosts: return .bool(!posts.isEmpty)
         default: return nil
         }
     }
@@ -164,6 +224,9 @@ struct ListingPageModel: TemplateModel {
         case .href: return .text(root + summary.path + "/index.html")
         case .title: return .text(summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
         case .author: return summary.author.flatMap { $0.isEmpty ? nil : Value.text($0) } ?? .null
+        case .authorHref:
+            guard authorLinks, let name = ThreadRenderer.pageAuthor(summary.author) else { return .null }
+            return .text(root + "u/" + ThreadPaths.authorFolder(name) + "/index.html")
         case .created: return time(summary.created)
         // The last activity only when it says something the creation date does not.
         case .latest: return summary.stats.lastActivity != summary.created ? time(summary.stats.lastActivity) : .null

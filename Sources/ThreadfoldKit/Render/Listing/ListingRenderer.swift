@@ -8,6 +8,8 @@ struct ListingRenderer: Sendable {
     let generator: String
     /// Listing pages rendered at once.
     var jobs = 1
+    /// Threads in the whole site (for the search index's chunk count).
+    var threadCount = 0
 
     var strings: StringsTable { language.strings }
 
@@ -25,9 +27,19 @@ struct ListingRenderer: Sendable {
     }
 
     func render(_ listing: Listing) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
-        let page = ListingPageModel(listing: self, dir: listing.dir, stats: listing.stats, heading: listing.heading,
+        var page = ListingPageModel(listing: self, dir: listing.dir, stats: listing.stats, heading: listing.heading,
                                     threads: Array(listing.threads), pager: listing.pages > 1 ? Pager(listing) : nil)
+        if listing.dir.isEmpty { page.search = searchBox(here: false) }
         return try render(page)
+    }
+
+    /// The search box of the index (`here` false) or of the search page, when the site has search.
+    func searchBox(here: Bool) -> ListingPageModel.SearchBox? {
+        guard options.search != .none else { return nil }
+        return ListingPageModel.SearchBox(mode: options.search.rawValue, chunks: SearchIndex.chunkCount(threadCount),
+                                          one: strings.text("search_results", count: 1), other: strings.text("search_results", count: 7),
+                                          commentsOne: strings.text("comments", count: 1), commentsOther: strings.text("comments", count: 7),
+                                          limit: here ? 500 : 50, here: here)
     }
 
     /// Renders the listings on `jobs` threads; results in order.
@@ -54,6 +66,11 @@ struct ListingRenderer: Sendable {
             current = listing.page
             hrefs = (0..<listing.pages).map { ThreadPaths.href(from: listing.dir, to: listing.pageDir($0)) }
         }
+
+        init(current: Int, hrefs: [String]) {
+            self.current = current
+            self.hrefs = hrefs
+        }
     }
 
     struct Section {
@@ -65,6 +82,12 @@ struct ListingRenderer: Sendable {
     /// `summaries` must be in index order (`ThreadSummary.sortedForIndex`). Throws a
     /// `TemplateError`, or an `InputError` when the threads' comment counts add up past `Int.max`.
     func files(_ summaries: [ThreadSummary]) throws -> [(path: String, bytes: [UInt8])] {
+        var listing = self
+        listing.threadCount = summaries.count
+        return try listing.listingFiles(summaries)
+    }
+
+    private func listingFiles(_ summaries: [ThreadSummary]) throws -> [(path: String, bytes: [UInt8])] {
         var files: [(path: String, bytes: [UInt8])] = []
         let comments = try ThreadSummary.totalComments(summaries)
         let stats = strings.join([strings.text("threads", count: summaries.count), strings.text("comments", count: comments)])
@@ -112,8 +135,21 @@ struct ListingRenderer: Sendable {
             files += try render(listings)
             var index = ListingPageModel(listing: self, dir: [], stats: stats, heading: nil, threads: shownThreads, pager: nil)
             index.sections = entries
+            index.search = searchBox(here: false)
             files.append(try render(index))
             sitemap.insert((url([]), newest), at: 0)
+        }
+        if options.search != .none {
+            var page = ListingPageModel(listing: self, dir: ["search"], stats: stats, heading: strings.text("search_title"), threads: [], pager: nil)
+            page.search = searchBox(here: true)
+            let bytes = try templates.render("search", model: page, root: .node(.page), expectedSize: 16 * 1024)
+            files.append(("search/index.html", bytes))
+            if options.search == .titles { files += SearchIndex.files(summaries, strings: strings) }
+        }
+        if options.authors {
+            let authorFiles = try authorPages(summaries)
+            files += authorFiles.files
+            sitemap += authorFiles.sitemap
         }
         files.append(("atom.xml", siteFeed(summaries)))
         if let base = options.base {
@@ -125,6 +161,51 @@ struct ListingRenderer: Sendable {
             files.append(contentsOf: Sitemap.files(urls: sitemap, base: base))
         }
         return files
+    }
+
+    /// Every author's pages (`AuthorPages`), `perPage` items each, rendered on `jobs` threads.
+    func authorPages(_ summaries: [ThreadSummary]) throws -> (files: [(path: String, bytes: [UInt8])], sitemap: [(loc: String, lastmod: Timestamp?)]) {
+        let authors = AuthorPages(summaries)
+        let perPage = max(options.perPage, 1)
+        var jobs: [(author: Int, page: Int, pages: Int)] = []
+        var sitemap: [(loc: String, lastmod: Timestamp?)] = []
+        for (a, author) in authors.authors.enumerated() {
+            let pages = max(1, (author.refs.count + perPage - 1) / perPage)
+            for p in 0..<pages {
+                jobs.append((a, p, pages))
+                let first = author.refs[p * perPage]
+                sitemap.append((url(["u", author.folder] + (p == 0 ? [] : [String(p + 1)])), first.ms.map { Timestamp(milliseconds: $0) }))
+            }
+        }
+        let untitled = strings.text("untitled")
+        let work = jobs
+        let results = Parallel.map(count: work.count, jobs: self.jobs) { j -> Result<(path: String, bytes: [UInt8]), TemplateError> in
+            let job = work[j]
+            let author = authors.authors[job.author]
+            let base = ["u", author.folder]
+            let dir = base + (job.page == 0 ? [] : [String(job.page + 1)])
+            let refs = author.refs[(job.page * perPage)..<min((job.page + 1) * perPage, author.refs.count)]
+            let stats = strings.join([strings.text("threads", count: author.threads), strings.text("comments", count: author.comments)])
+            let pager = job.pages > 1
+                ? Pager(current: job.page, hrefs: (0..<job.pages).map { ThreadPaths.href(from: dir, to: base + ($0 == 0 ? [] : [String($0 + 1)])) })
+                : nil
+            var page = ListingPageModel(listing: self, dir: dir, stats: stats, heading: author.name, threads: [], pager: pager)
+            page.posts = refs.map { authors.item($0, untitled: untitled) }
+            do throws(TemplateError) {
+                let bytes = try templates.render("author", model: page, root: .node(.page), expectedSize: 16 * 1024 + 1024 * refs.count)
+                return .success(((dir + ["index.html"]).joined(separator: "/"), bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var files: [(path: String, bytes: [UInt8])] = []
+        for result in results {
+            switch result {
+            case .success(let file): files.append(file)
+            case .failure(let error): throw error
+            }
+        }
+        return (files, sitemap)
     }
 
     var siteTitle: String { options.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("index_title") }

@@ -21,6 +21,38 @@ package struct ThreadSummary: Sendable, Equatable {
     package var pages: [String]
     /// The orders written, the main one first.
     package var orders: [String]
+    /// With author pages: every comment with a named author, in thread order, where the main
+    /// order shows it. Empty otherwise (and then left out of `thread.json`).
+    package var posts: [Post] = []
+
+    /// One comment, as an author page lists it: bounded (an excerpt, never the body).
+    package struct Post: Sendable, Equatable {
+        package var author: String
+        /// The page it is shown on, as an index into `pages`.
+        package var page: Int
+        /// Its anchor on that page (ASCII letters, digits, `-` and `_`).
+        package var anchor: String
+        package var created: TimePoint?
+        /// The first `excerptLimit` characters of its text (`PageNavigation.excerpt`).
+        package var excerpt: String
+
+        package static let excerptLimit = 160
+
+        package init(author: String, page: Int, anchor: String, created: TimePoint?, excerpt: String) {
+            self.author = author
+            self.page = page
+            self.anchor = anchor
+            self.created = created
+            self.excerpt = excerpt
+        }
+
+        /// Anchors are what `Anchors` makes; anything else in a sidecar is refused.
+        static func isAnchor(_ text: String) -> Bool {
+            !text.isEmpty && text.utf8.count <= 96 && text.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
+            }
+        }
+    }
 
     package struct TimePoint: Sendable, Equatable, Comparable {
         package var iso: String

@@ -37,6 +37,20 @@ extension ThreadSummary {
             w.field("layout", layout)
             w.field("pages", strings: pages)
             w.field("orders", strings: orders)
+            if !posts.isEmpty {
+                w.key("posts")
+                w.array { w in
+                    for post in posts {
+                        w.object { w in
+                            w.field("author", post.author)
+                            w.field("page", post.page)
+                            w.field("anchor", post.anchor)
+                            time(&w, "created", post.created)
+                            w.field("excerpt", post.excerpt)
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -66,6 +80,8 @@ extension ThreadSummary {
         var tags: [String]?, pages: [String]?, orders: [String]?
         var created: TimePoint?
         var stats: Stats?
+        var posts: [Post] = []
+        var postsNode: Int?
         try r.members(node, path) { key, value throws(JSONMismatch) in
             switch key {
             case "format": format = try r.int(value, path + ".format")
@@ -81,6 +97,27 @@ extension ThreadSummary {
             case "layout": layout = try r.string(value, path + ".layout")
             case "pages": pages = try r.strings(value, path + ".pages")
             case "orders": orders = try r.strings(value, path + ".orders")
+            case "posts":
+                postsNode = value
+                for (i, item) in try r.array(value, path + ".posts").enumerated() {
+                    let p = "\(path).posts[\(i)]"
+                    var author: String?, page: Int?, anchor: String?, created: TimePoint?, excerpt: String?
+                    try r.members(item, p) { key, v throws(JSONMismatch) in
+                        switch key {
+                        case "author": author = try r.string(v, p + ".author")
+                        case "page": page = try r.count(v, p + ".page")
+                        case "anchor": anchor = try r.string(v, p + ".anchor")
+                        case "created": created = try time(v, p + ".created")
+                        case "excerpt": excerpt = try r.string(v, p + ".excerpt")
+                        default: break
+                        }
+                    }
+                    guard let author, !author.isEmpty, let page, let anchor, Post.isAnchor(anchor), let excerpt,
+                          excerpt.count <= Post.excerptLimit + 1 else {
+                        throw r.mismatch(item, p, expected: "{\"author\", \"page\", \"anchor\" of letters, digits, - and _, \"excerpt\" of at most \(Post.excerptLimit) characters}")
+                    }
+                    posts.append(Post(author: author, page: page, anchor: anchor, created: created, excerpt: excerpt))
+                }
             case "stats":
                 // Counts are whole numbers from 0 to InputLimits.maxCount, so sums of them are checked, not trusted.
                 var s = Stats(comments: -1, participants: -1, topLevel: -1, levels: -1, depthHistogram: [], firstActivity: nil, lastActivity: nil, unarchived: 0)
@@ -115,9 +152,12 @@ extension ThreadSummary {
         guard let stats else { throw missing("stats", "an object") }
         guard let layout else { throw missing("layout", "a string") }
         guard let pages else { throw missing("pages", "an array") }
+        if let postsNode, posts.contains(where: { $0.page >= pages.count }) {
+            throw r.mismatch(postsNode, path + ".posts", expected: "pages within the \(pages.count) of $.pages")
+        }
         self.init(format: Int(format), id: id, path: summaryPath, title: title, author: author, url: url, lang: lang,
                   category: category, tags: tags ?? [], created: created, stats: stats, layout: layout, pages: pages,
-                  orders: orders ?? [])
+                  orders: orders ?? [], posts: posts)
     }
 
     /// Reads a sidecar back. Errors name the file, line and column, and the JSON path.

@@ -24,6 +24,8 @@ package enum TemplateField: Int32, CaseIterable, Sendable {
     // Listings
     case heading, indexHref, threads, hasThreads, pager, sections, empty, name, counts, category, tags
     case flat, previous, next
+    // Search and author pages
+    case authorHref, pagefind, year, search, mode, chunks, one, other, limit, here, posts, hasPosts, started, threadHref, commentsOne, commentsOther
 
     var name: String {
         switch self {
