@@ -16,24 +16,26 @@ struct ArchiveHostileTests {
         "ol": ["class", "start"], "details": ["class", "open"], "h2": ["class"], "header": ["class"],
     ]) { $0.union($1) }
 
+    /// `text` as a JSON string literal.
+    static func json(_ text: String) -> String {
+        var writer = JSONWriter(pretty: false)
+        writer.string(text)
+        return String(decoding: writer.out, as: UTF8.self)
+    }
+
     @Test("255 payloads in every archive field come out as text, with safe folders and well-formed feeds")
     func corpus() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        func json(_ text: String) -> String {
-            var writer = JSONWriter(pretty: false)
-            writer.string(text)
-            return String(decoding: writer.out, as: UTF8.self)
-        }
         var lines: [String] = []
         for (n, payload) in HostileCorpus.all.enumerated() {
-            let p = json(payload.text)
+            let p = Self.json(payload.text)
             var comments = [#"{"id": \#(p), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "author_flair": \#(p), "score": 5}"#]
             for d in 0..<4 {
                 comments.append(#"{"id": "d\#(d)", "parent_id": \#(d == 0 ? p : "\"d\(d - 1)\""), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_001 + n * 100 + d)}"#)
             }
             comments.append(#"{"id": "second", "author": "x", "body": "second top-level"}"#)
-            lines.append(#"{"id": \#(json("t\(n)-" + payload.text)), "title": \#(p), "author": \#(p), "category": \#(p), "tags": [\#(p)], "url": \#(p), "lang": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "comments": [\#(comments.joined(separator: ", "))]}"#)
+            lines.append(#"{"id": \#(Self.json("t\(n)-" + payload.text)), "title": \#(p), "author": \#(p), "category": \#(p), "tags": [\#(p)], "url": \#(p), "lang": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "comments": [\#(comments.joined(separator: ", "))]}"#)
         }
         let input = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "hostile.jsonl", in: folder)
         var options = ArchiveOptions()
@@ -78,17 +80,12 @@ struct ArchiveHostileTests {
     func dump() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        func json(_ text: String) -> String {
-            var writer = JSONWriter(pretty: false)
-            writer.string(text)
-            return String(decoding: writer.out, as: UTF8.self)
-        }
         var submissions: [String] = []
         var comments: [String] = []
         for (n, payload) in HostileCorpus.all.enumerated() {
-            let p = json(payload.text)
-            let id = json("s\(n)" + payload.text)
-            let link = json("t3_s\(n)" + payload.text)
+            let p = Self.json(payload.text)
+            let id = Self.json("s\(n)" + payload.text)
+            let link = Self.json("t3_s\(n)" + payload.text)
             submissions.append(#"{"id": \#(id), "title": \#(p), "selftext": \#(p), "url": \#(p), "is_self": \#(n % 2 == 0), "author": \#(p), "created_utc": \#(1_700_000_000 + n), "score": 3, "num_comments": 9, "subreddit": \#(p), "permalink": \#(p), "stickied": true}"#)
             comments.append(#"{"id": "a\#(n)", "link_id": \#(link), "parent_id": \#(link), "author": \#(p), "body": \#(p), "created_utc": \#(1_700_000_100 + n), "author_flair_text": \#(p), "distinguished": \#(p), "link_title": \#(p)}"#)
             comments.append(#"{"id": \#(p), "link_id": \#(link), "parent_id": "t1_a\#(n)", "author": "x", "body": \#(p), "created_utc": \#(1_700_000_200 + n)}"#)
