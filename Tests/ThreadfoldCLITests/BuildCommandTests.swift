@@ -462,6 +462,26 @@ struct BuildCommandTests {
         #expect(FileManager.default.contents(atPath: victim.appendingPathComponent("notes.txt").path) == Data("precious".utf8))
     }
 
+    @Test("incremental builds that recycle the spare hold one descriptor per folder level: 600 threads build under a limit of 256 open files")
+    func fewDescriptors() throws {
+        let folder = try cli.temporaryFolder()
+        let lines = (0..<600).map { thread("f\($0)", day: $0 % 30).replacingOccurrences(of: "\n", with: " ") }
+        let input = try cli.write(lines.joined(separator: "\n") + "\n", "many.jsonl", in: folder)
+        for round in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n 256 && exec \"$0\" build many.jsonl -o site -q --incremental --no-fsync", CLITests.binary.path]
+            process.currentDirectoryURL = folder
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "round \(round): \(text)")
+        }
+    }
+
     @Test("preview --watch renders again when the input changes")
     func watch() throws {
         let folder = try cli.temporaryFolder()

@@ -175,10 +175,15 @@ package struct SiteWriter: Sendable {
     /// Removes from a recycled folder everything that is not a file `vouched` for with the same
     /// stamp, or a folder on the way to one; returns the files kept. Hidden names are
     /// Threadfold's own bookkeeping at the top level only.
+    ///
+    /// Sub-folders wait as (parent, name) and are opened when their turn comes, so the walk holds
+    /// one descriptor per level, not one per folder waiting (20,000 thread folders under `t/`
+    /// would pass the limit on open files).
     static func clean(_ root: Folder, keeping vouched: [String: FileStamp]) throws(SiteError) -> [String: FileStamp] {
         var kept: [String: FileStamp] = [:]
-        var pending: [(folder: Folder, prefix: String)] = [(root, "")]
-        while let (folder, prefix) = pending.popLast() {
+        var pending: [(parent: Folder?, name: String, prefix: String)] = [(nil, "", "")]
+        while let (parent, folderName, prefix) = pending.popLast() {
+            let folder = try parent.map { (parent) throws(SiteError) in try parent.folder(folderName) } ?? root
             for entry in folder.names() {
                 guard let name = String(validating: entry.name, as: UTF8.self) else {
                     // removeTree unlinks whatever is not a folder, so one call serves any entry.
@@ -189,7 +194,7 @@ package struct SiteWriter: Sendable {
                 let found = folder.entry(name)
                 if prefix.isEmpty && name == markerName && found?.kind == .file { continue }
                 if found?.kind == .folder && !name.hasPrefix(".") {
-                    pending.append((try folder.folder(name), path + "/"))
+                    pending.append((folder, name, path + "/"))
                 } else if found?.kind == .file, let stamp = vouched[path], stamp == found?.stamp {
                     kept[path] = stamp
                 } else {
