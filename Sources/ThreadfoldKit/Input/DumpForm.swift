@@ -29,7 +29,9 @@ package enum DumpForm: String, Sendable, Equatable {
         switch options.format {
         case .auto:
             if isRedditComment(document, root) || isRedditSubmission(document, root) { return .reddit }
-            if HackerNewsImporter.isHackerNewsItem(document, root) && document.member(root, "id") != nil { return .hn }
+            // A flat item; one with its comments nested (Algolia, HNPWA) is a whole thread.
+            if HackerNewsImporter.isHackerNewsItem(document, root) && document.member(root, "id") != nil
+                && document.member(root, "children") == nil && document.member(root, "comments") == nil { return .hn }
             return nil
         case .reddit:
             return isRedditComment(document, root) || isRedditSubmission(document, root) ? .reddit : nil

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Dump forms and line streams")
+struct DumpFormTests {
+    static func form(_ line: String, _ options: ImportOptions = ImportOptions()) -> DumpForm? {
+        DumpForm.detect(Array(line.utf8), options: options)
+    }
+
+    @Test("a dump is told by its first line: Reddit comments and submissions, flat Hacker News items, mapped comments; never a whole thread")
+    func detect() {
+        #expect(Self.form(#"{"id": "c1", "link_id": "t3_a", "parent_id": "t3_a", "body": "x"}"#) == .reddit)
+        #expect(Self.form(#"{"id": "a", "title": "T", "selftext": "", "num_comments": 3}"#) == .reddit)
+        #expect(Self.form(#"{"id": 15, "type": "comment", "by": "sama", "parent": 1, "text": "x"}"#) == .hn)
+        // Stories with their comments nested (Algolia, HNPWA) are whole threads, not dump records.
+        #expect(Self.form(#"{"id": 1, "type": "story", "author": "pg", "children": [{"id": 2}]}"#) == nil)
+        #expect(Self.form(#"{"id": 1, "type": "story", "user": "pg", "comments": []}"#) == nil)
+        #expect(Self.form(#"{"id": "t", "title": "A thread", "comments": []}"#) == nil)
+        #expect(Self.form("[1, 2]") == nil && Self.form("not json") == nil)
+        var mapped = ImportOptions()
+        mapped.mapping = FieldMapping(paths: [.id: ["objectID"], .thread: ["story_id"]])
+        #expect(Self.form(#"{"objectID": "1", "story_id": 9}"#, mapped) == .mapped)
+    }
+
+    @Test("thread keys: t3_ dropped, submissions keyed by their id, mismatches located by path")
+    func keys() throws {
+        func key(_ line: String, _ form: DumpForm) throws -> DumpForm.Key {
+            let reader = try JSONReader(bytes: Array(line.utf8), file: "d.jsonl")
+            do throws(JSONMismatch) {
+                return try form.key(reader, reader.root, path: "$[4]", mapping: nil)
+            } catch {
+                throw reader.error(error)
+            }
+        }
+        #expect(try key(#"{"link_id": "t3_abc", "parent_id": "t1_x"}"#, .reddit) == .thread(Array("abc".utf8)))
+        #expect(try key(#"{"id": "abc", "title": "T", "selftext": "x"}"#, .reddit) == .thread(Array("abc".utf8)))
+        #expect(try key(#"{"id": 17, "parent": 16}"#, .hn) == .item(id: 17, parent: 16))
+        #expect(try key(#"{"id": 1, "type": "story"}"#, .hn) == .item(id: 1, parent: nil))
+        let error = try #require(throws: InputError.self) { try key(#"{"link_id": 5, "parent_id": "t3_a"}"#, .reddit) }
+        #expect(error.path == "$[4].link_id" && error.message.contains("expected a string, found the number 5"))
+        #expect(throws: InputError.self) { try key(#"{"body": "no thread"}"#, .reddit) }
+    }
+
+    @Test("a line stream cuts lines across chunks, counts blank lines but gives no element for them, and names a line over the limit")
+    func lines() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-lines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "{\"a\": 1}\n\n   \n{\"b\": \"" + String(repeating: "x", count: 50) + "\"}\r\n{\"c\": 3}"
+        let path = folder.appendingPathComponent("d.jsonl").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        for chunk in [1, 3, 7, 64, 1 << 20] {
+            var stream = LineStream(path: path, display: "d.jsonl")
+            stream.chunkBytes = chunk
+            var seen: [(String, Int, Int64, Int)] = []
+            try stream.forEachLine { (line) throws(InputError) -> Bool in
+                seen.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.offset, line.position))
+                return true
+            }
+            #expect(seen.map(\.1) == [1, 4, 5] && seen.map(\.3) == [0, 1, 2], "chunks of \(chunk)")
+            #expect(seen.map(\.2) == [0, 14, Int64(text.utf8.count - 8)])
+            #expect(seen[2].0 == "{\"c\": 3}" && seen[1].0.hasSuffix("\r"))
+        }
+        var short = LineStream(path: path, display: "d.jsonl")
+        short.maxLineBytes = 20
+        short.chunkBytes = 5
+        let error = try #require(throws: InputError.self) { try short.forEachLine { _ throws(InputError) in true } }
+        #expect(error.line == 4 && error.message.contains("line 4 (from byte 14) is longer than 20 bytes"))
+    }
+}
