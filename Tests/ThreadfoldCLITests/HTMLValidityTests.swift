@@ -66,7 +66,13 @@ struct HTMLValidityTests {
         if pagefind { try FileManager.default.removeItem(atPath: months + "/pagefind") }
         #expect(FileManager.default.fileExists(atPath: archive + "/search/index.html") && FileManager.default.fileExists(atPath: archive + "/u"))
 
-        for dir in [site, folder.appendingPathComponent("deep").path, folder.appendingPathComponent("reddit").path, archive, months] {
+        // A Reddit dump: thread pages with a submission's score, flags and link post, streamed through partitions.
+        let dump = folder.appendingPathComponent("dump").path
+        let dumped = try cli.run(["build", "-q", "-o", dump, TestData.url("dumps/RS_sample.jsonl.gz").path, TestData.url("dumps/RC_sample.zst").path,
+                                  "--sections", "category"], in: folder)
+        #expect(dumped.status == 0, "\(dumped.err)")
+
+        for dir in [site, folder.appendingPathComponent("deep").path, folder.appendingPathComponent("reddit").path, archive, months, dump] {
             // The checker's CSP grammar predates CSP Level 3's 'wasm-unsafe-eval', which the Pagefind
             // search page needs (and browsers take); that one message is left out, nothing else.
             let (status, report) = try ExternalTools.validate(dir, jar: jar, filter: #".*Expecting source-expression but found "'wasm-unsafe-eval'".*"#)
