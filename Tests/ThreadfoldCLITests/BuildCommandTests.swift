@@ -466,19 +466,11 @@ struct BuildCommandTests {
     func fewDescriptors() throws {
         let folder = try cli.temporaryFolder()
         let lines = (0..<600).map { thread("f\($0)", day: $0 % 30).replacingOccurrences(of: "\n", with: " ") }
-        let input = try cli.write(lines.joined(separator: "\n") + "\n", "many.jsonl", in: folder)
+        _ = try cli.write(lines.joined(separator: "\n") + "\n", "many.jsonl", in: folder)
         for round in 0..<3 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n 256 && exec \"$0\" build many.jsonl -o site -q --incremental --no-fsync", CLITests.binary.path]
-            process.currentDirectoryURL = folder
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "round \(round): \(text)")
+            let run = try cli.run(["-c", "ulimit -n 256 && exec \"$0\" build many.jsonl -o site -q --incremental --no-fsync", CLITests.binary.path],
+                                  in: folder, executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(run.status == 0, "round \(round): \(run.err)")
         }
     }
 

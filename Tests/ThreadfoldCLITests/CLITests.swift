@@ -24,9 +24,11 @@ struct CLITests {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("threadfold")
     }()
 
-    func run(_ arguments: [String], stdin: String? = nil, in folder: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+    /// Runs the binary (or `executable`, such as a shell around it) with `arguments`.
+    func run(_ arguments: [String], stdin: String? = nil, in folder: URL? = nil, environment: [String: String] = [:],
+             executable: URL? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable ?? Self.binary
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

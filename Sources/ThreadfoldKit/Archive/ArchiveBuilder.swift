@@ -149,7 +149,7 @@ package struct ArchiveBuilder: Sendable {
             report.errors += partitioned.outcome.errors
             report.warnings += partitioned.outcome.skipped
             report.threadsInOtherShards += partitioned.outcome.otherShards
-            for file in dumpFiles { report.formats[file.form == .hn ? "hn" : file.form == .reddit ? "reddit" : "mapped", default: 0] += 1 }
+            for file in dumpFiles { report.formats[file.form.rawValue, default: 0] += 1 }
             dumps = partitioned.dumps
             report.timings.append(("read dumps into partitions", clock.lap()))
             guard report.errors.isEmpty, dumps != nil else {

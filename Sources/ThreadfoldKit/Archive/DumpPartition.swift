@@ -198,16 +198,6 @@ struct DumpPartition {
     }
 }
 
-extension DumpForm {
-    var described: String {
-        switch self {
-        case .reddit: return "a Reddit dump (comments with link_id, or submissions)"
-        case .hn: return "Hacker News items"
-        case .mapped: return "comments through the field mapping"
-        }
-    }
-}
-
 /// Hacker News items' stories, found through `parent` chains: each item's story is known as soon
 /// as its parent's is, so in a dump sorted by time almost every item is placed as it is read.
 /// Items whose parent comes later are deferred and resolved at the end, in linear time.

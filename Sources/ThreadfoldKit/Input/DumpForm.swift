@@ -43,6 +43,15 @@ package enum DumpForm: String, Sendable, Equatable {
         }
     }
 
+    /// What the form is, for messages.
+    var described: String {
+        switch self {
+        case .reddit: return "a Reddit dump (comments with link_id, or submissions)"
+        case .hn: return "Hacker News items"
+        case .mapped: return "comments through the field mapping"
+        }
+    }
+
     /// A Reddit comment as dumps hold it: `link_id` and `parent_id`.
     static func isRedditComment(_ document: JSONDocument, _ object: Int) -> Bool {
         document.member(object, "link_id") != nil && document.member(object, "parent_id") != nil
