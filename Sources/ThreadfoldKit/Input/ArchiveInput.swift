@@ -275,8 +275,10 @@ package enum ArchiveInput {
                                           message: "line \(line) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"))
             }
         }
+        // Chunks of 4 MiB, or the whole file and one byte (to see its end) when it is smaller.
+        let chunkBytes = min(4 << 20, max(Int(info.st_size), 0) + 1)
         while true {
-            guard let chunk = FileIO.read(fd, count: 4 << 20) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+            guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
             if chunk.isEmpty { break }
             var done = false
             chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in

@@ -8,20 +8,22 @@ enum FileIO {
     /// Up to `count` bytes from `fd`, at `offset` (pread) or from the current position (read);
     /// fewer at the end of the file, nil on an error.
     static func read(_ fd: Int32, count: Int, at offset: Int? = nil) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { buffer in
-                offset.map { pread(fd, buffer.baseAddress! + done, count - done, off_t($0 + done)) }
+        // Uninitialised, not zeroed: a 4 MiB chunk read for a 30 KB file would otherwise write
+        // 4 MiB of zeros first (it was a seventh of an archive build).
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = offset.map { pread(fd, buffer.baseAddress! + done, count - done, off_t($0 + done)) }
                     ?? Glibc.read(fd, buffer.baseAddress! + done, count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { failed = true; break }
+                if n == 0 { break }
+                done += n
             }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { break }
-            done += n
+            initialized = done
         }
-        bytes.removeSubrange(done...)
-        return bytes
+        return failed ? nil : bytes
     }
 }
 
