@@ -82,85 +82,57 @@ package struct PageNavigation: Sendable {
             while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
             scalars += 1
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(min(end, 4 * limit + 8))
-        var count = 0
-        var space = false
-        /// Where the last space written stands in `out`, and the scalars written since, or nil
-        /// before the first.
-        var lastSpace = 0
-        var sinceSpace: Int?
-        var full = false
-        func put(_ start: Int, _ length: Int, whitespace: Bool, from source: UnsafeBufferPointer<UInt8>) {
-            if whitespace {
-                space = !out.isEmpty
-                return
-            }
-            if count >= limit {
-                // Cut back to the last space unless the text ends at a word boundary already.
-                if !space, let word = sinceSpace, count - word - 1 >= limit / 2 {
-                    out.removeSubrange(lastSpace...)
-                }
-                out += [0xE2, 0x80, 0xA6] // …
-                full = true
-                return
-            }
-            if space {
-                lastSpace = out.count
-                out.append(0x20)
-                count += 1
-                space = false
-                sinceSpace = 0
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<(start + length)]))
-            count += 1
-            sinceSpace = sinceSpace.map { $0 + 1 }
-        }
+        var text = ExcerptText(limit: limit, capacity: min(end, 4 * limit + 8))
         var i = 0
-        while i < end && !full {
+        while i < end && !text.full {
             let byte = bytes[i]
             if byte == UInt8(ascii: "<") {
                 // A tag: inline ones join their text; every other one (blocks, <br>) is a space.
                 var j = i + 1
                 if j < end && bytes[j] == UInt8(ascii: "/") { j += 1 }
-                var name: [UInt8] = []
+                // The name, lowercased and packed into an integer a byte at a time; 0 when it is
+                // longer than any inline name or holds a letter outside ASCII.
+                var name: UInt64 = 0
+                var length = 0
                 while j < end {
                     let c = bytes[j]
                     if c < 0x80 {
                         guard isASCIIAlphanumeric(c) else { break }
-                        name.append(c | 0x20)
+                        if length < 8 { name = name << 8 | UInt64(c | 0x20) }
+                        length += 1
                         j += 1
                     } else {
-                        let (scalar, length) = decode(bytes, j)
+                        let (scalar, scalarLength) = decode(bytes, j)
                         guard scalar.properties.isAlphabetic else { break }
-                        name.append(0xFF) // no inline name holds it
-                        j += length
+                        length = 8 // no inline name holds it
+                        j += scalarLength
                     }
                 }
+                if length > 6 { name = 0 }
                 while j < end && bytes[j] != UInt8(ascii: ">") { j += 1 }
-                if !isInline(name) { space = !out.isEmpty }
+                if !isInline(name) { text.breakWord() }
                 i = j + 1
                 continue
             }
             if byte == UInt8(ascii: "&"), let (decoded, length) = entity(bytes, i, end: end) {
                 var utf8 = Array(String(decoded).utf8)
-                utf8.withUnsafeBufferPointer { put(0, $0.count, whitespace: isWhitespace(decoded), from: $0) }
+                utf8.withUnsafeBufferPointer { text.put($0[...], whitespace: isWhitespace(decoded)) }
                 utf8 = []
                 i += length
                 continue
             }
             if byte < 0x80 {
-                put(i, 1, whitespace: byte == 0x20 || (0x09...0x0D).contains(byte), from: bytes)
+                text.put(bytes[i..<(i + 1)], whitespace: byte == 0x20 || (0x09...0x0D).contains(byte))
                 i += 1
             } else {
                 let (scalar, length) = decode(bytes, i)
-                put(i, length, whitespace: scalar.properties.isWhitespace, from: bytes)
+                text.put(bytes[i..<(i + length)], whitespace: scalar.properties.isWhitespace)
                 i += length
             }
         }
         // A body whose first stretch is all markup: what was read is what there is to show.
-        if !full && scalars == cap && !out.isEmpty { out += [0xE2, 0x80, 0xA6] }
-        return String(decoding: out, as: UTF8.self)
+        if !text.full && scalars == cap && !text.out.isEmpty { text.out += [0xE2, 0x80, 0xA6] }
+        return String(decoding: text.out, as: UTF8.self)
     }
 
     @inline(__always)
@@ -183,13 +155,15 @@ package struct PageNavigation: Sendable {
         return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 
-    private static func isInline(_ name: [UInt8]) -> Bool {
-        guard !name.isEmpty, name.count <= 6 else { return false }
-        return inline.contains(String(decoding: name, as: UTF8.self))
+    /// Whether a packed tag name (see `excerpt`) names an inline element.
+    private static func isInline(_ name: UInt64) -> Bool {
+        name != 0 && inline.contains(name)
     }
 
-    private static let inline: Set<String> = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
-                                              "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"]
+    private static func packed(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+
+    private static let inline: Set<UInt64> = Set(["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
+                                                  "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"].map(packed))
 
     /// The scalar an entity at `i` stands for and its length in bytes: the five Threadfold
     /// writes, `&nbsp;`, and numeric references.
@@ -212,5 +186,56 @@ package struct PageNavigation: Sendable {
             let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             return value.flatMap(Unicode.Scalar.init).map { ($0, length) }
         }
+    }
+}
+
+/// The text of an excerpt as it is written: words joined by single spaces, cut at `limit`
+/// scalars (back to the last space when a word would be cut in two), then "…". A struct with
+/// mutating methods, not a closure over local variables, so no access is checked at run time.
+private struct ExcerptText {
+    let limit: Int
+    var out: [UInt8] = []
+    /// Scalars written.
+    var count = 0
+    /// White space read since the last scalar written.
+    var space = false
+    /// Where the last space written stands in `out`, and the scalars written since, or nil before the first.
+    var lastSpace = 0
+    var sinceSpace: Int?
+    var full = false
+
+    init(limit: Int, capacity: Int) {
+        self.limit = limit
+        out.reserveCapacity(capacity)
+    }
+
+    /// A break between words (white space, or a block-level tag).
+    mutating func breakWord() { space = !out.isEmpty }
+
+    /// One scalar's UTF-8.
+    mutating func put(_ scalar: Slice<UnsafeBufferPointer<UInt8>>, whitespace: Bool) {
+        if whitespace {
+            breakWord()
+            return
+        }
+        if count >= limit {
+            // Cut back to the last space unless the text ends at a word boundary already.
+            if !space, let word = sinceSpace, count - word - 1 >= limit / 2 {
+                out.removeSubrange(lastSpace...)
+            }
+            out += [0xE2, 0x80, 0xA6] // …
+            full = true
+            return
+        }
+        if space {
+            lastSpace = out.count
+            out.append(0x20)
+            count += 1
+            space = false
+            sinceSpace = 0
+        }
+        out.append(contentsOf: scalar)
+        count += 1
+        if let since = sinceSpace { sinceSpace = since + 1 }
     }
 }

@@ -15,11 +15,17 @@ enum XMLText {
     static func uuid(_ name: String) -> String {
         let bytes = Array(name.utf8)
         let a = ContentHash.hash(bytes, seed: 0x5EED_0001), b = ContentHash.hash(bytes, seed: 0x5EED_0002)
-        var hex = Array(ContentHash.hex(a) + ContentHash.hex(b))
-        hex[12] = "8"
-        hex[16] = ["8", "9", "a", "b"][Int(b >> 62)]
-        let s = String(hex)
-        func part(_ from: Int, _ to: Int) -> Substring { s[s.index(s.startIndex, offsetBy: from)..<s.index(s.startIndex, offsetBy: to)] }
-        return "urn:uuid:\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+        let digits = Array("0123456789abcdef".utf8)
+        var out = Array("urn:uuid:".utf8)
+        out.reserveCapacity(45)
+        for i in 0..<32 {
+            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
+            let word = i < 16 ? a : b
+            var nibble = Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)
+            if i == 12 { nibble = 8 } // version 8
+            if i == 16 { nibble = 8 + Int(b >> 62) } // the variant: 8, 9, a or b
+            out.append(digits[nibble])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
