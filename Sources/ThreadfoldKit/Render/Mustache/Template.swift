@@ -17,10 +17,75 @@ package struct Template: Sendable {
         self.name = name
         self.file = file ?? name
         self.source = source
+        // Offsets into the compiled template are 32-bit.
+        guard source.utf8.count <= Template.maxSourceBytes else {
+            throw TemplateError(file: file ?? name, line: 1, column: 1,
+                                message: "the template is \(source.utf8.count) bytes; expected at most \(Template.maxSourceBytes) (256 MiB)")
+        }
         var parser = TemplateParser(source: source, file: file ?? name, keys: keys)
         self.nodes = try parser.parse()
         keys = parser.keys
+        program = Program(nodes)
     }
+
+    /// The nodes compiled for rendering: plain instructions that hold no references, with the
+    /// text, the keys and the partials they name in three side arrays, so the render loop copies
+    /// nothing that is counted (the node enum's arrays cost a retain and a release per node).
+    let program: Program
+
+    struct Program: Sendable {
+        enum Code: UInt8, Sendable {
+            /// `bytes[a ..< a + b]`.
+            case text
+            /// A variable named by `keys[a ..< a + b]` (no keys: the implicit iterator).
+            case escaped, raw
+            /// A section named like a variable, whose children run to op `end`.
+            case section, inverted
+            /// `partials[a]`.
+            case partial
+        }
+
+        struct Op: Sendable {
+            let code: Code
+            let a: Int32
+            let b: Int32
+            let end: Int32
+        }
+
+        private(set) var ops: [Op] = []
+        private(set) var bytes: [UInt8] = []
+        private(set) var keys: [TemplateKey] = []
+        /// Each partial's name and the indentation of its standalone tag.
+        private(set) var partials: [(name: String, indent: String)] = []
+
+        init(_ nodes: [Node]) {
+            ops.reserveCapacity(nodes.count)
+            for node in nodes {
+                switch node {
+                case .text(let text):
+                    ops.append(Op(code: .text, a: Int32(bytes.count), b: Int32(text.count), end: 0))
+                    bytes.append(contentsOf: text)
+                case .variable(let name, let escaped):
+                    let (a, b) = add(name)
+                    ops.append(Op(code: escaped ? .escaped : .raw, a: a, b: b, end: 0))
+                case .section(let name, let inverted, let end):
+                    let (a, b) = add(name)
+                    ops.append(Op(code: inverted ? .inverted : .section, a: a, b: b, end: Int32(end)))
+                case .partial(let name, let indent):
+                    ops.append(Op(code: .partial, a: Int32(partials.count), b: 0, end: 0))
+                    partials.append((name, indent))
+                }
+            }
+        }
+
+        private mutating func add(_ name: Name) -> (Int32, Int32) {
+            let start = Int32(keys.count)
+            keys.append(contentsOf: name.parts)
+            return (start, Int32(name.parts.count))
+        }
+    }
+
+    static var maxSourceBytes: Int { 256 << 20 }
 
     /// A dotted name (`a.b.c`), or the implicit iterator `.` (no parts).
     struct Name: Sendable {
