@@ -16,11 +16,29 @@ package enum URLPolicy {
     /// `//#x` and `///x` are not valid URLs (browsers guess; the W3C checker refuses them).
     /// Other relative references need none.
     static func hasHost(_ url: String, scheme: String?) -> Bool {
-        var bytes = Substring(url).utf8.drop { $0 <= 0x20 }.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }[...]
-        if let scheme { bytes = bytes.dropFirst(scheme.utf8.count + 1) }
+        // The bytes after the scheme and its ':', past leading spaces and controls, with tabs and
+        // newlines taken out (as browsers do), looked at without copying the URL.
+        var skip = scheme.map { $0.utf8.count + 1 } ?? 0
+        var seen: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        var count = 0
+        var leading = true
+        for byte in url.utf8 {
+            if leading && byte <= 0x20 { continue }
+            leading = false
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            if skip > 0 { skip -= 1; continue }
+            switch count {
+            case 0: seen.0 = byte
+            case 1: seen.1 = byte
+            default: seen.2 = byte
+            }
+            count += 1
+            if count == 3 { break }
+        }
         let slash = UInt8(ascii: "/")
-        guard bytes.first == slash, bytes.dropFirst().first == slash else { return scheme == nil }
-        guard let host = bytes.dropFirst(2).first else { return false }
+        guard count >= 2, seen.0 == slash, seen.1 == slash else { return scheme == nil }
+        guard count == 3 else { return false }
+        let host = seen.2
         return host != slash && host != UInt8(ascii: "?") && host != UInt8(ascii: "#") && host != UInt8(ascii: "\\") && host > 0x20
     }
 
@@ -42,23 +60,31 @@ package enum URLPolicy {
     /// The lower-cased scheme, or nil for a relative reference. A string that starts like a
     /// scheme but is not a valid one is treated as relative, as browsers do.
     static func scheme(of url: String) -> String? {
-        var cleaned: [UInt8] = []
-        for byte in url.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D { cleaned.append(byte) }
-        var start = 0, end = cleaned.count
-        while start < end && cleaned[start] <= 0x20 { start += 1 }
-        while end > start && cleaned[end - 1] <= 0x20 { end -= 1 }
-        var scheme: [UInt8] = []
-        for i in start..<end {
-            let byte = cleaned[i]
+        // Tabs and newlines anywhere are ignored, and so are leading spaces and controls; the
+        // scheme is what comes before the first ':', if it is all scheme characters.
+        var length = 0
+        var first: UInt8 = 0
+        var leading = true
+        for byte in url.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            if leading && byte <= 0x20 { continue }
+            leading = false
             switch byte {
             case UInt8(ascii: ":"):
-                guard let first = scheme.first, isLetter(first) else { return nil }
+                guard length > 0, isLetter(first | 0x20) else { return nil }
+                var scheme: [UInt8] = []
+                scheme.reserveCapacity(length)
+                var started = false
+                for byte in url.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                    if !started && byte <= 0x20 { continue }
+                    started = true
+                    if scheme.count == length { break }
+                    scheme.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+                }
                 return String(decoding: scheme, as: UTF8.self)
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                scheme.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                scheme.append(byte + 32)
+                if length == 0 { first = byte }
+                length += 1
             default:
                 return nil // '/', '?', '#' or anything else before a ':' means no scheme
             }

@@ -113,4 +113,14 @@ struct URLPolicyTests {
     func scheme(_ url: String, _ expected: String?) {
         #expect(URLPolicy.scheme(of: url) == expected)
     }
+
+    @Test("a host follows the scheme's '//', past leading spaces, tabs and newlines", arguments: [
+        ("https://x", "https", true), ("https:/x", "https", false), ("https:\t//x", "https", true), ("  https://x", "https", true),
+        ("https:///x", "https", false), ("https://?x", "https", false), ("https://#x", "https", false), ("https://\\x", "https", false),
+        ("https:", "https", false), ("https://", "https", false), ("https:// x", "https", false),
+        ("//x", nil, true), ("x", nil, true), ("/x", nil, true),
+    ] as [(String, String?, Bool)])
+    func host(_ url: String, _ scheme: String?, _ expected: Bool) {
+        #expect(URLPolicy.hasHost(url, scheme: scheme) == expected)
+    }
 }

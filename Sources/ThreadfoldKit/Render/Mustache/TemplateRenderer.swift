@@ -56,12 +56,16 @@ struct TemplateRenderer<Model: TemplateModel> {
     }
 
     /// Checked after each write: output past `limit` is an error naming the template.
+    @inline(__always)
     private func checkSize(_ out: [UInt8]) throws(TemplateError) {
-        guard out.count - start > limit else { return }
+        if out.count - start > limit { throw tooLarge() }
+    }
+
+    private func tooLarge() -> TemplateError {
         let root = templates[0]
         let name = templates[Int(current)].name
         let inside = current == 0 || name == root.name ? "" : " (in partial '\(name)')"
-        throw TemplateError(file: root.file, line: 1, column: 1,
+        return TemplateError(file: root.file, line: 1, column: 1,
                             message: "template '\(root.name)' wrote more than \(limit) bytes\(inside), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)")
     }
 
