@@ -235,8 +235,13 @@ enum RedditImporter {
 
     /// `t1_abc` → `abc`.
     static func strip(_ name: String) -> String {
-        let parts = name.split(separator: "_", maxSplits: 1)
-        return parts.count == 2 && parts[0].count == 2 && parts[0].hasPrefix("t") ? String(parts[1]) : name
+        // Bytes, not characters: a prefix is `t`, a digit or letter, and `_`.
+        let utf8 = name.utf8
+        guard utf8.count > 3 else { return name }
+        var bytes = utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "t"), let kind = bytes.next(), kind != UInt8(ascii: "_"), kind < 0x80,
+              bytes.next() == UInt8(ascii: "_") else { return name }
+        return String(decoding: utf8.dropFirst(3), as: UTF8.self)
     }
 
     /// `listing.data.children`, checking that `listing` is a Listing.
@@ -251,16 +256,29 @@ enum RedditImporter {
     /// Reddit's API escapes these three in Markdown bodies.
     static func unescapeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let tail = rest[amp...]
-            if tail.hasPrefix("&amp;") { out += "&"; rest = tail.dropFirst(5) }
-            else if tail.hasPrefix("&lt;") { out += "<"; rest = tail.dropFirst(4) }
-            else if tail.hasPrefix("&gt;") { out += ">"; rest = tail.dropFirst(4) }
-            else { out += "&"; rest = tail.dropFirst() }
+        var text = text
+        return text.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "&") {
+                    if matches(bytes, i, "&amp;") { out.append(UInt8(ascii: "&")); i += 5; continue }
+                    if matches(bytes, i, "&lt;") { out.append(UInt8(ascii: "<")); i += 4; continue }
+                    if matches(bytes, i, "&gt;") { out.append(UInt8(ascii: ">")); i += 4; continue }
+                }
+                out.append(byte)
+                i += 1
+            }
+            return String(decoding: out, as: UTF8.self)
         }
-        return out + rest
+    }
+
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ entity: StaticString) -> Bool {
+        let count = entity.utf8CodeUnitCount
+        guard at + count <= bytes.count else { return false }
+        for k in 0..<count where bytes[at + k] != entity.utf8Start[k] { return false }
+        return true
     }
 }

@@ -109,6 +109,25 @@ struct RedditImporterTests {
     }
 }
 
+@Suite("Reddit names and entities")
+struct RedditTextTests {
+    @Test("kind prefixes come off full names, and nothing else does", arguments: [
+        ("t1_abc", "abc"), ("t3_x", "x"), ("t1__x", "_x"), ("abc", "abc"), ("t1_", "t1_"), ("t12_x", "t12_x"),
+        ("x1_abc", "x1_abc"), ("t__x", "t__x"), ("", ""), ("t1_é", "é"),
+    ])
+    func strip(_ name: String, _ expected: String) {
+        #expect(RedditImporter.strip(name) == expected)
+    }
+
+    @Test("the API's three entities are unescaped once, and only they", arguments: [
+        ("a &amp;lt; b", "a &lt; b"), ("&gt;&lt;&amp;", "><&"), ("&nbsp; &quot;", "&nbsp; &quot;"), ("& x &", "& x &"),
+        ("é&amp;ü", "é&ü"), ("&am", "&am"), ("&gt", "&gt"), ("no entities", "no entities"),
+    ])
+    func entities(_ text: String, _ expected: String) {
+        #expect(RedditImporter.unescapeEntities(text) == expected)
+    }
+}
+
 @Suite("Reddit dump importer")
 struct RedditDumpTests {
     static let dump = """
