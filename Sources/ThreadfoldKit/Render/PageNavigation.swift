@@ -122,8 +122,21 @@ package struct PageNavigation: Sendable {
                 continue
             }
             if byte < 0x80 {
-                text.put(bytes[i..<(i + 1)], whitespace: byte == 0x20 || (0x09...0x0D).contains(byte))
-                i += 1
+                let whitespace = byte == 0x20 || (0x09...0x0D).contains(byte)
+                if whitespace {
+                    text.breakWord()
+                    i += 1
+                    continue
+                }
+                // A run of ASCII with no space, tag or entity in it goes in at once.
+                var j = i + 1
+                while j < end {
+                    let next = bytes[j]
+                    guard next < 0x80, next > 0x20, next != UInt8(ascii: "<"), next != UInt8(ascii: "&") else { break }
+                    j += 1
+                }
+                text.put(run: bytes[i..<j])
+                i = j
             } else {
                 let (scalar, length) = decode(bytes, i)
                 text.put(bytes[i..<(i + length)], whitespace: scalar.properties.isWhitespace)
@@ -211,6 +224,21 @@ private struct ExcerptText {
 
     /// A break between words (white space, or a block-level tag).
     mutating func breakWord() { space = !out.isEmpty }
+
+    /// ASCII scalars, none of them white space: the same as putting each in turn.
+    mutating func put(run: Slice<UnsafeBufferPointer<UInt8>>) {
+        var start = run.startIndex
+        put(run[start..<(start + 1)], whitespace: false)
+        start += 1
+        guard !full, start < run.endIndex else { return }
+        // No space can come inside the run: what fits goes straight in.
+        let fits = max(0, min(run.endIndex - start, limit - count))
+        out.append(contentsOf: run[start..<(start + fits)])
+        count += fits
+        if let since = sinceSpace { sinceSpace = since + fits }
+        start += fits
+        if start < run.endIndex { put(run[start..<(start + 1)], whitespace: false) }
+    }
 
     /// One scalar's UTF-8.
     mutating func put(_ scalar: Slice<UnsafeBufferPointer<UInt8>>, whitespace: Bool) {
