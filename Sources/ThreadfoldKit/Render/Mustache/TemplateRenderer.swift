@@ -7,11 +7,20 @@ struct TemplateRenderer<Model: TemplateModel> {
     let model: Model
     var stack: [Value] = []
     /// The templates this page has used: the one rendered first, then each partial (with the
-    /// indentation of its tag) when it is first included. Frames name them by index.
+    /// indentation of its tag) when it is first included.
     var templates: [Template] = []
-    /// For each template, where each of its partials resolved to: an index into `templates`,
-    /// `unresolved`, or `missing` (a partial the set does not have renders nothing).
-    var links: [[Int32]] = []
+    /// Every used template's ops, linked into one array (`linked`): offsets into it and into
+    /// `bytes`, `keys` and `partials` are rebased, so the render loop reads one array of plain
+    /// values and never switches between templates.
+    var ops: [Op] = []
+    var bytes: [UInt8] = []
+    var keys: [TemplateKey] = []
+    /// Each partial tag of the linked ops: its name and indentation, and where it resolved to
+    /// (an index into `templates`, `unresolved`, or `missing`: a partial the set does not have
+    /// renders nothing).
+    var partials: [(name: String, indent: String, target: Int32)] = []
+    /// Where each template's ops start and end in `ops`.
+    var spans: [(start: Int32, end: Int32)] = []
     /// Templates already in `templates`, by indentation and name.
     var loaded: [String: Int32] = [:]
     var partialDepth = 0
@@ -39,19 +48,38 @@ struct TemplateRenderer<Model: TemplateModel> {
     mutating func render(_ template: Template, _ context: Value, into out: inout [UInt8]) throws(TemplateError) {
         stack = [context]
         templates = []
-        links = []
+        ops = []
+        bytes = []
+        keys = []
+        partials = []
+        spans = []
         loaded = [:]
-        _ = add(template, key: "\u{0}" + template.name)
+        _ = link(template, key: "\u{0}" + template.name)
         current = 0
         start = out.count
         try run(into: &out)
     }
 
-    private mutating func add(_ template: Template, key: String) -> Int32 {
+    /// Adds `template` to the page's templates, its ops rebased onto the linked arrays.
+    private mutating func link(_ template: Template, key: String) -> Int32 {
         let index = Int32(templates.count)
         templates.append(template)
-        links.append(Array(repeating: Self.unresolved, count: template.program.partials.count))
         loaded[key] = index
+        let program = template.program
+        let base = Int32(ops.count), byteBase = Int32(bytes.count), keyBase = Int32(keys.count), partialBase = Int32(partials.count)
+        ops.reserveCapacity(ops.count + program.ops.count)
+        for op in program.ops {
+            switch op.code {
+            case .text: ops.append(Op(code: .text, a: op.a + byteBase, b: op.b, end: 0))
+            case .escaped, .raw: ops.append(Op(code: op.code, a: op.a + keyBase, b: op.b, end: 0))
+            case .section, .inverted: ops.append(Op(code: op.code, a: op.a + keyBase, b: op.b, end: op.end + base))
+            case .partial: ops.append(Op(code: .partial, a: op.a + partialBase, b: 0, end: 0))
+            }
+        }
+        bytes.append(contentsOf: program.bytes)
+        keys.append(contentsOf: program.keys)
+        partials.append(contentsOf: program.partials.map { ($0.name, $0.indent, Self.unresolved) })
+        spans.append((base, Int32(ops.count)))
         return index
     }
 
@@ -80,16 +108,14 @@ struct TemplateRenderer<Model: TemplateModel> {
         case partial(outer: Int32)
     }
 
-    /// Ops `index..<end` of template `template` still to render.
+    /// Ops `index..<end` of `ops` still to render.
     private struct Frame {
-        let template: Int32
         let start: Int32
         var index: Int32
         let end: Int32
         var kind: FrameKind
 
-        init(_ template: Int32, _ start: Int32, _ end: Int32, _ kind: FrameKind) {
-            self.template = template
+        init(_ start: Int32, _ end: Int32, _ kind: FrameKind) {
             self.start = start
             index = start
             self.end = end
@@ -98,12 +124,9 @@ struct TemplateRenderer<Model: TemplateModel> {
     }
 
     /// Renders with a loop over an explicit stack of frames rather than recursion, so sections
-    /// nested 16,000 deep (or more) cost heap, not call stack. The ops of the template on top
-    /// are held in a local, taken again only when the frame on top changes template.
+    /// nested 16,000 deep (or more) cost heap, not call stack.
     private mutating func run(into out: inout [UInt8]) throws(TemplateError) {
-        var frames: [Frame] = [Frame(0, 0, Int32(templates[0].program.ops.count), .plain)]
-        var loadedTemplate: Int32 = 0
-        var program = templates[0].program
+        var frames: [Frame] = [Frame(spans[0].start, spans[0].end, .plain)]
         while let top = frames.indices.last {
             guard frames[top].index < frames[top].end else {
                 let frame = frames.removeLast()
@@ -114,7 +137,7 @@ struct TemplateRenderer<Model: TemplateModel> {
                     stack.removeLast()
                     if next < items.count {
                         stack.append(items[next])
-                        frames.append(Frame(frame.template, frame.start, frame.end, .list(items, next: next + 1)))
+                        frames.append(Frame(frame.start, frame.end, .list(items, next: next + 1)))
                     }
                 case .partial(let outer):
                     current = outer
@@ -122,40 +145,37 @@ struct TemplateRenderer<Model: TemplateModel> {
                 }
                 continue
             }
-            let template = frames[top].template
-            if template != loadedTemplate {
-                loadedTemplate = template
-                program = templates[Int(template)].program
-            }
             let i = frames[top].index
-            let op = program.ops[Int(i)]
+            let op = ops[Int(i)]
             frames[top].index = i + 1
             switch op.code {
             case .text:
-                out.append(contentsOf: program.bytes[Int(op.a)..<Int(op.a + op.b)])
+                bytes.withUnsafeBufferPointer { bytes in
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(op.a)..<Int(op.a + op.b)]))
+                }
                 try checkSize(out)
             case .escaped, .raw:
-                guard let value = lookup(op, in: program) else { continue }
+                guard let value = lookup(op) else { continue }
                 write(value, escaped: op.code == .escaped, into: &out)
                 try checkSize(out)
             case .section, .inverted:
                 // The children are the ops up to `end`; this frame resumes after them.
                 frames[top].index = op.end
-                let value = lookup(op, in: program) ?? .null
+                let value = lookup(op) ?? .null
                 if op.code == .inverted {
-                    if value.isFalsey { frames.append(Frame(template, i + 1, op.end, .plain)) }
+                    if value.isFalsey { frames.append(Frame(i + 1, op.end, .plain)) }
                     continue
                 }
                 if value.isFalsey { continue }
                 if case .list(let items) = value {
                     stack.append(items[0])
-                    frames.append(Frame(template, i + 1, op.end, .list(items, next: 1)))
+                    frames.append(Frame(i + 1, op.end, .list(items, next: 1)))
                 } else {
                     stack.append(value)
-                    frames.append(Frame(template, i + 1, op.end, .context))
+                    frames.append(Frame(i + 1, op.end, .context))
                 }
             case .partial:
-                let target = partial(Int(op.a), of: template)
+                let target = partial(Int(op.a))
                 guard target >= 0 else { continue }
                 // Output is capped by size, but a partial that includes itself and writes nothing
                 // would loop forever: depth stays capped too.
@@ -164,27 +184,28 @@ struct TemplateRenderer<Model: TemplateModel> {
                     throw TemplateError(file: templates[Int(target)].name, line: 1, column: 1,
                                         message: "partials nested more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
                 }
-                frames.append(Frame(target, 0, Int32(templates[Int(target)].program.ops.count), .partial(outer: current)))
+                let span = spans[Int(target)]
+                frames.append(Frame(span.start, span.end, .partial(outer: current)))
                 current = target
             }
         }
     }
 
-    /// Partial `index` of template `template`: an index into `templates`, or `missing`. Resolved
-    /// once per page and template; when its tag stood alone on an indented line, the partial is
+    /// Partial tag `index` of the linked ops: an index into `templates`, or `missing`. Resolved
+    /// once per page and tag; when its tag stood alone on an indented line, the partial is
     /// re-parsed with that indentation before each of its lines (so values interpolated into it
     /// are not indented, as the spec requires).
-    private mutating func partial(_ index: Int, of template: Int32) -> Int32 {
-        let known = links[Int(template)][index]
+    private mutating func partial(_ index: Int) -> Int32 {
+        let known = partials[index].target
         if known != Self.unresolved { return known }
-        let (name, indent) = templates[Int(template)].program.partials[index]
+        let (name, indent, _) = partials[index]
         let key = indent + "\u{0}" + name
         let target: Int32
         if let cached = loaded[key] {
             target = cached
         } else if let base = set[name] {
             if indent.isEmpty {
-                target = add(base, key: key)
+                target = link(base, key: key)
             } else {
                 var source = ""
                 var atLineStart = true
@@ -195,20 +216,20 @@ struct TemplateRenderer<Model: TemplateModel> {
                 }
                 // Its names are the partial's own, so the set's table already holds every one of them.
                 var keys = set.keys
-                target = add((try? Template(name: name, source: source, file: base.file, keys: &keys)) ?? base, key: key)
+                target = link((try? Template(name: name, source: source, file: base.file, keys: &keys)) ?? base, key: key)
             }
         } else {
             target = Self.missing
         }
-        links[Int(template)][index] = target
+        partials[index].target = target
         return target
     }
 
-    /// The value of the name in `op` (its keys in `program.keys`), looked up from the top of the
+    /// The value of the name in `op` (its keys in `keys`), looked up from the top of the
     /// context stack down.
-    private func lookup(_ op: Op, in program: Template.Program) -> Value? {
+    private func lookup(_ op: Op) -> Value? {
         if op.b == 0 { return stack.last }
-        return program.keys.withUnsafeBufferPointer { keys -> Value? in
+        return keys.withUnsafeBufferPointer { keys -> Value? in
             let first = Int(op.a)
             var found: Value?
             // Kinds of node that missed this key already (only kinds whose keys depend on the kind
