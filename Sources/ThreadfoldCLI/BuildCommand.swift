@@ -258,7 +258,7 @@ enum BuildCommand {
             case "duplicate": what = n == 1 ? "comment repeating an id was" : "comments repeating an id were"
             case "omittedDeleted": what = n == 1 ? "deleted comment without replies was left out" : "deleted comments without replies were left out"
             case "skipped": what = n == 1 ? "comment was skipped (--lenient)" : "comments were skipped (--lenient)"
-            case "smallAction": what = n == 1 ? "small-action post was left out of the comments" : "small-action posts were left out of the comments"
+            case "deletedNotice": what = n == 1 ? "deleted small-action post was left out of the notices" : "deleted small-action posts were left out of the notices"
             case "notPublic": what = n == 1 ? "status that was not public was left out" : "statuses that were not public were left out"
             default: what = n == 1 ? "warning" : "warnings"
             }

@@ -43,7 +43,7 @@ enum CheckCommand {
                 // A file of many threads (a dump, a document of threads) is summed up in two lines;
                 // --all lists each thread.
                 let each = result.threads.count == 1 || parsed.has("all")
-                var sum = (threads: 0, comments: 0, people: 0, levels: 0, records: 0, bodies: 0, authors: 0, times: 0)
+                var sum = (threads: 0, comments: 0, people: 0, levels: 0, records: 0, bodies: 0, authors: 0, times: 0, notices: 0)
                 var counts: [Diagnostic.Kind: Int] = [:]
                 var diagnostics: [Diagnostic] = []
                 for record in result.threads {
@@ -62,6 +62,7 @@ enum CheckCommand {
                     sum.bodies += bodies
                     sum.authors += authors
                     sum.times += times
+                    sum.notices += record.notices.count
                     for kind in [Diagnostic.Kind.orphan, .cycle, .duplicate, .omittedDeleted] { counts[kind, default: 0] += count(kind) }
                     diagnostics += thread.diagnostics
                     guard each else { continue }
@@ -69,7 +70,7 @@ enum CheckCommand {
                     console.out("\(label): ok: \(Printable.count(totals.comments, "comment", "comments")), \(Printable.count(totals.participants, "person", "people")), \(Printable.count(totals.levels, "level", "levels")); "
                         + "\(Printable.count(count(.orphan), "orphan", "orphans")), \(Printable.count(count(.cycle), "cycle broken", "cycles broken")), "
                         + "\(Printable.count(count(.duplicate), "duplicate", "duplicates")), \(Printable.count(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
-                    console.out("\(label): read as \(result.format.described): \(bodies) of \(Printable.count(comments.count, "comment", "comments")) with a body, \(authors) with an author, \(times) with a time\n")
+                    console.out("\(label): read as \(result.format.described): \(bodies) of \(Printable.count(comments.count, "comment", "comments")) with a body, \(authors) with an author, \(times) with a time\(Self.notices(record.notices.count))\n")
                     SharedOptions.report(thread.diagnostics, file: display, limit: parsed.has("all") ? Int.max : 10, console)
                 }
                 if !each {
@@ -78,7 +79,7 @@ enum CheckCommand {
                         + "at most \(Printable.count(sum.people, "person", "people")) and \(Printable.count(sum.levels, "level", "levels")) in one thread; "
                         + "\(Printable.count(counts[.orphan]!, "orphan", "orphans")), \(Printable.count(counts[.cycle]!, "cycle broken", "cycles broken")), "
                         + "\(Printable.count(counts[.duplicate]!, "duplicate", "duplicates")), \(Printable.count(counts[.omittedDeleted]!, "deleted comment", "deleted comments")) left out (--all lists each thread)\n")
-                    console.out("\(label): read as \(result.format.described): \(sum.bodies) of \(Printable.count(sum.records, "comment", "comments")) with a body, \(sum.authors) with an author, \(sum.times) with a time\n")
+                    console.out("\(label): read as \(result.format.described): \(sum.bodies) of \(Printable.count(sum.records, "comment", "comments")) with a body, \(sum.authors) with an author, \(sum.times) with a time\(Self.notices(sum.notices))\n")
                     // In the file's order, whichever thread each came from.
                     let ordered = diagnostics.enumerated().sorted { ($0.element.error.line ?? 0, $0.offset) < ($1.element.error.line ?? 0, $1.offset) }
                     SharedOptions.report(ordered.map(\.element), file: display, limit: 10, console)
@@ -89,5 +90,10 @@ enum CheckCommand {
             }
         }
         return failed ? CLI.ExitCode.failure : CLI.ExitCode.success
+    }
+
+    /// "; and 5 notices, which are not comments" when a form read any (Discourse's small actions), else nothing.
+    static func notices(_ count: Int) -> String {
+        count == 0 ? "" : "; and \(Printable.count(count, "notice", "notices")), which are not comments"
     }
 }

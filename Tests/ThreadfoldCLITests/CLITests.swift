@@ -284,6 +284,14 @@ struct CLITests {
         let forced = try run(["check", reddit, "--from", "discourse"])
         #expect(forced.status == 1)
         #expect(forced.err.contains("read as a Discourse topic"))
+        // Small-action posts are notices: named by check, counted in no comment count, and warned of by nobody.
+        let actions = TestData.url("fixtures/discourse-small-actions/topic.json").path
+        let checked = try run(["check", actions])
+        #expect(checked.status == 0 && !checked.err.contains("warning"), "\(checked.err)")
+        #expect(checked.out.hasPrefix("\(actions): ok: 3 comments, 3 people, 1 level;"))
+        #expect(checked.out.contains(": 3 of 3 comments with a body, 3 with an author, 3 with a time; and 5 notices, which are not comments\n"))
+        let built = try run(["build", actions, "-o", "site"], in: folder)
+        #expect(built.status == 0 && built.out.hasPrefix("Built 1 thread (3 comments)"), "\(built.out)\(built.err)")
     }
 
     @Test("Lemmy, Mastodon and GitHub exports are recognised by themselves: check names the form, render renders them")

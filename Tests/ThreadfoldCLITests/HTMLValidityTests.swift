@@ -19,7 +19,8 @@ struct HTMLValidityTests {
         let cli = CLITests()
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var inputs = ["fixtures/reddit-listing/comments.json", "fixtures/discourse-topic/topic.json", "fixtures/lemmy-post/post.json",
+        var inputs = ["fixtures/reddit-listing/comments.json", "fixtures/discourse-topic/topic.json", "fixtures/discourse-small-actions/topic.json",
+                      "fixtures/lemmy-post/post.json",
                       "fixtures/mastodon-context/context.json", "fixtures/github-issue/issue.json"].map { TestData.url($0).path }
         let hostile = HostilePages.metadata
         let discourse = HostilePages.discourse
@@ -41,6 +42,12 @@ struct HTMLValidityTests {
         #expect(rendered.status == 0, "\(rendered.err)")
         let deep = try cli.run(["render", "-q", "-o", folder.appendingPathComponent("deep").path, "--max-depth", "1", "--preview", "0", "--locale", "zh-Hans"], in: folder)
         #expect(deep.status == 0)
+        // Notices between the comments: in Chinese, in both time orders, on pages of one comment each.
+        let smallActions = TestData.url("fixtures/discourse-small-actions/topic.json").path
+        let notices = folder.appendingPathComponent("notices").path
+        let noticed = try cli.run(["build", "-q", "-o", notices, smallActions, "--locale", "zh-Hans", "--orders", "oldest,newest,top",
+                                   "--page-size", "1", "--source-url", "https://try.discourse.org/", "--authors"], in: folder)
+        #expect(noticed.status == 0, "\(noticed.err)")
 
         // An archive: index pages, sections, split threads, branch pages, orders, both locales.
         var lines: [String] = []
@@ -72,7 +79,7 @@ struct HTMLValidityTests {
                                   "--sections", "category"], in: folder)
         #expect(dumped.status == 0, "\(dumped.err)")
 
-        for dir in [site, folder.appendingPathComponent("deep").path, folder.appendingPathComponent("reddit").path, archive, months, dump] {
+        for dir in [site, folder.appendingPathComponent("deep").path, folder.appendingPathComponent("reddit").path, archive, months, dump, notices] {
             // The checker's CSP grammar predates CSP Level 3's 'wasm-unsafe-eval', which the Pagefind
             // search page needs (and browsers take); that one message is left out, nothing else.
             let (status, report) = try ExternalTools.validate(dir, jar: jar, filter: #".*Expecting source-expression but found "'wasm-unsafe-eval'".*"#)

@@ -114,6 +114,8 @@ package struct ThreadInfo: Sendable {
 package struct ThreadRecord: Sendable {
     package var info: ThreadInfo
     package var comments: [CommentRecord]
+    /// Notices about the thread (closed, pinned, split), in input order: not comments.
+    package var notices: [NoticeRecord] = []
     /// The source bytes' line starts are computed from these when a message needs them.
     package var source: [UInt8]
     /// Lines and columns in `source`, indexed once as far as messages need: shared by every

@@ -2,17 +2,22 @@
 /// first `preview` replies of every section shown and the rest behind a fold.
 package enum PageLayout {
     package static func make(_ thread: ThreadTree, options: LayoutOptions) -> PageModel {
-        make(thread, options: options, roots: thread.roots[...], anchors: Anchors.make(for: thread.records))
+        make(thread, options: options, roots: thread.roots[...], notices: thread.noticePlaces[...],
+             anchors: Anchors.make(for: thread.records))
     }
 
     /// Lays out the comments under `roots` only: one page of a split thread, or the branch
-    /// under one comment ("Continue this thread"), whose root is shown at level 0.
+    /// under one comment ("Continue this thread"), whose root is shown at level 0. `notices` are
+    /// the places of the notices this page shows, counted in `roots`' own indices (a slice of
+    /// `thread.roots` keeps its indices).
     package static func make(_ thread: ThreadTree, options: LayoutOptions, roots: ArraySlice<Int32>,
-                            anchors: [String]) -> PageModel {
+                            notices: ArraySlice<NoticePlace> = [], anchors: [String]) -> PageModel {
         var layout = Builder(thread: thread, options: options)
         layout.run(roots: roots)
+        let first = Int32(roots.startIndex)
         return PageModel(thread: thread, options: options, anchors: anchors,
                          entries: layout.entries, blocks: layout.blocks, rootEntries: layout.roots,
+                         notices: notices.map { PageModel.Notice(notice: $0.notice, position: $0.before - first) },
                          branches: layout.branches)
     }
 }

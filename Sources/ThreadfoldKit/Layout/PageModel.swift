@@ -1,5 +1,6 @@
 /// What one thread page shows, as flat arrays: every shown comment is an `Entry`, every reply
-/// section a `ReplyBlock` that lists entries. Nothing nests, so no model walk recurses.
+/// section a `ReplyBlock` that lists entries, and every notice shown among the top-level entries
+/// a `Notice`. Nothing nests, so no model walk recurses.
 package struct PageModel: Sendable {
     package var thread: ThreadTree
     package var options: LayoutOptions
@@ -9,6 +10,8 @@ package struct PageModel: Sendable {
     package var blocks: [ReplyBlock]
     /// Top-level entries in display order.
     package var rootEntries: [Int32]
+    /// Notices shown between the top-level entries, in display order.
+    package var notices: [Notice] = []
     /// Comments whose replies continue on a page of their own (`LayoutOptions.pageDepth`),
     /// in display order.
     package var branches: [Int32] = []
@@ -25,6 +28,15 @@ package struct PageModel: Sendable {
         package var replies: Int32
         /// Its replies continue on a page of their own.
         package var continued: Bool
+    }
+
+    /// A notice where it is shown: at the top level, never in a reply section, and not an entry,
+    /// so nothing that counts entries counts it.
+    package struct Notice: Sendable, Equatable {
+        /// Index into `thread.notices`.
+        package var notice: Int32
+        /// How many of `rootEntries` are shown before it.
+        package var position: Int32
     }
 
     /// A comment's reply section.

@@ -155,6 +155,10 @@ package final class StringsTable: Sendable {
         self.counted = counted
     }
 
+    /// Whether the locale has a message `key` (for keys made from input, where a gap must not show
+    /// as the key).
+    package func contains(_ key: String) -> Bool { messages[key] != nil }
+
     /// The message `key`, with `{count}` (choosing the plural form) and other fields filled in.
     /// A key the locale lacks shows as the key itself, so a gap is visible, not silent.
     package func text(_ key: String, count: Int? = nil, _ fields: [String: String] = [:]) -> String {

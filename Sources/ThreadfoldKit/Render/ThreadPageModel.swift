@@ -1,4 +1,4 @@
-/// What the `page`, `comment` and `replies` templates see of one page of a thread: a
+/// What the `page`, `comment`, `replies` and `notice` templates see of one page of a thread: a
 /// `TemplateModel` whose nodes are indices into the page model's arrays (keys are listed in
 /// docs/templates.md). Bodies are rendered before the page, so no lookup calls cmark.
 struct ThreadPageModel: TemplateModel {
@@ -31,6 +31,11 @@ struct ThreadPageModel: TemplateModel {
         case group(NavigationGroup)
         /// A comment above a branch page's root, by its place in `navigation.ancestors`.
         case ancestor(Int32)
+        /// One item of the top level in display order: a comment or a notice, which answers only
+        /// `comment` and `notice`, so a template picks its partial by kind.
+        case item(TimelineItem)
+        /// A notice about the thread (closed, pinned, split), by its place in the page model's notices.
+        case notice(Int32)
 
         var kind: Int {
             switch self {
@@ -49,8 +54,17 @@ struct ThreadPageModel: TemplateModel {
             case .group: return 12
             case .ancestor: return 13
             case .atSource: return 14
+            case .item: return 15
+            case .notice: return 16
             }
         }
+    }
+
+    enum TimelineItem {
+        /// A top-level comment, by entry.
+        case comment(Int32)
+        /// A notice, by its place in the page model's notices.
+        case notice(Int32)
     }
 
     enum NavigationLink {
@@ -71,6 +85,8 @@ struct ThreadPageModel: TemplateModel {
     let anchors: [String]
     let rootEntries: [Int32]
     let entries: [PageModel.Entry]
+    let notices: [NoticeRecord]
+    let shownNotices: [PageModel.Notice]
     let blocks: [PageModel.ReplyBlock]
     let stats: [CommentStats]
     let language: PageLanguage
@@ -78,12 +94,14 @@ struct ThreadPageModel: TemplateModel {
     let generator: String
     /// Every shown body, rendered before the page and indexed like `records`.
     let bodies: [HTML?]
+    /// Every notice's body, indexed like `notices`.
+    let noticeBodies: [HTML?]
     /// The opening post's body, on the first page of a thread only.
     let threadBody: HTML?
     let navigation: PageNavigation?
 
     init(model: PageModel, language: PageLanguage, assets: String, generator: String, bodies: [HTML?],
-         threadBody: HTML?, navigation: PageNavigation?) {
+         noticeBodies: [HTML?], threadBody: HTML?, navigation: PageNavigation?) {
         info = model.thread.info
         totals = model.thread.totals
         records = model.thread.records
@@ -91,12 +109,15 @@ struct ThreadPageModel: TemplateModel {
         anchors = model.anchors
         rootEntries = model.rootEntries
         entries = model.entries
+        notices = model.thread.notices
+        shownNotices = model.notices
         blocks = model.blocks
         stats = model.thread.stats
         self.language = language
         self.assets = assets
         self.generator = generator
         self.bodies = bodies
+        self.noticeBodies = noticeBodies
         self.threadBody = threadBody
         self.navigation = navigation
     }
@@ -163,7 +184,56 @@ struct ThreadPageModel: TemplateModel {
             case .excerpt: return .text(flags[comment].contains(.placeholder) ? "" : bodies[comment].map { PageNavigation.excerpt($0) } ?? "")
             default: return nil
             }
+        case .item(let item):
+            switch (key.field, item) {
+            case (.comment, .comment(let entry)): return .node(.comment(entry))
+            case (.notice, .notice(let place)): return .node(.notice(place))
+            case (.comment, _), (.notice, _): return .null
+            default: return nil
+            }
+        case .notice(let place): return notice(key, index: Int(shownNotices[Int(place)].notice))
         }
+    }
+
+    /// The top level in display order: the top-level comments, with each notice before the
+    /// comment its place names (after them all when it names none).
+    var timeline: [Value] {
+        var items: [Value] = []
+        items.reserveCapacity(rootEntries.count + shownNotices.count)
+        var next = 0
+        for (position, entry) in rootEntries.enumerated() {
+            while next < shownNotices.count, shownNotices[next].position <= position {
+                items.append(.node(.item(.notice(Int32(next)))))
+                next += 1
+            }
+            items.append(.node(.item(.comment(entry))))
+        }
+        for rest in next..<shownNotices.count { items.append(.node(.item(.notice(Int32(rest))))) }
+        return items
+    }
+
+    /// Answers every notice key (with `.null` when empty), so a notice never shows the page's
+    /// `created` or `body`.
+    private func notice(_ key: TemplateKey, index: Int) -> Value? {
+        let notice = notices[index]
+        switch key.field {
+        case .actor: return .text(notice.actor ?? strings.text("unknown_author"))
+        case .action: return .text(action(of: notice))
+        case .code: return notice.action.map(Value.text) ?? .null
+        case .created: return notice.createdAt.map { .node(.time($0)) } ?? .null
+        case .body: return noticeBodies[index].flatMap { $0.raw.isEmpty ? nil : Value.html($0) } ?? .null
+        default: return nil
+        }
+    }
+
+    /// What a notice says was done, in the page's words: the locale's `notice.<code>` ("closed the
+    /// topic", "invited {who}"); for a code the locale does not name, `notice_other` with the code
+    /// itself; without a code, `notice_none`. Plain text, escaped like any other.
+    func action(of notice: NoticeRecord) -> String {
+        guard let code = notice.action else { return strings.text("notice_none") }
+        let key = "notice." + code
+        guard strings.contains(key) else { return strings.text("notice_other", ["code": code]) }
+        return strings.text(key, ["who": notice.subject ?? strings.text("unknown_author")])
     }
 
     /// The name shown for comment `index`: "[deleted]" or "[removed]" for placeholders,
@@ -199,6 +269,8 @@ struct ThreadPageModel: TemplateModel {
         case .latest: return totals.latestActivity.map { .node(.time($0)) } ?? .null
         case .comments: return .list(rootEntries.map { .node(.comment($0)) })
         case .hasComments: return .bool(!rootEntries.isEmpty)
+        case .timeline: return .list(timeline)
+        case .hasTimeline: return .bool(!rootEntries.isEmpty || !shownNotices.isEmpty)
         case .assets: return .text(assets)
         case .generator: return .text(generator)
         case .s: return .node(.messages)

@@ -21,11 +21,17 @@ struct ThreadPlan {
     init(_ tree: ThreadTree, layout: LayoutOptions, pageSize: Int, anchors: [String], base: [String]) {
         let size = max(pageSize, 1)
         var start = 0
+        // Notices go with the part of the comment they come before; those after every comment, with the last.
+        let places = tree.noticePlaces
+        var nextPlace = 0
         repeat {
             let end = min(start + size, tree.roots.count)
             let part = pages.count
+            let firstPlace = nextPlace
+            while nextPlace < places.count, places[nextPlace].before < end || end == tree.roots.count { nextPlace += 1 }
             pages.append(Page(dir: base + (part == 0 ? [] : [String(part + 1)]),
-                              model: PageLayout.make(tree, options: layout, roots: tree.roots[start..<end], anchors: anchors),
+                              model: PageLayout.make(tree, options: layout, roots: tree.roots[start..<end],
+                                                     notices: places[firstPlace..<nextPlace], anchors: anchors),
                               part: part, root: -1))
             start = end
         } while start < tree.roots.count

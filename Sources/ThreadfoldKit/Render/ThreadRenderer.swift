@@ -97,15 +97,22 @@ package struct ThreadRenderer: Sendable {
         }
     }
 
+    /// The bodies of a thread's notices, indexed like `thread.notices` (nil for none): a handful per
+    /// thread, so all are rendered once for every page and order.
+    func noticeBodies(_ thread: ThreadTree, _ context: BodyContext) -> [HTML?] {
+        thread.notices.map { $0.body.isEmpty ? nil : body($0.body, $0.bodyFormat, context) }
+    }
+
     /// Renders one page of a thread into `out` (cleared first), with the links of an archive page
     /// (`navigation`), or none for a standalone page.
-    func renderPage(_ model: PageModel, language: PageLanguage, assets: String, bodies: [HTML?], threadBody: HTML?,
-                    navigation: PageNavigation?, into out: inout [UInt8]) throws(TemplateError) {
+    func renderPage(_ model: PageModel, language: PageLanguage, assets: String, bodies: [HTML?], noticeBodies: [HTML?],
+                    threadBody: HTML?, navigation: PageNavigation?, into out: inout [UInt8]) throws(TemplateError) {
         let page = ThreadPageModel(model: model, language: language, assets: assets, generator: generator,
-                                   bodies: bodies, threadBody: threadBody, navigation: navigation)
-        // About 700 bytes of markup per comment plus its body.
-        var expected = 8 * 1024 + model.entries.count * 768
+                                   bodies: bodies, noticeBodies: noticeBodies, threadBody: threadBody, navigation: navigation)
+        // About 700 bytes of markup per comment plus its body, and less for a notice.
+        var expected = 8 * 1024 + model.entries.count * 768 + model.notices.count * 384
         for entry in model.entries { expected += bodies[Int(entry.comment)]?.raw.utf8.count ?? 0 }
+        for notice in model.notices { expected += noticeBodies[Int(notice.notice)]?.raw.utf8.count ?? 0 }
         out.removeAll(keepingCapacity: true)
         try templates.render("page", model: page, root: .node(.page), into: &out, expectedSize: expected)
     }
@@ -125,7 +132,7 @@ package struct ThreadRenderer: Sendable {
         var bodies = [HTML?](repeating: nil, count: thread.records.count)
         renderBodies(model, context, into: &bodies)
         var html: [UInt8] = []
-        try renderPage(model, language: language, assets: assets, bodies: bodies,
+        try renderPage(model, language: language, assets: assets, bodies: bodies, noticeBodies: noticeBodies(thread, context),
                        threadBody: threadBody(thread.info, context), navigation: nil, into: &html)
         return RenderedThread(thread: thread, html: html)
     }
@@ -170,8 +177,9 @@ package struct ThreadRenderer: Sendable {
         threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
         let first = try ThreadBuilder.build(record, options: threadOptions)
-        // Every order's tree, but an order whose pages would equal an earlier one's (`top` with no
-        // scores, `newest` with one comment) is not written or offered.
+        // Every order's tree, but an order whose comments would stand as an earlier one's (`top` with
+        // no scores, `newest` with one comment) is not written or offered, unless it shows notices
+        // that one does not (`oldest` after `top`: only time orders show notices).
         var orders: [CommentOrder] = []
         var trees: [ThreadTree] = []
         for (k, order) in options.effectiveOrders.enumerated() {
@@ -183,7 +191,10 @@ package struct ThreadRenderer: Sendable {
                 reordered.sort = order
                 tree = try ThreadBuilder.build(record, options: reordered)
             }
-            guard !trees.contains(where: { $0.roots == tree.roots && $0.childList == tree.childList }) else { continue }
+            guard !trees.contains(where: { earlier in
+                earlier.roots == tree.roots && earlier.childList == tree.childList
+                    && (tree.noticePlaces.isEmpty || earlier.noticePlaces == tree.noticePlaces)
+            }) else { continue }
             orders.append(order)
             trees.append(tree)
         }
@@ -205,6 +216,7 @@ package struct ThreadRenderer: Sendable {
         let anchors = Anchors.make(for: first.records)
         var bodies = [HTML?](repeating: nil, count: first.records.count)
         let postBody = threadBody(first.info, context)
+        let notices = noticeBodies(first, context)
         let base = ["t", folder]
         var paths: [String] = []
         var buffer: [UInt8] = []
@@ -234,7 +246,8 @@ package struct ThreadRenderer: Sendable {
                 // Breadcrumbs quote the comments a branch hangs from, in plain text from their bodies.
                 renderBodies(navigation.ancestors.map { Int($0.comment) }, of: tree, context, into: &bodies)
                 try renderPage(page.model, language: language, assets: ThreadPaths.root(from: page.dir), bodies: bodies,
-                               threadBody: navigation.showsPost ? postBody : nil, navigation: navigation, into: &buffer)
+                               noticeBodies: notices, threadBody: navigation.showsPost ? postBody : nil,
+                               navigation: navigation, into: &buffer)
                 let path = page.dir.joined(separator: "/") + "/index.html"
                 try write(path, buffer)
                 paths.append(path)

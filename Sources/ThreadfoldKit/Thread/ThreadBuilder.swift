@@ -187,7 +187,34 @@ private struct Builder {
             info: record.info,
             records: records, parent: parent, childStart: childStart, childList: childList, roots: roots,
             depth: depth, flags: flags, stats: stats, authorID: authorID, authorNames: authorNames,
-            totals: totals, diagnostics: diagnostics)
+            totals: totals, diagnostics: diagnostics,
+            notices: record.notices, noticePlaces: placeNotices(roots: roots, timeKey: timeKey))
+    }
+
+    /// Notices among the top-level comments by time, when those are in time order: oldest
+    /// first, a notice comes after the comments of its own millisecond; newest first, the mirror,
+    /// before them. Notices of one time keep input order; one without a time counts as oldest, as
+    /// comments do. A merge of two sorted lists: O(n + k log k).
+    func placeNotices(roots: [Int32], timeKey: [Int64]) -> [NoticePlace] {
+        let notices = record.notices
+        let newest: Bool
+        switch options.sort {
+        case .oldest: newest = false
+        case .newest: newest = true
+        case .top, .input: return []
+        }
+        let key = notices.map { $0.createdAt?.milliseconds ?? Int64.min }
+        let order = (0..<notices.count).sorted { a, b in
+            key[a] != key[b] ? (newest ? key[a] > key[b] : key[a] < key[b]) : a < b
+        }
+        var places: [NoticePlace] = []
+        places.reserveCapacity(order.count)
+        var r = 0
+        for n in order {
+            while r < roots.count, newest ? timeKey[Int(roots[r])] > key[n] : timeKey[Int(roots[r])] <= key[n] { r += 1 }
+            places.append(NoticePlace(notice: Int32(n), before: Int32(r)))
+        }
+        return places
     }
 
     /// Breaks every reply cycle at its member that comes first in the input.

@@ -27,6 +27,11 @@ package struct ThreadTree: Sendable {
     package var authorNames: [String]
     package var totals: ThreadTotals
     package var diagnostics: [Diagnostic]
+    /// The thread's notices (closed, pinned, split), as read: not comments, so in no count.
+    package var notices: [NoticeRecord]
+    /// Where notices show among the top-level comments, in display order. Empty when those are
+    /// not in time order (`top`, `input`): there a notice has no place that would tell the truth.
+    package var noticePlaces: [NoticePlace]
 
     /// The visible replies of comment `index`, in display order.
     @inline(__always)
@@ -37,6 +42,18 @@ package struct ThreadTree: Sendable {
     package var count: Int { records.count }
 }
 
+/// Where a notice shows: before one top-level comment, or after them all.
+package struct NoticePlace: Sendable, Equatable {
+    /// Index into `ThreadTree.notices`.
+    package var notice: Int32
+    /// Index in `ThreadTree.roots` of the comment it comes before; `roots.count` puts it last.
+    package var before: Int32
+
+    package init(notice: Int32, before: Int32) {
+        self.notice = notice
+        self.before = before
+    }
+}
 
 package struct CommentFlags: OptionSet, Sendable {
     package let rawValue: UInt8

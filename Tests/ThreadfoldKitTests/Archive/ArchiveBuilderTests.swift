@@ -3,6 +3,7 @@ import Testing
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Archive builder")
@@ -392,6 +393,44 @@ struct ArchiveBuilderTests {
         let report = try ArchiveBuilder(units: units, output: folder.appendingPathComponent("site"), options: options).run()
         #expect(report.published && report.threads == 2 && report.comments == 6, "\(report.errors)")
         #expect(report.warnings.contains { $0.message.contains("1 item left out by where.kind=c") }, "\(report.warnings)")
+    }
+}
+
+@Suite("Archive notices")
+struct ArchiveNoticeTests {
+    @Test("notices change only the thread pages: the index, feeds, thread.json, title index, author pages and sitemap are as without them")
+    func countInNothing() throws {
+        let folder = try ArchiveFixture.folder()
+        var options = ArchiveOptions()
+        options.authors = true
+        options.search = .titles
+        options.baseURL = "https://example.org/forum/"
+        options.orders = [.oldest, .newest]
+        var sites: [[String: [UInt8]]] = []
+        for (name, fixture) in [("with", "discourse-small-actions"), ("without", "discourse-topic")] {
+            let input = folder.appendingPathComponent("in-\(name)")
+            try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+            try Data(try TestData.bytes("fixtures/\(fixture)/topic.json")).write(to: input.appendingPathComponent("topic.json"))
+            let report = try ArchiveFixture.build([input.path], in: folder, site: name, options: options)
+            #expect(report.published && report.errors.isEmpty && report.warnings.isEmpty)
+            sites.append(ArchiveFixture.files(folder.appendingPathComponent(name)))
+        }
+        let (with, without) = (sites[0], sites[1])
+        #expect(with.keys.sorted() == without.keys.sorted())
+        let pages = with.keys.filter { $0.hasPrefix("t/") && $0.hasSuffix(".html") }.sorted()
+        #expect(pages.count == 2)
+        for (path, bytes) in with where !pages.contains(path) { #expect(without[path] == bytes, "\(path) differs") }
+        #expect(!with.keys.contains { $0.hasPrefix("u/system") }, "no author page for who only posted notices")
+        let index = String(decoding: try #require(with["index.html"]), as: UTF8.self)
+        #expect(index.contains("3 comments"))
+        for page in pages {
+            let html = String(decoding: try #require(with[page]), as: UTF8.self)
+            #expect(html.components(separatedBy: "<li class=\"tf-notice\">").count == 6, "\(page)")
+            #expect(!(String(decoding: try #require(without[page]), as: UTF8.self)).contains("tf-notice"))
+        }
+        // Byte-identical again, with one job.
+        let again = try ArchiveFixture.build([folder.appendingPathComponent("in-with").path], in: folder, site: "again", options: options, jobs: 1)
+        #expect(again.published && ArchiveFixture.files(folder.appendingPathComponent("again")) == with)
     }
 }
 

@@ -74,6 +74,38 @@ struct PageLayoutTests {
     }
 }
 
+@Suite("Page layout of notices")
+struct NoticeLayoutTests {
+    /// Top-level a, c, e (minutes 1, 3, 5), b a reply to a; notices at minutes 0, 2, 4 and 6.
+    static func tree() throws -> ThreadTree {
+        var record = try Fixtures.record(#"""
+            {"comments": [{"id": "a", "author": "A", "created_at": 60}, {"id": "b", "parent_id": "a", "author": "B", "created_at": 120},
+                          {"id": "c", "author": "C", "created_at": 180}, {"id": "e", "author": "E", "created_at": 300}]}
+            """#)
+        record.notices = [0, 2, 4, 6].map { NoticeRecord(action: "m\($0)", createdAt: Timestamp(milliseconds: Int64($0) * 60_000)) }
+        return try ThreadBuilder.build(record)
+    }
+
+    @Test("notices are top-level items of their own, placed by how many top-level entries come before them; no entry is a notice")
+    func whole() throws {
+        let tree = try Self.tree()
+        let model = PageLayout.make(tree, options: LayoutOptions(preview: 5, openDepth: 1, maxDepth: 8))
+        #expect(model.notices == [0, 1, 2, 3].map { PageModel.Notice(notice: Int32($0), position: Int32($0)) })
+        #expect(model.entries.count == 4 && model.rootEntries.count == 3)
+        #expect(model.blocks.allSatisfy { $0.shown.count + $0.hidden.count == 1 })
+    }
+
+    @Test("a page of some top-level comments counts its notices' places from its own first comment")
+    func slice() throws {
+        let tree = try Self.tree()
+        let anchors = Anchors.make(for: tree.records)
+        let part = PageLayout.make(tree, options: LayoutOptions(), roots: tree.roots[1..<3], notices: tree.noticePlaces[2...], anchors: anchors)
+        #expect(part.notices == [PageModel.Notice(notice: 2, position: 1), PageModel.Notice(notice: 3, position: 2)])
+        let branch = PageLayout.make(tree, options: LayoutOptions(), roots: [tree.roots[0]][...], anchors: anchors)
+        #expect(branch.notices.isEmpty)
+    }
+}
+
 @Suite("Anchors")
 struct AnchorsTests {
     func anchors(_ ids: [String]) -> [String] {

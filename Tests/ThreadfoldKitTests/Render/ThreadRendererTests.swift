@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Page renderer")
@@ -146,5 +147,140 @@ struct OrdersOfferedTests {
         let scored = try Self.files([1, 7, 3])
         #expect(scored.summary.orders == ["oldest", "top", "newest"] && scored.paths.contains("t/t-t/top/index.html"))
         #expect(try Self.files([4]).summary.orders == ["oldest"])
+    }
+}
+
+@Suite("Notices on pages")
+struct NoticePageTests {
+    static func topic() throws -> ThreadRecord {
+        try #require(try Importer.read(bytes: try TestData.bytes("fixtures/discourse-small-actions/topic.json"), file: "topic.json").threads.first)
+    }
+
+    /// What `<main>` shows, in order: `c-<id>` for a comment, the notice's line for a notice.
+    static func timeline(_ page: String) -> [String] {
+        var out: [String] = []
+        for line in page.split(separator: "\n") {
+            if line.hasPrefix("<article class=\"tf-comment"), let id = line.range(of: #"id=""#) {
+                out.append(String(line[id.upperBound...].prefix { $0 != "\"" }))
+            } else if line.hasPrefix("<p class=\"tf-notice-line\">") {
+                out.append(line.replacingOccurrences(of: #"<[^>]*>"#, with: "", options: .regularExpression))
+            }
+        }
+        return out
+    }
+
+    static func page(_ record: ThreadRecord, _ options: RenderOptions = RenderOptions()) throws -> String {
+        String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
+    }
+
+    @Test("notices show between the comments at their time, as notes with actor, action and time; they are not comments")
+    func between() throws {
+        var options = RenderOptions()
+        options.sourceURL = "https://try.discourse.org/"
+        let page = try Self.page(try Self.topic(), options)
+        #expect(Self.timeline(page) == [
+            "c-2", "c-3",
+            "system closed the topic 4 Feb 2013",
+            "samsaffron opened the topic 5 Feb 2013",
+            "samsaffron split the topic 5 Feb 2013",
+            "c-14",
+            "system closed the topic automatically 7 Mar 2013",
+            "samsaffron unlisted the topic 8 Mar 2013",
+        ])
+        #expect(page.components(separatedBy: #"<div class="tf-notice-note" role="note">"#).count == 6)
+        #expect(page.contains(#"<time datetime="2013-02-04T20:40:00Z">4 Feb 2013</time>"#))
+        // The split's own text, sanitised, its link resolved against the forum.
+        #expect(page.contains(#"<p>3 posts were split to a new topic: <a rel="nofollow ugc noopener" href="https://try.discourse.org/t/sandbox-experiments/58">Sandbox experiments</a></p>"#))
+        // Counted as before: three comments, three people, and no comment markup for a notice.
+        #expect(page.contains("<p class=\"tf-stats\">3 comments · 3 people · 1 level</p>") && page.contains(#"<meta itemprop="commentCount" content="3">"#))
+        #expect(page.components(separatedBy: #"itemprop="comment""#).count == 4)
+        #expect(page.components(separatedBy: "<details class=\"tf-fold\"").count == 4)
+    }
+
+    @Test("every action code the locales name reads as words in English and Chinese; the two locales name the same codes")
+    func locales() throws {
+        let resources = ResourceStore()
+        let en = try resources.strings(locale: "en"), zh = try resources.strings(locale: "zh-Hans")
+        let codes = en.messages.keys.filter { $0.hasPrefix("notice.") }.map { String($0.dropFirst("notice.".count)) }.sorted()
+        #expect(Set(codes) == Set(zh.messages.keys.filter { $0.hasPrefix("notice.") }.map { String($0.dropFirst("notice.".count)) }))
+        #expect(Set(["split_topic", "closed.enabled", "closed.disabled", "pinned.enabled", "pinned_globally.enabled", "visible.disabled",
+                     "autoclosed.enabled", "archived.enabled", "banner.enabled", "user_left", "invited_user", "public_topic", "private_topic"])
+                    .isSubset(of: codes))
+        var record = ThreadRecord(title: "T", comments: [CommentRecord(id: CommentID("1"), author: "a", body: "hi")])
+        record.notices = codes.map { NoticeRecord(action: $0, actor: "mod", subject: "carol") }
+        for (locale, strings) in [("en", en), ("zh-Hans", zh)] {
+            var options = RenderOptions()
+            options.locale = locale
+            let lines = Self.timeline(try Self.page(record, options)).dropFirst()
+            #expect(lines.count == codes.count)
+            for (line, code) in zip(lines, codes) {
+                let words = strings.text("notice." + code, ["who": "carol"])
+                #expect(line == "mod " + words.replacingOccurrences(of: "'", with: "&#39;"), "\(locale) \(code)")
+                #expect(!words.isEmpty && !words.contains("{") && !words.contains("“"), "\(locale): \(line)")
+            }
+        }
+    }
+
+    @Test("an unknown action code shows itself, escaped; a missing one, that a notice was posted; a missing actor or subject is unknown")
+    func unknown() throws {
+        var record = ThreadRecord(title: "T")
+        let hostile = "</p></li><script>alert(1)</script>\"'&"
+        record.notices = [NoticeRecord(action: hostile, actor: hostile), NoticeRecord(), NoticeRecord(action: "invited_user")]
+        let page = try Self.page(record)
+        #expect(!page.contains("<script>alert(1)"))
+        #expect(page.contains(#"<bdi class="tf-actor">&lt;/p&gt;&lt;/li&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</bdi> recorded the action “&lt;/p&gt;&lt;/li&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;”"#))
+        #expect(Self.timeline(page) == [hostile + " recorded the action “" + hostile + "”", "[unknown] posted a notice", "[unknown] invited [unknown]"].map {
+            $0.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+        })
+        // A thread of notices alone still has no comments.
+        #expect(page.contains(#"<p class="tf-empty">No comments yet.</p>"#) && page.contains(#"<ol class="tf-comments">"#))
+        #expect(page.contains("<p class=\"tf-stats\">0 comments · 0 people · 0 levels</p>"))
+    }
+
+    @Test("notices show in the time orders only, mirrored newest first; an order equal but for notices is not offered")
+    func orders() throws {
+        func files(_ record: ThreadRecord, _ orders: [CommentOrder]) throws -> [String: String] {
+            var options = ArchiveOptions()
+            options.orders = orders
+            var written: [String: String] = [:]
+            _ = try ThreadRenderer(options: options).files(record, id: CommentID("57"), folder: "t-57", source: "topic.json") { path, bytes in
+                if path.hasSuffix(".html") { written[path] = String(decoding: bytes, as: UTF8.self) }
+            }
+            return written
+        }
+        let site = try files(try Self.topic(), [.oldest, .newest, .top])
+        let oldest = Self.timeline(try #require(site["t/t-57/index.html"]))
+        #expect(oldest.count == 8)
+        #expect(Self.timeline(try #require(site["t/t-57/newest/index.html"])) == oldest.reversed())
+        #expect(Self.timeline(try #require(site["t/t-57/top/index.html"])) == ["c-3", "c-14", "c-2"])
+        // Without likes, `top` orders the comments as `oldest` does, less the notices: not offered after it,
+        // while `oldest` after `top` shows the notices `top` lacks, so it is.
+        var unliked = try Self.topic()
+        for i in unliked.comments.indices { unliked.comments[i].score = nil }
+        #expect(try files(unliked, [.oldest, .top]).keys.sorted() == ["t/t-57/index.html"])
+        let topFirst = try files(unliked, [.top, .oldest])
+        #expect(Self.timeline(try #require(topFirst["t/t-57/index.html"])) == ["c-2", "c-3", "c-14"])
+        #expect(Self.timeline(try #require(topFirst["t/t-57/oldest/index.html"])) == oldest)
+    }
+
+    @Test("split into pages, a notice goes with the comment it comes before, and those after every comment with the last page")
+    func pages() throws {
+        var options = ArchiveOptions()
+        options.pageSize = 1
+        var written: [String: String] = [:]
+        _ = try ThreadRenderer(options: options).files(try Self.topic(), id: CommentID("57"), folder: "t-57", source: "topic.json") { path, bytes in
+            written[path] = String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(Self.timeline(try #require(written["t/t-57/index.html"])) == ["c-2"])
+        #expect(Self.timeline(try #require(written["t/t-57/2/index.html"])) == ["c-3"])
+        let last = Self.timeline(try #require(written["t/t-57/3/index.html"]))
+        #expect(last.count == 6 && last[3] == "c-14")
+    }
+
+    @Test("the same input gives byte-identical pages with notices")
+    func deterministic() throws {
+        let record = try Self.topic()
+        #expect(try Self.page(record) == (try Self.page(try Self.topic())))
     }
 }

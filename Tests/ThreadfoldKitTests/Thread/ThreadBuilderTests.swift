@@ -175,6 +175,69 @@ struct ThreadBuilderTests {
     }
 }
 
+@Suite("Notices in the thread")
+struct NoticePlacementTests {
+    /// Top-level comments a (minute 1), c (minute 3) and u (no time), b a reply to a (minute 2), and
+    /// six notices named after where they belong.
+    static func record() throws -> ThreadRecord {
+        var record = try Fixtures.record(#"""
+            {"author": "op", "comments": [
+             {"id": "a", "author": "ann", "created_at": 60, "score": 1},
+             {"id": "b", "parent_id": "a", "author": "bob", "created_at": 120},
+             {"id": "c", "author": "cy", "created_at": 180, "score": 5},
+             {"id": "u", "author": "ann"}]}
+            """#)
+        func at(_ minute: Int?, _ action: String) -> NoticeRecord {
+            NoticeRecord(action: action, actor: "mod", createdAt: minute.map { Timestamp(milliseconds: Int64($0) * 60_000) })
+        }
+        record.notices = [at(9, "last"), at(3, "tie-c-1"), at(0, "first"), at(nil, "untimed"), at(1, "tie-a"), at(3, "tie-c-2")]
+        return record
+    }
+
+    /// The top level as it shows: comment ids, and notices by their action.
+    static func shown(_ tree: ThreadTree) -> [String] {
+        var out: [String] = []
+        var next = 0
+        for (k, root) in tree.roots.enumerated() {
+            while next < tree.noticePlaces.count, tree.noticePlaces[next].before == k {
+                out.append(tree.notices[Int(tree.noticePlaces[next].notice)].action!)
+                next += 1
+            }
+            out.append(tree.records[Int(root)].id.string)
+        }
+        return out + tree.noticePlaces[next...].map { tree.notices[Int($0.notice)].action! }
+    }
+
+    @Test("oldest first: each notice after the comments of its time, ties in input order; one without a time counts as oldest")
+    func oldest() throws {
+        let tree = try ThreadBuilder.build(try Self.record())
+        #expect(Self.shown(tree) == ["u", "untimed", "first", "a", "tie-a", "c", "tie-c-1", "tie-c-2", "last"])
+    }
+
+    @Test("newest first: the mirror, each notice before the comments of its time")
+    func newest() throws {
+        let tree = try ThreadBuilder.build(try Self.record(), options: ThreadOptions(sort: .newest))
+        #expect(Self.shown(tree) == ["last", "tie-c-1", "tie-c-2", "c", "tie-a", "a", "first", "untimed", "u"])
+    }
+
+    @Test("top and input orders give notices no place: they are kept but not placed", arguments: [CommentOrder.top, .input])
+    func unplaced(_ order: CommentOrder) throws {
+        let tree = try ThreadBuilder.build(try Self.record(), options: ThreadOptions(sort: order))
+        #expect(tree.noticePlaces.isEmpty && tree.notices.count == 6)
+    }
+
+    @Test("notices count in nothing: totals, replies, people and latest activity are as without them", arguments: CommentOrder.allCases)
+    func counts(_ order: CommentOrder) throws {
+        var plain = try Self.record()
+        plain.notices = []
+        let with = try ThreadBuilder.build(try Self.record(), options: ThreadOptions(sort: order))
+        let without = try ThreadBuilder.build(plain, options: ThreadOptions(sort: order))
+        #expect(with.totals == without.totals && with.totals.comments == 4)
+        #expect(with.stats == without.stats && with.roots == without.roots && with.childList == without.childList)
+        #expect(with.authorNames == without.authorNames) // "mod", who only posted notices, is nobody's participant
+    }
+}
+
 /// A tiny seeded generator so random tests are the same every run.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

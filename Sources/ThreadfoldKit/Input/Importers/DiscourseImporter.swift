@@ -4,7 +4,7 @@
 /// `reply_to_post_number`; a reply to post 1, or to nothing, is top level. Bodies are the `raw`
 /// Markdown when the export has it, else the `cooked` HTML (sanitised). `deleted_at` makes a
 /// deleted post; moderator posts (`post_type` 2) and whispers (4) are marked as such; small-action
-/// posts (3: the topic closed, moved, split) are left out of the comments with a warning each. A
+/// posts (3: the topic closed, pinned, split) are notices, not comments (`NoticeRecord`). A
 /// post with `version` above 1 is edited (at `updated_at`); `like_count` (or the `actions_summary`
 /// entry with id 2) is its score. `category_id` becomes the category's name when the forum's
 /// categories were given (`ImportOptions.categoryNames`), else "Category N", and the thread
@@ -52,10 +52,10 @@ enum DiscourseImporter: ImporterForm {
             context.fail(root, "$.post_stream.posts", "expected the topic's posts, found none")
             return record
         }
-        // Small-action posts (the topic closed, moved, split, pinned) are not comments: left out, with a
-        // warning each, and a reply to one is top level.
+        // Small-action posts (the topic closed, moved, split, pinned) are notices, not comments, and a
+        // reply to one is top level.
         var smallActions: Set<CommentID> = []
-                document.forEachElement(posts) { position, post in
+        document.forEachElement(posts) { position, post in
             let path = "$.post_stream.posts[\(position)]"
             guard document.kind(post) == .object else {
                 context.fail(post, path, "expected a post object, found \(document.kind(post).described)")
@@ -78,12 +78,18 @@ enum DiscourseImporter: ImporterForm {
             }
             if context.integer(post, "post_type", path) == 3 {
                 smallActions.insert(CommentID(String(number)))
-                let action = context.string(post, "action_code", path).map { " (\"\($0.quotedForMessage)\")" } ?? ""
-                var warning = context.reader.error(at: post, path: path + ".post_type",
-                                                   "is a small-action post\(action), a notice about the topic rather than a comment; left out of the comments",
-                                                   severity: .warning)
-                warning.kind = "smallAction"
-                context.skipped.append(warning)
+                guard context.member(post, "deleted_at") == nil else {
+                    var warning = context.reader.error(at: post, path: path + ".deleted_at",
+                                                       "is a deleted small-action post; left out of the notices", severity: .warning)
+                    warning.kind = "deletedNotice"
+                    context.skipped.append(warning)
+                    return
+                }
+                record.notices.append(NoticeRecord(
+                    action: context.string(post, "action_code", path).flatMap { $0.isEmpty ? nil : $0 },
+                    actor: author.flatMap { $0.isEmpty ? nil : $0 },
+                    subject: context.string(post, "action_code_who", path).flatMap { $0.isEmpty ? nil : $0 },
+                    createdAt: context.time(post, "created_at", path), body: body, bodyFormat: format))
                 return
             }
             var comment = CommentRecord(id: CommentID(String(number)),

@@ -26,6 +26,8 @@ package enum TemplateField: Int32, CaseIterable, Sendable {
     case flat, previous, next
     // Search and author pages
     case authorHref, pagefind, year, search, mode, chunks, one, other, limit, here, posts, hasPosts, started, threadHref, commentsOne, commentsOther
+    // Notices among the top-level comments
+    case timeline, hasTimeline, comment, notice, actor, action, code
 
     var name: String {
         switch self {

@@ -49,7 +49,7 @@ struct DiscourseImporterTests {
         #expect(page.contains("reply to the deleted one") && page.contains("[deleted]"))
     }
 
-    @Test("category_id keeps categories apart, likes are the score, small-action posts are left out with a warning, the topic links its page on the forum")
+    @Test("category_id keeps categories apart, likes are the score, small-action posts are notices, the topic links its page on the forum")
     func faithful() throws {
         let json = #"""
             {"id": 77, "slug": "static-pages", "title": "T", "category_id": 7, "post_stream": {"posts": [
@@ -63,9 +63,9 @@ struct DiscourseImporterTests {
         let record = try #require(result.threads.first)
         #expect(record.info.category == "Category 7" && record.info.url == "/t/static-pages/77")
         #expect(record.comments.map(\.id.string) == ["2", "4"] && record.comments.map(\.score) == [4, 2])
-        #expect(record.comments[1].parentID == nil)
-        #expect(result.skipped.map(\.description) == [#"t.json:4:3: warning: $.post_stream.posts[2].post_type: is a small-action post ("split_topic"), a notice about the topic rather than a comment; left out of the comments"#])
-        #expect(result.skipped[0].kind == "smallAction")
+        #expect(record.comments[1].parentID == nil) // it answers the notice, which answers nobody
+        #expect(record.notices == [NoticeRecord(action: "split_topic", actor: "system", bodyFormat: .html)])
+        #expect(result.skipped.isEmpty)
         func page(_ source: String?) throws -> String {
             var options = RenderOptions()
             options.sourceURL = source
@@ -74,6 +74,60 @@ struct DiscourseImporterTests {
         #expect(try page("https://forum.example/").contains(#"<a href="https://forum.example/t/static-pages/77" rel="nofollow ugc noopener">Original thread</a>"#))
         #expect(try !page(nil).contains("static-pages"))
         #expect(DiscourseImporter.percentEncoded("../a b/é") == "%2E%2E%2Fa%20b%2F%C3%A9")
+    }
+}
+
+@Suite("Discourse small-action posts")
+struct DiscourseSmallActionTests {
+    static func topic() throws -> ImportResult {
+        try Importer.read(bytes: try TestData.bytes("fixtures/discourse-small-actions/topic.json"), file: "topic.json")
+    }
+
+    @Test("a real topic's small actions are notices with their action, actor, time and text; the comments are as without them")
+    func realShape() throws {
+        let result = try Self.topic()
+        #expect(result.format == .discourse && result.skipped.isEmpty)
+        let record = try #require(result.threads.first)
+        let plain = try #require(try Importer.read(bytes: try TestData.bytes("fixtures/discourse-topic/topic.json"), file: "topic.json").threads.first)
+        #expect(record.comments.map(\.id.string) == ["2", "3", "14"])
+        #expect(record.comments.map(\.body) == plain.comments.map(\.body))
+        #expect(record.notices.map(\.action) == ["closed.enabled", "closed.disabled", "split_topic", "autoclosed.enabled", "visible.disabled"])
+        #expect(record.notices.map(\.actor) == ["system", "samsaffron", "samsaffron", "system", "samsaffron"])
+        #expect(record.notices[0].createdAt == Timestamp(iso: "2013-02-04T20:40:00Z"))
+        #expect(record.notices.map(\.body.isEmpty) == [true, true, false, false, true])
+        #expect(record.notices[2].body.contains(#"<a href="/t/sandbox-experiments/58">Sandbox experiments</a>"#) && record.notices[2].bodyFormat == .html)
+        #expect(record.notices.allSatisfy { $0.subject == nil })
+    }
+
+    @Test("raw Markdown is a notice's text when the export has it; action_code_who names whom it was done to; a missing or empty code is nil")
+    func fields() throws {
+        let json = #"""
+            {"id": 5, "title": "PM", "archetype": "private_message", "post_stream": {"posts": [
+              {"post_number": 1, "username": "op", "cooked": "<p>x</p>"},
+              {"post_number": 2, "username": "op", "post_type": 3, "action_code": "invited_user", "action_code_who": "carol", "cooked": "", "created_at": "2024-05-01T10:00:00Z"},
+              {"post_number": 3, "username": "mod", "post_type": 3, "action_code": "split_topic", "raw": "2 posts were split to a new topic: [Elsewhere](/t/elsewhere/9)", "cooked": "<p>2 posts …</p>"},
+              {"post_number": 4, "username": "", "post_type": 3, "action_code": "", "cooked": "<p>Something happened.</p>"}]}}
+            """#
+        let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "pm.json").threads.first)
+        #expect(record.comments.isEmpty)
+        #expect(record.notices[0] == NoticeRecord(action: "invited_user", actor: "op", subject: "carol", createdAt: Timestamp(iso: "2024-05-01T10:00:00Z"), bodyFormat: .html))
+        #expect(record.notices[1].body == "2 posts were split to a new topic: [Elsewhere](/t/elsewhere/9)" && record.notices[1].bodyFormat == .markdown)
+        #expect(record.notices[2].action == nil && record.notices[2].actor == nil && record.notices[2].body == "<p>Something happened.</p>")
+    }
+
+    @Test("a deleted small-action post is left out with a warning naming it, never silently")
+    func deleted() throws {
+        let json = #"""
+            {"id": 6, "title": "T", "post_stream": {"posts": [
+              {"post_number": 1, "username": "op", "cooked": "<p>x</p>"},
+              {"post_number": 2, "username": "mod", "post_type": 3, "action_code": "closed.enabled", "cooked": "", "deleted_at": "2024-01-02T00:00:00Z"},
+              {"post_number": 3, "username": "a", "cooked": "<p>y</p>", "reply_to_post_number": 2}]}}
+            """#
+        let result = try Importer.read(bytes: Array(json.utf8), file: "t.json")
+        let record = try #require(result.threads.first)
+        #expect(record.notices.isEmpty && record.comments.map(\.id.string) == ["3"] && record.comments[0].parentID == nil)
+        #expect(result.skipped.map(\.description) == [#"t.json:3:3: warning: $.post_stream.posts[1].deleted_at: is a deleted small-action post; left out of the notices"#])
+        #expect(result.skipped[0].kind == "deletedNotice")
     }
 }
 
