@@ -77,10 +77,15 @@ package struct PageNavigation: Sendable {
         let cap = 64 * limit + 4096
         var end = 0
         var scalars = 0
-        while end < bytes.count && scalars < cap {
-            end += 1
-            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-            scalars += 1
+        if bytes.count < cap {
+            // Fewer bytes than the cap means fewer scalars too: the whole body is read.
+            end = bytes.count
+        } else {
+            while end < bytes.count && scalars < cap {
+                end += 1
+                while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+                scalars += 1
+            }
         }
         var text = ExcerptText(limit: limit, capacity: min(end, 4 * limit + 8))
         var i = 0
@@ -170,13 +175,13 @@ package struct PageNavigation: Sendable {
 
     /// Whether a packed tag name (see `excerpt`) names an inline element.
     private static func isInline(_ name: UInt64) -> Bool {
-        name != 0 && inline.contains(name)
+        name != 0 && inline.withUnsafeBufferPointer { $0.contains(name) }
     }
 
     private static func packed(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
 
-    private static let inline: Set<UInt64> = Set(["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
-                                                  "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"].map(packed))
+    private static let inline: [UInt64] = (["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
+                                                  "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"] as [String]).map(packed)
 
     /// The scalar an entity at `i` stands for and its length in bytes: the five Threadfold
     /// writes, `&nbsp;`, and numeric references.

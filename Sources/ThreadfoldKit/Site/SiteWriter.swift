@@ -547,10 +547,18 @@ package struct SiteWriter: Sendable {
 
     /// A path of plain name components: no `..`, no absolute path, no empty or hidden parts.
     static func isSafeRelativePath(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/") else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
-            !part.isEmpty && part != "." && part != ".." && !part.hasPrefix(".") && !part.contains("\0")
+        // Bytes: every segment between slashes is non-empty, starts with no '.', holds no NUL.
+        var segmentStart = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if segmentStart { return false }
+                segmentStart = true
+                continue
+            }
+            if byte == 0 || (segmentStart && byte == UInt8(ascii: ".")) { return false }
+            segmentStart = false
         }
+        return !segmentStart
     }
 }
 

@@ -12,6 +12,15 @@ struct SiteWriterTests {
 
     func read(_ url: URL) -> String? { FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) } }
 
+    @Test("a relative path is safe only when every segment is non-empty, starts with no dot and holds no NUL", arguments: [
+        ("a", true), ("a/b", true), ("t/x-1/index.html", true), ("u/é/index.html", true), ("a.b/c.d", true),
+        ("", false), ("/a", false), ("a//b", false), ("a/", false), (".a", false), ("a/.b", false), ("a/..", false),
+        ("a/.", false), ("../a", false), ("a\u{0}b", false), ("/", false),
+    ])
+    func safeRelativePaths(_ path: String, _ safe: Bool) {
+        #expect(SiteWriter.isSafeRelativePath(path) == safe)
+    }
+
     @Test("publishes into a new folder, then replaces it whole; stale files disappear")
     func replace() throws {
         let root = try temporaryFolder()
