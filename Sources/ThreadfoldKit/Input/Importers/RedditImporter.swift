@@ -255,12 +255,13 @@ enum RedditImporter {
 
     /// Reddit's API escapes these three in Markdown bodies.
     static func unescapeEntities(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var text = text
-        return text.withUTF8 { bytes in
+        let unescaped: [UInt8]? = text.withUTF8 { bytes in
+            guard let first = ByteSearch.first(UInt8(ascii: "&"), in: bytes, from: 0) else { return nil }
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count)
-            var i = 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
+            var i = first
             while i < bytes.count {
                 let byte = bytes[i]
                 if byte == UInt8(ascii: "&") {
@@ -271,8 +272,9 @@ enum RedditImporter {
                 out.append(byte)
                 i += 1
             }
-            return String(decoding: out, as: UTF8.self)
+            return out
         }
+        return unescaped.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
     private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ entity: StaticString) -> Bool {
