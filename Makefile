@@ -123,7 +123,8 @@ fuzz: deps
 	  -I Sources/Ccmark -I Sources/Cgumbo -I Sources/Czstd -I Sources/Czlib -I Sources/Cbrotli \
 	  $$(find Sources/ThreadfoldKit -name '*.swift' | sort) $(FUZZ_DIR)/BuiltinResources.swift Tests/Fuzz/FuzzThreadfold.swift \
 	  -lcmark -lgumbo -lzstd -lz -lbrotlienc -o $(FUZZ_DIR)/threadfold-fuzz
-	cp docs/examples/*.json Tests/Data/fixtures/*/*.json $(FUZZ_DIR)/corpus/
+	@# Seeds named after their path: two fixtures may share a file name.
+	for f in docs/examples/*.json Tests/Data/fixtures/*/*.json; do cp "$$f" "$(FUZZ_DIR)/corpus/$$(echo "$$f" | tr / _)"; done
 	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
 
 ## check-web: the browser and HTML validity tests on their own
