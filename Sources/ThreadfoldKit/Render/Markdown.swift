@@ -77,18 +77,14 @@ package struct MarkdownRenderer: Sendable {
         if options.hardBreaks ?? (flavor != .reddit) { renderOptions |= CMARK_OPT_HARDBREAKS }
         let inline = InlineExtensions(flavor: flavor, redditBase: options.redditBase, spoilerLabel: spoilerLabel)
 
-        // The document's nodes and buffers come from this thread's arena: one reset per body
-        // instead of dozens of mallocs and frees (they were a sixth of rendering short bodies).
-        let arena = CmarkArena.enter()
-        defer { arena?.leave() }
-        let mem = arena == nil ? cmark_get_default_mem_allocator() : CmarkArena.allocator
+        // Every node and buffer of this body (its document, the nodes the extensions add, the
+        // documents of table cells) comes from one allocator: this thread's arena, reset once per
+        // body instead of dozens of mallocs and frees (they were a sixth of rendering short
+        // bodies). cmark frees a tree with its root's allocator, so they must never mix.
+        CmarkArena.begin()
+        defer { CmarkArena.end() }
         let html: HTML? = text.withUTF8 { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-            guard let parser = cmark_parser_new_with_mem(parseOptions, mem) else { return nil }
-            cmark_parser_feed(parser, base, buffer.count)
-            let parsed = cmark_parser_finish(parser)
-            cmark_parser_free(parser)
-            guard let document = parsed else { return nil }
+            guard let document = Self.parse(buffer, parseOptions) else { return nil }
             defer { cmark_node_free(document) }
             if flavor != .commonmark {
                 if MarkdownTable.mayHold(buffer) {
@@ -111,13 +107,27 @@ package struct MarkdownRenderer: Sendable {
             }
             guard let rendered = cmark_render_html(document, renderOptions) else { return nil }
             // Allocated with the document's allocator, so freed with it.
-            defer { mem?.pointee.free(rendered) }
+            defer { CmarkArena.current.pointee.free(rendered) }
             let length = strlen(rendered)
             return rendered.withMemoryRebound(to: UInt8.self, capacity: length) { pointer in
                 addAttributes(UnsafeBufferPointer(start: pointer, count: length))
             }
         }
         return html ?? plainText(markdown)
+    }
+
+    /// `bytes` parsed with the allocator of the body being rendered (`CmarkArena.current`).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ options: Int32) -> OpaquePointer? {
+        guard let parser = cmark_parser_new_with_mem(options, CmarkArena.current) else { return nil }
+        defer { cmark_parser_free(parser) }
+        let base = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        cmark_parser_feed(parser, base, bytes.count)
+        return cmark_parser_finish(parser)
+    }
+
+    /// A node made with the allocator of the body being rendered, as every node of its tree must be.
+    fileprivate static func newNode(_ type: cmark_node_type) -> OpaquePointer? {
+        cmark_node_new_with_mem(type, CmarkArena.current)
     }
 
     /// One linear pass that finds the shapes Debian's cmark handles in quadratic time: too many
@@ -277,7 +287,7 @@ package struct MarkdownRenderer: Sendable {
                 let span = spans[next]
                 next += 1
                 result += pieces(at..<span.open.lowerBound, renderer)
-                guard let wrapper = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { continue }
+                guard let wrapper = MarkdownRenderer.newNode(CMARK_NODE_CUSTOM_INLINE) else { continue }
                 switch span.kind {
                 case .strikethrough:
                     cmark_node_set_on_enter(wrapper, "<del>")
@@ -355,13 +365,13 @@ package struct MarkdownRenderer: Sendable {
         var result: [OpaquePointer] = []
         var at = bytes.startIndex
         func text(_ end: Int) {
-            guard end > at, let node = cmark_node_new(CMARK_NODE_TEXT) else { return }
+            guard end > at, let node = MarkdownRenderer.newNode(CMARK_NODE_TEXT) else { return }
             setLiteral(node, Array(bytes[at..<end]))
             result.append(node)
         }
         for link in inline.map({ links(in: bytes, $0) }) ?? [] {
             let range = (link.range.lowerBound + bytes.startIndex)..<(link.range.upperBound + bytes.startIndex)
-            guard URLPolicy.allowsLink(link.url), let node = cmark_node_new(CMARK_NODE_LINK), let label = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+            guard URLPolicy.allowsLink(link.url), let node = MarkdownRenderer.newNode(CMARK_NODE_LINK), let label = MarkdownRenderer.newNode(CMARK_NODE_TEXT) else { continue }
             text(range.lowerBound)
             cmark_node_set_url(node, link.url)
             setLiteral(label, Array(bytes[range]))
@@ -400,15 +410,15 @@ package struct MarkdownRenderer: Sendable {
             guard let literal = cmark_node_get_literal(node) else { continue }
             var bytes = Self.bytes(literal)
             if cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE {
-                guard let text = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+                guard let text = MarkdownRenderer.newNode(CMARK_NODE_TEXT) else { continue }
                 setLiteral(text, bytes)
                 cmark_node_insert_before(node, text)
             } else {
-                guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH) else { continue }
+                guard let paragraph = MarkdownRenderer.newNode(CMARK_NODE_PARAGRAPH) else { continue }
                 while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
                 for (k, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-                    if k > 0, let softbreak = cmark_node_new(CMARK_NODE_SOFTBREAK) { cmark_node_append_child(paragraph, softbreak) }
-                    guard let text = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+                    if k > 0, let softbreak = MarkdownRenderer.newNode(CMARK_NODE_SOFTBREAK) { cmark_node_append_child(paragraph, softbreak) }
+                    guard let text = MarkdownRenderer.newNode(CMARK_NODE_TEXT) else { continue }
                     setLiteral(text, Array(line))
                     cmark_node_append_child(paragraph, text)
                 }
@@ -444,7 +454,7 @@ package struct MarkdownRenderer: Sendable {
             }
         }
         for quote in quotes {
-            guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { continue }
+            guard let block = MarkdownRenderer.newNode(CMARK_NODE_CUSTOM_BLOCK) else { continue }
             cmark_node_set_on_enter(block, inline.spoilerBlockOpening)
             cmark_node_set_on_exit(block, "</div>")
             cmark_node_insert_before(quote, block)
@@ -616,7 +626,7 @@ package struct MarkdownRenderer: Sendable {
             }
         }
         for (text, checked) in items {
-            guard let literal = cmark_node_get_literal(text), let box = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { continue }
+            guard let literal = cmark_node_get_literal(text), let box = MarkdownRenderer.newNode(CMARK_NODE_CUSTOM_INLINE) else { continue }
             let rest = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self) + 3, count: strlen(literal) - 3))
             setLiteral(text, rest)
             cmark_node_set_on_enter(box, checked ? "<input type=\"checkbox\" checked=\"\" disabled=\"\">" : "<input type=\"checkbox\" disabled=\"\">")
@@ -705,7 +715,7 @@ package struct MarkdownRenderer: Sendable {
         cells.append(0x0A)
         cells.append(contentsOf: source)
         guard let parsed = cells.withUnsafeBufferPointer({ buffer in
-            cmark_parse_document(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), buffer.count, parseOptions)
+            Self.parse(buffer, parseOptions)
         }) else { return }
         defer { cmark_node_free(parsed) }
 
@@ -718,7 +728,7 @@ package struct MarkdownRenderer: Sendable {
             Escapes(inline.flavor).restore(node)
             removeRefusedURLs(node)
             guard let rendered = cmark_render_html(node, renderOptions) else { return nil }
-            defer { free(rendered) }
+            defer { CmarkArena.current.pointee.free(rendered) }
             // "<h1>" … "</h1>\n"
             let length = strlen(rendered)
             guard length >= 10 else { return "" }
@@ -750,7 +760,7 @@ package struct MarkdownRenderer: Sendable {
                 html += "</tbody>\n"
             }
             html += "</table></div>"
-            guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
+            guard let block = MarkdownRenderer.newNode(CMARK_NODE_CUSTOM_BLOCK) else { return }
             cmark_node_set_on_enter(block, html)
             cmark_node_set_on_exit(block, "")
             cmark_node_insert_after(paragraph, block)
@@ -897,15 +907,15 @@ package struct MarkdownRenderer: Sendable {
     }
 }
 
-/// A bump allocator for one document's cmark nodes and buffers, one per thread: allocations
-/// are carved from 64 KiB blocks, `free` does nothing, and the whole document's memory is
-/// released at once when the body is done (`leave`). The first block is kept for the next
-/// body; larger ones go back to the system.
+/// A bump allocator for the cmark trees of one body, one per thread: allocations are carved
+/// from 64 KiB blocks, `free` does nothing, and everything the body held is released at once
+/// when it is done (`end`). The first block is kept for the next body; others go back.
 ///
-/// cmark's allocator hooks take no context, so the arena in use is found through a thread-local
-/// key. A body rendered while another is rendering on the same thread (nothing does that today)
-/// would get no arena and use cmark's default allocator, so an inner reset can never free an
-/// outer document's memory.
+/// cmark's allocator hooks take no context, so the arena is found through a thread-local key.
+/// `begin` and `end` bracket one body and keep a stack of the allocators in use: a body begun
+/// while another is rendering on the same thread (nothing does that today) gets cmark's default
+/// allocator, so an inner reset can never free an outer body's memory, and `current` always
+/// names the allocator of the innermost body, which every node and document of it must use.
 private final class CmarkArena {
     private static let blockBytes = 64 << 10
     /// Bytes before each allocation: its size, for `realloc`; keeps allocations 16-aligned.
@@ -915,6 +925,9 @@ private final class CmarkArena {
     private var used = 0
     /// The most recent allocation, which `realloc` can grow in place.
     private var last: UnsafeMutableRawPointer?
+    /// The allocators of the bodies being rendered on this thread, innermost last.
+    private var stack: [UnsafeMutablePointer<cmark_mem>] = []
+    /// Whether the arena's memory belongs to a body (the outermost one).
     private var active = false
 
     private init() {
@@ -925,31 +938,42 @@ private final class CmarkArena {
         for block in blocks { block.base.deallocate() }
     }
 
-    /// This thread's arena, now in use; nil when it is in use already.
-    static func enter() -> CmarkArena? {
-        let arena: CmarkArena
-        if let existing = pthread_getspecific(key) {
-            arena = Unmanaged<CmarkArena>.fromOpaque(existing).takeUnretainedValue()
-        } else {
-            arena = CmarkArena()
-            pthread_setspecific(key, Unmanaged.passRetained(arena).toOpaque())
-        }
-        guard !arena.active else { return nil }
-        arena.active = true
+    private static var mine: CmarkArena {
+        if let existing = pthread_getspecific(key) { return Unmanaged<CmarkArena>.fromOpaque(existing).takeUnretainedValue() }
+        let arena = CmarkArena()
+        pthread_setspecific(key, Unmanaged.passRetained(arena).toOpaque())
         return arena
     }
 
-    /// Frees everything the document held, keeping the first block.
-    func leave() {
-        for block in blocks.dropFirst() { block.base.deallocate() }
-        blocks.removeSubrange(1...)
-        used = 0
-        last = nil
-        active = false
+    /// A body starts: the arena when it is free, else cmark's default allocator.
+    static func begin() {
+        let arena = mine
+        if arena.active {
+            arena.stack.append(cmark_get_default_mem_allocator())
+        } else {
+            arena.active = true
+            arena.stack.append(allocator)
+        }
     }
 
-    /// The arena of this thread while it is in use, for the hooks.
-    private static var current: CmarkArena? {
+    /// The body begun last is done; when it held the arena, its memory is released.
+    static func end() {
+        let arena = mine
+        guard arena.stack.popLast() == allocator else { return }
+        for block in arena.blocks.dropFirst() { block.base.deallocate() }
+        arena.blocks.removeSubrange(1...)
+        arena.used = 0
+        arena.last = nil
+        arena.active = false
+    }
+
+    /// The allocator of the body being rendered on this thread (cmark's default outside one).
+    static var current: UnsafeMutablePointer<cmark_mem> {
+        mine.stack.last ?? cmark_get_default_mem_allocator()
+    }
+
+    /// The arena, for the hooks: only while a body holds it.
+    private static var active: CmarkArena? {
         guard let pointer = pthread_getspecific(key) else { return nil }
         let arena = Unmanaged<CmarkArena>.fromOpaque(pointer).takeUnretainedValue()
         return arena.active ? arena : nil
@@ -974,10 +998,6 @@ private final class CmarkArena {
         return pointer
     }
 
-    private static func size(of pointer: UnsafeMutableRawPointer) -> Int {
-        (pointer - headerBytes).load(as: Int.self)
-    }
-
     fileprivate func calloc(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
         let (total, overflow) = count.multipliedReportingOverflow(by: size)
         guard !overflow, let pointer = allocate(total) else { return nil }
@@ -987,13 +1007,13 @@ private final class CmarkArena {
 
     fileprivate func realloc(_ old: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
         guard let old else { return allocate(size) }
-        let oldSize = Self.size(of: old)
-        // The last allocation grows where it stands when its block has room.
-        if old == last, let block = blocks.last, size >= 0 {
-            let start = old - Self.headerBytes
+        let start = old - Self.headerBytes
+        let oldSize = start.load(as: Int.self)
+        // The last allocation grows (or shrinks) where it stands when its block has room.
+        if old == last, let block = blocks.last, size >= 0, start >= block.base, start < block.base + block.bytes {
             let needed = Self.headerBytes + ((size + 15) & ~15)
-            if start - block.base + needed <= block.bytes, start >= block.base, start < block.base + block.bytes {
-                used = start - block.base + needed
+            if (start - block.base) + needed <= block.bytes {
+                used = (start - block.base) + needed
                 start.storeBytes(of: size, as: Int.self)
                 return old
             }
@@ -1012,22 +1032,21 @@ private final class CmarkArena {
         return key
     }()
 
-    /// The hooks handed to cmark: the current arena when there is one, else the C library.
+    /// The arena's hooks. They are handed to cmark only while the arena is active (`begin` to
+    /// `end`); outside that they fall back to the C library, and `free` of arena memory waits
+    /// for `end`.
     nonisolated(unsafe) static let allocator: UnsafeMutablePointer<cmark_mem> = {
         let mem = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
         mem.initialize(to: cmark_mem(
             calloc: { count, size in
-                if let arena = CmarkArena.current { return arena.calloc(count, size) }
+                if let arena = CmarkArena.active { return arena.calloc(count, size) }
                 return Glibc.calloc(count, size)
             },
             realloc: { pointer, size in
-                if let arena = CmarkArena.current { return arena.realloc(pointer, size) }
+                if let arena = CmarkArena.active { return arena.realloc(pointer, size) }
                 return Glibc.realloc(pointer, size)
             },
-            free: { _ in
-                // Arena memory is released with the document; the hooks are only ever used
-                // while an arena is active (`enter` to `leave`).
-            }))
+            free: { _ in }))
         return mem
     }()
 }
