@@ -206,26 +206,27 @@ package struct ArchiveBuilder: Sendable {
         }
 
         report.siteError = try Self.publish(staging) {
-            summaries = ThreadSummary.sortedForIndex(summaries)
-            report.threadPaths = summaries.map(\.path)
-            var files: [(path: String, bytes: [UInt8])] = []
+            let ordered = ThreadSummary.sortedForIndex(PackedSummaries(summaries))
+            summaries = []
+            report.threadPaths = ordered.map(\.path)
+            // Each listing file is written as soon as it is rendered.
+            let write = { (path: String, bytes: [UInt8]) throws in
+                manifest.listing.append(path)
+                // An unchanged listing page keeps its file (and date) from an earlier build.
+                let reused = try !staging.recycled && previous != nil && staging.link(path, expected: nil, bytes: bytes)
+                let written = try !reused && staging.write(path, bytes)
+                report.count(path, written: written)
+            }
             if shard == nil {
-                files = try renderer.listing(summaries, jobs: jobs)
+                try renderer.listing(ordered, jobs: jobs, write: write)
             } else {
                 var w = JSONWriter(pretty: false)
                 w.object { w in
                     w.field("shard", "\(shard!.index)/\(shard!.count)")
-                    w.field("threads", summaries.count)
+                    w.field("threads", ordered.count)
                     w.field("version", Threadfold.version)
                 }
-                files.append(("shard.json", w.out + [0x0A]))
-            }
-            manifest.listing = files.map(\.path)
-            for file in files {
-                // An unchanged listing page keeps its file (and date) from an earlier build.
-                let reused = try !staging.recycled && previous != nil && staging.link(file.path, expected: nil, bytes: file.bytes)
-                let written = try !reused && staging.write(file.path, file.bytes)
-                report.count(file.path, written: written)
+                try write("shard.json", w.out + [0x0A])
             }
             // Compressed siblings are vouched for with their files, and counted as files.
             manifest.listing = staging.withSiblings(manifest.listing)
