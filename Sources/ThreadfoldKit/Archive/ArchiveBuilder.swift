@@ -246,7 +246,9 @@ package struct ArchiveBuilder: Sendable {
                 try Pagefind.index(site: staging.path, command: pagefind)
                 report.timings.append(("pagefind", clock.lap()))
             }
-            try staging.writeMetadata(Manifest.fileName, manifest.encoded())
+            try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
+                try manifest.write(units: manifest.units.keys.sorted().lazy.map { ($0, manifest.units[$0]!) }, to: write)
+            }
         }
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))

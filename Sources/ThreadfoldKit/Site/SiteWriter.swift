@@ -376,13 +376,14 @@ package struct SiteWriter: Sendable {
             }
         }
 
-        /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers.
-        package func writeMetadata(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
+        /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers,
+        /// piece by piece as `body` hands its `write` the bytes.
+        package func writeMetadata(_ name: String, writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) {
             guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
                 throw SiteError(path: name, message: "is not a Threadfold metadata name")
             }
             try folder.removeEntry(name)
-            try folder.create(name, bytes)
+            try folder.create(name, writing: body)
         }
 
         /// The folder that will hold `path` (created as needed, links in the way replaced) and
