@@ -162,16 +162,21 @@ package struct ArchiveBuilder: Sendable {
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
         let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: reuse,
                                     progress: ThreadProgress())
-        let results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
+        var results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
         dumps?.spill.remove()
         report.timings.append(("read and render", clock.lap()))
 
-        var summaries: [ThreadSummary] = []
+        // Every unit's threads, files and warnings, compact, in unit order.
+        var manifestUnits = ManifestUnits()
         var manifest = Manifest(settings: settings, units: [:], files: [:])
         // Messages about dumps come in the order of their files and lines, whatever partition found them.
         var dumpErrors: [InputError] = []
         var dumpWarnings: [InputError] = []
-        for (i, result) in results.enumerated() {
+        let readHashes = results.prefix(units.count).map(\.hash)
+        for i in results.indices {
+            // Each result is let go as soon as it is added.
+            var result = UnitResult()
+            swap(&result, &results[i])
             if i < units.count, case .dump = units[i].source { continue }
             if i >= units.count {
                 dumpErrors += result.errors
@@ -183,9 +188,9 @@ package struct ArchiveBuilder: Sendable {
             } else {
                 report.add(result)
             }
-            summaries += result.summaries
-            for (key, unit) in result.manifestUnits { manifest.units[key] = unit }
+            manifestUnits.append(contentsOf: result.units)
         }
+        results = []
         if let dumps {
             let order = Dictionary(dumps.files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
             let sorted = { (list: [InputError]) in
@@ -198,20 +203,20 @@ package struct ArchiveBuilder: Sendable {
             report.errors += sorted(dumpErrors)
             report.warnings += sorted(dumpWarnings)
         }
-        manifest.files = Self.fileStates(units: units, hashes: results.prefix(units.count).map(\.hash), signatures: signatures)
-        report.threads = summaries.count
+        manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: signatures)
+        report.threads = manifestUnits.summaries.count
         guard report.errors.isEmpty else {
             staging.abandon()
             return report
         }
 
         report.siteError = try Self.publish(staging) {
-            let ordered = ThreadSummary.sortedForIndex(PackedSummaries(summaries))
-            summaries = []
+            let ordered = ThreadSummary.sortedForIndex(manifestUnits.summaries)
             report.threadPaths = ordered.map(\.path)
             // Each listing file is written as soon as it is rendered.
+            var listing: [String] = []
             let write = { (path: String, bytes: [UInt8]) throws in
-                manifest.listing.append(path)
+                listing.append(path)
                 // An unchanged listing page keeps its file (and date) from an earlier build.
                 let reused = try !staging.recycled && previous != nil && staging.link(path, expected: nil, bytes: bytes)
                 let written = try !reused && staging.write(path, bytes)
@@ -228,26 +233,21 @@ package struct ArchiveBuilder: Sendable {
                 }
                 try write("shard.json", w.out + [0x0A])
             }
-            // Compressed siblings are vouched for with their files, and counted as files.
-            manifest.listing = staging.withSiblings(manifest.listing)
-            for key in manifest.units.keys { manifest.units[key]!.files = staging.withSiblings(manifest.units[key]!.files) }
+            // Every file is vouched for by its stamp, for the next build, with its compressed
+            // siblings (counted as files). The threads' files were taken as they were written.
+            (manifest.listing, manifest.listingStamps) = staging.take(listing)
             report.filesWritten += staging.siblingCounts.written
             report.filesReused += staging.siblingCounts.unchanged
-            // What the recycled folder held that this build did not write goes.
-            var now = Set(manifest.listing)
-            for unit in manifest.units.values { now.formUnion(unit.files) }
-            for file in kept.keys where !now.contains(file) { staging.remove(file) }
-            // Every file is vouched for by its stamp, for the next build.
-            let stamps = staging.stamps
-            manifest.listingStamps = manifest.listing.map { stamps[$0] ?? .unknown }
-            for key in manifest.units.keys { manifest.units[key]!.stamps = manifest.units[key]!.files.map { stamps[$0] ?? .unknown } }
+            // What the recycled folder held that this build did not take goes.
+            let untaken = Set(staging.untaken)
+            for file in kept.keys where untaken.contains(file) { staging.remove(file) }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
                 try Pagefind.index(site: staging.path, command: pagefind)
                 report.timings.append(("pagefind", clock.lap()))
             }
             try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
-                try manifest.write(units: manifest.units.keys.sorted().lazy.map { ($0, manifest.units[$0]!) }, to: write)
+                try manifest.write(units: manifestUnits.sortedByKey, to: write)
             }
         }
         report.published = report.siteError == nil
@@ -521,7 +521,9 @@ final class ThreadClaims: Sendable {
 }
 
 struct UnitResult: Sendable {
-    var summaries: [ThreadSummary] = []
+    /// The manifest's record of each unit, with its threads' summaries (a dump's partition holds
+    /// many units, one per thread).
+    var units = ManifestUnits()
     var errors: [InputError] = []
     var warnings: [InputError] = []
     var rendered = 0
@@ -535,8 +537,6 @@ struct UnitResult: Sendable {
     var format: String?
     /// The hash of the unit's bytes, for the manifest's file records.
     var hash: UInt64?
-    /// The manifest's record of each unit (a dump's partition holds many, one per thread).
-    var manifestUnits: [(String, Manifest.Unit)] = []
 }
 
 /// Threads done so far, counted by the workers as they go.
@@ -597,11 +597,12 @@ struct WorkerContext: Sendable {
             result.errors.append(error)
             return result
         }
-        result.summaries = old.threads
+        var unit = old
+        (unit.files, unit.stamps) = staging.take(old.files)
+        result.units.append(key: key, unit)
         result.warnings = old.warnings
         result.reused = old.threads.count
         result.comments = old.comments
-        result.manifestUnits = [(key, old)]
         return result
     }
 
@@ -660,11 +661,12 @@ struct WorkerContext: Sendable {
             result.rendered += 1
             comments += files.summary.stats.comments
         }
-        result.summaries += summaries
         result.warnings += warnings
         result.comments += comments
-        result.manifestUnits.append((key, Manifest.Unit(hash: ContentHash.hex(hash), threads: summaries, files: written,
-                                                        warnings: warnings, comments: comments)))
+        // The files are taken with their stamps as soon as they are written.
+        let (files, stamps) = staging.take(written)
+        result.units.append(key: key, Manifest.Unit(hash: ContentHash.hex(hash), threads: summaries, files: files,
+                                                    warnings: warnings, comments: comments, stamps: stamps))
     }
 
     /// Whatever reading or rendering threw, as input errors put in place by `locate`.

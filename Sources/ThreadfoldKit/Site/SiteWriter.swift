@@ -250,8 +250,20 @@ package struct SiteWriter: Sendable {
         /// The staging folder's path, for a tool that works on the staged site (Pagefind).
         package var path: String { parent.path(name) }
 
-        /// The stamp of every file this build wrote, linked or kept, by path.
-        package var stamps: [String: FileStamp] { state.withLock { $0.stamps } }
+        /// The files this build wrote, linked or kept that have not been taken (`take`).
+        package var untaken: [String] { state.withLock { Array($0.stamps.keys) } }
+
+        /// Stops keeping track of `paths` and of the compressed siblings written or kept beside
+        /// them, and returns them, each file followed by its siblings, with their stamps, for a
+        /// manifest to vouch for. A build takes each thread's files as soon as they are written,
+        /// so this record holds the files in flight, not the whole site's.
+        package func take(_ paths: [String]) -> (files: [String], stamps: [FileStamp]) {
+            let files = siblings.withLock { siblings in
+                siblings.paths.isEmpty ? paths : paths.flatMap { [$0] + (siblings.paths.removeValue(forKey: $0) ?? []) }
+            }
+            let stamps = state.withLock { state in files.map { state.stamps.removeValue(forKey: $0) ?? .unknown } }
+            return (files, stamps)
+        }
 
         /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
         /// recycled folder, a file that already holds these bytes is left alone (false). With
@@ -315,14 +327,6 @@ package struct SiteWriter: Sendable {
                 throw SiteError(path: directory.path(file), message: "cannot be read back to be compressed; expected the regular file just put there")
             }
             try writeSiblings(path, current.bytes, in: directory, name: file, unchanged: false, encodings: encodings)
-        }
-
-        /// `paths`, each followed by the compressed siblings this build wrote or kept beside it,
-        /// so a manifest vouches for them with their files.
-        package func withSiblings(_ paths: [String]) -> [String] {
-            siblings.withLock { siblings in
-                siblings.paths.isEmpty ? paths : paths.flatMap { [$0] + (siblings.paths[$0] ?? []) }
-            }
         }
 
         /// How many compressed siblings this build wrote, and how many it left as they were.
