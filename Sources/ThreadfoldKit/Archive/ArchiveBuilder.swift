@@ -515,11 +515,6 @@ struct Clock {
     }
 }
 
-/// The thread ids (as bytes) and folders one build's workers have taken, with where they came from.
-final class ThreadClaims: Sendable {
-    let taken = Mutex<(ids: [[UInt8]: String], folders: [String: String])>(([:], [:]))
-}
-
 struct UnitResult: Sendable {
     /// The manifest's record of each unit, with its threads' summaries (a dump's partition holds
     /// many units, one per thread).
@@ -682,15 +677,7 @@ struct WorkerContext: Sendable {
 
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
     func claim(id: String, path: String, source: String) throws(InputError) {
-        let key = Array(id.utf8)
-        let conflict: String? = claims.taken.withLock { claims in
-            if let other = claims.ids[key] { return other }
-            if let other = claims.folders[path] { return other }
-            claims.ids[key] = source
-            claims.folders[path] = source
-            return nil
-        }
-        guard let conflict else { return }
+        guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         throw InputError(file: places[1], path: "$.id",
                          message: "the thread id \"\(id)\" (page \(path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")
