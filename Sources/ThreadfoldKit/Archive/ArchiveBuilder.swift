@@ -162,16 +162,21 @@ package struct ArchiveBuilder: Sendable {
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
         let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: reuse,
                                     progress: ThreadProgress())
-        let results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
+        var results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
         dumps?.spill.remove()
         report.timings.append(("read and render", clock.lap()))
 
-        var summaries: [ThreadSummary] = []
+        // Every unit's threads, files and warnings, compact, in unit order.
+        var manifestUnits = ManifestUnits()
         var manifest = Manifest(settings: settings, units: [:], files: [:])
         // Messages about dumps come in the order of their files and lines, whatever partition found them.
         var dumpErrors: [InputError] = []
         var dumpWarnings: [InputError] = []
-        for (i, result) in results.enumerated() {
+        let readHashes = results.prefix(units.count).map(\.hash)
+        for i in results.indices {
+            // Each result is let go as soon as it is added.
+            var result = UnitResult()
+            swap(&result, &results[i])
             if i < units.count, case .dump = units[i].source { continue }
             if i >= units.count {
                 dumpErrors += result.errors
@@ -183,9 +188,9 @@ package struct ArchiveBuilder: Sendable {
             } else {
                 report.add(result)
             }
-            summaries += result.summaries
-            for (key, unit) in result.manifestUnits { manifest.units[key] = unit }
+            manifestUnits.append(contentsOf: result.units)
         }
+        results = []
         if let dumps {
             let order = Dictionary(dumps.files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
             let sorted = { (list: [InputError]) in
@@ -198,54 +203,52 @@ package struct ArchiveBuilder: Sendable {
             report.errors += sorted(dumpErrors)
             report.warnings += sorted(dumpWarnings)
         }
-        manifest.files = Self.fileStates(units: units, hashes: results.prefix(units.count).map(\.hash), signatures: signatures)
-        report.threads = summaries.count
+        manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: signatures)
+        report.threads = manifestUnits.summaries.count
         guard report.errors.isEmpty else {
             staging.abandon()
             return report
         }
 
         report.siteError = try Self.publish(staging) {
-            summaries = ThreadSummary.sortedForIndex(summaries)
-            report.threadPaths = summaries.map(\.path)
-            var files: [(path: String, bytes: [UInt8])] = []
+            let ordered = ThreadSummary.sortedForIndex(manifestUnits.summaries)
+            report.threadPaths = ordered.map(\.path)
+            // Each listing file is written as soon as it is rendered.
+            var listing: [String] = []
+            let write = { (path: String, bytes: [UInt8]) throws in
+                listing.append(path)
+                // An unchanged listing page keeps its file (and date) from an earlier build.
+                let reused = try !staging.recycled && previous != nil && staging.link(path, expected: nil, bytes: bytes)
+                let written = try !reused && staging.write(path, bytes)
+                report.count(path, written: written)
+            }
             if shard == nil {
-                files = try renderer.listing(summaries, jobs: jobs)
+                try renderer.listing(ordered, jobs: jobs, write: write)
             } else {
                 var w = JSONWriter(pretty: false)
                 w.object { w in
                     w.field("shard", "\(shard!.index)/\(shard!.count)")
-                    w.field("threads", summaries.count)
+                    w.field("threads", ordered.count)
                     w.field("version", Threadfold.version)
                 }
-                files.append(("shard.json", w.out + [0x0A]))
+                try write("shard.json", w.out + [0x0A])
             }
-            manifest.listing = files.map(\.path)
-            for file in files {
-                // An unchanged listing page keeps its file (and date) from an earlier build.
-                let reused = try !staging.recycled && previous != nil && staging.link(file.path, expected: nil, bytes: file.bytes)
-                let written = try !reused && staging.write(file.path, file.bytes)
-                report.count(file.path, written: written)
-            }
-            // Compressed siblings are vouched for with their files, and counted as files.
-            manifest.listing = staging.withSiblings(manifest.listing)
-            for key in manifest.units.keys { manifest.units[key]!.files = staging.withSiblings(manifest.units[key]!.files) }
+            // Every file is vouched for by its stamp, for the next build, with its compressed
+            // siblings (counted as files). The threads' files were taken as they were written.
+            (manifest.listing, manifest.listingStamps) = staging.take(listing)
             report.filesWritten += staging.siblingCounts.written
             report.filesReused += staging.siblingCounts.unchanged
-            // What the recycled folder held that this build did not write goes.
-            var now = Set(manifest.listing)
-            for unit in manifest.units.values { now.formUnion(unit.files) }
-            for file in kept.keys where !now.contains(file) { staging.remove(file) }
-            // Every file is vouched for by its stamp, for the next build.
-            let stamps = staging.stamps
-            manifest.listingStamps = manifest.listing.map { stamps[$0] ?? .unknown }
-            for key in manifest.units.keys { manifest.units[key]!.stamps = manifest.units[key]!.files.map { stamps[$0] ?? .unknown } }
+            // What the recycled folder held that this build did not take goes.
+            let untaken = Set(staging.untaken)
+            for file in kept.keys where untaken.contains(file) { staging.remove(file) }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
                 try Pagefind.index(site: staging.path, command: pagefind)
                 report.timings.append(("pagefind", clock.lap()))
             }
-            try staging.writeMetadata(Manifest.fileName, manifest.encoded())
+            try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
+                try manifest.write(units: manifestUnits.sortedByKey, to: write)
+            }
         }
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))
@@ -512,13 +515,10 @@ struct Clock {
     }
 }
 
-/// The thread ids (as bytes) and folders one build's workers have taken, with where they came from.
-final class ThreadClaims: Sendable {
-    let taken = Mutex<(ids: [[UInt8]: String], folders: [String: String])>(([:], [:]))
-}
-
 struct UnitResult: Sendable {
-    var summaries: [ThreadSummary] = []
+    /// The manifest's record of each unit, with its threads' summaries (a dump's partition holds
+    /// many units, one per thread).
+    var units = ManifestUnits()
     var errors: [InputError] = []
     var warnings: [InputError] = []
     var rendered = 0
@@ -532,8 +532,6 @@ struct UnitResult: Sendable {
     var format: String?
     /// The hash of the unit's bytes, for the manifest's file records.
     var hash: UInt64?
-    /// The manifest's record of each unit (a dump's partition holds many, one per thread).
-    var manifestUnits: [(String, Manifest.Unit)] = []
 }
 
 /// Threads done so far, counted by the workers as they go.
@@ -594,11 +592,12 @@ struct WorkerContext: Sendable {
             result.errors.append(error)
             return result
         }
-        result.summaries = old.threads
+        var unit = old
+        (unit.files, unit.stamps) = staging.take(old.files)
+        result.units.append(key: key, unit)
         result.warnings = old.warnings
         result.reused = old.threads.count
         result.comments = old.comments
-        result.manifestUnits = [(key, old)]
         return result
     }
 
@@ -657,11 +656,12 @@ struct WorkerContext: Sendable {
             result.rendered += 1
             comments += files.summary.stats.comments
         }
-        result.summaries += summaries
         result.warnings += warnings
         result.comments += comments
-        result.manifestUnits.append((key, Manifest.Unit(hash: ContentHash.hex(hash), threads: summaries, files: written,
-                                                        warnings: warnings, comments: comments)))
+        // The files are taken with their stamps as soon as they are written.
+        let (files, stamps) = staging.take(written)
+        result.units.append(key: key, Manifest.Unit(hash: ContentHash.hex(hash), threads: summaries, files: files,
+                                                    warnings: warnings, comments: comments, stamps: stamps))
     }
 
     /// Whatever reading or rendering threw, as input errors put in place by `locate`.
@@ -677,15 +677,7 @@ struct WorkerContext: Sendable {
 
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
     func claim(id: String, path: String, source: String) throws(InputError) {
-        let key = Array(id.utf8)
-        let conflict: String? = claims.taken.withLock { claims in
-            if let other = claims.ids[key] { return other }
-            if let other = claims.folders[path] { return other }
-            claims.ids[key] = source
-            claims.folders[path] = source
-            return nil
-        }
-        guard let conflict else { return }
+        guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         throw InputError(file: places[1], path: "$.id",
                          message: "the thread id \"\(id)\" (page \(path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")

@@ -35,7 +35,7 @@ package struct ArchiveMerge: Sendable {
             }
             pagefind = command
         }
-        var summaries: [ThreadSummary] = []
+        var summaries = PackedSummaries()
         var owners: [String: String] = [:]
         // Each shard's `t` folder, and the files to take from it (paths under the site root).
         var sources: [Folder] = []
@@ -139,10 +139,12 @@ package struct ArchiveMerge: Sendable {
             for file in unpacked { try staging.writeSiblings(of: file.path, encodings: file.encodings) }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
-            let files = try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount)
-            for file in files { try staging.write(file.path, file.bytes) }
-            report.filesWritten = files.count + staging.siblingCounts.written
-            report.pagesWritten = files.filter { $0.path.hasSuffix(".html") }.count
+            try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount) { path, bytes in
+                try staging.write(path, bytes)
+                report.filesWritten += 1
+                if path.hasSuffix(".html") { report.pagesWritten += 1 }
+            }
+            report.filesWritten += staging.siblingCounts.written
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
                 try Pagefind.index(site: staging.path, command: pagefind)

@@ -142,7 +142,7 @@ extension WorkerContext {
 extension UnitResult {
     /// Adds a thread's result to its partition's.
     mutating func add(_ other: UnitResult) {
-        summaries += other.summaries
+        units.append(contentsOf: other.units)
         errors += other.errors
         warnings += other.warnings
         rendered += other.rendered
@@ -153,6 +153,5 @@ extension UnitResult {
         pagesWritten += other.pagesWritten
         pagesReused += other.pagesReused
         comments += other.comments
-        manifestUnits += other.manifestUnits
     }
 }

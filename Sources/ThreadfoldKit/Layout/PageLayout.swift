@@ -12,7 +12,10 @@ package enum PageLayout {
     /// `thread.roots` keeps its indices).
     package static func make(_ thread: ThreadTree, options: LayoutOptions, roots: ArraySlice<Int32>,
                             notices: ArraySlice<NoticePlace> = [], anchors: [String]) -> PageModel {
-        var layout = Builder(thread: thread, options: options)
+        // Room for every comment under these roots: a thread's branch pages each hold a part of
+        // it, and all of them are kept until the thread is written.
+        let shown = roots.reduce(0) { $0 + 1 + Int(thread.stats[Int($1)].totalReplies) }
+        var layout = Builder(thread: thread, options: options, capacity: min(shown, thread.totals.comments))
         layout.run(roots: roots)
         let first = Int32(roots.startIndex)
         return PageModel(thread: thread, options: options, anchors: anchors,
@@ -33,12 +36,12 @@ private struct Builder {
     /// Levels whose replies move to their own page: nil, or `pageDepth - 1` and deeper.
     let continueLevel: Int32?
 
-    init(thread: ThreadTree, options: LayoutOptions) {
+    init(thread: ThreadTree, options: LayoutOptions, capacity: Int) {
         self.thread = thread
         self.options = options
         self.maxDepth = Int32(min(max(options.maxDepth, 1), LayoutOptions.maxDepthLimit))
         self.continueLevel = options.pageDepth.map { Int32(max($0, 1) - 1) }
-        entries.reserveCapacity(thread.totals.comments)
+        entries.reserveCapacity(capacity)
     }
 
     mutating func entry(_ comment: Int32, level: Int32, replyingTo: Int32 = -1) -> Int32 {

@@ -156,11 +156,12 @@ package struct ThreadRenderer: Sendable {
         return try page(threads[0], assets: assets)
     }
 
-    /// The listing pages (index, sections, site feed, sitemap) for `summaries` in index order,
-    /// and the stylesheet and script.
-    package func listing(_ summaries: [ThreadSummary], jobs: Int) throws -> [(path: String, bytes: [UInt8])] {
+    /// Writes the listing pages (index, sections, site feed, sitemap) for `summaries` in index
+    /// order, then the stylesheet and script, each handed to `write` as soon as it is made.
+    package func listing(_ summaries: PackedSummaries, jobs: Int, write: (_ path: String, _ bytes: [UInt8]) throws -> Void) throws {
         let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
-        return try listing.files(summaries) + resources.assets(search: options.search != .none).map { ($0.name, $0.bytes) }
+        try listing.write(summaries, to: write)
+        for asset in try resources.assets(search: options.search != .none) { try write(asset.name, asset.bytes) }
     }
 
     /// The thread's id, or for a thread without one, a stable stand-in from where it was read.

@@ -103,21 +103,29 @@ final class Folder: @unchecked Sendable {
     /// link or into another file), and returns its stamp.
     @discardableResult
     func create(_ name: String, _ bytes: [UInt8]) throws(SiteError) -> FileStamp {
+        try create(name) { (write) throws(SiteError) in try write(bytes) }
+    }
+
+    /// Creates the file `name` (never through a link) and writes what `body` hands its
+    /// `write`, piece by piece, so a large file need not be held whole.
+    func create(_ name: String, writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) -> FileStamp {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard file >= 0 else {
             let code = errno
             throw SiteError(path: path(name), message: "cannot be created: \(SystemError.describe(code))", errno: code)
         }
         defer { close(file) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in write(file, buffer.baseAddress! + offset, buffer.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+        try body { (bytes) throws(SiteError) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { buffer in write(file, buffer.baseAddress! + offset, buffer.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    let code = errno
+                    throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+                }
+                offset += written
             }
-            offset += written
         }
         var info = stat()
         guard fstat(file, &info) == 0 else { throw SiteError(path: path(name), message: "cannot be examined: \(SystemError.last)") }

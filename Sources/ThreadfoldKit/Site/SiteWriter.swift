@@ -250,8 +250,20 @@ package struct SiteWriter: Sendable {
         /// The staging folder's path, for a tool that works on the staged site (Pagefind).
         package var path: String { parent.path(name) }
 
-        /// The stamp of every file this build wrote, linked or kept, by path.
-        package var stamps: [String: FileStamp] { state.withLock { $0.stamps } }
+        /// The files this build wrote, linked or kept that have not been taken (`take`).
+        package var untaken: [String] { state.withLock { Array($0.stamps.keys) } }
+
+        /// Stops keeping track of `paths` and of the compressed siblings written or kept beside
+        /// them, and returns them, each file followed by its siblings, with their stamps, for a
+        /// manifest to vouch for. A build takes each thread's files as soon as they are written,
+        /// so this record holds the files in flight, not the whole site's.
+        package func take(_ paths: [String]) -> (files: [String], stamps: [FileStamp]) {
+            let files = siblings.withLock { siblings in
+                siblings.paths.isEmpty ? paths : paths.flatMap { [$0] + (siblings.paths.removeValue(forKey: $0) ?? []) }
+            }
+            let stamps = state.withLock { state in files.map { state.stamps.removeValue(forKey: $0) ?? .unknown } }
+            return (files, stamps)
+        }
 
         /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
         /// recycled folder, a file that already holds these bytes is left alone (false). With
@@ -317,14 +329,6 @@ package struct SiteWriter: Sendable {
             try writeSiblings(path, current.bytes, in: directory, name: file, unchanged: false, encodings: encodings)
         }
 
-        /// `paths`, each followed by the compressed siblings this build wrote or kept beside it,
-        /// so a manifest vouches for them with their files.
-        package func withSiblings(_ paths: [String]) -> [String] {
-            siblings.withLock { siblings in
-                siblings.paths.isEmpty ? paths : paths.flatMap { [$0] + (siblings.paths[$0] ?? []) }
-            }
-        }
-
         /// How many compressed siblings this build wrote, and how many it left as they were.
         package var siblingCounts: (written: Int, unchanged: Int) { siblings.withLock { ($0.written, $0.kept) } }
 
@@ -376,13 +380,14 @@ package struct SiteWriter: Sendable {
             }
         }
 
-        /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers.
-        package func writeMetadata(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
+        /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers,
+        /// piece by piece as `body` hands its `write` the bytes.
+        package func writeMetadata(_ name: String, writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) {
             guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
                 throw SiteError(path: name, message: "is not a Threadfold metadata name")
             }
             try folder.removeEntry(name)
-            try folder.create(name, bytes)
+            try folder.create(name, writing: body)
         }
 
         /// The folder that will hold `path` (created as needed, links in the way replaced) and

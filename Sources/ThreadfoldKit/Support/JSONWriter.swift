@@ -10,6 +10,8 @@ package struct JSONWriter {
     let pretty: Bool
     private var level = 0
     private var first = true
+    /// Whether anything was written (and perhaps taken) yet.
+    private var started = false
 
     package init(pretty: Bool) {
         self.pretty = pretty
@@ -19,10 +21,18 @@ package struct JSONWriter {
     private mutating func separator() {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
-        if pretty && !out.isEmpty {
+        defer { started = true }
+        if pretty && started {
             out.append(0x0A)
             out.append(contentsOf: repeatElement(0x20, count: level * 2))
         }
+    }
+
+    /// The bytes written since the last take, for a caller that writes a large document in
+    /// pieces; the writer goes on where it was.
+    package mutating func take() -> [UInt8] {
+        defer { out.removeAll(keepingCapacity: true) }
+        return out
     }
 
     package mutating func key(_ name: String) {

@@ -27,7 +27,8 @@ struct SearchAndAuthorsTests {
         var summaries = (0..<(2 * SearchIndex.chunkSize + 1)).map { Self.summary($0) }
         summaries[5] = Self.summary(5, title: hostile, author: hostile)
         let strings = try ResourceStore().strings(locale: "en")
-        let files = SearchIndex.files(summaries, strings: strings)
+        var files: [(path: String, bytes: [UInt8])] = []
+        try SearchIndex.write(PackedSummaries(summaries), strings: strings) { files.append(($0, $1)) }
         #expect(files.map(\.path) == ["search/index-0.js", "search/index-1.js", "search/index-2.js"])
         var seen = 0
         for (c, file) in files.enumerated() {

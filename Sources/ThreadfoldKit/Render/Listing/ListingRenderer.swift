@@ -1,6 +1,10 @@
 /// The pages that list threads: the index (paginated, or one page of collapsible sections),
 /// section pages, the site's Atom feed and, with a base URL, the sitemap. Built from the
 /// threads' summaries alone, so `merge` builds them from sidecars exactly as `build` does.
+///
+/// Each file goes to the caller's `Write` as soon as it is rendered, in a fixed order; pages
+/// render on `jobs` threads a batch at a time, so memory holds a batch of pages, never all of
+/// them (the index of 100,000 threads is 2,000 pages of 100 KB).
 struct ListingRenderer: Sendable {
     let options: ArchiveOptions
     let templates: TemplateSet
@@ -13,10 +17,14 @@ struct ListingRenderer: Sendable {
 
     var strings: StringsTable { language.strings }
 
+    /// Takes one finished file: its path under the site root and its bytes.
+    typealias Write = (_ path: String, _ bytes: [UInt8]) throws -> Void
+
     /// One paginated listing page, described with plain values so pages render in parallel.
     struct Listing: Sendable {
         var dir: [String]
-        var threads: ArraySlice<ThreadSummary>
+        /// Its threads, by their place in the summaries.
+        var threads: ArraySlice<Int>
         var page: Int
         var pages: Int
         /// The folder of page `n` of the same listing.
@@ -26,9 +34,9 @@ struct ListingRenderer: Sendable {
         var stats: String
     }
 
-    func render(_ listing: Listing) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
+    func render(_ listing: Listing, _ summaries: PackedSummaries) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
         var page = ListingPageModel(listing: self, dir: listing.dir, stats: listing.stats, heading: listing.heading,
-                                    threads: Array(listing.threads), pager: listing.pages > 1 ? Pager(listing) : nil)
+                                    threads: listing.threads.map { summaries[$0] }, pager: listing.pages > 1 ? Pager(listing) : nil)
         if listing.dir.isEmpty { page.search = searchBox(here: false) }
         return try render(page)
     }
@@ -42,19 +50,28 @@ struct ListingRenderer: Sendable {
                                           limit: here ? 500 : 50, here: here)
     }
 
-    /// Renders the listings on `jobs` threads; results in order.
-    func render(_ listings: [Listing]) throws(TemplateError) -> [(path: String, bytes: [UInt8])] {
-        let results = Parallel.map(count: listings.count, jobs: jobs) { i -> Result<(path: String, bytes: [UInt8]), TemplateError> in
-            do throws(TemplateError) { return .success(try render(listings[i])) } catch { return .failure(error) }
-        }
-        var files: [(path: String, bytes: [UInt8])] = []
-        for result in results {
-            switch result {
-            case .success(let file): files.append(file)
-            case .failure(let error): throw error
+    /// Renders the listings on `jobs` threads and writes them in order, a batch at a time.
+    func write(_ listings: [Listing], _ summaries: PackedSummaries, to write: Write) throws {
+        try inBatches(count: listings.count, { i throws(TemplateError) in try render(listings[i], summaries) }, to: write)
+    }
+
+    /// Renders files `0..<count` on `jobs` threads, `jobs` × 8 at a time, and hands each batch to
+    /// `write` in order before the next is rendered.
+    func inBatches(count: Int, _ render: @escaping @Sendable (Int) throws(TemplateError) -> (path: String, bytes: [UInt8]),
+                   to write: Write) throws {
+        let batch = max(jobs, 1) * 8
+        for start in stride(from: 0, to: count, by: batch) {
+            let end = min(start + batch, count)
+            let results = Parallel.map(count: end - start, jobs: jobs) { i -> Result<(path: String, bytes: [UInt8]), TemplateError> in
+                do throws(TemplateError) { return .success(try render(start + i)) } catch { return .failure(error) }
+            }
+            for result in results {
+                switch result {
+                case .success(let file): try write(file.path, file.bytes)
+                case .failure(let error): throw error
+                }
             }
         }
-        return files
     }
 
     /// The links of a paginated listing: previous, next and every page.
@@ -76,35 +93,38 @@ struct ListingRenderer: Sendable {
     struct Section {
         var key: String
         var name: String
-        var threads: [ThreadSummary]
+        /// Its threads, by their place in the summaries, in index order.
+        var threads: [Int]
+        var comments = 0
     }
 
-    /// `summaries` must be in index order (`ThreadSummary.sortedForIndex`). Throws a
-    /// `TemplateError`, or an `InputError` when the threads' comment counts add up past `Int.max`.
-    func files(_ summaries: [ThreadSummary]) throws -> [(path: String, bytes: [UInt8])] {
+    /// Writes every listing file for `summaries`, which must be in index order
+    /// (`ThreadSummary.sortedForIndex`). Throws a `TemplateError`, an `InputError` when the
+    /// threads' comment counts add up past `Int.max`, or what `write` throws.
+    func write(_ summaries: PackedSummaries, to write: Write) throws {
         var listing = self
         listing.threadCount = summaries.count
-        return try listing.listingFiles(summaries)
+        try listing.writeFiles(summaries, to: write)
     }
 
-    private func listingFiles(_ summaries: [ThreadSummary]) throws -> [(path: String, bytes: [UInt8])] {
-        var files: [(path: String, bytes: [UInt8])] = []
+    private func writeFiles(_ summaries: PackedSummaries, to write: Write) throws {
         let comments = try ThreadSummary.totalComments(summaries)
         let stats = strings.join([strings.text("threads", count: summaries.count), strings.text("comments", count: comments)])
         let perPage = max(options.perPage, 1)
+        // The listing pages' own addresses; the threads' pages follow them at the end.
         var sitemap: [(loc: String, lastmod: Timestamp?)] = []
         let newest = summaries.first?.activity
 
         var listings: [Listing] = []
         if options.sections == .none {
-            let pages = paginate(summaries, perPage)
+            let pages = paginate(Array(summaries.indices), perPage)
             for (p, page) in pages.enumerated() {
                 let dir = p == 0 ? [] : ["page", String(p + 1)]
                 listings.append(Listing(dir: dir, threads: page, page: p, pages: pages.count,
                                         pageDir: { $0 == 0 ? [] : ["page", String($0 + 1)] }, heading: nil, stats: stats))
-                sitemap.append((url(dir), p == 0 ? newest : page.first?.activity))
+                sitemap.append((url(dir), p == 0 ? newest : page.first.flatMap { summaries[$0].activity }))
             }
-            files += try render(listings)
+            try self.write(listings, summaries, to: write)
         } else {
             let sections = group(summaries)
             let open = openSection(sections)
@@ -113,8 +133,8 @@ struct ListingRenderer: Sendable {
             for (s, section) in sections.enumerated() {
                 let shown = min(perPage, options.sectionPreview)
                 let start = shownThreads.count
-                shownThreads += section.threads.prefix(shown)
-                var entry = ListingPageModel.SectionEntry(name: section.name, summary: try sectionSummary(section), open: s == open,
+                shownThreads += section.threads.prefix(shown).map { summaries[$0] }
+                var entry = ListingPageModel.SectionEntry(name: section.name, summary: sectionSummary(section), open: s == open,
                                                           threads: start..<shownThreads.count)
                 if section.threads.count > shown {
                     entry.more = (ThreadPaths.href(from: [], to: ["s", section.key]),
@@ -128,43 +148,41 @@ struct ListingRenderer: Sendable {
                     let dir = ["s", key] + (p == 0 ? [] : [String(p + 1)])
                     listings.append(Listing(dir: dir, threads: page, page: p, pages: pages.count,
                                             pageDir: { ["s", key] + ($0 == 0 ? [] : [String($0 + 1)]) },
-                                            heading: section.name, stats: try sectionSummary(section)))
-                    sitemap.append((url(dir), page.first?.activity))
+                                            heading: section.name, stats: sectionSummary(section)))
+                    sitemap.append((url(dir), page.first.flatMap { summaries[$0].activity }))
                 }
             }
-            files += try render(listings)
+            try self.write(listings, summaries, to: write)
             var index = ListingPageModel(listing: self, dir: [], stats: stats, heading: nil, threads: shownThreads, pager: nil)
             index.sections = entries
             index.search = searchBox(here: false)
-            files.append(try render(index))
+            let file = try render(index)
+            try write(file.path, file.bytes)
             sitemap.insert((url([]), newest), at: 0)
         }
         if options.search != .none {
             var page = ListingPageModel(listing: self, dir: ["search"], stats: stats, heading: strings.text("search_title"), threads: [], pager: nil)
             page.search = searchBox(here: true)
-            let bytes = try templates.render("search", model: page, root: .node(.page), expectedSize: 16 * 1024)
-            files.append(("search/index.html", bytes))
-            if options.search == .titles { files += SearchIndex.files(summaries, strings: strings) }
+            try write("search/index.html", try templates.render("search", model: page, root: .node(.page), expectedSize: 16 * 1024))
+            if options.search == .titles { try SearchIndex.write(summaries, strings: strings, to: write) }
         }
-        if options.authors {
-            let authorFiles = try authorPages(summaries)
-            files += authorFiles.files
-            sitemap += authorFiles.sitemap
-        }
-        files.append(("atom.xml", siteFeed(summaries)))
+        if options.authors { sitemap += try writeAuthorPages(Array(summaries), to: write) }
+        try write("atom.xml", siteFeed(summaries))
         if let base = options.base {
+            var files = Sitemap(base: base)
+            for (loc, lastmod) in sitemap { try files.add(loc, lastmod: lastmod, to: write) }
             for summary in summaries {
                 for page in summary.pages {
-                    sitemap.append((base + summary.path + "/" + (page.isEmpty ? "" : page + "/"), summary.activity))
+                    try files.add(base + summary.path + "/" + (page.isEmpty ? "" : page + "/"), lastmod: summary.activity, to: write)
                 }
             }
-            files.append(contentsOf: Sitemap.files(urls: sitemap, base: base))
+            try files.finish(to: write)
         }
-        return files
     }
 
-    /// Every author's pages (`AuthorPages`), `perPage` items each, rendered on `jobs` threads.
-    func authorPages(_ summaries: [ThreadSummary]) throws -> (files: [(path: String, bytes: [UInt8])], sitemap: [(loc: String, lastmod: Timestamp?)]) {
+    /// Writes every author's pages (`AuthorPages`), `perPage` items each, rendered on `jobs`
+    /// threads; returns their addresses for the sitemap.
+    func writeAuthorPages(_ summaries: [ThreadSummary], to write: Write) throws -> [(loc: String, lastmod: Timestamp?)] {
         let authors = AuthorPages(summaries)
         let perPage = max(options.perPage, 1)
         var jobs: [(author: Int, page: Int, pages: Int)] = []
@@ -179,7 +197,7 @@ struct ListingRenderer: Sendable {
         }
         let untitled = strings.text("untitled")
         let work = jobs
-        let results = Parallel.map(count: work.count, jobs: self.jobs) { j -> Result<(path: String, bytes: [UInt8]), TemplateError> in
+        try inBatches(count: work.count, { j throws(TemplateError) in
             let job = work[j]
             let author = authors.authors[job.author]
             let base = ["u", author.folder]
@@ -191,21 +209,10 @@ struct ListingRenderer: Sendable {
                 : nil
             var page = ListingPageModel(listing: self, dir: dir, stats: stats, heading: author.name, threads: [], pager: pager)
             page.posts = refs.map { authors.item($0, untitled: untitled) }
-            do throws(TemplateError) {
-                let bytes = try templates.render("author", model: page, root: .node(.page), expectedSize: 16 * 1024 + 1024 * refs.count)
-                return .success(((dir + ["index.html"]).joined(separator: "/"), bytes))
-            } catch {
-                return .failure(error)
-            }
-        }
-        var files: [(path: String, bytes: [UInt8])] = []
-        for result in results {
-            switch result {
-            case .success(let file): files.append(file)
-            case .failure(let error): throw error
-            }
-        }
-        return (files, sitemap)
+            let bytes = try templates.render("author", model: page, root: .node(.page), expectedSize: 16 * 1024 + 1024 * refs.count)
+            return ((dir + ["index.html"]).joined(separator: "/"), bytes)
+        }, to: write)
+        return sitemap
     }
 
     var siteTitle: String { options.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("index_title") }
@@ -214,7 +221,7 @@ struct ListingRenderer: Sendable {
         (options.base ?? "") + dir.joined(separator: "/") + (dir.isEmpty ? "" : "/")
     }
 
-    func paginate(_ threads: [ThreadSummary], _ size: Int) -> [ArraySlice<ThreadSummary>] {
+    func paginate(_ threads: [Int], _ size: Int) -> [ArraySlice<Int>] {
         guard !threads.isEmpty else { return [threads[...]] }
         return stride(from: 0, to: threads.count, by: size).map { threads[$0..<min($0 + size, threads.count)] }
     }
@@ -229,9 +236,9 @@ struct ListingRenderer: Sendable {
 
     /// Sections in display order: months newest first, categories by name; threads without a
     /// month or category last. Threads keep index order inside each.
-    func group(_ summaries: [ThreadSummary]) -> [Section] {
+    func group(_ summaries: PackedSummaries) -> [Section] {
         var byKey: [String: Section] = [:]
-        for summary in summaries {
+        for (i, summary) in summaries.enumerated() {
             let key: String, name: String
             switch options.sections {
             case .month:
@@ -249,7 +256,9 @@ struct ListingRenderer: Sendable {
                     key = "uncategorised"; name = strings.text("uncategorised")
                 }
             }
-            byKey[key, default: Section(key: key, name: name, threads: [])].threads.append(summary)
+            byKey[key, default: Section(key: key, name: name, threads: [])].threads.append(i)
+            // No sum overflows: the whole site's total was checked first.
+            byKey[key]!.comments += summary.stats.comments
         }
         let fallback = options.sections == .month ? "undated" : "uncategorised"
         return byKey.values.sorted { a, b in
@@ -270,20 +279,30 @@ struct ListingRenderer: Sendable {
         return best
     }
 
-    func sectionSummary(_ section: Section) throws(InputError) -> String {
-        strings.join([strings.text("threads", count: section.threads.count),
-                      strings.text("comments", count: try ThreadSummary.totalComments(section.threads))])
+    /// The places of the `count` largest `values`, with every place equal to the smallest of
+    /// them, so the caller's tie-break decides which of those are shown.
+    static func top(_ count: Int, of indices: Range<Int>, by values: [Int64]) -> [Int] {
+        guard count > 0 else { return [] }
+        let sorted = indices.sorted { values[$0] > values[$1] }
+        let threshold = values[sorted[count - 1]]
+        return Array(sorted.prefix { values[$0] >= threshold })
+    }
+
+    func sectionSummary(_ section: Section) -> String {
+        strings.join([strings.text("threads", count: section.threads.count), strings.text("comments", count: section.comments)])
     }
 
     /// The newest threads by creation (then activity), with links to their pages.
-    func siteFeed(_ summaries: [ThreadSummary]) -> [UInt8] {
-        let newest = summaries.sorted { a, b in
-            let x = a.created?.ms ?? a.activity?.milliseconds ?? Int64.min
-            let y = b.created?.ms ?? b.activity?.milliseconds ?? Int64.min
-            return x != y ? x > y : a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
-        }
+    func siteFeed(_ summaries: PackedSummaries) -> [UInt8] {
+        let times = summaries.map { $0.created?.ms ?? $0.activity?.milliseconds ?? Int64.min }
+        // Only the entries shown are ordered; ties (rare) compare their paths.
+        let limit = max(0, min(options.feedEntries, summaries.count))
+        let candidates = Self.top(limit, of: summaries.indices, by: times)
+        let newest = candidates.sorted { a, b in
+            times[a] != times[b] ? times[a] > times[b] : summaries[a].path.utf8.lexicographicallyPrecedes(summaries[b].path.utf8)
+        }.map { summaries[$0] }
         let base = options.base
-        let entries = newest.prefix(options.feedEntries).map { summary in
+        let entries = newest.prefix(limit).map { summary in
             AtomFeed.Entry(
                 title: summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"),
                 id: base.map { $0 + summary.path + "/" } ?? XMLText.uuid("thread:\(summary.id)"),

@@ -12,8 +12,8 @@ enum SearchIndex {
 
     /// One row: `[title, href, author, category, [tags], date, comments]` (empty strings for
     /// what a thread lacks; `href` relative to the site root; `date` in the locale's words).
-    static func files(_ summaries: [ThreadSummary], strings: StringsTable) -> [(path: String, bytes: [UInt8])] {
-        var files: [(path: String, bytes: [UInt8])] = []
+    /// Hands each chunk to `write` as it is made.
+    static func write(_ summaries: PackedSummaries, strings: StringsTable, to write: ListingRenderer.Write) throws {
         for c in 0..<chunkCount(summaries.count) {
             let rows = summaries[(c * chunkSize)..<min((c + 1) * chunkSize, summaries.count)]
             var w = JSONWriter(pretty: false)
@@ -30,9 +30,7 @@ enum SearchIndex {
                     }
                 }
             }
-            let bytes = Array("threadfoldSearch.add(\(c), ".utf8) + w.out + Array(");\n".utf8)
-            files.append(("search/index-\(c).js", bytes))
+            try write("search/index-\(c).js", Array("threadfoldSearch.add(\(c), ".utf8) + w.out + Array(");\n".utf8))
         }
-        return files
     }
 }

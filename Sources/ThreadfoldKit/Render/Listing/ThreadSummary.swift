@@ -101,7 +101,7 @@ package struct ThreadSummary: Sendable, Equatable {
 
     /// `summaries` in index order: newest activity first, threads without times last, then newest
     /// creation, then path, so the order is total.
-    package static func sortedForIndex(_ summaries: [ThreadSummary]) -> [ThreadSummary] {
+    package static func sortedForIndex(_ summaries: PackedSummaries) -> PackedSummaries {
         let keys = summaries.map { ($0.activity?.milliseconds ?? Int64.min, $0.created?.ms ?? Int64.min, $0.activity != nil, $0.created != nil) }
         let order = summaries.indices.sorted { a, b in
             let x = keys[a], y = keys[b]
@@ -110,7 +110,7 @@ package struct ThreadSummary: Sendable, Equatable {
             if x.3 && y.3 && x.1 != y.1 { return x.1 > y.1 }
             return summaries[a].path.utf8.lexicographicallyPrecedes(summaries[b].path.utf8)
         }
-        return order.map { summaries[$0] }
+        return summaries.ordered(by: order)
     }
 
 }

@@ -1,0 +1,142 @@
+/// The units of the manifest a build is writing, held compact until the manifest is written:
+/// every thread's summary packed in one buffer (`PackedSummaries`), every stamp and warning in
+/// one array each, and a small record per unit. As `Manifest.Unit` values in a dictionary, a
+/// build of 100,000 threads kept a dozen heap strings and arrays per thread besides its
+/// summary: its key and hash as hex, each file's path twice (the unit's list and the staging
+/// folder's record), and the arrays holding them.
+///
+/// A unit's files are kept only when they do not follow from its summaries
+/// (`Manifest.files(of:)`), each file possibly followed by its compressed siblings; otherwise
+/// they are rebuilt when the unit is read. Keys and content hashes are the 16 hex digits
+/// `ContentHash.hex` makes, kept as their values.
+struct ManifestUnits: Sendable {
+    private struct Record: Sendable {
+        var key: UInt64
+        var hash: UInt64
+        var comments: Int
+        /// Ends of the unit's threads, stamps and warnings in their arrays (starts are the
+        /// previous record's ends).
+        var threads: Int
+        var stamps: Int
+        var warnings: Int
+        /// Where its files are: `derived` (from the summaries), `siblings` (the same, each
+        /// followed by the siblings its mask in `masks` names), or a list in `lists`.
+        var files: Files
+        var filesAt: Int32 = 0
+    }
+
+    private enum Files: UInt8, Sendable { case derived, siblings, listed }
+
+    private var records: [Record] = []
+    /// Every unit's threads, unit after unit.
+    private(set) var summaries = PackedSummaries()
+    private var stamps: [FileStamp] = []
+    private var warnings: [InputError] = []
+    /// Per derived file of a `siblings` unit, one bit per `Precompression.Encoding` present.
+    private var masks: [UInt8] = []
+    private var lists: [[String]] = []
+
+    var count: Int { records.count }
+
+    /// Adds a unit. `key` and `unit.hash` must be what `ContentHash.hex` writes.
+    mutating func append(key: String, _ unit: Manifest.Unit) {
+        guard let keyValue = Self.value(key), let hashValue = Self.value(unit.hash) else {
+            preconditionFailure("a manifest unit's key and hash are ContentHash.hex values")
+        }
+        for summary in unit.threads { summaries.append(summary) }
+        stamps += unit.stamps
+        warnings += unit.warnings
+        var record = Record(key: keyValue, hash: hashValue, comments: unit.comments, threads: summaries.count, stamps: stamps.count,
+                            warnings: warnings.count, files: .derived)
+        let derived = Manifest.files(of: unit.threads)
+        if unit.files != derived {
+            if let siblings = Self.siblingMasks(unit.files, derived) {
+                record.files = .siblings
+                record.filesAt = Int32(masks.count)
+                masks += siblings
+            } else {
+                record.files = .listed
+                record.filesAt = Int32(lists.count)
+                lists.append(unit.files)
+            }
+        }
+        records.append(record)
+    }
+
+    mutating func append(contentsOf other: ManifestUnits) {
+        let base = (threads: summaries.count, stamps: stamps.count, warnings: warnings.count, masks: Int32(masks.count),
+                    lists: Int32(lists.count))
+        summaries.append(contentsOf: other.summaries)
+        stamps += other.stamps
+        warnings += other.warnings
+        masks += other.masks
+        lists += other.lists
+        for var record in other.records {
+            record.threads += base.threads
+            record.stamps += base.stamps
+            record.warnings += base.warnings
+            switch record.files {
+            case .derived: break
+            case .siblings: record.filesAt += base.masks
+            case .listed: record.filesAt += base.lists
+            }
+            records.append(record)
+        }
+    }
+
+    /// Unit `i`, unpacked.
+    subscript(i: Int) -> (key: String, unit: Manifest.Unit) {
+        let record = records[i]
+        let previous = i > 0 ? records[i - 1] : nil
+        let threads = Array(summaries[(previous?.threads ?? 0)..<record.threads])
+        var files = Manifest.files(of: threads)
+        switch record.files {
+        case .derived: break
+        case .siblings:
+            let mask = masks[Int(record.filesAt)...]
+            files = zip(files, mask).flatMap { file, bits in
+                [file] + Precompression.Encoding.allCases.enumerated().compactMap { e, encoding in
+                    bits & (1 << e) != 0 ? file + encoding.suffix : nil
+                }
+            }
+        case .listed: files = lists[Int(record.filesAt)]
+        }
+        let unit = Manifest.Unit(hash: ContentHash.hex(record.hash), threads: threads, files: files,
+                                 warnings: Array(warnings[(previous?.warnings ?? 0)..<record.warnings]), comments: record.comments,
+                                 stamps: Array(stamps[(previous?.stamps ?? 0)..<record.stamps]))
+        return (ContentHash.hex(record.key), unit)
+    }
+
+    /// The units in the order of their keys, unpacked one at a time (the order a manifest lists
+    /// them in). Of units with one key, the last added stands, as in a dictionary.
+    var sortedByKey: some Sequence<(key: String, unit: Manifest.Unit)> {
+        let order = records.indices.sorted { (records[$0].key, $0) < (records[$1].key, $1) }
+        let last = order.indices.filter { $0 + 1 == order.count || records[order[$0 + 1]].key != records[order[$0]].key }
+        return last.lazy.map { self[order[$0]] }
+    }
+
+    /// The value of 16 lower-case hex digits.
+    private static func value(_ hex: String) -> UInt64? {
+        guard hex.utf8.count == 16, hex.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        return UInt64(hex, radix: 16)
+    }
+
+    /// When `files` is `derived` with each file followed by some of its compressed siblings (in
+    /// `Precompression.Encoding` order), one bit mask per derived file saying which.
+    private static func siblingMasks(_ files: [String], _ derived: [String]) -> [UInt8]? {
+        var masks: [UInt8] = []
+        masks.reserveCapacity(derived.count)
+        var at = 0
+        for file in derived {
+            guard at < files.count, files[at] == file else { return nil }
+            at += 1
+            var mask: UInt8 = 0
+            for (e, encoding) in Precompression.Encoding.allCases.enumerated() where at < files.count && files[at] == file + encoding.suffix {
+                mask |= 1 << e
+                at += 1
+            }
+            masks.append(mask)
+        }
+        return at == files.count ? masks : nil
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Manifest units")
+struct ManifestUnitsTests {
+    static func summary(_ n: Int, pages: [String] = [""], orders: [String] = ["oldest"]) -> ThreadSummary {
+        ThreadSummary(id: "i\(n)", path: "t/thread-i\(n)", title: "Thread \(n)", author: "u", url: nil, lang: nil, category: nil, tags: [],
+                      created: ThreadSummary.TimePoint(Timestamp(milliseconds: Int64(n) * 1000)),
+                      stats: .init(comments: n, participants: 1, topLevel: 1, levels: 1, depthHistogram: [n], firstActivity: nil,
+                                   lastActivity: nil, unarchived: 0),
+                      layout: "nested", pages: pages, orders: orders)
+    }
+
+    static func unit(_ threads: [ThreadSummary], files: [String]? = nil, warnings: Int = 0) -> Manifest.Unit {
+        let files = files ?? Manifest.files(of: threads)
+        return Manifest.Unit(hash: ContentHash.hex(UInt64(threads.count) &* 0x9E37_79B9_7F4A_7C15), threads: threads, files: files,
+                             warnings: (0..<warnings).map { InputError(file: "RC.zst", line: $0 + 1, message: "left out", severity: .warning) },
+                             comments: threads.reduce(0) { $0 + $1.stats.comments },
+                             stamps: files.indices.map { FileStamp(inode: UInt64($0) + 7, size: Int64($0), mtime: -Int64($0)) })
+    }
+
+    /// Units whose files follow from their summaries, add compressed siblings, or are listed.
+    static let units: [(key: String, unit: Manifest.Unit)] = {
+        let two = [summary(2, pages: ["", "c/x"], orders: ["oldest", "top"]), summary(3)]
+        let siblings = Manifest.files(of: two).flatMap { file in
+            file.hasSuffix("thread.json") ? [file] : file.hasSuffix("atom.xml") ? [file, file + ".gz", file + ".br"] : [file, file + ".br"]
+        }
+        return [(ContentHash.hex(9), unit([summary(1)], warnings: 2)),
+                (ContentHash.hex(3), unit(two, files: siblings)),
+                (ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF), unit([summary(4)], files: ["t/thread-i4/index.html", "t/evil/x"], warnings: 1)),
+                (ContentHash.hex(5), unit([]))]
+    }()
+
+    static func same(_ a: (key: String, unit: Manifest.Unit), _ b: (key: String, unit: Manifest.Unit)) -> Bool {
+        a.key == b.key && a.unit.hash == b.unit.hash && a.unit.threads == b.unit.threads && a.unit.files == b.unit.files
+            && a.unit.warnings == b.unit.warnings && a.unit.comments == b.unit.comments && a.unit.stamps == b.unit.stamps
+    }
+
+    @Test("every unit reads back as it was added, alone or after another table's units")
+    func roundTrip() {
+        var table = ManifestUnits()
+        for (key, unit) in Self.units { table.append(key: key, unit) }
+        #expect(table.count == Self.units.count)
+        for i in Self.units.indices { #expect(Self.same(table[i], Self.units[i])) }
+        var joined = ManifestUnits()
+        joined.append(key: Self.units[0].key, Self.units[0].unit)
+        joined.append(contentsOf: table)
+        for i in Self.units.indices { #expect(Self.same(joined[i + 1], Self.units[i])) }
+        #expect(Array(joined.summaries) == Self.units[0].unit.threads + Self.units.flatMap(\.unit.threads))
+    }
+
+    @Test("units come in key order; of two with one key, the later stands, as in a dictionary")
+    func order() {
+        var table = ManifestUnits()
+        for (key, unit) in Self.units { table.append(key: key, unit) }
+        let replacement = Self.unit([Self.summary(8)])
+        table.append(key: Self.units[0].key, replacement)
+        let sorted = Array(table.sortedByKey)
+        #expect(sorted.map(\.key) == [ContentHash.hex(3), ContentHash.hex(5), ContentHash.hex(9), ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF)])
+        #expect(sorted[2].unit.threads == replacement.threads)
+    }
+
+    @Test("the manifest written in pieces from the table is the manifest encoded whole")
+    func streamed() throws {
+        var manifest = Manifest(settings: "s", units: [:], files: ["f": Manifest.FileState(size: 1, mtime: 2, inode: 3, hash: "h")])
+        manifest.listing = ["index.html"]
+        manifest.listingStamps = [FileStamp(inode: 1, size: 2, mtime: 3)]
+        var table = ManifestUnits()
+        // Enough threads that the writer hands over more than one piece.
+        for n in 0..<3000 {
+            let unit = Self.unit([Self.summary(n)], warnings: n % 3)
+            let key = ContentHash.hex(ContentHash.hash(Array("unit \(n)".utf8)))
+            table.append(key: key, unit)
+            manifest.units[key] = unit
+        }
+        var pieces: [[UInt8]] = []
+        manifest.write(units: table.sortedByKey) { pieces.append($0) }
+        #expect(pieces.count > 1)
+        #expect(pieces.flatMap { $0 } == manifest.encoded())
+        let read = try #require(Manifest(bytes: manifest.encoded()))
+        #expect(read.units.count == 3000 && read.listing == manifest.listing)
+    }
+}
