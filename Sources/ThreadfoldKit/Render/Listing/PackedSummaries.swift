@@ -1,5 +1,5 @@
-/// Thread summaries packed into one byte buffer, each a run of variable-length integers and
-/// UTF-8 strings, for a build that keeps every thread's summary until its listings and manifest
+/// Thread summaries packed into byte buffers, each a run of variable-length integers and UTF-8
+/// strings, for a build that keeps every thread's summary until its listings and manifest
 /// are written. As `ThreadSummary` values, 100,000 threads held about 1.2 KB each in structs,
 /// strings and arrays; packed, a Reddit thread's summary is about 300 bytes. Reading one
 /// unpacks it, so listings and the manifest take summaries one at a time.
@@ -10,8 +10,8 @@
 package struct PackedSummaries: RandomAccessCollection, Sendable {
     /// The buffers of packed summaries.
     private var chunks: [[UInt8]] = []
-    /// Where each summary starts, as its chunk `<< 40 |` its offset in it; a summary's fields
-    /// say where it ends.
+    /// Where each summary starts, as its chunk `<< 40 |` its offset in it (so at most 2^23
+    /// chunks of at most 1 TiB); a summary's fields say where it ends.
     private var starts: [Int] = []
     /// Whether the last chunk is this store's own to append to.
     private var open = false
@@ -77,7 +77,7 @@ package struct PackedSummaries: RandomAccessCollection, Sendable {
         return ordered
     }
 
-    /// Bytes held for the summaries themselves.
+    /// Bytes in the buffers this store reads from (shared ones included).
     package var byteCount: Int { chunks.reduce(0) { $0 + $1.count } }
 
     /// Takes the last chunk out to append to it (a new one when the last is not this store's).
