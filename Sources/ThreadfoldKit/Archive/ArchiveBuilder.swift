@@ -166,8 +166,9 @@ package struct ArchiveBuilder: Sendable {
         dumps?.spill.remove()
         report.timings.append(("read and render", clock.lap()))
 
-        // Every unit's threads, files and warnings, compact, in unit order.
-        var manifestUnits = ManifestUnits()
+        // Every unit's threads, files and warnings, compact: a table per unit of work, in unit
+        // order; the listings read the summaries from the tables' own buffers.
+        var tables: [ManifestUnits] = []
         var manifest = Manifest(settings: settings, units: [:], files: [:])
         // Messages about dumps come in the order of their files and lines, whatever partition found them.
         var dumpErrors: [InputError] = []
@@ -180,17 +181,16 @@ package struct ArchiveBuilder: Sendable {
             if i < units.count, case .dump = units[i].source { continue }
             if i >= units.count {
                 dumpErrors += result.errors
-                dumpWarnings += result.warnings
-                var counts = result
-                counts.errors = []
-                counts.warnings = []
-                report.add(counts)
+                dumpWarnings += result.units.warnings
+                result.errors = []
+                report.add(result, warnings: false)
             } else {
-                report.add(result)
+                report.add(result, warnings: true)
             }
-            manifestUnits.append(contentsOf: result.units)
+            tables.append(result.units)
         }
         results = []
+        let summaries = PackedSummaries(joining: tables.map(\.summaries))
         if let dumps {
             let order = Dictionary(dumps.files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
             let sorted = { (list: [InputError]) in
@@ -202,16 +202,17 @@ package struct ArchiveBuilder: Sendable {
             }
             report.errors += sorted(dumpErrors)
             report.warnings += sorted(dumpWarnings)
+            dumpWarnings = []
         }
         manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: signatures)
-        report.threads = manifestUnits.summaries.count
+        report.threads = summaries.count
         guard report.errors.isEmpty else {
             staging.abandon()
             return report
         }
 
         report.siteError = try Self.publish(staging) {
-            let ordered = ThreadSummary.sortedForIndex(manifestUnits.summaries)
+            let ordered = ThreadSummary.sortedForIndex(summaries)
             report.threadPaths = ordered.map(\.path)
             // Each listing file is written as soon as it is rendered.
             var listing: [String] = []
@@ -247,7 +248,7 @@ package struct ArchiveBuilder: Sendable {
                 report.timings.append(("pagefind", clock.lap()))
             }
             try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
-                try manifest.write(units: manifestUnits.sortedByKey, to: write)
+                try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
             }
         }
         report.published = report.siteError == nil
@@ -477,10 +478,10 @@ package struct ArchiveBuilder: Sendable {
 }
 
 extension ArchiveBuilder.Report {
-    /// Adds one unit's counts, problems and formats.
-    mutating func add(_ result: UnitResult) {
+    /// Adds one unit's counts, problems and formats; its warnings too, unless they are sorted in later.
+    mutating func add(_ result: UnitResult, warnings withWarnings: Bool) {
         errors += result.errors
-        warnings += result.warnings
+        if withWarnings { warnings += result.units.warnings }
         threadsRendered += result.rendered
         threadsReused += result.reused
         threadsInOtherShards += result.otherShards
@@ -520,7 +521,6 @@ struct UnitResult: Sendable {
     /// many units, one per thread).
     var units = ManifestUnits()
     var errors: [InputError] = []
-    var warnings: [InputError] = []
     var rendered = 0
     var reused = 0
     var otherShards = 0
@@ -595,7 +595,6 @@ struct WorkerContext: Sendable {
         var unit = old
         (unit.files, unit.stamps) = staging.take(old.files)
         result.units.append(key: key, unit)
-        result.warnings = old.warnings
         result.reused = old.threads.count
         result.comments = old.comments
         return result
@@ -656,7 +655,6 @@ struct WorkerContext: Sendable {
             result.rendered += 1
             comments += files.summary.stats.comments
         }
-        result.warnings += warnings
         result.comments += comments
         // The files are taken with their stamps as soon as they are written.
         let (files, stamps) = staging.take(written)

@@ -144,7 +144,6 @@ extension UnitResult {
     mutating func add(_ other: UnitResult) {
         units.append(contentsOf: other.units)
         errors += other.errors
-        warnings += other.warnings
         rendered += other.rendered
         reused += other.reused
         otherShards += other.otherShards

@@ -31,7 +31,8 @@ struct ManifestUnits: Sendable {
     /// Every unit's threads, unit after unit.
     private(set) var summaries = PackedSummaries()
     private var stamps: [FileStamp] = []
-    private var warnings: [InputError] = []
+    /// Every unit's warnings, unit after unit.
+    private(set) var warnings: [InputError] = []
     /// Per derived file of a `siblings` unit, one bit per `Precompression.Encoding` present.
     private var masks: [UInt8] = []
     private var lists: [[String]] = []
@@ -107,12 +108,17 @@ struct ManifestUnits: Sendable {
         return (ContentHash.hex(record.key), unit)
     }
 
-    /// The units in the order of their keys, unpacked one at a time (the order a manifest lists
-    /// them in). Of units with one key, the last added stands, as in a dictionary.
-    var sortedByKey: some Sequence<(key: String, unit: Manifest.Unit)> {
-        let order = records.indices.sorted { (records[$0].key, $0) < (records[$1].key, $1) }
-        let last = order.indices.filter { $0 + 1 == order.count || records[order[$0 + 1]].key != records[order[$0]].key }
-        return last.lazy.map { self[order[$0]] }
+    /// The units of `tables` in the order of their keys, unpacked one at a time (the order a
+    /// manifest lists them in). Of units with one key, the last added stands, as in a dictionary.
+    static func sortedByKey(_ tables: [ManifestUnits]) -> some Sequence<(key: String, unit: Manifest.Unit)> {
+        var all: [(key: UInt64, table: Int32, unit: Int32)] = []
+        all.reserveCapacity(tables.reduce(0) { $0 + $1.count })
+        for (t, table) in tables.enumerated() {
+            for (u, record) in table.records.enumerated() { all.append((record.key, Int32(t), Int32(u))) }
+        }
+        all.sort { ($0.key, $0.table, $0.unit) < ($1.key, $1.table, $1.unit) }
+        let last = all.indices.filter { $0 + 1 == all.count || all[$0 + 1].key != all[$0].key }
+        return last.lazy.map { tables[Int(all[$0].table)][Int(all[$0].unit)] }
     }
 
     /// The value of 16 lower-case hex digits.

@@ -108,6 +108,7 @@ final class Folder: @unchecked Sendable {
 
     /// Creates the file `name` (never through a link) and writes what `body` hands its
     /// `write`, piece by piece, so a large file need not be held whole.
+    @discardableResult
     func create(_ name: String, writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) -> FileStamp {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard file >= 0 else {

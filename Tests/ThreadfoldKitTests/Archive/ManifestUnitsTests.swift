@@ -49,15 +49,20 @@ struct ManifestUnitsTests {
         #expect(Array(joined.summaries) == Self.units[0].unit.threads + Self.units.flatMap(\.unit.threads))
     }
 
-    @Test("units come in key order; of two with one key, the later stands, as in a dictionary")
+    @Test("the units of many tables come in key order; of two with one key, the later stands, as in a dictionary")
     func order() {
         var table = ManifestUnits()
         for (key, unit) in Self.units { table.append(key: key, unit) }
-        let replacement = Self.unit([Self.summary(8)])
+        let replacement = Self.unit([Self.summary(8)]), last = Self.unit([Self.summary(9)])
         table.append(key: Self.units[0].key, replacement)
-        let sorted = Array(table.sortedByKey)
-        #expect(sorted.map(\.key) == [ContentHash.hex(3), ContentHash.hex(5), ContentHash.hex(9), ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF)])
+        let keys = [ContentHash.hex(3), ContentHash.hex(5), ContentHash.hex(9), ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF)]
+        let sorted = Array(ManifestUnits.sortedByKey([table]))
+        #expect(sorted.map(\.key) == keys)
         #expect(sorted[2].unit.threads == replacement.threads)
+        var other = ManifestUnits()
+        other.append(key: Self.units[0].key, last)
+        let both = Array(ManifestUnits.sortedByKey([table, other]))
+        #expect(both.map(\.key) == keys && both[2].unit.threads == last.threads)
     }
 
     @Test("the manifest written in pieces from the table is the manifest encoded whole")
@@ -74,7 +79,7 @@ struct ManifestUnitsTests {
             manifest.units[key] = unit
         }
         var pieces: [[UInt8]] = []
-        manifest.write(units: table.sortedByKey) { pieces.append($0) }
+        manifest.write(units: ManifestUnits.sortedByKey([table])) { pieces.append($0) }
         #expect(pieces.count > 1)
         #expect(pieces.flatMap { $0 } == manifest.encoded())
         let read = try #require(Manifest(bytes: manifest.encoded()))

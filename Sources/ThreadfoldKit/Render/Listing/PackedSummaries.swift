@@ -1,15 +1,23 @@
-/// Thread summaries packed into one byte buffer, each a run of variable-length integers and
-/// UTF-8 strings, for a build that keeps every thread's summary until its listings and manifest
+/// Thread summaries packed into byte buffers, each a run of variable-length integers and UTF-8
+/// strings, for a build that keeps every thread's summary until its listings and manifest
 /// are written. As `ThreadSummary` values, 100,000 threads held about 1.2 KB each in structs,
 /// strings and arrays; packed, a Reddit thread's summary is about 300 bytes. Reading one
 /// unpacks it, so listings and the manifest take summaries one at a time.
 ///
 /// A time whose ISO text is the one its milliseconds give is kept as the milliseconds alone.
-/// `ordered(by:)` permutes the summaries without copying their bytes.
+/// `ordered(by:)` permutes the summaries without copying their bytes; joining stores, or
+/// appending a large one, takes over their buffers rather than copying them.
 package struct PackedSummaries: RandomAccessCollection, Sendable {
-    private var bytes: [UInt8] = []
-    /// Where each summary starts in `bytes`; a summary's fields say where it ends.
+    /// The buffers of packed summaries.
+    private var chunks: [[UInt8]] = []
+    /// Where each summary starts, as its chunk `<< 40 |` its offset in it (so at most 2^23
+    /// chunks of at most 1 TiB); a summary's fields say where it ends.
     private var starts: [Int] = []
+    /// Whether the last chunk is this store's own to append to.
+    private var open = false
+
+    /// A store of fewer bytes than this is copied when appended, a larger one is taken over.
+    private static let adoptBytes = 64 << 10
 
     package init() {}
 
@@ -17,40 +25,78 @@ package struct PackedSummaries: RandomAccessCollection, Sendable {
         for summary in summaries { append(summary) }
     }
 
+    /// All of `stores`' summaries, one store after another, sharing their buffers.
+    package init(joining stores: [PackedSummaries]) {
+        for store in stores { adopt(store) }
+    }
+
     package var startIndex: Int { 0 }
     package var endIndex: Int { starts.count }
 
     package subscript(i: Int) -> ThreadSummary {
-        bytes.withUnsafeBufferPointer { buffer in
-            var reader = Reader(bytes: buffer, at: starts[i])
+        chunks[starts[i] >> 40].withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, at: starts[i] & (1 << 40 - 1))
             return reader.summary()
         }
     }
 
     package mutating func append(_ summary: ThreadSummary) {
-        starts.append(bytes.count)
-        var writer = Writer(bytes: bytes)
-        bytes = []
+        var writer = Writer(bytes: openChunk())
+        starts.append((chunks.count << 40) | writer.bytes.count)
         writer.summary(summary)
-        bytes = writer.bytes
+        chunks.append(writer.bytes)
     }
 
     package mutating func append(contentsOf other: PackedSummaries) {
-        let shift = bytes.count
-        bytes += other.bytes
-        starts += other.starts.map { $0 + shift }
+        if other.byteCount < Self.adoptBytes {
+            var bytes = openChunk()
+            for start in other.starts {
+                let chunk = other.chunks[start >> 40], offset = start & (1 << 40 - 1)
+                starts.append((chunks.count << 40) | bytes.count)
+                bytes += chunk[offset..<Self.end(of: chunk, from: offset)]
+            }
+            chunks.append(bytes)
+        } else {
+            adopt(other)
+        }
+    }
+
+    /// Appends `other`'s summaries by taking over its buffers.
+    private mutating func adopt(_ other: PackedSummaries) {
+        let shift = chunks.count
+        chunks += other.chunks
+        starts += other.starts.map { $0 + (shift << 40) }
+        open = false
     }
 
     /// The summaries at `order`'s positions, in that order; the bytes are shared.
     package func ordered(by order: [Int]) -> PackedSummaries {
         var ordered = PackedSummaries()
-        ordered.bytes = bytes
+        ordered.chunks = chunks
         ordered.starts = order.map { starts[$0] }
         return ordered
     }
 
-    /// Bytes held for the summaries themselves.
-    package var byteCount: Int { bytes.count }
+    /// Bytes in the buffers this store reads from (shared ones included).
+    package var byteCount: Int { chunks.reduce(0) { $0 + $1.count } }
+
+    /// Takes the last chunk out to append to it (a new one when the last is not this store's).
+    private mutating func openChunk() -> [UInt8] {
+        guard open, !chunks.isEmpty else {
+            open = true
+            return []
+        }
+        return chunks.removeLast()
+    }
+
+    /// Where the summary at `start` in `chunk` ends.
+    private static func end(of chunk: [UInt8], from start: Int) -> Int {
+        chunk.withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, at: start)
+            _ = reader.summary()
+            return reader.at
+        }
+    }
 }
 
 private struct Writer {

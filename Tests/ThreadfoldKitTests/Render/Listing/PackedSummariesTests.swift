@@ -47,6 +47,26 @@ struct PackedSummariesTests {
         #expect(Array(three) == Array(ordered))
     }
 
+    @Test("stores joined, or a large one appended, are taken over whole, and what is appended after stays apart")
+    func adopt() {
+        let many = (0..<600).map { n in
+            var summary = Self.summaries[n % 2]
+            summary.title = "Thread \(n)"
+            return summary
+        }
+        let large = PackedSummaries(many)
+        #expect(large.byteCount >= 64 << 10)
+        var joined = PackedSummaries([Self.summaries[1]])
+        joined.append(contentsOf: large)
+        joined.append(Self.summaries[0])
+        joined.append(contentsOf: PackedSummaries([Self.summaries[1]]))
+        #expect(Array(joined) == [Self.summaries[1]] + many + [Self.summaries[0], Self.summaries[1]])
+        #expect(Array(large) == many)
+        #expect(joined.byteCount == large.byteCount + PackedSummaries(Self.summaries + [Self.summaries[1]]).byteCount)
+        let stores = [PackedSummaries([Self.summaries[0]]), large, PackedSummaries(), PackedSummaries(Self.summaries)]
+        #expect(Array(PackedSummaries(joining: stores)) == stores.flatMap { Array($0) })
+    }
+
     @Test("a Reddit thread's summary packs in about 300 bytes")
     func size() {
         let summary = ThreadSummary(
