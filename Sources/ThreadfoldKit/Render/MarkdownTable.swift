@@ -97,23 +97,31 @@ enum MarkdownTable {
 
     /// Whether a body could hold a table at all: a line of nothing but pipes, dashes, colons,
     /// white space and quote markers, with a pipe and a dash (a delimiter row). Only the lines
-    /// that hold a pipe are looked at.
+    /// that hold a pipe are looked at, each once: a line of many pipes is read once, not once
+    /// for each of them.
     static func mayHold(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteSearch.any(UInt8(ascii: "|"), in: text) { pipe in
+        var from = 0
+        while let pipe = ByteSearch.first(UInt8(ascii: "|"), in: text, from: from) {
+            // `from` is a line's start, so the walk back stops there at the latest.
             var start = pipe
-            while start > 0, text[start - 1] != 0x0A { start -= 1 }
+            while start > from, text[start - 1] != 0x0A { start -= 1 }
             var dash = false
+            var delimiter = true
             var i = start
             while i < text.count, text[i] != 0x0A {
                 switch text[i] {
                 case UInt8(ascii: "-"): dash = true
                 case UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: ">"), 0x09, 0x0D: break
-                default: return false
+                default: delimiter = false
                 }
+                if !delimiter { break }
                 i += 1
             }
-            return dash
+            if delimiter && dash { return true }
+            guard let end = ByteSearch.first(0x0A, in: text, from: i) else { return false }
+            from = end + 1
         }
+        return false
     }
 
     private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {

@@ -24,6 +24,20 @@ struct MarkdownTableTests {
         #expect(MarkdownTable.delimiterRow(Array("| : |".utf8)[...]) == nil)
     }
 
+    @Test("only a body with a delimiter-row line may hold a table, wherever the pipes are", arguments: [
+        ("| a |\n|---|\n| b |", true),
+        ("text | with pipes\nmore\n> | :-: | -- |", true),   // the delimiter row is the last line
+        ("a | b\n| c | d |\n", false),                      // pipes, no delimiter row
+        ("|||||||||\n- item\n", false),                       // pipes without a dash; a dash without a pipe
+        ("| x |-|", false),                                   // a dash beside other text on the line
+        ("no pipes at all --- here", false),
+        ("|-\r\n", true),
+    ])
+    func mayHold(_ body: String, _ expected: Bool) {
+        let bytes = Array(body.utf8)
+        #expect(bytes.withUnsafeBufferPointer { MarkdownTable.mayHold($0) } == expected)
+    }
+
     @Test("a table in a block quote and in a list item, under a paragraph's lines")
     func containers() {
         #expect(Self.render("> | a | b |\n> |---|---|\n> | 1 | 2 |")
