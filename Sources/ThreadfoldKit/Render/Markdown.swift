@@ -916,13 +916,22 @@ package struct MarkdownRenderer: Sendable {
 /// while another is rendering on the same thread (nothing does that today) gets cmark's default
 /// allocator, so an inner reset can never free an outer body's memory, and `current` always
 /// names the allocator of the innermost body, which every node and document of it must use.
-private final class CmarkArena {
+///
+/// The arena is a plain struct behind a pointer, not an object: the hooks run for every node and
+/// buffer, and reaching an object from them cost a retain and a release each time.
+private struct CmarkArena {
     private static let blockBytes = 64 << 10
     /// Bytes before each allocation: its size, for `realloc`; keeps allocations 16-aligned.
     private static let headerBytes = 16
 
-    private var blocks: [(base: UnsafeMutableRawPointer, bytes: Int)] = []
+    /// The block being carved, its size and how much of it is used.
+    private var base: UnsafeMutableRawPointer
+    private var bytes: Int
     private var used = 0
+    /// The first block, kept from body to body.
+    private let first: UnsafeMutableRawPointer
+    /// Blocks taken after the first, released when the body is done.
+    private var more: [UnsafeMutableRawPointer] = []
     /// The most recent allocation, which `realloc` can grow in place.
     private var last: UnsafeMutableRawPointer?
     /// The allocators of the bodies being rendered on this thread, innermost last.
@@ -931,66 +940,73 @@ private final class CmarkArena {
     private var active = false
 
     private init() {
-        blocks.append((UnsafeMutableRawPointer.allocate(byteCount: Self.blockBytes, alignment: 16), Self.blockBytes))
+        first = UnsafeMutableRawPointer.allocate(byteCount: Self.blockBytes, alignment: 16)
+        base = first
+        bytes = Self.blockBytes
     }
 
-    deinit {
-        for block in blocks { block.base.deallocate() }
-    }
-
-    private static var mine: CmarkArena {
-        if let existing = pthread_getspecific(key) { return Unmanaged<CmarkArena>.fromOpaque(existing).takeUnretainedValue() }
-        let arena = CmarkArena()
-        pthread_setspecific(key, Unmanaged.passRetained(arena).toOpaque())
+    /// This thread's arena, made on first use.
+    private static var mine: UnsafeMutablePointer<CmarkArena> {
+        if let existing = pthread_getspecific(key) { return existing.assumingMemoryBound(to: CmarkArena.self) }
+        let arena = UnsafeMutablePointer<CmarkArena>.allocate(capacity: 1)
+        arena.initialize(to: CmarkArena())
+        pthread_setspecific(key, arena)
         return arena
     }
 
     /// A body starts: the arena when it is free, else cmark's default allocator.
     static func begin() {
         let arena = mine
-        if arena.active {
-            arena.stack.append(cmark_get_default_mem_allocator())
+        if arena.pointee.active {
+            arena.pointee.stack.append(cmark_get_default_mem_allocator())
         } else {
-            arena.active = true
-            arena.stack.append(allocator)
+            arena.pointee.active = true
+            arena.pointee.stack.append(allocator)
         }
     }
 
     /// The body begun last is done; when it held the arena, its memory is released.
     static func end() {
         let arena = mine
-        guard arena.stack.popLast() == allocator else { return }
-        for block in arena.blocks.dropFirst() { block.base.deallocate() }
-        arena.blocks.removeSubrange(1...)
-        arena.used = 0
-        arena.last = nil
-        arena.active = false
+        guard arena.pointee.stack.popLast() == allocator else { return }
+        arena.pointee.releaseMore()
+        arena.pointee.base = arena.pointee.first
+        arena.pointee.bytes = Self.blockBytes
+        arena.pointee.used = 0
+        arena.pointee.last = nil
+        arena.pointee.active = false
+    }
+
+    private mutating func releaseMore() {
+        for block in more { block.deallocate() }
+        more.removeAll(keepingCapacity: true)
     }
 
     /// The allocator of the body being rendered on this thread (cmark's default outside one).
     static var current: UnsafeMutablePointer<cmark_mem> {
-        mine.stack.last ?? cmark_get_default_mem_allocator()
+        mine.pointee.stack.last ?? cmark_get_default_mem_allocator()
     }
 
     /// The arena, for the hooks: only while a body holds it.
-    private static var active: CmarkArena? {
+    @inline(__always)
+    private static var active: UnsafeMutablePointer<CmarkArena>? {
         guard let pointer = pthread_getspecific(key) else { return nil }
-        let arena = Unmanaged<CmarkArena>.fromOpaque(pointer).takeUnretainedValue()
-        return arena.active ? arena : nil
+        let arena = pointer.assumingMemoryBound(to: CmarkArena.self)
+        return arena.pointee.active ? arena : nil
     }
 
-    private func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+    private mutating func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
         guard size >= 0, size <= Int.max / 2 - Self.blockBytes else { return nil }
         let needed = Self.headerBytes + ((size + 15) & ~15)
-        var block = blocks[blocks.count - 1]
-        if used + needed > block.bytes {
+        if used + needed > bytes {
             // A large request gets a block of its own; otherwise a fresh standard block.
-            let bytes = max(Self.blockBytes, needed)
-            block = (UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16), bytes)
-            blocks.append(block)
+            let size = max(Self.blockBytes, needed)
+            base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+            bytes = size
+            more.append(base)
             used = 0
         }
-        let start = block.base + used
+        let start = base + used
         start.storeBytes(of: size, as: Int.self)
         used += needed
         let pointer = start + Self.headerBytes
@@ -998,22 +1014,22 @@ private final class CmarkArena {
         return pointer
     }
 
-    fileprivate func calloc(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
+    fileprivate mutating func calloc(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
         let (total, overflow) = count.multipliedReportingOverflow(by: size)
         guard !overflow, let pointer = allocate(total) else { return nil }
         pointer.initializeMemory(as: UInt8.self, repeating: 0, count: total)
         return pointer
     }
 
-    fileprivate func realloc(_ old: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
+    fileprivate mutating func realloc(_ old: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
         guard let old else { return allocate(size) }
         let start = old - Self.headerBytes
         let oldSize = start.load(as: Int.self)
         // The last allocation grows (or shrinks) where it stands when its block has room.
-        if old == last, let block = blocks.last, size >= 0, start >= block.base, start < block.base + block.bytes {
+        if old == last, size >= 0, start >= base, start < base + bytes {
             let needed = Self.headerBytes + ((size + 15) & ~15)
-            if (start - block.base) + needed <= block.bytes {
-                used = (start - block.base) + needed
+            if (start - base) + needed <= bytes {
+                used = (start - base) + needed
                 start.storeBytes(of: size, as: Int.self)
                 return old
             }
@@ -1027,7 +1043,12 @@ private final class CmarkArena {
         var key = pthread_key_t()
         // A thread's arena goes when the thread ends.
         pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<CmarkArena>.fromOpaque(pointer).release() }
+            guard let pointer else { return }
+            let arena = pointer.assumingMemoryBound(to: CmarkArena.self)
+            arena.pointee.releaseMore()
+            arena.pointee.first.deallocate()
+            arena.deinitialize(count: 1)
+            arena.deallocate()
         }
         return key
     }()
@@ -1039,11 +1060,11 @@ private final class CmarkArena {
         let mem = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
         mem.initialize(to: cmark_mem(
             calloc: { count, size in
-                if let arena = CmarkArena.active { return arena.calloc(count, size) }
+                if let arena = CmarkArena.active { return arena.pointee.calloc(count, size) }
                 return Glibc.calloc(count, size)
             },
             realloc: { pointer, size in
-                if let arena = CmarkArena.active { return arena.realloc(pointer, size) }
+                if let arena = CmarkArena.active { return arena.pointee.realloc(pointer, size) }
                 return Glibc.realloc(pointer, size)
             },
             free: { _ in }))
