@@ -84,15 +84,41 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The offset of the first byte at or after `from` that is not printable ASCII (a control,
+    /// DEL, or any byte of a non-ASCII code point), or `buffer.count`. Eight bytes are looked at
+    /// a time: bodies are mostly printable ASCII.
+    @inline(__always)
+    static func firstNonPrintable(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        if let base = buffer.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while i + 8 <= buffer.count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                // A byte of 0x80 or more; a byte under 0x20; a byte equal to 0x7F.
+                let high = word & highs
+                let control = (word &- ones &* 0x20) & ~word & highs
+                let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
+                if high | control | delete != 0 { break }
+                i += 8
+            }
+        }
+        while i < buffer.count {
+            let byte = buffer[i]
+            if byte < 0x20 || byte >= 0x7F { return i }
+            i += 1
+        }
+        return i
+    }
+
     /// `text` with every code point HTML forbids replaced by U+FFFD; the same string when it has none.
     package static func scrub(_ text: String) -> String {
         var text = text
         let needed = text.withUTF8 { buffer -> Bool in
-            for i in 0..<buffer.count {
-                let byte = buffer[i]
-                // Printable ASCII and most lead and continuation bytes are fine at a glance.
-                if byte >= 0x20 && byte != 0x7F && byte != 0xC2 && byte != 0xEF && byte < 0xF0 { continue }
+            var i = firstNonPrintable(buffer, from: 0)
+            while i < buffer.count {
                 if forbiddenLength(buffer, i) > 0 { return true }
+                i = firstNonPrintable(buffer, from: i + 1)
             }
             return false
         }

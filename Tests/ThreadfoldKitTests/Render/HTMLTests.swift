@@ -28,4 +28,20 @@ struct HTMLTests {
         let rendered = MarkdownRenderer().render(input).raw
         #expect(HTML.scrub(rendered) == rendered, "cmark's output still holds a forbidden code point")
     }
+
+    @Test("scrub finds a forbidden code point at every offset of a long printable run, eight bytes at a time or not")
+    func scrubEveryOffset() {
+        let forbidden: [(String, String)] = [("\u{0}", "\u{FFFD}"), ("\u{1F}", "\u{FFFD}"), ("\u{7F}", "\u{FFFD}"),
+                                             ("\u{9F}", "\u{FFFD}"), (Self.text(0xFFFF), "\u{FFFD}"), ("\n", "\n"), ("é", "é"), ("~", "~")]
+        for (bad, good) in forbidden {
+            for offset in 0..<20 {
+                let prefix = String(repeating: "a", count: offset)
+                let suffix = String(repeating: "z", count: 19 - offset)
+                #expect(HTML.scrub(prefix + bad + suffix) == prefix + good + suffix, "at offset \(offset)")
+            }
+        }
+        // Bytes just inside the printable range stay: space, tilde, and every byte between.
+        let printable = String(decoding: (0x20...0x7E).map { UInt8($0) }, as: UTF8.self)
+        #expect(HTML.scrub(printable + printable) == printable + printable)
+    }
 }
