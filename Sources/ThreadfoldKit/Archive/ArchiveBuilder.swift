@@ -275,7 +275,8 @@ package struct ArchiveBuilder: Sendable {
         } catch {
             return (DumpPartition.Outcome(errors: [InputError(file: error.path, message: error.message)]), nil)
         }
-        let partitioner = DumpPartition(files: files, options: options.render.importing, shard: shard)
+        var partitioner = DumpPartition(files: files, options: options.render.importing, shard: shard)
+        partitioner.jobs = jobs
         var last = DispatchTime.now().uptimeNanoseconds
         var outcome = partitioner.run(into: spill) { read in
             let now = DispatchTime.now().uptimeNanoseconds

@@ -19,6 +19,22 @@ struct DumpPartition {
     let files: [(path: String, display: String, form: DumpForm)]
     let options: ImportOptions
     let shard: Shard?
+    /// Threads that read lines' keys: a batch of lines is split among them, and their keys are
+    /// placed in the order of the lines, so partitions are the same for any number.
+    var jobs = 1
+
+    /// Lines are read into a batch of about this many bytes (or `batchLines` lines) before their
+    /// keys are read, on `jobs` threads.
+    static let batchBytes = 4 << 20
+    static let batchLines = 16_384
+
+    /// A line read but not yet placed: its bytes and where it came from.
+    struct PendingLine: Sendable {
+        var bytes: [UInt8]
+        var number: Int
+        var offset: Int64
+        var position: Int
+    }
 
     struct Outcome {
         var errors: [InputError] = []
@@ -68,14 +84,34 @@ struct DumpPartition {
                 var siteError: SiteError?
                 var fileBytes: Int64 = 0
                 defer { base += fileBytes }
-                do throws(InputError) {
-                    try stream.forEachLine(read: { fileBytes = $0; read(base + $0) }) { (line) throws(InputError) -> Bool in
-                        linesHere += 1
-                        let origin = DumpOrigin(file: index, line: line.number, offset: line.offset, position: line.position)
-                        let key: DumpForm.Key
-                        do throws(InputErrors) {
-                            key = try Self.key(of: line, form: file.form, display: file.display, mapping: options.mapping)
-                        } catch {
+                var batch: [PendingLine] = []
+                var batchBytes = 0
+                // With more than one job, a batch's keys are read on other threads while this one
+                // reads the next batch; its lines are placed when that batch is full.
+                var reading: KeyReading?
+                // Places the lines of the batch being read, in order; false to stop reading.
+                func placeReading() -> Bool {
+                    guard let work = reading else { return true }
+                    reading = nil
+                    return place(work.lines, work.keys())
+                }
+                // Hands the batch to other threads, or reads its keys here with one job.
+                func submit() -> Bool {
+                    defer { batchBytes = 0 }
+                    let lines = batch
+                    batch = []
+                    batch.reserveCapacity(lines.count)
+                    if jobs > 1 {
+                        reading = KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs - 1)
+                        return true
+                    }
+                    return place(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
+                }
+                func place(_ lines: [PendingLine], _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
+                    for (entry, key) in zip(lines, keys) {
+                        let origin = DumpOrigin(file: index, line: entry.number, offset: entry.offset, position: entry.position)
+                        switch key {
+                        case .failure(let error):
                             if options.lenient {
                                 skippedHere += 1
                                 for var problem in error.errors {
@@ -85,35 +121,54 @@ struct DumpPartition {
                                     problem.hint = .skipped
                                     outcome.skipped.append(problem)
                                 }
-                                return true
+                                continue
                             }
                             outcome.errors += error.errors
-                            return outcome.errors.count < ThreadDecoder.errorLimit
-                        }
-                        do throws(SiteError) {
-                            switch key {
-                            case .thread(let thread):
-                                try append(thread, line.bytes, origin)
-                            case .item(let id, let parent):
-                                if let story = stories.story(of: id, parent: parent) {
-                                    try append(Array(String(story).utf8), line.bytes, origin)
-                                } else {
-                                    // The parent comes later in the dump: kept aside until every item is known.
-                                    stories.defer(id: id, parent: parent!)
-                                    Self.header(&header, line: line.bytes.count, key: 8, origin)
-                                    let idBytes = withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { Array($0) }
-                                    try spill.append(pending, header, idBytes, line.bytes)
+                            if outcome.errors.count >= ThreadDecoder.errorLimit { return false }
+                        case .success(let key):
+                            do throws(SiteError) {
+                                try entry.bytes.withUnsafeBufferPointer { (line) throws(SiteError) in
+                                    switch key {
+                                    case .thread(let thread):
+                                        try append(thread, line, origin)
+                                    case .item(let id, let parent):
+                                        if let story = stories.story(of: id, parent: parent) {
+                                            try append(Array(String(story).utf8), line, origin)
+                                        } else {
+                                            // The parent comes later in the dump: kept aside until every item is known.
+                                            stories.defer(id: id, parent: parent!)
+                                            Self.header(&header, line: line.count, key: 8, origin)
+                                            let idBytes = withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { Array($0) }
+                                            try spill.append(pending, header, idBytes, line)
+                                        }
+                                    }
                                 }
+                            } catch {
+                                siteError = error
+                                return false
                             }
-                        } catch {
-                            siteError = error
-                            return false
                         }
-                        return true
+                    }
+                    return true
+                }
+                var streamError: InputError?
+                do throws(InputError) {
+                    try stream.forEachLine(read: { fileBytes = $0; read(base + $0) }) { (line) throws(InputError) -> Bool in
+                        linesHere += 1
+                        batch.append(PendingLine(bytes: Array(line.bytes), number: line.number, offset: line.offset, position: line.position))
+                        batchBytes += line.bytes.count
+                        guard batch.count >= Self.batchLines || batchBytes >= Self.batchBytes else { return true }
+                        return placeReading() && submit()
                     }
                 } catch {
-                    outcome.errors.append(error)
+                    streamError = error
                 }
+                // The lines read before the end (or before a damaged stream) are placed first, so
+                // their messages come before the stream's.
+                if placeReading(), !batch.isEmpty, siteError == nil, outcome.errors.count < ThreadDecoder.errorLimit {
+                    _ = submit() && placeReading()
+                }
+                if let streamError { outcome.errors.append(streamError) }
                 if let siteError { throw siteError }
                 outcome.lines += linesHere
                 if options.lenient, linesHere > 0, Double(skippedHere) > options.maxSkipped * Double(linesHere) {
@@ -145,7 +200,32 @@ struct DumpPartition {
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
-        let bytes = Array(line.bytes)
+        try key(of: PendingLine(bytes: Array(line.bytes), number: line.number, offset: line.offset, position: line.position),
+                form: form, display: display, mapping: mapping)
+    }
+
+    /// The keys of `batch`'s lines, in order, read on up to `jobs` threads.
+    static func keys(of batch: [PendingLine], form: DumpForm, display: String, mapping: FieldMapping?,
+                     jobs: Int) -> [Result<DumpForm.Key, InputErrors>] {
+        @Sendable func read(_ range: Range<Int>) -> [Result<DumpForm.Key, InputErrors>] {
+            batch[range].map { line in
+                do throws(InputErrors) {
+                    return .success(try key(of: line, form: form, display: display, mapping: mapping))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        // Splitting a small batch costs more than it saves.
+        let parts = min(jobs, batch.count / 1_024)
+        guard parts > 1 else { return read(0..<batch.count) }
+        return Parallel.map(count: parts, jobs: parts) { part in
+            read((batch.count * part / parts)..<(batch.count * (part + 1) / parts))
+        }.flatMap { $0 }
+    }
+
+    static func key(of line: PendingLine, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
+        let bytes = line.bytes
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
@@ -161,6 +241,31 @@ struct DumpPartition {
             var problem = reader.error(error, suffix: " (read as \(form.described); the line starts at byte \(line.offset))")
             problem.line = line.number
             throw InputErrors([problem])
+        }
+    }
+
+    /// One batch's keys, read on threads of their own (with large stacks, as every worker has)
+    /// while the partition pass reads on.
+    final class KeyReading: @unchecked Sendable {
+        let lines: [PendingLine]
+        /// Written by the reading thread before `done` is signalled, read only after.
+        private var results: [Result<DumpForm.Key, InputErrors>] = []
+        private let done = DispatchSemaphore(value: 0)
+
+        init(lines: [PendingLine], form: DumpForm, display: String, mapping: FieldMapping?, jobs: Int) {
+            self.lines = lines
+            let thread = Thread { [self] in
+                results = DumpPartition.keys(of: lines, form: form, display: display, mapping: mapping, jobs: jobs)
+                done.signal()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+
+        /// The keys, in the order of the lines, once they are read.
+        func keys() -> [Result<DumpForm.Key, InputErrors>] {
+            done.wait()
+            return results
         }
     }
 

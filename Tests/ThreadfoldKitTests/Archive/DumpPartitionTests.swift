@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+/// The partition pass reads lines' keys in batches, on one thread or several: the partitions,
+/// messages and counts must not depend on how many.
+@Suite("Dump partition")
+struct DumpPartitionTests {
+    /// A time-sorted comment dump of `count` lines over 97 threads, with lines that are not JSON
+    /// or not comments at `bad` (0-based).
+    static func dump(count: Int, bad: Set<Int>) -> String {
+        var text = ""
+        for i in 0..<count {
+            if bad.contains(i) {
+                text += i % 2 == 0 ? "{\"id\": \"b\(i)\", broken\n" : "{\"id\": \"b\(i)\", \"body\": \"no thread\"}\n"
+            } else {
+                text += "{\"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"author\": \"a\(i % 13)\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"comment \(i)\"}\n"
+            }
+        }
+        return text
+    }
+
+    struct Run: Equatable {
+        var partitions: [[UInt8]]
+        var errors: [String]
+        var skipped: [String]
+        var lines: Int
+        var threads: [Int]
+    }
+
+    static func run(_ path: String, jobs: Int, lenient: Bool = false, in folder: URL) throws -> Run {
+        let parent = try Folder.open(folder.path)
+        let name = "spill-\(jobs)-\(lenient)"
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        let spill = try Spill(in: try parent.folder(name), count: 9, bufferBytes: 4096)
+        defer { spill.remove() }
+        var options = ImportOptions()
+        options.lenient = lenient
+        options.maxSkipped = 1
+        var partition = DumpPartition(files: [(path, "RC_test.jsonl", .reddit)], options: options, shard: nil)
+        partition.jobs = jobs
+        let outcome = partition.run(into: spill) { _ in }
+        try spill.finishWriting()
+        let describe = { (error: InputError) in "\(error.line ?? 0):\(error.column ?? 0) \(error.path ?? "") \(error.message)" }
+        return Run(partitions: try (0..<8).map { try spill.read($0) }, errors: outcome.errors.map(describe),
+                   skipped: outcome.skipped.map(describe), lines: outcome.lines, threads: outcome.threads)
+    }
+
+    @Test("one thread or two, over several batches, give the same partitions, messages in line order and counts")
+    func jobsAgree() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-partition-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let count = DumpPartition.batchLines * 2 + 4_321
+        // Bad lines at a batch's first and last line, and inside the second half of a batch.
+        let bad: Set<Int> = [0, 5, DumpPartition.batchLines - 1, DumpPartition.batchLines, DumpPartition.batchLines + 9_000, count - 1]
+        let path = folder.appendingPathComponent("RC_test.jsonl").path
+        try Data(Self.dump(count: count, bad: bad).utf8).write(to: URL(fileURLWithPath: path))
+
+        for lenient in [false, true] {
+            let one = try Self.run(path, jobs: 1, lenient: lenient, in: folder)
+            let two = try Self.run(path, jobs: 2, lenient: lenient, in: folder)
+            #expect(one == two, "lenient: \(lenient)")
+            let messages = lenient ? one.skipped : one.errors
+            #expect(messages.map { Int($0.prefix { $0 != ":" })! } == bad.sorted().map { $0 + 1 }, "each bad line once, in order")
+            #expect(one.lines == count)
+            #expect(one.threads.reduce(0, +) == 97)
+            #expect(one.partitions.reduce(0) { $0 + $1.count } > count * 100, "every good line was spilled")
+        }
+    }
+}
