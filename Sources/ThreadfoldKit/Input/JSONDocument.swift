@@ -569,8 +569,9 @@ package final class TextLocator: Sendable {
         var column: Int
     }
 
-    /// Checkpoint k is the position at byte k × block.
-    private let checkpoints = Mutex<[Checkpoint]>([Checkpoint(line: 1, column: 1)])
+    /// Checkpoint k is the position at byte k × block. Empty until a message asks: a document is
+    /// made for every line of a dump, and most are never asked.
+    private let checkpoints = Mutex<[Checkpoint]>([])
 
     package init() {}
 
@@ -578,6 +579,7 @@ package final class TextLocator: Sendable {
         let end = max(0, min(offset, bytes.count))
         let wanted = end / Self.block
         let start: Checkpoint = checkpoints.withLock { points in
+            if points.isEmpty { points.append(Checkpoint(line: 1, column: 1)) }
             while points.count <= wanted {
                 let k = points.count - 1
                 points.append(Self.advance(points[k], bytes, from: k * Self.block, to: min((k + 1) * Self.block, bytes.count)))
