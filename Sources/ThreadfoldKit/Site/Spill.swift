@@ -36,8 +36,6 @@ package final class Spill: @unchecked Sendable {
         self.bufferBytes = bufferBytes
         buffers = Array(repeating: [], count: count)
         sizes = Array(repeating: 0, count: count)
-        // A signal removes the temporary folder as it removes staging folders.
-        if let own { SiteWriter.Staging.active.withLock { $0[ObjectIdentifier(self)] = own } }
     }
 
     /// Names of temporary spills' folders: the prefix, then the process id and a random tag.
@@ -58,10 +56,19 @@ package final class Spill: @unchecked Sendable {
             if code == EEXIST { continue }
             throw SiteError(path: parent.path(name), message: "cannot create a temporary folder: \(SystemError.describe(code)); expected a folder you can write in (TMPDIR names another)", errno: code)
         }
+        // A signal removes the folder as it removes staging folders, from before anything is
+        // written in it; the folder, held by the spill, is its key.
+        let folder: Folder
+        do { folder = try parent.folder(name) } catch {
+            try? parent.removeTree(name)
+            throw error
+        }
+        SiteWriter.Staging.active.withLock { $0[ObjectIdentifier(folder)] = (parent, name) }
         do {
-            return try Spill(in: try parent.folder(name), count: count, bufferBytes: bufferBytes, own: (parent, name))
+            return try Spill(in: folder, count: count, bufferBytes: bufferBytes, own: (parent, name))
         } catch {
             try? parent.removeTree(name)
+            _ = SiteWriter.Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(folder)) }
             throw error
         }
     }
@@ -116,7 +123,7 @@ package final class Spill: @unchecked Sendable {
             return
         }
         try? own.parent.removeTree(own.name)
-        _ = SiteWriter.Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
+        _ = SiteWriter.Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(parent)) }
     }
 
     /// Appends what partition `p` buffers to its file, opened for each flush (a dump may have
