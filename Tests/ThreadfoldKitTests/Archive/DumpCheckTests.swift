@@ -139,29 +139,12 @@ struct DumpCheckTests {
         let text = (0..<3_000).map { i in
             #"{"id": "c\#(i)", "link_id": "t3_\#(i % 40)", "parent_id": "t3_\#(i % 40)", "author": "u\#(i % 7)", "body": "comment \#(i) \#(String(repeating: "words ", count: i % 50))", "created_utc": \#(1_700_000_000 + i)}"#
         }.joined(separator: "\n") + "\n"
-        let compressed = Self.zstdRawBlocks(Array(text.utf8))
+        let compressed = ZstdFrame.stored(Array(text.utf8))
         let cut = folder.appendingPathComponent("RC_cut.zst").path
         try Data(compressed.prefix(compressed.count * 2 / 3)).write(to: URL(fileURLWithPath: cut))
         let report = try Self.check([cut], in: folder)
         #expect(report.errors.contains { $0.file == cut && $0.message.contains("ends in the middle of a zstd frame") }, "\(report.errors)")
         #expect(report.counts.threads == 0)
-    }
-
-    /// `bytes` as one zstd frame of raw (stored) blocks of 16 KiB: a file a decoder reads a block
-    /// at a time, made without a compressor.
-    static func zstdRawBlocks(_ bytes: [UInt8], blockBytes: Int = 16 << 10) -> [UInt8] {
-        // Magic number; a frame header with no content size, checksum or dictionary, and a 128 KiB window.
-        var out: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x00, 7 << 3]
-        var start = 0
-        repeat {
-            let end = min(bytes.count, start + blockBytes)
-            // Block header, little-endian: last block, type 0 (raw), size.
-            let header = UInt32(end - start) << 3 | (end == bytes.count ? 1 : 0)
-            out += [UInt8(header & 0xFF), UInt8(header >> 8 & 0xFF), UInt8(header >> 16 & 0xFF)]
-            out += bytes[start..<end]
-            start = end
-        } while start < bytes.count
-        return out
     }
 
     @Test("Hacker News items are checked by story, as a build reads them")
