@@ -23,8 +23,8 @@ enum CheckCommand {
             Dumps (Reddit RS_ and RC_ files, Hacker News items, comments with --thread-key; plain,
             .zst or .gz) are checked together, as 'build' reads them: streamed into partitions by
             thread in a temporary folder ($TMPDIR, removed however check ends), submissions joined
-            to their comments, messages at each dump's own lines, memory as large as the largest
-            thread.
+            to their comments, messages at each dump's own lines; memory follows the largest
+            thread, not the dump.
             """,
         run: run)
 
