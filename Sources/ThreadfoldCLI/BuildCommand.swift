@@ -26,8 +26,7 @@ enum BuildCommand {
         usage: "threadfold build <input> ... -o <site> [<options>]",
         options: [
             OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
-            OptionSpec("thread-key", value: "field", "Input is one list of comments from many threads: this\nfield says which thread each belongs to (e.g. story_id)."),
-            OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
+        ] + SharedOptions.threadKey + [
             OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete)."),
             precompress,
@@ -55,20 +54,7 @@ enum BuildCommand {
     static func archiveOptions(_ parsed: ParsedArguments) throws -> ArchiveOptions {
         var options = ArchiveOptions()
         options.render = try SharedOptions.renderOptions(parsed)
-        if let key = parsed.value("thread-key") {
-            var mapping = options.render.importing.mapping ?? FieldMapping(paths: [
-                .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"], .time: ["created_at"],
-                .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .removed: ["removed"], .url: ["url"], .category: ["category"],
-            ])
-            mapping.paths[.thread] = key.split(separator: ".").map(String.init)
-            if let title = parsed.value("thread-title-key") { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
-            options.render.importing.mapping = mapping
-            if let from = parsed.value("from"), from != "auto" {
-                throw UsageError(message: "'--thread-key' reads a list of comments by field names; it cannot be used with '--from \(from)'")
-            }
-        } else if parsed.value("thread-title-key") != nil {
-            throw UsageError(message: "'--thread-title-key' goes with --thread-key")
-        }
+        try SharedOptions.threadKey(parsed, into: &options.render.importing)
         options.title = parsed.value("title")
         if let n = try SharedOptions.integer(parsed, "per-page", in: 1...100_000) { options.perPage = n }
         if let n = try SharedOptions.integer(parsed, "page-depth", in: 1...LayoutOptions.maxDepthLimit) { options.pageDepth = n }

@@ -3,6 +3,9 @@ import ThreadfoldKit
 
 /// `threadfold check INPUT...`: reads and builds each thread without writing anything, and
 /// says what it found. Exit 0 when every file can be rendered, 1 otherwise.
+///
+/// Dumps among the inputs are checked together, as `build` reads them (`DumpCheck`); every
+/// other input is read whole and checked on its own.
 enum CheckCommand {
     static let command = CLI.Command(
         name: "check",
@@ -10,12 +13,18 @@ enum CheckCommand {
         usage: "threadfold check <input> ... [<options>]",
         options: [
             OptionSpec("all", "List every warning (default: at most 10 of each kind per file), and each\nthread of a file of many."),
-        ] + SharedOptions.thread,
+            OptionSpec("jobs", short: "j", value: "n", "Threads of dumps checked at once (default: all cores)."),
+        ] + SharedOptions.threadKey + SharedOptions.thread,
         discussion: """
             Prints, per file (or per thread, for one thread or with --all): comments, people and
             levels; orphans (replies to missing comments),
             broken reply cycles, duplicate ids, and deleted comments left out, each with its place;
             then the form it was read as, and how many comments have a body, an author and a time.
+            Dumps (Reddit RS_ and RC_ files, Hacker News items, comments with --thread-key; plain,
+            .zst or .gz) are checked together, as 'build' reads them: streamed into partitions by
+            thread in a temporary folder ($TMPDIR, removed however check ends), submissions joined
+            to their comments, messages at each dump's own lines; memory follows the largest
+            thread, not the dump.
             """,
         run: run)
 
@@ -24,62 +33,63 @@ enum CheckCommand {
             return CLI.usageError("missing <input>", usage: command.usage, console)
         }
         var options = ThreadOptions()
-        let importing: ImportOptions
+        var importing: ImportOptions
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
         do {
             if let sort = try SharedOptions.sortOrder(parsed, "sort") { options.sort = sort }
             options.replySort = try SharedOptions.sortOrder(parsed, "reply-sort")
             importing = try SharedOptions.importOptions(parsed)
+            try SharedOptions.threadKey(parsed, into: &importing)
+            if let n = try SharedOptions.integer(parsed, "jobs", in: 1...1024) { jobs = n }
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         options.allowDuplicates = parsed.has("allow-duplicates")
+        let all = parsed.has("all")
+        // Which inputs are dumps: the rule `build` lists its inputs by, from each file's first line.
+        let detect = ArchiveInput.dumps(importing)
+        let linesAreThreads: Bool? = importing.mapping != nil ? false : nil
+        let forms = parsed.positionals.map { input -> DumpForm? in
+            guard input != "-", (try? InputFile.kind(input, missing: "")) == .regular else { return nil }
+            return ArchiveInput.dumpForm(ofFile: input, linesAreThreads: linesAreThreads, dumpForm: detect)
+        }
         var failed = false
-        for input in parsed.positionals {
+        var dumpsChecked = false
+        for (input, form) in zip(parsed.positionals, forms) {
+            if form != nil {
+                // All dumps at once, where the first is named.
+                guard !dumpsChecked else { continue }
+                dumpsChecked = true
+                let units = zip(parsed.positionals, forms).compactMap { input, form in
+                    form.map { ArchiveUnit(source: .dump(path: input, form: $0), display: input) }
+                }
+                var check = DumpCheck(units: units, importing: importing, thread: options, jobs: jobs)
+                check.eachThread = all
+                if !checkDumps(check, console) { failed = true }
+                continue
+            }
             let display = input == "-" ? "<stdin>" : input
             do {
                 let bytes = try SharedOptions.read(input, console).get()
                 let result = try Importer.read(bytes: bytes, file: display, options: importing)
                 SharedOptions.noteDetected(result, file: display, console)
-                // A file of many threads (a dump, a document of threads) is summed up in two lines;
+                // A file of many threads (a document of threads) is summed up in two lines;
                 // --all lists each thread.
-                let each = result.threads.count == 1 || parsed.has("all")
-                var sum = (threads: 0, comments: 0, people: 0, levels: 0, records: 0, bodies: 0, authors: 0, times: 0, notices: 0)
-                var counts: [Diagnostic.Kind: Int] = [:]
+                let each = result.threads.count == 1 || all
+                var sum = ThreadCounts()
                 var diagnostics: [Diagnostic] = []
                 for record in result.threads {
                     let thread = try ThreadBuilder.build(record, options: options)
-                    let count = { (kind: Diagnostic.Kind) in thread.diagnostics.filter { $0.kind == kind }.count }
-                    let totals = thread.totals
-                    // What the form gave: a wrong form shows as comments without bodies or authors.
-                    let comments = record.comments
-                    let bodies = comments.count { !$0.body.isEmpty }, authors = comments.count { !($0.author ?? "").isEmpty }
-                    let times = comments.count { $0.createdAt != nil }
-                    sum.threads += 1
-                    sum.comments += totals.comments
-                    sum.people = max(sum.people, totals.participants)
-                    sum.levels = max(sum.levels, totals.levels)
-                    sum.records += comments.count
-                    sum.bodies += bodies
-                    sum.authors += authors
-                    sum.times += times
-                    sum.notices += record.notices.count
-                    for kind in [Diagnostic.Kind.orphan, .cycle, .duplicate, .omittedDeleted] { counts[kind, default: 0] += count(kind) }
+                    let counts = ThreadCounts(record, thread)
+                    sum.add(counts)
                     diagnostics += thread.diagnostics
                     guard each else { continue }
                     let label = Printable.escape(result.threads.count == 1 ? display : "\(display) (thread \(record.info.id?.string ?? "?"))")
-                    console.out("\(label): ok: \(Printable.count(totals.comments, "comment", "comments")), \(Printable.count(totals.participants, "person", "people")), \(Printable.count(totals.levels, "level", "levels")); "
-                        + "\(Printable.count(count(.orphan), "orphan", "orphans")), \(Printable.count(count(.cycle), "cycle broken", "cycles broken")), "
-                        + "\(Printable.count(count(.duplicate), "duplicate", "duplicates")), \(Printable.count(count(.omittedDeleted), "deleted comment", "deleted comments")) left out\n")
-                    console.out("\(label): read as \(result.format.described): \(bodies) of \(Printable.count(comments.count, "comment", "comments")) with a body, \(authors) with an author, \(times) with a time\(Self.notices(record.notices.count))\n")
-                    SharedOptions.report(thread.diagnostics, file: display, limit: parsed.has("all") ? Int.max : 10, console)
+                    printThread(label, counts, readAs: result.format.described, console)
+                    SharedOptions.report(thread.diagnostics, file: display, limit: all ? Int.max : 10, console)
                 }
                 if !each {
-                    let label = Printable.escape(display)
-                    console.out("\(label): ok: \(Printable.count(sum.threads, "thread", "threads")), \(Printable.count(sum.comments, "comment", "comments")); "
-                        + "at most \(Printable.count(sum.people, "person", "people")) and \(Printable.count(sum.levels, "level", "levels")) in one thread; "
-                        + "\(Printable.count(counts[.orphan]!, "orphan", "orphans")), \(Printable.count(counts[.cycle]!, "cycle broken", "cycles broken")), "
-                        + "\(Printable.count(counts[.duplicate]!, "duplicate", "duplicates")), \(Printable.count(counts[.omittedDeleted]!, "deleted comment", "deleted comments")) left out (--all lists each thread)\n")
-                    console.out("\(label): read as \(result.format.described): \(sum.bodies) of \(Printable.count(sum.records, "comment", "comments")) with a body, \(sum.authors) with an author, \(sum.times) with a time\(Self.notices(sum.notices))\n")
+                    printSum(Printable.escape(display), sum, readAs: result.format.described, console)
                     // In the file's order, whichever thread each came from.
                     let ordered = diagnostics.enumerated().sorted { ($0.element.error.line ?? 0, $0.offset) < ($1.element.error.line ?? 0, $1.offset) }
                     SharedOptions.report(ordered.map(\.element), file: display, limit: 10, console)
@@ -90,6 +100,65 @@ enum CheckCommand {
             }
         }
         return failed ? CLI.ExitCode.failure : CLI.ExitCode.success
+    }
+
+    /// Checks the dumps together and prints what was found, as for a file of many threads, or
+    /// with --all each thread, named by its first record's file and line. False on errors.
+    static func checkDumps(_ check: DumpCheck, _ console: Console) -> Bool {
+        if check.importing.format == .auto {
+            for file in check.files where file.form != .mapped {
+                console.err("\(Printable.escape(file.display)): note: read as \(file.form.described); --from \(file.form.rawValue) says so explicitly\n")
+            }
+        }
+        let report = check.run()
+        for error in report.errors { console.err(error.shown + "\n") }
+        if report.moreErrors > 0 { console.err("… and \(report.moreErrors) more errors\n") }
+        guard report.errors.isEmpty else { return false }
+        var forms: [DumpForm] = []
+        for file in check.files where !forms.contains(file.form) { forms.append(file.form) }
+        let readAs = forms.map(\.described).joined(separator: " and ")
+        for thread in report.threads {
+            printThread(Printable.escape("\(thread.source) (thread \(thread.id ?? "?"))"), thread.counts, readAs: thread.form.described, console)
+            for warning in thread.warnings { console.err(warning.shown + "\n") }
+        }
+        // Named by their files: the first three, or the first and how many more.
+        let names = check.files.map { Printable.escape($0.display) }
+        let label = names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(names.count - 1) more dumps"
+        var skipped = ""
+        if report.skippedLines > 0 { skipped += "; \(report.skippedLines) of \(Printable.count(report.lines, "line", "lines")) skipped (--lenient)" }
+        if report.skippedComments > 0 { skipped += "; \(Printable.count(report.skippedComments, "comment", "comments")) left out" }
+        printSum(label, report.counts, readAs: readAs, listed: check.eachThread, extra: skipped, console)
+        for warning in report.warnings { console.err(warning.shown + "\n") }
+        if report.moreWarnings > 0 {
+            console.err("\(label): note: \(report.moreWarnings) more warnings like these; 'threadfold check --all' with the same dumps lists every one\n")
+        }
+        return true
+    }
+
+    /// One thread's two lines: its tree, then what its form gave. `label` is escaped.
+    static func printThread(_ label: String, _ counts: ThreadCounts, readAs: String, _ console: Console) {
+        console.out("\(label): ok: \(Printable.count(counts.comments, "comment", "comments")), \(Printable.count(counts.people, "person", "people")), \(Printable.count(counts.levels, "level", "levels")); "
+            + "\(problems(counts))\n")
+        console.out("\(label): read as \(readAs): \(given(counts))\n")
+    }
+
+    /// Many threads summed up in two lines. `label` is escaped.
+    static func printSum(_ label: String, _ counts: ThreadCounts, readAs: String, listed: Bool = false, extra: String = "", _ console: Console) {
+        console.out("\(label): ok: \(Printable.count(counts.threads, "thread", "threads")), \(Printable.count(counts.comments, "comment", "comments")); "
+            + "at most \(Printable.count(counts.people, "person", "people")) and \(Printable.count(counts.levels, "level", "levels")) in one thread; "
+            + "\(problems(counts))\(listed ? "" : " (--all lists each thread)")\n")
+        console.out("\(label): read as \(readAs): \(given(counts))\(extra)\n")
+    }
+
+    /// "1 orphan, 0 cycles broken, 0 duplicates, 2 deleted comments left out"
+    static func problems(_ counts: ThreadCounts) -> String {
+        "\(Printable.count(counts.orphans, "orphan", "orphans")), \(Printable.count(counts.cycles, "cycle broken", "cycles broken")), "
+            + "\(Printable.count(counts.duplicates, "duplicate", "duplicates")), \(Printable.count(counts.deletedLeftOut, "deleted comment", "deleted comments")) left out"
+    }
+
+    /// "19 of 20 comments with a body, 19 with an author, 20 with a time", and notices.
+    static func given(_ counts: ThreadCounts) -> String {
+        "\(counts.bodies) of \(Printable.count(counts.records, "comment", "comments")) with a body, \(counts.authors) with an author, \(counts.times) with a time\(notices(counts.notices))"
     }
 
     /// "; and 5 notices, which are not comments" when a form read any (Discourse's small actions), else nothing.

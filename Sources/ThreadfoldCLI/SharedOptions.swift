@@ -18,6 +18,12 @@ enum SharedOptions {
         OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only."),
     ]
 
+    /// A list of comments from many threads, read as a dump (`build` and `check`).
+    static let threadKey: [OptionSpec] = [
+        OptionSpec("thread-key", value: "field", "Input is one list of comments from many threads: this\nfield says which thread each belongs to (e.g. story_id)."),
+        OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
+    ]
+
     static let page: [OptionSpec] = [
         OptionSpec("preview", value: "n", "Replies shown per level before \"Show K more replies\"\n(default: 2)."),
         OptionSpec("open-depth", value: "d", "Reply sections of the first d levels start open\n(default: 2; 0 closes all)."),
@@ -119,6 +125,25 @@ enum SharedOptions {
             options.bodyFormat = format
         }
         return options
+    }
+
+    /// `--thread-key` and `--thread-title-key`: the mapping (given, or Threadfold's own field
+    /// names) reads each comment's thread, and its title, from those fields.
+    static func threadKey(_ parsed: ParsedArguments, into options: inout ImportOptions) throws {
+        if let key = parsed.value("thread-key") {
+            var mapping = options.mapping ?? FieldMapping(paths: [
+                .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"], .time: ["created_at"],
+                .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .removed: ["removed"], .url: ["url"], .category: ["category"],
+            ])
+            mapping.paths[.thread] = key.split(separator: ".").map(String.init)
+            if let title = parsed.value("thread-title-key") { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
+            options.mapping = mapping
+            if let from = parsed.value("from"), from != "auto" {
+                throw UsageError(message: "'--thread-key' reads a list of comments by field names; it cannot be used with '--from \(from)'")
+            }
+        } else if parsed.value("thread-title-key") != nil {
+            throw UsageError(message: "'--thread-title-key' goes with --thread-key")
+        }
     }
 
     /// Says which form `auto` recognised, when it is not Threadfold's own.

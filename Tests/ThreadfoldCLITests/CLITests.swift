@@ -348,7 +348,7 @@ struct CLITests {
         #expect(result.status == 1)
         #expect(result.err.contains("holds files Threadfold did not write"))
     }
-    @Test("check sums up a file of many threads (a dump) in two lines, its warnings in the file's order; --all lists each thread")
+    @Test("check sums up a dump in two lines, its warnings in the file's order; --all lists each thread, then the sum")
     func checkDump() throws {
         let dump = TestData.url("dumps/RC_sample.zst").path
         let result = try run(["check", dump])
@@ -356,14 +356,14 @@ struct CLITests {
         let lines = result.out.split(separator: "\n")
         #expect(lines.count == 2, "\(result.out)")
         #expect(lines[0].hasPrefix("\(dump): ok: 12 threads, ") && lines[0].hasSuffix("left out (--all lists each thread)"))
-        #expect(lines[1].hasPrefix("\(dump): read as Reddit (a /comments/<id>.json thread, or dump comments and submissions): "))
+        #expect(lines[1].hasPrefix("\(dump): read as a Reddit dump (comments with link_id, or submissions): "))
         let warned = result.err.split(separator: "\n").compactMap { line -> Int? in
             guard line.hasPrefix(dump + ":"), line.contains("warning") else { return nil }
             return Int(line.dropFirst(dump.count + 1).prefix { $0 != ":" })
         }
         #expect(!warned.isEmpty && warned == warned.sorted())
         let all = try run(["check", "--all", dump])
-        #expect(all.out.split(separator: "\n").count == 24)
+        #expect(all.out.split(separator: "\n").count == 26)
         let submissions = try run(["check", TestData.url("dumps/RS_sample.jsonl").path])
         #expect(submissions.out.contains("ok: 12 threads, 0 comments"), "\(submissions.out)")
     }

@@ -14,11 +14,14 @@ struct InterruptTests {
         }.joined(separator: "\n")
     }
 
-    func start(_ arguments: [String], in folder: URL) throws -> Process {
+    func start(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = CLITests.binary
         process.arguments = arguments
         process.currentDirectoryURL = folder
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -115,5 +118,25 @@ struct InterruptTests {
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent(".threadfold-spill").path))
         #expect(try cli.run(["build", path, "-o", "full", "-q", "--no-fsync"], in: folder).status == 0)
         #expect(try ExternalDiff.run(site.path, folder.appendingPathComponent("full").path).isEmpty)
+    }
+
+    @Test("a check killed by SIGINT or SIGTERM while it spills or checks leaves no temporary folder", arguments: [SIGINT, SIGTERM])
+    func interruptedCheck(_ signal: Int32) throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let path = try cli.write(dump(12_000, threads: 150), "RC_test.jsonl", in: folder)
+        let process = try start(["check", path, "--jobs", "1"], in: folder, environment: ["TMPDIR": temporary.path])
+        let deadline = Date().addingTimeInterval(30)
+        func spilling() -> Bool {
+            cli.files(temporary).contains { FileManager.default.fileExists(atPath: temporary.appendingPathComponent($0).appendingPathComponent(".threadfold-spill").path) }
+        }
+        while !spilling() && process.isRunning && Date() < deadline { usleep(1_000) }
+        #expect(process.isRunning, "the check was still running when signalled")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        #expect(cli.files(temporary).isEmpty, "\(cli.files(temporary))")
     }
 }

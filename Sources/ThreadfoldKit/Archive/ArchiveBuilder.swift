@@ -260,35 +260,9 @@ package struct ArchiveBuilder: Sendable {
     /// cannot be made (its error is in the outcome).
     func partition(_ files: [(path: String, display: String, form: DumpForm)], staging: SiteWriter.Staging)
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
-        // About 32 MiB of records a partition; a compressed dump is taken to be eight times its size.
-        var estimate: Int64 = 0
-        var total: Int64 = 0
-        for file in files {
-            guard let probe = try? LineStream(path: file.path, display: file.display).probe() else { continue }
-            total += probe.size
-            estimate += probe.compression == nil ? probe.size : probe.size * 8
+        DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
+            (count, bufferBytes) throws(SiteError) in try staging.spill(count: count, bufferBytes: bufferBytes)
         }
-        let count = DumpPartition.partitionCount(inputBytes: estimate)
-        let spill: Spill
-        do {
-            spill = try staging.spill(count: count, bufferBytes: max(16 << 10, min(256 << 10, (96 << 20) / count)))
-        } catch {
-            return (DumpPartition.Outcome(errors: [InputError(file: error.path, message: error.message)]), nil)
-        }
-        var partitioner = DumpPartition(files: files, options: options.render.importing, shard: shard)
-        partitioner.jobs = jobs
-        var last = DispatchTime.now().uptimeNanoseconds
-        var outcome = partitioner.run(into: spill) { read in
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now - last > 100_000_000 else { return }
-            last = now
-            readProgress?(read, total)
-        }
-        readProgress?(total, total)
-        if outcome.errors.isEmpty {
-            do { try spill.finishWriting() } catch { outcome.errors.append(InputError(file: error.path, message: error.message)) }
-        }
-        return (outcome, DumpInputs(files: files, spill: spill, importing: options.render.importing, threads: outcome.threads))
     }
 
     /// What a unit needs, with its manifest key (nil when its hash is not known before reading).

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The dumps of one build: their files in input order, the spill their records were partitioned
 /// into, and how each is read.
 struct DumpInputs: Sendable {
@@ -69,22 +71,53 @@ struct DumpThread {
     }
 }
 
-extension WorkerContext {
-    /// Reads spill partition `p`, gathers its records into threads (in the order they first
-    /// appear), and renders each thread that an earlier build cannot serve. Each thread is a unit
-    /// of its own in the manifest, so a changed comment renders its thread and nothing else.
-    func renderPartition(_ p: Int, dumps: DumpInputs) -> UnitResult {
-        var result = UnitResult()
-        let bytes: [UInt8]
-        do {
-            bytes = try dumps.spill.read(p)
-        } catch {
-            result.errors.append(InputError(file: error.path, message: error.message))
-            return result
+extension DumpInputs {
+    /// Streams `files` once into a spill of whole threads, made by `makeSpill(count, bufferBytes)`
+    /// (a build's inside its staging folder, a check's in a temporary folder): about 32 MiB of
+    /// records a partition, a compressed dump taken to be eight times its size. Nil dumps when
+    /// the spill cannot be made (its error is in the outcome). `readProgress(read, total)` is
+    /// called about ten times a second with the input bytes read.
+    static func partition(_ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, shard: Shard?,
+                          jobs: Int, readProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
+                          spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(SiteError) -> Spill)
+        -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
+        var estimate: Int64 = 0
+        var total: Int64 = 0
+        for file in files {
+            guard let probe = try? LineStream(path: file.path, display: file.display).probe() else { continue }
+            total += probe.size
+            estimate += probe.compression == nil ? probe.size : probe.size * 8
         }
-        dumps.spill.discard(p)
-        // Records by thread; each thread's bytes are gathered only when its turn comes, so memory
-        // holds the partition and one thread, not a second copy of the partition.
+        let count = DumpPartition.partitionCount(inputBytes: estimate)
+        let spill: Spill
+        do {
+            spill = try makeSpill(count, max(16 << 10, min(256 << 10, (96 << 20) / count)))
+        } catch {
+            return (DumpPartition.Outcome(errors: [InputError(file: error.path, message: error.message)]), nil)
+        }
+        var partitioner = DumpPartition(files: files, options: importing, shard: shard)
+        partitioner.jobs = jobs
+        var last = DispatchTime.now().uptimeNanoseconds
+        var outcome = partitioner.run(into: spill) { read in
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now - last > 100_000_000 else { return }
+            last = now
+            readProgress?(read, total)
+        }
+        readProgress?(total, total)
+        if outcome.errors.isEmpty {
+            do { try spill.finishWriting() } catch { outcome.errors.append(InputError(file: error.path, message: error.message)) }
+        }
+        return (outcome, DumpInputs(files: files, spill: spill, importing: importing, threads: outcome.threads))
+    }
+
+    /// Reads spill partition `p`, removes its file, and hands `body` each of its threads in the
+    /// order their first records appear: the thread's key, its form, and its lines gathered into
+    /// one array (`DumpThread`). Each thread's bytes are gathered only when its turn comes, so
+    /// memory holds the partition and one thread, not a second copy of the partition.
+    func forEachThread(in p: Int, _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void) throws(SiteError) {
+        let bytes = try spill.read(p)
+        spill.discard(p)
         let records = DumpPartition.records(bytes)
         var groups: [[UInt8]: Int] = [:]
         var threads: [(key: [UInt8], form: DumpForm, records: [Int32])] = []
@@ -96,44 +129,69 @@ extension WorkerContext {
             } else {
                 index = threads.count
                 groups[key] = index
-                threads.append((key, dumps.files[record.origin.file].form, []))
+                threads.append((key, files[record.origin.file].form, []))
             }
             threads[index].records.append(Int32(r))
         }
         groups = [:]
-        let displays = { (file: Int) in dumps.files[file].display }
         for (key, form, members) in threads {
-            defer { progress.advance() }
             var thread = DumpThread()
             for r in members { thread.append(bytes[records[Int(r)].line], records[Int(r)].origin) }
             thread.close()
-            let hash = thread.hash(displayHashes: dumps.displayHashes)
-            let unitKey = Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self))
-            let first = thread.origins[0]
-            let source = "\(dumps.files[first.file].display):\(first.line)"
-            switch reuse.action(key: unitKey, hash: hash) {
-            case .keep(let old, _):
-                var reused = reused(old, key: unitKey, hash: hash, display: source, linkFiles: false)!
-                if reused.errors.isEmpty {
-                    reused.filesReused = old.files.count
-                    reused.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
-                }
-                result.add(reused)
-                continue
-            case .link(let old, _):
-                if let reused = reused(old, key: unitKey, hash: hash, display: source, linkFiles: true) {
+            body(key, form, thread)
+        }
+    }
+
+    /// How messages name a thread: the file and line of its first record.
+    func source(of thread: DumpThread) -> String {
+        let first = thread.origins[0]
+        return "\(files[first.file].display):\(first.line)"
+    }
+
+    /// `error`, about the thread's array, at the file, line and element its record came from.
+    func locate(_ error: InputError, in thread: DumpThread) -> InputError {
+        thread.locate(error) { files[$0].display }
+    }
+}
+
+extension WorkerContext {
+    /// Reads spill partition `p`, gathers its records into threads (in the order they first
+    /// appear), and renders each thread that an earlier build cannot serve. Each thread is a unit
+    /// of its own in the manifest, so a changed comment renders its thread and nothing else.
+    func renderPartition(_ p: Int, dumps: DumpInputs) -> UnitResult {
+        var result = UnitResult()
+        do {
+            try dumps.forEachThread(in: p) { key, form, thread in
+                defer { progress.advance() }
+                let hash = thread.hash(displayHashes: dumps.displayHashes)
+                let unitKey = Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self))
+                let source = dumps.source(of: thread)
+                switch reuse.action(key: unitKey, hash: hash) {
+                case .keep(let old, _):
+                    var reused = reused(old, key: unitKey, hash: hash, display: source, linkFiles: false)!
+                    if reused.errors.isEmpty {
+                        reused.filesReused = old.files.count
+                        reused.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
+                    }
                     result.add(reused)
-                    continue
+                    return
+                case .link(let old, _):
+                    if let reused = reused(old, key: unitKey, hash: hash, display: source, linkFiles: true) {
+                        result.add(reused)
+                        return
+                    }
+                case .render:
+                    break
                 }
-            case .render:
-                break
+                do {
+                    try renderThreads(thread.bytes, file: source, source: source, key: unitKey, hash: hash,
+                                      options: dumps.options(form), sharded: true, into: &result) { dumps.locate($0, in: thread) }
+                } catch {
+                    result.errors += Self.errors(error, display: source) { dumps.locate($0, in: thread) }
+                }
             }
-            do {
-                try renderThreads(thread.bytes, file: source, source: source, key: unitKey, hash: hash,
-                                  options: dumps.options(form), sharded: true, into: &result) { thread.locate($0, displays: displays) }
-            } catch {
-                result.errors += Self.errors(error, display: source) { thread.locate($0, displays: displays) }
-            }
+        } catch {
+            result.errors.append(InputError(file: error.path, message: error.message))
         }
         return result
     }

@@ -132,6 +132,16 @@ package enum ArchiveInput {
         { DumpForm.detect($0, options: options) }
     }
 
+    /// The dump form of the regular file at `path`, or nil when `units` would not stream it,
+    /// from its first line by the rule `fileUnits` follows: a record of a dump form (`dumpForm`)
+    /// in a compressed file, or in a plain one whose first line is not a whole thread. For a
+    /// command that reads every other file its own way (`check`).
+    package static func dumpForm(ofFile path: String, linesAreThreads: Bool?, dumpForm: ([UInt8]) -> DumpForm?) -> DumpForm? {
+        guard let first = leadingLine(path, maxLineBytes: InputLimits.maxLineBytes) else { return nil }
+        if linesAreThreads != false, !isCompressed(path), linesAreThreads == true || isThread(first) { return nil }
+        return dumpForm(first)
+    }
+
     /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped,
     /// and so is anything that is neither a regular file nor a folder (FIFOs, sockets, devices).
     ///

@@ -44,7 +44,7 @@ package enum DumpForm: String, Sendable, Equatable {
     }
 
     /// What the form is, for messages.
-    var described: String {
+    package var described: String {
         switch self {
         case .reddit: return "a Reddit dump (comments with link_id, or submissions)"
         case .hn: return "Hacker News items"

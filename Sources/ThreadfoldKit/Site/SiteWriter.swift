@@ -105,7 +105,7 @@ package struct SiteWriter: Sendable {
                 locks.append(try Self.lock(live, display: output.path))
             }
         }
-        Self.removeAbandoned(in: parent, name: name)
+        Self.removeAbandoned(in: parent, prefixes: [".\(name).staging-", ".\(name).old-"])
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let stagingName = ".\(name).staging-\(tag)"
 
@@ -444,7 +444,8 @@ package struct SiteWriter: Sendable {
         /// Set once the process is ending on a signal: no staging folder is published after it.
         static let terminating = Atomic<Bool>(false)
 
-        /// Staging folders in use, so a signal can remove them before the process ends.
+        /// Staging folders in use, and the folders of temporary spills (`Spill.temporary`), so a
+        /// signal can remove them before the process ends.
         static let active = Mutex<[ObjectIdentifier: (parent: Folder, name: String)]>([:])
 
         /// `syncfs(2)`: every staged file reaches the disk in one call, rather than one fsync
@@ -468,8 +469,9 @@ package struct SiteWriter: Sendable {
         return site.read(name, limit: 1 << 31)?.bytes
     }
 
-    /// Removes every staging folder of this process. For a SIGINT or SIGTERM handler, just
-    /// before the process exits: nothing is published, and nothing is left beside the output.
+    /// Removes every staging folder of this process, and every temporary spill's folder. For a
+    /// SIGINT or SIGTERM handler, just before the process exits: nothing is published, and
+    /// nothing is left beside the output or in the temporary folder.
     package static func removeStagingFolders() {
         Staging.terminating.store(true, ordering: .releasing)
         let folders = Staging.active.withLock { Array($0.values) }
@@ -482,15 +484,14 @@ package struct SiteWriter: Sendable {
         }
     }
 
-    /// Removes staging and old folders that interrupted builds left beside the output: those
-    /// named for a process that no longer runs.
-    static func removeAbandoned(in parent: Folder, name: String) {
+    /// Removes what interrupted runs left in `parent` (staging and old folders beside the output,
+    /// a check's temporary spill): entries named by one of `prefixes`, then `<pid>-`, for a
+    /// process that no longer runs.
+    static func removeAbandoned(in parent: Folder, prefixes: [String]) {
         for entry in parent.names() {
-            guard let sibling = String(validating: entry.name, as: UTF8.self) else { continue }
-            var rest: Substring
-            if sibling.hasPrefix(".\(name).staging-") { rest = sibling.dropFirst(name.count + 10) }
-            else if sibling.hasPrefix(".\(name).old-") { rest = sibling.dropFirst(name.count + 6) }
-            else { continue }
+            guard let sibling = String(validating: entry.name, as: UTF8.self),
+                  let prefix = prefixes.first(where: { sibling.hasPrefix($0) }) else { continue }
+            let rest = sibling.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
                 try? parent.removeTree(sibling)

@@ -8,6 +8,10 @@ import Glibc
 /// failed build, SIGINT or SIGTERM, the next build after a SIGKILL) removes them too; a
 /// successful build removes them before it publishes.
 ///
+/// A check writes no site, so its spill has a temporary folder of its own (`temporary`), which
+/// the same three paths remove: `remove()` or the spill's release, SIGINT and SIGTERM, and the
+/// next temporary spill after a SIGKILL.
+///
 /// Appends come from one thread; reads may come from many once writing is finished.
 package final class Spill: @unchecked Sendable {
     package static let folderName = ".threadfold-spill"
@@ -19,17 +23,57 @@ package final class Spill: @unchecked Sendable {
     /// Bytes appended to each partition.
     package private(set) var sizes: [Int64]
     private var removed = false
+    /// For a temporary spill: the folder made for it (in the temporary folder), removed with it.
+    private let own: (parent: Folder, name: String)?
 
-    /// A spill of `count` partitions in `parent` (the staging folder); each partition buffers
-    /// `bufferBytes` before it is written.
-    init(in parent: Folder, count: Int, bufferBytes: Int) throws(SiteError) {
+    /// A spill of `count` partitions in `parent` (the staging folder, or a temporary spill's own
+    /// folder, `own`); each partition buffers `bufferBytes` before it is written.
+    init(in parent: Folder, count: Int, bufferBytes: Int, own: (parent: Folder, name: String)? = nil) throws(SiteError) {
         self.parent = parent
+        self.own = own
         try? parent.removeTree(Self.folderName)
         folder = try parent.folder(Self.folderName, create: true)
         self.bufferBytes = bufferBytes
         buffers = Array(repeating: [], count: count)
         sizes = Array(repeating: 0, count: count)
     }
+
+    /// Names of temporary spills' folders: the prefix, then the process id and a random tag.
+    static let temporaryPrefix = "threadfold-spill-"
+
+    /// A spill of `count` partitions in a new folder of its own, `threadfold-spill-<pid>-<tag>`
+    /// in `directory` (readable by this user alone), for work that has no staging folder. The
+    /// folder goes with the spill: `remove()`, the spill's release, SIGINT or SIGTERM (with the
+    /// staging folders). Folders that killed processes left there are removed first.
+    package static func temporary(in directory: String, count: Int, bufferBytes: Int) throws(SiteError) -> Spill {
+        let parent = try Folder.open(directory)
+        SiteWriter.removeAbandoned(in: parent, prefixes: [temporaryPrefix])
+        var name = ""
+        while true {
+            name = temporaryPrefix + "\(getpid())-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            if mkdirat(parent.fd, name, 0o700) == 0 { break }
+            let code = errno
+            if code == EEXIST { continue }
+            throw SiteError(path: parent.path(name), message: "cannot create a temporary folder: \(SystemError.describe(code)); expected a folder you can write in (TMPDIR names another)", errno: code)
+        }
+        // A signal removes the folder as it removes staging folders, from before anything is
+        // written in it; the folder, held by the spill, is its key.
+        let folder: Folder
+        do { folder = try parent.folder(name) } catch {
+            try? parent.removeTree(name)
+            throw error
+        }
+        SiteWriter.Staging.active.withLock { $0[ObjectIdentifier(folder)] = (parent, name) }
+        do {
+            return try Spill(in: folder, count: count, bufferBytes: bufferBytes, own: (parent, name))
+        } catch {
+            try? parent.removeTree(name)
+            _ = SiteWriter.Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(folder)) }
+            throw error
+        }
+    }
+
+    deinit { if own != nil { remove() } }
 
     package var count: Int { buffers.count }
 
@@ -70,11 +114,16 @@ package final class Spill: @unchecked Sendable {
         _ = try? folder.removeEntry(Self.name(p))
     }
 
-    /// Removes the spill folder and everything in it.
+    /// Removes the spill folder and everything in it (a temporary spill: its own folder too).
     package func remove() {
         guard !removed else { return }
         removed = true
-        try? parent.removeTree(Self.folderName)
+        guard let own else {
+            try? parent.removeTree(Self.folderName)
+            return
+        }
+        try? own.parent.removeTree(own.name)
+        _ = SiteWriter.Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(parent)) }
     }
 
     /// Appends what partition `p` buffers to its file, opened for each flush (a dump may have

@@ -31,6 +31,34 @@ struct ArchiveInputTests {
         if case .file = whole[0].source {} else { Issue.record("expected the whole file") }
     }
 
+    @Test("a file is a dump by its first line alone exactly when the listing streams it", arguments: [nil, "story_id"] as [String?])
+    func dumpForms(_ threadKey: String?) throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths = try DumpBuildTests.sample(in: folder) + DumpBuildTests.sample(in: folder, compressed: false)
+        let items = #"{"id": 1, "type": "story", "by": "a", "title": "S"}"# + "\n" + #"{"id": 2, "type": "comment", "by": "b", "parent": 1, "text": "hi"}"# + "\n"
+        paths.append(try ArchiveFixture.write(items, "items.jsonl", in: folder))
+        paths.append(try ArchiveFixture.write(#"{"id": 5, "story_id": 1, "parent_id": null, "body": "x"}"#, "one-line.json", in: folder))
+        paths.append(try ArchiveFixture.write(#"{"id": 5, "story_id": 1, "body": "x"}"# + "\n" + #"{"id": 6, "story_id": 1, "parent_id": 5}"# + "\n", "comments.jsonl", in: folder))
+        paths.append(try ArchiveFixture.write((1...3).map { ArchiveFixture.thread(id: "t\($0)") }.joined(separator: "\n") + "\n", "threads.jsonl", in: folder))
+        paths.append(try ArchiveFixture.write(ArchiveFixture.thread(id: "one"), "thread.json", in: folder))
+        paths.append(try ArchiveFixture.write("[\n  {\"id\": \"a\"},\n  {\"id\": \"b\", \"parent_id\": \"a\"}\n]\n", "array.json", in: folder))
+        paths.append(try ArchiveFixture.write("\n\n" + #"{"id": "c1", "link_id": "t3_x", "parent_id": "t3_x", "body": "late"}"# + "\n", "RC_blank_start.jsonl", in: folder))
+        var options = ImportOptions()
+        if let threadKey { options.mapping = FieldMapping(paths: [.id: ["id"], .parent: ["parent_id"], .body: ["body"], .thread: [threadKey]]) }
+        let linesAreThreads: Bool? = threadKey != nil ? false : nil
+        var dumps = 0
+        for path in paths {
+            let units = try ArchiveInput.units([path], readStandardInput: { [] }, linesAreThreads: linesAreThreads, dumpForm: ArchiveInput.dumps(options))
+            var listed: DumpForm?
+            if units.count == 1, case .dump(_, let form) = units[0].source { listed = form }
+            let probed = ArchiveInput.dumpForm(ofFile: path, linesAreThreads: linesAreThreads, dumpForm: ArchiveInput.dumps(options))
+            #expect(probed == listed, "\(path)")
+            if listed != nil { dumps += 1 }
+        }
+        if threadKey == nil { #expect(dumps == 6, "the sample dumps, plain and compressed, the items and the late comment") }
+    }
+
     @Test("an error on line 3 of a JSON Lines file names line 3")
     func lineNumbers() throws {
         let folder = try ArchiveFixture.folder()

@@ -1,0 +1,282 @@
+import Foundation
+
+/// What `check` counts in a thread, or summed over many: the tree's comments, people and levels,
+/// the problems it handled, and what the form gave (a file read as the wrong form shows as
+/// comments without bodies or authors).
+package struct ThreadCounts: Sendable, Equatable {
+    package var threads = 0
+    /// Comments the tree shows.
+    package var comments = 0
+    /// People and levels: in one thread, or summed, the most in any one thread.
+    package var people = 0
+    package var levels = 0
+    package var orphans = 0
+    package var cycles = 0
+    package var duplicates = 0
+    package var deletedLeftOut = 0
+    /// Comments the form read, and how many of them have a body, an author and a time.
+    package var records = 0
+    package var bodies = 0
+    package var authors = 0
+    package var times = 0
+    package var notices = 0
+
+    package init() {}
+
+    /// One thread's counts.
+    package init(_ record: ThreadRecord, _ tree: ThreadTree) {
+        threads = 1
+        comments = tree.totals.comments
+        people = tree.totals.participants
+        levels = tree.totals.levels
+        for diagnostic in tree.diagnostics {
+            switch diagnostic.kind {
+            case .orphan: orphans += 1
+            case .cycle: cycles += 1
+            case .duplicate: duplicates += 1
+            case .omittedDeleted: deletedLeftOut += 1
+            }
+        }
+        records = record.comments.count
+        bodies = record.comments.count { !$0.body.isEmpty }
+        authors = record.comments.count { !($0.author ?? "").isEmpty }
+        times = record.comments.count { $0.createdAt != nil }
+        notices = record.notices.count
+    }
+
+    /// Adds `other`'s counts; people and levels keep the larger.
+    package mutating func add(_ other: ThreadCounts) {
+        threads += other.threads
+        comments += other.comments
+        people = max(people, other.people)
+        levels = max(levels, other.levels)
+        orphans += other.orphans
+        cycles += other.cycles
+        duplicates += other.duplicates
+        deletedLeftOut += other.deletedLeftOut
+        records += other.records
+        bodies += other.bodies
+        authors += other.authors
+        times += other.times
+        notices += other.notices
+    }
+}
+
+/// `check` for dumps, read the way a build reads them: every dump streamed once into a spill of
+/// whole threads (`DumpInputs.partition`), here in a temporary folder of its own, then each
+/// partition's threads gathered (`DumpInputs.forEachThread`), imported and built
+/// (`ThreadBuilder`) on `jobs` workers, largest partition first, and counted; nothing is
+/// rendered. So a Reddit dump's submissions join their comments, and the counts are the ones a
+/// build would publish.
+///
+/// Memory holds what a build's does before rendering: a chunk of input, the id map for Hacker
+/// News, and per worker one partition and its threads; then, rather than a summary per thread,
+/// the sums and the first few messages of each kind in the dumps' order (every thread's counts
+/// and messages only when `eachThread` asks for them).
+///
+/// The report does not depend on `jobs`: partitions follow from the input alone, sums do not
+/// depend on order, and messages and threads are sorted by where they are in the dumps.
+package struct DumpCheck: Sendable {
+    package var files: [(path: String, display: String, form: DumpForm)]
+    package var importing: ImportOptions
+    package var thread: ThreadOptions
+    package var jobs: Int
+    /// Where the spill's temporary folder is made.
+    package var temporaryDirectory = FileManager.default.temporaryDirectory.path
+    /// Keep every thread's counts and messages (`Report.threads`), not only the sums.
+    package var eachThread = false
+    /// Messages kept of each kind (warnings by kind, errors as one kind); the rest are counted.
+    package var messagesPerKind = 10
+    package var errorsKept = ThreadDecoder.errorLimit
+
+    /// The check of `units`' dumps (the `.dump` units; others are left out), in their order.
+    package init(units: [ArchiveUnit], importing: ImportOptions, thread: ThreadOptions = ThreadOptions(),
+                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        files = units.compactMap { unit in
+            guard case .dump(let path, let form) = unit.source else { return nil }
+            return (path, unit.display, form)
+        }
+        self.importing = importing
+        self.thread = thread
+        self.jobs = jobs
+    }
+
+    /// One thread, with `eachThread`.
+    package struct CheckedThread: Sendable {
+        /// Where it is named: the file and line of its first record.
+        package var source: String
+        package var id: String?
+        package var form: DumpForm
+        package var counts: ThreadCounts
+        /// Its warnings, in the dumps' order.
+        package var warnings: [InputError]
+        /// Its place among the dumps' threads: its first record's file and line.
+        var order: [Int]
+    }
+
+    package struct Report: Sendable {
+        /// Errors in the dumps' order: the first `errorsKept`, then how many more there were.
+        /// When any, the counts are not whole.
+        package var errors: [InputError] = []
+        package var moreErrors = 0
+        package var counts = ThreadCounts()
+        /// Lines read, and lines skipped (`lenient`) because they were not records of their form.
+        package var lines = 0
+        package var skippedLines = 0
+        /// Comments the importer skipped (`lenient`) or left out by its own rule.
+        package var skippedComments = 0
+        /// Warnings in the dumps' order: the first `messagesPerKind` of each kind, or with
+        /// `eachThread`, those that belong to no thread (skipped lines); then how many more.
+        package var warnings: [InputError] = []
+        package var moreWarnings = 0
+        /// With `eachThread`: every thread, in the order of their first records.
+        package var threads: [CheckedThread] = []
+    }
+
+    /// Streams the dumps into a temporary spill, checks every thread and removes the spill.
+    package func run() -> Report {
+        var report = Report()
+        let temporary = temporaryDirectory
+        let (outcome, dumps) = DumpInputs.partition(files, importing: importing, shard: nil, jobs: jobs) {
+            (count, bufferBytes) throws(SiteError) in try Spill.temporary(in: temporary, count: count, bufferBytes: bufferBytes)
+        }
+        defer { dumps?.spill.remove() }
+        report.lines = outcome.lines
+        report.skippedLines = outcome.skipped.count
+        var errors = FirstMessages(limit: errorsKept)
+        var warnings = FirstMessages(limit: eachThread ? Int.max : messagesPerKind)
+        let places = MessagePlaces(files: files)
+        for (i, error) in outcome.errors.enumerated() { errors.add(error, key: places.key(error, seq: i), kind: "error") }
+        for (i, warning) in outcome.skipped.enumerated() { warnings.add(warning, key: places.key(warning, seq: i)) }
+        if outcome.errors.isEmpty, let dumps {
+            // Largest partitions first, so no long thread ends the run alone.
+            let sizes = dumps.spill.sizes
+            let pending = (0..<(dumps.spill.count - 1)).filter { sizes[$0] > 0 }.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && $0 < $1) }
+            let results = Parallel.map(count: pending.count, jobs: jobs) { [self] i in
+                check(partition: pending[i], dumps: dumps, places: places)
+            }
+            for result in results {
+                report.counts.add(result.counts)
+                report.skippedComments += result.skippedComments
+                errors.merge(result.errors)
+                warnings.merge(result.warnings)
+                report.threads += result.threads
+            }
+            report.threads.sort { $0.order.lexicographicallyPrecedes($1.order) }
+        }
+        (report.errors, report.moreErrors) = errors.sorted()
+        (report.warnings, report.moreWarnings) = warnings.sorted()
+        return report
+    }
+
+    /// What one partition's threads hold.
+    struct PartitionCheck: Sendable {
+        var counts = ThreadCounts()
+        var skippedComments = 0
+        var errors: FirstMessages
+        var warnings: FirstMessages
+        var threads: [CheckedThread] = []
+    }
+
+    /// Imports and builds each thread of spill partition `p`, and counts it.
+    func check(partition p: Int, dumps: DumpInputs, places: MessagePlaces) -> PartitionCheck {
+        var result = PartitionCheck(errors: FirstMessages(limit: errorsKept), warnings: FirstMessages(limit: eachThread ? Int.max : messagesPerKind))
+        do {
+            try dumps.forEachThread(in: p) { _, form, thread in
+                let source = dumps.source(of: thread)
+                let first = thread.origins[0]
+                let order = [first.file, first.line]
+                let locate = { (error: InputError) in dumps.locate(error, in: thread) }
+                do {
+                    let imported = try Importer.read(bytes: thread.bytes, file: source, options: dumps.options(form))
+                    var found: [(counts: ThreadCounts, id: String?, warnings: [InputError])] = []
+                    var warnings = imported.skipped.map(locate)
+                    let skipped = warnings.count
+                    for record in imported.threads {
+                        let tree = try ThreadBuilder.build(record, options: self.thread)
+                        warnings += tree.diagnostics.map { locate($0.error) }
+                        found.append((ThreadCounts(record, tree), record.info.id?.string, warnings))
+                        warnings = []
+                    }
+                    // Counted only once every record of the thread is built, as a build publishes it whole or not at all.
+                    result.skippedComments += skipped
+                    var seq = 0
+                    for thread in found {
+                        result.counts.add(thread.counts)
+                        let keyed = thread.warnings.map { warning -> (key: [Int], warning: InputError) in
+                            defer { seq += 1 }
+                            return (places.key(warning, thread: order, seq: seq), warning)
+                        }
+                        if eachThread {
+                            let sorted = keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.warning)
+                            result.threads.append(CheckedThread(source: source, id: thread.id, form: form, counts: thread.counts,
+                                                         warnings: sorted, order: order))
+                        } else {
+                            for (key, warning) in keyed { result.warnings.add(warning, key: key) }
+                        }
+                    }
+                } catch {
+                    for (i, error) in WorkerContext.errors(error, display: source, locate: locate).enumerated() {
+                        result.errors.add(error, key: places.key(error, thread: order, seq: i), kind: "error")
+                    }
+                }
+            }
+        } catch {
+            result.errors.add(InputError(file: error.path, message: error.message), key: [Int.max], kind: "error")
+        }
+        return result
+    }
+}
+
+/// Where a message stands among the dumps' messages: its file (in input order), line and
+/// column, then the thread it is about (its first record's file and line) and its place there.
+struct MessagePlaces: Sendable {
+    let order: [String: Int]
+
+    init(files: [(path: String, display: String, form: DumpForm)]) {
+        order = Dictionary(files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func key(_ message: InputError, thread: [Int] = [], seq: Int) -> [Int] {
+        [order[message.file] ?? Int.max, message.line ?? 0, message.column ?? 0] + thread + [seq]
+    }
+}
+
+/// The first `limit` messages of each kind by a total order of keys, and how many there were:
+/// partitions finish in any order, and each keeps only what could still be among the first.
+struct FirstMessages: Sendable {
+    let limit: Int
+    private var kept: [String: [(key: [Int], message: InputError)]] = [:]
+    private var counts: [String: Int] = [:]
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Adds `message` under its own kind (`kind` names another).
+    mutating func add(_ message: InputError, key: [Int], kind: String? = nil) {
+        let kind = kind ?? message.kind ?? "other"
+        counts[kind, default: 0] += 1
+        guard limit > 0 else { return }
+        kept[kind, default: []].append((key, message))
+        // Trimmed now and then, so a partition of many warnings holds a few.
+        if limit <= Int.max / 2, kept[kind]!.count >= 2 * limit { trim(kind) }
+    }
+
+    mutating func merge(_ other: FirstMessages) {
+        for (kind, count) in other.counts { counts[kind, default: 0] += count }
+        for (kind, list) in other.kept {
+            kept[kind, default: []] += list
+            if kept[kind]!.count > limit { trim(kind) }
+        }
+    }
+
+    private mutating func trim(_ kind: String) {
+        kept[kind] = Array(kept[kind]!.sorted { $0.key.lexicographicallyPrecedes($1.key) }.prefix(limit))
+    }
+
+    /// The messages kept, every kind together in key order, and how many were not kept.
+    func sorted() -> (messages: [InputError], more: Int) {
+        let all = kept.values.flatMap { $0.sorted { $0.key.lexicographicallyPrecedes($1.key) }.prefix(limit) }
+        let messages = all.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.message)
+        return (messages, counts.values.reduce(0, +) - messages.count)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import ThreadfoldKit
+
+/// A check's spill has no staging folder: it makes a temporary folder of its own, which goes
+/// with it however the work ends.
+@Suite("Temporary spills")
+struct SpillTests {
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func names(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test("a temporary spill lives in a private folder of its own, registered for removal on a signal, and goes with remove() or its release")
+    func lifetime() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var spill: Spill? = try Spill.temporary(in: folder.path, count: 3, bufferBytes: 16)
+        let made = try Self.names(folder)
+        #expect(made.count == 1 && made[0].hasPrefix("threadfold-spill-\(getpid())-"), "\(made)")
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(made[0]).path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        let registered = { SiteWriter.Staging.active.withLock { $0.values.contains { $0.name == made[0] } } }
+        #expect(registered())
+        let line = Array(#"{"id": "a"}"#.utf8)
+        try line.withUnsafeBufferPointer { try spill!.append(1, [1, 2], [3], $0) }
+        try spill!.finishWriting()
+        #expect(try spill!.read(1) == [1, 2, 3] + line)
+        spill!.remove()
+        #expect(try Self.names(folder).isEmpty)
+        #expect(!registered())
+
+        spill = try Spill.temporary(in: folder.path, count: 3, bufferBytes: 16)
+        #expect(try Self.names(folder).count == 1)
+        spill = nil
+        #expect(try Self.names(folder).isEmpty, "released without remove(): the folder goes too")
+    }
+
+    @Test("a temporary spill removes what killed processes left, and nothing of a running one")
+    func abandoned() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A process that has ended: its id is free.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let gone = "threadfold-spill-\(ended.processIdentifier)-abc"
+        let running = "threadfold-spill-1-abc"
+        let mine = "threadfold-spill-\(getpid())-abc"
+        let other = "threadfold-spill-notes"
+        for name in [gone, running, mine, other] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name).appendingPathComponent(".threadfold-spill"),
+                                                    withIntermediateDirectories: true)
+        }
+        let spill = try Spill.temporary(in: folder.path, count: 2, bufferBytes: 16)
+        let left = try Self.names(folder)
+        #expect(!left.contains(gone))
+        #expect([running, mine, other].allSatisfy(left.contains), "\(left)")
+        spill.remove()
+        #expect(try Self.names(folder) == [running, mine, other].sorted())
+    }
+
+    @Test("a temporary folder that cannot be made is an error naming it")
+    func unwritable() throws {
+        #expect(throws: SiteError.self) { try Spill.temporary(in: "/nonexistent-\(UUID().uuidString)", count: 2, bufferBytes: 16) }
+    }
+}
