@@ -6,7 +6,7 @@ extension InputError {
     var shown: String { description + flagHint }
 
     /// The message with its flag hint, for `--report`.
-    var shownMessage: String { message + flagHint }
+    var shownMessage: String { message + (related.map { " (\($0.description))" } ?? "") + flagHint }
 
     private var flagHint: String {
         switch hint {

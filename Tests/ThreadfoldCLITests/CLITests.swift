@@ -52,7 +52,7 @@ struct CLITests {
         (#"{"comments": [{"body": "no id"}]}"#, [] as [String], "$.comments[0].id: expected an \"id\" (a string or an integer), found none; --lenient skips such comments"),
         (#"{"comments": [{"id": 1}, {"body": "no id"}]}"#, ["--lenient"], "$.comments[1].id: has no id; skipped (--lenient)"),
         (#"{"what": 1}"#, [], ". Name it with --from, or map its fields with --map"),
-        (#"{"comments": [{"id": "a"}, {"id": "a"}]}"#, [], "expected unique ids (--allow-duplicates keeps the first)"),
+        (#"{"comments": [{"id": "a"}, {"id": "a"}]}"#, [], "expected unique ids (first used at 1:15 ($.comments[0])) (--allow-duplicates keeps the first)"),
         (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#, [],
          "found the number 5.5 (read as Reddit (a /comments/<id>.json thread, or dump comments and submissions)); --from picks another form"),
     ])
@@ -266,7 +266,7 @@ struct CLITests {
         let dup = try write(#"[{"id": "a"}, {"id": "a"}]"#, "dup.json", in: folder)
         let failed = try run(["check", dup])
         #expect(failed.status == 1)
-        #expect(failed.err.contains("dup.json:1:15: error: $[1].id: found the id \"a\" again, first used at 1:2 ($[0])"))
+        #expect(failed.err.contains("dup.json:1:15: error: $[1].id: found the id \"a\" again; expected unique ids (first used at 1:2 ($[0])) (--allow-duplicates keeps the first)"))
         #expect(try run(["check", dup, "--allow-duplicates"]).status == 0)
     }
 

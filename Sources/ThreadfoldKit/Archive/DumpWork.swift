@@ -60,14 +60,30 @@ struct DumpThread {
     /// `error` (about this thread's array) at the file, line and element its record came from.
     func locate(_ error: InputError, displays: (Int) -> String) -> InputError {
         var error = error
-        let index = (error.line ?? 0) - 2
-        let origin = origins.indices.contains(index) ? origins[index] : origins[0]
+        let origin = self.origin(line: error.line)
         error.file = displays(origin.file)
         if error.line != nil { error.line = origin.line }
-        if let path = error.path, path.hasPrefix("$["), let close = path.firstIndex(of: "]") {
-            error.path = "$[\(origin.position)]" + path[path.index(after: close)...]
+        error.path = Self.path(error.path, origin)
+        if var related = error.related, related.file == nil {
+            let place = self.origin(line: related.line)
+            if place.file != origin.file { related.file = displays(place.file) }
+            if related.line != nil { related.line = place.line }
+            related.path = Self.path(related.path, place)
+            error.related = related
         }
         return error
+    }
+
+    /// The record at `line` of the thread's array (line k + 2 holds record k).
+    private func origin(line: Int?) -> DumpOrigin {
+        let index = (line ?? 0) - 2
+        return origins.indices.contains(index) ? origins[index] : origins[0]
+    }
+
+    /// A path into the thread's array, made a path into the dump: `$[k]` becomes the line's element.
+    private static func path(_ path: String?, _ origin: DumpOrigin) -> String? {
+        guard let path, path.hasPrefix("$["), let close = path.firstIndex(of: "]") else { return path }
+        return "$[\(origin.position)]" + path[path.index(after: close)...]
     }
 }
 

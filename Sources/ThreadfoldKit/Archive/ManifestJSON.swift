@@ -69,6 +69,16 @@ extension Manifest {
                         w.field("severity", e.severity.rawValue)
                         if let hint = e.hint { w.field("hint", hint.rawValue) }
                         if let kind = e.kind { w.field("kind", kind) }
+                        if let related = e.related {
+                            w.key("related")
+                            w.object { w in
+                                w.field("label", related.label)
+                                if let file = related.file { w.field("file", file) }
+                                if let line = related.line { w.field("line", line) }
+                                if let column = related.column { w.field("column", column) }
+                                if let path = related.path { w.field("path", path) }
+                            }
+                        }
                     }
                 }
             }
@@ -174,6 +184,7 @@ extension Manifest {
                     var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = InputError.Severity.warning
                     var hint: InputError.Hint?
                     var kind: String?
+                    var related: InputError.Related?
                     try r.members(w, "warning") { k, v throws(JSONMismatch) in
                         switch k {
                         case "file": file = try r.string(v, k)
@@ -184,12 +195,26 @@ extension Manifest {
                         case "severity": severity = InputError.Severity(rawValue: try r.string(v, k)) ?? .warning
                         case "hint": hint = InputError.Hint(rawValue: try r.string(v, k))
                         case "kind": kind = try r.string(v, k)
+                        case "related":
+                            var place = InputError.Related(label: "")
+                            try r.members(v, k) { name, value throws(JSONMismatch) in
+                                switch name {
+                                case "label": place.label = try r.string(value, name)
+                                case "file": place.file = try r.string(value, name)
+                                case "line": place.line = Int(try r.count(value, name))
+                                case "column": place.column = Int(try r.count(value, name))
+                                case "path": place.path = try r.string(value, name)
+                                default: break
+                                }
+                            }
+                            related = place
                         default: break
                         }
                     }
                     guard let file, let message else { return }
                     var warning = InputError(file: file, line: line, column: column, path: path, message: message, severity: severity, hint: hint)
                     warning.kind = kind
+                    warning.related = related
                     warnings.append(warning)
                 }
             default: break

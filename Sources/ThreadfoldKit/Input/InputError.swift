@@ -18,6 +18,37 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of a warning that many comments can share (`orphan`, `cycle`, `duplicate`,
     /// `omittedDeleted`, `skipped`), so a front end can count them rather than list each.
     public var kind: String?
+    /// Another place the message is about (where a duplicate id was first used), printed after
+    /// the message; located like the error itself, so a front end that moves the error (a dump's
+    /// thread back to its file's lines) moves it too.
+    public var related: Related?
+
+    /// A second place in the input that a message points to.
+    public struct Related: Sendable, Equatable {
+        /// What is there, as the message's words: "first used".
+        public var label: String
+        /// Set when it is in another file than the error.
+        public var file: String?
+        public var line: Int?
+        public var column: Int?
+        public var path: String?
+
+        public init(label: String, file: String? = nil, line: Int? = nil, column: Int? = nil, path: String? = nil) {
+            self.label = label
+            self.file = file
+            self.line = line
+            self.column = column
+            self.path = path
+        }
+
+        /// "first used at 12:3 ($[11])", or with the file when it differs.
+        public var description: String {
+            var place = file.map { Printable.escape($0) + ":" } ?? ""
+            if let line, let column { place += "\(line):\(column)" }
+            if let path { place += place.isEmpty ? Printable.escape(path) : " (\(Printable.escape(path)))" }
+            return "\(label) at \(place.isEmpty ? "?" : place)"
+        }
+    }
 
     /// A way around a problem that a front end may offer.
     public enum Hint: String, Sendable {
@@ -51,7 +82,9 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         if let line, let column { text += ":\(line):\(column)" }
         text += ": \(severity.rawValue): "
         if let path { text += "\(Printable.escape(path)): " }
-        return text + Printable.escape(message)
+        text += Printable.escape(message)
+        if let related { text += " (\(related.description))" }
+        return text
     }
 }
 

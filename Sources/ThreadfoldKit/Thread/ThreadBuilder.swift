@@ -49,16 +49,17 @@ private struct Builder {
         for i in 0..<n {
             let id = records[i].id
             if let first = indexByID[id] {
-                let firstPlace = place(of: Int(first))
+                let firstUse = related(Int(first), "first used")
                 if options.allowDuplicates {
                     dropped[i] = true
                     flags[i] = []
-                    diagnostics.append(Diagnostic(kind: .duplicate, record: i, error: record.message(
-                        about: i, field: "id", "found the id \(quoted(id)) again (first used at \(firstPlace)); this comment is left out",
-                        severity: .warning)))
+                    var warning = record.message(about: i, field: "id", "found the id \(quoted(id)) again; this comment is left out",
+                                                 severity: .warning)
+                    warning.related = firstUse
+                    diagnostics.append(Diagnostic(kind: .duplicate, record: i, error: warning))
                 } else {
-                    var error = record.message(about: i, field: "id",
-                                               "found the id \(quoted(id)) again, first used at \(firstPlace); expected unique ids")
+                    var error = record.message(about: i, field: "id", "found the id \(quoted(id)) again; expected unique ids")
+                    error.related = firstUse
                     error.hint = .allowDuplicates
                     errors.append(error)
                 }
@@ -312,10 +313,10 @@ private struct Builder {
         return stats
     }
 
-    func place(of index: Int) -> String {
+    /// Comment `index`'s place, as a message's second place.
+    func related(_ index: Int, _ label: String) -> InputError.Related {
         let error = record.message(about: index, "")
-        if let line = error.line, let column = error.column { return "\(line):\(column) (\(error.path ?? ""))" }
-        return error.path ?? "?"
+        return InputError.Related(label: label, line: error.line, column: error.column, path: error.path)
     }
 }
 

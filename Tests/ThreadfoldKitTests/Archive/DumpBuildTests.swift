@@ -171,6 +171,39 @@ struct DumpBuildTests {
         #expect(deleted.map { $0.line! } == deleted.map { $0.line! }.sorted())
     }
 
+    @Test("a duplicate id names both of its lines in the dump, when it is an error and when it is a warning kept by an incremental build")
+    func duplicateNamesBothLines() throws {
+        let folder = try ArchiveFixture.folder()
+        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        // Line 60 repeats line 12's comment id, in the same thread, far apart in the dump.
+        var first = try JSONSerialization.jsonObject(with: Data(lines[11].utf8)) as! [String: Any]
+        var copy = try JSONSerialization.jsonObject(with: Data(lines[59].utf8)) as! [String: Any]
+        copy["id"] = first["id"]
+        copy["link_id"] = first["link_id"]
+        copy["parent_id"] = first["link_id"]
+        first["parent_id"] = first["link_id"]
+        lines[11] = String(decoding: try JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]), as: UTF8.self)
+        lines[59] = String(decoding: try JSONSerialization.data(withJSONObject: copy, options: [.sortedKeys]), as: UTF8.self)
+        let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_dup.jsonl", in: folder)
+
+        let refused = try ArchiveFixture.build([dump], in: folder)
+        #expect(!refused.published)
+        let error = try #require(refused.errors.first)
+        #expect(error.line == 60 && error.path == "$[59].id")
+        #expect(error.related == InputError.Related(label: "first used", line: 12, column: 1, path: "$[11]"), "\(error)")
+        #expect(error.description.hasSuffix("(first used at 12:1 ($[11]))"))
+
+        var options = ArchiveOptions()
+        options.render.thread.allowDuplicates = true
+        for _ in 0..<2 {
+            // The second build reuses the thread and its warnings from the manifest.
+            let kept = try ArchiveFixture.build([dump], in: folder, site: "kept", options: options, incremental: true)
+            let warning = try #require(kept.warnings.first { $0.kind == "duplicate" })
+            #expect(warning.line == 60)
+            #expect(warning.related == InputError.Related(label: "first used", line: 12, column: 1, path: "$[11]"), "\(warning)")
+        }
+    }
+
     @Test("with lenient, lines that are not records are skipped and counted; past the share allowed the file is refused")
     func lenient() throws {
         let folder = try ArchiveFixture.folder()

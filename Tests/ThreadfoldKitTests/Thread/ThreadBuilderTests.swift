@@ -86,9 +86,9 @@ struct ThreadBuilderTests {
         let json = Fixtures.flat([("a", nil, "x"), ("b", "a", "y"), ("a", nil, "z")])
         let errors = try #require(throws: InputErrors.self) { try Fixtures.tree(json) }
         let message = errors.errors[0].description
-        #expect(message.contains("$.comments[2].id: found the id \"a\" again, first used at 1:"))
-        #expect(message.contains("($.comments[0])"))
-        #expect(message.hasSuffix("expected unique ids"))
+        #expect(message.contains("$.comments[2].id: found the id \"a\" again; expected unique ids (first used at 1:"))
+        #expect(message.hasSuffix("($.comments[0]))"))
+        #expect(errors.errors[0].related?.path == "$.comments[0]")
         #expect(errors.errors[0].hint == .allowDuplicates)
     }
 
