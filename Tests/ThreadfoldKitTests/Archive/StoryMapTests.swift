@@ -189,17 +189,17 @@ struct StoryMapTests {
         #expect((counts.pages - StoryMap.freePages) * StoryMap.pageSize <= StoryMap.slotsPerPagedItem * counts.paged + counts.others / 4)
     }
 
-    @Test("linear time: 200,000 sparse ids and a descending chain of 200,000 ids 2^40 apart, in seconds")
+    /// Tests assert no timings: a table probing from one slot, or a walk repeated for each item,
+    /// would make this run for hours instead of seconds, which the suite's time shows.
+    @Test("200,000 sparse ids and a descending chain of 200,000 ids 2^40 apart resolve to the chain's top")
     func linear() {
-        let start = ContinuousClock.now
         var map = StoryMap()
         for item in Self.sparse(200_000, seed: 12) + (1...200_000).reversed().map({ ($0 << 40, $0 == 1 ? nil : ($0 - 1) << 40) })
         where map.story(of: item.id, parent: item.parent) == nil {
             map.defer(id: item.id, parent: item.parent!)
         }
         #expect(map.resolve(200_000 << 40) == 1 << 40)
-        // About 4 s unoptimised; a table probing from one slot, or a walk repeated for each item, takes hours.
-        #expect(ContinuousClock.now - start < .seconds(60))
+        #expect(map.resolve(100_000 << 40) == 1 << 40)
     }
 
     /// Not a check: what the map costs an item, printed for the record.
