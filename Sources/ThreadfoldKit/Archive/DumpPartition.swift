@@ -22,6 +22,8 @@ struct DumpPartition {
     /// Threads that read lines' keys: a batch of lines is split among them, and their keys are
     /// placed in the order of the lines, so partitions are the same for any number.
     var jobs = 1
+    /// The Hacker News story map's limit (`StoryMap.limit`); lower in tests.
+    var storyLimit = StoryMap.maximumLimit
 
     /// Lines are read into a batch of about this many bytes (or `batchLines` lines) before their
     /// keys are read, on `jobs` threads.
@@ -60,7 +62,10 @@ struct DumpPartition {
         var outcome = Outcome()
         var otherShards: Set<[UInt8]> = []
         var keys = [Set<UInt64>](repeating: [], count: spill.count - 1)
-        var stories = StoryMap()
+        var stories = StoryMap(limit: storyLimit)
+        func mapFull(_ file: String, line: Int?) -> InputError {
+            InputError(file: file, line: line, message: "more Hacker News items than the story map holds (\(stories.limit) stories with replies, or as many items before their parent); expected a smaller dump")
+        }
         var base: Int64 = 0
         var header = [UInt8](repeating: 0, count: Self.headerBytes)
         // The last partition holds Hacker News items whose parent comes later in the dump.
@@ -126,6 +131,10 @@ struct DumpPartition {
                             outcome.errors += error.errors
                             if outcome.errors.count >= ThreadDecoder.errorLimit { return false }
                         case .success(let key):
+                            if case .item = key, !stories.hasRoom {
+                                outcome.errors.append(mapFull(file.display, line: entry.number))
+                                return false
+                            }
                             do throws(SiteError) {
                                 try entry.bytes.withUnsafeBufferPointer { (line) throws(SiteError) in
                                     switch key {
@@ -183,6 +192,10 @@ struct DumpPartition {
                 spill.discard(pending)
                 for record in Self.records(bytes) {
                     let id = bytes.withUnsafeBytes { Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: record.key.lowerBound, as: UInt64.self))) }
+                    guard stories.hasRoomToResolve else {
+                        outcome.errors.append(mapFull(files[record.origin.file].display, line: record.origin.line))
+                        break
+                    }
                     let story = stories.resolve(id)
                     let line = Array(bytes[record.line])
                     try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in

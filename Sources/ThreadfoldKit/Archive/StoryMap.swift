@@ -47,11 +47,25 @@ struct StoryMap {
     private var recent: (page: Int64, index: Int) = (.max, -1)
     private var earlier: (page: Int64, index: Int) = (.max, -1)
 
+    /// The most stories with items under them, and the most deferred items, the map takes: its
+    /// values are 32 bits. Lower in tests.
+    let limit: Int
+    static let maximumLimit = Int(indexMask)
+
     /// `hash` is for tests, which make ids collide.
-    init(hash: @escaping (Int64) -> UInt64 = { UInt64(bitPattern: Int64($0.hashValue)) }) {
+    init(limit: Int = StoryMap.maximumLimit, hash: @escaping (Int64) -> UInt64 = { UInt64(bitPattern: Int64($0.hashValue)) }) {
+        self.limit = min(limit, Self.maximumLimit)
         pageIndex = IntTable(segmentBits: 0, hash: hash)
         others = IntTable(segmentBits: 6, hash: hash)
     }
+
+    /// Whether the next `story(of:parent:)` or `defer` fits: each adds at most one story and one
+    /// deferred item. The caller asks first and stops with an error when it is false, so the
+    /// checks inside are never reached by input.
+    var hasRoom: Bool { roots.count < limit && parents.count < limit }
+
+    /// Whether the next `resolve` fits: it adds at most one story.
+    var hasRoomToResolve: Bool { roots.count < limit }
 
     /// The story of `id` when it is known now (a story is its own), and records it.
     mutating func story(of id: Int64, parent: Int64?) -> Int64? {

@@ -28,17 +28,19 @@ struct DumpPartitionTests {
         var threads: [Int]
     }
 
-    static func run(_ path: String, jobs: Int, lenient: Bool = false, in folder: URL) throws -> Run {
+    static func run(_ path: String, jobs: Int, lenient: Bool = false, form: DumpForm = .reddit, storyLimit: Int = StoryMap.maximumLimit,
+                    in folder: URL) throws -> Run {
         let parent = try Folder.open(folder.path)
-        let name = "spill-\(jobs)-\(lenient)"
+        let name = "spill-\(jobs)-\(lenient)-\(form)-\(storyLimit)"
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
         let spill = try Spill(in: try parent.folder(name), count: 9, bufferBytes: 4096)
         defer { spill.remove() }
         var options = ImportOptions()
         options.lenient = lenient
         options.maxSkipped = 1
-        var partition = DumpPartition(files: [(path, "RC_test.jsonl", .reddit)], options: options, shard: nil)
+        var partition = DumpPartition(files: [(path, "RC_test.jsonl", form)], options: options, shard: nil)
         partition.jobs = jobs
+        partition.storyLimit = storyLimit
         let outcome = partition.run(into: spill) { _ in }
         try spill.finishWriting()
         let describe = { (error: InputError) in "\(error.line ?? 0):\(error.column ?? 0) \(error.path ?? "") \(error.message)" }
@@ -67,5 +69,39 @@ struct DumpPartitionTests {
             #expect(one.threads.reduce(0, +) == 97)
             #expect(one.partitions.reduce(0) { $0 + $1.count } > count * 100, "every good line was spilled")
         }
+    }
+
+    @Test("past the Hacker News story map's limit the pass stops with an error at the line, while streaming and while placing deferred items")
+    func storyMapLimit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-partition-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func items(_ lines: [(Int, Int?)]) throws -> String {
+            let path = folder.appendingPathComponent("items-\(UUID().uuidString).jsonl").path
+            let text = lines.map { id, parent in
+                "{\"id\": \(id), \"type\": \"\(parent == nil ? "story" : "comment")\", \"time\": \(1_600_000_000 + id)"
+                    + (parent.map { ", \"parent\": \($0)" } ?? "") + ", \"text\": \"x\"}"
+            }.joined(separator: "\n") + "\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        // Five stories, each with a reply: with 3 stories holding replies, the next item (line 7) might make a fourth.
+        let stories = try items((1...5).flatMap { [($0, nil), ($0 + 100, $0)] as [(Int, Int?)] })
+        let within = try Self.run(stories, jobs: 1, form: .hn, storyLimit: 5, in: folder)
+        #expect(within.errors.isEmpty)
+        let past = try Self.run(stories, jobs: 1, form: .hn, storyLimit: 3, in: folder)
+        #expect(past.errors.count == 1)
+        #expect(past.errors.first?.hasPrefix("7:0") == true, "\(past.errors)")
+        #expect(past.errors.first?.contains("more Hacker News items than the story map holds (3 stories") == true)
+
+        // Replies before their parents are deferred; placing them at the end makes a story for each chain.
+        let deferred = try items([(10, 9), (20, 19), (30, 29), (40, 39)])
+        #expect(try Self.run(deferred, jobs: 1, form: .hn, storyLimit: 4, in: folder).errors.isEmpty)
+        let tooMany = try Self.run(deferred, jobs: 2, form: .hn, storyLimit: 2, in: folder)
+        #expect(tooMany.errors.count == 1 && tooMany.errors[0].hasPrefix("3:0"), "\(tooMany.errors)")
+        // Two stories with replies and two deferred items fit a limit of 3 while streaming; placing the
+        // deferred ones makes a story for each chain, and the second (line 6) is one too many.
+        let atResolve = try Self.run(try items([(1, nil), (2, 1), (3, nil), (4, 3), (10, 9), (20, 19)]), jobs: 1, form: .hn, storyLimit: 3, in: folder)
+        #expect(atResolve.errors.count == 1 && atResolve.errors[0].hasPrefix("6:0"), "\(atResolve.errors)")
     }
 }
