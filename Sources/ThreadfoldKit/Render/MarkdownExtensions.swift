@@ -233,11 +233,16 @@ enum RedditMarkdown {
     static func superscripts(in text: [UInt8]) -> [(open: Range<Int>, close: Range<Int>)] {
         var spans: [(open: Range<Int>, close: Range<Int>)] = []
         let n = text.count
-        // Balancing parentheses, found once with a stack, so `^(` never scans ahead.
-        var closing: [Int: Int] = [:]
-        var opened: [Int] = []
-        for i in 0..<n where text[i] == UInt8(ascii: "(") || text[i] == UInt8(ascii: ")") {
-            if text[i] == UInt8(ascii: "(") { opened.append(i) } else if let open = opened.popLast() { closing[open] = i }
+        // Balancing parentheses, found once with a stack, so `^(` never scans ahead: for each `(`,
+        // the offset of its `)`, or -1. An array, not a dictionary: with many groups a dictionary's
+        // lookups miss the cache and the time grew faster than the text.
+        var closing: [Int32] = []
+        if text.contains(UInt8(ascii: "(")) {
+            closing = [Int32](repeating: -1, count: n)
+            var opened: [Int32] = []
+            for i in 0..<n where text[i] == UInt8(ascii: "(") || text[i] == UInt8(ascii: ")") {
+                if text[i] == UInt8(ascii: "(") { opened.append(Int32(i)) } else if let open = opened.popLast() { closing[Int(open)] = Int32(i) }
+            }
         }
         // The end of the word the scan is in: every `^` of one word shares it.
         var wordEnd = 0
@@ -248,7 +253,8 @@ enum RedditMarkdown {
         while i < n {
             while let last = groups.last, last <= i { groups.removeLast() }
             guard text[i] == UInt8(ascii: "^"), i + 1 < n, !isSpace(text[i + 1]) else { i += 1; continue }
-            if text[i + 1] == UInt8(ascii: "("), let close = closing[i + 1] {
+            if text[i + 1] == UInt8(ascii: "("), !closing.isEmpty, closing[i + 1] >= 0 {
+                let close = Int(closing[i + 1])
                 // Superscripts inside the parentheses are found as the scan goes on.
                 if close > i + 2 {
                     spans.append((i..<(i + 2), close..<(close + 1)))
