@@ -81,6 +81,23 @@ struct DumpPartition {
             keys[p].insert(spread)
             try spill.append(p, header, key, line)
         }
+        // A line whose key is read: into its thread's partition, or, for a Hacker News item whose
+        // parent comes later in the dump, kept aside until every item is known.
+        func place(_ key: DumpForm.Key, _ line: UnsafeBufferPointer<UInt8>, _ origin: DumpOrigin) throws(SiteError) {
+            switch key {
+            case .thread(let thread):
+                try append(thread, line, origin)
+            case .item(let id, let parent):
+                if let story = stories.story(of: id, parent: parent) {
+                    try append(Array(String(story).utf8), line, origin)
+                    return
+                }
+                stories.defer(id: id, parent: parent!)
+                Self.header(&header, line: line.count, key: 8, origin)
+                let idBytes = withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { Array($0) }
+                try spill.append(pending, header, idBytes, line)
+            }
+        }
         do throws(SiteError) {
             fileLoop: for (index, file) in files.enumerated() {
                 var skippedHere = 0
@@ -98,7 +115,7 @@ struct DumpPartition {
                 func placeReading() -> Bool {
                     guard let work = reading else { return true }
                     reading = nil
-                    return place(work.lines, work.keys())
+                    return placeBatch(work.lines, work.keys())
                 }
                 // Hands the batch to other threads, or reads its keys here with one job.
                 func submit() -> Bool {
@@ -110,9 +127,9 @@ struct DumpPartition {
                         reading = KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs - 1)
                         return true
                     }
-                    return place(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
+                    return placeBatch(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
                 }
-                func place(_ lines: [PendingLine], _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
+                func placeBatch(_ lines: [PendingLine], _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
                     for (entry, key) in zip(lines, keys) {
                         let origin = DumpOrigin(file: index, line: entry.number, offset: entry.offset, position: entry.position)
                         switch key {
@@ -136,22 +153,7 @@ struct DumpPartition {
                                 return false
                             }
                             do throws(SiteError) {
-                                try entry.bytes.withUnsafeBufferPointer { (line) throws(SiteError) in
-                                    switch key {
-                                    case .thread(let thread):
-                                        try append(thread, line, origin)
-                                    case .item(let id, let parent):
-                                        if let story = stories.story(of: id, parent: parent) {
-                                            try append(Array(String(story).utf8), line, origin)
-                                        } else {
-                                            // The parent comes later in the dump: kept aside until every item is known.
-                                            stories.defer(id: id, parent: parent!)
-                                            Self.header(&header, line: line.count, key: 8, origin)
-                                            let idBytes = withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { Array($0) }
-                                            try spill.append(pending, header, idBytes, line)
-                                        }
-                                    }
-                                }
+                                try entry.bytes.withUnsafeBufferPointer { (line) throws(SiteError) in try place(key, line, origin) }
                             } catch {
                                 siteError = error
                                 return false
