@@ -471,7 +471,26 @@ struct JSONParser {
         let result: Int = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> Int in
             let count = buffer.count
             var i = quote + 1
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             while i < count {
+                // Eight bytes at a time to the next quote, backslash, control character or byte
+                // outside ASCII: most of a document's bytes are plain text inside strings. Each
+                // test's lowest flag is exact (a borrow only flags bytes after a real match).
+                if let base = buffer.baseAddress {
+                    while i + 8 <= count {
+                        let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                        let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+                        let special = (word & highs) | ((word &- ones &* 0x20) & ~word & highs)
+                            | ((quotes &- ones) & ~quotes & highs) | ((backslashes &- ones) & ~backslashes & highs)
+                        if special != 0 {
+                            i += special.trailingZeroBitCount >> 3
+                            break
+                        }
+                        i += 8
+                    }
+                    guard i < count else { break }
+                }
                 let byte = buffer[i]
                 if byte == UInt8(ascii: "\"") { return i }
                 if byte == UInt8(ascii: "\\") {
@@ -564,7 +583,7 @@ func utf8Length(_ buffer: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
 package final class TextLocator: Sendable {
     static let block = 4096
 
-    private struct Checkpoint {
+    struct Checkpoint: Equatable {
         var line: Int
         var column: Int
     }
@@ -590,19 +609,46 @@ package final class TextLocator: Sendable {
         return (point.line, point.column)
     }
 
-    private static func advance(_ point: Checkpoint, _ bytes: [UInt8], from: Int, to: Int) -> Checkpoint {
+    /// The position at `to`, from `point` at `from`: a line per newline, a column per scalar
+    /// (every byte but UTF-8 continuation bytes). Eight bytes at a time while they hold no
+    /// newline, as a dump's thread is scanned whole once its first message is located.
+    static func advance(_ point: Checkpoint, _ bytes: [UInt8], from: Int, to: Int) -> Checkpoint {
         var point = point
-        var i = from
-        while i < to {
-            let byte = bytes[i]
-            if byte == UInt8(ascii: "\n") {
-                point.line += 1
-                point.column = 1
-            } else if byte & 0xC0 != 0x80 {
-                point.column += 1
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = from
+            if let base = buffer.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let newlines = ones &* 0x0A
+                while i + 8 <= to {
+                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    let match = word ^ newlines
+                    if (match &- ones) & ~match & highs != 0 {
+                        // A newline somewhere in these eight: byte by byte.
+                        for k in i..<(i + 8) { step(&point, buffer[k]) }
+                    } else {
+                        // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 (shifted up to 7) clear.
+                        let continuations = word & ~(word << 1) & highs
+                        point.column += 8 - continuations.nonzeroBitCount
+                    }
+                    i += 8
+                }
             }
-            i += 1
+            while i < to {
+                step(&point, buffer[i])
+                i += 1
+            }
         }
         return point
+    }
+
+    @inline(__always)
+    private static func step(_ point: inout Checkpoint, _ byte: UInt8) {
+        if byte == UInt8(ascii: "\n") {
+            point.line += 1
+            point.column = 1
+        } else if byte & 0xC0 != 0x80 {
+            point.column += 1
+        }
     }
 }

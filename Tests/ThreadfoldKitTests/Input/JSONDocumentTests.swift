@@ -121,4 +121,42 @@ struct JSONDocumentTests {
             #expect(located == scanned, "at byte \(offset)")
         }
     }
+
+    @Test("strings are read eight bytes at a time: a quote, escape, control byte or non-ASCII byte is found at every offset")
+    func stringSpecialsAtEveryOffset() throws {
+        for length in 0..<40 {
+            for at in 0..<length {
+                let plain = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+                // Escapes, two-byte and four-byte characters decode wherever they stand.
+                for (special, decoded) in [("\\n", "\n"), ("\\u00e9", "é"), ("é", "é"), ("😀", "😀"), ("\\\"", "\"")] {
+                    let text = String(decoding: plain[..<at], as: UTF8.self) + special + String(decoding: plain[at...], as: UTF8.self)
+                    let document = try parse("[\"" + text + "\"]")
+                    #expect(document.string(document.root + 1) == String(decoding: plain[..<at], as: UTF8.self) + decoded + String(decoding: plain[at...], as: UTF8.self))
+                }
+                // A control byte and a broken UTF-8 byte are errors at their own offset.
+                for bad: UInt8 in [0x0A, 0x01, 0x1F, 0xC3, 0xFF, 0x80] {
+                    var bytes = [UInt8(ascii: "\"")] + plain + [UInt8(ascii: "\"")]
+                    bytes[1 + at] = bad
+                    let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
+                    #expect(error.offset == 1 + at, "byte 0x\(String(bad, radix: 16)) at \(at) of \(length)")
+                }
+            }
+        }
+    }
+
+    @Test("lines and columns counted eight bytes at a time agree with a byte-by-byte count from every start to every end")
+    func locatorWordsAgree() {
+        var generator = SplitMix64(seed: 7)
+        let pieces: [[UInt8]] = [Array("a".utf8), Array("\n".utf8), Array("é".utf8), Array("日".utf8), Array("😀".utf8), Array("  ".utf8)]
+        var bytes: [UInt8] = []
+        while bytes.count < 300 { bytes += pieces[Int(generator.next() % 6)] + (generator.next() % 3 == 0 ? Array("abcdefghij".utf8) : []) }
+        for from in 0..<24 {
+            let start = JSONDocument.location(in: bytes, offset: from)
+            for to in from...bytes.count {
+                let point = TextLocator.advance(.init(line: start.line, column: start.column), bytes, from: from, to: to)
+                let expected = JSONDocument.location(in: bytes, offset: to)
+                #expect(point.line == expected.line && point.column == expected.column, "from \(from) to \(to)")
+            }
+        }
+    }
 }
