@@ -30,12 +30,37 @@ struct DumpPartition {
     static let batchBytes = 4 << 20
     static let batchLines = 16_384
 
-    /// A line read but not yet placed: its bytes and where it came from.
-    struct PendingLine: Sendable {
-        var bytes: [UInt8]
-        var number: Int
-        var offset: Int64
-        var position: Int
+    /// Lines read but not yet placed: their bytes one after another in one buffer (no
+    /// allocation a line on the reading thread), and where each came from.
+    struct Batch: Sendable {
+        struct Line: Sendable {
+            var start: Int
+            var count: Int
+            var number: Int
+            var offset: Int64
+            var position: Int
+        }
+        var bytes: [UInt8] = []
+        var lines: [Line] = []
+
+        init(capacity: Int = 0, lines: Int = 0) {
+            bytes.reserveCapacity(capacity)
+            self.lines.reserveCapacity(lines)
+        }
+
+        mutating func append(_ line: LineStream.Line) {
+            lines.append(Line(start: bytes.count, count: line.bytes.count, number: line.number, offset: line.offset, position: line.position))
+            bytes.append(contentsOf: line.bytes)
+        }
+
+        /// No lines, the buffers kept for the next.
+        mutating func empty() {
+            bytes.removeAll(keepingCapacity: true)
+            lines.removeAll(keepingCapacity: true)
+        }
+
+        /// Line `k`'s bytes, as an array of their own (a JSON document's).
+        func array(_ k: Int) -> [UInt8] { Array(bytes[lines[k].start..<(lines[k].start + lines[k].count)]) }
     }
 
     struct Outcome {
@@ -106,30 +131,38 @@ struct DumpPartition {
                 var siteError: SiteError?
                 var fileBytes: Int64 = 0
                 defer { base += fileBytes }
-                var batch: [PendingLine] = []
-                var batchBytes = 0
+                var batch = Batch(capacity: Self.batchBytes + (64 << 10), lines: Self.batchLines)
                 // With more than one job, a batch's keys are read on other threads while this one
                 // reads the next batch; its lines are placed when that batch is full.
                 var reading: KeyReading?
+                // A placed batch's buffers, emptied for the next batch to fill.
+                var free: Batch?
                 // Places the lines of the batch being read, in order; false to stop reading.
                 func placeReading() -> Bool {
                     guard let work = reading else { return true }
                     reading = nil
+                    defer { free = work.lines }
                     return placeBatch(work.lines, work.keys())
                 }
                 // Hands the batch to other threads, or reads its keys here with one job.
                 func submit() -> Bool {
-                    defer { batchBytes = 0 }
                     let lines = batch
-                    batch = []
-                    batch.reserveCapacity(lines.count)
+                    if var reused = free.take() {
+                        reused.empty()
+                        batch = reused
+                    } else {
+                        batch = Batch(capacity: Self.batchBytes + (64 << 10), lines: Self.batchLines)
+                    }
                     if jobs > 1 {
-                        reading = KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs - 1)
+                        reading = KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs)
                         return true
                     }
                     return placeBatch(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
                 }
-                func placeBatch(_ lines: [PendingLine], _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
+                func placeBatch(_ lines: Batch, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
+                    lines.bytes.withUnsafeBufferPointer { all in placeBatch(lines.lines, all, keys) }
+                }
+                func placeBatch(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
                     for (entry, key) in zip(lines, keys) {
                         let origin = DumpOrigin(file: index, line: entry.number, offset: entry.offset, position: entry.position)
                         switch key {
@@ -153,7 +186,7 @@ struct DumpPartition {
                                 return false
                             }
                             do throws(SiteError) {
-                                try entry.bytes.withUnsafeBufferPointer { (line) throws(SiteError) in try place(key, line, origin) }
+                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + entry.count)]), origin)
                             } catch {
                                 siteError = error
                                 return false
@@ -166,9 +199,8 @@ struct DumpPartition {
                 do throws(InputError) {
                     try stream.forEachLine(read: { fileBytes = $0; read(base + $0) }) { (line) throws(InputError) -> Bool in
                         linesHere += 1
-                        batch.append(PendingLine(bytes: Array(line.bytes), number: line.number, offset: line.offset, position: line.position))
-                        batchBytes += line.bytes.count
-                        guard batch.count >= Self.batchLines || batchBytes >= Self.batchBytes else { return true }
+                        batch.append(line)
+                        guard batch.lines.count >= Self.batchLines || batch.bytes.count >= Self.batchBytes else { return true }
                         return placeReading() && submit()
                     }
                 } catch {
@@ -176,7 +208,7 @@ struct DumpPartition {
                 }
                 // The lines read before the end (or before a damaged stream) are placed first, so
                 // their messages come before the stream's.
-                if placeReading(), !batch.isEmpty, siteError == nil, outcome.errors.count < ThreadDecoder.errorLimit {
+                if placeReading(), !batch.lines.isEmpty, siteError == nil, outcome.errors.count < ThreadDecoder.errorLimit {
                     _ = submit() && placeReading()
                 }
                 if let streamError { outcome.errors.append(streamError) }
@@ -215,46 +247,51 @@ struct DumpPartition {
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
-        try key(of: PendingLine(bytes: Array(line.bytes), number: line.number, offset: line.offset, position: line.position),
+        try key(of: Array(line.bytes), number: line.number, offset: line.offset, position: line.position,
                 form: form, display: display, mapping: mapping)
     }
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads.
-    static func keys(of batch: [PendingLine], form: DumpForm, display: String, mapping: FieldMapping?,
+    static func keys(of batch: Batch, form: DumpForm, display: String, mapping: FieldMapping?,
                      jobs: Int) -> [Result<DumpForm.Key, InputErrors>] {
         @Sendable func read(_ range: Range<Int>) -> [Result<DumpForm.Key, InputErrors>] {
-            batch[range].map { line in
+            range.map { k in
+                let line = batch.lines[k]
                 do throws(InputErrors) {
-                    return .success(try key(of: line, form: form, display: display, mapping: mapping))
+                    return .success(try key(of: batch.array(k), number: line.number, offset: line.offset, position: line.position,
+                                            form: form, display: display, mapping: mapping))
                 } catch {
                     return .failure(error)
                 }
             }
         }
         // Splitting a small batch costs more than it saves.
-        let parts = min(jobs, batch.count / 1_024)
-        guard parts > 1 else { return read(0..<batch.count) }
+        let count = batch.lines.count
+        let parts = min(jobs, count / 1_024)
+        guard parts > 1 else { return read(0..<count) }
         return Parallel.map(count: parts, jobs: parts) { part in
-            read((batch.count * part / parts)..<(batch.count * (part + 1) / parts))
+            read((count * part / parts)..<(count * (part + 1) / parts))
         }.flatMap { $0 }
     }
 
-    static func key(of line: PendingLine, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
-        let bytes = line.bytes
+    /// The thread of one line's `bytes`: line `number`, starting at byte `offset`, the file's
+    /// `position`-th record.
+    static func key(of bytes: [UInt8], number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
+                    mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
         } catch {
             let (_, column) = JSONDocument.location(in: bytes, offset: error.offset)
-            throw InputErrors([InputError(file: display, line: line.number, column: column,
-                                          message: "\(error.message) (the line starts at byte \(line.offset))")])
+            throw InputErrors([InputError(file: display, line: number, column: column,
+                                          message: "\(error.message) (the line starts at byte \(offset))")])
         }
         let reader = JSONReader(document: document, file: display)
         do throws(JSONMismatch) {
-            return try form.key(reader, document.root, path: "$[\(line.position)]", mapping: mapping)
+            return try form.key(reader, document.root, path: "$[\(position)]", mapping: mapping)
         } catch {
-            var problem = reader.error(error, suffix: " (read as \(form.described); the line starts at byte \(line.offset))")
-            problem.line = line.number
+            var problem = reader.error(error, suffix: " (read as \(form.described); the line starts at byte \(offset))")
+            problem.line = number
             throw InputErrors([problem])
         }
     }
@@ -262,12 +299,12 @@ struct DumpPartition {
     /// One batch's keys, read on threads of their own (with large stacks, as every worker has)
     /// while the partition pass reads on.
     final class KeyReading: @unchecked Sendable {
-        let lines: [PendingLine]
+        let lines: Batch
         /// Written by the reading thread before `done` is signalled, read only after.
         private var results: [Result<DumpForm.Key, InputErrors>] = []
         private let done = DispatchSemaphore(value: 0)
 
-        init(lines: [PendingLine], form: DumpForm, display: String, mapping: FieldMapping?, jobs: Int) {
+        init(lines: Batch, form: DumpForm, display: String, mapping: FieldMapping?, jobs: Int) {
             self.lines = lines
             let thread = Thread { [self] in
                 results = DumpPartition.keys(of: lines, form: form, display: display, mapping: mapping, jobs: jobs)
