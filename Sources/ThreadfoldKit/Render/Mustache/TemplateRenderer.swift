@@ -126,6 +126,9 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// Renders with a loop over an explicit stack of frames rather than recursion, so sections
     /// nested 16,000 deep (or more) cost heap, not call stack.
     private mutating func run(into out: inout [UInt8]) throws(TemplateError) {
+        // The model, once a page: read from `self` inside this mutating loop, it was copied
+        // whole (569 bytes) before every lookup.
+        let model = self.model
         var frames: [Frame] = [Frame(spans[0].start, spans[0].end, .plain)]
         while let top = frames.indices.last {
             guard frames[top].index < frames[top].end else {
@@ -155,13 +158,13 @@ struct TemplateRenderer<Model: TemplateModel> {
                 }
                 try checkSize(out)
             case .escaped, .raw:
-                guard let value = lookup(op) else { continue }
-                write(value, escaped: op.code == .escaped, into: &out)
+                guard let value = op.b == 0 ? stack.last : Self.lookup(op, stack: stack, keys: keys, model: model) else { continue }
+                Self.write(value, escaped: op.code == .escaped, into: &out)
                 try checkSize(out)
             case .section, .inverted:
                 // The children are the ops up to `end`; this frame resumes after them.
                 frames[top].index = op.end
-                let value = lookup(op) ?? .null
+                let value = (op.b == 0 ? stack.last : Self.lookup(op, stack: stack, keys: keys, model: model)) ?? .null
                 if op.code == .inverted {
                     if value.isFalsey { frames.append(Frame(i + 1, op.end, .plain)) }
                     continue
@@ -225,42 +228,41 @@ struct TemplateRenderer<Model: TemplateModel> {
         return target
     }
 
-    /// The value of the name in `op` (its keys in `keys`), looked up from the top of the
-    /// context stack down.
-    private func lookup(_ op: Op) -> Value? {
-        if op.b == 0 { return stack.last }
-        return keys.withUnsafeBufferPointer { keys -> Value? in
-            let first = Int(op.a)
-            var found: Value?
-            // Kinds of node that missed this key already (only kinds whose keys depend on the kind
-            // alone), as bits: a lookup must not allocate.
-            var missed: UInt64 = 0
-            var i = stack.count - 1
-            while i >= 0 {
-                if case .node(let node) = stack[i] {
-                    let kind = model.kind(of: node)
-                    if let kind, missed & (1 << UInt64(kind)) != 0 {
-                        i -= 1
-                        continue
-                    }
-                    if let value = model.value(keys[first], of: node) {
-                        found = value
-                        break
-                    }
-                    if let kind { missed |= 1 << UInt64(kind) }
+    /// The value of the name in `op` (its keys in `keys`; `op.b` of them, at least one), looked
+    /// up from the top of the context stack down. Static, on the parts of the renderer it reads:
+    /// as a method that borrowed `self` in a closure, each call copied the whole renderer (696
+    /// bytes) first.
+    private static func lookup(_ op: Op, stack: borrowing [Value], keys: borrowing [TemplateKey], model: borrowing Model) -> Value? {
+        let first = Int(op.a)
+        var found: Value?
+        // Kinds of node that missed this key already (only kinds whose keys depend on the kind
+        // alone), as bits: a lookup must not allocate.
+        var missed: UInt64 = 0
+        var i = stack.count - 1
+        while i >= 0 {
+            if case .node(let node) = stack[i] {
+                let kind = model.kind(of: node)
+                if let kind, missed & (1 << UInt64(kind)) != 0 {
+                    i -= 1
+                    continue
                 }
-                i -= 1
+                if let value = model.value(keys[first], of: node) {
+                    found = value
+                    break
+                }
+                if let kind { missed |= 1 << UInt64(kind) }
             }
-            guard var value = found else { return nil }
-            for part in (first + 1)..<(first + Int(op.b)) {
-                guard case .node(let node) = value, let next = model.value(keys[part], of: node) else { return nil }
-                value = next
-            }
-            return value
+            i -= 1
         }
+        guard var value = found else { return nil }
+        for part in (first + 1)..<(first + Int(op.b)) {
+            guard case .node(let node) = value, let next = model.value(keys[part], of: node) else { return nil }
+            value = next
+        }
+        return value
     }
 
-    private func write(_ value: Value, escaped: Bool, into out: inout [UInt8]) {
+    private static func write(_ value: Value, escaped: Bool, into out: inout [UInt8]) {
         switch value {
         case .null, .list, .node:
             break
