@@ -219,10 +219,13 @@ package struct JSONDocument: Sendable {
             for byte in UTF8.encode(scalar)! { put(byte) }
         }
         while i < raw.count {
-            let byte = raw[i]
-            guard byte == UInt8(ascii: "\\") else {
-                put(byte)
-                i += 1
+            // The bytes up to the next backslash, copied at once.
+            let rest = raw.count - i
+            let run = memchr(raw.baseAddress! + i, 0x5C, rest).map { raw.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) - i } ?? rest
+            if run > 0 {
+                (out.baseAddress! + length).update(from: raw.baseAddress! + i, count: run)
+                length += run
+                i += run
                 continue
             }
             let escape = raw[i + 1]
