@@ -224,7 +224,16 @@ package struct ArchiveBuilder: Sendable {
                 report.count(path, written: written)
             }
             if shard == nil {
-                try renderer.listing(ordered, jobs: jobs, write: write)
+                // Listings depend on the settings and the summaries alone: when both are as an
+                // earlier build left them, its listing files are taken as they are.
+                let digest = ContentHash.hex(ordered.digest())
+                manifest.listingHash = digest
+                if let reused = try reuseListing(digest: digest, staging: staging, spare: spareUnits == nil ? nil : spare, previous: previous) {
+                    listing = reused
+                    for path in reused { report.count(path, written: false) }
+                } else {
+                    try renderer.listing(ordered, jobs: jobs, write: write)
+                }
             } else {
                 var w = JSONWriter(pretty: false)
                 w.object { w in
@@ -254,6 +263,28 @@ package struct ArchiveBuilder: Sendable {
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))
         return report
+    }
+
+    /// The listing files (with their compressed siblings) of an earlier build with these settings
+    /// whose summaries had `digest`: the ones the recycled folder kept, or links to the live
+    /// site's. Nil, with nothing left behind, when there is no such build or one of its files is
+    /// not as its manifest recorded; the listing is then rendered.
+    func reuseListing(digest: String, staging: SiteWriter.Staging, spare: Manifest?, previous: Manifest?) throws(SiteError) -> [String]? {
+        if staging.recycled {
+            guard let spare, spare.listingHash == digest, let kept = staging.kept,
+                  spare.listing.allSatisfy({ kept[$0] != nil }) else { return nil }
+            return spare.listing
+        }
+        guard let previous, previous.listingHash == digest else { return nil }
+        var linked: [String] = []
+        for (file, stamp) in zip(previous.listing, previous.listingStamps) {
+            guard try staging.link(file, expected: stamp) else {
+                for file in linked { staging.remove(file) }
+                return nil
+            }
+            linked.append(file)
+        }
+        return linked
     }
 
     /// Streams the dump files into a spill in the staging folder. Nil dumps when the spill

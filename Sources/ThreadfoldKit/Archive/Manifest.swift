@@ -22,6 +22,10 @@ struct Manifest: Sendable {
     /// The listing pages, feeds, sitemaps and assets, so a recycled folder can drop stale ones.
     var listing: [String] = []
     var listingStamps: [FileStamp] = []
+    /// The digest of the summaries the listing was rendered from, in index order
+    /// (`PackedSummaries.digest`): a build whose summaries have the same digest, with the same
+    /// settings, takes these files as they are instead of rendering them again.
+    var listingHash: String?
 
     struct Unit: Sendable {
         var hash: String

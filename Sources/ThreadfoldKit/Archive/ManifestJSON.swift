@@ -22,6 +22,7 @@ extension Manifest {
         w.field("listing", strings: listing)
         w.key("listingStamps")
         Self.write(listingStamps, into: &w)
+        if let listingHash { w.field("listingHash", listingHash) }
         w.key("files")
         w.object { w in
             for path in files.keys.sorted() {
@@ -128,6 +129,7 @@ extension Manifest {
             listing = try r.strings(required("listing"), "$.listing")
             guard let listingStamps = Self.stamps(r, try required("listingStamps")), listingStamps.count == listing.count else { return nil }
             self.listingStamps = listingStamps
+            if let node = r.member(r.root, "listingHash") { listingHash = try r.string(node, "$.listingHash") }
             var files: [String: FileState] = [:]
             try r.members(required("files"), "$.files") { path, node throws(JSONMismatch) in
                 var size: Int64?, mtime: Int64?, inode: Int64?, hash: String?, lines: [String]?

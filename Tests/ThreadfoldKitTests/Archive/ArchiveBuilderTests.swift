@@ -266,6 +266,53 @@ struct ArchiveBuilderTests {
         #expect(third.threadsRendered == 10 && !third.incrementalBase)
     }
 
+    @Test("incremental builds take the listing files as they are while no summary changed, and render them when one did or a file was edited")
+    func listingReuse() throws {
+        let folder = try ArchiveFixture.folder()
+        let input = try tenThreads(folder)
+        let site = folder.appendingPathComponent("site")
+        func manifest(_ site: URL) -> Manifest? {
+            FileManager.default.contents(atPath: site.appendingPathComponent(Manifest.fileName).path).flatMap { Manifest(bytes: [UInt8]($0)) }
+        }
+        func full(_ name: String) throws -> [String: [UInt8]] {
+            _ = try ArchiveFixture.build([input.path], in: folder, site: name)
+            return ArchiveFixture.files(folder.appendingPathComponent(name))
+        }
+        // A reply's body changes: its page does, no summary does.
+        func editReply(_ text: String) throws {
+            let thread = ArchiveFixture.thread(id: "n2", day: 40, category: "Off-topic")
+            try ArchiveFixture.write(thread.replacingOccurrences(of: "Comment *n2c0r0*", with: text), "n2.json", in: input)
+        }
+        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        let first = try #require(manifest(site)?.listingHash)
+        let index = ArchiveFixture.inode(site.appendingPathComponent("index.html").path)
+        // No spare yet: the listing is linked from the live site.
+        try editReply("Edited once")
+        let second = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        #expect(second.threadsRendered == 1 && manifest(site)?.listingHash == first)
+        #expect(ArchiveFixture.inode(site.appendingPathComponent("index.html").path) == index)
+        #expect(ArchiveFixture.files(site) == (try full("full2")))
+        // The spare (generation 1) is recycled: its listing files are kept.
+        try editReply("Edited twice")
+        let third = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        #expect(third.threadsRendered == 1 && manifest(site)?.listingHash == first)
+        #expect(ArchiveFixture.files(site) == (try full("full3")))
+        // A file of the live site edited by hand is not carried forward, and neither is the spare's.
+        try Data("edited by hand".utf8).write(to: site.appendingPathComponent("index.html"))
+        try editReply("Edited three times")
+        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        #expect(ArchiveFixture.files(site) == (try full("full4")))
+        try editReply("Edited four times")
+        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        #expect(ArchiveFixture.files(site) == (try full("full5")))
+        // A title changes a summary: the listing is rendered again and shows it.
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "n4", title: "A new title", day: 80, category: "Meta"), "n4.json", in: input)
+        _ = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        #expect(manifest(site)?.listingHash != first)
+        #expect(ArchiveFixture.text(site, "index.html").contains("A new title"))
+        #expect(ArchiveFixture.files(site) == (try full("full6")))
+    }
+
     @Test("incremental builds recycle the spare site: every result equals a full build, and the live site is never touched")
     func incrementalGenerations() throws {
         let folder = try ArchiveFixture.folder()

@@ -77,6 +77,20 @@ package struct PackedSummaries: RandomAccessCollection, Sendable {
         return ordered
     }
 
+    /// A hash of the summaries' bytes in this order: stores of the same summaries in the same
+    /// order have the same digest, whatever buffers hold them.
+    package func digest() -> UInt64 {
+        var digest = UInt64(starts.count)
+        for start in starts {
+            let at = start & (1 << 40 - 1)
+            chunks[start >> 40].withUnsafeBytes { raw in
+                let end = Self.end(of: raw.assumingMemoryBound(to: UInt8.self), from: at)
+                digest = ContentHash.hash(UnsafeRawBufferPointer(rebasing: raw[at..<end]), seed: digest)
+            }
+        }
+        return digest
+    }
+
     /// Bytes in the buffers this store reads from (shared ones included).
     package var byteCount: Int { chunks.reduce(0) { $0 + $1.count } }
 
@@ -91,11 +105,13 @@ package struct PackedSummaries: RandomAccessCollection, Sendable {
 
     /// Where the summary at `start` in `chunk` ends.
     private static func end(of chunk: [UInt8], from start: Int) -> Int {
-        chunk.withUnsafeBufferPointer { buffer in
-            var reader = Reader(bytes: buffer, at: start)
-            _ = reader.summary()
-            return reader.at
-        }
+        chunk.withUnsafeBufferPointer { buffer in end(of: buffer, from: start) }
+    }
+
+    private static func end(of buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var reader = Reader(bytes: buffer, at: start)
+        _ = reader.summary()
+        return reader.at
     }
 }
 

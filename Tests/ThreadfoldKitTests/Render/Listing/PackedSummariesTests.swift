@@ -82,4 +82,19 @@ struct PackedSummariesTests {
         // Its strings are 272 bytes; lengths, counts and times take the rest.
         #expect(packed.byteCount <= 320)
     }
+
+    @Test("the digest follows the summaries and their order, not the buffers that hold them")
+    func digest() {
+        let one = PackedSummaries(Self.summaries)
+        var joined = PackedSummaries([Self.summaries[0]])
+        joined.append(contentsOf: PackedSummaries([Self.summaries[1]]))
+        #expect(one.digest() == joined.digest(), "the same summaries in other buffers")
+        #expect(one.digest() == PackedSummaries(Self.summaries.reversed()).ordered(by: [1, 0]).digest())
+        #expect(one.digest() != PackedSummaries(Self.summaries.reversed()).digest(), "another order")
+        var changed = Self.summaries
+        changed[1].stats.participants += 1
+        #expect(one.digest() != PackedSummaries(changed).digest(), "one field of one summary")
+        #expect(PackedSummaries([Self.summaries[0]]).digest() != PackedSummaries([Self.summaries[0], Self.summaries[0]]).digest())
+        #expect(PackedSummaries().digest() != PackedSummaries([Self.summaries[0]]).digest())
+    }
 }
