@@ -35,6 +35,8 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
         var i = 0
         let count = buffer.count
         while i < count {
+            i = firstSpecial(buffer, from: i)
+            guard i < count else { break }
             let replacement: StaticString
             var length = 1
             switch buffer[i] {
@@ -57,6 +59,29 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
             runStart = i
         }
         if runStart < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
+    }
+
+    /// The first byte at or after `from` that `escape` may change (`& < > " '`, a control, DEL, or
+    /// any byte outside ASCII), or the end: eight bytes at a time while they are plain printable
+    /// ASCII. Each test's lowest flag is exact (a borrow only flags bytes after a real match).
+    @inline(__always)
+    static func firstSpecial(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        guard let base = buffer.baseAddress else { return i }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func equal(_ word: UInt64, _ byte: UInt64) -> UInt64 {
+            let x = word ^ (ones &* byte)
+            return (x &- ones) & ~x & highs
+        }
+        while i + 8 <= buffer.count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let special = (word & highs) | ((word &- ones &* 0x20) & ~word & highs)
+                | equal(word, 0x26) | equal(word, 0x3C) | equal(word, 0x3E) | equal(word, 0x22) | equal(word, 0x27) | equal(word, 0x7F)
+            if special != 0 { return i + special.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        return i
     }
 
     /// The byte length of a code point HTML forbids at `i` (0 when it is allowed): controls other

@@ -133,15 +133,36 @@ package struct PageNavigation: Sendable {
                     i += 1
                     continue
                 }
-                // A run of ASCII with no space, tag or entity in it goes in at once.
+                // Words of ASCII with single spaces between them and no tag or entity go in at
+                // once, as many whole words as fit; a word that does not fit goes in up to its
+                // cut. The scan stops where nothing more could fit, so no byte is read twice.
+                @inline(__always) func plain(_ c: UInt8) -> Bool { c < 0x80 && c > 0x20 && c != UInt8(ascii: "<") && c != UInt8(ascii: "&") }
+                let room = text.room
                 var j = i + 1
-                while j < end {
-                    let next = bytes[j]
-                    guard next < 0x80, next > 0x20, next != UInt8(ascii: "<"), next != UInt8(ascii: "&") else { break }
-                    j += 1
+                var last = -1, beforeLast = -1
+                while j < end && j - i <= room {
+                    if plain(bytes[j]) {
+                        j += 1
+                    } else if bytes[j] == 0x20, j + 1 < end, plain(bytes[j + 1]) {
+                        beforeLast = last
+                        last = j
+                        j += 2
+                    } else {
+                        break
+                    }
                 }
-                text.put(run: bytes[i..<j])
-                i = j
+                if j - i <= room {
+                    text.put(words: bytes[i..<j], lastSpace: last)
+                    i = j
+                } else if last >= 0 {
+                    text.put(words: bytes[i..<last], lastSpace: beforeLast)
+                    i = last
+                } else {
+                    var wordEnd = j
+                    while wordEnd < end && plain(bytes[wordEnd]) { wordEnd += 1 }
+                    text.put(run: bytes[i..<wordEnd])
+                    i = wordEnd
+                }
             } else {
                 let (scalar, length) = decode(bytes, i)
                 text.put(bytes[i..<(i + length)], whitespace: scalar.properties.isWhitespace)
@@ -243,6 +264,31 @@ private struct ExcerptText {
         if let since = sinceSpace { sinceSpace = since + fits }
         start += fits
         if start < run.endIndex { put(run[start..<(start + 1)], whitespace: false) }
+    }
+
+    /// Scalars that can still go in before `limit`, after the pending space.
+    var room: Int { limit - count - (space ? 1 : 0) }
+
+    /// ASCII words with single spaces between them (`lastSpace` is the index of the last space,
+    /// or -1), all of which fit (`room`): the same as putting each scalar and space in turn,
+    /// appended at once.
+    mutating func put(words run: Slice<UnsafeBufferPointer<UInt8>>, lastSpace spaceIndex: Int) {
+        if space {
+            lastSpace = out.count
+            out.append(0x20)
+            count += 1
+            space = false
+            sinceSpace = 0
+        }
+        let base = out.count
+        out.append(contentsOf: run)
+        count += run.count
+        if spaceIndex >= 0 {
+            lastSpace = base + (spaceIndex - run.startIndex)
+            sinceSpace = run.endIndex - spaceIndex - 1
+        } else if let since = sinceSpace {
+            sinceSpace = since + run.count
+        }
     }
 
     /// One scalar's UTF-8.

@@ -70,6 +70,19 @@ struct FeedsTests {
             #expect(PageNavigation.excerpt(HTML(trusted: body), limit: limit) == ReferenceExcerpt.reference(HTML(trusted: body), limit: limit),
                     "\(body.debugDescription) at \(limit)")
         }
+        // Runs of ASCII words with single spaces, which go in whole while they fit: cut before,
+        // inside and after each word, with a tag, an entity or a double space now and then.
+        let words = ["a", "to", "the", "word", "longerword", "x-y", "(z)", "end."]
+        for round in 0..<3_000 {
+            var body = ""
+            for k in 0..<(1 + next(30)) {
+                if k > 0 { body += next(12) == 0 ? ["  ", "\n", "<p>", "<em>", "&amp;", " é "][next(6)] : " " }
+                body += words[next(words.count)]
+            }
+            let limit = 1 + (round % 3 == 0 ? next(12) : next(body.unicodeScalars.count + 4))
+            #expect(PageNavigation.excerpt(HTML(trusted: body), limit: limit) == ReferenceExcerpt.reference(HTML(trusted: body), limit: limit),
+                    "\(body.debugDescription) at \(limit)")
+        }
         // Past the cap on work: 64 × limit + 4096 scalars of markup, then text.
         let long = String(repeating: "<b>", count: 1_500) + "text after"
         #expect(PageNavigation.excerpt(HTML(trusted: long), limit: 5) == ReferenceExcerpt.reference(HTML(trusted: long), limit: 5))

@@ -29,6 +29,24 @@ struct HTMLTests {
         #expect(HTML.scrub(rendered) == rendered, "cmark's output still holds a forbidden code point")
     }
 
+    @Test("escape finds each special and forbidden character at every offset of a printable run, eight bytes at a time or not")
+    func escapeEveryOffset() {
+        let cases: [(String, String)] = [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;"), ("'", "&#39;"),
+                                         ("\u{0}", "\u{FFFD}"), ("\u{1F}", "\u{FFFD}"), ("\u{7F}", "\u{FFFD}"), ("\u{9F}", "\u{FFFD}"),
+                                         (Self.text(0xFFFF), "\u{FFFD}"), ("\n", "\n"), ("é", "é"), ("😀", "😀"), ("~", "~"), (" ", " ")]
+        for (special, escaped) in cases {
+            for offset in 0..<20 {
+                let prefix = String(repeating: "a", count: offset)
+                let suffix = String(repeating: "z", count: 19 - offset)
+                #expect(HTML(escaping: prefix + special + suffix).raw == prefix + escaped + suffix, "\(special.debugDescription) at offset \(offset)")
+                // Two in a row, and one on each side of an eight-byte word.
+                #expect(HTML(escaping: prefix + special + special + suffix).raw == prefix + escaped + escaped + suffix)
+            }
+        }
+        let printable = String(decoding: (0x20...0x7E).map { UInt8($0) }.filter { !"&<>\"'".utf8.contains($0) }, as: UTF8.self)
+        #expect(HTML(escaping: printable + printable).raw == printable + printable)
+    }
+
     @Test("scrub finds a forbidden code point at every offset of a long printable run, eight bytes at a time or not")
     func scrubEveryOffset() {
         let forbidden: [(String, String)] = [("\u{0}", "\u{FFFD}"), ("\u{1F}", "\u{FFFD}"), ("\u{7F}", "\u{FFFD}"),
