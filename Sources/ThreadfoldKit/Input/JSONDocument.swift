@@ -220,8 +220,7 @@ package struct JSONDocument: Sendable {
         }
         while i < raw.count {
             // The bytes up to the next backslash, copied at once.
-            let rest = raw.count - i
-            let run = memchr(raw.baseAddress! + i, 0x5C, rest).map { raw.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) - i } ?? rest
+            let run = (ByteSearch.first(UInt8(ascii: "\\"), in: raw, from: i) ?? raw.count) - i
             if run > 0 {
                 (out.baseAddress! + length).update(from: raw.baseAddress! + i, count: run)
                 length += run
@@ -474,20 +473,15 @@ struct JSONParser {
         let result: Int = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> Int in
             let count = buffer.count
             var i = quote + 1
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
             while i < count {
                 // Eight bytes at a time to the next quote, backslash, control character or byte
-                // outside ASCII: most of a document's bytes are plain text inside strings. Each
-                // test's lowest flag is exact (a borrow only flags bytes after a real match).
+                // outside ASCII: most of a document's bytes are plain text inside strings.
                 if let base = buffer.baseAddress {
                     while i + 8 <= count {
-                        let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                        let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
-                        let special = (word & highs) | ((word &- ones &* 0x20) & ~word & highs)
-                            | ((quotes &- ones) & ~quotes & highs) | ((backslashes &- ones) & ~backslashes & highs)
+                        let word = ByteSearch.Word(base + i)
+                        let special = word.nonASCII | word.below(0x20) | word.equal(UInt8(ascii: "\"")) | word.equal(UInt8(ascii: "\\"))
                         if special != 0 {
-                            i += special.trailingZeroBitCount >> 3
+                            i += ByteSearch.Word.first(special)
                             break
                         }
                         i += 8
@@ -620,19 +614,13 @@ package final class TextLocator: Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             var i = from
             if let base = buffer.baseAddress {
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                let newlines = ones &* 0x0A
                 while i + 8 <= to {
-                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    let match = word ^ newlines
-                    if (match &- ones) & ~match & highs != 0 {
+                    let word = ByteSearch.Word(base + i)
+                    if word.equal(0x0A) != 0 {
                         // A newline somewhere in these eight: byte by byte.
                         for k in i..<(i + 8) { step(&point, buffer[k]) }
                     } else {
-                        // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 (shifted up to 7) clear.
-                        let continuations = word & ~(word << 1) & highs
-                        point.column += 8 - continuations.nonzeroBitCount
+                        point.column += 8 - word.continuations.nonzeroBitCount
                     }
                     i += 8
                 }

@@ -62,23 +62,18 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The first byte at or after `from` that `escape` may change (`& < > " '`, a control, DEL, or
-    /// any byte outside ASCII), or the end: eight bytes at a time while they are plain printable
-    /// ASCII. Each test's lowest flag is exact (a borrow only flags bytes after a real match).
+    /// any byte outside ASCII), or where fewer than eight bytes are left: eight bytes at a time
+    /// while they are plain printable ASCII.
     @inline(__always)
     static func firstSpecial(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var i = from
         guard let base = buffer.baseAddress else { return i }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func equal(_ word: UInt64, _ byte: UInt64) -> UInt64 {
-            let x = word ^ (ones &* byte)
-            return (x &- ones) & ~x & highs
-        }
         while i + 8 <= buffer.count {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let special = (word & highs) | ((word &- ones &* 0x20) & ~word & highs)
-                | equal(word, 0x26) | equal(word, 0x3C) | equal(word, 0x3E) | equal(word, 0x22) | equal(word, 0x27) | equal(word, 0x7F)
-            if special != 0 { return i + special.trailingZeroBitCount >> 3 }
+            let word = ByteSearch.Word(base + i)
+            let special = word.nonASCII | word.below(0x20) | word.equal(0x7F)
+                | word.equal(UInt8(ascii: "&")) | word.equal(UInt8(ascii: "<")) | word.equal(UInt8(ascii: ">"))
+                | word.equal(UInt8(ascii: "\"")) | word.equal(UInt8(ascii: "'"))
+            if special != 0 { return i + ByteSearch.Word.first(special) }
             i += 8
         }
         return i
@@ -116,15 +111,9 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
     static func firstNonPrintable(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var i = from
         if let base = buffer.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
             while i + 8 <= buffer.count {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                // A byte of 0x80 or more; a byte under 0x20; a byte equal to 0x7F.
-                let high = word & highs
-                let control = (word &- ones &* 0x20) & ~word & highs
-                let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
-                if high | control | delete != 0 { break }
+                let word = ByteSearch.Word(base + i)
+                if word.nonASCII | word.below(0x20) | word.equal(0x7F) != 0 { break }
                 i += 8
             }
         }
