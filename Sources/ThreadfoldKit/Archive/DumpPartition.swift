@@ -43,9 +43,10 @@ struct DumpPartition {
         var bytes: [UInt8] = []
         var lines: [Line] = []
 
-        init(capacity: Int = 0, lines: Int = 0) {
-            bytes.reserveCapacity(capacity)
-            self.lines.reserveCapacity(lines)
+        /// Room for a whole batch (`batchBytes` and a line past it, `batchLines`).
+        init() {
+            bytes.reserveCapacity(DumpPartition.batchBytes + (64 << 10))
+            lines.reserveCapacity(DumpPartition.batchLines)
         }
 
         mutating func append(_ line: LineStream.Line) {
@@ -131,7 +132,7 @@ struct DumpPartition {
                 var siteError: SiteError?
                 var fileBytes: Int64 = 0
                 defer { base += fileBytes }
-                var batch = Batch(capacity: Self.batchBytes + (64 << 10), lines: Self.batchLines)
+                var batch = Batch()
                 // With more than one job, a batch's keys are read on other threads while this one
                 // reads the next batch; its lines are placed when that batch is full.
                 var reading: KeyReading?
@@ -151,7 +152,7 @@ struct DumpPartition {
                         reused.empty()
                         batch = reused
                     } else {
-                        batch = Batch(capacity: Self.batchBytes + (64 << 10), lines: Self.batchLines)
+                        batch = Batch()
                     }
                     if jobs > 1 {
                         reading = KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs)
@@ -159,10 +160,10 @@ struct DumpPartition {
                     }
                     return placeBatch(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
                 }
-                func placeBatch(_ lines: Batch, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
-                    lines.bytes.withUnsafeBufferPointer { all in placeBatch(lines.lines, all, keys) }
+                func placeBatch(_ batch: Batch, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
+                    batch.bytes.withUnsafeBufferPointer { all in placeLines(batch.lines, all, keys) }
                 }
-                func placeBatch(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
+                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
                     for (entry, key) in zip(lines, keys) {
                         let origin = DumpOrigin(file: index, line: entry.number, offset: entry.offset, position: entry.position)
                         switch key {

@@ -273,13 +273,7 @@ private struct ExcerptText {
     /// or -1), all of which fit (`room`): the same as putting each scalar and space in turn,
     /// appended at once.
     mutating func put(words run: Slice<UnsafeBufferPointer<UInt8>>, lastSpace spaceIndex: Int) {
-        if space {
-            lastSpace = out.count
-            out.append(0x20)
-            count += 1
-            space = false
-            sinceSpace = 0
-        }
+        writeSpace()
         let base = out.count
         out.append(contentsOf: run)
         count += run.count
@@ -289,6 +283,16 @@ private struct ExcerptText {
         } else if let since = sinceSpace {
             sinceSpace = since + run.count
         }
+    }
+
+    /// The space white space before the next scalar stands for, when there is one.
+    private mutating func writeSpace() {
+        guard space else { return }
+        lastSpace = out.count
+        out.append(0x20)
+        count += 1
+        space = false
+        sinceSpace = 0
     }
 
     /// One scalar's UTF-8.
@@ -306,13 +310,7 @@ private struct ExcerptText {
             full = true
             return
         }
-        if space {
-            lastSpace = out.count
-            out.append(0x20)
-            count += 1
-            space = false
-            sinceSpace = 0
-        }
+        writeSpace()
         out.append(contentsOf: scalar)
         count += 1
         if let since = sinceSpace { sinceSpace = since + 1 }
