@@ -41,40 +41,68 @@ struct Settings: Sendable {
     var generateDump: (warnings: Bool, comments: Int, form: String)?
 }
 
+let usage = """
+    usage: threadfold-bench [options]
+      --threadfold PATH        the binary to measure (default .build/release/threadfold)
+      --corpus DIR             where the corpus is generated and cached (default bench-corpus)
+      --threads N, --comments N, --seed N
+                               the corpus's shape (default 2000 threads, 116000 comments)
+      --runs N                 alternating runs of each measure (default 5)
+      --no-dump | --dump-only  leave out, or run only, the Reddit dump benchmark
+      --dump-comments N        comments in the synthetic dump (default 1000000)
+      --dump-runs N            runs of each dump build, the best kept (default 2)
+      --warnings-comments N    comments in the dump that times warnings (default 100000)
+      --dump-timeout S         stop a dump build after S seconds
+      --dump-check             build one dump and check its peak memory (make check-slow)
+      --pathological [--huge MB]
+                               time cmark's slow shapes (and one generated thread of MB megabytes)
+    """
+
+/// A bad command line: what was wrong and the usage, on standard error, and exit status 2.
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("threadfold-bench: \(message)\n\(usage)\n".utf8))
+    exit(2)
+}
+
 func parseSettings() -> Settings {
 var settings = Settings()
 var arguments = Array(CommandLine.arguments.dropFirst())
+func number<T: LosslessStringConvertible>(_ text: String, _ flag: String, as: T.Type = Int.self) -> T {
+    guard let value = T(text) else { usageError("\(flag) expects a number, not '\(text)'") }
+    return value
+}
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
+    if flag == "--help" || flag == "-h" { print(usage); exit(0) }
     if flag == "--pathological" { settings.pathological = true; continue }
     if flag == "--no-dump" { settings.dump = false; continue }
     if flag == "--dump-only" { settings.dumpOnly = true; continue }
     if flag == "--dump-check" { settings.dumpCheck = true; continue }
     if flag == "--generate-dump", arguments.count >= 3 {
-        settings.generateDump = (arguments[0] == "warnings", Int(arguments[1])!, arguments[2])
+        settings.generateDump = (arguments[0] == "warnings", number(arguments[1], flag), arguments[2])
         arguments.removeFirst(3)
         continue
     }
     if flag == "--time-body", arguments.count >= 3 {
-        settings.timeBody = (Int(arguments[0])!, Int(arguments[1])!, arguments[2] == "capped")
+        settings.timeBody = (number(arguments[0], flag), number(arguments[1], flag), arguments[2] == "capped")
         arguments.removeFirst(3)
         continue
     }
-    guard let value = arguments.first else { fatalError("missing value for \(flag)") }
+    guard let value = arguments.first else { usageError("\(flag) needs a value") }
     arguments.removeFirst()
     switch flag {
     case "--threadfold": settings.threadfold = value
     case "--corpus": settings.corpus = value
-    case "--threads": settings.threads = Int(value)!
-    case "--comments": settings.comments = Int(value)!
-    case "--seed": settings.seed = UInt64(value)!
-    case "--runs": settings.runs = Int(value)!
-    case "--huge": settings.hugeMB = Int(value)!
-    case "--dump-comments": settings.dumpComments = max(50, Int(value)!)
-    case "--dump-runs": settings.dumpRuns = max(1, Int(value)!)
-    case "--warnings-comments": settings.warningsComments = max(50, Int(value)!)
-    case "--dump-timeout": settings.dumpTimeout = Double(value)!
-    default: fatalError("unknown option \(flag)")
+    case "--threads": settings.threads = number(value, flag)
+    case "--comments": settings.comments = number(value, flag)
+    case "--seed": settings.seed = number(value, flag, as: UInt64.self)
+    case "--runs": settings.runs = number(value, flag)
+    case "--huge": settings.hugeMB = number(value, flag)
+    case "--dump-comments": settings.dumpComments = max(50, number(value, flag))
+    case "--dump-runs": settings.dumpRuns = max(1, number(value, flag))
+    case "--warnings-comments": settings.warningsComments = max(50, number(value, flag))
+    case "--dump-timeout": settings.dumpTimeout = number(value, flag, as: Double.self)
+    default: usageError("unknown option \(flag)")
     }
 }
 return settings
