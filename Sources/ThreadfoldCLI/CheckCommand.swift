@@ -105,11 +105,7 @@ enum CheckCommand {
     /// Checks the dumps together and prints what was found, as for a file of many threads, or
     /// with --all each thread, named by its first record's file and line. False on errors.
     static func checkDumps(_ check: DumpCheck, _ console: Console) -> Bool {
-        if check.importing.format == .auto {
-            for file in check.files where file.form != .mapped {
-                console.err("\(Printable.escape(file.display)): note: read as \(file.form.described); --from \(file.form.rawValue) says so explicitly\n")
-            }
-        }
+        SharedOptions.noteForms(check.files, importing: check.importing, console)
         let report = check.run()
         for error in report.errors { console.err(error.shown + "\n") }
         if report.moreErrors > 0 { console.err("… and \(report.moreErrors) more errors\n") }
@@ -121,9 +117,7 @@ enum CheckCommand {
             printThread(Printable.escape("\(thread.source) (thread \(thread.id ?? "?"))"), thread.counts, readAs: thread.form.described, console)
             for warning in thread.warnings { console.err(warning.shown + "\n") }
         }
-        // Named by their files: the first three, or the first and how many more.
-        let names = check.files.map { Printable.escape($0.display) }
-        let label = names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(names.count - 1) more dumps"
+        let label = SharedOptions.dumpsLabel(check.files)
         var skipped = ""
         if report.skippedLines > 0 { skipped += "; \(report.skippedLines) of \(Printable.count(report.lines, "line", "lines")) skipped (--lenient)" }
         if report.skippedComments > 0 { skipped += "; \(Printable.count(report.skippedComments, "comment", "comments")) left out" }

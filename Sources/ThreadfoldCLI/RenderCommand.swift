@@ -16,7 +16,13 @@ enum RenderCommand {
         discussion: """
             Each <input> is a thread JSON file (docs/input-format.md), or '-' for standard input.
             With no input, renders the bundled example thread.
-            Pages are named after their input file: comments.json becomes comments.html.
+            Pages are named after their input file: comments.json becomes comments.html, and
+            each thread of a file of many becomes <file>-<thread id>.html.
+            Dumps (Reddit RS_ and RC_ files, Hacker News items; plain, .zst or .gz) are read
+            together, as 'build' reads them: streamed into partitions by thread in a temporary
+            folder ($TMPDIR, removed however render ends), submissions joined to their comments,
+            one page per thread named after the dump of its first line; memory follows the
+            largest thread, not the dump. Pages are rendered on one core: 'build --jobs' uses more.
             """,
         run: run)
 
@@ -43,15 +49,24 @@ enum RenderCommand {
         }
 
         // Inputs: the files named, or the bundled example. Each is read only when its turn
-        // comes, so memory holds one file at a time.
+        // comes, so memory holds one file at a time. Dumps are read together, where the first
+        // is named, as `build` reads them.
+        let detect = ArchiveInput.dumps(options.importing)
         var inputs: [(display: String, base: String, bytes: () -> Result<[UInt8], InputError>)] = []
+        var dumps: [ArchiveUnit] = []
+        var dumpsAt: Int?
         if parsed.positionals.isEmpty {
             inputs.append(("example.json (bundled)", "example", { .success(ResourceStore.exampleThread) }))
         } else {
             for input in parsed.positionals {
+                if input != "-", (try? InputFile.kind(input, missing: "")) == .regular,
+                   let form = ArchiveInput.dumpForm(ofFile: input, linesAreThreads: nil, dumpForm: detect) {
+                    dumps.append(ArchiveUnit(source: .dump(path: input, form: form), display: input))
+                    if dumpsAt == nil { dumpsAt = inputs.count }
+                    continue
+                }
                 let display = input == "-" ? "<stdin>" : input
-                let base = input == "-" ? "thread" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-                inputs.append((display, base, { SharedOptions.read(input, console) }))
+                inputs.append((display, input == "-" ? "thread" : pageBase(input), { SharedOptions.read(input, console) }))
             }
         }
 
@@ -68,8 +83,38 @@ enum RenderCommand {
         var names = PageNames()
         var comments = 0
         var rendered: [(page: String, comments: Int)] = []
-        for input in inputs {
+        func renderDumps() throws(SiteError) {
+            let render = DumpRender(units: dumps, importing: options.importing)
+            if !quiet { SharedOptions.noteForms(render.files, importing: options.importing, console) }
+            let bases = Dictionary(render.files.map { ($0.display, pageBase($0.path)) }, uniquingKeysWith: { first, _ in first })
+            var pages: [(place: [Int], page: String, comments: Int)] = []
+            let report = try render.run(renderer: renderer) { (page) throws(SiteError) in
+                // Named by the dump its first record is in and the thread's id, in the spill's order.
+                let name = names.claim("\(bases[page.file] ?? "thread")-\(page.id ?? "thread")")
+                if !failed { try staging?.write(name, page.html) }
+                comments += page.comments
+                pages.append((page.place, name, page.comments))
+            }
+            // Listed in the dumps' order.
+            rendered += pages.sorted { $0.place.lexicographicallyPrecedes($1.place) }.map { ($0.page, $0.comments) }
+            for error in report.errors { console.err(error.shown + "\n") }
+            if report.moreErrors > 0 { console.err("… and \(report.moreErrors) more errors\n") }
+            if !report.errors.isEmpty { failed = true }
+            guard !quiet else { return }
+            for warning in report.warnings { console.err(warning.shown + "\n") }
+            let label = SharedOptions.dumpsLabel(render.files)
+            if report.skippedLines > 0 {
+                console.err("\(label): note: \(report.skippedLines) of \(Printable.count(report.lines, "line", "lines")) skipped (--lenient)\n")
+            }
+            if report.moreWarnings > 0 {
+                console.err("\(label): note: \(report.moreWarnings) more warnings like these; 'threadfold check --all' with the same dumps lists every one\n")
+            }
+        }
+        for k in 0...inputs.count {
             do {
+                if k == dumpsAt { try renderDumps() }
+                guard k < inputs.count else { continue }
+                let input = inputs[k]
                 let result = try Importer.read(bytes: try input.bytes().get(), file: input.display, options: options.importing)
                 if !quiet { SharedOptions.noteDetected(result, file: input.display, console) }
                 for thread in result.threads {
@@ -114,6 +159,14 @@ enum RenderCommand {
         }
         return CLI.ExitCode.success
     }
+}
+
+/// A page's name from its input file's: the name without its folder, a compression suffix
+/// (`.gz`, `.zst`) and then its last extension (`RC_2024-01.jsonl.zst` gives `RC_2024-01`).
+func pageBase(_ path: String) -> String {
+    var url = URL(fileURLWithPath: path)
+    if ["gz", "zst"].contains(url.pathExtension.lowercased()) { url = url.deletingPathExtension() }
+    return url.deletingPathExtension().lastPathComponent
 }
 
 /// Safe, unique page file names from input file names: ASCII letters, digits and dashes,

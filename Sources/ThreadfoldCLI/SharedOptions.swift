@@ -154,6 +154,20 @@ enum SharedOptions {
         console.err("\(Printable.escape(file)): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
     }
 
+    /// For dumps whose form was detected, not named with --from: what each was read as.
+    static func noteForms(_ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, _ console: Console) {
+        guard importing.format == .auto else { return }
+        for file in files where file.form != .mapped {
+            console.err("\(Printable.escape(file.display)): note: read as \(file.form.described); --from \(file.form.rawValue) says so explicitly\n")
+        }
+    }
+
+    /// Dumps named by their files, escaped: the first three, or the first and how many more.
+    static func dumpsLabel(_ files: [(path: String, display: String, form: DumpForm)]) -> String {
+        let names = files.map { Printable.escape($0.display) }
+        return names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(names.count - 1) more dumps"
+    }
+
     static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
         var options = RenderOptions()
         options.importing = try importOptions(parsed)

@@ -139,4 +139,34 @@ struct InterruptTests {
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
         #expect(cli.files(temporary).isEmpty, "\(cli.files(temporary))")
     }
+
+    @Test("a dump render killed while it spills leaves nothing once the next render ran; SIGTERM leaves nothing at once", arguments: [SIGKILL, SIGTERM])
+    func killedRender(_ signal: Int32) throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let path = try cli.write(dump(12_000, threads: 150), "RC_test.jsonl", in: folder)
+        let arguments = ["render", path, "-o", "site", "-q", "--no-fsync"]
+        let process = try start(arguments, in: folder, environment: ["TMPDIR": temporary.path])
+        let deadline = Date().addingTimeInterval(30)
+        func spilling() -> Bool {
+            cli.files(temporary).contains { FileManager.default.fileExists(atPath: temporary.appendingPathComponent($0).appendingPathComponent(".threadfold-spill").path) }
+        }
+        while !spilling() && process.isRunning && Date() < deadline { usleep(1_000) }
+        #expect(process.isRunning, "the render was still running when signalled")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("site").path), "nothing was published")
+        if signal == SIGTERM {
+            let left = try beside(folder)
+            #expect(cli.files(temporary).isEmpty && left.isEmpty, "no spill and no staging folder are left: \(left)")
+        }
+        let next = try cli.run(arguments, in: folder, environment: ["TMPDIR": temporary.path])
+        #expect(next.status == 0, "\(next.err)")
+        #expect(cli.files(temporary).isEmpty, "the next render removed the spill the kill left: \(cli.files(temporary))")
+        #expect(try beside(folder).isEmpty, "and the staging folder")
+        #expect(cli.files(folder.appendingPathComponent("site")).filter { $0.hasSuffix(".html") }.count == 150)
+    }
 }

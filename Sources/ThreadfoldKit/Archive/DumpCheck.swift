@@ -136,18 +136,13 @@ package struct DumpCheck: Sendable {
     /// Streams the dumps into a temporary spill, checks every thread and removes the spill.
     package func run() -> Report {
         var report = Report()
-        let temporary = temporaryDirectory
-        let (outcome, dumps) = DumpInputs.partition(files, importing: importing, shard: nil, jobs: jobs) {
-            (count, bufferBytes) throws(SiteError) in try Spill.temporary(in: temporary, count: count, bufferBytes: bufferBytes)
-        }
+        let (outcome, dumps) = DumpInputs.partition(files, importing: importing, jobs: jobs, temporaryIn: temporaryDirectory)
         defer { dumps?.spill.remove() }
         report.lines = outcome.lines
         report.skippedLines = outcome.skipped.count
-        var errors = FirstMessages(limit: errorsKept)
-        var warnings = FirstMessages(limit: eachThread ? Int.max : messagesPerKind)
-        let places = MessagePlaces(files: files)
-        for (i, error) in outcome.errors.enumerated() { errors.add(error, key: places.key(error, seq: i), kind: "error") }
-        for (i, warning) in outcome.skipped.enumerated() { warnings.add(warning, key: places.key(warning, seq: i)) }
+        let start = FirstMessages.start(outcome, files: files, errorsKept: errorsKept, warningsKept: eachThread ? Int.max : messagesPerKind)
+        var (errors, warnings) = (start.errors, start.warnings)
+        let places = start.places
         if outcome.errors.isEmpty, let dumps {
             // Largest partitions first, so no long thread ends the run alone.
             let sizes = dumps.spill.sizes
@@ -242,6 +237,17 @@ struct MessagePlaces: Sendable {
     }
 }
 
+extension DumpInputs {
+    /// `partition` into a spill in a temporary folder of its own in `directory`, for the
+    /// commands that have no staging folder to spill into (`check`, `render`).
+    static func partition(_ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, jobs: Int,
+                          temporaryIn directory: String) -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
+        partition(files, importing: importing, shard: nil, jobs: jobs) { (count, bufferBytes) throws(SiteError) in
+            try Spill.temporary(in: directory, count: count, bufferBytes: bufferBytes)
+        }
+    }
+}
+
 /// The first `limit` messages of each kind by a total order of keys, and how many there were:
 /// partitions finish in any order, and each keeps only what could still be among the first.
 struct FirstMessages: Sendable {
@@ -250,6 +256,21 @@ struct FirstMessages: Sendable {
     private var counts: [String: Int] = [:]
 
     init(limit: Int) { self.limit = limit }
+
+    /// The errors and warnings of a run over `files`, starting with the partition pass's (its
+    /// errors, and the lines it skipped), and where messages stand among the dumps'.
+    static func start(_ outcome: DumpPartition.Outcome, files: [(path: String, display: String, form: DumpForm)],
+                      errorsKept: Int, warningsKept: Int) -> (errors: FirstMessages, warnings: FirstMessages, places: MessagePlaces) {
+        var errors = FirstMessages(limit: errorsKept)
+        var warnings = FirstMessages(limit: warningsKept)
+        let places = MessagePlaces(files: files)
+        for (i, error) in outcome.errors.enumerated() { errors.add(error, key: places.key(error, seq: i), kind: "error") }
+        for (i, warning) in outcome.skipped.enumerated() { warnings.add(warning, key: places.key(warning, seq: i)) }
+        return (errors, warnings, places)
+    }
+
+    /// No message was added.
+    var isEmpty: Bool { counts.isEmpty }
 
     /// Adds `message` under its own kind (`kind` names another).
     mutating func add(_ message: InputError, key: [Int], kind: String? = nil) {

@@ -1,0 +1,118 @@
+import Foundation
+
+/// `render` for dumps, read the way a build reads them (and `DumpCheck` for `check`): every dump
+/// streamed once into a spill of whole threads in a temporary folder of its own, then each
+/// partition's threads gathered, imported and rendered to one standalone page each. So a Reddit
+/// dump's submissions join their comments across files, and memory follows the largest thread,
+/// not the dump.
+///
+/// Pages come out on the calling thread, one at a time, in the spill's order (partition by
+/// partition, each partition's threads in the order their first records appear), which depends
+/// on the input alone; so page names claimed in that order are the same on every run. `render`
+/// is the one-core command: `build` spreads a dump's threads over `--jobs`.
+package struct DumpRender: Sendable {
+    package var files: [(path: String, display: String, form: DumpForm)]
+    package var importing: ImportOptions
+    /// Threads that read the partition pass's keys.
+    package var jobs: Int
+    /// Where the spill's temporary folder is made.
+    package var temporaryDirectory = FileManager.default.temporaryDirectory.path
+    /// Warnings kept of each kind; the rest are counted.
+    package var messagesPerKind = 10
+    package var errorsKept = ThreadDecoder.errorLimit
+
+    /// The render of `units`' dumps (the `.dump` units; others are left out), in their order.
+    package init(units: [ArchiveUnit], importing: ImportOptions, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        files = units.compactMap { unit in
+            guard case .dump(let path, let form) = unit.source else { return nil }
+            return (path, unit.display, form)
+        }
+        self.importing = importing
+        self.jobs = jobs
+    }
+
+    /// One thread's page.
+    package struct Page: Sendable {
+        /// The file its first record is in (its display name), and the thread's id.
+        package var file: String
+        package var id: String?
+        /// Where its first record is: the file's place among the dumps, and the line.
+        package var place: [Int]
+        package var comments: Int
+        package var html: [UInt8]
+    }
+
+    package struct Report: Sendable {
+        /// Errors in the dumps' order: the first `errorsKept`, then how many more there were.
+        /// When any, pages after the first error are rendered but not handed out.
+        package var errors: [InputError] = []
+        package var moreErrors = 0
+        package var threads = 0
+        package var comments = 0
+        /// Lines read, and lines skipped (`lenient`) because they were not records of their form.
+        package var lines = 0
+        package var skippedLines = 0
+        /// Comments the importer skipped (`lenient`).
+        package var skippedComments = 0
+        /// Warnings in the dumps' order: the first `messagesPerKind` of each kind; then how many more.
+        package var warnings: [InputError] = []
+        package var moreWarnings = 0
+    }
+
+    /// Streams the dumps into a temporary spill, renders every thread with `renderer`, hands
+    /// each page to `deliver` while no error has been found, and removes the spill. An error
+    /// `deliver` throws (the page could not be written) ends the run and is rethrown.
+    package func run(renderer: ThreadRenderer, deliver: (Page) throws(SiteError) -> Void) throws(SiteError) -> Report {
+        var report = Report()
+        let (outcome, dumps) = DumpInputs.partition(files, importing: importing, jobs: jobs, temporaryIn: temporaryDirectory)
+        defer { dumps?.spill.remove() }
+        report.lines = outcome.lines
+        report.skippedLines = outcome.skipped.count
+        let start = FirstMessages.start(outcome, files: files, errorsKept: errorsKept, warningsKept: messagesPerKind)
+        var (errors, warnings) = (start.errors, start.warnings)
+        let places = start.places
+        if outcome.errors.isEmpty, let dumps {
+            var failed: SiteError?
+            for p in 0..<(dumps.spill.count - 1) where failed == nil {
+                try dumps.forEachThread(in: p) { _, form, thread in
+                    guard failed == nil else { return }
+                    let source = dumps.source(of: thread)
+                    let first = thread.origins[0]
+                    let order = [first.file, first.line]
+                    let locate = { (error: InputError) in dumps.locate(error, in: thread) }
+                    do {
+                        let imported = try Importer.read(bytes: thread.bytes, file: source, options: dumps.options(form))
+                        var pages: [Page] = []
+                        var found = imported.skipped
+                        for record in imported.threads {
+                            let page = try renderer.page(record)
+                            pages.append(Page(file: files[first.file].display, id: record.info.id?.string, place: order,
+                                              comments: page.thread.totals.comments, html: page.html))
+                            found += page.diagnostics.map(\.error)
+                        }
+                        // Counted only once every record of the thread is rendered: a page is whole or not at all.
+                        for (seq, warning) in found.enumerated() {
+                            let located = locate(warning)
+                            warnings.add(located, key: places.key(located, thread: order, seq: seq))
+                        }
+                        report.skippedComments += imported.skipped.count
+                        for page in pages {
+                            report.threads += 1
+                            report.comments += page.comments
+                            guard errors.isEmpty else { continue }
+                            do throws(SiteError) { try deliver(page) } catch { failed = error }
+                        }
+                    } catch {
+                        for (i, error) in WorkerContext.errors(error, display: source, locate: locate).enumerated() {
+                            errors.add(error, key: places.key(error, thread: order, seq: i), kind: "error")
+                        }
+                    }
+                }
+            }
+            if let failed { throw failed }
+        }
+        (report.errors, report.moreErrors) = errors.sorted()
+        (report.warnings, report.moreWarnings) = warnings.sorted()
+        return report
+    }
+}
