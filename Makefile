@@ -98,7 +98,8 @@ zstd-cli:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zstd >/dev/null; }
 
-## check-slow: cmark's pathological inputs within limits (1 MB in 1 s, 10x input at most ~15x time),
+## check-slow: cmark's pathological inputs within limits (1 MB in 1 s, 10x input at most ~15x time,
+## from the first size of 100 KB, 1 MB or 10 MB that takes 5 ms),
 ## a 200 MB thread file rendered, and a Reddit dump of SLOW_DUMP_COMMENTS comments built under 512 MB
 ## of peak memory (fails when it is not)
 SLOW_DUMP_COMMENTS ?= 5000000
