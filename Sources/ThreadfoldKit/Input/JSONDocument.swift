@@ -287,10 +287,17 @@ struct JSONParser {
     private enum Expect { case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd }
 
     mutating func parse() throws(JSONSyntaxError) -> [JSONDocument.Node] {
-        nodes.reserveCapacity(bytes.count / 16 + 16)
-        let count = bytes.count
+        let bytes = self.bytes
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) in try parse(buffer) }
+    }
+
+    /// The parse, over the document's bytes (`b`), read without bounds checks: every index is
+    /// checked against `b.count` first.
+    private mutating func parse(_ b: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> [JSONDocument.Node] {
+        nodes.reserveCapacity(b.count / 16 + 16)
+        let count = b.count
         // A UTF-8 byte order mark is tolerated.
-        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { position = 3 }
         var stack: [Int32] = []
         var expect = Expect.value
         if sequence {
@@ -298,7 +305,7 @@ struct JSONParser {
             stack.append(0)
         }
         while true {
-            skipWhitespace()
+            skipWhitespace(b)
             guard position < count else {
                 if sequence && stack.count == 1 && (expect == .commaOrEnd || nodes[0].count == 0) {
                     nodes[0].end = Int32(nodes.count)
@@ -310,7 +317,7 @@ struct JSONParser {
                 }
                 throw JSONSyntaxError(offset: count, message: "the file is empty; expected a JSON value")
             }
-            let byte = bytes[position]
+            let byte = b[position]
             switch expect {
             case .value, .valueOrArrayEnd:
                 if expect == .valueOrArrayEnd && byte == UInt8(ascii: "]") {
@@ -329,27 +336,27 @@ struct JSONParser {
                         continue
                     case UInt8(ascii: "\""):
                         bumpCount(stack)
-                        try parseString()
-                    case UInt8(ascii: "t"): bumpCount(stack); try literal("true", .true)
-                    case UInt8(ascii: "f"): bumpCount(stack); try literal("false", .false)
-                    case UInt8(ascii: "n"): bumpCount(stack); try literal("null", .null)
+                        try parseString(b)
+                    case UInt8(ascii: "t"): bumpCount(stack); try literal(b, "true", .true)
+                    case UInt8(ascii: "f"): bumpCount(stack); try literal(b, "false", .false)
+                    case UInt8(ascii: "n"): bumpCount(stack); try literal(b, "null", .null)
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                         bumpCount(stack)
-                        try parseNumber()
+                        try parseNumber(b)
                     default:
                         throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected a JSON value")
                     }
                 }
-                if stack.isEmpty { return try finish() }
+                if stack.isEmpty { return try finish(b) }
                 expect = .commaOrEnd
             case .keyOrObjectEnd, .key:
                 if expect == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
                     close(&stack)
-                    if stack.isEmpty { return try finish() }
+                    if stack.isEmpty { return try finish(b) }
                     expect = .commaOrEnd
                 } else if byte == UInt8(ascii: "\"") {
                     nodes[Int(stack[stack.count - 1])].count += 1
-                    try parseString()
+                    try parseString(b)
                     expect = .colon
                 } else {
                     throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected a member name in double quotes")
@@ -376,7 +383,7 @@ struct JSONParser {
                     expect = isObject ? .key : .value
                 } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     close(&stack)
-                    if stack.isEmpty { return try finish() }
+                    if stack.isEmpty { return try finish(b) }
                 } else {
                     throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected ',' or '\(isObject ? "}" : "]")'")
                 }
@@ -385,9 +392,9 @@ struct JSONParser {
     }
 
     /// The root value is complete: only whitespace may follow.
-    private mutating func finish() throws(JSONSyntaxError) -> [JSONDocument.Node] {
-        skipWhitespace()
-        if position < bytes.count {
+    private mutating func finish(_ b: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> [JSONDocument.Node] {
+        skipWhitespace(b)
+        if position < b.count {
             throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more",
                                   isTrailingContent: true)
         }
@@ -409,23 +416,23 @@ struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
-        let count = bytes.count
+    private mutating func skipWhitespace(_ b: UnsafeBufferPointer<UInt8>) {
+        let count = b.count
         while position < count {
-            switch bytes[position] {
+            switch b[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
             }
         }
     }
 
-    private mutating func literal(_ word: StaticString, _ kind: JSONDocument.Kind) throws(JSONSyntaxError) {
+    private mutating func literal(_ b: UnsafeBufferPointer<UInt8>, _ word: StaticString, _ kind: JSONDocument.Kind) throws(JSONSyntaxError) {
         let length = word.utf8CodeUnitCount
         let start = position
-        var matches = start + length <= bytes.count
+        var matches = start + length <= b.count
         if matches {
             let pointer = word.utf8Start
-            for k in 0..<length where bytes[start + k] != pointer[k] { matches = false; break }
+            for k in 0..<length where b[start + k] != pointer[k] { matches = false; break }
         }
         guard matches else {
             throw JSONSyntaxError(offset: start, message: "found \(describe(at: start)); expected a JSON value (true, false and null are lower case)")
@@ -434,32 +441,32 @@ struct JSONParser {
         position += length
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) {
+    private mutating func parseNumber(_ b: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
         let start = position
-        let count = bytes.count
+        let count = b.count
         var i = position
         var integer = true
-        func digit(_ at: Int) -> Bool { at < count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9") }
-        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        func digit(_ at: Int) -> Bool { at < count && b[at] >= UInt8(ascii: "0") && b[at] <= UInt8(ascii: "9") }
+        if b[i] == UInt8(ascii: "-") { i += 1 }
         guard digit(i) else {
             throw JSONSyntaxError(offset: start, message: "found a '-' without digits; expected a number")
         }
-        if bytes[i] == UInt8(ascii: "0") {
+        if b[i] == UInt8(ascii: "0") {
             i += 1
             if digit(i) { throw JSONSyntaxError(offset: start, message: "found a number with a leading zero; expected no leading zeros") }
         } else {
             while digit(i) { i += 1 }
         }
-        if i < count && bytes[i] == UInt8(ascii: ".") {
+        if i < count && b[i] == UInt8(ascii: ".") {
             integer = false
             i += 1
             guard digit(i) else { throw JSONSyntaxError(offset: i, message: "found a '.' without digits after it; expected a fraction") }
             while digit(i) { i += 1 }
         }
-        if i < count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+        if i < count && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
             integer = false
             i += 1
-            if i < count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            if i < count && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
             guard digit(i) else { throw JSONSyntaxError(offset: i, message: "found an exponent without digits; expected digits after 'e'") }
             while digit(i) { i += 1 }
         }
@@ -467,10 +474,10 @@ struct JSONParser {
         position = i
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) {
+    private mutating func parseString(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
         let quote = position
         var escaped = false
-        let result: Int = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> Int in
+        let result: Int = try { () throws(JSONSyntaxError) -> Int in
             let count = buffer.count
             var i = quote + 1
             while i < count {
@@ -518,7 +525,7 @@ struct JSONParser {
                 }
             }
             throw JSONSyntaxError(offset: quote, message: "found a string that never ends; expected a closing '\"'")
-        }
+        }()
         nodes.append(.init(kind: .string, flag: escaped, start: Int32(quote + 1), end: Int32(result), count: 0))
         position = result + 1
     }
