@@ -64,6 +64,17 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
 }
 
 /// The best of `runs` builds: least wall and CPU time, most memory.
+/// A folder no build has written yet, for a site named `name` in `scratch`. Full builds each
+/// write a new folder and the sites are removed together when the bench ends: on ext4 without a
+/// journal (this machine's disk), creating a file within a minute or so of removing many walks
+/// past every inode just freed (`recently_deleted` in the kernel), which tripled a build's system
+/// time when each run first removed the site before it.
+func freshSite(_ scratch: String, _ name: String) -> String {
+    freshSites += 1
+    return scratch + "/\(name)-\(freshSites)"
+}
+nonisolated(unsafe) var freshSites = 0
+
 func bestBuild(_ runs: Int, _ body: () throws(DumpBuildFailure) -> DumpBuild) throws(DumpBuildFailure) -> DumpBuild {
     var best = DumpBuild()
     for _ in 0..<max(1, runs) {
@@ -153,7 +164,7 @@ func benchDump() {
     }
     let n = files.number("comments"), threads = files.number("threads")
     let runs = settings.dumpRuns
-    print("Reddit dump (seed \(settings.seed); --dump-comments \(grouped(n)); best of \(runs) unless said; --jobs 2 -q --no-fsync):")
+    print("Reddit dump (seed \(settings.seed); --dump-comments \(grouped(n)); best of \(runs) unless said; --jobs 2 -q --no-fsync; each full build into a new folder, all removed at the end):")
     print("  generated: r/\(dumpSubreddit), \(grouped(threads)) submissions and \(grouped(n)) comments over \(files.summary["days"] ?? "?") days, in time order, in \(files.folder)/ (\(files.summary["seconds"] ?? "?") s to generate)")
     print("  RS_bench.zst \(megabytes(fileSize(files.submissions))) (\(megabytes(files.number("rs_bytes"))) of JSON) · RC_bench.zst \(megabytes(fileSize(files.comments))) (\(megabytes(files.number("rc_bytes"))) of JSON)")
     let bodies = (files.summary["bodies"] ?? "").split(separator: " ")
@@ -171,10 +182,9 @@ func benchDump() {
         print("  this threadfold does not read a submission file beside a comment file (RS_probe.zst RC_probe.zst, two lines each): \(pairProblem)")
         print("  so RC_bench.zst is built alone")
     }
-    let site = scratch + "/site"
     var full: DumpBuild?
     do {
-        full = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: site, scratch: scratch, comments: n) }
+        full = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site"), scratch: scratch, comments: n) }
     } catch {
         print("  build \(inputs.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")): \(error.message)")
     }
@@ -189,7 +199,7 @@ func benchDump() {
         ? "\(grouped(threads)) files, submission and comments"
         : "\(grouped(threads)) files of comments only: this threadfold does not read a submission line among comments, so unlike the dump these have no submissions"
     do {
-        let perThread = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild([files.perThread], site: scratch + "/site-threads", scratch: scratch, comments: n) }
+        let perThread = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild([files.perThread], site: freshSite(scratch, "site-threads"), scratch: scratch, comments: n) }
         print("  per-thread files (\(perThreadLabel)): \(format(perThread.seconds, 2)) s wall, \(format(perThread.cpu, 2)) s CPU · peak RSS \(format(perThread.peakMiB, 0)) MiB")
         if let full {
             let compared = form == .withSubmission || inputs.count == 1 ? label : label + " against comments only"
@@ -240,7 +250,7 @@ func benchDumpWarnings(scratch: String, commentsOnly: Bool) {
     for name in ["none", "1x", "10x"] {
         let inputs = (commentsOnly ? [] : [files.submissions]) + [files.variant(name)]
         do {
-            let build = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: scratch + "/site-warnings", scratch: scratch, comments: files.number("comments")) }
+            let build = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site-warnings"), scratch: scratch, comments: files.number("comments")) }
             times[name] = build
             let expected = files.number("warnings_" + name)
             print("    \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(format(build.seconds, 3)) s wall, \(format(build.cpu, 3)) s CPU · \(grouped(build.warnings)) warnings\(build.warnings == expected ? "" : " (EXPECTED \(grouped(expected)))") · peak RSS \(format(build.peakMiB, 0)) MiB")

@@ -134,31 +134,37 @@ struct DumpPartition {
                 defer { base += fileBytes }
                 var batch = Batch()
                 // With more than one job, a batch's keys are read on other threads while this one
-                // reads the next batch; its lines are placed when that batch is full.
-                var reading: KeyReading?
-                // A placed batch's buffers, emptied for the next batch to fill.
-                var free: Batch?
-                // Places the lines of the batch being read, in order; false to stop reading.
-                func placeReading() -> Bool {
-                    guard let work = reading else { return true }
-                    reading = nil
-                    defer { free = work.lines }
-                    return placeBatch(work.lines, work.keys())
+                // places the batch before it and reads the next: two batches are in flight, so
+                // placing one overlaps reading the other's keys.
+                var readings: [KeyReading] = []
+                // Placed batches' buffers, emptied for the next batches to fill.
+                var free: [Batch] = []
+                // A batch stopped the reading (errors enough, or the spill failed): nothing more is placed.
+                var stopped = false
+                // Places the lines of the oldest batch in flight, in order; false to stop reading.
+                func placeOldest() -> Bool {
+                    guard !stopped else { return false }
+                    guard !readings.isEmpty else { return true }
+                    let work = readings.removeFirst()
+                    defer { free.append(work.lines) }
+                    stopped = !placeBatch(work.lines, work.keys())
+                    return !stopped
                 }
                 // Hands the batch to other threads, or reads its keys here with one job.
                 func submit() -> Bool {
                     let lines = batch
-                    if var reused = free.take() {
+                    if var reused = free.popLast() {
                         reused.empty()
                         batch = reused
                     } else {
                         batch = Batch()
                     }
                     if jobs > 1 {
-                        reading = KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs)
+                        readings.append(KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs))
                         return true
                     }
-                    return placeBatch(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
+                    stopped = !placeBatch(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
+                    return !stopped
                 }
                 func placeBatch(_ batch: Batch, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
                     batch.bytes.withUnsafeBufferPointer { all in placeLines(batch.lines, all, keys) }
@@ -202,15 +208,16 @@ struct DumpPartition {
                         linesHere += 1
                         batch.append(line)
                         guard batch.lines.count >= Self.batchLines || batch.bytes.count >= Self.batchBytes else { return true }
-                        return placeReading() && submit()
+                        return submit() && (readings.count < 2 || placeOldest())
                     }
                 } catch {
                     streamError = error
                 }
                 // The lines read before the end (or before a damaged stream) are placed first, so
                 // their messages come before the stream's.
-                if placeReading(), !batch.lines.isEmpty, siteError == nil, outcome.errors.count < ThreadDecoder.errorLimit {
-                    _ = submit() && placeReading()
+                while !stopped, !readings.isEmpty { _ = placeOldest() }
+                if !stopped, !batch.lines.isEmpty, siteError == nil, outcome.errors.count < ThreadDecoder.errorLimit {
+                    _ = submit() && placeOldest()
                 }
                 if let streamError { outcome.errors.append(streamError) }
                 if let siteError { throw siteError }
