@@ -113,20 +113,26 @@ package struct JSONDocument: Sendable {
         var name = name
         return name.withUTF8 { wanted in
             bytes.withUnsafeBufferPointer { buffer in
-                var found: Int?
-                var key = index + 1
-                for _ in 0..<Int(nodes[index].count) {
-                    let node = nodes[key]
-                    let start = Int(node.start), end = Int(node.end)
-                    if node.flag {
-                        if string(key).utf8.elementsEqual(wanted) { found = key + 1 }
-                    } else if end - start == wanted.count,
-                              wanted.count == 0 || memcmp(buffer.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 {
-                        found = key + 1
+                // Dump lines carry 50 and more members, every one compared for each name a reader
+                // asks for: the tape is read without bounds checks (a well-formed tape's member
+                // keys and values are all inside it).
+                nodes.withUnsafeBufferPointer { tape in
+                    var found: Int?
+                    var key = index + 1
+                    for _ in 0..<Int(tape[index].count) {
+                        let node = tape[key]
+                        let start = Int(node.start), end = Int(node.end)
+                        if node.flag {
+                            if string(key).utf8.elementsEqual(wanted) { found = key + 1 }
+                        } else if end - start == wanted.count,
+                                  wanted.count == 0 || memcmp(buffer.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 {
+                            found = key + 1
+                        }
+                        let value = tape[key + 1]
+                        key = value.kind == .object || value.kind == .array ? Int(value.end) : key + 2
                     }
-                    key = next(key + 1)
+                    return found
                 }
-                return found
             }
         }
     }
