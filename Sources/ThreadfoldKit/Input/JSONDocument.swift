@@ -292,6 +292,13 @@ struct JSONParser {
 
     private enum Expect { case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd }
 
+    /// An open container: its tape index, its elements or members so far, and which it is.
+    private struct Open {
+        var index: Int32
+        var count: Int32
+        var isArray: Bool
+    }
+
     mutating func parse() throws(JSONSyntaxError) -> [JSONDocument.Node] {
         let bytes = self.bytes
         return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) in try parse(buffer) }
@@ -304,22 +311,26 @@ struct JSONParser {
         let count = b.count
         // A UTF-8 byte order mark is tolerated.
         if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { position = 3 }
-        var stack: [Int32] = []
+        // The open containers, innermost last, with their counts so far: a count is written to
+        // its node when the container closes, not bumped in the tape for every value.
+        var stack: [Open] = []
+        stack.reserveCapacity(16)
         var expect = Expect.value
         if sequence {
             nodes.append(.init(kind: .array, flag: false, start: 0, end: 0, count: 0))
-            stack.append(0)
+            stack.append(Open(index: 0, count: 0, isArray: true))
         }
         while true {
             skipWhitespace(b)
             guard position < count else {
-                if sequence && stack.count == 1 && (expect == .commaOrEnd || nodes[0].count == 0) {
+                if sequence && stack.count == 1 && (expect == .commaOrEnd || stack[0].count == 0) {
                     nodes[0].end = Int32(nodes.count)
+                    nodes[0].count = stack[0].count
                     return nodes
                 }
                 if let open = stack.last, !(sequence && stack.count == 1) {
-                    let what = nodes[Int(open)].kind == .object ? "object" : "array"
-                    throw JSONSyntaxError(offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open)].start); expected more JSON")
+                    let what = open.isArray ? "array" : "object"
+                    throw JSONSyntaxError(offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open.index)].start); expected more JSON")
                 }
                 throw JSONSyntaxError(offset: count, message: "the file is empty; expected a JSON value")
             }
@@ -334,20 +345,20 @@ struct JSONParser {
                         guard stack.count < depthLimit else {
                             throw JSONSyntaxError(offset: position, message: "nesting deeper than \(depthLimit) levels; expected a shallower document")
                         }
-                        bumpCount(stack)
-                        stack.append(Int32(nodes.count))
+                        bumpCount(&stack)
+                        stack.append(Open(index: Int32(nodes.count), count: 0, isArray: byte == UInt8(ascii: "[")))
                         nodes.append(.init(kind: byte == UInt8(ascii: "{") ? .object : .array, flag: false, start: Int32(position), end: 0, count: 0))
                         position += 1
                         expect = byte == UInt8(ascii: "{") ? .keyOrObjectEnd : .valueOrArrayEnd
                         continue
                     case UInt8(ascii: "\""):
-                        bumpCount(stack)
+                        bumpCount(&stack)
                         try parseString(b)
-                    case UInt8(ascii: "t"): bumpCount(stack); try literal(b, "true", .true)
-                    case UInt8(ascii: "f"): bumpCount(stack); try literal(b, "false", .false)
-                    case UInt8(ascii: "n"): bumpCount(stack); try literal(b, "null", .null)
+                    case UInt8(ascii: "t"): bumpCount(&stack); try literal(b, "true", .true)
+                    case UInt8(ascii: "f"): bumpCount(&stack); try literal(b, "false", .false)
+                    case UInt8(ascii: "n"): bumpCount(&stack); try literal(b, "null", .null)
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        bumpCount(stack)
+                        bumpCount(&stack)
                         try parseNumber(b)
                     default:
                         throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected a JSON value")
@@ -361,7 +372,7 @@ struct JSONParser {
                     if stack.isEmpty { return try finish(b) }
                     expect = .commaOrEnd
                 } else if byte == UInt8(ascii: "\"") {
-                    nodes[Int(stack[stack.count - 1])].count += 1
+                    stack[stack.count - 1].count += 1
                     try parseString(b)
                     expect = .colon
                 } else {
@@ -382,8 +393,7 @@ struct JSONParser {
                     expect = .value
                     continue
                 }
-                let top = Int(stack[stack.count - 1])
-                let isObject = nodes[top].kind == .object
+                let isObject = !stack[stack.count - 1].isArray
                 if byte == UInt8(ascii: ",") {
                     position += 1
                     expect = isObject ? .key : .value
@@ -410,14 +420,15 @@ struct JSONParser {
     /// Counts one more element when the open container is an array. Object members are
     /// counted at their keys, so a member's value does not count twice.
     @inline(__always)
-    private mutating func bumpCount(_ stack: [Int32]) {
-        guard let top = stack.last, nodes[Int(top)].kind == .array else { return }
-        nodes[Int(top)].count += 1
+    private func bumpCount(_ stack: inout [Open]) {
+        guard !stack.isEmpty, stack[stack.count - 1].isArray else { return }
+        stack[stack.count - 1].count += 1
     }
 
-    private mutating func close(_ stack: inout [Int32]) {
-        let top = Int(stack.removeLast())
-        nodes[top].end = Int32(nodes.count)
+    private mutating func close(_ stack: inout [Open]) {
+        let top = stack.removeLast()
+        nodes[Int(top.index)].end = Int32(nodes.count)
+        nodes[Int(top.index)].count = top.count
         position += 1
     }
 
@@ -437,8 +448,10 @@ struct JSONParser {
         let start = position
         var matches = start + length <= b.count
         if matches {
-            let pointer = word.utf8Start
-            for k in 0..<length where b[start + k] != pointer[k] { matches = false; break }
+            // Four bytes at once ("true", "null", "fals"), then the fifth of "false".
+            let here = UnsafeRawPointer(b.baseAddress! + start), wanted = UnsafeRawPointer(word.utf8Start)
+            matches = here.loadUnaligned(as: UInt32.self) == wanted.loadUnaligned(as: UInt32.self)
+                && (length == 4 || b[start + 4] == word.utf8Start[4])
         }
         guard matches else {
             throw JSONSyntaxError(offset: start, message: "found \(describe(at: start)); expected a JSON value (true, false and null are lower case)")
