@@ -156,7 +156,7 @@ func dumpFolder(warnings: Bool, comments: Int) -> String {
 }
 
 func dumpStamp(warnings: Bool, comments: Int, form: PerThreadForm) -> String {
-    "dump v2 \(warnings ? "warnings" : "main") comments=\(comments) seed=\(settings.seed) per-thread=\(form.rawValue)"
+    "dump v3 \(warnings ? "warnings" : "main") comments=\(comments) seed=\(settings.seed) per-thread=\(form.rawValue)"
 }
 
 /// The generated dump, from the cache when its STAMP matches, else generated now in a fresh process.

@@ -24,9 +24,11 @@
 //   comment without visible replies is left out of its page with one warning: about 2.7% of
 //   comments. created_utc is an integer, a string of digits for 1%; edited is false, a time for 3%;
 //   author_flair_text is null but for 6%; distinguished is null but for 0.3% ("moderator").
-//   A few fields real dumps carry and Threadfold does not read (author_fullname, controversiality,
-//   gilded, is_submitter, retrieved_on, score_hidden, subreddit_id) are there too, so skipping
-//   them is part of the cost.
+//   Every line carries the fields a 2023 Pushshift or Arctic Shift comment carries, most of which
+//   Threadfold does not read (all_awardings, author_flair_richtext, collapsed_because_crowd_control,
+//   gildings, treatment_tags, …: 58 to 61 members, 1.78 KB a line on average, so 1.78 GB for
+//   1,000,000 comments), so reading past them is part of the cost, as it is on real dumps.
+//   Submissions carry the usual fields of theirs too (about 80 members).
 // - Submissions: 40% link posts (url and domain, empty selftext, is_self false), the rest self
 //   posts with a Markdown selftext (one in five empty); 3% deleted, 2% removed; num_comments is
 //   the thread's comments plus up to 8% more (dumps lose comments); stickied, locked, over_18 and
@@ -263,18 +265,19 @@ func submissionLine(_ model: DumpModel, _ t: Int, into out: inout [UInt8]) {
     let created = dumpEpoch + Int(thread.time)
     let extra = Int(Double(thread.comments) * 0.08 * rng.unit()) + (rng.below(4) == 0 ? 1 : 0)
     func flag(_ percentTimesTen: Int) -> String { rng.below(1000) < percentTimesTen ? "true" : "false" }
-    out.append(contentsOf: Array("{\"author\":".utf8))
+    out.append(contentsOf: Array("{\"all_awardings\":[],\"allow_live_comments\":false,\"archived\":false,\"author\":".utf8))
     appendJSONString(&out, fate < 3 ? "[deleted]" : name)
-    if fate >= 3 { out.append(contentsOf: Array(",\"author_fullname\":\"\(fullname)\"".utf8)) }
-    out.append(contentsOf: Array(",\"created_utc\":\(created),\"domain\":\"\(domain)\",\"id\":\"\(id)\",\"is_self\":\(isSelf),\"locked\":\(flag(10)),\"name\":\"t3_\(id)\",\"num_comments\":\(Int(thread.comments) + extra),\"over_18\":\(flag(10)),\"permalink\":".utf8))
+    out.append(contentsOf: Array(",\"author_flair_background_color\":null,\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":null,\"author_flair_text_color\":null,\"author_flair_type\":\"text\"".utf8))
+    if fate >= 3 { out.append(contentsOf: Array(",\"author_fullname\":\"\(fullname)\",\"author_patreon_flair\":false,\"author_premium\":false".utf8)) }
+    out.append(contentsOf: Array(",\"awarders\":[],\"banned_by\":null,\"can_gild\":true,\"can_mod_post\":false,\"category\":null,\"content_categories\":null,\"contest_mode\":false,\"created_utc\":\(created),\"discussion_type\":null,\"distinguished\":null,\"domain\":\"\(domain)\",\"edited\":false,\"gilded\":0,\"gildings\":{},\"hidden\":false,\"hide_score\":false,\"id\":\"\(id)\",\"is_created_from_ads_ui\":false,\"is_crosspostable\":true,\"is_meta\":false,\"is_original_content\":false,\"is_reddit_media_domain\":\(domain == "i.redd.it"),\"is_robot_indexable\":true,\"is_self\":\(isSelf),\"is_video\":false,\"link_flair_background_color\":\"\",\"link_flair_css_class\":null,\"link_flair_richtext\":[],\"link_flair_text\":null,\"link_flair_text_color\":\"dark\",\"link_flair_type\":\"text\",\"locked\":\(flag(10)),\"media\":null,\"media_embed\":{},\"media_only\":false,\"name\":\"t3_\(id)\",\"no_follow\":false,\"num_comments\":\(Int(thread.comments) + extra),\"num_crossposts\":0,\"over_18\":\(flag(10)),\"parent_whitelist_status\":\"all_ads\",\"permalink\":".utf8))
     appendJSONString(&out, permalink)
-    out.append(contentsOf: Array(",\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"score\":\(score),\"selftext\":".utf8))
+    out.append(contentsOf: Array(",\"pinned\":false,\"pwls\":6,\"quarantine\":false,\"removed_by_category\":\(fate < 3 ? "\"deleted\"" : fate < 5 ? "\"moderator\"" : "null"),\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"score\":\(score),\"selftext\":".utf8))
     appendJSONString(&out, selftext)
-    out.append(contentsOf: Array(",\"spoiler\":\(flag(10)),\"stickied\":\(flag(2)),\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"title\":".utf8))
+    out.append(contentsOf: Array(",\"send_replies\":true,\"spoiler\":\(flag(10)),\"stickied\":\(flag(2)),\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"title\":".utf8))
     appendJSONString(&out, title)
-    out.append(contentsOf: Array(",\"upvote_ratio\":0.\(80 + rng.below(20)),\"url\":".utf8))
+    out.append(contentsOf: Array(",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_subscribers\":48213,\"subreddit_type\":\"public\",\"suggested_sort\":null,\"thumbnail\":\"\(isSelf ? "self" : "default")\",\"total_awards_received\":0,\"treatment_tags\":[],\"upvote_ratio\":0.\(80 + rng.below(20)),\"url\":".utf8))
     appendJSONString(&out, url)
-    out.append(contentsOf: Array("}\n".utf8))
+    out.append(contentsOf: Array(",\"whitelist_status\":\"all_ads\",\"wls\":6}\n".utf8))
 }
 
 let flairs = ["Contributor", "Verified", "Swift", "Rust", "Long-time reader", ":snoo: Helper"]
@@ -306,13 +309,16 @@ func commentLine(_ model: DumpModel, _ index: Int, into out: inout [UInt8]) -> I
     let link = String(submissionIDBase + Int(comment.thread), radix: 36)
     let parent = comment.parent < 0 ? "t3_" + link : "t1_" + String(commentIDBase + Int(model.comments[Int(comment.parent)].id), radix: 36)
     let isSubmitter = rng.below(30) == 0
-    out.append(contentsOf: Array("{\"author\":".utf8))
+    let id = String(commentIDBase + Int(comment.id), radix: 36)
+    let flaired = flair != nil && author != "[deleted]"
+    out.append(contentsOf: Array("{\"all_awardings\":[],\"archived\":false,\"associated_award\":null,\"author\":".utf8))
     appendJSONString(&out, author)
-    out.append(contentsOf: Array(",\"author_flair_text\":".utf8))
-    if let flair, author != "[deleted]" { appendJSONString(&out, flair) } else { out.append(contentsOf: Array("null".utf8)) }
-    if author != "[deleted]" { out.append(contentsOf: Array(",\"author_fullname\":\"\(fullname)\"".utf8)) }
-    out.append(contentsOf: Array(",\"body\":".utf8))
+    out.append(contentsOf: Array(",\"author_flair_background_color\":\(flaired ? "\"#dadada\"" : "null"),\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":".utf8))
+    if let flair, flaired { appendJSONString(&out, flair) } else { out.append(contentsOf: Array("null".utf8)) }
+    out.append(contentsOf: Array(",\"author_flair_text_color\":\(flaired ? "\"dark\"" : "null"),\"author_flair_type\":\"\(flaired ? "richtext" : "text")\"".utf8))
+    if author != "[deleted]" { out.append(contentsOf: Array(",\"author_fullname\":\"\(fullname)\",\"author_patreon_flair\":false,\"author_premium\":\(rng.below(20) == 0)".utf8)) }
+    out.append(contentsOf: Array(",\"awarders\":[],\"banned_at_utc\":null,\"banned_by\":null,\"body\":".utf8))
     appendJSONString(&out, redditEscaped(text))
-    out.append(contentsOf: Array(",\"controversiality\":\(score < 0 ? 1 : 0),\"created_utc\":\(createdText),\"distinguished\":\(distinguished ? "\"moderator\"" : "null"),\"edited\":\(edited),\"gilded\":0,\"id\":\"\(String(commentIDBase + Int(comment.id), radix: 36))\",\"is_submitter\":\(isSubmitter),\"link_id\":\"t3_\(link)\",\"parent_id\":\"\(parent)\",\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"score\":\(score),\"score_hidden\":false,\"stickied\":false,\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\"}\n".utf8))
+    out.append(contentsOf: Array(",\"can_gild\":true,\"can_mod_post\":false,\"collapsed\":false,\"collapsed_because_crowd_control\":null,\"collapsed_reason\":null,\"collapsed_reason_code\":null,\"comment_type\":null,\"controversiality\":\(score < 0 ? 1 : 0),\"created_utc\":\(createdText),\"distinguished\":\(distinguished ? "\"moderator\"" : "null"),\"edited\":\(edited),\"gilded\":0,\"gildings\":{},\"id\":\"\(id)\",\"is_submitter\":\(isSubmitter),\"link_id\":\"t3_\(link)\",\"locked\":false,\"mod_note\":null,\"mod_reason_by\":null,\"mod_reason_title\":null,\"mod_reports\":[],\"name\":\"t1_\(id)\",\"no_follow\":\(score < 3),\"parent_id\":\"\(parent)\",\"permalink\":\"/r/\(dumpSubreddit)/comments/\(link)/comment/\(id)/\",\"removal_reason\":null,\"report_reasons\":null,\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"saved\":false,\"score\":\(score),\"score_hidden\":false,\"send_replies\":true,\"stickied\":false,\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_type\":\"public\",\"top_awarded_type\":null,\"total_awards_received\":0,\"treatment_tags\":[],\"unrepliable_reason\":null,\"ups\":\(score),\"user_reports\":[]}\n".utf8))
     return size
 }
