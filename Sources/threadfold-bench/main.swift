@@ -307,8 +307,12 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
     // Peak memory comes from the build's own report (VmHWM): a spawned child's maxrss also
     // counts this process's memory.
     let reportPath = (site as NSString).deletingLastPathComponent + "/report.json"
+    // Full builds each write a new folder (`freshSite`: removing the last site first would time
+    // the kernel's walk past its freed inodes on this disk); incremental ones rebuild `site`.
+    let scratch = (site as NSString).deletingLastPathComponent
     func build(_ extra: [String], input: String = settings.corpus) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
-        var run = try time(settings.threadfold, ["build", "-q", "-o", site, input, "--report", reportPath] + extra)
+        let output = extra.contains("--incremental") ? site : freshSite(scratch, "site")
+        var run = try time(settings.threadfold, ["build", "-q", "-o", output, input, "--report", reportPath] + extra)
         if let data = fm.contents(atPath: reportPath),
            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let peak = json["peakMemoryMiB"] as? Int {
             run.peakMiB = Double(peak)
