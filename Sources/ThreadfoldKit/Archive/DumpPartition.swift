@@ -219,6 +219,9 @@ struct DumpPartition {
                 if !stopped, !batch.lines.isEmpty, siteError == nil, outcome.errors.count < ThreadDecoder.errorLimit {
                     _ = submit() && placeOldest()
                 }
+                // A stop leaves the batch after it with its key threads: they finish before the pass does.
+                for reading in readings { _ = reading.keys() }
+                readings.removeAll()
                 if let streamError { outcome.errors.append(streamError) }
                 if let siteError { throw siteError }
                 outcome.lines += linesHere

@@ -99,7 +99,7 @@ package struct DumpRender: Sendable {
                         for page in pages {
                             report.threads += 1
                             report.comments += page.comments
-                            guard errors.isEmpty else { continue }
+                            guard errors.isEmpty, failed == nil else { continue }
                             do throws(SiteError) { try deliver(page) } catch { failed = error }
                         }
                     } catch {

@@ -110,6 +110,8 @@ package struct JSONDocument: Sendable {
     /// Keys are compared as bytes where they stand; only a key with a backslash escape is decoded
     /// first. Importers look up a dozen members per comment, so no key becomes a `String` here.
     package func member(_ index: Int, _ name: String) -> Int? {
+        // Only an object has members; the loop below reads its tape as key and value pairs.
+        guard nodes[index].kind == .object else { return nil }
         var name = name
         return name.withUTF8 { wanted in
             bytes.withUnsafeBufferPointer { buffer in

@@ -41,6 +41,18 @@ struct JSONDocumentTests {
         #expect(doc.numberText(try #require(doc.member(doc.root, "a"))) == "2")
     }
 
+    @Test("only an object has members: an array, a string or a number has none, whatever it holds")
+    func membersOfNonObjects() throws {
+        let doc = try parse(#"[["a", "b", {"a": 1}], "a", 1, {}]"#)
+        for node in [doc.root, doc.root + 1, doc.root + 2] {
+            #expect(doc.member(node, "a") == nil && doc.member(node, "b") == nil && doc.member(node, "") == nil)
+        }
+        let empty = doc.nodes.count - 1
+        #expect(doc.kind(empty) == .object && doc.member(empty, "a") == nil)
+        let inner = try #require(doc.nodes.indices.first { doc.kind($0) == .object && doc.count($0) == 1 })
+        #expect(doc.member(inner, "a") != nil)
+    }
+
     @Test("nesting a million levels deep parses without recursion")
     func deepNesting() throws {
         let depth = 500_000
