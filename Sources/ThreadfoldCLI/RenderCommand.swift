@@ -86,11 +86,11 @@ enum RenderCommand {
         func renderDumps() throws(SiteError) {
             let render = DumpRender(units: dumps, importing: options.importing)
             if !quiet { SharedOptions.noteForms(render.files, importing: options.importing, console) }
-            let bases = Dictionary(render.files.map { ($0.display, pageBase($0.path)) }, uniquingKeysWith: { first, _ in first })
+            let bases = render.files.map { pageBase($0.path) }
             var pages: [(place: [Int], page: String, comments: Int)] = []
             let report = try render.run(renderer: renderer) { (page) throws(SiteError) in
                 // Named by the dump its first record is in and the thread's id, in the spill's order.
-                let name = names.claim("\(bases[page.file] ?? "thread")-\(page.id ?? "thread")")
+                let name = names.claim("\(bases[page.place[0]])-\(page.id ?? "thread")")
                 if !failed { try staging?.write(name, page.html) }
                 comments += page.comments
                 pages.append((page.place, name, page.comments))
@@ -162,10 +162,11 @@ enum RenderCommand {
 }
 
 /// A page's name from its input file's: the name without its folder, a compression suffix
-/// (`.gz`, `.zst`) and then its last extension (`RC_2024-01.jsonl.zst` gives `RC_2024-01`).
+/// (`Compression.fileExtensions`) and then its last extension (`RC_2024-01.jsonl.zst` gives
+/// `RC_2024-01`).
 func pageBase(_ path: String) -> String {
     var url = URL(fileURLWithPath: path)
-    if ["gz", "zst"].contains(url.pathExtension.lowercased()) { url = url.deletingPathExtension() }
+    if Compression.fileExtensions.contains(url.pathExtension.lowercased()) { url = url.deletingPathExtension() }
     return url.deletingPathExtension().lastPathComponent
 }
 

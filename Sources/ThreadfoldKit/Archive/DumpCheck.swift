@@ -179,11 +179,10 @@ package struct DumpCheck: Sendable {
         do {
             try dumps.forEachThread(in: p) { _, form, thread in
                 let source = dumps.source(of: thread)
-                let first = thread.origins[0]
-                let order = [first.file, first.line]
+                let order = thread.order
                 let locate = { (error: InputError) in dumps.locate(error, in: thread) }
                 do {
-                    let imported = try Importer.read(bytes: thread.bytes, file: source, options: dumps.options(form))
+                    let imported = try dumps.read(thread, form)
                     var found: [(counts: ThreadCounts, id: String?, warnings: [InputError])] = []
                     var warnings = imported.skipped.map(locate)
                     let skipped = warnings.count

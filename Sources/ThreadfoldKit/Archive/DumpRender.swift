@@ -33,10 +33,9 @@ package struct DumpRender: Sendable {
 
     /// One thread's page.
     package struct Page: Sendable {
-        /// The file its first record is in (its display name), and the thread's id.
-        package var file: String
+        /// The thread's id.
         package var id: String?
-        /// Where its first record is: the file's place among the dumps, and the line.
+        /// Where its first record is: the file's place among the dumps (in `files`), and the line.
         package var place: [Int]
         package var comments: Int
         package var html: [UInt8]
@@ -77,16 +76,15 @@ package struct DumpRender: Sendable {
                 try dumps.forEachThread(in: p) { _, form, thread in
                     guard failed == nil else { return }
                     let source = dumps.source(of: thread)
-                    let first = thread.origins[0]
-                    let order = [first.file, first.line]
+                    let order = thread.order
                     let locate = { (error: InputError) in dumps.locate(error, in: thread) }
                     do {
-                        let imported = try Importer.read(bytes: thread.bytes, file: source, options: dumps.options(form))
+                        let imported = try dumps.read(thread, form)
                         var pages: [Page] = []
                         var found = imported.skipped
                         for record in imported.threads {
                             let page = try renderer.page(record)
-                            pages.append(Page(file: files[first.file].display, id: record.info.id?.string, place: order,
+                            pages.append(Page(id: record.info.id?.string, place: order,
                                               comments: page.thread.totals.comments, html: page.html))
                             found += page.diagnostics.map(\.error)
                         }

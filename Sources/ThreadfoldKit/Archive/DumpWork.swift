@@ -47,6 +47,10 @@ struct DumpThread {
 
     mutating func close() { bytes += [0x0A, UInt8(ascii: "]")] }
 
+    /// Its place among the dumps' threads, which orders their messages and pages: its first
+    /// record's file (in input order) and line.
+    var order: [Int] { [origins[0].file, origins[0].line] }
+
     /// The hash of the thread's bytes and of where they stand (file names and lines), so a
     /// thread whose messages would name other lines is rendered again.
     func hash(displayHashes: [UInt64]) -> UInt64 {
@@ -162,6 +166,11 @@ extension DumpInputs {
     func source(of thread: DumpThread) -> String {
         let first = thread.origins[0]
         return "\(files[first.file].display):\(first.line)"
+    }
+
+    /// `thread` read by the importer of its `form`, named as messages name it (`source(of:)`).
+    func read(_ thread: DumpThread, _ form: DumpForm) throws(InputErrors) -> ImportResult {
+        try Importer.read(bytes: thread.bytes, file: source(of: thread), options: options(form))
     }
 
     /// `error`, about the thread's array, at the file, line and element its record came from.

@@ -236,8 +236,10 @@ package enum ArchiveInput {
         return (files, errors)
     }
 
+    private static let inputSuffixes = [".json", ".jsonl", ".ndjson"] + Compression.fileExtensions.map { "." + $0 }
+
     static func isInputName(_ name: [UInt8]) -> Bool {
-        for suffix in [".json", ".jsonl", ".ndjson", ".zst", ".zstd", ".gz"] where name.count > suffix.utf8.count && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+        for suffix in inputSuffixes where name.count > suffix.utf8.count && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
             return true
         }
         return false

@@ -4,6 +4,10 @@
 package enum Compression: String, Sendable {
     case zstd, gzip
 
+    /// What compressed files are called, without the dot: a folder's walk takes them as input,
+    /// and a page's name leaves them out.
+    package static let fileExtensions = ["zst", "zstd", "gz"]
+
     /// The compression `prefix` (the first bytes of a file) starts with, if any: zstd's frame
     /// magic 28 B5 2F FD, a zstd skippable frame (50 to 5F, 2A 4D 18), or gzip's 1F 8B.
     package static func detect(_ prefix: some Collection<UInt8>) -> Compression? {
