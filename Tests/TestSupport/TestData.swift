@@ -19,6 +19,11 @@ public enum TestData {
         return [UInt8](data)
     }
 
+    /// The lines of a vendored text file (JSON Lines, a dump), without their newlines.
+    public static func lines(_ path: String) throws(Missing) -> [String] {
+        try bytes(path).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// A vendored file that is not there.
     public struct Missing: Error, CustomStringConvertible {
         public let path: String

@@ -74,7 +74,7 @@ struct CheckCommandTests {
     func messages() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[3] = "not json"
         lines[7] = #"{"id": "x3", "body": "no thread"}"#
         let dump = try cli.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)

@@ -58,7 +58,7 @@ struct RenderCommandTests {
     func errors() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[3] = "not json"
         let dump = try cli.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)
         let failed = try render(["-o", "site", dump], in: folder)

@@ -124,7 +124,7 @@ struct DumpBuildTests {
         let again = try ArchiveFixture.build(inputs, in: folder, incremental: true)
         #expect(again.threadsRendered == 0 && again.threadsReused == first.threads)
         // One comment's body changed in place.
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         var comment = try JSONSerialization.jsonObject(with: Data(lines[40].utf8)) as! [String: Any]
         comment["body"] = "An edited comment"
         lines[40] = String(decoding: try JSONSerialization.data(withJSONObject: comment, options: [.sortedKeys]), as: UTF8.self)
@@ -140,7 +140,7 @@ struct DumpBuildTests {
     @Test("messages name the file's own line, element and byte, whatever partition found them, in file order")
     func messages() throws {
         let folder = try ArchiveFixture.folder()
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[9] = #"{"id": "x1", "link_id": 5, "parent_id": "t3_a"}"#
         lines[19] = #"{"id": "x2", broken"#
         lines.insert("", at: 30)  // a blank line is counted, not read
@@ -174,7 +174,7 @@ struct DumpBuildTests {
     @Test("a duplicate id names both of its lines in the dump, when it is an error and when it is a warning kept by an incremental build")
     func duplicateNamesBothLines() throws {
         let folder = try ArchiveFixture.folder()
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         // Line 60 repeats line 12's comment id, in the same thread, far apart in the dump.
         var first = try JSONSerialization.jsonObject(with: Data(lines[11].utf8)) as! [String: Any]
         var copy = try JSONSerialization.jsonObject(with: Data(lines[59].utf8)) as! [String: Any]
@@ -207,7 +207,7 @@ struct DumpBuildTests {
     @Test("with lenient, lines that are not records are skipped and counted; past the share allowed the file is refused")
     func lenient() throws {
         let folder = try ArchiveFixture.folder()
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[3] = "not json"
         lines[7] = #"{"id": "x3", "body": "no thread"}"#
         let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)

@@ -64,7 +64,7 @@ struct DumpCheckTests {
     func jobs(_ each: Bool) throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[5] = "not json"
         lines.append(lines[30])  // a duplicate id, warned of with allowDuplicates
         let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_jobs.jsonl", in: folder)
@@ -81,7 +81,7 @@ struct DumpCheckTests {
     func messages() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[9] = #"{"id": "x1", "link_id": 5, "parent_id": "t3_a"}"#
         lines[19] = #"{"id": "x2", broken"#
         lines.insert("", at: 30)
@@ -114,7 +114,7 @@ struct DumpCheckTests {
     func lenient() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[3] = "not json"
         lines[7] = #"{"id": "x3", "body": "no thread"}"#
         let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)

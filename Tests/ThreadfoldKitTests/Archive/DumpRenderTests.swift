@@ -50,8 +50,8 @@ struct DumpRenderTests {
         #expect(report.warnings.allSatisfy { $0.file == inputs[1] })
 
         // Each submission's page holds its title, and equals the page of its lines on their own.
-        let submissions = try TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
-        let comments = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        let submissions = try TestData.lines("dumps/RS_sample.jsonl")
+        let comments = try TestData.lines("dumps/RC_sample.jsonl")
         for k in [0, 5] {
             let submission = try DumpBuildTests.lines("RS_sample.jsonl")[k]
             let id = submission["id"] as! String
@@ -87,7 +87,7 @@ struct DumpRenderTests {
     func errors() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
         lines[3] = "not json"
         lines[7] = #"{"id": "x3", "body": "no thread"}"#
         let dump = folder.appendingPathComponent("RC_bad.jsonl").path
