@@ -615,23 +615,23 @@ struct WorkerContext: Sendable {
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
             let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
-            try renderThreads(data, file: unit.display, source: source, key: Manifest.key(unit.key(contentHash: hash)), hash: hash,
-                              options: renderer.options.render.importing, into: &result, locate: unit.located)
+            try renderThreads(Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing), source: source,
+                              key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: unit.located)
         } catch {
             result.errors += unit.errors(error)
         }
         return result
     }
 
-    /// Imports `data` and renders and writes each of its threads, adding them to `result` with
-    /// one manifest unit under `key`. `source` names the threads in messages about ids and
+    /// Renders and writes each thread `imported` read, adding them to `result` with one manifest
+    /// unit under `key`. `source` names the threads in messages about ids and
     /// folders; `locate` puts a message on the input's own line.
     ///
     /// With a shard, threads of other shards are left out by their folder, unless `sharded` says
     /// the input was split by shard already (a dump, by thread key, as it was read).
-    func renderThreads(_ data: [UInt8], file: String, source: String, key: String, hash: UInt64, options: ImportOptions,
+    func renderThreads(_ imported: @autoclosure () throws -> ImportResult, source: String, key: String, hash: UInt64,
                        sharded: Bool = false, into result: inout UnitResult, locate: (InputError) -> InputError) throws {
-        let imported = try Importer.read(bytes: data, file: file, options: options)
+        let imported = try imported()
         if imported.detected { result.format = imported.format.rawValue }
         var summaries: [ThreadSummary] = []
         var warnings = imported.skipped.map(locate)

@@ -170,7 +170,7 @@ extension DumpInputs {
 
     /// `thread` read by the importer of its `form`, named as messages name it (`source(of:)`).
     func read(_ thread: DumpThread, _ form: DumpForm) throws(InputErrors) -> ImportResult {
-        try Importer.read(bytes: thread.bytes, file: source(of: thread), options: options(form))
+        try Importer.read(bytes: thread.bytes, file: source(of: thread), options: options(form), records: form.recordMembers)
     }
 
     /// `error`, about the thread's array, at the file, line and element its record came from.
@@ -209,8 +209,8 @@ extension WorkerContext {
                     break
                 }
                 do {
-                    try renderThreads(thread.bytes, file: source, source: source, key: unitKey, hash: hash,
-                                      options: dumps.options(form), sharded: true, into: &result) { dumps.locate($0, in: thread) }
+                    try renderThreads(dumps.read(thread, form), source: source, key: unitKey, hash: hash,
+                                      sharded: true, into: &result) { dumps.locate($0, in: thread) }
                 } catch {
                     result.errors += Self.errors(error, display: source) { dumps.locate($0, in: thread) }
                 }

@@ -19,6 +19,15 @@ package enum DumpForm: String, Sendable, Equatable {
         case item(id: Int64, parent: Int64?)
     }
 
+    /// The members its importer reads of each record, so a thread's parse keeps only those; nil
+    /// keeps every member (Hacker News items are small, and a mapping's paths can go anywhere).
+    var recordMembers: JSONMemberFilter? {
+        switch self {
+        case .reddit: return RedditImporter.dumpMembers
+        case .hn, .mapped: return nil
+        }
+    }
+
     /// The dump form of a file whose first line is `line`, or nil when the file is not a dump
     /// (a thread per line, a single document, a form that is not spread by time).
     package static func detect(_ line: [UInt8], options: ImportOptions) -> DumpForm? {

@@ -54,12 +54,18 @@ package struct JSONDocument: Sendable {
 
     /// - Parameter sequence: read JSON Lines (or any whitespace-separated JSON values) as one
     ///   implicit array at the root; offsets, and so lines and columns, stay those of the file.
-    package init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false) throws(JSONSyntaxError) {
+    /// Parses `bytes`. With `records`, the objects that are elements of the root array (a dump
+    /// thread's records) keep only the members it names: the others are parsed and checked like
+    /// any JSON, and left off the tape, so a record of sixty members costs the tape and every
+    /// lookup a dozen.
+    package init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false,
+                 records: JSONMemberFilter? = nil) throws(JSONSyntaxError) {
         guard bytes.count < Int(Int32.max) else {
             throw JSONSyntaxError(offset: 0, message: "the file is larger than 2 GiB, which Threadfold does not read")
         }
         self.bytes = bytes
         var parser = JSONParser(bytes: bytes, depthLimit: depthLimit, sequence: sequence)
+        parser.records = records
         self.nodes = try parser.parse()
     }
 
@@ -285,6 +291,8 @@ struct JSONParser {
     let sequence: Bool
     var nodes: [JSONDocument.Node] = []
     var position = 0
+    /// The members kept in the root array's objects (`JSONDocument.init(records:)`).
+    var records: JSONMemberFilter?
 
     init(bytes: [UInt8], depthLimit: Int, sequence: Bool = false) {
         self.bytes = bytes
@@ -318,6 +326,9 @@ struct JSONParser {
         var stack: [Open] = []
         stack.reserveCapacity(16)
         var expect = Expect.value
+        // The tape index of a record's member being left off (its key), from its key until its
+        // value is complete; -1 when none is.
+        var dropFrom = -1
         if sequence {
             nodes.append(.init(kind: .array, flag: false, start: 0, end: 0, count: 0))
             stack.append(Open(index: 0, count: 0, isArray: true))
@@ -375,7 +386,13 @@ struct JSONParser {
                     expect = .commaOrEnd
                 } else if byte == UInt8(ascii: "\"") {
                     stack[stack.count - 1].count += 1
+                    let key = nodes.count
                     try parseString(b)
+                    // A key with an escape is kept: the filter compares raw bytes.
+                    if let records, stack.count == 2, stack[0].isArray, !nodes[key].flag,
+                       !records.keeps(UnsafeBufferPointer(rebasing: b[Int(nodes[key].start)..<Int(nodes[key].end)])) {
+                        dropFrom = key
+                    }
                     expect = .colon
                 } else {
                     throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)); expected a member name in double quotes")
@@ -387,6 +404,12 @@ struct JSONParser {
                 position += 1
                 expect = .value
             case .commaOrEnd:
+                if dropFrom >= 0 && stack.count == 2 {
+                    // The left-off member's value is complete: off the tape, and out of the count.
+                    nodes.removeLast(nodes.count - dropFrom)
+                    stack[1].count -= 1
+                    dropFrom = -1
+                }
                 if sequence && stack.count == 1 {
                     // The next line's value: no comma between JSON Lines.
                     guard byte != UInt8(ascii: ",") else {
@@ -669,5 +692,49 @@ package final class TextLocator: Sendable {
         } else if byte & 0xC0 != 0x80 {
             point.column += 1
         }
+    }
+}
+
+/// Member names a parse keeps in a dump thread's records (`JSONDocument.init(records:)`), compared
+/// as raw bytes: by length, then by their first eight bytes as one word, and only a longer name's
+/// rest byte by byte.
+package struct JSONMemberFilter: Sendable {
+    private struct Name: Sendable {
+        /// The first eight bytes (fewer, zero-padded), little-endian.
+        let head: UInt64
+        let bytes: [UInt8]
+    }
+
+    /// The names of each length.
+    private let byLength: [[Name]]
+
+    package init(_ names: [String]) {
+        var byLength = [[Name]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
+        for name in Set(names).sorted() {
+            let bytes = Array(name.utf8)
+            byLength[bytes.count].append(Name(head: Self.head(bytes.withUnsafeBufferPointer { $0 }), bytes: bytes))
+        }
+        self.byLength = byLength
+    }
+
+    /// Up to the first eight bytes of `bytes` as a little-endian word, zero-padded.
+    @inline(__always)
+    private static func head(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var word: UInt64 = 0
+        for i in 0..<min(8, bytes.count) { word |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+        return word
+    }
+
+    @inline(__always)
+    func keeps(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard key.count < byLength.count else { return false }
+        let names = byLength[key.count]
+        if names.isEmpty { return false }
+        let head = Self.head(key)
+        for name in names where name.head == head {
+            if key.count <= 8 { return true }
+            if name.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + 8, key.baseAddress! + 8, key.count - 8) == 0 }) { return true }
+        }
+        return false
     }
 }

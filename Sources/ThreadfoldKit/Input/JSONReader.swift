@@ -16,17 +16,18 @@ package struct JSONReader: Sendable {
 
     /// Parses `bytes` as one JSON document or, with `lines`, as JSON Lines when a first value is
     /// followed by more. A syntax error is reported at its line and column.
-    package init(bytes: [UInt8], file: String, lines: Bool = false) throws(InputErrors) {
-        self.init(document: try Self.parse(bytes, file: file, lines: lines), file: file)
+    /// Parses `bytes`; `records` as in `JSONDocument.init(records:)`.
+    package init(bytes: [UInt8], file: String, lines: Bool = false, records: JSONMemberFilter? = nil) throws(InputErrors) {
+        self.init(document: try Self.parse(bytes, file: file, lines: lines, records: records), file: file)
     }
 
-    private static func parse(_ bytes: [UInt8], file: String, lines: Bool) throws(InputErrors) -> JSONDocument {
+    private static func parse(_ bytes: [UInt8], file: String, lines: Bool, records: JSONMemberFilter?) throws(InputErrors) -> JSONDocument {
         do {
-            return try JSONDocument(bytes: bytes)
+            return try JSONDocument(bytes: bytes, records: records)
         } catch let first {
             var failure = first
             if lines && first.isTrailingContent {
-                do { return try JSONDocument(bytes: bytes, sequence: true) } catch let second { failure = second }
+                do { return try JSONDocument(bytes: bytes, sequence: true, records: records) } catch let second { failure = second }
             }
             let (line, column) = JSONDocument.location(in: bytes, offset: failure.offset)
             throw InputErrors([InputError(file: file, line: line, column: column, message: failure.message)])

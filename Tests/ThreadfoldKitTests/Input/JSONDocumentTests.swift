@@ -53,6 +53,46 @@ struct JSONDocumentTests {
         #expect(doc.member(inner, "a") != nil)
     }
 
+    @Test("a dump thread's records keep only the members named, whatever the rest hold; all of it is still checked")
+    func recordMembers() throws {
+        let keep = JSONMemberFilter(["id", "body", "a_name_longer_than_eight"])
+        let text = #"""
+        [{"x": {"id": 1, "deep": [[{"body": 2}]]}, "id": "one", "skip": [1, "two", null],
+          "a_name_longer_than_eigh!": 0, "a_name_longer_than_eight": true, "b\u006fdy": "kept", "body": "b", "z": "", "id": "last"},
+         {}, ["id", {"skip": 1, "id": 2}], {"y": {}}, "s", {"body": {"id": {"deep": [1]}}}]
+        """#
+        let doc = try JSONDocument(bytes: Array(text.utf8), records: keep)
+        let all = try JSONDocument(bytes: Array(text.utf8))
+        var records: [Int] = []
+        doc.forEachElement(doc.root) { _, element in records.append(element) }
+        #expect(records.count == 6)
+        // The first record: its kept members in order, a duplicate's last value, an escaped key kept.
+        var keys: [String] = []
+        doc.forEachMember(records[0]) { key, _ in keys.append(key) }
+        #expect(keys == ["id", "a_name_longer_than_eight", "body", "body", "id"])
+        #expect(doc.count(records[0]) == 5)
+        #expect(doc.string(try #require(doc.member(records[0], "id"))) == "last")
+        #expect(doc.member(records[0], "x") == nil && doc.member(records[0], "skip") == nil && doc.member(records[0], "z") == nil)
+        #expect(doc.string(try #require(doc.member(records[0], "body"))) == "b")
+        // Objects deeper down, and an array among the records, keep everything.
+        #expect(doc.count(records[1]) == 0 && doc.count(records[2]) == 2 && doc.count(records[3]) == 0)
+        let body = try #require(doc.member(records[5], "body"))
+        let inner = try #require(doc.member(body, "id"))
+        #expect(doc.member(inner, "deep") != nil)
+        // What is kept reads as it does with every member on the tape, at the same offsets.
+        var allRecords: [Int] = []
+        all.forEachElement(all.root) { _, element in allRecords.append(element) }
+        for r in [0, 5] {
+            for name in ["id", "body", "a_name_longer_than_eight"] {
+                #expect(doc.member(records[r], name).map(doc.offset) == all.member(allRecords[r], name).map(all.offset))
+            }
+        }
+        #expect(doc.nodes.count < all.nodes.count)
+        // A member left off is still parsed: its errors are the document's.
+        #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(#"[{"skip": [1, 2,], "id": 1}]"#.utf8), records: keep) }
+        #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(#"[{"skip": {"a" 1}}]"#.utf8), records: keep) }
+    }
+
     @Test("nesting a million levels deep parses without recursion")
     func deepNesting() throws {
         let depth = 500_000

@@ -38,7 +38,10 @@ package struct ImportResult: Sendable {
 /// through a field mapping. A file that is JSON Lines (one value per line) is read as an array of
 /// its lines.
 package enum Importer {
-    package static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
+    /// Reads `bytes`. `records`, for a dump thread, names the members its form reads of each
+    /// record, so the parse keeps no others (`JSONDocument.init(records:)`).
+    package static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions(),
+                             records: JSONMemberFilter? = nil) throws(InputErrors) -> ImportResult {
         // Forms that are not JSON (Disqus's XML) are recognised, or named, before JSON is parsed.
         if options.mapping == nil {
             let named = options.format.form.flatMap { $0.readsBytes ? $0 : nil }
@@ -55,7 +58,7 @@ package enum Importer {
                 return ImportResult(threads: threads, format: form.format, detected: named == nil, skipped: skipped)
             }
         }
-        let document = try parse(bytes, file: file)
+        let document = try parse(bytes, file: file, records: records)
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
         if detected {
@@ -97,7 +100,7 @@ package enum Importer {
     }
 
     /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.
-    static func parse(_ bytes: [UInt8], file: String) throws(InputErrors) -> JSONDocument {
-        try JSONReader(bytes: bytes, file: file, lines: true).document
+    static func parse(_ bytes: [UInt8], file: String, records: JSONMemberFilter? = nil) throws(InputErrors) -> JSONDocument {
+        try JSONReader(bytes: bytes, file: file, lines: true, records: records).document
     }
 }

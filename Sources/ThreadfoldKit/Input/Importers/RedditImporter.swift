@@ -131,6 +131,16 @@ enum RedditImporter {
     /// `t3_` (so folders and anchors need no hash); a submission in the same input gives its
     /// thread the title, opening post, author, time, link and flags. Without one, the thread is
     /// titled by `link_title` when the dump has it.
+    /// Every member `decodeDump` (with `submission`, `isDump` and `DumpForm`'s tests) reads of a
+    /// dump record. A dump thread is parsed keeping only these (`DumpForm.recordMembers`):
+    /// Pushshift and Arctic Shift records carry 50 to 65 members, and a name missing here reads
+    /// as absent.
+    static let dumpMembers = JSONMemberFilter([
+        "link_id", "parent_id", "id", "name", "link_title", "subreddit", "author", "body", "created_utc", "edited",
+        "score", "author_flair_text", "title", "selftext", "num_comments", "permalink", "is_self", "url",
+        "stickied", "locked", "over_18", "spoiler",
+    ])
+
     static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
         let document = context.document
         // Threads are keyed by their link id's bytes, like every id.
