@@ -31,6 +31,7 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
         }
     }
+    recordMembersAgree(bytes)
     _ = try? Compression.decoded(bytes, display: "fuzz", limit: 1 << 20)
     _ = Manifest(bytes: bytes)
     _ = try? ThreadSummary.decode(bytes, file: "thread.json")
@@ -38,4 +39,38 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = HTMLSanitizer().sanitize(text)
     _ = MarkdownRenderer().render(text)
     return 0
+}
+
+/// A dump thread parsed keeping only some members of its records reads, for those members,
+/// exactly as the whole parse does: it fails where the whole parse fails, keeps each kept
+/// member's last value at the same offset, and the Reddit dump importer reads the same records.
+func recordMembersAgree(_ bytes: [UInt8]) {
+    let filter = JSONMemberFilter(["a", "id", "body", "link_id", "a_longer_name"])
+    let whole = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: bytes) }
+    let kept = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: bytes, records: filter) }
+    switch (whole, kept) {
+    case (.failure(let a), .failure(let b)):
+        precondition(a.offset == b.offset && a.message == b.message)
+    case (.success(let all), .success(let some)):
+        precondition(all.kind(all.root) == some.kind(some.root) && all.count(all.root) == some.count(some.root))
+        if all.kind(all.root) == .array {
+            var records: [Int] = [], others: [Int] = []
+            all.forEachElement(all.root) { _, element in records.append(element) }
+            some.forEachElement(some.root) { _, element in others.append(element) }
+            for (record, other) in zip(records, others) where all.kind(record) == .object {
+                for name in ["a", "id", "body", "link_id", "a_longer_name"] {
+                    precondition(all.member(record, name).map(all.offset) == some.member(other, name).map(some.offset))
+                }
+            }
+        }
+        var options = ImportOptions(lenient: true)
+        options.format = .reddit
+        let a = try? Importer.read(bytes: bytes, file: "fuzz.json", options: options)
+        let b = try? Importer.read(bytes: bytes, file: "fuzz.json", options: options, records: RedditImporter.dumpMembers)
+        if RedditImporter.isDump(all, parents: false) {
+            precondition((a == nil) == (b == nil) && String(describing: a?.threads) == String(describing: b?.threads))
+        }
+    default:
+        preconditionFailure("a parse keeping some members disagreed with the whole parse on whether the JSON is valid")
+    }
 }
