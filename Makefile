@@ -126,6 +126,9 @@ fuzz: deps
 	  -lcmark -lgumbo -lzstd -lz -lbrotlienc -o $(FUZZ_DIR)/threadfold-fuzz
 	@# Seeds named after their path: two fixtures may share a file name.
 	for f in docs/examples/*.json Tests/Data/fixtures/*/*.json; do cp "$$f" "$(FUZZ_DIR)/corpus/$$(echo "$$f" | tr / _)"; done
+	@# Dump-shaped seeds: a Reddit submission and its comments as one array (a dump thread) and as JSON Lines.
+	{ echo "["; { head -n 1 Tests/Data/dumps/RS_sample.jsonl; head -n 6 Tests/Data/dumps/RC_sample.jsonl; } | sed '$$!s/$$/,/'; echo "]"; } > $(FUZZ_DIR)/corpus/dump-thread.json
+	{ head -n 1 Tests/Data/dumps/RS_sample.jsonl; head -n 6 Tests/Data/dumps/RC_sample.jsonl; } > $(FUZZ_DIR)/corpus/dump-lines.jsonl
 	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
 
 ## check-web: the browser and HTML validity tests on their own

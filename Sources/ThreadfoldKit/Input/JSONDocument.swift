@@ -52,12 +52,13 @@ package struct JSONDocument: Sendable {
     /// The most nested containers a document may open; deeper input is an error, not a crash.
     package static let defaultDepthLimit = 1_000_000
 
-    /// - Parameter sequence: read JSON Lines (or any whitespace-separated JSON values) as one
-    ///   implicit array at the root; offsets, and so lines and columns, stay those of the file.
     /// Parses `bytes`. With `records`, the objects that are elements of the root array (a dump
     /// thread's records) keep only the members it names: the others are parsed and checked like
-    /// any JSON, and left off the tape, so a record of sixty members costs the tape and every
-    /// lookup a dozen.
+    /// any JSON, and left off the tape, so a Reddit record of sixty members costs the tape and
+    /// every lookup the few its importer reads.
+    ///
+    /// - Parameter sequence: read JSON Lines (or any whitespace-separated JSON values) as one
+    ///   implicit array at the root; offsets, and so lines and columns, stay those of the file.
     package init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false,
                  records: JSONMemberFilter? = nil) throws(JSONSyntaxError) {
         guard bytes.count < Int(Int32.max) else {
@@ -712,7 +713,7 @@ package struct JSONMemberFilter: Sendable {
         var byLength = [[Name]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
         for name in Set(names).sorted() {
             let bytes = Array(name.utf8)
-            byLength[bytes.count].append(Name(head: Self.head(bytes.withUnsafeBufferPointer { $0 }), bytes: bytes))
+            byLength[bytes.count].append(Name(head: bytes.withUnsafeBufferPointer(Self.head), bytes: bytes))
         }
         self.byLength = byLength
     }

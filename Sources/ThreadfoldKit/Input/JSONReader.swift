@@ -15,8 +15,8 @@ package struct JSONReader: Sendable {
     }
 
     /// Parses `bytes` as one JSON document or, with `lines`, as JSON Lines when a first value is
-    /// followed by more. A syntax error is reported at its line and column.
-    /// Parses `bytes`; `records` as in `JSONDocument.init(records:)`.
+    /// followed by more. A syntax error is reported at its line and column. `records` keeps only
+    /// some members of the root array's objects, as in `JSONDocument.init(records:)`.
     package init(bytes: [UInt8], file: String, lines: Bool = false, records: JSONMemberFilter? = nil) throws(InputErrors) {
         self.init(document: try Self.parse(bytes, file: file, lines: lines, records: records), file: file)
     }

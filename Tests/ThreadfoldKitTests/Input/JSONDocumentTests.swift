@@ -76,6 +76,8 @@ struct JSONDocumentTests {
         #expect(doc.string(try #require(doc.member(records[0], "body"))) == "b")
         // Objects deeper down, and an array among the records, keep everything.
         #expect(doc.count(records[1]) == 0 && doc.count(records[2]) == 2 && doc.count(records[3]) == 0)
+        let nested = try #require(doc.nodes.indices.first { doc.kind($0) == .object && doc.member($0, "skip") != nil })
+        #expect(doc.count(nested) == 2 && doc.member(nested, "id") != nil)
         let body = try #require(doc.member(records[5], "body"))
         let inner = try #require(doc.member(body, "id"))
         #expect(doc.member(inner, "deep") != nil)
@@ -88,6 +90,13 @@ struct JSONDocumentTests {
             }
         }
         #expect(doc.nodes.count < all.nodes.count)
+        // A root object is not a record; JSON Lines' lines are.
+        let object = try JSONDocument(bytes: Array(#"{"skip": {"skip": 1}, "id": 1}"#.utf8), records: keep)
+        #expect(object.count(object.root) == 2 && object.member(object.root, "skip") != nil)
+        let lines = try JSONDocument(bytes: Array("{\"skip\": [1], \"id\": 1}\n{\"body\": \"b\", \"z\": {}}\n".utf8), sequence: true, records: keep)
+        var kept: [Int] = []
+        lines.forEachElement(lines.root) { _, line in kept.append(lines.count(line)) }
+        #expect(kept == [1, 1])
         // A member left off is still parsed: its errors are the document's.
         #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(#"[{"skip": [1, 2,], "id": 1}]"#.utf8), records: keep) }
         #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(#"[{"skip": {"a" 1}}]"#.utf8), records: keep) }

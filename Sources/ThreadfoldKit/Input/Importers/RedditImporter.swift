@@ -124,13 +124,6 @@ enum RedditImporter {
         return record
     }
 
-    /// The flat dump form archive projects distribute for whole subreddits: one comment per line
-    /// (or an array), each with `link_id` (its thread, `t3_…`) and `parent_id` (`t3_…` for top
-    /// level, `t1_…` for a reply), and submissions (`RS_…` dumps: `id`, `title`, `selftext`, …).
-    /// Comments are grouped into one thread per `link_id`, keyed by the base-36 id without its
-    /// `t3_` (so folders and anchors need no hash); a submission in the same input gives its
-    /// thread the title, opening post, author, time, link and flags. Without one, the thread is
-    /// titled by `link_title` when the dump has it.
     /// Every member `decodeDump` (with `submission`, `isDump` and `DumpForm`'s tests) reads of a
     /// dump record. A dump thread is parsed keeping only these (`DumpForm.recordMembers`):
     /// Pushshift and Arctic Shift records carry 50 to 65 members, and a name missing here reads
@@ -141,6 +134,13 @@ enum RedditImporter {
         "stickied", "locked", "over_18", "spoiler",
     ])
 
+    /// The flat dump form archive projects distribute for whole subreddits: one comment per line
+    /// (or an array), each with `link_id` (its thread, `t3_…`) and `parent_id` (`t3_…` for top
+    /// level, `t1_…` for a reply), and submissions (`RS_…` dumps: `id`, `title`, `selftext`, …).
+    /// Comments are grouped into one thread per `link_id`, keyed by the base-36 id without its
+    /// `t3_` (so folders and anchors need no hash); a submission in the same input gives its
+    /// thread the title, opening post, author, time, link and flags. Without one, the thread is
+    /// titled by `link_title` when the dump has it.
     static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
         let document = context.document
         // Threads are keyed by their link id's bytes, like every id.
