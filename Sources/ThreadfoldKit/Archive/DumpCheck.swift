@@ -177,43 +177,35 @@ package struct DumpCheck: Sendable {
     func check(partition p: Int, dumps: DumpInputs, places: MessagePlaces) -> PartitionCheck {
         var result = PartitionCheck(errors: FirstMessages(limit: errorsKept), warnings: FirstMessages(limit: eachThread ? Int.max : messagesPerKind))
         do {
-            try dumps.forEachThread(in: p) { _, form, thread in
-                let source = dumps.source(of: thread)
-                let order = thread.order
-                let locate = { (error: InputError) in dumps.locate(error, in: thread) }
-                do {
-                    let imported = try dumps.read(thread, form)
-                    var found: [(counts: ThreadCounts, id: String?, warnings: [InputError])] = []
-                    var warnings = imported.skipped.map(locate)
-                    let skipped = warnings.count
-                    for record in imported.threads {
-                        let tree = try ThreadBuilder.build(record, options: self.thread)
-                        warnings += tree.diagnostics.map { locate($0.error) }
-                        found.append((ThreadCounts(record, tree), record.info.id?.string, warnings))
-                        warnings = []
+            try dumps.forEachImported(in: p, places: places) { thread in
+                var found: [(counts: ThreadCounts, id: String?, warnings: [InputError])] = []
+                var warnings = thread.imported.skipped.map(thread.locate)
+                let skipped = warnings.count
+                for record in thread.imported.threads {
+                    let tree = try ThreadBuilder.build(record, options: self.thread)
+                    warnings += tree.diagnostics.map { thread.locate($0.error) }
+                    found.append((ThreadCounts(record, tree), record.info.id?.string, warnings))
+                    warnings = []
+                }
+                // Counted only once every record of the thread is built, as a build publishes it whole or not at all.
+                result.skippedComments += skipped
+                var seq = 0
+                for checked in found {
+                    result.counts.add(checked.counts)
+                    let keyed = checked.warnings.map { warning -> (key: [Int], warning: InputError) in
+                        defer { seq += 1 }
+                        return (places.key(warning, thread: thread.order, seq: seq), warning)
                     }
-                    // Counted only once every record of the thread is built, as a build publishes it whole or not at all.
-                    result.skippedComments += skipped
-                    var seq = 0
-                    for thread in found {
-                        result.counts.add(thread.counts)
-                        let keyed = thread.warnings.map { warning -> (key: [Int], warning: InputError) in
-                            defer { seq += 1 }
-                            return (places.key(warning, thread: order, seq: seq), warning)
-                        }
-                        if eachThread {
-                            let sorted = keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.warning)
-                            result.threads.append(CheckedThread(source: source, id: thread.id, form: form, counts: thread.counts,
-                                                         warnings: sorted, order: order))
-                        } else {
-                            for (key, warning) in keyed { result.warnings.add(warning, key: key) }
-                        }
-                    }
-                } catch {
-                    for (i, error) in WorkerContext.errors(error, display: source, locate: locate).enumerated() {
-                        result.errors.add(error, key: places.key(error, thread: order, seq: i), kind: "error")
+                    if eachThread {
+                        let sorted = keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.warning)
+                        result.threads.append(CheckedThread(source: thread.source, id: checked.id, form: thread.form, counts: checked.counts,
+                                                            warnings: sorted, order: thread.order))
+                    } else {
+                        for (key, warning) in keyed { result.warnings.add(warning, key: key) }
                     }
                 }
+            } failed: { key, error in
+                result.errors.add(error, key: key, kind: "error")
             }
         } catch {
             result.errors.add(InputError(file: error.path, message: error.message), key: [Int.max], kind: "error")
@@ -237,6 +229,37 @@ struct MessagePlaces: Sendable {
 }
 
 extension DumpInputs {
+    /// A thread of a spill partition as `check` and `render` read it: what its form's importer
+    /// read, where messages name it, and how they are put back on the dumps' own lines.
+    struct ImportedThread {
+        let form: DumpForm
+        let imported: ImportResult
+        /// Its first record's file and line, as messages name the thread (`source(of:)`).
+        let source: String
+        /// Its place among the dumps' threads (`DumpThread.order`).
+        let order: [Int]
+        let locate: (InputError) -> InputError
+    }
+
+    /// Reads each thread of spill partition `p` (`forEachThread`) through its form's importer and
+    /// hands `body` what it read. When the import or `body` throws, each error, located on its
+    /// dump's line, goes to `failed` with its key among the dumps' messages (`places`).
+    func forEachImported(in p: Int, places: MessagePlaces, _ body: (ImportedThread) throws -> Void,
+                         failed: (_ key: [Int], _ error: InputError) -> Void) throws(SiteError) {
+        try forEachThread(in: p) { _, form, thread in
+            let source = source(of: thread)
+            let order = thread.order
+            let locate = { (error: InputError) in self.locate(error, in: thread) }
+            do {
+                try body(ImportedThread(form: form, imported: try read(thread, form), source: source, order: order, locate: locate))
+            } catch {
+                for (i, error) in WorkerContext.errors(error, display: source, locate: locate).enumerated() {
+                    failed(places.key(error, thread: order, seq: i), error)
+                }
+            }
+        }
+    }
+
     /// `partition` into a spill in a temporary folder of its own in `directory`, for the
     /// commands that have no staging folder to spill into (`check`, `render`).
     static func partition(_ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, jobs: Int,

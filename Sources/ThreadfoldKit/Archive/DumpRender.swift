@@ -73,38 +73,30 @@ package struct DumpRender: Sendable {
         if outcome.errors.isEmpty, let dumps {
             var failed: SiteError?
             for p in 0..<(dumps.spill.count - 1) where failed == nil {
-                try dumps.forEachThread(in: p) { _, form, thread in
+                try dumps.forEachImported(in: p, places: places) { thread in
                     guard failed == nil else { return }
-                    let source = dumps.source(of: thread)
-                    let order = thread.order
-                    let locate = { (error: InputError) in dumps.locate(error, in: thread) }
-                    do {
-                        let imported = try dumps.read(thread, form)
-                        var pages: [Page] = []
-                        var found = imported.skipped
-                        for record in imported.threads {
-                            let page = try renderer.page(record)
-                            pages.append(Page(id: record.info.id?.string, place: order,
-                                              comments: page.thread.totals.comments, html: page.html))
-                            found += page.diagnostics.map(\.error)
-                        }
-                        // Counted only once every record of the thread is rendered: a page is whole or not at all.
-                        for (seq, warning) in found.enumerated() {
-                            let located = locate(warning)
-                            warnings.add(located, key: places.key(located, thread: order, seq: seq))
-                        }
-                        report.skippedComments += imported.skipped.count
-                        for page in pages {
-                            report.threads += 1
-                            report.comments += page.comments
-                            guard errors.isEmpty, failed == nil else { continue }
-                            do throws(SiteError) { try deliver(page) } catch { failed = error }
-                        }
-                    } catch {
-                        for (i, error) in WorkerContext.errors(error, display: source, locate: locate).enumerated() {
-                            errors.add(error, key: places.key(error, thread: order, seq: i), kind: "error")
-                        }
+                    var pages: [Page] = []
+                    var found = thread.imported.skipped
+                    for record in thread.imported.threads {
+                        let page = try renderer.page(record)
+                        pages.append(Page(id: record.info.id?.string, place: thread.order,
+                                          comments: page.thread.totals.comments, html: page.html))
+                        found += page.diagnostics.map(\.error)
                     }
+                    // Counted only once every record of the thread is rendered: a page is whole or not at all.
+                    for (seq, warning) in found.enumerated() {
+                        let located = thread.locate(warning)
+                        warnings.add(located, key: places.key(located, thread: thread.order, seq: seq))
+                    }
+                    report.skippedComments += thread.imported.skipped.count
+                    for page in pages {
+                        report.threads += 1
+                        report.comments += page.comments
+                        guard errors.isEmpty, failed == nil else { continue }
+                        do throws(SiteError) { try deliver(page) } catch { failed = error }
+                    }
+                } failed: { key, error in
+                    errors.add(error, key: key, kind: "error")
                 }
             }
             if let failed { throw failed }
