@@ -63,7 +63,6 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
     return build
 }
 
-/// The best of `runs` builds: least wall and CPU time, most memory.
 /// A folder no build has written yet, for a site named `name` in `scratch`. Full builds each
 /// write a new folder and the sites are removed together when the bench ends: on ext4 without a
 /// journal (this machine's disk), creating a file within a minute or so of removing many walks
@@ -75,6 +74,7 @@ func freshSite(_ scratch: String, _ name: String) -> String {
 }
 nonisolated(unsafe) var freshSites = 0
 
+/// The best of `runs` builds: least wall and CPU time, most memory.
 func bestBuild(_ runs: Int, _ body: () throws(DumpBuildFailure) -> DumpBuild) throws(DumpBuildFailure) -> DumpBuild {
     var best = DumpBuild()
     for _ in 0..<max(1, runs) {

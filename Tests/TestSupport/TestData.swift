@@ -24,6 +24,15 @@ public enum TestData {
         try bytes(path).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The vendored comment dump (`dumps/RC_sample.jsonl`) with two bad lines, as a file's text:
+    /// line 4 is not JSON, and line 8 is JSON but no comment of a thread (no `link_id`).
+    public static func commentDumpWithBadLines() throws(Missing) -> String {
+        var lines = try lines("dumps/RC_sample.jsonl")
+        lines[3] = "not json"
+        lines[7] = #"{"id": "x3", "body": "no thread"}"#
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// A vendored file that is not there.
     public struct Missing: Error, CustomStringConvertible {
         public let path: String

@@ -74,10 +74,7 @@ struct CheckCommandTests {
     func messages() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.lines("dumps/RC_sample.jsonl")
-        lines[3] = "not json"
-        lines[7] = #"{"id": "x3", "body": "no thread"}"#
-        let dump = try cli.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)
+        let dump = try cli.write(try TestData.commentDumpWithBadLines(), "RC_some.jsonl", in: folder)
         let failed = try check([dump], in: folder)
         #expect(failed.status == 1)
         #expect(failed.out.isEmpty)
@@ -97,7 +94,7 @@ struct CheckCommandTests {
         #expect(lenient.err.contains("more warnings like these; 'threadfold check --all' with the same dumps lists every one"))
 
         // A duplicate id across two dumps of one subreddit is an error at its line, as in a build.
-        let again = try cli.write(lines[20] + "\n", "RC_again.jsonl", in: folder)
+        let again = try cli.write(try TestData.lines("dumps/RC_sample.jsonl")[20] + "\n", "RC_again.jsonl", in: folder)
         let duplicate = try check([dump, again, "--lenient"], in: folder)
         #expect(duplicate.status == 1)
         #expect(duplicate.err.contains("\(again):1:"), "\(duplicate.err)")

@@ -207,10 +207,8 @@ struct DumpBuildTests {
     @Test("with lenient, lines that are not records are skipped and counted; past the share allowed the file is refused")
     func lenient() throws {
         let folder = try ArchiveFixture.folder()
-        var lines = try TestData.lines("dumps/RC_sample.jsonl")
-        lines[3] = "not json"
-        lines[7] = #"{"id": "x3", "body": "no thread"}"#
-        let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)
+        let lines = try TestData.lines("dumps/RC_sample.jsonl")
+        let dump = try ArchiveFixture.write(try TestData.commentDumpWithBadLines(), "RC_some.jsonl", in: folder)
         var options = ArchiveOptions()
         options.render.importing.lenient = true
         let report = try ArchiveFixture.build([dump], in: folder, options: options)

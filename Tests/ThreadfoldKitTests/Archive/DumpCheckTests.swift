@@ -114,10 +114,8 @@ struct DumpCheckTests {
     func lenient() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.lines("dumps/RC_sample.jsonl")
-        lines[3] = "not json"
-        lines[7] = #"{"id": "x3", "body": "no thread"}"#
-        let dump = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_some.jsonl", in: folder)
+        let lines = try TestData.lines("dumps/RC_sample.jsonl")
+        let dump = try ArchiveFixture.write(try TestData.commentDumpWithBadLines(), "RC_some.jsonl", in: folder)
         var options = ImportOptions()
         options.lenient = true
         let report = try Self.check([dump], in: folder, options: options)

@@ -87,11 +87,10 @@ struct DumpRenderTests {
     func errors() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = try TestData.lines("dumps/RC_sample.jsonl")
-        lines[3] = "not json"
-        lines[7] = #"{"id": "x3", "body": "no thread"}"#
+        let lines = try TestData.lines("dumps/RC_sample.jsonl")
+        let text = try TestData.commentDumpWithBadLines()
         let dump = folder.appendingPathComponent("RC_bad.jsonl").path
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dump))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: dump))
         var delivered = 0
         let failed = try Self.render([dump], in: folder) { _ in delivered += 1 }
         #expect(delivered == 0 && failed.threads == 0)
