@@ -14,6 +14,20 @@ struct InterruptTests {
         }.joined(separator: "\n")
     }
 
+    /// Starts `threadfold` with `arguments` in `folder`, its temporary folder in `folder/tmp`, and
+    /// waits (30 s at most) until a spill is being written there.
+    func startSpilling(_ arguments: [String], in folder: URL) throws -> (process: Process, temporary: URL) {
+        let temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let process = try start(arguments, in: folder, environment: ["TMPDIR": temporary.path])
+        let deadline = Date().addingTimeInterval(30)
+        func spilling() -> Bool {
+            cli.files(temporary).contains { FileManager.default.fileExists(atPath: temporary.appendingPathComponent($0).appendingPathComponent(".threadfold-spill").path) }
+        }
+        while !spilling() && process.isRunning && Date() < deadline { usleep(1_000) }
+        return (process, temporary)
+    }
+
     func start(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = CLITests.binary
@@ -124,15 +138,8 @@ struct InterruptTests {
     func interruptedCheck(_ signal: Int32) throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let temporary = folder.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let path = try cli.write(dump(12_000, threads: 150), "RC_test.jsonl", in: folder)
-        let process = try start(["check", path, "--jobs", "1"], in: folder, environment: ["TMPDIR": temporary.path])
-        let deadline = Date().addingTimeInterval(30)
-        func spilling() -> Bool {
-            cli.files(temporary).contains { FileManager.default.fileExists(atPath: temporary.appendingPathComponent($0).appendingPathComponent(".threadfold-spill").path) }
-        }
-        while !spilling() && process.isRunning && Date() < deadline { usleep(1_000) }
+        let (process, temporary) = try startSpilling(["check", path, "--jobs", "1"], in: folder)
         #expect(process.isRunning, "the check was still running when signalled")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
@@ -144,16 +151,9 @@ struct InterruptTests {
     func killedRender(_ signal: Int32) throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let temporary = folder.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let path = try cli.write(dump(12_000, threads: 150), "RC_test.jsonl", in: folder)
         let arguments = ["render", path, "-o", "site", "-q", "--no-fsync"]
-        let process = try start(arguments, in: folder, environment: ["TMPDIR": temporary.path])
-        let deadline = Date().addingTimeInterval(30)
-        func spilling() -> Bool {
-            cli.files(temporary).contains { FileManager.default.fileExists(atPath: temporary.appendingPathComponent($0).appendingPathComponent(".threadfold-spill").path) }
-        }
-        while !spilling() && process.isRunning && Date() < deadline { usleep(1_000) }
+        let (process, temporary) = try startSpilling(arguments, in: folder)
         #expect(process.isRunning, "the render was still running when signalled")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
