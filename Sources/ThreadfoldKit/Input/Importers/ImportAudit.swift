@@ -37,10 +37,14 @@ enum ImportAudit {
                 if comment.author?.isEmpty ?? true { noAuthor += 1 }
             }
         }
-        let arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(document) : (nil, [])
-        let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread
+        // Counted first without field names (a file that passes never needs them), then again
+        // with them when the file may be refused.
+        var arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(document, fields: false) : (nil, [])
         let unread = arrays.unread.reduce(0) { $0 + $1.items }
-        if shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown) && otherFields(arrays.read) {
+        let fieldsMissing = shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown)
+        if unreadArrays && (fieldsMissing || (unread >= 20 && unread > read)) { arrays = self.arrays(document) }
+        let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread
+        if fieldsMissing && otherFields(arrays.read) {
             var missing: [String] = []
             if noBody * 2 > shown { missing.append("\(noBody) have no body") }
             if noAuthor * 2 > shown { missing.append("\(noAuthor) no author") }
@@ -157,8 +161,8 @@ enum ImportAudit {
     /// The first list of comments Threadfold's format reads in the file, and the arrays of
     /// objects it does not read, largest first. Reads only the tape, once.
     /// With `asThreadfold` false, every array of objects counts as unread (for files no form
-    /// recognised).
-    static func arrays(_ document: JSONDocument, asThreadfold: Bool = true) -> (read: ArrayShape?, unread: [ArrayShape]) {
+    /// recognised); with `fields` false, shapes are counted and their field names left empty.
+    static func arrays(_ document: JSONDocument, asThreadfold: Bool = true, fields: Bool = true) -> (read: ArrayShape?, unread: [ArrayShape]) {
         enum Role { case thread, threadList, commentList, comment, other }
         var stack: [(node: Int, role: Role, path: String)] = []
         let root = document.root
@@ -192,7 +196,7 @@ enum ImportAudit {
             document.forEachElement(array) { _, element in
                 guard document.kind(element) == .object else { return }
                 shape.items += 1
-                if shape.items <= 200 {
+                if fields && shape.items <= 200 {
                     document.forEachMember(element) { key, _ in if !shape.fields.contains(key) { shape.fields.append(key) } }
                 }
             }
@@ -201,10 +205,15 @@ enum ImportAudit {
         while let (node, role, path) = stack.popLast() {
             switch document.kind(node) {
             case .object:
-                document.forEachMember(node) { key, value in
-                    // Only arrays and objects can hold arrays: strings, numbers and the rest need no path.
+                // Keys are read off the tape by hand, so only a member holding an array or an
+                // object has its name decoded: strings, numbers and the rest hold no arrays.
+                var keyNode = node + 1
+                for _ in 0..<document.count(node) {
+                    let value = keyNode + 1
+                    defer { keyNode = document.next(value) }
                     let kind = document.kind(value)
-                    guard kind == .array || kind == .object else { return }
+                    guard kind == .array || kind == .object else { continue }
+                    let key = document.string(keyNode)
                     let child = child(path, "." + key)
                     switch (role, key) {
                     case (.thread, "comments"): stack.append((value, .commentList, child))
