@@ -276,15 +276,7 @@ package struct ArchiveBuilder: Sendable {
             return spare.listing
         }
         guard let previous, previous.listingHash == digest else { return nil }
-        var linked: [String] = []
-        for (file, stamp) in zip(previous.listing, previous.listingStamps) {
-            guard try staging.link(file, expected: stamp) else {
-                for file in linked { staging.remove(file) }
-                return nil
-            }
-            linked.append(file)
-        }
-        return linked
+        return try staging.link(previous.listing, expected: previous.listingStamps) ? previous.listing : nil
     }
 
     /// Streams the dump files into a spill in the staging folder. Nil dumps when the spill
@@ -581,14 +573,7 @@ struct WorkerContext: Sendable {
         var result = UnitResult()
         result.hash = hash
         if linkFiles {
-            var linked: [String] = []
-            for (file, stamp) in zip(old.files, old.stamps) {
-                guard (try? staging.link(file, expected: stamp)) == true else {
-                    for file in linked { staging.remove(file) }
-                    return nil
-                }
-                linked.append(file)
-            }
+            guard (try? staging.link(old.files, expected: old.stamps)) == true else { return nil }
             result.filesReused = old.files.count
             result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
         }

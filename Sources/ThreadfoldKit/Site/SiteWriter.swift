@@ -355,6 +355,33 @@ package struct SiteWriter: Sendable {
             return true
         }
 
+        /// Puts each of the live site's `paths` here as `link(_:expected:)` does, each only when
+        /// its stamp is its entry in `stamps`, all or none: when one does not qualify (false) or
+        /// linking throws, the ones linked before it are removed again. Each folder, here and in
+        /// the live site, is opened once for the files in it that come one after another (a
+        /// thread's files share one), not once a file.
+        package func link(_ paths: [String], expected stamps: [FileStamp]) throws(SiteError) -> Bool {
+            guard stamps.count == paths.count, let site = try? parent.folder(writer.name) else { return false }
+            var linked = 0
+            defer { if linked < paths.count { for path in paths.prefix(linked) { remove(path) } } }
+            var open: (folder: [Substring], live: Folder, here: Folder)?
+            for (path, stamp) in zip(paths, stamps) {
+                guard SiteWriter.isSafeRelativePath(path) else { return false }
+                var parts = path.split(separator: "/")
+                let file = String(parts.removeLast())
+                if open?.folder != parts {
+                    guard let live = try? site.folder(at: parts) else { return false }
+                    open = (parts, live, try self.open(path).0)
+                }
+                guard let (_, live, here) = open else { return false }
+                try here.removeEntry(file)
+                guard let stamp = try here.link(file, as: file, from: live, expected: stamp) else { return false }
+                state.withLock { $0.stamps[path] = stamp }
+                linked += 1
+            }
+            return true
+        }
+
         /// Puts a regular file of another folder (a shard) here, as a hard link or a copy.
         func link(_ path: String, from source: Folder, file: String) throws(SiteError) -> Bool {
             let (directory, name) = try open(path)
