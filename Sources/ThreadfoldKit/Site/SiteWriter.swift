@@ -370,7 +370,10 @@ package struct SiteWriter: Sendable {
                 var parts = path.split(separator: "/")
                 let file = String(parts.removeLast())
                 if open?.folder != parts {
-                    guard let live = try? site.folder(at: parts) else { return false }
+                    // A folder is made here only for a file that qualifies, so a refusal leaves
+                    // no empty folder behind.
+                    guard let live = try? site.folder(at: parts), let found = live.entry(file), found.kind == .file,
+                          found.stamp == stamp else { return false }
                     open = (parts, live, try self.open(path).0)
                 }
                 guard let (_, live, here) = open else { return false }

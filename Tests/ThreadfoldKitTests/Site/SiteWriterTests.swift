@@ -36,6 +36,38 @@ struct SiteWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"], "no lock, staging or old folder is left beside it")
     }
 
+    @Test("the live site's files are linked as a batch: all of them, or none when one is not as recorded")
+    func linkBatch() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = root.appendingPathComponent("site")
+        let paths = ["t/a/index.html", "t/a/atom.xml", "t/b/index.html"]
+        try SiteWriter(output: site).publish(zip(paths, ["one", "feed", "two"]).map { ($0, Array($1.utf8)) })
+        func stamp(_ path: String) throws -> FileStamp {
+            var info = stat()
+            try #require(stat(site.appendingPathComponent(path).path, &info) == 0)
+            return FileStamp(info)
+        }
+        let stamps = try paths.map(stamp)
+        // All of them: hard links to the live files, in folders made for them.
+        let staging = try SiteWriter(output: site).begin()
+        #expect(try staging.link(paths, expected: stamps))
+        #expect(Set(staging.untaken) == Set(paths))
+        try staging.commit()
+        #expect(try paths.map(stamp) == stamps)
+        #expect(read(site.appendingPathComponent("t/a/atom.xml")) == "feed")
+        // The last one not as recorded: nothing is linked, and nothing linked before it is left behind.
+        var wrong = stamps
+        wrong[2].size += 1
+        let again = try SiteWriter(output: site).begin()
+        #expect(try !again.link(paths, expected: wrong))
+        #expect(again.untaken.isEmpty)
+        try again.write("other.html", Array("x".utf8))
+        try again.commit()
+        #expect(read(site.appendingPathComponent("other.html")) == "x")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("t").path), "the folders made for the links are removed with them")
+    }
+
     @Test("a symlink planted in the old output is replaced, its target untouched")
     func plantedSymlink() throws {
         let root = try temporaryFolder()
