@@ -51,7 +51,7 @@ func keyMembersAgree(_ bytes: [UInt8]) {
         }
         let whole = Result { () throws(InputErrors) in
             let document: JSONDocument
-            do { document = try JSONDocument(bytes: bytes) } catch {
+            do throws(JSONSyntaxError) { document = try JSONDocument(bytes: bytes) } catch {
                 let column = JSONDocument.location(in: bytes, offset: error.offset).column
                 throw InputErrors([InputError(file: "fuzz", line: 1, column: column, message: error.message)])
             }
