@@ -129,10 +129,6 @@ fuzz: deps
 	@# Dump-shaped seeds: a Reddit submission and its comments as one array (a dump thread) and as JSON Lines.
 	{ echo "["; { head -n 1 Tests/Data/dumps/RS_sample.jsonl; head -n 6 Tests/Data/dumps/RC_sample.jsonl; } | sed '$$!s/$$/,/'; echo "]"; } > $(FUZZ_DIR)/corpus/dump-thread.json
 	{ head -n 1 Tests/Data/dumps/RS_sample.jsonl; head -n 6 Tests/Data/dumps/RC_sample.jsonl; } > $(FUZZ_DIR)/corpus/dump-lines.jsonl
-	@# Single dump lines, as the partition pass reads them for their thread key: a submission, a comment, a Hacker News item.
-	head -n 1 Tests/Data/dumps/RS_sample.jsonl > $(FUZZ_DIR)/corpus/dump-line-rs.json
-	head -n 1 Tests/Data/dumps/RC_sample.jsonl > $(FUZZ_DIR)/corpus/dump-line-rc.json
-	printf '%s\n' '{"by":"a","id":8863,"kids":[8952],"parent":8860,"text":"<p>t</p>","time":1175714200,"type":"comment"}' > $(FUZZ_DIR)/corpus/dump-line-hn.json
 	$(FUZZ_DIR)/threadfold-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1
 
 ## check-web: the browser and HTML validity tests on their own

@@ -32,7 +32,6 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     recordMembersAgree(bytes)
-    keyMembersAgree(bytes)
     _ = try? Compression.decoded(bytes, display: "fuzz", limit: 1 << 20)
     _ = Manifest(bytes: bytes)
     _ = try? ThreadSummary.decode(bytes, file: "thread.json")
@@ -40,35 +39,6 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = HTMLSanitizer().sanitize(text)
     _ = MarkdownRenderer().render(text)
     return 0
-}
-
-/// A dump line's thread key, read from a parse that keeps only the members the key reads, is the
-/// key (or the error) read from the whole parse, for each form that filters.
-func keyMembersAgree(_ bytes: [UInt8]) {
-    for form in [DumpForm.reddit, .hn] {
-        let filtered = Result { () throws(InputErrors) in
-            try DumpPartition.key(of: bytes, number: 1, offset: 0, position: 0, form: form, display: "fuzz", mapping: nil)
-        }
-        let whole = Result { () throws(InputErrors) in
-            let document: JSONDocument
-            do throws(JSONSyntaxError) { document = try JSONDocument(bytes: bytes) } catch {
-                let column = JSONDocument.location(in: bytes, offset: error.offset).column
-                throw InputErrors([InputError(file: "fuzz", line: 1, column: column, message: error.message)])
-            }
-            let reader = JSONReader(document: document, file: "fuzz")
-            do throws(JSONMismatch) { return try form.key(reader, document.root, path: "$[0]", mapping: nil) } catch {
-                throw InputErrors([reader.error(error)])
-            }
-        }
-        switch (filtered, whole) {
-        case (.success(let a), .success(let b)): precondition(a == b)
-        case (.failure(let a), .failure(let b)):
-            // The same failure: a syntax error at the same place, or the same mismatch.
-            let (x, y) = (a.errors[0], b.errors[0])
-            precondition(a.errors.count == 1 && b.errors.count == 1 && x.message.hasPrefix(y.message) && x.column == y.column && x.path == y.path)
-        default: preconditionFailure("the filtered key parse and the whole one disagree on whether the line has a key")
-        }
-    }
 }
 
 /// A dump thread parsed keeping only some members of its records reads, for those members,

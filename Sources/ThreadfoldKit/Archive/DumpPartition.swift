@@ -291,7 +291,7 @@ struct DumpPartition {
                     mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
         let document: JSONDocument
         do {
-            document = try JSONDocument(bytes: bytes, members: form.keyMembers)
+            document = try JSONDocument(bytes: bytes)
         } catch {
             let (_, column) = JSONDocument.location(in: bytes, offset: error.offset)
             throw InputErrors([InputError(file: display, line: number, column: column,

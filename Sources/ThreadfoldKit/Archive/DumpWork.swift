@@ -32,56 +32,33 @@ struct DumpInputs: Sendable {
     }
 }
 
-/// One thread's records in a partition, and their lines gathered as one JSON array with a line
-/// per record (`bytes`): `[` on the first line, record k on line k + 2, so columns and element
-/// positions carry over, and `locate` puts every message back on its own file's line.
-///
-/// The lines are gathered only when the thread is read: a thread an earlier build serves is
-/// hashed where its lines lie in the partition, and never copied.
+/// One thread's lines gathered from a partition, as one JSON array with a line per record: `[`
+/// on the first line, record k on line k + 2, so columns and element positions carry over, and
+/// `locate` puts every message back on its own file's line.
 struct DumpThread {
-    /// The partition's bytes, shared by its threads (not copied).
-    let partition: [UInt8]
-    /// Each record's line in `partition`, in the order they were appended.
-    var lines: [Range<Int>] = []
+    var bytes: [UInt8] = [UInt8(ascii: "["), 0x0A]
     var origins: [DumpOrigin] = []
 
-    init(partition: [UInt8]) { self.partition = partition }
-
-    mutating func append(_ line: Range<Int>, _ origin: DumpOrigin) {
-        lines.append(line)
+    mutating func append(_ line: ArraySlice<UInt8>, _ origin: DumpOrigin) {
+        if !origins.isEmpty { bytes += [UInt8(ascii: ","), 0x0A] }
+        bytes += line
         origins.append(origin)
     }
 
-    /// The records as one JSON array, a line each.
-    var bytes: [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(lines.reduce(4) { $0 + $1.count + 2 })
-        bytes += [UInt8(ascii: "["), 0x0A]
-        for (k, line) in lines.enumerated() {
-            if k > 0 { bytes += [UInt8(ascii: ","), 0x0A] }
-            bytes += partition[line]
-        }
-        bytes += [0x0A, UInt8(ascii: "]")]
-        return bytes
-    }
+    mutating func close() { bytes += [0x0A, UInt8(ascii: "]")] }
 
     /// Its place among the dumps' threads, which orders their messages and pages: its first
     /// record's file (in input order) and line.
     var order: [Int] { [origins[0].file, origins[0].line] }
 
-    /// The hash of the thread's lines and of where they stand (file names and lines), so a
-    /// thread whose messages would name other lines is rendered again: each line hashed in
-    /// turn, seeded with the hash so far and its place.
+    /// The hash of the thread's bytes and of where they stand (file names and lines), so a
+    /// thread whose messages would name other lines is rendered again.
     func hash(displayHashes: [UInt64]) -> UInt64 {
-        partition.withUnsafeBytes { raw in
-            var h = UInt64(lines.count)
-            for (line, origin) in zip(lines, origins) {
-                let place = (h, displayHashes[origin.file], UInt64(origin.line))
-                let seed = withUnsafeBytes(of: place) { ContentHash.hash($0) }
-                h = ContentHash.hash(UnsafeRawBufferPointer(rebasing: raw[line]), seed: seed)
-            }
-            return h
-        }
+        var places: [UInt64] = []
+        places.reserveCapacity(origins.count * 2)
+        for origin in origins { places += [displayHashes[origin.file], UInt64(origin.line)] }
+        let seed = places.withUnsafeBytes { ContentHash.hash($0) }
+        return ContentHash.hash(bytes, seed: seed)
     }
 
     /// `error` (about this thread's array) at the file, line and element its record came from.
@@ -155,9 +132,9 @@ extension DumpInputs {
     }
 
     /// Reads spill partition `p`, removes its file, and hands `body` each of its threads in the
-    /// order their first records appear: the thread's key, its form, and its records
-    /// (`DumpThread`). A thread's bytes are gathered only when it is read, so memory holds the
-    /// partition and one thread, not a second copy of the partition.
+    /// order their first records appear: the thread's key, its form, and its lines gathered into
+    /// one array (`DumpThread`). Each thread's bytes are gathered only when its turn comes, so
+    /// memory holds the partition and one thread, not a second copy of the partition.
     func forEachThread(in p: Int, _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void) throws(SiteError) {
         let bytes = try spill.read(p)
         spill.discard(p)
@@ -178,8 +155,9 @@ extension DumpInputs {
         }
         groups = [:]
         for (key, form, members) in threads {
-            var thread = DumpThread(partition: bytes)
-            for r in members { thread.append(records[Int(r)].line, records[Int(r)].origin) }
+            var thread = DumpThread()
+            for r in members { thread.append(bytes[records[Int(r)].line], records[Int(r)].origin) }
+            thread.close()
             body(key, form, thread)
         }
     }

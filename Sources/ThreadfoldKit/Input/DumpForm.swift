@@ -28,19 +28,6 @@ package enum DumpForm: String, Sendable, Equatable {
         }
     }
 
-    /// The members `key` reads of a line, so the partition pass parses a line keeping only
-    /// those; nil keeps every member (a mapping's paths can go anywhere).
-    var keyMembers: JSONMemberFilter? {
-        switch self {
-        case .reddit: return Self.redditKeyMembers
-        case .hn: return Self.hackerNewsKeyMembers
-        case .mapped: return nil
-        }
-    }
-
-    private static let redditKeyMembers = JSONMemberFilter(["link_id", "id", "name", "title", "selftext", "num_comments", "permalink", "is_self"])
-    private static let hackerNewsKeyMembers = JSONMemberFilter(["id", "parent", "poll"])
-
     /// The dump form of a file whose first line is `line`, or nil when the file is not a dump
     /// (a thread per line, a single document, a form that is not spread by time).
     package static func detect(_ line: [UInt8], options: ImportOptions) -> DumpForm? {

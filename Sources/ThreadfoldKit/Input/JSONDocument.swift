@@ -61,24 +61,12 @@ package struct JSONDocument: Sendable {
     ///   implicit array at the root; offsets, and so lines and columns, stay those of the file.
     package init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false,
                  records: JSONMemberFilter? = nil) throws(JSONSyntaxError) {
-        try self.init(bytes: bytes, depthLimit: depthLimit, sequence: sequence, filter: records, filterLevel: 2)
-    }
-
-    /// Parses `bytes` keeping, when the root is an object, only the root's members `members`
-    /// names (a dump line read for its thread key, in which most members are never looked up):
-    /// the others are parsed and checked like any JSON, and left off the tape.
-    package init(bytes: [UInt8], members: JSONMemberFilter?) throws(JSONSyntaxError) {
-        try self.init(bytes: bytes, depthLimit: JSONDocument.defaultDepthLimit, sequence: false, filter: members, filterLevel: 1)
-    }
-
-    private init(bytes: [UInt8], depthLimit: Int, sequence: Bool, filter: JSONMemberFilter?, filterLevel: Int) throws(JSONSyntaxError) {
         guard bytes.count < Int(Int32.max) else {
             throw JSONSyntaxError(offset: 0, message: "the file is larger than 2 GiB, which Threadfold does not read")
         }
         self.bytes = bytes
         var parser = JSONParser(bytes: bytes, depthLimit: depthLimit, sequence: sequence)
-        parser.filter = filter
-        parser.filterLevel = filterLevel
+        parser.records = records
         self.nodes = try parser.parse()
     }
 
@@ -304,10 +292,8 @@ struct JSONParser {
     let sequence: Bool
     var nodes: [JSONDocument.Node] = []
     var position = 0
-    /// The members kept in the objects at `filterLevel`: the root array's objects (2,
-    /// `JSONDocument.init(records:)`) or the root object (1, `JSONDocument.init(members:)`).
-    var filter: JSONMemberFilter?
-    var filterLevel = 2
+    /// The members kept in the root array's objects (`JSONDocument.init(records:)`).
+    var records: JSONMemberFilter?
 
     init(bytes: [UInt8], depthLimit: Int, sequence: Bool = false) {
         self.bytes = bytes
@@ -332,8 +318,7 @@ struct JSONParser {
     /// The parse, over the document's bytes (`b`), read without bounds checks: every index is
     /// checked against `b.count` first.
     private mutating func parse(_ b: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> [JSONDocument.Node] {
-        // A root object keeping a few members needs a few nodes, not one per 16 bytes.
-        nodes.reserveCapacity(filter != nil && filterLevel == 1 ? 32 : b.count / 16 + 16)
+        nodes.reserveCapacity(b.count / 16 + 16)
         let count = b.count
         // A UTF-8 byte order mark is tolerated.
         if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { position = 3 }
@@ -405,8 +390,8 @@ struct JSONParser {
                     let key = nodes.count
                     try parseString(b)
                     // A key with an escape is kept: the filter compares raw bytes.
-                    if let filter, stack.count == filterLevel, filterLevel == 1 || stack[0].isArray, !nodes[key].flag,
-                       !filter.keeps(UnsafeBufferPointer(rebasing: b[Int(nodes[key].start)..<Int(nodes[key].end)])) {
+                    if let records, stack.count == 2, stack[0].isArray, !nodes[key].flag,
+                       !records.keeps(UnsafeBufferPointer(rebasing: b[Int(nodes[key].start)..<Int(nodes[key].end)])) {
                         dropFrom = key
                     }
                     expect = .colon
@@ -420,10 +405,10 @@ struct JSONParser {
                 position += 1
                 expect = .value
             case .commaOrEnd:
-                if dropFrom >= 0 && stack.count == filterLevel {
+                if dropFrom >= 0 && stack.count == 2 {
                     // The left-off member's value is complete: off the tape, and out of the count.
                     nodes.removeLast(nodes.count - dropFrom)
-                    stack[filterLevel - 1].count -= 1
+                    stack[1].count -= 1
                     dropFrom = -1
                 }
                 if sequence && stack.count == 1 {

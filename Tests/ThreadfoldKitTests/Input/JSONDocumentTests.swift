@@ -102,42 +102,6 @@ struct JSONDocumentTests {
         #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(#"[{"skip": {"a" 1}}]"#.utf8), records: keep) }
     }
 
-    @Test("a root object parsed for a few members keeps only those, at their offsets, and still checks the rest")
-    func rootMembers() throws {
-        let keep = JSONMemberFilter(["link_id", "id", "a_name_longer_than_eight"])
-        let text = #"""
-        {"all_awardings": [{"id": 1, "link_id": [2]}], "id": "abc", "gildings": {}, "body": "a \"quoted\" body",
-         "a_name_longer_than_eigh!": 0, "a_name_longer_than_eight": null, "l\u0069nk_id": "escaped", "link_id": "t3_x",
-         "score": -1.5e3, "link_id": "t3_last"}
-        """#
-        let doc = try JSONDocument(bytes: Array(text.utf8), members: keep)
-        let all = try JSONDocument(bytes: Array(text.utf8))
-        var keys: [String] = []
-        doc.forEachMember(doc.root) { key, _ in keys.append(key) }
-        // Kept names in order, an escaped key kept (the filter compares raw bytes), the last of a duplicate read.
-        #expect(keys == ["id", "a_name_longer_than_eight", "link_id", "link_id", "link_id"])
-        #expect(doc.count(doc.root) == 5)
-        #expect(doc.string(try #require(doc.member(doc.root, "link_id"))) == "t3_last")
-        #expect(doc.member(doc.root, "all_awardings") == nil && doc.member(doc.root, "body") == nil && doc.member(doc.root, "score") == nil)
-        for name in ["id", "link_id", "a_name_longer_than_eight"] {
-            #expect(doc.member(doc.root, name).map(doc.offset) == all.member(all.root, name).map(all.offset))
-        }
-        #expect(doc.nodes.count == 1 + 2 * 5)
-        // Only the root's members: a root array and its objects keep everything.
-        let array = try JSONDocument(bytes: Array(#"[{"skip": 1, "id": 2}]"#.utf8), members: keep)
-        #expect(array.count(array.root + 1) == 2)
-        // A member left off is still parsed: its errors are the document's, at the same place.
-        for bad in [#"{"skip": [1, 2,], "id": 1}"#, #"{"skip": {"a" 1}, "id": 1}"#, #"{"id": 1, "skip": "\x"}"#, #"{"id": 1, "skip": 1"#] {
-            let filtered = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: Array(bad.utf8), members: keep) }
-            let whole = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: Array(bad.utf8)) }
-            guard case .failure(let a) = filtered, case .failure(let b) = whole else {
-                Issue.record("expected \(bad) to fail either way")
-                continue
-            }
-            #expect(a.offset == b.offset && a.message == b.message)
-        }
-    }
-
     @Test("nesting a million levels deep parses without recursion")
     func deepNesting() throws {
         let depth = 500_000
