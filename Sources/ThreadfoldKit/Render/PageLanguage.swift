@@ -6,11 +6,29 @@ struct PageLanguage: Sendable {
     let tag: String
     /// Each message by the slot of its name in the template set's table.
     let messages: [String]
+    /// The counted messages a thread page asks for on every comment and reply section.
+    let counts: Counts
+
+    struct Counts: Sendable {
+        let foldHidden, points, replies, inThread, people, hideReplies, moreReplies, byPeople: StringsTable.CountedMessage
+
+        init(_ strings: StringsTable) {
+            foldHidden = strings.counted("fold_hidden")
+            points = strings.counted("points")
+            replies = strings.counted("replies")
+            inThread = strings.counted("in_thread")
+            people = strings.counted("people")
+            hideReplies = strings.counted("hide_replies")
+            moreReplies = strings.counted("more_replies")
+            byPeople = strings.counted("by_people")
+        }
+    }
 
     init(strings: StringsTable, tag: String, keys: TemplateKeys, messages: [String]? = nil) {
         self.strings = strings
         self.tag = tag
         self.messages = messages ?? keys.names.map { strings.text($0) }
+        counts = Counts(strings)
     }
 
     @inline(__always)

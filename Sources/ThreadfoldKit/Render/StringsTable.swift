@@ -9,8 +9,8 @@ package final class StringsTable: Sendable {
     package let direction: String
     let rule: PluralRule
     let months: [String]
-    let datePattern: Pattern
-    let monthPattern: Pattern
+    let datePattern: DatePattern
+    let monthPattern: DatePattern
     let groupSeparator: String
     let separator: String
     let messages: [String: [String: Pattern]]
@@ -112,8 +112,8 @@ package final class StringsTable: Sendable {
             self.rule = rule
             groupSeparator = try text("group_separator", default: ",")
             separator = try text("separator", default: " · ")
-            datePattern = Pattern(try text("date", default: "{year}-{month_number}-{day}"))
-            monthPattern = Pattern(try text("month", default: "{year}-{month_number}"))
+            datePattern = DatePattern(Pattern(try text("date", default: "{year}-{month_number}-{day}")))
+            monthPattern = DatePattern(Pattern(try text("month", default: "{year}-{month_number}")))
             let monthsNode = r.member(root, "months") ?? root
             let months = try r.strings(monthsNode, "$.months", expected: "an array of 12 month names")
             guard months.count == 12 else {
@@ -169,6 +169,24 @@ package final class StringsTable: Sendable {
         return Self.plural(forms, rule: rule, count: count) { name in name == "count" ? self.number(count) : fields[name] } ?? key
     }
 
+    /// The counted message `key`, looked up once: for a key the page asks for on every comment.
+    package func counted(_ key: String) -> CountedMessage {
+        CountedMessage(key: key, table: counted[key] ?? [], strings: self)
+    }
+
+    /// A message with `{count}`, its key looked up once (`StringsTable.counted(_:)`): filling it
+    /// in is then an array index for the counts the table holds, and `text(_:count:)` for the rest.
+    package struct CountedMessage: Sendable {
+        let key: String
+        let table: [String]
+        let strings: StringsTable
+
+        /// `strings.text(key, count: count)`.
+        package func callAsFunction(_ count: Int) -> String {
+            count >= 0 && count < table.count ? table[count] : strings.text(key, count: count)
+        }
+    }
+
     /// The form of `forms` for `count`, filled in.
     private static func plural(_ forms: [String: Pattern], rule: PluralRule, count: Int, _ value: (String) -> String?) -> String? {
         (forms[rule.category(count)] ?? forms["other"] ?? forms["many"])?.fill(value)
@@ -197,15 +215,38 @@ package final class StringsTable: Sendable {
     /// A month in UTC, in the locale's pattern: `Mar 2024`, `2024年3月`.
     package func month(_ time: Timestamp) -> String { fill(monthPattern, time) }
 
-    private func fill(_ pattern: Pattern, _ time: Timestamp) -> String {
+    private func fill(_ pattern: DatePattern, _ time: Timestamp) -> String {
         let c = time.components
-        return pattern.fill { name in
-            switch name {
-            case "day": return String(c.day)
-            case "month_number": return String(c.month)
-            case "month": return months[Int(c.month) - 1]
-            case "year": return String(c.year)
-            default: return nil
+        var out = ""
+        for part in pattern.parts {
+            switch part {
+            case .text(let text): out += text
+            case .day: out += String(c.day)
+            case .monthNumber: out += String(c.month)
+            case .month: out += months[Int(c.month) - 1]
+            case .year: out += String(c.year)
+            case .unknown(let name): out += "{\(name)}"
+            }
+        }
+        return out
+    }
+
+    /// A date pattern with its fields named once, so filling one in (every comment's time)
+    /// compares no field names. A field it does not know shows as written, `{name}`.
+    struct DatePattern: Sendable {
+        enum Part: Sendable { case text(String), day, monthNumber, month, year, unknown(String) }
+        let parts: [Part]
+
+        init(_ pattern: Pattern) {
+            parts = pattern.parts.map { part in
+                switch part {
+                case .text(let text): return .text(text)
+                case .field("day"): return .day
+                case .field("month_number"): return .monthNumber
+                case .field("month"): return .month
+                case .field("year"): return .year
+                case .field(let name): return .unknown(name)
+                }
             }
         }
     }

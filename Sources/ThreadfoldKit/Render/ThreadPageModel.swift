@@ -146,7 +146,7 @@ struct ThreadPageModel: TemplateModel {
         case .score(let score):
             switch key.field {
             case .value: return .text(String(score))
-            case .text: return .text(strings.text("points", count: Int(clamping: score)))
+            case .text: return .text(language.counts.points(Int(clamping: score)))
             default: return nil
             }
         case .replyingTo(let comment):
@@ -325,7 +325,7 @@ struct ThreadPageModel: TemplateModel {
             return .node(.atSource(entry.comment))
         case .hidden:
             // What folding the comment hides: itself and every reply below it.
-            return .text(strings.text("fold_hidden", count: 1 + Int(stats[index].totalReplies)))
+            return .text(language.counts.foldHidden(1 + Int(stats[index].totalReplies)))
         case .orphan: return .bool(flags.contains(.orphan))
         case .cycle: return .bool(flags.contains(.cycleBroken))
         case .replyingTo: return entry.replyingTo >= 0 ? .node(.replyingTo(entry.replyingTo)) : .null
@@ -347,16 +347,16 @@ struct ThreadPageModel: TemplateModel {
         case .summary:
             var parts: [String] = []
             let items = block.shown.count + block.hidden.count
-            parts.append(strings.text("replies", count: items))
+            parts.append(language.counts.replies(items))
             if Int(stats.totalReplies) > items {
-                parts.append(strings.text("in_thread", count: Int(stats.totalReplies)))
+                parts.append(language.counts.inThread(Int(stats.totalReplies)))
             }
-            parts.append(strings.text("people", count: Int(stats.participants)))
+            parts.append(language.counts.people(Int(stats.participants)))
             if let latest = stats.latestActivity {
                 parts.append(strings.text("latest", ["date": strings.date(latest)]))
             }
             return .text(strings.join(parts))
-        case .hide: return .text(strings.text("hide_replies", count: block.shown.count + block.hidden.count))
+        case .hide: return .text(language.counts.hideReplies(block.shown.count + block.hidden.count))
         case .count: return .int(block.shown.count + block.hidden.count)
         case .total: return .int(Int(stats.totalReplies))
         case .people: return .int(Int(stats.participants))
@@ -370,10 +370,10 @@ struct ThreadPageModel: TemplateModel {
     private func more(_ key: TemplateKey, block: PageModel.ReplyBlock) -> Value? {
         switch key.field {
         case .summary:
-            var text = strings.text("more_replies", count: block.hidden.count)
-            if block.hiddenPeople > 0 { text += " " + strings.text("by_people", count: Int(block.hiddenPeople)) }
+            var text = language.counts.moreReplies(block.hidden.count)
+            if block.hiddenPeople > 0 { text += " " + language.counts.byPeople(Int(block.hiddenPeople)) }
             return .text(text)
-        case .hide: return .text(strings.text("hide_replies", count: block.hidden.count))
+        case .hide: return .text(language.counts.hideReplies(block.hidden.count))
         case .count: return .int(block.hidden.count)
         case .comments: return .int(Int(block.hiddenComments))
         case .people: return .int(Int(block.hiddenPeople))

@@ -14,6 +14,27 @@ struct StringsTableTests {
         #expect(strings.text("no such key") == "no such key")
     }
 
+    @Test("a counted message looked up once says what text(_:count:) says, for every count and a missing key")
+    func countedMessages() throws {
+        for locale in ["en", "zh-Hans"] {
+            let strings = try ResourceStore().strings(locale: locale)
+            for key in ["fold_hidden", "points", "replies", "people", "more_replies", "no such key"] {
+                let message = strings.counted(key)
+                for count in [-1, 0, 1, 2, 5, 127, 128, 1_000, 12_345] {
+                    #expect(message(count) == strings.text(key, count: count), "\(locale) \(key) \(count)")
+                }
+            }
+        }
+    }
+
+    @Test("a date pattern fills its fields and shows a field it does not know as written")
+    func datePatterns() throws {
+        let locale = #"{"locale": "xx", "months": ["J","F","M","A","M","J","J","A","S","O","N","D"], "date": "{day}.{month_number}.{year} {month} {weekday}", "month": "{month}/{year}", "messages": {}}"#
+        let strings = try StringsTable(json: Array(locale.utf8), file: "xx.json")
+        #expect(strings.date(Timestamp(iso: "2024-03-03T23:59:59Z")!) == "3.3.2024 M {weekday}")
+        #expect(strings.month(Timestamp(iso: "2024-12-31")!) == "D/2024")
+    }
+
     @Test("plural rules pick CLDR categories", arguments: [
         (StringsTable.PluralRule.slavic, [1: "one", 2: "few", 5: "many", 11: "many", 21: "one", 22: "few", 112: "many"]),
         (.polish, [1: "one", 3: "few", 21: "many", 22: "few"]),
