@@ -67,30 +67,48 @@ package struct Timestamp: Comparable, Hashable, Sendable {
     /// `2024-03-03T10:04:05Z` (milliseconds only when present), for `<time datetime>` and feeds.
     package var iso8601: String {
         let c = components
-        // Written as bytes: every comment's <time> asks for one, and interpolation cost more than the date math.
         guard (0...9999).contains(c.year) else {
             var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
             if c.millisecond != 0 { text += ".\(pad(c.millisecond, 3))" }
             return text + "Z"
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        func put(_ value: Int64, _ width: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
+        // Written as bytes into the string's own storage: every comment's <time> asks for one.
+        return String(unsafeUninitializedCapacity: 24) { Timestamp.write(c, into: $0) }
+    }
+
+    /// Appends `iso8601` to `out`, with no `String` in between (feeds write two a comment).
+    package func writeISO8601(into out: inout [UInt8]) {
+        let c = components
+        guard (0...9999).contains(c.year) else {
+            out.append(contentsOf: iso8601.utf8)
+            return
         }
-        put(c.year, 4); bytes.append(UInt8(ascii: "-")); put(c.month, 2); bytes.append(UInt8(ascii: "-")); put(c.day, 2)
-        bytes.append(UInt8(ascii: "T")); put(c.hour, 2); bytes.append(UInt8(ascii: ":")); put(c.minute, 2)
-        bytes.append(UInt8(ascii: ":")); put(c.second, 2)
-        if c.millisecond != 0 { bytes.append(UInt8(ascii: ".")); put(c.millisecond, 3) }
-        bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<Timestamp.write(c, into: buffer)]))
+        }
+    }
+
+    /// `iso8601` for a year in 0...9999, into `b` (24 bytes at least); returns the bytes written.
+    private static func write(_ c: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64),
+                              into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let zero = UInt8(ascii: "0")
+        @inline(__always) func two(_ value: Int64, _ at: Int) {
+            b[at] = zero &+ UInt8(truncatingIfNeeded: value / 10)
+            b[at + 1] = zero &+ UInt8(truncatingIfNeeded: value % 10)
+        }
+        two(c.year / 100, 0); two(c.year % 100, 2)
+        b[4] = UInt8(ascii: "-"); two(c.month, 5); b[7] = UInt8(ascii: "-"); two(c.day, 8)
+        b[10] = UInt8(ascii: "T"); two(c.hour, 11); b[13] = UInt8(ascii: ":"); two(c.minute, 14)
+        b[16] = UInt8(ascii: ":"); two(c.second, 17)
+        var count = 19
+        if c.millisecond != 0 {
+            b[19] = UInt8(ascii: ".")
+            b[20] = zero &+ UInt8(truncatingIfNeeded: c.millisecond / 100)
+            two(c.millisecond % 100, 21)
+            count = 23
+        }
+        b[count] = UInt8(ascii: "Z")
+        return count + 1
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.

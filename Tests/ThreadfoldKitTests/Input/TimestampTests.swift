@@ -48,4 +48,18 @@ struct TimestampFormatTests {
             #expect(Timestamp(milliseconds: seconds * 1000 + millis).iso8601 == String(time.iso8601.dropLast()) + String(format: ".%03dZ", Int(millis)))
         }
     }
+
+    @Test("writeISO8601 appends exactly iso8601, inside and outside years 0 to 9999")
+    func writtenAsBytes() {
+        let year10000 = Timestamp.daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400_000
+        let year0 = Timestamp.daysFromCivil(year: 0, month: 1, day: 1) * 86_400_000
+        for ms: Int64 in [0, 1, 999, 1_000, 1_709_461_200_500, year0, year0 - 1, year10000 - 1, year10000, year10000 + 7, -86_400_000_000_000] {
+            let time = Timestamp(milliseconds: ms)
+            var out: [UInt8] = [UInt8(ascii: "<")]
+            time.writeISO8601(into: &out)
+            #expect(out == [UInt8(ascii: "<")] + Array(time.iso8601.utf8), "\(ms)")
+        }
+        #expect(Timestamp(milliseconds: year10000).iso8601 == "10000-01-01T00:00:00Z")
+        #expect(Timestamp(milliseconds: year0).iso8601 == "0000-01-01T00:00:00Z")
+    }
 }

@@ -25,44 +25,62 @@ struct AtomFeed {
     var entries: [Entry]
 
     func render() -> [UInt8] {
-        // A feed needs an updated time; without one in the data, the epoch keeps output stable.
-        let epoch = "1970-01-01T00:00:00Z"
         var x: [UInt8] = []
         x.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.summary?.utf8.count ?? 0) + 512 })
-        func raw(_ text: String) { x.append(contentsOf: text.utf8) }
+        // Markup goes in as static bytes and every value through `HTML.escape`, with no string
+        // built in between: a thread's feed carries up to `feedEntries` comments.
+        func raw(_ text: StaticString) { x.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
         func text(_ value: String) { HTML.escape(value, into: &x) }
-        func element(_ name: String, _ value: String) {
-            raw("<\(name)>")
-            text(value)
-            raw("</\(name)>\n")
+        // A feed needs an updated time; without one in the data, the epoch keeps output stable.
+        func date(_ time: Timestamp?, else other: Timestamp? = nil) {
+            guard !XMLText.write(date: time, into: &x), !XMLText.write(date: other, into: &x) else { return }
+            raw("1970-01-01T00:00:00Z")
         }
         raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"")
         text(lang)
-        raw("\">\n")
-        element("title", title)
-        element("id", id)
-        raw("<updated>\(XMLText.date(updated) ?? epoch)</updated>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"")
+        raw("\">\n<title>")
+        text(title)
+        raw("</title>\n<id>")
+        text(id)
+        raw("</id>\n<updated>")
+        date(updated)
+        raw("</updated>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"")
         text(selfLink)
         raw("\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"")
         text(alternate)
         raw("\"/>\n<author><name>")
         text(author)
-        raw("</name></author>\n<generator version=\"\(Threadfold.version)\">Threadfold</generator>\n")
+        raw("</name></author>\n<generator version=\"")
+        x.append(contentsOf: Threadfold.version.utf8)
+        raw("\">Threadfold</generator>\n")
         for entry in entries {
-            raw("<entry>\n")
-            element("title", entry.title)
-            element("id", entry.id)
-            raw("<link rel=\"alternate\" type=\"text/html\" href=\"")
+            raw("<entry>\n<title>")
+            text(entry.title)
+            raw("</title>\n<id>")
+            text(entry.id)
+            raw("</id>\n<link rel=\"alternate\" type=\"text/html\" href=\"")
             text(entry.link)
             raw("\"/>\n")
-            if let published = XMLText.date(entry.published) { raw("<published>\(published)</published>\n") }
-            raw("<updated>\(XMLText.date(entry.updated ?? entry.published) ?? XMLText.date(updated) ?? epoch)</updated>\n")
+            let mark = x.count
+            raw("<published>")
+            if XMLText.write(date: entry.published, into: &x) {
+                raw("</published>\n")
+            } else {
+                x.removeSubrange(mark...)
+            }
+            raw("<updated>")
+            date(entry.updated ?? entry.published, else: updated)
+            raw("</updated>\n")
             if let author = entry.author, !author.isEmpty {
                 raw("<author><name>")
                 text(author)
                 raw("</name></author>\n")
             }
-            if let summary = entry.summary { element("summary", summary) }
+            if let summary = entry.summary {
+                raw("<summary>")
+                text(summary)
+                raw("</summary>\n")
+            }
             raw("</entry>\n")
         }
         raw("</feed>\n")

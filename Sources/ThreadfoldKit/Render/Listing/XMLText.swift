@@ -11,21 +11,41 @@ enum XMLText {
         return time.iso8601
     }
 
-    /// A stable `urn:uuid:` from a name: two FNV-1a hashes, shaped as a version-8 UUID.
+    /// Appends `date(time)` to `out`, or returns false (writing nothing) where `date` is nil.
+    static func write(date time: Timestamp?, into out: inout [UInt8]) -> Bool {
+        guard let time, (1...9999).contains(time.components.year) else { return false }
+        time.writeISO8601(into: &out)
+        return true
+    }
+
+    /// A stable `urn:uuid:` from a name: two seeded `ContentHash`es of it, shaped as a version-8 UUID.
     static func uuid(_ name: String) -> String {
-        let bytes = Array(name.utf8)
-        let a = ContentHash.hash(bytes, seed: 0x5EED_0001), b = ContentHash.hash(bytes, seed: 0x5EED_0002)
-        let digits = Array("0123456789abcdef".utf8)
-        var out = Array("urn:uuid:".utf8)
-        out.reserveCapacity(45)
-        for i in 0..<32 {
-            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
-            let word = i < 16 ? a : b
-            var nibble = Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)
-            if i == 12 { nibble = 8 } // version 8
-            if i == 16 { nibble = 8 + Int(b >> 62) } // the variant: 8, 9, a or b
-            out.append(digits[nibble])
+        var name = name
+        let (a, b) = name.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            return (ContentHash.hash(raw, seed: 0x5EED_0001), ContentHash.hash(raw, seed: 0x5EED_0002))
         }
-        return String(decoding: out, as: UTF8.self)
+        let prefix: StaticString = "urn:uuid:", digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 45) { out in
+            let hex = digits.utf8Start
+            var at = 0
+            for k in 0..<prefix.utf8CodeUnitCount {
+                out[at] = prefix.utf8Start[k]
+                at += 1
+            }
+            for i in 0..<32 {
+                if i == 8 || i == 12 || i == 16 || i == 20 {
+                    out[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = i < 16 ? a : b
+                var nibble = Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)
+                if i == 12 { nibble = 8 } // version 8
+                if i == 16 { nibble = 8 + Int(b >> 62) } // the variant: 8, 9, a or b
+                out[at] = hex[nibble]
+                at += 1
+            }
+            return at
+        }
     }
 }
