@@ -140,7 +140,36 @@ package struct PageNavigation: Sendable {
                 let room = text.room
                 var j = i + 1
                 var last = -1, beforeLast = -1
+                var eightAtOnce = true
                 while j < end && j - i <= room {
+                    // Eight bytes a step while they are plain, or single spaces each followed by
+                    // a plain byte. A borrow can flag a false space only right after a real one,
+                    // which the test for two in a row refuses, so the spaces of a step taken are
+                    // exact. A space in the eighth byte waits for the next step, whose first
+                    // byte is its follower. Once a step is refused, the run ends within these
+                    // eight bytes (at the byte that is not plain, or at two spaces), so the rest
+                    // goes a byte at a time.
+                    if eightAtOnce && j + 8 <= end && j + 8 - i <= room {
+                        let word = ByteSearch.Word(bytes.baseAddress! + j)
+                        let special = word.nonASCII | word.below(0x20) | word.equal(UInt8(ascii: "<")) | word.equal(UInt8(ascii: "&"))
+                        var spaces = word.equal(0x20)
+                        if special == 0 && spaces & (spaces >> 8) == 0 {
+                            var step = 8
+                            if spaces >> 56 != 0 {
+                                step = 7
+                                spaces &= 0x00FF_FFFF_FFFF_FFFF
+                            }
+                            if spaces != 0 {
+                                let top = (63 - spaces.leadingZeroBitCount) >> 3
+                                let below = spaces & ~(UInt64(0x80) << UInt64(top << 3))
+                                beforeLast = below != 0 ? j + (63 - below.leadingZeroBitCount) >> 3 : last
+                                last = j + top
+                            }
+                            j += step
+                            continue
+                        }
+                        eightAtOnce = false
+                    }
                     if plain(bytes[j]) {
                         j += 1
                     } else if bytes[j] == 0x20, j + 1 < end, plain(bytes[j + 1]) {
@@ -194,15 +223,28 @@ package struct PageNavigation: Sendable {
         return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 
-    /// Whether a packed tag name (see `excerpt`) names an inline element.
-    private static func isInline(_ name: UInt64) -> Bool {
-        name != 0 && inline.withUnsafeBufferPointer { $0.contains(name) }
+    /// Whether a packed tag name (see `excerpt`) names an inline element: one of `inlineNames`,
+    /// each written below packed (a test checks that they agree), so the test is one switch.
+    static func isInline(_ name: UInt64) -> Bool {
+        switch name {
+        case 0x61 /* a */, 0x61626272 /* abbr */, 0x62 /* b */, 0x626469 /* bdi */,
+             0x63697465 /* cite */, 0x636F6465 /* code */, 0x64656C /* del */, 0x656D /* em */,
+             0x69 /* i */, 0x696E73 /* ins */, 0x6B6264 /* kbd */, 0x6D61726B /* mark */,
+             0x71 /* q */, 0x73 /* s */, 0x73616D70 /* samp */, 0x736D616C6C /* small */,
+             0x7370616E /* span */, 0x7374726F6E67 /* strong */, 0x737562 /* sub */, 0x737570 /* sup */,
+             0x74696D65 /* time */, 0x75 /* u */:
+            return true
+        default:
+            return false
+        }
     }
 
-    private static func packed(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+    /// A tag name packed a byte at a time, as `excerpt` packs it (lowercased there).
+    static func packed(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
 
-    private static let inline: [UInt64] = (["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
-                                                  "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"] as [String]).map(packed)
+    /// The elements whose tags join the text around them; every other tag is a word break.
+    static let inlineNames = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "ins", "kbd", "mark",
+                              "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u"]
 
     /// The scalar an entity at `i` stands for and its length in bytes: the five Threadfold
     /// writes, `&nbsp;`, and numeric references.

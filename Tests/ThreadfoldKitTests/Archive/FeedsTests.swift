@@ -72,7 +72,9 @@ struct FeedsTests {
         }
         // Runs of ASCII words with single spaces, which go in whole while they fit: cut before,
         // inside and after each word, with a tag, an entity or a double space now and then.
-        let words = ["a", "to", "the", "word", "longerword", "x-y", "(z)", "end."]
+        // "!" and "\u{1F}" sit next to the space in byte value, where an eight-byte test could
+        // be fooled by a borrow.
+        let words = ["a", "to", "the", "word", "longerword", "x-y", "(z)", "end.", "!bang", "ok!", "\u{1F}", "a\u{7F}b", "!!"]
         for round in 0..<3_000 {
             var body = ""
             for k in 0..<(1 + next(30)) {
@@ -86,6 +88,23 @@ struct FeedsTests {
         // Past the cap on work: 64 × limit + 4096 scalars of markup, then text.
         let long = String(repeating: "<b>", count: 1_500) + "text after"
         #expect(PageNavigation.excerpt(HTML(trusted: long), limit: 5) == ReferenceExcerpt.reference(HTML(trusted: long), limit: 5))
+    }
+
+    @Test("the inline tags are exactly the listed names: every name of up to four letters, and the longer ones")
+    func inlineTags() {
+        let inline = Set(PageNavigation.inlineNames)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz").map(String.init)
+        var names = letters
+        var mismatches: [String] = []
+        for _ in 1...4 {
+            for name in names where PageNavigation.isInline(PageNavigation.packed(name)) != inline.contains(name) { mismatches.append(name) }
+            if names.count < 26 * 26 * 26 * 26 { names = names.flatMap { name in letters.map { name + $0 } } }
+        }
+        #expect(mismatches.isEmpty)
+        for name in ["small", "strong", "blockquote", "strike", "script", "smalls", "strongs", "summary"] {
+            #expect(PageNavigation.isInline(PageNavigation.packed(name)) == inline.contains(name), "\(name)")
+        }
+        #expect(!PageNavigation.isInline(0))
     }
 
     @Test("Markdown, HTML and text bodies of the same words give the same excerpt")
