@@ -78,7 +78,8 @@ demo-archive: build
 ## archive build against the cmark CLI, and against Hugo (installed when missing); then a synthetic
 ## subreddit as Reddit dump files (RS/RC .zst, in time order) of DUMP_COMMENTS comments, built whole,
 ## against a file per thread, incrementally, and with 10x the warnings. BENCH_ARGS=--no-dump skips
-## the dump, BENCH_ARGS=--dump-only runs only it. Generated files are kept in bench-corpus/.
+## the dump, BENCH_ARGS=--dump-only runs only it. Generated files are kept in bench-corpus/; sites
+## and scratch files go to $TMPDIR (TMPDIR=/dev/shm make bench times them in memory, without the disk).
 DUMP_COMMENTS ?= 1000000
 BENCH_ARGS ?=
 bench: deps zstd-cli

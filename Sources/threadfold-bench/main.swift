@@ -669,6 +669,11 @@ do {
         try time((pin + command)[0], Array((pin + command).dropFirst()))
     }
     print("Threadfold benchmark (seed \(settings.seed), best of \(settings.runs) alternating runs, one process, one thread\(pin.isEmpty ? ", not pinned: no taskset" : ", pinned to core 0"))")
+    // Sites and spill files go to the temp folder. On ext4 without a journal, creating a file
+    // first walks past every inode freed in the last minutes (the kernel's recently_deleted
+    // check), so a build's system time there says more about the disk's recent past than about
+    // Threadfold; a memory file system shows Threadfold alone.
+    print("sites and scratch files in \(NSTemporaryDirectory()) (TMPDIR=/dev/shm times them in memory, without the disk)")
     // The bench times a shared machine's cores; say so when something else is using them.
     if let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap({ Double($0) }), load >= 0.5 {
         print("note: load average \(format(load, 2)) at the start: other processes are using the cores, so times run high")
