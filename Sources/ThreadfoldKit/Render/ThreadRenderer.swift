@@ -347,23 +347,32 @@ package struct ThreadRenderer: Sendable {
         let absolute = options.base
         let latest = recent.prefix(options.feedEntries)
         renderBodies(latest, of: tree, context, into: &bodies)
-        let entries = latest.map { [bodies] i -> AtomFeed.Entry in
+        // Each page's link, up to its fragment, made once: the entries share a few pages.
+        var pageLinks = [String?](repeating: nil, count: pageDirs.count)
+        var entries: [AtomFeed.Entry] = []
+        entries.reserveCapacity(latest.count)
+        for i in latest {
             let record = tree.records[i]
-            let dir = pageDirs[Int(pageOf[i])]
-            let link = absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] }
-                ?? ThreadPaths.href(from: base, to: dir, fragment: anchors[i])
+            let page = Int(pageOf[i])
+            let pageLink = pageLinks[page] ?? {
+                let dir = pageDirs[page]
+                let made = absolute.map { $0 + dir.joined(separator: "/") + "/" } ?? ThreadPaths.href(from: base, to: dir)
+                pageLinks[page] = made
+                return made
+            }()
+            let link = pageLink + "#" + anchors[i]
             let author = record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text(record.authorDeleted ? "deleted" : "unknown_author")
-            return AtomFeed.Entry(
+            entries.append(AtomFeed.Entry(
                 title: "\(author): \(PageNavigation.excerpt(bodies[i] ?? HTML(trusted: "")))",
-                id: absolute.map { $0 + dir.joined(separator: "/") + "/#" + anchors[i] } ?? XMLText.uuid("comment:\(summary.id):\(record.id.string)"),
+                id: absolute == nil ? XMLText.uuid("comment:\(summary.id):\(record.id.string)") : link,
                 link: link, published: record.createdAt, updated: record.editedAt ?? record.createdAt,
-                author: author, summary: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: AtomFeed.excerptLimit))
+                author: author, summary: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: AtomFeed.excerptLimit)))
         }
         let page = absolute.map { $0 + summary.path + "/" }
         return AtomFeed(
             title: title, id: page ?? XMLText.uuid("thread:\(summary.id)"),
             selfLink: page.map { $0 + "atom.xml" } ?? "atom.xml", alternate: page ?? "index.html", lang: language.tag,
             author: summary.author.flatMap { $0.isEmpty ? nil : $0 } ?? title,
-            updated: summary.stats.lastActivity?.timestamp, entries: Array(entries)).render()
+            updated: summary.stats.lastActivity?.timestamp, entries: entries).render()
     }
 }
