@@ -5,18 +5,19 @@ enum XMLText {
 
     /// An RFC 3339 date, or nil for years RFC 3339 cannot write.
     static func date(_ time: Timestamp?) -> String? {
-        guard let time else { return nil }
-        let year = time.components.year
-        guard (1...9999).contains(year) else { return nil }
+        guard let time, hasRFC3339Year(time) else { return nil }
         return time.iso8601
     }
 
     /// Appends `date(time)` to `out`, or returns false (writing nothing) where `date` is nil.
     static func write(date time: Timestamp?, into out: inout [UInt8]) -> Bool {
-        guard let time, (1...9999).contains(time.components.year) else { return false }
+        guard let time, hasRFC3339Year(time) else { return false }
         time.writeISO8601(into: &out)
         return true
     }
+
+    /// Whether the year is one RFC 3339 can write: 0001 to 9999.
+    private static func hasRFC3339Year(_ time: Timestamp) -> Bool { (1...9999).contains(time.components.year) }
 
     /// A stable `urn:uuid:` from a name: two seeded `ContentHash`es of it, shaped as a version-8 UUID.
     static func uuid(_ name: String) -> String {
