@@ -85,7 +85,7 @@ package struct ArchiveMerge: Sendable {
                     // Exactly the files a build writes for this thread, each a regular file.
                     var missing: String?
                     for file in Manifest.files(of: [summary]) {
-                        let parts = file.split(separator: "/").dropFirst(2)
+                        let parts = RelativePath.segments(file).dropFirst(2)
                         guard SiteWriter.isSafeRelativePath(file),
                               let directory = try? thread.folder(at: Array(parts.dropLast())),
                               directory.entry(String(parts.last!))?.kind == .file else {
@@ -130,7 +130,7 @@ package struct ArchiveMerge: Sendable {
         }
         report.siteError = try ArchiveBuilder.publish(staging) {
             for link in links {
-                let parts = link.path.split(separator: "/").dropFirst()
+                let parts = RelativePath.segments(link.path).dropFirst()
                 let directory = try sources[link.source].folder(at: Array(parts.dropLast()))
                 guard try staging.link(link.path, from: directory, file: String(parts.last!)) else {
                     throw SiteError(path: directory.path(String(parts.last!)), message: "changed while it was merged; expected the shard to stay as it was")

@@ -334,7 +334,7 @@ package struct ThreadRenderer: Sendable {
     func feed(_ tree: ThreadTree, summary: ThreadSummary, anchors: [String], pageDirs: [[String]], pageOf: [Int32],
               language: PageLanguage, context: BodyContext, bodies: inout [HTML?]) -> [UInt8] {
         let strings = language.strings
-        let base = ["t", summary.path.split(separator: "/").dropFirst().joined(separator: "/")]
+        let base = ["t", RelativePath.segments(summary.path).dropFirst().joined(separator: "/")]
         var recent: [Int] = []
         for i in 0..<tree.count where tree.flags[i].contains(.visible) && !tree.flags[i].contains(.placeholder) && pageOf[i] >= 0 {
             recent.append(i)

@@ -339,7 +339,7 @@ package struct SiteWriter: Sendable {
         /// A file linked by its bytes gets its compressed siblings written from them; one linked
         /// by its stamp does not (its manifest lists its siblings as files of their own).
         package func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
-            let parts = path.split(separator: "/")
+            let parts = RelativePath.segments(path)
             guard SiteWriter.isSafeRelativePath(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
             var expected = expected
             if let bytes {
@@ -367,7 +367,7 @@ package struct SiteWriter: Sendable {
             var open: (folder: [Substring], live: Folder, here: Folder)?
             for (path, stamp) in zip(paths, stamps) {
                 guard SiteWriter.isSafeRelativePath(path) else { return false }
-                var parts = path.split(separator: "/")
+                var parts = RelativePath.segments(path)
                 let file = String(parts.removeLast())
                 if open?.folder != parts {
                     // A folder is made here only for a file that qualifies, so a refusal leaves
@@ -397,7 +397,7 @@ package struct SiteWriter: Sendable {
         /// Removes a file of a recycled folder, and its folders when they become empty.
         package func remove(_ path: String) {
             guard SiteWriter.isSafeRelativePath(path) else { return }
-            var parts = path.split(separator: "/")
+            var parts = RelativePath.segments(path)
             guard let directory = try? folder.folder(at: parts.dropLast()) else { return }
             _ = try? directory.removeEntry(String(parts.last!))
             state.withLock { _ = $0.stamps.removeValue(forKey: path) }
@@ -429,7 +429,7 @@ package struct SiteWriter: Sendable {
             guard SiteWriter.isSafeRelativePath(path) else {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
-            let parts = path.split(separator: "/")
+            let parts = RelativePath.segments(path)
             return (try folder.folder(at: parts.dropLast(), create: true, replace: true), String(parts.last!))
         }
 
