@@ -5,6 +5,14 @@ package enum RelativePath {
     /// system would split, and it breaks graphemes at every character, which cost a dump build
     /// 9% of its instructions (a path is taken apart for every file written).
     package static func segments(_ path: String) -> [Substring] {
-        path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
+        var segments: [Substring] = []
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        while let slash = utf8[start...].firstIndex(of: UInt8(ascii: "/")) {
+            if slash > start { segments.append(Substring(utf8[start..<slash])) }
+            start = utf8.index(after: slash)
+        }
+        if start < utf8.endIndex { segments.append(Substring(utf8[start...])) }
+        return segments
     }
 }
