@@ -78,14 +78,22 @@ package struct Timestamp: Comparable, Hashable, Sendable {
 
     /// Appends `iso8601` to `out`, with no `String` in between (feeds write two a comment).
     package func writeISO8601(into out: inout [UInt8]) {
+        _ = writeISO8601(into: &out, years: Int64.min...Int64.max)
+    }
+
+    /// Appends `iso8601` when the year lies in `years` and returns true; else writes nothing and
+    /// returns false. The year is worked out once, for the test and the text.
+    package func writeISO8601(into out: inout [UInt8], years: ClosedRange<Int64>) -> Bool {
         let c = components
+        guard years.contains(c.year) else { return false }
         guard (0...9999).contains(c.year) else {
             out.append(contentsOf: iso8601.utf8)
-            return
+            return true
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<Timestamp.write(c, into: buffer)]))
         }
+        return true
     }
 
     /// `iso8601` for a year in 0...9999, into `b` (24 bytes at least); returns the bytes written.

@@ -239,9 +239,6 @@ package struct PageNavigation: Sendable {
         }
     }
 
-    /// A tag name packed a byte at a time, as `excerpt` packs it (lowercased there).
-    static func packed(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
-
     /// The elements whose tags join the text around them; every other tag is a word break.
     static let inlineNames = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "ins", "kbd", "mark",
                               "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u"]

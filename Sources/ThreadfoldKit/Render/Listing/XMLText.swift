@@ -5,19 +5,17 @@ enum XMLText {
 
     /// An RFC 3339 date, or nil for years RFC 3339 cannot write.
     static func date(_ time: Timestamp?) -> String? {
-        guard let time, hasRFC3339Year(time) else { return nil }
+        guard let time, rfc3339Years.contains(time.components.year) else { return nil }
         return time.iso8601
     }
 
     /// Appends `date(time)` to `out`, or returns false (writing nothing) where `date` is nil.
     static func write(date time: Timestamp?, into out: inout [UInt8]) -> Bool {
-        guard let time, hasRFC3339Year(time) else { return false }
-        time.writeISO8601(into: &out)
-        return true
+        time?.writeISO8601(into: &out, years: rfc3339Years) ?? false
     }
 
-    /// Whether the year is one RFC 3339 can write: 0001 to 9999.
-    private static func hasRFC3339Year(_ time: Timestamp) -> Bool { (1...9999).contains(time.components.year) }
+    /// The years RFC 3339 can write: 0001 to 9999.
+    private static let rfc3339Years: ClosedRange<Int64> = 1...9999
 
     /// A stable `urn:uuid:` from a name: two seeded `ContentHash`es of it, shaped as a version-8 UUID.
     static func uuid(_ name: String) -> String {
