@@ -369,7 +369,8 @@ enum RedditMarkdown {
                 fence = fence == 0 ? text[i] : (fence == text[i] ? 0 : fence)
                 continue
             }
-            guard fence == 0, i - lineStart < 4 else { continue }
+            // A last line of one to three spaces ends at the text's end: nothing to read there.
+            guard fence == 0, i < lineEnd, i - lineStart < 4 else { continue }
             // `#heading`: one to six '#' and then text.
             if text[i] == UInt8(ascii: "#") {
                 var j = i

@@ -133,6 +133,11 @@ struct RedditFidelityTests {
         #expect(Self.render("#**MARK MY WORDS**\n###Top") == "<h1><strong>MARK MY WORDS</strong></h1>\n<h3>Top</h3>\n")
         #expect(Self.render("1) he didn't") == "<p>1) he didn't</p>\n")
         #expect(Self.render("one\ntwo") == "<p>one\ntwo</p>\n")
+        // A last line of spaces ends the text where the line rules look for a marker: read past
+        // the text's end, it stopped a debug build.
+        for spaces in ["\n ", "\n  ", "\n   ", "\n\n   "] {
+            #expect(Self.render("# Top\n1) x" + spaces) == "<h1>Top</h1>\n<p>1) x</p>\n")
+        }
         // GFM keeps its own rules.
         #expect(Self.render("<sarcasm> #tag\n1) x", .gfm) == "<p><!-- raw HTML omitted --> #tag</p>\n<ol>\n<li>x</li>\n</ol>\n")
         #expect(Self.render("one\ntwo", .gfm) == "<p>one<br />\ntwo</p>\n")
