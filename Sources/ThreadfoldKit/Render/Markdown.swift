@@ -63,7 +63,30 @@ package struct MarkdownRenderer: Sendable {
         if markdown.utf8.count > options.maxBytes || isPathological(markdown) { return plainText(markdown) }
         let flavor = options.flavor ?? sourceFlavor ?? .gfm
         // cmark copies control characters and noncharacters through; HTML forbids them.
-        var text = HTML.scrub(markdown)
+        let text = HTML.scrub(markdown)
+        let hardBreaks = options.hardBreaks ?? (flavor != .reddit)
+        if !options.smart, let html = Self.plainParagraphs(text, flavor: flavor, hardBreaks: hardBreaks) { return html }
+        return renderWithCmark(text, flavor: flavor, hardBreaks: hardBreaks, spoilerLabel: spoilerLabel) ?? plainText(markdown)
+    }
+
+    /// `text` as `PlainMarkdown` renders it, when it is plain paragraphs and none of the
+    /// flavour's extensions would find anything in it; nil otherwise.
+    static func plainParagraphs(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool) -> HTML? {
+        var text = text
+        let html = text.withUTF8 { buffer -> [UInt8]? in
+            guard let html = PlainMarkdown.html(buffer, hardBreaks: hardBreaks) else { return nil }
+            switch flavor {
+            case .commonmark: return html
+            case .gfm: return MarkdownExtensions.mayApply(buffer) ? nil : html
+            case .reddit: return MarkdownExtensions.mayApply(buffer) || RedditMarkdown.mayApply(buffer) ? nil : html
+            }
+        }
+        return html.map { HTML(trusted: String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// `text` (scrubbed) rendered by cmark and the flavour's extensions, or nil if cmark fails.
+    func renderWithCmark(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool, spoilerLabel: String) -> HTML? {
+        var text = text
         // The extensions' delimiters typed with a backslash (`\~`, `\^`) stand as private-use
         // characters while cmark and the extensions read the text, so they stay as typed.
         var escapes = Escapes(flavor)
@@ -74,7 +97,7 @@ package struct MarkdownRenderer: Sendable {
         var parseOptions = CMARK_OPT_VALIDATE_UTF8
         if options.smart { parseOptions |= CMARK_OPT_SMART }
         var renderOptions = CMARK_OPT_DEFAULT
-        if options.hardBreaks ?? (flavor != .reddit) { renderOptions |= CMARK_OPT_HARDBREAKS }
+        if hardBreaks { renderOptions |= CMARK_OPT_HARDBREAKS }
         let inline = InlineExtensions(flavor: flavor, redditBase: options.redditBase, spoilerLabel: spoilerLabel)
 
         // Every node and buffer of this body (its document, the nodes the extensions add, the
@@ -113,7 +136,7 @@ package struct MarkdownRenderer: Sendable {
                 addAttributes(UnsafeBufferPointer(start: pointer, count: length))
             }
         }
-        return html ?? plainText(markdown)
+        return html
     }
 
     /// `bytes` parsed with the allocator of the body being rendered (`CmarkArena.current`).

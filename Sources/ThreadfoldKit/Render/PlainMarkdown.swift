@@ -1,0 +1,93 @@
+/// Bodies that are plain paragraphs, as most forum comments are, rendered without cmark to the
+/// bytes cmark would give them.
+///
+/// Parsing a short body costs cmark far more than the body's length: a parser, a tree and a
+/// renderer for a few hundred bytes. A body qualifies only when nothing in it can start Markdown:
+/// - no byte that opens inline markup, an entity, raw HTML or an extension's span:
+///   `\` `` ` `` `*` `_` `[` `]` `<` `>` `&` `|` `~` `^`;
+/// - no control byte but the line feed (so no tab and no carriage return), and no DEL;
+/// - no line that could open a block: one that starts with a space (unless it is blank), `#`,
+///   `-`, `+`, `=`, or digits followed by `.` or `)`.
+///
+/// Whether the flavour's extensions would link something (bare URLs, addresses, Reddit's `r/` and
+/// `u/` names) is for their own `mayApply` to say, before this is asked. What is left is what cmark
+/// makes of such text: paragraphs split at blank lines; each line without its trailing spaces;
+/// a line ending in two spaces or more, inside a paragraph, a hard break; other line ends soft
+/// breaks; `"` escaped as `&quot;` (cmark's escaping leaves `'` alone, and `<`, `>`, `&` are not
+/// there). The test compares it with cmark's own output for every body it accepts.
+enum PlainMarkdown {
+    /// The bytes that send a body to cmark, as a 128-bit set (bytes from 0x80 up never do).
+    private static let refused: (low: UInt64, high: UInt64) = {
+        var low: UInt64 = 0, high: UInt64 = 0
+        var bytes = Array("\\`*_[]<>&|~^".utf8) + [0x7F]
+        bytes += (0..<0x20).filter { $0 != 0x0A }
+        for byte in bytes {
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+        return (low, high)
+    }()
+
+    /// cmark's HTML for `text` (UTF-8, already scrubbed of what HTML forbids), or nil when the
+    /// text may hold Markdown. `hardBreaks` renders soft breaks as `<br />`, as cmark's
+    /// HARDBREAKS option does.
+    static func html(_ text: UnsafeBufferPointer<UInt8>, hardBreaks: Bool) -> [UInt8]? {
+        let (low, high) = refused
+        let n = text.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n + n / 16 + 16)
+        var open = false
+        var hardBreak = false
+        var start = 0
+        while start < n {
+            let end = ByteSearch.first(0x0A, in: text, from: start) ?? n
+            defer { start = end + 1 }
+            // A blank line ends the paragraph; any other line starting with a space may be
+            // indented code or a list's or quote's content, and is cmark's to read.
+            var first = start
+            while first < end, text[first] == 0x20 { first += 1 }
+            if first == end {
+                if open { out.append(contentsOf: "</p>\n".utf8) }
+                open = false
+                continue
+            }
+            guard first == start else { return nil }
+            switch text[start] {
+            case UInt8(ascii: "#"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="):
+                return nil
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                var i = start + 1
+                while i < end, text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") { i += 1 }
+                if i < end, text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: ")") { return nil }
+            default:
+                break
+            }
+            var last = end
+            while text[last - 1] == 0x20 { last -= 1 }
+            if open {
+                out.append(contentsOf: hardBreak || hardBreaks ? "<br />\n".utf8 : "\n".utf8)
+            } else {
+                out.append(contentsOf: "<p>".utf8)
+                open = true
+            }
+            hardBreak = end - last >= 2
+            // The line, checked byte by byte, with each '"' escaped.
+            var copied = start
+            for i in start..<last {
+                let byte = text[i]
+                if byte < 64 {
+                    if low >> UInt64(byte) & 1 != 0 { return nil }
+                    if byte == UInt8(ascii: "\"") {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<i]))
+                        out.append(contentsOf: "&quot;".utf8)
+                        copied = i + 1
+                    }
+                } else if byte < 128, high >> UInt64(byte - 64) & 1 != 0 {
+                    return nil
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<last]))
+        }
+        if open { out.append(contentsOf: "</p>\n".utf8) }
+        return out
+    }
+}
