@@ -74,12 +74,12 @@ package struct MarkdownRenderer: Sendable {
     static func plainParagraphs(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool) -> HTML? {
         var text = text
         let html = text.withUTF8 { buffer -> [UInt8]? in
-            guard let html = PlainMarkdown.html(buffer, hardBreaks: hardBreaks) else { return nil }
             switch flavor {
-            case .commonmark: return html
-            case .gfm: return MarkdownExtensions.mayApply(buffer) ? nil : html
-            case .reddit: return MarkdownExtensions.mayApply(buffer) || RedditMarkdown.mayApply(buffer) ? nil : html
+            case .commonmark: break
+            case .gfm: if MarkdownExtensions.mayApply(buffer) { return nil }
+            case .reddit: if MarkdownExtensions.mayApply(buffer) || RedditMarkdown.mayApply(buffer) { return nil }
             }
+            return PlainMarkdown.html(buffer, hardBreaks: hardBreaks)
         }
         return html.map { HTML(trusted: String(decoding: $0, as: UTF8.self)) }
     }

@@ -7,7 +7,9 @@
 ///   `\` `` ` `` `*` `_` `[` `]` `<` `>` `&` `|` `~` `^`;
 /// - no control byte but the line feed (so no tab and no carriage return), and no DEL;
 /// - no line that could open a block: one that starts with a space (unless it is blank), `#`,
-///   `-`, `+`, `=`, or digits followed by `.` or `)`.
+///   `-`, `+`, `=`, or digits followed by `.` or `)`;
+/// - no byte-order mark (U+FEFF) first: cmark drops it as it reads, and then reads what follows
+///   as a line's start.
 ///
 /// Whether the flavour's extensions would link something (bare URLs, addresses, Reddit's `r/` and
 /// `u/` names) is for their own `mayApply` to say, before this is asked. What is left is what cmark
@@ -33,6 +35,7 @@ enum PlainMarkdown {
     static func html(_ text: UnsafeBufferPointer<UInt8>, hardBreaks: Bool) -> [UInt8]? {
         let (low, high) = refused
         let n = text.count
+        if n >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(n + n / 16 + 16)
         var open = false

@@ -25,6 +25,8 @@ struct PlainMarkdownTests {
         "Costs $5 (or 10%)? Yes! Wait: no.", "a\u{2028}b", "e.g. this, i.e. that", "x\n\n\n",
         // HTML forbids these; the scrub before either path makes them U+FFFD.
         "\u{7F}", "a\u{0}b", "\u{FFFE}",
+        // A byte-order mark past the body's first bytes is text to cmark too.
+        "a\u{FEFF}b", "a\n\u{FEFF}# b",
     ])
     func matches(_ text: String) throws {
         for (flavor, hardBreaks) in Self.modes {
@@ -37,6 +39,8 @@ struct PlainMarkdownTests {
         "*a*", "_a_", "`a`", "a\\b", "[a]", "a]", "<b>", "a > b", "&amp;", "a | b", "~~a~~", "^a", "a\tb", "a\r\nb",
         "# Heading", "- item", "+ item", "* item", "Setext\n===", "Setext\n---", "1. one", "12) twelve", "x\n2. two",
         "    code", " one space", "a\n  indented continuation",
+        // cmark drops a byte-order mark at the start and reads what follows as a line's start.
+        "\u{FEFF}", "\u{FEFF}hello", "\u{FEFF}# Heading", "\u{FEFF}- item",
     ])
     func refuses(_ text: String) {
         for (flavor, hardBreaks) in Self.modes {
@@ -63,7 +67,7 @@ struct PlainMarkdownTests {
                       "\"", "'", ",", ".", "é", "😄", "\u{00A0}", "\u{3000}", "/", "@", "%", "$", "{", "}", ";"]
         let spaces = [" ", " ", " ", "  ", "   ", "\n", "\n", "\n\n", "\n \n", " \n", "  \n"]
         let rare = ["*", "_", "`", "#", "-", "+", "=", ">", "<", "&", "|", "~", "^", "\t", "\r", "\\", "[", "]", "1.", "2)",
-                    "\u{0}", "\u{7F}", "\u{FFFE}", "r/a", "u/b", "a@b", "www.x", "http://x"]
+                    "\u{0}", "\u{7F}", "\u{FFFE}", "\u{FEFF}", "r/a", "u/b", "a@b", "www.x", "http://x"]
         var text = ""
         for _ in 0..<(1 + Int(generator.next() % 40)) {
             switch generator.next() % 100 {
