@@ -33,9 +33,8 @@ enum PlainMarkdown {
     /// text may hold Markdown. `hardBreaks` renders soft breaks as `<br />`, as cmark's
     /// HARDBREAKS option does.
     static func html(_ text: UnsafeBufferPointer<UInt8>, hardBreaks: Bool) -> [UInt8]? {
-        let (low, high) = refused
+        guard isPlain(text) else { return nil }
         let n = text.count
-        if n >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(n + n / 16 + 16)
         var open = false
@@ -44,25 +43,11 @@ enum PlainMarkdown {
         while start < n {
             let end = ByteSearch.first(0x0A, in: text, from: start) ?? n
             defer { start = end + 1 }
-            // A blank line ends the paragraph; any other line starting with a space may be
-            // indented code or a list's or quote's content, and is cmark's to read.
-            var first = start
-            while first < end, text[first] == 0x20 { first += 1 }
-            if first == end {
+            // Only a blank line starts with a space here: it ends the paragraph.
+            guard text[start..<end].contains(where: { $0 != 0x20 }) else {
                 if open { out.append(contentsOf: "</p>\n".utf8) }
                 open = false
                 continue
-            }
-            guard first == start else { return nil }
-            switch text[start] {
-            case UInt8(ascii: "#"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="):
-                return nil
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                var i = start + 1
-                while i < end, text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") { i += 1 }
-                if i < end, text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: ")") { return nil }
-            default:
-                break
             }
             var last = end
             while text[last - 1] == 0x20 { last -= 1 }
@@ -73,24 +58,54 @@ enum PlainMarkdown {
                 open = true
             }
             hardBreak = end - last >= 2
-            // The line, checked byte by byte, with each '"' escaped.
+            // The line, with each '"' escaped; each search stops at the line's end.
             var copied = start
-            for i in start..<last {
-                let byte = text[i]
-                if byte < 64 {
-                    if low >> UInt64(byte) & 1 != 0 { return nil }
-                    if byte == UInt8(ascii: "\"") {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<i]))
-                        out.append(contentsOf: "&quot;".utf8)
-                        copied = i + 1
-                    }
-                } else if byte < 128, high >> UInt64(byte - 64) & 1 != 0 {
-                    return nil
-                }
+            while let quote = ByteSearch.first(UInt8(ascii: "\""), in: UnsafeBufferPointer(rebasing: text[copied..<last])) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<(copied + quote)]))
+                out.append(contentsOf: "&quot;".utf8)
+                copied += quote + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<last]))
         }
         if open { out.append(contentsOf: "</p>\n".utf8) }
         return out
+    }
+
+    /// Whether `text` is plain paragraphs: one pass that allocates nothing and stops at the first
+    /// byte or line start that may be Markdown, as most bodies that hold any do early.
+    static func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let (low, high) = refused
+        let n = text.count
+        if n >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { return false }
+        var start = 0
+        while start < n {
+            let end = ByteSearch.first(0x0A, in: text, from: start) ?? n
+            defer { start = end + 1 }
+            // A line starting with a space is blank (all spaces), or may be indented code or a
+            // list's or quote's content, which is cmark's to read.
+            var first = start
+            while first < end, text[first] == 0x20 { first += 1 }
+            if first == end { continue }
+            guard first == start else { return false }
+            switch text[start] {
+            case UInt8(ascii: "#"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="):
+                return false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                var i = start + 1
+                while i < end, text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") { i += 1 }
+                if i < end, text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: ")") { return false }
+            default:
+                break
+            }
+            for i in start..<end {
+                let byte = text[i]
+                if byte < 64 {
+                    if low >> UInt64(byte) & 1 != 0 { return false }
+                } else if byte < 128, high >> UInt64(byte - 64) & 1 != 0 {
+                    return false
+                }
+            }
+        }
+        return true
     }
 }
