@@ -210,21 +210,23 @@ enum MarkdownExtensions {
 /// `^(several words)` superscripts, `>!spoiler!<` spans, and `r/sub` and `u/name` links.
 /// Each scan is linear in the text.
 enum RedditMarkdown {
-    /// Whether `text` could hold a Reddit extension: a `^` before a non-space, `>!`, or `r/` or `u/`.
+    /// Whether `text` could hold a Reddit extension: a `^` before a non-space (other than `!` or
+    /// `/`), `>!`, or `r/` or `u/`. Each candidate byte is found with memchr: most bodies hold
+    /// no `^` and few `!` or `/`, and every Reddit body is asked, often twice.
     static func mayApply(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count > 1 else { return false }
-        for i in 1..<text.count {
-            let previous = text[i - 1]
-            switch text[i] {
-            case UInt8(ascii: "!"): if previous == UInt8(ascii: ">") { return true }
-            case UInt8(ascii: "/"):
-                // `r/` or `u/` starting a word (or after a '/'), not "your/" or "or/".
-                if previous | 0x20 == UInt8(ascii: "r") || previous | 0x20 == UInt8(ascii: "u"),
-                   i < 2 || !isNameByte(text[i - 2]) { return true }
-            default: if previous == UInt8(ascii: "^") && !isSpace(text[i]) { return true }
+        let n = text.count
+        guard n > 1 else { return false }
+        return ByteSearch.any(UInt8(ascii: "!"), in: text) { i in i > 0 && text[i - 1] == UInt8(ascii: ">") }
+            // `r/` or `u/` starting a word (or after a '/'), not "your/" or "or/".
+            || ByteSearch.any(UInt8(ascii: "/"), in: text) { i in
+                guard i > 0, text[i - 1] | 0x20 == UInt8(ascii: "r") || text[i - 1] | 0x20 == UInt8(ascii: "u") else { return false }
+                return i < 2 || !isNameByte(text[i - 2])
             }
-        }
-        return false
+            || ByteSearch.any(UInt8(ascii: "^"), in: text) { i in
+                guard i + 1 < n else { return false }
+                let next = text[i + 1]
+                return !isSpace(next) && next != UInt8(ascii: "!") && next != UInt8(ascii: "/")
+            }
     }
 
     /// Superscript spans: (opening delimiter, closing delimiter). `^(…)` closes at its balancing

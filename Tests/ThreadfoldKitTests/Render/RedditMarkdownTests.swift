@@ -142,4 +142,45 @@ struct RedditFidelityTests {
         #expect(Self.render("<sarcasm> #tag\n1) x", .gfm) == "<p><!-- raw HTML omitted --> #tag</p>\n<ol>\n<li>x</li>\n</ol>\n")
         #expect(Self.render("one\ntwo", .gfm) == "<p>one<br />\ntwo</p>\n")
     }
+
+    /// The first `mayApply`, a byte-by-byte loop, kept as the reference for the memchr one.
+    static func mayApplyByteByByte(_ text: [UInt8]) -> Bool {
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_")
+        }
+        guard text.count > 1 else { return false }
+        for i in 1..<text.count {
+            let previous = text[i - 1]
+            switch text[i] {
+            case UInt8(ascii: "!"): if previous == UInt8(ascii: ">") { return true }
+            case UInt8(ascii: "/"):
+                if previous | 0x20 == UInt8(ascii: "r") || previous | 0x20 == UInt8(ascii: "u"), i < 2 || !isNameByte(text[i - 2]) { return true }
+            default: if previous == UInt8(ascii: "^") && ![0x20, 0x09, 0x0A, 0x0D].contains(text[i]) { return true }
+            }
+        }
+        return false
+    }
+
+    @Test("whether a body may hold an extension: the memchr scan agrees with the byte-by-byte one")
+    func mayApply() {
+        let alphabet = Array("!/^>rRuUa_1 \t\n\r.".utf8) + [0xC3, 0xA9]
+        func check(_ text: [UInt8]) -> Bool {
+            let fast = text.withUnsafeBufferPointer { RedditMarkdown.mayApply($0) }
+            #expect(fast == Self.mayApplyByteByByte(text), "\(text)")
+            return fast
+        }
+        // Every text of up to four bytes from the alphabet, then longer random ones.
+        var texts: [[UInt8]] = [[]]
+        var found = 0
+        for _ in 0..<4 {
+            texts = texts.flatMap { text in alphabet.map { text + [$0] } }
+            for text in texts where check(text) { found += 1 }
+        }
+        var generator = SplitMix64(seed: 5)
+        for _ in 0..<20_000 {
+            let text = (0..<Int(generator.next() % 40)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            if check(text) { found += 1 }
+        }
+        #expect(found > 10_000)
+    }
 }
