@@ -21,12 +21,22 @@ package struct JSONWriter {
     private mutating func separator() {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
-        defer { started = true }
-        if pretty && started {
-            out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: level * 2))
+        if pretty && started { newline() }
+        started = true
+    }
+
+    /// A line end and the current level's indentation.
+    private mutating func newline() {
+        out.append(0x0A)
+        var spaces = level * 2
+        while spaces > 0 {
+            let run = min(spaces, Self.spaces.count)
+            out.append(contentsOf: Self.spaces[..<run])
+            spaces -= run
         }
     }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
     /// The bytes written since the last take, for a caller that writes a large document in
     /// pieces; the writer goes on where it was.
@@ -58,10 +68,7 @@ package struct JSONWriter {
 
     mutating func close(_ bracket: UInt8) {
         level -= 1
-        if pretty && !first {
-            out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: level * 2))
-        }
+        if pretty && !first { newline() }
         out.append(bracket)
         first = false
     }
@@ -85,9 +92,11 @@ package struct JSONWriter {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
-            // Runs of bytes that need no escape are copied whole.
+            // Runs of bytes that need no escape are copied whole; most strings are one run.
             var start = 0
-            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for i in bytes.indices {
+                let byte = bytes[i]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
                 start = i + 1
                 switch byte {
@@ -108,7 +117,22 @@ package struct JSONWriter {
 
     package mutating func int(_ value: Int64) {
         beginValue()
-        out.append(contentsOf: String(value).utf8)
+        // The digits, written backwards into a fixed buffer: no String a number.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var magnitude = value.magnitude
+            var at = buffer.count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                at -= 1
+                buffer[at] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[at...]))
+        }
     }
 
     package mutating func int(_ value: Int) { int(Int64(value)) }
