@@ -73,15 +73,8 @@ package struct MarkdownRenderer: Sendable {
     /// flavour's extensions would find anything in it; nil otherwise.
     static func plainParagraphs(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool) -> HTML? {
         var text = text
-        let html = text.withUTF8 { buffer -> [UInt8]? in
-            switch flavor {
-            case .commonmark: break
-            case .gfm: if MarkdownExtensions.mayApply(buffer) { return nil }
-            case .reddit: if MarkdownExtensions.mayApply(buffer) || RedditMarkdown.mayApply(buffer) { return nil }
-            }
-            return PlainMarkdown.html(buffer, hardBreaks: hardBreaks)
-        }
-        return html.map { HTML(trusted: String(decoding: $0, as: UTF8.self)) }
+        return text.withUTF8 { PlainMarkdown.html($0, flavor: flavor, hardBreaks: hardBreaks) }
+            .map { HTML(trusted: String(decoding: $0, as: UTF8.self)) }
     }
 
     /// `text` (scrubbed) rendered by cmark and the flavour's extensions, or nil if cmark fails.

@@ -12,7 +12,9 @@
 ///   as a line's start.
 ///
 /// Whether the flavour's extensions would link something (bare URLs, addresses, Reddit's `r/` and
-/// `u/` names) is for their own `mayApply` to say, before this is asked. What is left is what cmark
+/// `u/` names) is for their own `mayApply` to say, asked only of text that passes the checks
+/// above, so a body with Markdown (which goes on to cmark, and is asked again there) is not. What
+/// is left is what cmark
 /// makes of such text: paragraphs split at blank lines; each line without its trailing spaces;
 /// a line ending in two spaces or more, inside a paragraph, a hard break; other line ends soft
 /// breaks; `"` escaped as `&quot;` (cmark's escaping leaves `'` alone, and `<`, `>`, `&` are not
@@ -30,10 +32,10 @@ enum PlainMarkdown {
     }()
 
     /// cmark's HTML for `text` (UTF-8, already scrubbed of what HTML forbids), or nil when the
-    /// text may hold Markdown. `hardBreaks` renders soft breaks as `<br />`, as cmark's
-    /// HARDBREAKS option does.
-    static func html(_ text: UnsafeBufferPointer<UInt8>, hardBreaks: Bool) -> [UInt8]? {
-        guard isPlain(text) else { return nil }
+    /// text may hold Markdown or something the flavour's extensions find. `hardBreaks` renders
+    /// soft breaks as `<br />`, as cmark's HARDBREAKS option does.
+    static func html(_ text: UnsafeBufferPointer<UInt8>, flavor: MarkdownFlavor, hardBreaks: Bool) -> [UInt8]? {
+        guard isPlain(text), !extensionsMayApply(text, flavor) else { return nil }
         let n = text.count
         var out: [UInt8] = []
         out.reserveCapacity(n + n / 16 + 16)
@@ -69,6 +71,15 @@ enum PlainMarkdown {
         }
         if open { out.append(contentsOf: "</p>\n".utf8) }
         return out
+    }
+
+    /// Whether `flavor`'s extensions may find something in `text`.
+    private static func extensionsMayApply(_ text: UnsafeBufferPointer<UInt8>, _ flavor: MarkdownFlavor) -> Bool {
+        switch flavor {
+        case .commonmark: return false
+        case .gfm: return MarkdownExtensions.mayApply(text)
+        case .reddit: return MarkdownExtensions.mayApply(text) || RedditMarkdown.mayApply(text)
+        }
     }
 
     /// Whether `text` is plain paragraphs: one pass that allocates nothing and stops at the first
