@@ -27,6 +27,30 @@ package enum ContentHash {
         return h
     }
 
+    /// Another hash of the same strength for long runs of bytes, about twice as fast: four lanes
+    /// of eight bytes each step, independent of each other, then `hash` of the lanes and the
+    /// tail. Its values differ from `hash`'s, so a value stored by one is never compared with
+    /// the other's.
+    package static func wide(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        let m: UInt64 = 0x9E37_79B9_7F4A_7C15, k: UInt64 = 0xBF58_476D_1CE4_E5B9
+        var a = seed ^ (UInt64(raw.count) &* m), b = a ^ 0x2545_F491_4F6C_DD1D, c = a ^ 0x94D0_49BB_1331_11EB, d = a ^ k
+        var i = 0
+        @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* m }
+        while i + 32 <= raw.count {
+            a = (a ^ word(i)) &* k
+            b = (b ^ word(i + 8)) &* k
+            c = (c ^ word(i + 16)) &* k
+            d = (d ^ word(i + 24)) &* k
+            a ^= a >> 31
+            b ^= b >> 31
+            c ^= c >> 31
+            d ^= d >> 31
+            i += 32
+        }
+        let lanes = withUnsafeBytes(of: (a, b, c, d)) { hash($0) }
+        return hash(UnsafeRawBufferPointer(rebasing: raw[i...]), seed: lanes)
+    }
+
     package static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

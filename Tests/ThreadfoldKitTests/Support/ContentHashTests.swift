@@ -1,0 +1,36 @@
+import Testing
+@testable import ThreadfoldKit
+
+@Suite("Content hash")
+struct ContentHashTests {
+    /// Bytes that vary with their place, so no two windows are alike.
+    static let text: [UInt8] = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ 13) }
+
+    static func wide(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+        bytes.withUnsafeBytes { ContentHash.wide($0, seed: seed) }
+    }
+
+    @Test("wide: every length to 300 bytes, every byte changed in turn, gives a value of its own")
+    func wideSeesEveryByte() {
+        var seen: Set<UInt64> = []
+        for length in 0...Self.text.count {
+            let bytes = Array(Self.text.prefix(length))
+            #expect(seen.insert(Self.wide(bytes)).inserted, "length \(length)")
+        }
+        for k in Self.text.indices {
+            var bytes = Self.text
+            bytes[k] ^= 0x01
+            #expect(seen.insert(Self.wide(bytes)).inserted, "byte \(k)")
+        }
+        // Lanes are not interchangeable: the same words in another order hash apart.
+        let swapped = Array(Self.text[8..<16] + Self.text[0..<8] + Self.text[16..<64])
+        #expect(Self.wide(swapped) != Self.wide(Array(Self.text.prefix(64))))
+        #expect(Self.wide(Self.text, seed: 1) != Self.wide(Self.text))
+    }
+
+    @Test("both hashes are the same on every machine and every run")
+    func stable() {
+        #expect(ContentHash.hash(Self.text) == 0xAC8E_E5DA_07F1_99F1, "manifests of earlier builds hold its values")
+        #expect(Self.wide(Self.text) == 0x5158_6FF3_A7A4_6F95, "manifests of earlier builds hold digests made with it")
+    }
+}
