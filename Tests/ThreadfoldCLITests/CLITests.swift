@@ -64,11 +64,8 @@ struct CLITests {
         #expect(result.err.contains(expected), "\(result.err)")
     }
 
-    func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    /// A new temporary folder, removed when the tests end.
+    func temporaryFolder() throws -> URL { try TemporaryFolders.make("tf-cli") }
 
     func write(_ text: String, _ name: String, in folder: URL) throws -> String {
         let url = folder.appendingPathComponent(name)

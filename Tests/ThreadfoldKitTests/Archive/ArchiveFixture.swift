@@ -1,13 +1,11 @@
 import Foundation
+import TestSupport
 @testable import ThreadfoldKit
 
 /// Temporary folders, thread JSON and whole builds for the archive tests.
 enum ArchiveFixture {
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-archive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    /// A new temporary folder, removed when the tests end.
+    static func folder() throws -> URL { try TemporaryFolders.make("tf-archive") }
 
     @discardableResult
     static func write(_ text: String, _ name: String, in folder: URL) throws -> String {

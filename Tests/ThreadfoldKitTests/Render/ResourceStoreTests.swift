@@ -1,14 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Resource store")
 struct ResourceStoreTests {
-    func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-resources-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    /// A new temporary folder, removed when the tests end.
+    func temporaryFolder() throws -> URL { try TemporaryFolders.make("tf-resources") }
 
     /// A locale file whose "replies" message is `marker`, so a page shows which table it used.
     func localeJSON(_ tag: String, marker: String) throws -> Data {
