@@ -284,6 +284,10 @@ enum BuildCommand {
                                   ("filesWritten", report.filesWritten), ("filesReused", report.filesReused)] {
                 w.field(name, value)
             }
+            if report.dumpPartitions > 0 {
+                w.field("dumpPartitions", report.dumpPartitions)
+                w.field("dumpPartitionsReused", report.dumpPartitionsReused)
+            }
             w.key("incremental")
             w.bool(report.incrementalBase)
             w.field("peakMemoryMiB", peakMemoryMiB())

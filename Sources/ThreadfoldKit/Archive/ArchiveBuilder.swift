@@ -53,6 +53,9 @@ package struct ArchiveBuilder: Sendable {
         package var threadsReused = 0
         /// Threads left to other shards.
         package var threadsInOtherShards = 0
+        /// The dumps' spill partitions, and those an earlier build's table served whole, unread.
+        package var dumpPartitions = 0
+        package var dumpPartitionsReused = 0
         /// Files written, and files left or linked from an earlier build (every kind of file).
         package var filesWritten = 0
         package var filesReused = 0
@@ -131,7 +134,12 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
-        let reuse = Reuse(spareUnits: spareUnits, previous: previous, kept: kept)
+        // The live site's table of dump partitions: the last build's input, to compare this one's with.
+        let hasDumps = units.contains { if case .dump = $0.source { true } else { false } }
+        let table = incremental && hasDumps
+            ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
+            : nil
+        let reuse = Reuse(spareUnits: spareUnits, previous: previous, kept: kept, dumps: table)
         let actions = units.indices.map { i -> Action in
             guard let hash = hashes[i] else { return .render(key: nil) }
             return reuse.action(key: Manifest.key(units[i].key(contentHash: hash)), hash: hash)
@@ -151,6 +159,7 @@ package struct ArchiveBuilder: Sendable {
             report.threadsInOtherShards += partitioned.outcome.otherShards
             for file in dumpFiles { report.formats[file.form.rawValue, default: 0] += 1 }
             dumps = partitioned.dumps
+            report.dumpPartitions = partitioned.dumps.map { d in d.digests.indices.count { d.spill.sizes[$0] > 0 } } ?? 0
             report.timings.append(("read dumps into partitions", clock.lap()))
             guard report.errors.isEmpty, dumps != nil else {
                 dumps?.spill.remove()
@@ -174,6 +183,7 @@ package struct ArchiveBuilder: Sendable {
         var dumpErrors: [InputError] = []
         var dumpWarnings: [InputError] = []
         let readHashes = results.prefix(units.count).map(\.hash)
+        let dumpTable = dumps.map { DumpTable(settings: settings, digests: $0.digests, threads: results[units.count...].map(\.dumpThreads)) }
         for i in results.indices {
             // Each result is let go as soon as it is added.
             var result = UnitResult()
@@ -258,6 +268,11 @@ package struct ArchiveBuilder: Sendable {
             }
             try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
                 try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
+            }
+            if let dumpTable {
+                try staging.writeMetadata(DumpTable.fileName) { (write) throws(SiteError) in try write(dumpTable.encoded()) }
+            } else {
+                try staging.removeMetadata(DumpTable.fileName)
             }
         }
         report.published = report.siteError == nil
@@ -483,6 +498,7 @@ extension ArchiveBuilder.Report {
         threadsRendered += result.rendered
         threadsReused += result.reused
         threadsInOtherShards += result.otherShards
+        dumpPartitionsReused += result.partitionsReused
         filesWritten += result.filesWritten
         filesReused += result.filesReused
         pagesWritten += result.pagesWritten
@@ -530,6 +546,10 @@ struct UnitResult: Sendable {
     var format: String?
     /// The hash of the unit's bytes, for the manifest's file records.
     var hash: UInt64?
+    /// A dump partition's threads, in the order they first appear, for the manifest's `DumpTable`.
+    var dumpThreads: [DumpTable.Thread] = []
+    /// Dump partitions served whole from an earlier build's table (0 or 1 for one partition).
+    var partitionsReused = 0
 }
 
 /// Threads done so far, counted by the workers as they go.
@@ -545,6 +565,8 @@ struct Reuse: Sendable {
     var spareUnits: [String: Manifest.Unit]?
     var previous: Manifest?
     var kept: [String: FileStamp]
+    /// The last build's dump partitions.
+    var dumps: DumpTable?
 
     /// Nothing to do when the recycled folder holds the unit whole with this hash; links when the
     /// live site does; rendering otherwise.

@@ -73,6 +73,10 @@ struct DumpPartition {
         var otherShards = 0
         /// Distinct threads in each partition (by a 64-bit hash of their key), for progress.
         var threads: [Int] = []
+        /// Each partition's digest: its records' keys, bytes, files, forms and places, in the
+        /// order they were appended (`digest(_:line:key:file:origin:)`). A later build whose
+        /// partition has the same digest holds the same threads from the same lines.
+        var digests: [UInt64] = []
     }
 
     static let headerBytes = 40
@@ -88,6 +92,8 @@ struct DumpPartition {
         var outcome = Outcome()
         var otherShards: Set<[UInt8]> = []
         var keys = [Set<UInt64>](repeating: [], count: spill.count - 1)
+        var digests = [UInt64](repeating: 0, count: spill.count - 1)
+        let fileHashes = files.map { Self.fileHash(display: $0.display, form: $0.form) }
         var stories = StoryMap(limit: storyLimit)
         func mapFull(_ file: String, line: Int?) -> InputError {
             InputError(file: file, line: line, message: "more Hacker News items than the story map holds (\(stories.limit) stories with replies, or as many items before their parent); expected a smaller dump")
@@ -96,7 +102,7 @@ struct DumpPartition {
         var header = [UInt8](repeating: 0, count: Self.headerBytes)
         // The last partition holds Hacker News items whose parent comes later in the dump.
         let pending = spill.count - 1
-        func append(_ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>, _ origin: DumpOrigin) throws(SiteError) {
+        func append(_ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>, hash: UInt64, _ origin: DumpOrigin) throws(SiteError) {
             if let shard, !shard.contains(threadKey: key) {
                 otherShards.insert(key)
                 return
@@ -105,17 +111,18 @@ struct DumpPartition {
             let spread = FNV1a.spread(key)
             let p = Int(spread % UInt64(spill.count - 1))
             keys[p].insert(spread)
+            digests[p] = Self.digest(digests[p], line: hash, key: spread, file: fileHashes[origin.file], origin: origin)
             try spill.append(p, header, key, line)
         }
         // A line whose key is read: into its thread's partition, or, for a Hacker News item whose
         // parent comes later in the dump, kept aside until every item is known.
-        func place(_ key: DumpForm.Key, _ line: UnsafeBufferPointer<UInt8>, _ origin: DumpOrigin) throws(SiteError) {
+        func place(_ key: DumpForm.Key, _ line: UnsafeBufferPointer<UInt8>, hash: UInt64, _ origin: DumpOrigin) throws(SiteError) {
             switch key {
             case .thread(let thread):
-                try append(thread, line, origin)
+                try append(thread, line, hash: hash, origin)
             case .item(let id, let parent):
                 if let story = stories.story(of: id, parent: parent) {
-                    try append(Array(String(story).utf8), line, origin)
+                    try append(Array(String(story).utf8), line, hash: hash, origin)
                     return
                 }
                 stories.defer(id: id, parent: parent!)
@@ -166,13 +173,13 @@ struct DumpPartition {
                     stopped = !placeBatch(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
                     return !stopped
                 }
-                func placeBatch(_ batch: Batch, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
+                func placeBatch(_ batch: Batch, _ keys: [KeyedLine]) -> Bool {
                     batch.bytes.withUnsafeBufferPointer { all in placeLines(batch.lines, all, keys) }
                 }
-                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [Result<DumpForm.Key, InputErrors>]) -> Bool {
-                    for (entry, key) in zip(lines, keys) {
+                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [KeyedLine]) -> Bool {
+                    for (entry, keyed) in zip(lines, keys) {
                         let origin = DumpOrigin(file: index, line: entry.number, offset: entry.offset, position: entry.position)
-                        switch key {
+                        switch keyed.key {
                         case .failure(let error):
                             if options.lenient {
                                 skippedHere += 1
@@ -193,7 +200,7 @@ struct DumpPartition {
                                 return false
                             }
                             do throws(SiteError) {
-                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + entry.count)]), origin)
+                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + entry.count)]), hash: keyed.hash, origin)
                             } catch {
                                 siteError = error
                                 return false
@@ -244,7 +251,7 @@ struct DumpPartition {
                     let story = stories.resolve(id)
                     let line = Array(bytes[record.line])
                     try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                        try append(Array(String(story).utf8), raw, record.origin)
+                        try append(Array(String(story).utf8), raw, hash: ContentHash.wide(UnsafeRawBufferPointer(raw)), record.origin)
                     }
                 }
             }
@@ -253,7 +260,26 @@ struct DumpPartition {
         }
         outcome.otherShards = otherShards.count
         outcome.threads = keys.map(\.count)
+        outcome.digests = digests
         return outcome
+    }
+
+    /// A file as partition digests see it: its name (messages name it) and its form (unit keys do).
+    static func fileHash(display: String, form: DumpForm) -> UInt64 {
+        ContentHash.hash(Array(display.utf8), seed: ContentHash.hash(Array(form.rawValue.utf8)))
+    }
+
+    /// `digest` with one more record: the hash of its line's bytes (`ContentHash.wide`), its key's spread, its file's
+    /// `fileHash`, and its line number and position there.
+    static func digest(_ digest: UInt64, line: UInt64, key: UInt64, file: UInt64, origin: DumpOrigin) -> UInt64 {
+        let words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (line, key, file, UInt64(origin.line), UInt64(origin.position))
+        return withUnsafeBytes(of: words) { ContentHash.hash($0, seed: digest) }
+    }
+
+    /// One line's key (or why it has none), with the hash of its bytes for the partition digests.
+    struct KeyedLine: Sendable {
+        var key: Result<DumpForm.Key, InputErrors>
+        var hash: UInt64
     }
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
@@ -264,15 +290,17 @@ struct DumpPartition {
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads.
     static func keys(of batch: Batch, form: DumpForm, display: String, mapping: FieldMapping?,
-                     jobs: Int) -> [Result<DumpForm.Key, InputErrors>] {
-        @Sendable func read(_ range: Range<Int>) -> [Result<DumpForm.Key, InputErrors>] {
+                     jobs: Int) -> [KeyedLine] {
+        @Sendable func read(_ range: Range<Int>) -> [KeyedLine] {
             range.map { k in
                 let line = batch.lines[k]
+                let bytes = batch.array(k)
+                let hash = bytes.withUnsafeBytes { ContentHash.wide($0) }
                 do throws(InputErrors) {
-                    return .success(try key(of: batch.array(k), number: line.number, offset: line.offset, position: line.position,
-                                            form: form, display: display, mapping: mapping))
+                    return KeyedLine(key: .success(try key(of: bytes, number: line.number, offset: line.offset, position: line.position,
+                                                           form: form, display: display, mapping: mapping)), hash: hash)
                 } catch {
-                    return .failure(error)
+                    return KeyedLine(key: .failure(error), hash: hash)
                 }
             }
         }
@@ -312,7 +340,7 @@ struct DumpPartition {
     final class KeyReading: @unchecked Sendable {
         let lines: Batch
         /// Written by the reading thread before `done` is signalled, read only after.
-        private var results: [Result<DumpForm.Key, InputErrors>] = []
+        private var results: [KeyedLine] = []
         private let done = DispatchSemaphore(value: 0)
 
         init(lines: Batch, form: DumpForm, display: String, mapping: FieldMapping?, jobs: Int) {
@@ -326,7 +354,7 @@ struct DumpPartition {
         }
 
         /// The keys, in the order of the lines, once they are read.
-        func keys() -> [Result<DumpForm.Key, InputErrors>] {
+        func keys() -> [KeyedLine] {
             done.wait()
             return results
         }

@@ -11,12 +11,16 @@ struct DumpInputs: Sendable {
     let displayHashes: [UInt64]
     /// Threads in each partition, for progress.
     let threads: [Int]
+    /// Each partition's digest (`DumpPartition.Outcome.digests`).
+    let digests: [UInt64]
 
-    init(files: [(path: String, display: String, form: DumpForm)], spill: Spill, importing: ImportOptions, threads: [Int]) {
+    init(files: [(path: String, display: String, form: DumpForm)], spill: Spill, importing: ImportOptions, threads: [Int],
+         digests: [UInt64]) {
         self.files = files
         self.spill = spill
         self.importing = importing
         self.threads = threads
+        self.digests = digests
         displayHashes = files.map { ContentHash.hash(Array($0.display.utf8)) }
     }
 
@@ -128,7 +132,8 @@ extension DumpInputs {
         if outcome.errors.isEmpty {
             do { try spill.finishWriting() } catch { outcome.errors.append(InputError(file: error.path, message: error.message)) }
         }
-        return (outcome, DumpInputs(files: files, spill: spill, importing: importing, threads: outcome.threads))
+        return (outcome, DumpInputs(files: files, spill: spill, importing: importing, threads: outcome.threads,
+                                     digests: outcome.digests))
     }
 
     /// Reads spill partition `p`, removes its file, and hands `body` each of its threads in the
@@ -180,33 +185,49 @@ extension DumpInputs {
 }
 
 extension WorkerContext {
-    /// Reads spill partition `p`, gathers its records into threads (in the order they first
-    /// appear), and renders each thread that an earlier build cannot serve. Each thread is a unit
-    /// of its own in the manifest, so a changed comment renders its thread and nothing else.
+    /// Renders spill partition `p`'s threads that an earlier build cannot serve. Each thread is a
+    /// unit of its own in the manifest, so a changed comment renders its thread and nothing else.
+    ///
+    /// When the last build's partition had the same digest, it held the same threads from the
+    /// same lines: they are served from its table (`DumpTable`, with their hashes) without
+    /// reading the partition back. Only if one of them cannot be (a file changed behind the
+    /// build's back, or the recycled folder holds an older version) is the partition read, for those.
     func renderPartition(_ p: Int, dumps: DumpInputs) -> UnitResult {
         var result = UnitResult()
+        var pending: Set<UInt64>?
+        if let table = reuse.dumps, table.digests.count == dumps.digests.count, table.digests[p] == dumps.digests[p] {
+            var unserved: Set<UInt64> = []
+            for thread in table.threads[p] {
+                guard let file = dumps.displayHashes.firstIndex(of: thread.file),
+                      let reused = reuseThread(key: ContentHash.hex(thread.key), hash: thread.hash,
+                                               source: "\(dumps.files[file].display):\(thread.line)") else {
+                    unserved.insert(thread.key)
+                    continue
+                }
+                progress.advance()
+                result.add(reused)
+                result.dumpThreads.append(thread)
+            }
+            if unserved.isEmpty {
+                dumps.spill.discard(p)
+                result.partitionsReused = 1
+                return result
+            }
+            pending = unserved
+        }
         do {
             try dumps.forEachThread(in: p) { key, form, thread in
+                let unitKey = Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self))
+                let keyValue = UInt64(unitKey, radix: 16)!
+                if let pending, !pending.contains(keyValue) { return }
                 defer { progress.advance() }
                 let hash = thread.hash(displayHashes: dumps.displayHashes)
-                let unitKey = Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self))
+                result.dumpThreads.append(DumpTable.Thread(key: keyValue, hash: hash, file: dumps.displayHashes[thread.origins[0].file],
+                                                           line: thread.origins[0].line))
                 let source = dumps.source(of: thread)
-                switch reuse.action(key: unitKey, hash: hash) {
-                case .keep(let old, _):
-                    var reused = reused(old, key: unitKey, hash: hash, display: source, linkFiles: false)!
-                    if reused.errors.isEmpty {
-                        reused.filesReused = old.files.count
-                        reused.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
-                    }
+                if let reused = reuseThread(key: unitKey, hash: hash, source: source) {
                     result.add(reused)
                     return
-                case .link(let old, _):
-                    if let reused = reused(old, key: unitKey, hash: hash, display: source, linkFiles: true) {
-                        result.add(reused)
-                        return
-                    }
-                case .render:
-                    break
                 }
                 do {
                     try renderThreads(dumps.read(thread, form), source: source, key: unitKey, hash: hash,
@@ -218,7 +239,31 @@ extension WorkerContext {
         } catch {
             result.errors.append(InputError(file: error.path, message: error.message))
         }
+        // Served from the table and read back, the partition's threads are listed in the order
+        // they first appear, as a build that read it all lists them.
+        if pending != nil, let order = reuse.dumps?.threads[p] {
+            let place = Dictionary(order.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
+            result.dumpThreads.sort { place[$0.key, default: Int.max] < place[$1.key, default: Int.max] }
+        }
         return result
+    }
+
+    /// A dump thread an earlier build left whole with this `hash`: kept from the recycled folder
+    /// or linked from the live site. Nil when it must be rendered.
+    func reuseThread(key: String, hash: UInt64, source: String) -> UnitResult? {
+        switch reuse.action(key: key, hash: hash) {
+        case .keep(let old, _):
+            var reused = reused(old, key: key, hash: hash, display: source, linkFiles: false)!
+            if reused.errors.isEmpty {
+                reused.filesReused = old.files.count
+                reused.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
+            }
+            return reused
+        case .link(let old, _):
+            return reused(old, key: key, hash: hash, display: source, linkFiles: true)
+        case .render:
+            return nil
+        }
     }
 }
 
@@ -230,10 +275,12 @@ extension UnitResult {
         rendered += other.rendered
         reused += other.reused
         otherShards += other.otherShards
+        partitionsReused += other.partitionsReused
         filesWritten += other.filesWritten
         filesReused += other.filesReused
         pagesWritten += other.pagesWritten
         pagesReused += other.pagesReused
         comments += other.comments
+        dumpThreads += other.dumpThreads
     }
 }

@@ -420,6 +420,14 @@ package struct SiteWriter: Sendable {
             try folder.create(name, writing: body)
         }
 
+        /// Removes metadata file `name` (`.threadfold-…`), if the folder holds one.
+        package func removeMetadata(_ name: String) throws(SiteError) {
+            guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
+                throw SiteError(path: name, message: "is not a Threadfold metadata name")
+            }
+            _ = try folder.removeEntry(name)
+        }
+
         /// The folder that will hold `path` (created as needed, links in the way replaced) and
         /// the file's name in it.
         private func open(_ path: String) throws(SiteError) -> (Folder, String) {

@@ -121,8 +121,11 @@ struct DumpBuildTests {
         let inputs = try Self.sample(in: folder, compressed: false)
         let first = try ArchiveFixture.build(inputs, in: folder, incremental: true)
         #expect(first.threadsRendered == first.threads)
+        #expect(first.dumpPartitions > 1 && first.dumpPartitionsReused == 0)
         let again = try ArchiveFixture.build(inputs, in: folder, incremental: true)
         #expect(again.threadsRendered == 0 && again.threadsReused == first.threads)
+        // Every partition held what it held before: none was read back.
+        #expect(again.dumpPartitionsReused == first.dumpPartitions)
         // One comment's body changed in place.
         var lines = try TestData.lines("dumps/RC_sample.jsonl")
         var comment = try JSONSerialization.jsonObject(with: Data(lines[40].utf8)) as! [String: Any]
@@ -132,9 +135,42 @@ struct DumpBuildTests {
         let changed = try ArchiveFixture.build(inputs, in: folder, incremental: true)
         #expect(changed.errors.isEmpty)
         #expect(changed.threadsRendered == 1 && changed.threadsReused == first.threads - 1)
+        #expect(changed.dumpPartitionsReused == first.dumpPartitions - 1, "the changed thread's partition is read")
         let full = try ArchiveFixture.build(inputs, in: folder, site: "full")
         #expect(ArchiveFixture.files(folder.appendingPathComponent("site")) == ArchiveFixture.files(folder.appendingPathComponent("full")))
         _ = full
+    }
+
+    @Test("an unchanged partition whose thread's page changed in the live site is read back for that thread alone")
+    func partitionReadForAChangedPage() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = try Self.sample(in: folder, compressed: false)
+        let site = folder.appendingPathComponent("site")
+        let first = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        let expected = ArchiveFixture.files(site)
+        // The live site's page of one thread is changed behind the build's back: it cannot be linked.
+        let page = try #require(expected.keys.sorted().first { $0.hasPrefix("t/") && $0.hasSuffix("/index.html") })
+        try Data("changed".utf8).write(to: site.appendingPathComponent(page))
+        let second = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(second.errors.isEmpty && second.published)
+        #expect(second.threadsRendered == 1 && second.threadsReused == first.threads - 1)
+        #expect(second.dumpPartitionsReused == first.dumpPartitions - 1)
+        #expect(ArchiveFixture.files(site) == expected)
+        // The next build recycles the first one's folder, whose page is the changed one: the
+        // same again. Its table lists the partition's threads as a build that read it all does,
+        // so the build after it reads none.
+        let third = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(third.threadsRendered == 1 && third.dumpPartitionsReused == first.dumpPartitions - 1)
+        #expect(ArchiveFixture.files(site) == expected)
+        let fourth = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(fourth.threadsRendered == 0 && fourth.dumpPartitionsReused == first.dumpPartitions)
+        #expect(ArchiveFixture.files(site) == expected)
+        let table = { (name: String) in
+            FileManager.default.contents(atPath: folder.appendingPathComponent(name).appendingPathComponent(DumpTable.fileName).path)
+        }
+        _ = try ArchiveFixture.build(inputs, in: folder, site: "full", incremental: true)
+        #expect(table("site") != nil && table("site") == table("full"))
     }
 
     @Test("messages name the file's own line, element and byte, whatever partition found them, in file order")
