@@ -59,9 +59,6 @@ struct DumpPartition {
             bytes.removeAll(keepingCapacity: true)
             lines.removeAll(keepingCapacity: true)
         }
-
-        /// Line `k`'s bytes, as an array of their own (a JSON document's).
-        func array(_ k: Int) -> [UInt8] { Array(bytes[lines[k].start..<(lines[k].start + lines[k].count)]) }
     }
 
     struct Outcome {
@@ -292,15 +289,18 @@ struct DumpPartition {
     static func keys(of batch: Batch, form: DumpForm, display: String, mapping: FieldMapping?,
                      jobs: Int) -> [KeyedLine] {
         @Sendable func read(_ range: Range<Int>) -> [KeyedLine] {
-            range.map { k in
-                let line = batch.lines[k]
-                let bytes = batch.array(k)
-                let hash = bytes.withUnsafeBytes { ContentHash.wide($0) }
-                do throws(InputErrors) {
-                    return KeyedLine(key: .success(try key(of: bytes, number: line.number, offset: line.offset, position: line.position,
-                                                           form: form, display: display, mapping: mapping)), hash: hash)
-                } catch {
-                    return KeyedLine(key: .failure(error), hash: hash)
+            batch.bytes.withUnsafeBufferPointer { all in
+                range.map { k in
+                    let line = batch.lines[k]
+                    let bytes = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.count)])
+                    let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
+                    if let quick = form.quickKey(bytes) { return KeyedLine(key: .success(quick), hash: hash) }
+                    do throws(InputErrors) {
+                        return KeyedLine(key: .success(try key(of: Array(bytes), number: line.number, offset: line.offset, position: line.position,
+                                                               form: form, display: display, mapping: mapping)), hash: hash)
+                    } catch {
+                        return KeyedLine(key: .failure(error), hash: hash)
+                    }
                 }
             }
         }

@@ -122,11 +122,22 @@ package enum DumpForm: String, Sendable, Equatable {
     }
 
     /// `t3_abc` and `abc` alike: the base-36 id, as bytes.
-    static func redditID(_ text: String) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        if bytes.count > 3, bytes[0] == UInt8(ascii: "t"), bytes[1] == UInt8(ascii: "3"), bytes[2] == UInt8(ascii: "_") {
-            return Array(bytes[3...])
+    static func redditID(_ text: String) -> [UInt8] { redditID(Array(text.utf8)) }
+
+    static func redditID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        if bytes.starts(with: [UInt8(ascii: "t"), UInt8(ascii: "3"), UInt8(ascii: "_")]), bytes.count > 3 {
+            return Array(bytes.dropFirst(3))
         }
-        return bytes
+        return Array(bytes)
+    }
+
+    /// The thread of a line read without a document, when that is all it takes: a Reddit comment
+    /// whose `link_id` is a string without escapes, in a line `JSONScan` accepts. Nil otherwise
+    /// (a submission, another form, a line that is not JSON): `key(_:_:path:mapping:)` on its
+    /// document then gives the key, or says what is wrong, as it would for any line.
+    func quickKey(_ line: UnsafeBufferPointer<UInt8>) -> Key? {
+        guard self == .reddit, case .object(let link?) = JSONScan.rootMember(line, named: "link_id"),
+              link.kind == .string, !link.escaped else { return nil }
+        return .thread(Self.redditID(UnsafeBufferPointer(rebasing: line[link.start..<link.end])))
     }
 }

@@ -470,8 +470,14 @@ struct JSONParser {
     }
 
     private mutating func literal(_ b: UnsafeBufferPointer<UInt8>, _ word: StaticString, _ kind: JSONDocument.Kind) throws(JSONSyntaxError) {
+        let end = try Self.scanLiteral(b, at: position, word)
+        nodes.append(.init(kind: kind, flag: false, start: Int32(position), end: Int32(end), count: 0))
+        position = end
+    }
+
+    /// The end of literal `word` (`true`, `false` or `null`) at `start`, or an error.
+    static func scanLiteral(_ b: UnsafeBufferPointer<UInt8>, at start: Int, _ word: StaticString) throws(JSONSyntaxError) -> Int {
         let length = word.utf8CodeUnitCount
-        let start = position
         var matches = start + length <= b.count
         if matches {
             // Four bytes at once ("true", "null", "fals"), then the fifth of "false".
@@ -480,16 +486,21 @@ struct JSONParser {
                 && (length == 4 || b[start + 4] == word.utf8Start[4])
         }
         guard matches else {
-            throw JSONSyntaxError(offset: start, message: "found \(describe(at: start)); expected a JSON value (true, false and null are lower case)")
+            throw JSONSyntaxError(offset: start, message: "found \(describe(b, at: start)); expected a JSON value (true, false and null are lower case)")
         }
-        nodes.append(.init(kind: kind, flag: false, start: Int32(start), end: Int32(start + length), count: 0))
-        position += length
+        return start + length
     }
 
     private mutating func parseNumber(_ b: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
-        let start = position
+        let (end, integer) = try Self.scanNumber(b, at: position)
+        nodes.append(.init(kind: .number, flag: integer, start: Int32(position), end: Int32(end), count: 0))
+        position = end
+    }
+
+    /// The end of the number at `start` and whether it is an integer (no fraction or exponent), or an error.
+    static func scanNumber(_ b: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONSyntaxError) -> (end: Int, integer: Bool) {
         let count = b.count
-        var i = position
+        var i = start
         var integer = true
         func digit(_ at: Int) -> Bool { at < count && b[at] >= UInt8(ascii: "0") && b[at] <= UInt8(ascii: "9") }
         if b[i] == UInt8(ascii: "-") { i += 1 }
@@ -515,12 +526,19 @@ struct JSONParser {
             guard digit(i) else { throw JSONSyntaxError(offset: i, message: "found an exponent without digits; expected digits after 'e'") }
             while digit(i) { i += 1 }
         }
-        nodes.append(.init(kind: .number, flag: integer, start: Int32(start), end: Int32(i), count: 0))
-        position = i
+        return (i, integer)
     }
 
     private mutating func parseString(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
-        let quote = position
+        let (end, escaped) = try Self.scanString(buffer, at: position)
+        nodes.append(.init(kind: .string, flag: escaped, start: Int32(position + 1), end: Int32(end), count: 0))
+        position = end + 1
+    }
+
+    /// The offset of the closing quote of the string whose opening quote is at `quote`, and
+    /// whether it holds a backslash escape; or an error (a bad escape, a control character,
+    /// invalid UTF-8, no closing quote).
+    static func scanString(_ buffer: UnsafeBufferPointer<UInt8>, at quote: Int) throws(JSONSyntaxError) -> (end: Int, escaped: Bool) {
         var escaped = false
         let result: Int = try { () throws(JSONSyntaxError) -> Int in
             let count = buffer.count
@@ -571,13 +589,17 @@ struct JSONParser {
             }
             throw JSONSyntaxError(offset: quote, message: "found a string that never ends; expected a closing '\"'")
         }()
-        nodes.append(.init(kind: .string, flag: escaped, start: Int32(quote + 1), end: Int32(result), count: 0))
-        position = result + 1
+        return (result, escaped)
     }
 
     private func describe(at offset: Int) -> String {
-        guard offset < bytes.count else { return "the end of the file" }
-        let byte = bytes[offset]
+        bytes.withUnsafeBufferPointer { Self.describe($0, at: offset) }
+    }
+
+    /// How a message names the byte at `offset` of `b`.
+    static func describe(_ b: UnsafeBufferPointer<UInt8>, at offset: Int) -> String {
+        guard offset < b.count else { return "the end of the file" }
+        let byte = b[offset]
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(hex2(byte))"
     }

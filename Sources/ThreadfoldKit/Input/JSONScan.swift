@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A check of one JSON document that builds nothing, and finds one member of its root object.
+///
+/// The partition pass needs one value of each dump line (a Reddit comment's `link_id`), and must
+/// refuse a line that is not JSON. A `JSONDocument` of a 60-member line is a tape of 120 nodes
+/// made to be read once; this scan reads the same bytes with the parser's own string, number and
+/// literal readers and keeps nothing but the member asked for. It accepts no document the
+/// parser refuses; it may refuse one the parser accepts (nesting deeper than 64 levels), so a
+/// caller that is refused parses the document to find out why, or to read it the slow way.
+enum JSONScan {
+    /// A member's value: its kind, and for a string the bytes between its quotes.
+    struct Value: Equatable {
+        var kind: JSONDocument.Kind
+        var start: Int
+        var end: Int
+        /// A string holding a backslash escape, whose bytes are not its text.
+        var escaped: Bool
+    }
+
+    enum Outcome: Equatable {
+        /// Not a document the scan accepts: not JSON, a root that is not an object, nesting deeper
+        /// than `depthLimit`, or a root member's name with an escape.
+        case refused
+        /// A JSON object, and the value of its last member with the name asked for (nil if none).
+        case object(Value?)
+    }
+
+    /// Levels of nesting the scan follows; deeper documents are refused (the parser reads them).
+    static let depthLimit = 64
+
+    private enum Expect { case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd }
+
+    /// Scans `b` as one JSON document whose root is an object, and finds its member `name`
+    /// (the last one, as `JSONDocument.member` does). A root member's name with an escape is
+    /// refused: it might decode to `name`.
+    static func rootMember(_ b: UnsafeBufferPointer<UInt8>, named name: StaticString) -> Outcome {
+        do throws(JSONSyntaxError) {
+            return try scan(b, name: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        } catch {
+            return .refused
+        }
+    }
+
+    private static func scan(_ b: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Outcome {
+        let count = b.count
+        guard count < Int(Int32.max) else { return .refused }
+        var i = 0
+        // A UTF-8 byte order mark is tolerated, as the parser tolerates it.
+        if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+        @inline(__always) func skipWhitespace() {
+            while i < count {
+                switch b[i] {
+                case 0x20, 0x0A, 0x0D, 0x09: i += 1
+                default: return
+                }
+            }
+        }
+        skipWhitespace()
+        guard i < count, b[i] == UInt8(ascii: "{") else { return .refused }
+        i += 1
+        // Bit k is set when the container at depth k + 1 is an array; the root is an object.
+        var arrays: UInt64 = 0
+        var depth = 1
+        var expect = Expect.keyOrObjectEnd
+        var found: Value?
+        // The member just named is the one asked for: its value is kept.
+        var wanted = false
+        while true {
+            skipWhitespace()
+            guard i < count else { return .refused }
+            let byte = b[i]
+            switch expect {
+            case .value, .valueOrArrayEnd:
+                if expect == .valueOrArrayEnd && byte == UInt8(ascii: "]") {
+                    depth -= 1
+                    i += 1
+                    expect = .commaOrEnd
+                    continue
+                }
+                let keep = wanted && depth == 1
+                wanted = false
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard depth < depthLimit else { return .refused }
+                    if keep { found = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i, escaped: false) }
+                    if byte == UInt8(ascii: "[") { arrays |= 1 << UInt64(depth) } else { arrays &= ~(1 << UInt64(depth)) }
+                    depth += 1
+                    i += 1
+                    expect = byte == UInt8(ascii: "{") ? .keyOrObjectEnd : .valueOrArrayEnd
+                    continue
+                case UInt8(ascii: "\""):
+                    let (end, escaped) = try JSONParser.scanString(b, at: i)
+                    if keep { found = Value(kind: .string, start: i + 1, end: end, escaped: escaped) }
+                    i = end + 1
+                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                    let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
+                    let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
+                    if keep { found = Value(kind: kind, start: i, end: end, escaped: false) }
+                    i = end
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    let (end, _) = try JSONParser.scanNumber(b, at: i)
+                    if keep { found = Value(kind: .number, start: i, end: end, escaped: false) }
+                    i = end
+                default:
+                    return .refused
+                }
+                expect = .commaOrEnd
+            case .keyOrObjectEnd, .key:
+                if expect == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
+                    depth -= 1
+                    i += 1
+                    if depth == 0 { return finish() }
+                    expect = .commaOrEnd
+                } else if byte == UInt8(ascii: "\"") {
+                    let (end, escaped) = try JSONParser.scanString(b, at: i)
+                    // A root member's name with an escape may spell the name asked for: the parser decides.
+                    if escaped && depth == 1 { return .refused }
+                    wanted = depth == 1 && end - i - 1 == name.count
+                        && (name.count == 0 || memcmp(b.baseAddress! + i + 1, name.baseAddress!, name.count) == 0)
+                    i = end + 1
+                    expect = .colon
+                } else {
+                    return .refused
+                }
+            case .colon:
+                guard byte == UInt8(ascii: ":") else { return .refused }
+                i += 1
+                expect = .value
+            case .commaOrEnd:
+                let inArray = arrays & (1 << UInt64(depth - 1)) != 0
+                if byte == UInt8(ascii: ",") {
+                    i += 1
+                    expect = inArray ? .value : .key
+                } else if byte == (inArray ? UInt8(ascii: "]") : UInt8(ascii: "}")) {
+                    depth -= 1
+                    i += 1
+                    if depth == 0 { return finish() }
+                } else {
+                    return .refused
+                }
+            }
+        }
+
+        // The root is complete: only whitespace may follow.
+        func finish() -> Outcome {
+            skipWhitespace()
+            return i == count ? .object(found) : .refused
+        }
+    }
+}

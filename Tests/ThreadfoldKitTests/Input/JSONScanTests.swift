@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ThreadfoldKit
+
+/// `JSONScan` stands in for the parser in the partition pass: whatever it accepts, the parser
+/// must accept and read alike.
+@Suite("JSON scan")
+struct JSONScanTests {
+    static func scan(_ bytes: [UInt8], _ name: StaticString = "link_id") -> JSONScan.Outcome {
+        bytes.withUnsafeBufferPointer { JSONScan.rootMember($0, named: name) }
+    }
+
+    /// Checks the scan of `bytes` against the parser: an accepted document parses, its root is
+    /// an object, and `link_id` is the same value; a refused one fails to parse, or has a root
+    /// that is not an object, deep nesting, or an escaped root member name. Returns whether the
+    /// scan accepted it.
+    @discardableResult
+    static func agrees(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let document = try? JSONDocument(bytes: bytes)
+        switch scan(bytes) {
+        case .object(let value):
+            guard let document else {
+                Issue.record("accepted, but the parser refuses \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+                return true
+            }
+            #expect(document.kind(document.root) == .object, sourceLocation: sourceLocation)
+            let member = document.member(document.root, "link_id")
+            #expect((member == nil) == (value == nil), sourceLocation: sourceLocation)
+            if let member, let value {
+                #expect(document.kind(member) == value.kind, sourceLocation: sourceLocation)
+                #expect(document.offset(member) == (value.kind == .string ? value.start - 1 : value.start), sourceLocation: sourceLocation)
+                if value.kind == .string {
+                    #expect(value.end - value.start == Int(document.nodes[member].end - document.nodes[member].start), sourceLocation: sourceLocation)
+                    #expect(value.escaped == document.nodes[member].flag, sourceLocation: sourceLocation)
+                }
+            }
+            return true
+        case .refused:
+            if let document, document.kind(document.root) == .object {
+                // Accepted by the parser: only depth or an escaped name may make the scan refuse.
+                let text = String(decoding: bytes, as: UTF8.self)
+                var deep = 0, depth = 0
+                for byte in bytes where byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth += byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") ? 1 : -1
+                    deep = max(deep, depth)
+                }
+                var escapedName = false
+                document.forEachMember(document.root) { _, value in
+                    let node = document.nodes[value - 1]
+                    if node.flag { escapedName = true }
+                }
+                #expect(deep > JSONScan.depthLimit - 1 || escapedName, "refused, but the parser reads it: \(text)", sourceLocation: sourceLocation)
+            }
+            return false
+        }
+    }
+
+    @Test("every line of the vendored dumps is accepted, with the parser's link_id")
+    func realLines() throws {
+        for name in ["dumps/RC_sample.jsonl", "dumps/RS_sample.jsonl"] {
+            for line in try TestData.bytes(name).split(separator: 0x0A) {
+                #expect(Self.agrees(Array(line)))
+            }
+        }
+    }
+
+    @Test("the parser's refusals are the scan's", arguments: [
+        "", " ", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{,}", "{\"a\":1 \"b\":2}", "{\"a\":[1,]}", "{\"a\":[1 2]}",
+        "{\"a\":01}", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\":tru}", "{\"a\":True}", "{\"a\":nul}", "{\"a\":\"\\x\"}",
+        "{\"a\":\"\\u12G4\"}", "{\"a\":\"\u{1}\"}", "{\"a\":\"x}", "{\"a\":1}}", "{\"a\":1} x", "{\"a\":[}", "{\"a\":{]}",
+        "{\"link_id\":\"t3_x\"", "{\"link_id\" \"t3_x\"}", "{'link_id':'t3_x'}",
+    ])
+    func refusals(_ text: String) {
+        #expect(!Self.agrees(Array(text.utf8)))
+    }
+
+    @Test("what the scan reads: the last link_id, at the root only, of any kind; a BOM and whitespace around")
+    func values() {
+        let cases: [(String, JSONDocument.Kind?)] = [
+            ("{\"link_id\":\"t3_a\"}", .string), ("\u{FEFF} \t{\"link_id\" : \"t3_a\" }\r\n", .string),
+            ("{\"x\":{\"link_id\":\"t3_a\"}}", nil), ("{\"x\":[{\"link_id\":1}],\"link_id\":null}", .null),
+            ("{\"link_id\":\"t3_a\",\"link_id\":5}", .number), ("{\"link_id\":5,\"link_id\":\"t3_b\"}", .string),
+            ("{\"link_id\":{\"a\":[1,{}]}}", .object), ("{\"link_id\":[]}", .array), ("{\"link_id\":false}", .false),
+            ("{\"link_id\":\"t3_\\u0061\"}", .string), ("{}", nil), ("{\"link_idx\":1,\"link_i\":2}", nil),
+        ]
+        for (text, kind) in cases {
+            #expect(Self.agrees(Array(text.utf8)), "\(text)")
+            guard case .object(let value) = Self.scan(Array(text.utf8)) else { continue }
+            #expect(value?.kind == kind, "\(text)")
+        }
+        // Not an object at the root, an escaped root name, nesting past the limit: refused, and read by the parser.
+        for text in ["[1]", "\"x\"", "5", "{\"link\\u005fid\":\"t3_a\"}", "{\"a\":\"b\",\"\\n\":1}",
+                     "{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit) + String(repeating: "]", count: JSONScan.depthLimit) + "}"] {
+            #expect(Self.scan(Array(text.utf8)) == .refused, "\(text)")
+            #expect((try? JSONDocument(bytes: Array(text.utf8))) != nil)
+        }
+        #expect(Self.agrees(Array(("{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit - 1)
+                                   + String(repeating: "]", count: JSONScan.depthLimit - 1) + "}").utf8)))
+    }
+
+    @Test("20,000 damaged dump lines: the scan accepts only what the parser accepts, and reads it alike")
+    func damagedLines() throws {
+        let lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
+            .map { Array($0) }
+        let alphabet = Array("{}[]:,\"\\ 0123456789eE.-+tfnulrsa_".utf8) + [0x00, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xE2, 0xED, 0xEF, 0xF4, 0xFF]
+        var random = SplitMix64(seed: 20261203)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            var bytes = lines[Int(random.next() % UInt64(lines.count))]
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let at = Int(random.next() % UInt64(bytes.count + 1))
+                switch random.next() % 5 {
+                case 0: if at < bytes.count { bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
+                case 1: if at < bytes.count { bytes.remove(at: at) }
+                case 2: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+                case 3: bytes = Array(bytes.prefix(at))
+                default:
+                    // A piece of the line repeated elsewhere: structure out of place.
+                    let from = Int(random.next() % UInt64(bytes.count + 1)), length = Int(random.next() % 24)
+                    bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + length)], at: at)
+                }
+            }
+            if Self.agrees(bytes) { accepted += 1 }
+        }
+        // Enough damage lands inside strings' text that many lines stay JSON: both sides are tried.
+        #expect(accepted > 2_000 && accepted < 18_000, "\(accepted)")
+    }
+
+    @Test("a dump line's key is the same read quickly and read through its document")
+    func quickKeyAgrees() throws {
+        for name in ["dumps/RC_sample.jsonl", "dumps/RS_sample.jsonl"] {
+            for (k, line) in try TestData.bytes(name).split(separator: 0x0A).enumerated() {
+                let bytes = Array(line)
+                let slow = try DumpPartition.key(of: bytes, number: k + 1, offset: 0, position: k, form: .reddit, display: name, mapping: nil)
+                let quick = bytes.withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) }
+                // Comments are read quickly; submissions (no link_id) the slow way.
+                #expect(quick == (name.contains("RC_") ? slow : nil))
+            }
+        }
+        let escaped = Array(#"{"link_id":"t3_\u0061b","parent_id":"t3_ab"}"#.utf8)
+        #expect(escaped.withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) } == nil)
+        #expect(Array(#"{"link_id":"t3_ab"}"#.utf8).withUnsafeBufferPointer { DumpForm.hn.quickKey($0) } == nil)
+    }
+}
