@@ -136,7 +136,7 @@ package struct ArchiveBuilder: Sendable {
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
         // The live site's table of dump partitions: the last build's input, to compare this one's with.
         let hasDumps = units.contains { if case .dump = $0.source { true } else { false } }
-        let table = incremental && hasDumps
+        let table = report.incrementalBase && hasDumps
             ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
             : nil
         let reuse = Reuse(spareUnits: spareUnits, previous: previous, kept: kept, dumps: table)

@@ -269,7 +269,8 @@ struct DumpPartition {
     /// `digest` with one more record: the hash of its line's bytes (`ContentHash.wide`), its key's spread, its file's
     /// `fileHash`, and its line number and position there.
     static func digest(_ digest: UInt64, line: UInt64, key: UInt64, file: UInt64, origin: DumpOrigin) -> UInt64 {
-        let words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (line, key, file, UInt64(origin.line), UInt64(origin.position))
+        let words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (line.littleEndian, key.littleEndian, file.littleEndian,
+                                                               UInt64(origin.line).littleEndian, UInt64(origin.position).littleEndian)
         return withUnsafeBytes(of: words) { ContentHash.hash($0, seed: digest) }
     }
 

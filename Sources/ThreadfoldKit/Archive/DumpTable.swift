@@ -12,6 +12,9 @@
 /// live site's manifest, which the recycled spare's usually makes unnecessary.
 struct DumpTable: Sendable, Equatable {
     static let fileName = ".threadfold-dumps.json"
+    /// Changes whenever what its values mean changes: the partition digest, the thread hash
+    /// (`DumpThread.hash`; 2: element positions count) or the unit key.
+    static let format = 2
 
     struct Thread: Sendable, Equatable {
         var key: UInt64
@@ -29,7 +32,7 @@ struct DumpTable: Sendable, Equatable {
     func encoded() -> [UInt8] {
         var w = JSONWriter(pretty: false)
         w.object { w in
-            w.field("format", 1)
+            w.field("format", Self.format)
             w.field("version", Threadfold.version)
             w.field("settings", settings)
             w.field("digests", strings: digests.map(ContentHash.hex))
@@ -55,7 +58,7 @@ struct DumpTable: Sendable, Equatable {
     init?(bytes: [UInt8], settings: String) {
         guard let r = try? JSONReader(bytes: bytes, file: Self.fileName) else { return nil }
         let d = r.document
-        guard d.kind(r.root) == .object, let format = d.member(r.root, "format"), d.int64(format) == 1,
+        guard d.kind(r.root) == .object, let format = d.member(r.root, "format"), d.int64(format) == Int64(Self.format),
               let version = d.member(r.root, "version"), d.kind(version) == .string, d.string(version) == Threadfold.version,
               let written = d.member(r.root, "settings"), d.kind(written) == .string, d.string(written) == settings,
               let digestsNode = d.member(r.root, "digests"), let threadsNode = d.member(r.root, "threads"),

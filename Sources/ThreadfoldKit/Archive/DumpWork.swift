@@ -9,6 +9,8 @@ struct DumpInputs: Sendable {
     let importing: ImportOptions
     /// Each file's name hashed, so a thread's hash covers where its lines are (a message names them).
     let displayHashes: [UInt64]
+    /// The file whose name has each hash (the first, if two names share one).
+    let fileOfDisplayHash: [UInt64: Int]
     /// Threads in each partition, for progress.
     let threads: [Int]
     /// Each partition's digest (`DumpPartition.Outcome.digests`).
@@ -22,6 +24,7 @@ struct DumpInputs: Sendable {
         self.threads = threads
         self.digests = digests
         displayHashes = files.map { ContentHash.hash(Array($0.display.utf8)) }
+        fileOfDisplayHash = Dictionary(displayHashes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The options that read a thread of `form`.
@@ -55,12 +58,12 @@ struct DumpThread {
     /// record's file (in input order) and line.
     var order: [Int] { [origins[0].file, origins[0].line] }
 
-    /// The hash of the thread's bytes and of where they stand (file names and lines), so a
-    /// thread whose messages would name other lines is rendered again.
+    /// The hash of the thread's bytes and of where they stand (file names, lines and element
+    /// positions), so a thread whose messages would name other lines or elements is rendered again.
     func hash(displayHashes: [UInt64]) -> UInt64 {
         var places: [UInt64] = []
-        places.reserveCapacity(origins.count * 2)
-        for origin in origins { places += [displayHashes[origin.file], UInt64(origin.line)] }
+        places.reserveCapacity(origins.count * 3)
+        for origin in origins { places += [displayHashes[origin.file], UInt64(origin.line), UInt64(origin.position)] }
         let seed = places.withUnsafeBytes { ContentHash.hash($0) }
         return ContentHash.hash(bytes, seed: seed)
     }
@@ -140,7 +143,11 @@ extension DumpInputs {
     /// order their first records appear: the thread's key, its form, and its lines gathered into
     /// one array (`DumpThread`). Each thread's bytes are gathered only when its turn comes, so
     /// memory holds the partition and one thread, not a second copy of the partition.
-    func forEachThread(in p: Int, _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void) throws(SiteError) {
+    ///
+    /// With `only`, the threads it refuses (given their key and form) are skipped before their
+    /// bytes are gathered.
+    func forEachThread(in p: Int, only: ((_ key: [UInt8], _ form: DumpForm) -> Bool)? = nil,
+                       _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void) throws(SiteError) {
         let bytes = try spill.read(p)
         spill.discard(p)
         let records = DumpPartition.records(bytes)
@@ -160,6 +167,7 @@ extension DumpInputs {
         }
         groups = [:]
         for (key, form, members) in threads {
+            if let only, !only(key, form) { continue }
             var thread = DumpThread()
             for r in members { thread.append(bytes[records[Int(r)].line], records[Int(r)].origin) }
             thread.close()
@@ -194,11 +202,12 @@ extension WorkerContext {
     /// build's back, or the recycled folder holds an older version) is the partition read, for those.
     func renderPartition(_ p: Int, dumps: DumpInputs) -> UnitResult {
         var result = UnitResult()
+        // The threads the table could not serve: read from the partition and rendered.
         var pending: Set<UInt64>?
         if let table = reuse.dumps, table.digests.count == dumps.digests.count, table.digests[p] == dumps.digests[p] {
             var unserved: Set<UInt64> = []
             for thread in table.threads[p] {
-                guard let file = dumps.displayHashes.firstIndex(of: thread.file),
+                guard let file = dumps.fileOfDisplayHash[thread.file],
                       let reused = reuseThread(key: ContentHash.hex(thread.key), hash: thread.hash,
                                                source: "\(dumps.files[file].display):\(thread.line)") else {
                     unserved.insert(thread.key)
@@ -216,16 +225,17 @@ extension WorkerContext {
             pending = unserved
         }
         do {
-            try dumps.forEachThread(in: p) { key, form, thread in
-                let unitKey = Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self))
-                let keyValue = UInt64(unitKey, radix: 16)!
-                if let pending, !pending.contains(keyValue) { return }
+            let keyOf = { (key: [UInt8], form: DumpForm) in Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self)) }
+            let only = pending.map { pending in { (key: [UInt8], form: DumpForm) in pending.contains(UInt64(keyOf(key, form), radix: 16)!) } }
+            try dumps.forEachThread(in: p, only: only) { key, form, thread in
                 defer { progress.advance() }
+                let unitKey = keyOf(key, form)
                 let hash = thread.hash(displayHashes: dumps.displayHashes)
-                result.dumpThreads.append(DumpTable.Thread(key: keyValue, hash: hash, file: dumps.displayHashes[thread.origins[0].file],
-                                                           line: thread.origins[0].line))
+                result.dumpThreads.append(DumpTable.Thread(key: UInt64(unitKey, radix: 16)!, hash: hash,
+                                                           file: dumps.displayHashes[thread.origins[0].file], line: thread.origins[0].line))
                 let source = dumps.source(of: thread)
-                if let reused = reuseThread(key: unitKey, hash: hash, source: source) {
+                // A thread the table could not serve is not tried again.
+                if pending == nil, let reused = reuseThread(key: unitKey, hash: hash, source: source) {
                     result.add(reused)
                     return
                 }

@@ -47,7 +47,8 @@ package enum ContentHash {
             d ^= d >> 31
             i += 32
         }
-        let lanes = withUnsafeBytes(of: (a, b, c, d)) { hash($0) }
+        // Little-endian, as the words were read: the same value on every machine.
+        let lanes = withUnsafeBytes(of: (a.littleEndian, b.littleEndian, c.littleEndian, d.littleEndian)) { hash($0) }
         return hash(UnsafeRawBufferPointer(rebasing: raw[i...]), seed: lanes)
     }
 

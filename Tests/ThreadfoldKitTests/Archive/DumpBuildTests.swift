@@ -141,16 +141,48 @@ struct DumpBuildTests {
         _ = full
     }
 
+    @Test("a thread whose lines keep their numbers but not their element positions is rendered again: its messages name the elements")
+    func positionsShift() throws {
+        let folder = try ArchiveFixture.folder()
+        var lines = try TestData.lines("dumps/RC_sample.jsonl")
+        lines.insert("", at: 1)  // a blank line is counted, not an element
+        let path = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "RC_shift.jsonl", in: folder)
+        let first = try ArchiveFixture.build([path], in: folder, incremental: true)
+        #expect(first.errors.isEmpty && first.warnings.contains { $0.kind == "omittedDeleted" })
+        // The blank line becomes a comment of a thread of its own: every later line keeps its
+        // number, and is one element further on.
+        lines[1] = #"{"id": "zz1", "link_id": "t3_zzzz", "parent_id": "t3_zzzz", "author": "a", "body": "new", "created_utc": 1704068391}"#
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let second = try ArchiveFixture.build([path], in: folder, incremental: true)
+        let full = try ArchiveFixture.build([path], in: folder, site: "full")
+        #expect(second.warnings.map(\.description) == full.warnings.map(\.description))
+        #expect(second.threadsRendered == first.threads + 1, "every thread has a line after the one that changed")
+    }
+
     @Test("an unchanged partition whose thread's page changed in the live site is read back for that thread alone")
     func partitionReadForAChangedPage() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let inputs = try Self.sample(in: folder, compressed: false)
+        // 97 threads: more than the 64 partitions, so some partitions hold several.
+        let inputs = [try ArchiveFixture.write(DumpPartitionTests.dump(count: 600, bad: []), "RC_many.jsonl", in: folder)]
         let site = folder.appendingPathComponent("site")
         let first = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(first.threads == 97 && first.errors.isEmpty)
         let expected = ArchiveFixture.files(site)
-        // The live site's page of one thread is changed behind the build's back: it cannot be linked.
-        let page = try #require(expected.keys.sorted().first { $0.hasPrefix("t/") && $0.hasSuffix("/index.html") })
+        let table = { (name: String) in
+            FileManager.default.contents(atPath: folder.appendingPathComponent(name).appendingPathComponent(DumpTable.fileName).path)
+        }
+        // The live site's page of one thread is changed behind the build's back: it cannot be
+        // linked. The thread is the first of a partition that holds another one after it, which
+        // is served: the table must still list them in the order they appear.
+        let manifestBytes = try #require(FileManager.default.contents(atPath: site.appendingPathComponent(Manifest.fileName).path))
+        let manifest = try #require(Manifest(bytes: Array(manifestBytes)))
+        let tableBytes = try #require(table("site"))
+        let written = try #require(DumpTable(bytes: Array(tableBytes), settings: manifest.settings))
+        let shared = try #require(written.threads.first { $0.count >= 2 })
+        let summary = try #require(manifest.units[ContentHash.hex(shared[0].key)]?.threads.first)
+        let page = summary.path + "/index.html"
+        #expect(expected[page] != nil)
         try Data("changed".utf8).write(to: site.appendingPathComponent(page))
         let second = try ArchiveFixture.build(inputs, in: folder, incremental: true)
         #expect(second.errors.isEmpty && second.published)
@@ -166,9 +198,6 @@ struct DumpBuildTests {
         let fourth = try ArchiveFixture.build(inputs, in: folder, incremental: true)
         #expect(fourth.threadsRendered == 0 && fourth.dumpPartitionsReused == first.dumpPartitions)
         #expect(ArchiveFixture.files(site) == expected)
-        let table = { (name: String) in
-            FileManager.default.contents(atPath: folder.appendingPathComponent(name).appendingPathComponent(DumpTable.fileName).path)
-        }
         _ = try ArchiveFixture.build(inputs, in: folder, site: "full", incremental: true)
         #expect(table("site") != nil && table("site") == table("full"))
     }
