@@ -10,11 +10,15 @@ Each check prints one line, "ok NAME" or "FAIL NAME: why"; the last line is
 "N passed, N failed" and the exit code is 1 when anything failed.
 """
 import argparse
+import atexit
 import json
+import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -34,6 +38,12 @@ def check(name, condition, why=""):
     print(("ok " if condition else "FAIL ") + name + ("" if condition else ": " + why), flush=True)
 
 
+# Chromium leaves a folder of its own in the temporary folder each time it starts: it gets a
+# temporary folder that is removed when the tests end.
+SCRATCH = tempfile.mkdtemp(prefix="tf-browser-")
+atexit.register(shutil.rmtree, SCRATCH, True)
+
+
 def driver(javascript=True):
     options = webdriver.ChromeOptions()
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -42,7 +52,8 @@ def driver(javascript=True):
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    service = Service("/usr/bin/chromedriver", env={**os.environ, "TMPDIR": SCRATCH})
+    return webdriver.Chrome(service=service, options=options)
 
 
 # Trap every way a payload could act, before any page script runs.
