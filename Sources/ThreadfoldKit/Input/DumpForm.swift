@@ -131,13 +131,36 @@ package enum DumpForm: String, Sendable, Equatable {
         return Array(bytes)
     }
 
-    /// The thread of a line read without a document, when that is all it takes: a Reddit comment
-    /// whose `link_id` is a string without escapes, in a line `JSONScan` accepts. Nil otherwise
-    /// (a submission, another form, a line that is not JSON): `key(_:_:path:mapping:)` on its
+    /// The thread of a line read without a document, when that is all it takes, in a line
+    /// `JSONScan` accepts: a Reddit comment whose `link_id` is a string without escapes, or a
+    /// Hacker News item whose `id` (and `parent` or `poll`, if any) are integers. Nil otherwise
+    /// (a submission, a mapped form, a line that is not JSON): `key(_:_:path:mapping:)` on its
     /// document then gives the key, or says what is wrong, as it would for any line.
     func quickKey(_ line: UnsafeBufferPointer<UInt8>) -> Key? {
-        guard self == .reddit, case .object(let link?) = JSONScan.rootMember(line, named: "link_id"),
-              link.kind == .string, !link.escaped else { return nil }
-        return .thread(Self.redditID(UnsafeBufferPointer(rebasing: line[link.start..<link.end])))
+        switch self {
+        case .reddit:
+            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames), let link = found[0],
+                  link.kind == .string, !link.escaped else { return nil }
+            return .thread(Self.redditID(UnsafeBufferPointer(rebasing: line[link.start..<link.end])))
+        case .hn:
+            // `key` reads `parent`, or `poll` when there is no `parent`.
+            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.itemKeyNames),
+                  let idValue = found[0], let id = Self.integer(idValue, in: line) else { return nil }
+            guard let parentValue = found[1] ?? found[2] else { return .item(id: id, parent: nil) }
+            guard let parent = Self.integer(parentValue, in: line) else { return nil }
+            return .item(id: id, parent: parent)
+        case .mapped:
+            return nil
+        }
+    }
+
+    private static let redditKeyNames: [StaticString] = ["link_id"]
+    private static let itemKeyNames: [StaticString] = ["id", "parent", "poll"]
+
+    /// The value of an integer the scan found, as `JSONDocument.int64` reads it; nil for any
+    /// other value, or one out of range.
+    private static func integer(_ value: JSONScan.Value, in line: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard value.kind == .number, value.integer else { return nil }
+        return Int64(String(decoding: UnsafeBufferPointer(rebasing: line[value.start..<value.end]), as: UTF8.self))
     }
 }

@@ -2,30 +2,34 @@
 import Glibc
 #endif
 
-/// A check of one JSON document that builds nothing, and finds one member of its root object.
+/// A check of one JSON document that builds nothing, and finds a few members of its root object.
 ///
-/// The partition pass needs one value of each dump line (a Reddit comment's `link_id`), and must
+/// The partition pass needs a value or two of each dump line (a Reddit comment's `link_id`, a
+/// Hacker News item's `id` and `parent`), and must
 /// refuse a line that is not JSON. A `JSONDocument` of a 60-member line is a tape of 120 nodes
 /// made to be read once; this scan reads the same bytes with the parser's own string, number and
-/// literal readers and keeps nothing but the member asked for. It accepts no document the
+/// literal readers and keeps nothing but the members asked for. It accepts no document the
 /// parser refuses; it may refuse one the parser accepts (nesting deeper than 64 levels), so a
 /// caller that is refused parses the document to find out why, or to read it the slow way.
 enum JSONScan {
-    /// A member's value: its kind, and for a string the bytes between its quotes.
+    /// A member's value: its kind and where it starts; for a scalar, where it ends (for a
+    /// string, the bytes between its quotes).
     struct Value: Equatable {
         var kind: JSONDocument.Kind
         var start: Int
         var end: Int
         /// A string holding a backslash escape, whose bytes are not its text.
-        var escaped: Bool
+        var escaped = false
+        /// A number without fraction or exponent.
+        var integer = false
     }
 
     enum Outcome: Equatable {
         /// Not a document the scan accepts: not JSON, a root that is not an object, nesting deeper
         /// than `depthLimit`, or a root member's name with an escape.
         case refused
-        /// A JSON object, and the value of its last member with the name asked for (nil if none).
-        case object(Value?)
+        /// A JSON object, and the value of its last member with each name asked for (nil if none).
+        case object([Value?])
     }
 
     /// Levels of nesting the scan follows; deeper documents are refused (the parser reads them).
@@ -33,18 +37,18 @@ enum JSONScan {
 
     private enum Expect { case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd }
 
-    /// Scans `b` as one JSON document whose root is an object, and finds its member `name`
-    /// (the last one, as `JSONDocument.member` does). A root member's name with an escape is
-    /// refused: it might decode to `name`.
-    static func rootMember(_ b: UnsafeBufferPointer<UInt8>, named name: StaticString) -> Outcome {
+    /// Scans `b` as one JSON document whose root is an object, and finds its members `names`
+    /// (of each, the last one, as `JSONDocument.member` does). A root member's name with an
+    /// escape is refused: it might decode to one of them.
+    static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString]) -> Outcome {
         do throws(JSONSyntaxError) {
-            return try scan(b, name: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            return try scan(b, names: names)
         } catch {
             return .refused
         }
     }
 
-    private static func scan(_ b: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Outcome {
+    private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString]) throws(JSONSyntaxError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max) else { return .refused }
         var i = 0
@@ -65,9 +69,9 @@ enum JSONScan {
         var arrays: UInt64 = 0
         var depth = 1
         var expect = Expect.keyOrObjectEnd
-        var found: Value?
-        // The member just named is the one asked for: its value is kept.
-        var wanted = false
+        var found = [Value?](repeating: nil, count: names.count)
+        // Which name the member just named is (its value is kept), or -1.
+        var wanted = -1
         while true {
             skipWhitespace()
             guard i < count else { return .refused }
@@ -80,12 +84,12 @@ enum JSONScan {
                     expect = .commaOrEnd
                     continue
                 }
-                let keep = wanted && depth == 1
-                wanted = false
+                let keep = depth == 1 ? wanted : -1
+                wanted = -1
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     guard depth < depthLimit else { return .refused }
-                    if keep { found = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i, escaped: false) }
+                    if keep >= 0 { found[keep] = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i) }
                     if byte == UInt8(ascii: "[") { arrays |= 1 << UInt64(depth) } else { arrays &= ~(1 << UInt64(depth)) }
                     depth += 1
                     i += 1
@@ -93,16 +97,16 @@ enum JSONScan {
                     continue
                 case UInt8(ascii: "\""):
                     let (end, escaped) = try JSONParser.scanString(b, at: i)
-                    if keep { found = Value(kind: .string, start: i + 1, end: end, escaped: escaped) }
+                    if keep >= 0 { found[keep] = Value(kind: .string, start: i + 1, end: end, escaped: escaped) }
                     i = end + 1
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                     let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
                     let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
-                    if keep { found = Value(kind: kind, start: i, end: end, escaped: false) }
+                    if keep >= 0 { found[keep] = Value(kind: kind, start: i, end: end) }
                     i = end
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let (end, _) = try JSONParser.scanNumber(b, at: i)
-                    if keep { found = Value(kind: .number, start: i, end: end, escaped: false) }
+                    let (end, integer) = try JSONParser.scanNumber(b, at: i)
+                    if keep >= 0 { found[keep] = Value(kind: .number, start: i, end: end, integer: integer) }
                     i = end
                 default:
                     return .refused
@@ -118,8 +122,12 @@ enum JSONScan {
                     let (end, escaped) = try JSONParser.scanString(b, at: i)
                     // A root member's name with an escape may spell the name asked for: the parser decides.
                     if escaped && depth == 1 { return .refused }
-                    wanted = depth == 1 && end - i - 1 == name.count
-                        && (name.count == 0 || memcmp(b.baseAddress! + i + 1, name.baseAddress!, name.count) == 0)
+                    if depth == 1 {
+                        wanted = names.firstIndex { name in
+                            end - i - 1 == name.utf8CodeUnitCount
+                                && (name.utf8CodeUnitCount == 0 || memcmp(b.baseAddress! + i + 1, name.utf8Start, name.utf8CodeUnitCount) == 0)
+                        } ?? -1
+                    }
                     i = end + 1
                     expect = .colon
                 } else {

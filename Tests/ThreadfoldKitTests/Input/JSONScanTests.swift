@@ -7,8 +7,10 @@ import TestSupport
 /// must accept and read alike.
 @Suite("JSON scan")
 struct JSONScanTests {
-    static func scan(_ bytes: [UInt8], _ name: StaticString = "link_id") -> JSONScan.Outcome {
-        bytes.withUnsafeBufferPointer { JSONScan.rootMember($0, named: name) }
+    /// The scan's `link_id`: nil when it refuses the document, .some(nil) when there is none.
+    static func scan(_ bytes: [UInt8]) -> JSONScan.Value?? {
+        guard case .object(let found) = bytes.withUnsafeBufferPointer({ JSONScan.rootMembers($0, named: ["link_id"]) }) else { return nil }
+        return .some(found[0])
     }
 
     /// Checks the scan of `bytes` against the parser: an accepted document parses, its root is
@@ -19,7 +21,7 @@ struct JSONScanTests {
     static func agrees(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let document = try? JSONDocument(bytes: bytes)
         switch scan(bytes) {
-        case .object(let value):
+        case .some(let value):
             guard let document else {
                 Issue.record("accepted, but the parser refuses \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
                 return true
@@ -36,7 +38,7 @@ struct JSONScanTests {
                 }
             }
             return true
-        case .refused:
+        case .none:
             if let document, document.kind(document.root) == .object {
                 // Accepted by the parser: only depth or an escaped name may make the scan refuse.
                 let text = String(decoding: bytes, as: UTF8.self)
@@ -86,13 +88,13 @@ struct JSONScanTests {
         ]
         for (text, kind) in cases {
             #expect(Self.agrees(Array(text.utf8)), "\(text)")
-            guard case .object(let value) = Self.scan(Array(text.utf8)) else { continue }
+            guard case .some(let value) = Self.scan(Array(text.utf8)) else { continue }
             #expect(value?.kind == kind, "\(text)")
         }
         // Not an object at the root, an escaped root name, nesting past the limit: refused, and read by the parser.
         for text in ["[1]", "\"x\"", "5", "{\"link\\u005fid\":\"t3_a\"}", "{\"a\":\"b\",\"\\n\":1}",
                      "{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit) + String(repeating: "]", count: JSONScan.depthLimit) + "}"] {
-            #expect(Self.scan(Array(text.utf8)) == .refused, "\(text)")
+            #expect(Self.scan(Array(text.utf8)) == nil, "\(text)")
             #expect((try? JSONDocument(bytes: Array(text.utf8))) != nil)
         }
         #expect(Self.agrees(Array(("{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit - 1)
@@ -127,7 +129,7 @@ struct JSONScanTests {
         #expect(accepted > 2_000 && accepted < 18_000, "\(accepted)")
     }
 
-    @Test("a dump line's key is the same read quickly and read through its document")
+    @Test("a dump line's key is the same read quickly and read through its document, for Reddit and Hacker News")
     func quickKeyAgrees() throws {
         for name in ["dumps/RC_sample.jsonl", "dumps/RS_sample.jsonl"] {
             for (k, line) in try TestData.bytes(name).split(separator: 0x0A).enumerated() {
@@ -138,8 +140,32 @@ struct JSONScanTests {
                 #expect(quick == (name.contains("RC_") ? slow : nil))
             }
         }
+        // Hacker News items: id, and parent or else poll; anything but plain integers the slow way.
+        let items: [(String, Bool)] = [
+            (#"{"id": 1, "type": "story", "by": "pg", "title": "Y"}"#, true),
+            (#"{"id": 15, "type": "comment", "parent": 1, "text": "First"}"#, true),
+            (#"{"id": 31, "type": "pollopt", "poll": 30, "score": 2}"#, true),
+            (#"{"id": 32, "parent": 5, "poll": 30}"#, true),
+            (#"{"id": -3, "parent": 0}"#, true),
+            (#"{"id": 7, "id": 8, "parent": 1, "parent": 2}"#, true),
+            (#"{"id": 9223372036854775807, "parent": 1}"#, true),
+            (#"{"id": 9223372036854775808, "parent": 1}"#, false),
+            (#"{"id": "15", "parent": 1}"#, false),
+            (#"{"id": 15, "parent": 1.0}"#, false),
+            (#"{"id": 15, "parent": 1e2}"#, false),
+            (#"{"id": 15, "parent": null}"#, false),
+            (#"{"parent": 1}"#, false),
+        ]
+        for (text, quickly) in items {
+            let bytes = Array(text.utf8)
+            let quick = bytes.withUnsafeBufferPointer { DumpForm.hn.quickKey($0) }
+            #expect((quick != nil) == quickly, "\(text)")
+            if let quick {
+                #expect(quick == (try DumpPartition.key(of: bytes, number: 1, offset: 0, position: 0, form: .hn, display: "items", mapping: nil)), "\(text)")
+            }
+        }
         let escaped = Array(#"{"link_id":"t3_\u0061b","parent_id":"t3_ab"}"#.utf8)
         #expect(escaped.withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) } == nil)
-        #expect(Array(#"{"link_id":"t3_ab"}"#.utf8).withUnsafeBufferPointer { DumpForm.hn.quickKey($0) } == nil)
+        #expect(Array(#"{"link_id":"t3_ab"}"#.utf8).withUnsafeBufferPointer { DumpForm.mapped.quickKey($0) } == nil)
     }
 }
