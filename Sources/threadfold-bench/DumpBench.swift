@@ -19,6 +19,9 @@ struct DumpBuild {
     var warnings = 0
     var rendered = 0
     var reused = 0
+    /// Spill partitions, and those an incremental build served from the last build's table.
+    var partitions = 0
+    var partitionsReused = 0
 }
 
 /// A build that did not succeed: what it printed on standard error, shortened.
@@ -59,6 +62,8 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
         build.warnings = (json["warnings"] as? [Any])?.count ?? 0
         build.rendered = json["threadsRendered"] as? Int ?? 0
         build.reused = json["threadsReused"] as? Int ?? 0
+        build.partitions = json["dumpPartitions"] as? Int ?? 0
+        build.partitionsReused = json["dumpPartitionsReused"] as? Int ?? 0
     }
     return build
 }
@@ -224,7 +229,7 @@ func benchDump() {
                 changed = true
                 return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
             }
-            print("  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)")
+            print("  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused, \(incremental.partitionsReused) of \(incremental.partitions) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)")
         } catch {
             print("  incremental: \(error.message)")
         }
