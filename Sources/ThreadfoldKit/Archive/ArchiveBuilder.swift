@@ -134,9 +134,12 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
+        let dumpFiles = units.compactMap { unit -> (path: String, display: String, form: DumpForm)? in
+            guard case .dump(let path, let form) = unit.source else { return nil }
+            return (path, unit.display, form)
+        }
         // The live site's table of dump partitions: the last build's input, to compare this one's with.
-        let hasDumps = units.contains { if case .dump = $0.source { true } else { false } }
-        let table = report.incrementalBase && hasDumps
+        let table = report.incrementalBase && !dumpFiles.isEmpty
             ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
             : nil
         let reuse = Reuse(spareUnits: spareUnits, previous: previous, kept: kept, dumps: table)
@@ -148,10 +151,6 @@ package struct ArchiveBuilder: Sendable {
         // 4. Dumps are streamed once into spill partitions of whole threads (inside the staging
         //    folder, so a failed or killed build leaves none behind).
         var dumps: DumpInputs?
-        let dumpFiles = units.compactMap { unit -> (path: String, display: String, form: DumpForm)? in
-            guard case .dump(let path, let form) = unit.source else { return nil }
-            return (path, unit.display, form)
-        }
         if !dumpFiles.isEmpty {
             let partitioned = partition(dumpFiles, staging: staging)
             report.errors += partitioned.outcome.errors
@@ -326,16 +325,11 @@ package struct ArchiveBuilder: Sendable {
                 results[i] = UnitResult()
                 continue
             }
-            guard case .keep(let old, let key) = action else {
+            guard case .keep = action else {
                 pending.append(i)
                 continue
             }
-            var result = context.reused(old, key: key, hash: hashes[i]!, display: units[i].display, linkFiles: false)!
-            if result.errors.isEmpty {
-                result.filesReused = old.files.count
-                result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
-            }
-            results[i] = result
+            results[i] = context.serve(action, hash: hashes[i]!, display: units[i].display)!
         }
         for p in 0..<partitions where dumps!.spill.sizes[p] > 0 { pending.append(units.count + p) }
         for p in 0..<partitions where dumps!.spill.sizes[p] == 0 { results[units.count + p] = UnitResult() }
@@ -358,8 +352,7 @@ package struct ArchiveBuilder: Sendable {
             if i >= units.count { return context.renderPartition(i - units.count, dumps: dumps!) }
             defer { context.progress.advance() }
             // Linked when every file of the live site is still the one its manifest recorded.
-            if case .link(let old, let key) = actions[i],
-               let result = context.reused(old, key: key, hash: hashes[i]!, display: units[i].display, linkFiles: true) {
+            if case .link = actions[i], let result = context.serve(actions[i], hash: hashes[i]!, display: units[i].display) {
                 return result
             }
             return context.render(units[i], hash: hashes[i])
@@ -591,6 +584,25 @@ struct WorkerContext: Sendable {
     /// A unit whose files an earlier build wrote: linked from the live site when the staging
     /// folder does not already hold them, then claimed. Nil when a live file is not the one the
     /// manifest recorded (gone, edited, replaced by a link): the caller renders the unit afresh.
+    /// A unit an earlier build left whole, as `action` says: kept from the recycled folder (its
+    /// files counted as reused) or linked from the live site. Nil when it must be rendered: the
+    /// action says so, or a file of the live site is not as its manifest recorded.
+    func serve(_ action: ArchiveBuilder.Action, hash: UInt64, display: String) -> UnitResult? {
+        switch action {
+        case .keep(let old, let key):
+            var result = reused(old, key: key, hash: hash, display: display, linkFiles: false)!
+            if result.errors.isEmpty {
+                result.filesReused = old.files.count
+                result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
+            }
+            return result
+        case .link(let old, let key):
+            return reused(old, key: key, hash: hash, display: display, linkFiles: true)
+        case .render:
+            return nil
+        }
+    }
+
     func reused(_ old: Manifest.Unit, key: String, hash: UInt64, display: String, linkFiles: Bool) -> UnitResult? {
         var result = UnitResult()
         result.hash = hash

@@ -282,8 +282,18 @@ struct DumpPartition {
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
-        try key(of: Array(line.bytes), number: line.number, offset: line.offset, position: line.position,
+        try key(of: line.bytes, number: line.number, offset: line.offset, position: line.position,
                 form: form, display: display, mapping: mapping)
+    }
+
+    /// The thread of one line's `bytes`: read without a document when the form allows
+    /// (`DumpForm.quickKey`), otherwise through the line's document (`documentKey`), which also
+    /// says what is wrong with a line that has none.
+    static func key(of bytes: UnsafeBufferPointer<UInt8>, number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
+                    mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
+        if let quick = form.quickKey(bytes) { return quick }
+        return try documentKey(of: Array(bytes), number: number, offset: offset, position: position, form: form, display: display,
+                               mapping: mapping)
     }
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads.
@@ -295,9 +305,8 @@ struct DumpPartition {
                     let line = batch.lines[k]
                     let bytes = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.count)])
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
-                    if let quick = form.quickKey(bytes) { return KeyedLine(key: .success(quick), hash: hash) }
                     do throws(InputErrors) {
-                        return KeyedLine(key: .success(try key(of: Array(bytes), number: line.number, offset: line.offset, position: line.position,
+                        return KeyedLine(key: .success(try key(of: bytes, number: line.number, offset: line.offset, position: line.position,
                                                                form: form, display: display, mapping: mapping)), hash: hash)
                     } catch {
                         return KeyedLine(key: .failure(error), hash: hash)
@@ -314,10 +323,10 @@ struct DumpPartition {
         }.flatMap { $0 }
     }
 
-    /// The thread of one line's `bytes`: line `number`, starting at byte `offset`, the file's
-    /// `position`-th record.
-    static func key(of bytes: [UInt8], number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
-                    mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
+    /// The thread of one line's `bytes` (line `number`, starting at byte `offset`, the file's
+    /// `position`-th record), read through its document, or its located errors.
+    static func documentKey(of bytes: [UInt8], number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
+                            mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)

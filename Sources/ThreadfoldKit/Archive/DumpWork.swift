@@ -208,8 +208,8 @@ extension WorkerContext {
             var unserved: Set<UInt64> = []
             for thread in table.threads[p] {
                 guard let file = dumps.fileOfDisplayHash[thread.file],
-                      let reused = reuseThread(key: ContentHash.hex(thread.key), hash: thread.hash,
-                                               source: "\(dumps.files[file].display):\(thread.line)") else {
+                      let reused = serve(reuse.action(key: ContentHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
+                                         display: "\(dumps.files[file].display):\(thread.line)") else {
                     unserved.insert(thread.key)
                     continue
                 }
@@ -225,17 +225,18 @@ extension WorkerContext {
             pending = unserved
         }
         do {
-            let keyOf = { (key: [UInt8], form: DumpForm) in Manifest.key("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self)) }
-            let only = pending.map { pending in { (key: [UInt8], form: DumpForm) in pending.contains(UInt64(keyOf(key, form), radix: 16)!) } }
+            let keyOf = { (key: [UInt8], form: DumpForm) in Manifest.keyValue("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self)) }
+            let only = pending.map { pending in { (key: [UInt8], form: DumpForm) in pending.contains(keyOf(key, form)) } }
             try dumps.forEachThread(in: p, only: only) { key, form, thread in
                 defer { progress.advance() }
-                let unitKey = keyOf(key, form)
+                let keyValue = keyOf(key, form)
+                let unitKey = ContentHash.hex(keyValue)
                 let hash = thread.hash(displayHashes: dumps.displayHashes)
-                result.dumpThreads.append(DumpTable.Thread(key: UInt64(unitKey, radix: 16)!, hash: hash,
+                result.dumpThreads.append(DumpTable.Thread(key: keyValue, hash: hash,
                                                            file: dumps.displayHashes[thread.origins[0].file], line: thread.origins[0].line))
                 let source = dumps.source(of: thread)
                 // A thread the table could not serve is not tried again.
-                if pending == nil, let reused = reuseThread(key: unitKey, hash: hash, source: source) {
+                if pending == nil, let reused = serve(reuse.action(key: unitKey, hash: hash), hash: hash, display: source) {
                     result.add(reused)
                     return
                 }
@@ -256,24 +257,6 @@ extension WorkerContext {
             result.dumpThreads.sort { place[$0.key, default: Int.max] < place[$1.key, default: Int.max] }
         }
         return result
-    }
-
-    /// A dump thread an earlier build left whole with this `hash`: kept from the recycled folder
-    /// or linked from the live site. Nil when it must be rendered.
-    func reuseThread(key: String, hash: UInt64, source: String) -> UnitResult? {
-        switch reuse.action(key: key, hash: hash) {
-        case .keep(let old, _):
-            var reused = reused(old, key: key, hash: hash, display: source, linkFiles: false)!
-            if reused.errors.isEmpty {
-                reused.filesReused = old.files.count
-                reused.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
-            }
-            return reused
-        case .link(let old, _):
-            return reused(old, key: key, hash: hash, display: source, linkFiles: true)
-        case .render:
-            return nil
-        }
     }
 }
 

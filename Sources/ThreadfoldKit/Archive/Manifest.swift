@@ -47,7 +47,10 @@ struct Manifest: Sendable {
     }
 
     /// How an input path or unit key is recorded: hashed, so the site holds no input path.
-    static func key(_ text: String) -> String { ContentHash.hex(ContentHash.hash(Array(text.utf8))) }
+    static func key(_ text: String) -> String { ContentHash.hex(keyValue(text)) }
+
+    /// The value `key` writes in hex.
+    static func keyValue(_ text: String) -> UInt64 { ContentHash.hash(Array(text.utf8)) }
 
     struct FileState: Sendable, Equatable {
         var size: Int64

@@ -134,7 +134,7 @@ struct JSONScanTests {
         for name in ["dumps/RC_sample.jsonl", "dumps/RS_sample.jsonl"] {
             for (k, line) in try TestData.bytes(name).split(separator: 0x0A).enumerated() {
                 let bytes = Array(line)
-                let slow = try DumpPartition.key(of: bytes, number: k + 1, offset: 0, position: k, form: .reddit, display: name, mapping: nil)
+                let slow = try DumpPartition.documentKey(of: bytes, number: k + 1, offset: 0, position: k, form: .reddit, display: name, mapping: nil)
                 let quick = bytes.withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) }
                 // Comments are read quickly; submissions (no link_id) the slow way.
                 #expect(quick == (name.contains("RC_") ? slow : nil))
@@ -161,7 +161,7 @@ struct JSONScanTests {
             let quick = bytes.withUnsafeBufferPointer { DumpForm.hn.quickKey($0) }
             #expect((quick != nil) == quickly, "\(text)")
             if let quick {
-                #expect(quick == (try DumpPartition.key(of: bytes, number: 1, offset: 0, position: 0, form: .hn, display: "items", mapping: nil)), "\(text)")
+                #expect(quick == (try DumpPartition.documentKey(of: bytes, number: 1, offset: 0, position: 0, form: .hn, display: "items", mapping: nil)), "\(text)")
             }
         }
         let escaped = Array(#"{"link_id":"t3_\u0061b","parent_id":"t3_ab"}"#.utf8)
