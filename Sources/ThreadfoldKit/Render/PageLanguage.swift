@@ -8,6 +8,8 @@ struct PageLanguage: Sendable {
     let messages: [String]
     /// The counted messages a thread page asks for on every comment and reply section.
     let counts: Counts
+    /// "latest {date}", in every reply section's summary.
+    let latest: StringsTable.FieldMessage
 
     struct Counts: Sendable {
         let foldHidden, points, replies, inThread, people, hideReplies, moreReplies, byPeople: StringsTable.CountedMessage
@@ -29,6 +31,7 @@ struct PageLanguage: Sendable {
         self.tag = tag
         self.messages = messages ?? keys.names.map { strings.text($0) }
         counts = Counts(strings)
+        latest = strings.withField("latest")
     }
 
     @inline(__always)

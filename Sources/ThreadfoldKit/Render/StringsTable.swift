@@ -187,6 +187,28 @@ package final class StringsTable: Sendable {
         }
     }
 
+    /// The message `key` with one field, looked up once (`StringsTable.withField(_:)`).
+    package func withField(_ key: String) -> FieldMessage {
+        if let constant = constants[key] { return FieldMessage(key: key, constant: constant, pattern: nil) }
+        guard let forms = messages[key] else { return FieldMessage(key: key, constant: key, pattern: nil) }
+        return FieldMessage(key: key, constant: nil, pattern: forms["other"] ?? forms.values.first)
+    }
+
+    /// A message without a count and with one field, its key and form looked up once: filling it
+    /// in is `text(key, [field: value])` without the dictionary and the lookups.
+    package struct FieldMessage: Sendable {
+        let key: String
+        /// The whole message when it has no field (or the key, when the locale lacks it).
+        let constant: String?
+        let pattern: Pattern?
+
+        /// `strings.text(key, [field: value])`.
+        package func callAsFunction(field: String, _ value: String) -> String {
+            if let constant { return constant }
+            return pattern?.fill { $0 == field ? value : nil } ?? key
+        }
+    }
+
     /// The form of `forms` for `count`, filled in.
     private static func plural(_ forms: [String: Pattern], rule: PluralRule, count: Int, _ value: (String) -> String?) -> String? {
         (forms[rule.category(count)] ?? forms["other"] ?? forms["many"])?.fill(value)

@@ -157,7 +157,7 @@ struct ThreadPageModel: TemplateModel {
             default: return nil
             }
         case .replies(let block): return replies(key, block: block)
-        case .more(let block): return more(key, block: blocks[Int(block)])
+        case .more(let block): return more(key, block: block)
         case .continued(let comment):
             let count = Int(stats[Int(comment)].totalReplies)
             switch key.field {
@@ -337,47 +337,56 @@ struct ThreadPageModel: TemplateModel {
         }
     }
 
+    /// A reply section's keys. The block's fields are read in place: copying the block retained
+    /// and released its two arrays on every lookup.
     private func replies(_ key: TemplateKey, block index: Int32) -> Value? {
-        let block = blocks[Int(index)]
-        let owner = Int(entries[Int(block.owner)].comment)
-        let stats = stats[owner]
+        let b = Int(index)
         switch key.field {
-        case .open: return .bool(block.open)
-        case .flattened: return .bool(block.flattened)
+        case .open: return .bool(blocks[b].open)
+        case .flattened: return .bool(blocks[b].flattened)
         case .summary:
-            var parts: [String] = []
-            let items = block.shown.count + block.hidden.count
-            parts.append(language.counts.replies(items))
+            // `strings.join` of the parts, written into one string.
+            let stats = stats[owner(of: b)]
+            let items = blocks[b].shown.count + blocks[b].hidden.count
+            let separator = strings.separator
+            var text = language.counts.replies(items)
             if Int(stats.totalReplies) > items {
-                parts.append(language.counts.inThread(Int(stats.totalReplies)))
+                text += separator
+                text += language.counts.inThread(Int(stats.totalReplies))
             }
-            parts.append(language.counts.people(Int(stats.participants)))
+            text += separator
+            text += language.counts.people(Int(stats.participants))
             if let latest = stats.latestActivity {
-                parts.append(strings.text("latest", ["date": strings.date(latest)]))
+                text += separator
+                text += language.latest(field: "date", strings.date(latest))
             }
-            return .text(strings.join(parts))
-        case .hide: return .text(language.counts.hideReplies(block.shown.count + block.hidden.count))
-        case .count: return .int(block.shown.count + block.hidden.count)
-        case .total: return .int(Int(stats.totalReplies))
-        case .people: return .int(Int(stats.participants))
-        case .latest: return stats.latestActivity.map { .node(.time($0)) } ?? .null
-        case .shown: return .list(block.shown.map { .node(.comment($0)) })
-        case .more: return block.hidden.isEmpty ? .null : .node(.more(index))
+            return .text(text)
+        case .hide: return .text(language.counts.hideReplies(blocks[b].shown.count + blocks[b].hidden.count))
+        case .count: return .int(blocks[b].shown.count + blocks[b].hidden.count)
+        case .total: return .int(Int(stats[owner(of: b)].totalReplies))
+        case .people: return .int(Int(stats[owner(of: b)].participants))
+        case .latest: return stats[owner(of: b)].latestActivity.map { .node(.time($0)) } ?? .null
+        case .shown: return .list(blocks[b].shown.map { .node(.comment($0)) })
+        case .more: return blocks[b].hidden.isEmpty ? .null : .node(.more(index))
         default: return nil
         }
     }
 
-    private func more(_ key: TemplateKey, block: PageModel.ReplyBlock) -> Value? {
+    /// The comment whose replies block `b` holds.
+    private func owner(of b: Int) -> Int { Int(entries[Int(blocks[b].owner)].comment) }
+
+    private func more(_ key: TemplateKey, block index: Int32) -> Value? {
+        let b = Int(index)
         switch key.field {
         case .summary:
-            var text = language.counts.moreReplies(block.hidden.count)
-            if block.hiddenPeople > 0 { text += " " + language.counts.byPeople(Int(block.hiddenPeople)) }
+            var text = language.counts.moreReplies(blocks[b].hidden.count)
+            if blocks[b].hiddenPeople > 0 { text += " " + language.counts.byPeople(Int(blocks[b].hiddenPeople)) }
             return .text(text)
-        case .hide: return .text(language.counts.hideReplies(block.hidden.count))
-        case .count: return .int(block.hidden.count)
-        case .comments: return .int(Int(block.hiddenComments))
-        case .people: return .int(Int(block.hiddenPeople))
-        case .items: return .list(block.hidden.map { .node(.comment($0)) })
+        case .hide: return .text(language.counts.hideReplies(blocks[b].hidden.count))
+        case .count: return .int(blocks[b].hidden.count)
+        case .comments: return .int(Int(blocks[b].hiddenComments))
+        case .people: return .int(Int(blocks[b].hiddenPeople))
+        case .items: return .list(blocks[b].hidden.map { .node(.comment($0)) })
         default: return nil
         }
     }
