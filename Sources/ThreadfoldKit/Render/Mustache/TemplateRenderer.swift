@@ -28,6 +28,8 @@ struct TemplateRenderer<Model: TemplateModel> {
     let limit: Int
     /// The partial innermost at this moment (an index into `templates`), for messages.
     var current: Int32 = 0
+    /// What lookups have learnt of the model, kept for the whole page (`Lookups`).
+    var learnt = Lookups()
 
     private static var unresolved: Int32 { -1 }
     private static var missing: Int32 { -2 }
@@ -54,6 +56,7 @@ struct TemplateRenderer<Model: TemplateModel> {
         partials = []
         spans = []
         loaded = [:]
+        learnt = Lookups()
         _ = link(template, key: "\u{0}" + template.name)
         current = 0
         start = out.count
@@ -80,6 +83,7 @@ struct TemplateRenderer<Model: TemplateModel> {
         keys.append(contentsOf: program.keys)
         partials.append(contentsOf: program.partials.map { ($0.name, $0.indent, Self.unresolved) })
         spans.append((base, Int32(ops.count)))
+        learnt.root.append(contentsOf: repeatElement(.unknown, count: ops.count - learnt.root.count))
         return index
     }
 
@@ -158,13 +162,13 @@ struct TemplateRenderer<Model: TemplateModel> {
                 }
                 try checkSize(out)
             case .escaped, .raw:
-                guard let value = op.b == 0 ? stack.last : Self.lookup(op, stack: stack, keys: keys, model: model) else { continue }
+                guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i, stack: stack, keys: keys, model: model, learnt: &learnt) else { continue }
                 Self.write(value, escaped: op.code == .escaped, into: &out)
                 try checkSize(out)
             case .section, .inverted:
                 // The children are the ops up to `end`; this frame resumes after them.
                 frames[top].index = op.end
-                let value = (op.b == 0 ? stack.last : Self.lookup(op, stack: stack, keys: keys, model: model)) ?? .null
+                let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i, stack: stack, keys: keys, model: model, learnt: &learnt)) ?? .null
                 if op.code == .inverted {
                     if value.isFalsey { frames.append(Frame(i + 1, op.end, .plain)) }
                     continue
@@ -228,11 +232,23 @@ struct TemplateRenderer<Model: TemplateModel> {
         return target
     }
 
+    /// What a page's lookups learn, which holds for the whole page because the model's answers
+    /// are pure functions of the key and the node: for each linked op, its value when the lookup
+    /// fell through to the root context and the root had the name (`s.…`, `pagefind` and the
+    /// page's own fields, inside every comment), made once. A name the root lacks is asked again:
+    /// remembering that too kept the compiler from inlining the lookup into the render loop, which
+    /// cost more (1.6% of `render`'s instructions) than asking.
+    struct Lookups {
+        enum Root { case unknown, none, value(Value) }
+        var root: [Root] = []
+    }
+
     /// The value of the name in `op` (its keys in `keys`; `op.b` of them, at least one), looked
-    /// up from the top of the context stack down. Static, on the parts of the renderer it reads:
-    /// as a method that borrowed `self` in a closure, each call copied the whole renderer (696
-    /// bytes) first.
-    private static func lookup(_ op: Op, stack: borrowing [Value], keys: borrowing [TemplateKey], model: borrowing Model) -> Value? {
+    /// up from the top of the context stack down; `index` is the op's place in `ops`. Static, on
+    /// the parts of the renderer it reads: as a method that borrowed `self` in a closure, each
+    /// call copied the whole renderer (696 bytes) first.
+    private static func lookup(_ op: Op, at index: Int32, stack: borrowing [Value], keys: borrowing [TemplateKey], model: borrowing Model,
+                               learnt: inout Lookups) -> Value? {
         let first = Int(op.a)
         var found: Value?
         // Kinds of node that missed this key already (only kinds whose keys depend on the kind
@@ -246,6 +262,13 @@ struct TemplateRenderer<Model: TemplateModel> {
                     i -= 1
                     continue
                 }
+                if i == 0 {
+                    switch learnt.root[Int(index)] {
+                    case .value(let value): return value
+                    case .none: return nil
+                    case .unknown: break
+                    }
+                }
                 if let value = model.value(keys[first], of: node) {
                     found = value
                     break
@@ -256,9 +279,13 @@ struct TemplateRenderer<Model: TemplateModel> {
         }
         guard var value = found else { return nil }
         for part in (first + 1)..<(first + Int(op.b)) {
-            guard case .node(let node) = value, let next = model.value(keys[part], of: node) else { return nil }
+            guard case .node(let node) = value, let next = model.value(keys[part], of: node) else {
+                if i == 0 { learnt.root[Int(index)] = .none }
+                return nil
+            }
             value = next
         }
+        if i == 0 { learnt.root[Int(index)] = .value(value) }
         return value
     }
 
