@@ -97,9 +97,10 @@ private struct Builder {
 
         // 5. Visibility: a deleted comment stays (as a placeholder) only for visible replies.
         let preorderAll = preorder(roots: allRoots, start: allStart, children: allChildren)
+        // Records are read a field at a time here and below: a copy of one retained every string in it.
         for i in preorderAll.reversed() {
-            let comment = records[Int(i)]
-            guard comment.deleted || comment.removed else { continue }
+            let removed = records[Int(i)].removed
+            guard records[Int(i)].deleted || removed else { continue }
             var keep = false
             for c in allChildren[Int(allStart[Int(i)])..<Int(allStart[Int(i) + 1])] where flags[Int(c)].contains(.visible) {
                 keep = true
@@ -110,7 +111,7 @@ private struct Builder {
             } else {
                 flags[Int(i)].remove(.visible)
                 diagnostics.append(Diagnostic(kind: .omittedDeleted, record: Int(i), error: record.message(
-                    about: Int(i), "is \(comment.removed ? "removed" : "deleted") and has no replies; left out of the page",
+                    about: Int(i), "is \(removed ? "removed" : "deleted") and has no replies; left out of the page",
                     severity: .warning)))
             }
         }
@@ -163,8 +164,7 @@ private struct Builder {
         var authorID = [Int32](repeating: -1, count: n)
         let threadAuthor = record.info.author.map(CommentID.init)
         for i in order {
-            let comment = records[Int(i)]
-            guard !comment.deleted, !comment.removed, let name = comment.author, !name.isEmpty else { continue }
+            guard !records[Int(i)].deleted, !records[Int(i)].removed, let name = records[Int(i)].author, !name.isEmpty else { continue }
             let key = CommentID(name)
             if let existing = authorIndex[key] {
                 authorID[Int(i)] = existing
@@ -284,9 +284,8 @@ private struct Builder {
         var stats = [CommentStats](repeating: CommentStats(), count: n)
         var sets = [Set<Int32>](repeating: [], count: n)
         for i in order.reversed().map(Int.init) {
-            let comment = record.comments[i]
-            var latest = comment.createdAt
-            if let edited = comment.editedAt, latest.map({ edited > $0 }) ?? true { latest = edited }
+            var latest = record.comments[i].createdAt
+            if let edited = record.comments[i].editedAt, latest.map({ edited > $0 }) ?? true { latest = edited }
             let kids = childList[Int(childStart[i])..<Int(childStart[i + 1])]
             var total: Int32 = 0
             var largest = -1
