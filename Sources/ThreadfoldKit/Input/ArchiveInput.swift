@@ -137,9 +137,11 @@ package enum ArchiveInput {
     /// in a compressed file, or in a plain one whose first line is not a whole thread. For a
     /// command that reads every other file its own way (`check`).
     package static func dumpForm(ofFile path: String, linesAreThreads: Bool?, dumpForm: ([UInt8]) -> DumpForm?) -> DumpForm? {
-        guard let first = leadingLine(path, maxLineBytes: InputLimits.maxLineBytes) else { return nil }
+        // The form first: `dumpForm` rules most files out without parsing them (`DumpForm.mayDetect`),
+        // and `isThread` parses the line.
+        guard let first = leadingLine(path, maxLineBytes: InputLimits.maxLineBytes), let form = dumpForm(first) else { return nil }
         if linesAreThreads != false, !isCompressed(path), linesAreThreads == true || isThread(first) { return nil }
-        return dumpForm(first)
+        return form
     }
 
     /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped,

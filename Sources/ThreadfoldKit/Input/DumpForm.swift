@@ -31,6 +31,11 @@ package enum DumpForm: String, Sendable, Equatable {
     /// The dump form of a file whose first line is `line`, or nil when the file is not a dump
     /// (a thread per line, a single document, a form that is not spread by time).
     package static func detect(_ line: [UInt8], options: ImportOptions) -> DumpForm? {
+        mayDetect(line, options: options) ? detectParsing(line, options: options) : nil
+    }
+
+    /// `detect`, from the line's document.
+    static func detectParsing(_ line: [UInt8], options: ImportOptions) -> DumpForm? {
         guard let document = try? JSONDocument(bytes: line), document.kind(document.root) == .object else { return nil }
         // A mapping that names the array to read (comments=) reads documents, not a comment per line.
         if let mapping = options.mapping { return mapping.paths[.thread] != nil && mapping.comments == nil ? .mapped : nil }
@@ -51,6 +56,38 @@ package enum DumpForm: String, Sendable, Equatable {
             return nil
         }
     }
+
+    /// False when `detect` is sure to find nothing in `line`, from a skim of its root members that
+    /// builds and checks nothing (`JSONScan.skimRootMembers`): a thread file on one line (most
+    /// exports) is skimmed, not parsed. Each test here is implied by `detect`'s for the same form,
+    /// so it rules out only what `detect` would; a line the skim cannot answer for (not an
+    /// object, an escaped root member name) is left to `detect`.
+    static func mayDetect(_ line: [UInt8], options: ImportOptions) -> Bool {
+        if options.mapping != nil { return true }
+        switch options.format {
+        case .auto, .reddit, .hn: break
+        default: return false
+        }
+        // A line that is not JSON gets an answer that means nothing; `detect` finds nothing in it either way.
+        guard let found = line.withUnsafeBufferPointer({ JSONScan.skimRootMembers($0, named: detectNames) }) else { return true }
+        func has(_ name: DetectName) -> Bool { found[name.rawValue] }
+        let comment = has(.linkID) && has(.parentID)
+        let submission = has(.title) && !has(.linkID) && (has(.id) || has(.name))
+            && (has(.selftext) || has(.numComments) || has(.permalink) || has(.isSelf))
+        let item = has(.id) && !has(.children) && !has(.comments)
+        switch options.format {
+        case .reddit: return comment || submission
+        case .hn: return item
+        default: return comment || submission || (item && has(.type))
+        }
+    }
+
+    /// The root members `mayDetect` looks for, in the order of `detectNames`.
+    private enum DetectName: Int {
+        case linkID, parentID, title, id, name, selftext, numComments, permalink, isSelf, type, children, comments
+    }
+    private static let detectNames: [StaticString] = ["link_id", "parent_id", "title", "id", "name", "selftext", "num_comments",
+                                                      "permalink", "is_self", "type", "children", "comments"]
 
     /// What the form is, for messages.
     package var described: String {

@@ -48,6 +48,74 @@ enum JSONScan {
         }
     }
 
+    /// Which of `names` the root object of `b` has as members, from its structure alone: strings
+    /// are passed over eight bytes at a time and nothing is checked. The answer is exact for every
+    /// document the parser accepts, and means nothing for one it refuses, so it serves only a
+    /// caller for whom a document that is not JSON comes to the same as one without the members
+    /// (`DumpForm.mayDetect`). Nil when the root is not an object, or a root member's name holds
+    /// an escape (it might decode to one of `names`).
+    static func skimRootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString]) -> [Bool]? {
+        guard let base = b.baseAddress else { return nil }
+        let count = b.count
+        var i = 0
+        if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+        while i < count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+        guard i < count, b[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        var found = [Bool](repeating: false, count: names.count)
+        var depth = 1
+        // At depth 1, the next string is a member's name (after `{` or `,`), not a value.
+        var nameNext = true
+        while i < count {
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                // The closing quote: the first quote not taken by a backslash.
+                let start = i + 1
+                var j = start
+                var escaped = false
+                while true {
+                    while j + 8 <= count {
+                        let word = ByteSearch.Word(base + j)
+                        let stops = word.equal(UInt8(ascii: "\"")) | word.equal(UInt8(ascii: "\\"))
+                        if stops != 0 {
+                            j += ByteSearch.Word.first(stops)
+                            break
+                        }
+                        j += 8
+                    }
+                    while j < count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\") { j += 1 }
+                    guard j < count else { return nil }
+                    if b[j] == UInt8(ascii: "\"") { break }
+                    escaped = true
+                    j += 2
+                }
+                if depth == 1 && nameNext {
+                    if escaped { return nil }
+                    let length = j - start
+                    for (k, name) in names.enumerated() where name.utf8CodeUnitCount == length
+                        && memcmp(base + start, name.utf8Start, length) == 0 {
+                        found[k] = true
+                    }
+                    nameNext = false
+                }
+                i = j + 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                i += 1
+                if depth == 0 { return found }
+            case UInt8(ascii: ","):
+                if depth == 1 { nameNext = true }
+                i += 1
+            default:
+                i += 1
+            }
+        }
+        return nil
+    }
+
     private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString]) throws(JSONSyntaxError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max) else { return .refused }

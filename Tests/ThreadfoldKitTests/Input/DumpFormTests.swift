@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Dump forms and line streams")
@@ -21,6 +22,34 @@ struct DumpFormTests {
         var mapped = ImportOptions()
         mapped.mapping = FieldMapping(paths: [.id: ["objectID"], .thread: ["story_id"]])
         #expect(Self.form(#"{"objectID": "1", "story_id": 9}"#, mapped) == .mapped)
+    }
+
+    @Test("the skim before the parse rules out only lines that are no dump record, whatever the form asked for")
+    func skimRulesOutOnlyNonRecords() throws {
+        var lines = try ["dumps/RC_sample.jsonl", "dumps/RS_sample.jsonl"].flatMap { try TestData.bytes($0).split(separator: 0x0A).map { Array($0) } }
+        lines += try ["reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json", "lemmy-post/post.json",
+                      "github-issue/issue.json"].compactMap { try? TestData.bytes("fixtures/" + $0) }
+        lines += [#"{"id": 15, "type": "comment", "by": "sama", "parent": 1, "text": "x"}"#, #"{"id": 1, "type": "story", "author": "pg", "children": []}"#,
+                  #"{"id": "a", "name": "t3_a", "title": "T", "is_self": true}"#, #"{"title": "T", "permalink": "/r/x"}"#,
+                  #"{"\u006cink_id": "t3_a", "parent_id": "t3_a"}"#, #"{"id": 2, "kids": [3]}"#, "not json", "[1]"].map { Array($0.utf8) }
+        var reddit = ImportOptions(), hn = ImportOptions(), mapped = ImportOptions()
+        reddit.format = .reddit
+        hn.format = .hn
+        mapped.mapping = FieldMapping(paths: [.id: ["objectID"], .thread: ["story_id"]])
+        var ruledOut = 0, found = 0
+        for line in lines {
+            for options in [ImportOptions(), reddit, hn, mapped] {
+                let parsed = DumpForm.detectParsing(line, options: options)
+                if parsed != nil { found += 1 }
+                if !DumpForm.mayDetect(line, options: options) {
+                    ruledOut += 1
+                    #expect(parsed == nil, "\(String(decoding: line.prefix(200), as: UTF8.self))")
+                }
+                #expect(DumpForm.detect(line, options: options) == parsed)
+            }
+        }
+        // Both sides are tried: records found, and thread files ruled out without a parse.
+        #expect(found > 100 && ruledOut >= 10, "\(found) found, \(ruledOut) ruled out")
     }
 
     @Test("thread keys: t3_ dropped, submissions keyed by their id, mismatches located by path")

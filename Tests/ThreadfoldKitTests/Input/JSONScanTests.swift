@@ -129,6 +129,68 @@ struct JSONScanTests {
         #expect(accepted > 2_000 && accepted < 18_000, "\(accepted)")
     }
 
+    /// The names the skim tests ask for: at the root of dump lines and thread files, and nested.
+    static let skimNames: [StaticString] = ["link_id", "parent_id", "title", "id", "name", "body", "comments", "children", "type", ""]
+
+    /// Checks the skim of `bytes` against the parser, for a document the parser accepts: the same
+    /// root members present, or nil only for a root that is not an object or a name with an escape.
+    static func skimAgrees(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let document = try? JSONDocument(bytes: bytes) else { return }
+        let skimmed = bytes.withUnsafeBufferPointer { JSONScan.skimRootMembers($0, named: skimNames) }
+        guard document.kind(document.root) == .object else {
+            #expect(skimmed == nil, sourceLocation: sourceLocation)
+            return
+        }
+        guard let skimmed else {
+            var escapedName = false
+            document.forEachMember(document.root) { _, value in
+                if document.nodes[value - 1].flag { escapedName = true }
+            }
+            #expect(escapedName, "no answer for \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+            return
+        }
+        for (k, name) in skimNames.enumerated() {
+            #expect(skimmed[k] == (document.member(document.root, name.description) != nil),
+                    "\(name) in \(String(decoding: bytes.prefix(300), as: UTF8.self))", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("the skim finds the parser's root members in every document the parser accepts: dump lines, thread files, damaged lines")
+    func skimAgreesWithParser() throws {
+        var lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
+            .map { Array($0) }
+        for line in lines { Self.skimAgrees(line) }
+        for fixture in ["reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json",
+                        "lemmy-post/post.json", "github-issue/issue.json"] {
+            Self.skimAgrees(try TestData.bytes("fixtures/" + fixture))
+        }
+        for text in [#"{"a": {"id": 1, "title": "x"}, "b": ["id", {"link_id": 2}], "name": "n"}"#,
+                     #"{"body": "a \"quoted\" \\ \"id\": 1, {\"title\": 2}", "id": "\u0069d"}"#,
+                     #"{"\u0069d": 1}"#, #"{"": 0, "children": [], "type": null}"#, "\u{FEFF} \n{\"id\":1}\n", "{}", "[]", #""id""#,
+                     #"{"title": "x", "comments": [[[{"parent_id": ["]"]}]]]}"#] {
+            Self.skimAgrees(Array(text.utf8))
+        }
+        // Damaged lines: whatever the parser still accepts, the skim reads alike.
+        let alphabet = Array("{}[]:,\"\\ 0123456789eE.-+tfnulrsa_".utf8) + [0x00, 0x09, 0x0A, 0x80, 0xC0, 0xFF]
+        var random = SplitMix64(seed: 20261204)
+        lines = lines.map { Array($0) }
+        for _ in 0..<10_000 {
+            var bytes = lines[Int(random.next() % UInt64(lines.count))]
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let at = Int(random.next() % UInt64(bytes.count + 1))
+                switch random.next() % 4 {
+                case 0: if at < bytes.count { bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
+                case 1: if at < bytes.count { bytes.remove(at: at) }
+                case 2: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+                default:
+                    let from = Int(random.next() % UInt64(bytes.count + 1)), length = Int(random.next() % 24)
+                    bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + length)], at: at)
+                }
+            }
+            Self.skimAgrees(bytes)
+        }
+    }
+
     @Test("a dump line's key is the same read quickly and read through its document, for Reddit and Hacker News")
     func quickKeyAgrees() throws {
         for name in ["dumps/RC_sample.jsonl", "dumps/RS_sample.jsonl"] {
