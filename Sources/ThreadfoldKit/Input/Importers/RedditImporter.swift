@@ -143,18 +143,21 @@ enum RedditImporter {
     /// titled by `link_title` when the dump has it.
     static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
         let document = context.document
-        // Threads are keyed by their link id's bytes, like every id.
-        var order: [CommentID] = []
-        var threads: [CommentID: ThreadRecord] = [:]
-        var counted: [CommentID: Int64] = [:]
-        func thread(_ link: CommentID) {
-            guard threads[link] == nil else { return }
+        // Threads in order of first appearance, found by their link id's bytes (like every id):
+        // one lookup per record, which then works on its thread's place.
+        var threads: [ThreadRecord] = []
+        var counted: [Int64?] = []
+        var places: [CommentID: Int] = [:]
+        func thread(_ link: CommentID) -> Int {
+            if let place = places[link] { return place }
             var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
             record.info.sourceFormat = "reddit"
             record.info.markdownFlavor = .reddit
             record.info.title = "Reddit thread \(link.string)"
-            threads[link] = record
-            order.append(link)
+            places[link] = threads.count
+            threads.append(record)
+            counted.append(nil)
+            return threads.count - 1
         }
         document.forEachElement(document.root) { position, item in
             let path = "$[\(position)]"
@@ -164,9 +167,8 @@ enum RedditImporter {
             }
             if document.member(item, "link_id") == nil, DumpForm.isRedditSubmission(document, item) {
                 guard let rawID = context.requiredID(item, ["id", "name"], path, what: "a submission id") else { return }
-                let link = CommentID(strip(rawID.string))
-                thread(link)
-                if let total = submission(&context, item, path, into: &threads[link]!.info) { counted[link] = total }
+                let t = thread(CommentID(strip(rawID.string)))
+                if let total = submission(&context, item, path, into: &threads[t].info) { counted[t] = total }
                 return
             }
             guard let linkText = context.string(item, "link_id", path) else {
@@ -174,11 +176,10 @@ enum RedditImporter {
                 return
             }
             guard let rawID = context.requiredID(item, ["id", "name"], path, what: "a comment id") else { return }
-            let link = CommentID(strip(linkText))
-            thread(link)
-            if counted[link] == nil, let title = context.string(item, "link_title", path), !title.isEmpty { threads[link]!.info.title = unescapeEntities(title) }
-            if threads[link]!.info.category == nil, let subreddit = context.string(item, "subreddit", path), !subreddit.isEmpty {
-                threads[link]!.info.category = "r/" + subreddit
+            let t = thread(CommentID(strip(linkText)))
+            if counted[t] == nil, let title = context.string(item, "link_title", path), !title.isEmpty { threads[t].info.title = unescapeEntities(title) }
+            if threads[t].info.category == nil, let subreddit = context.string(item, "subreddit", path), !subreddit.isEmpty {
+                threads[t].info.category = "r/" + subreddit
             }
             var comment = CommentRecord(id: CommentID(strip(rawID.string)),
                                         origin: RecordOrigin(offset: Int32(document.offset(item)), container: -1,
@@ -203,13 +204,14 @@ enum RedditImporter {
             }
             comment.score = context.integer(item, "score", path)
             if let flair = context.string(item, "author_flair_text", path), !flair.isEmpty { comment.authorFlair = flair }
-            threads[link]!.comments.append(comment)
+            threads[t].comments.append(comment)
         }
         // The submission's count of comments, less those archived here.
-        for (link, total) in counted where total > Int64(threads[link]!.comments.count) {
-            threads[link]!.info.unarchivedComments = Int(clamping: min(total - Int64(threads[link]!.comments.count), Int64(InputLimits.maxCount)))
+        for t in threads.indices {
+            guard let total = counted[t], total > Int64(threads[t].comments.count) else { continue }
+            threads[t].info.unarchivedComments = Int(clamping: min(total - Int64(threads[t].comments.count), Int64(InputLimits.maxCount)))
         }
-        return order.map { threads[$0]! }
+        return threads
     }
 
     /// A dump's submission, onto its thread: title, opening post (`selftext`, or a link post's
