@@ -165,7 +165,7 @@ package final class StringsTable: Sendable {
         if count == nil, let constant = constants[key] { return constant }
         if let count, count >= 0, count < Self.countedLimit, let table = counted[key], count < table.count { return table[count] }
         guard let forms = messages[key] else { return key }
-        guard let count else { return (forms["other"] ?? forms.values.first)?.fill { fields[$0] } ?? key }
+        guard let count else { return Self.uncounted(forms)?.fill { fields[$0] } ?? key }
         return Self.plural(forms, rule: rule, count: count) { name in name == "count" ? self.number(count) : fields[name] } ?? key
     }
 
@@ -191,8 +191,12 @@ package final class StringsTable: Sendable {
     package func withField(_ key: String) -> FieldMessage {
         if let constant = constants[key] { return FieldMessage(key: key, constant: constant, pattern: nil) }
         guard let forms = messages[key] else { return FieldMessage(key: key, constant: key, pattern: nil) }
-        return FieldMessage(key: key, constant: nil, pattern: forms["other"] ?? forms.values.first)
+        return FieldMessage(key: key, constant: nil, pattern: Self.uncounted(forms))
     }
+
+    /// The form of a message used without a count: `other`, else `many` (a locale file has one of
+    /// the two). Chosen by name, never by a dictionary's order, which differs from run to run.
+    private static func uncounted(_ forms: [String: Pattern]) -> Pattern? { forms["other"] ?? forms["many"] }
 
     /// A message without a count and with one field, its key and form looked up once: filling it
     /// in is `text(key, [field: value])` without the dictionary and the lookups.

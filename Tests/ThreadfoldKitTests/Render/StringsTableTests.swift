@@ -27,6 +27,22 @@ struct StringsTableTests {
         }
     }
 
+    @Test("a message with one field looked up once says what text(_:_:) says: constant, filled, plural without other, missing")
+    func fieldMessages() throws {
+        let locale = #"{"locale": "xx", "months": ["J","F","M","A","M","J","J","A","S","O","N","D"], "messages": {"#
+            + #""plain": "no field", "latest": "latest {date} {other}", "forms": {"one": "one {date}", "few": "few {date}", "many": "many {date}"}}}"#
+        let strings = try StringsTable(json: Array(locale.utf8), file: "xx.json")
+        for key in ["plain", "latest", "forms", "missing"] {
+            #expect(strings.withField(key)(field: "date", "3 Mar") == strings.text(key, ["date": "3 Mar"]), "\(key)")
+        }
+        #expect(strings.withField("latest")(field: "date", "3 Mar") == "latest 3 Mar {other}")
+        // No `other` form: `many`, in every run (not whichever form a dictionary lists first).
+        #expect(strings.text("forms", ["date": "d"]) == "many d")
+        #expect(strings.withField("missing")(field: "date", "d") == "missing")
+        let english = try ResourceStore().strings(locale: "en")
+        #expect(english.withField("latest")(field: "date", "3 Mar 2024") == english.text("latest", ["date": "3 Mar 2024"]))
+    }
+
     @Test("a date pattern fills its fields and shows a field it does not know as written")
     func datePatterns() throws {
         let locale = #"{"locale": "xx", "months": ["J","F","M","A","M","J","J","A","S","O","N","D"], "date": "{day}.{month_number}.{year} {month} {weekday}", "month": "{month}/{year}", "messages": {}}"#
