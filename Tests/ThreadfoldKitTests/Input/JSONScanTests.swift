@@ -101,29 +101,34 @@ struct JSONScanTests {
                                    + String(repeating: "]", count: JSONScan.depthLimit - 1) + "}").utf8)))
     }
 
+    /// `line` with one to three kinds of damage: a byte changed, removed or inserted, the line cut
+    /// short, or a piece of it repeated elsewhere (structure out of place).
+    static func damaged(_ line: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+        let alphabet = Array("{}[]:,\"\\ 0123456789eE.-+tfnulrsa_".utf8) + [0x00, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xE2, 0xED, 0xEF, 0xF4, 0xFF]
+        var bytes = line
+        for _ in 0..<(1 + Int(random.next() % 3)) {
+            let at = Int(random.next() % UInt64(bytes.count + 1))
+            switch random.next() % 5 {
+            case 0: if at < bytes.count { bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            case 1: if at < bytes.count { bytes.remove(at: at) }
+            case 2: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+            case 3: bytes = Array(bytes.prefix(at))
+            default:
+                let from = Int(random.next() % UInt64(bytes.count + 1)), length = Int(random.next() % 24)
+                bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + length)], at: at)
+            }
+        }
+        return bytes
+    }
+
     @Test("20,000 damaged dump lines: the scan accepts only what the parser accepts, and reads it alike")
     func damagedLines() throws {
         let lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
             .map { Array($0) }
-        let alphabet = Array("{}[]:,\"\\ 0123456789eE.-+tfnulrsa_".utf8) + [0x00, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xE2, 0xED, 0xEF, 0xF4, 0xFF]
         var random = SplitMix64(seed: 20261203)
         var accepted = 0
         for _ in 0..<20_000 {
-            var bytes = lines[Int(random.next() % UInt64(lines.count))]
-            for _ in 0..<(1 + Int(random.next() % 3)) {
-                let at = Int(random.next() % UInt64(bytes.count + 1))
-                switch random.next() % 5 {
-                case 0: if at < bytes.count { bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
-                case 1: if at < bytes.count { bytes.remove(at: at) }
-                case 2: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                case 3: bytes = Array(bytes.prefix(at))
-                default:
-                    // A piece of the line repeated elsewhere: structure out of place.
-                    let from = Int(random.next() % UInt64(bytes.count + 1)), length = Int(random.next() % 24)
-                    bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + length)], at: at)
-                }
-            }
-            if Self.agrees(bytes) { accepted += 1 }
+            if Self.agrees(Self.damaged(lines[Int(random.next() % UInt64(lines.count))], &random)) { accepted += 1 }
         }
         // Enough damage lands inside strings' text that many lines stay JSON: both sides are tried.
         #expect(accepted > 2_000 && accepted < 18_000, "\(accepted)")
@@ -157,7 +162,7 @@ struct JSONScanTests {
 
     @Test("the skim finds the parser's root members in every document the parser accepts: dump lines, thread files, damaged lines")
     func skimAgreesWithParser() throws {
-        var lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
+        let lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
             .map { Array($0) }
         for line in lines { Self.skimAgrees(line) }
         for fixture in ["reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json",
@@ -171,23 +176,9 @@ struct JSONScanTests {
             Self.skimAgrees(Array(text.utf8))
         }
         // Damaged lines: whatever the parser still accepts, the skim reads alike.
-        let alphabet = Array("{}[]:,\"\\ 0123456789eE.-+tfnulrsa_".utf8) + [0x00, 0x09, 0x0A, 0x80, 0xC0, 0xFF]
         var random = SplitMix64(seed: 20261204)
-        lines = lines.map { Array($0) }
         for _ in 0..<10_000 {
-            var bytes = lines[Int(random.next() % UInt64(lines.count))]
-            for _ in 0..<(1 + Int(random.next() % 3)) {
-                let at = Int(random.next() % UInt64(bytes.count + 1))
-                switch random.next() % 4 {
-                case 0: if at < bytes.count { bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
-                case 1: if at < bytes.count { bytes.remove(at: at) }
-                case 2: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                default:
-                    let from = Int(random.next() % UInt64(bytes.count + 1)), length = Int(random.next() % 24)
-                    bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + length)], at: at)
-                }
-            }
-            Self.skimAgrees(bytes)
+            Self.skimAgrees(Self.damaged(lines[Int(random.next() % UInt64(lines.count))], &random))
         }
     }
 
