@@ -40,28 +40,30 @@ package enum DumpForm: String, Sendable, Equatable {
         // A mapping that names the array to read (comments=) reads documents, not a comment per line.
         if let mapping = options.mapping { return mapping.paths[.thread] != nil && mapping.comments == nil ? .mapped : nil }
         let root = document.root
-        switch options.format {
-        case .auto:
-            if isRedditComment(document, root) || isRedditSubmission(document, root) { return .reddit }
-            // A flat item; one with its comments nested (Algolia, HNPWA) is a whole thread.
-            if HackerNewsImporter.isHackerNewsItem(document, root) && document.member(root, "id") != nil
-                && document.member(root, "children") == nil && document.member(root, "comments") == nil { return .hn }
-            return nil
-        case .reddit:
-            return isRedditComment(document, root) || isRedditSubmission(document, root) ? .reddit : nil
-        case .hn:
-            return document.member(root, "id") != nil && document.member(root, "comments") == nil
-                && document.member(root, "children") == nil ? .hn : nil
-        default:
-            return nil
+        return form(options.format, has: { document.member(root, $0) != nil },
+                    isItem: { HackerNewsImporter.isHackerNewsItem(document, root) })
+    }
+
+    /// The form a record is by `detect`'s rules, from which root members it has (`has`) and, for
+    /// `auto`, whether it reads as a Hacker News item at all (`isItem`): a Reddit comment or
+    /// submission, or a flat item (one with its comments nested, as Algolia and HNPWA give
+    /// them, is a whole thread). The document and the skim both answer through these rules.
+    private static func form(_ format: SourceFormat, has: (String) -> Bool, isItem: () -> Bool) -> DumpForm? {
+        let reddit = isRedditComment(has: has) || isRedditSubmission(has: has)
+        let flatItem = has("id") && !has("children") && !has("comments")
+        switch format {
+        case .auto: return reddit ? .reddit : flatItem && isItem() ? .hn : nil
+        case .reddit: return reddit ? .reddit : nil
+        case .hn: return flatItem ? .hn : nil
+        default: return nil
         }
     }
 
     /// False when `detect` is sure to find nothing in `line`, from a skim of its root members that
     /// builds and checks nothing (`JSONScan.skimRootMembers`): a thread file on one line (most
-    /// exports) is skimmed, not parsed. Each test here is implied by `detect`'s for the same form,
-    /// so it rules out only what `detect` would; a line the skim cannot answer for (not an
-    /// object, an escaped root member name) is left to `detect`.
+    /// exports) is skimmed, not parsed. The skim's members go through `detect`'s own rules
+    /// (`form`), so it rules out only what `detect` would; a line the skim cannot answer for (not
+    /// an object, an escaped root member name) is left to `detect`.
     static func mayDetect(_ line: [UInt8], options: ImportOptions) -> Bool {
         if options.mapping != nil { return true }
         switch options.format {
@@ -70,24 +72,23 @@ package enum DumpForm: String, Sendable, Equatable {
         }
         // A line that is not JSON gets an answer that means nothing; `detect` finds nothing in it either way.
         guard let found = line.withUnsafeBufferPointer({ JSONScan.skimRootMembers($0, named: detectNames) }) else { return true }
-        func has(_ name: DetectName) -> Bool { found[name.rawValue] }
-        let comment = has(.linkID) && has(.parentID)
-        let submission = has(.title) && !has(.linkID) && (has(.id) || has(.name))
-            && (has(.selftext) || has(.numComments) || has(.permalink) || has(.isSelf))
-        let item = has(.id) && !has(.children) && !has(.comments)
-        switch options.format {
-        case .reddit: return comment || submission
-        case .hn: return item
-        default: return comment || submission || (item && has(.type))
-        }
+        var present: Set<String> = []
+        for (k, name) in detectNames.enumerated() where found[k] { present.insert(name.description) }
+        // A name the rules ask that the skim did not look for leaves the answer to `detect`, so the
+        // rules can change without this ruling out what they would accept. `type` stands for
+        // `HackerNewsImporter.isHackerNewsItem`, which needs it.
+        var unknown = false
+        let form = form(options.format, has: { name in
+            if !detectNameSet.contains(name) { unknown = true }
+            return present.contains(name)
+        }, isItem: { present.contains("type") })
+        return unknown || form != nil
     }
 
-    /// The root members `mayDetect` looks for, in the order of `detectNames`.
-    private enum DetectName: Int {
-        case linkID, parentID, title, id, name, selftext, numComments, permalink, isSelf, type, children, comments
-    }
+    /// The root members `detect`'s rules ask about, which `mayDetect` skims for.
     private static let detectNames: [StaticString] = ["link_id", "parent_id", "title", "id", "name", "selftext", "num_comments",
                                                       "permalink", "is_self", "type", "children", "comments"]
+    private static let detectNameSet = Set(detectNames.map(\.description))
 
     /// What the form is, for messages.
     package var described: String {
@@ -100,16 +101,20 @@ package enum DumpForm: String, Sendable, Equatable {
 
     /// A Reddit comment as dumps hold it: `link_id` and `parent_id`.
     static func isRedditComment(_ document: JSONDocument, _ object: Int) -> Bool {
-        document.member(object, "link_id") != nil && document.member(object, "parent_id") != nil
+        isRedditComment { document.member(object, $0) != nil }
     }
+
+    static func isRedditComment(has: (String) -> Bool) -> Bool { has("link_id") && has("parent_id") }
 
     /// A Reddit submission as dumps hold it: a `title` and an `id`, no `link_id`, and one of the
     /// fields only submissions have.
     static func isRedditSubmission(_ document: JSONDocument, _ object: Int) -> Bool {
-        guard document.member(object, "title") != nil, document.member(object, "link_id") == nil,
-              document.member(object, "id") != nil || document.member(object, "name") != nil else { return false }
-        return document.member(object, "selftext") != nil || document.member(object, "num_comments") != nil
-            || document.member(object, "permalink") != nil || document.member(object, "is_self") != nil
+        isRedditSubmission { document.member(object, $0) != nil }
+    }
+
+    static func isRedditSubmission(has: (String) -> Bool) -> Bool {
+        has("title") && !has("link_id") && (has("id") || has("name"))
+            && (has("selftext") || has("num_comments") || has("permalink") || has("is_self"))
     }
 
     /// The thread of the record at `object` (the whole line), or a mismatch saying what was
