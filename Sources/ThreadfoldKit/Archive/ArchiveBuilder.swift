@@ -581,9 +581,6 @@ struct WorkerContext: Sendable {
     /// Threads done, for the progress bar.
     let progress: ThreadProgress
 
-    /// A unit whose files an earlier build wrote: linked from the live site when the staging
-    /// folder does not already hold them, then claimed. Nil when a live file is not the one the
-    /// manifest recorded (gone, edited, replaced by a link): the caller renders the unit afresh.
     /// A unit an earlier build left whole, as `action` says: kept from the recycled folder (its
     /// files counted as reused) or linked from the live site. Nil when it must be rendered: the
     /// action says so, or a file of the live site is not as its manifest recorded.
@@ -603,6 +600,9 @@ struct WorkerContext: Sendable {
         }
     }
 
+    /// A unit whose files an earlier build wrote: linked from the live site when the staging
+    /// folder does not already hold them, then claimed. Nil when a live file is not the one the
+    /// manifest recorded (gone, edited, replaced by a link): the caller renders the unit afresh.
     func reused(_ old: Manifest.Unit, key: String, hash: UInt64, display: String, linkFiles: Bool) -> UnitResult? {
         var result = UnitResult()
         result.hash = hash

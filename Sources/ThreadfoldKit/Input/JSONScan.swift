@@ -55,13 +55,8 @@ enum JSONScan {
     /// (`DumpForm.mayDetect`). Nil when the root is not an object, or a root member's name holds
     /// an escape (it might decode to one of `names`).
     static func skimRootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString]) -> [Bool]? {
-        guard let base = b.baseAddress else { return nil }
+        guard let base = b.baseAddress, var i = rootObjectStart(b) else { return nil }
         let count = b.count
-        var i = 0
-        if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
-        while i < count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
-        guard i < count, b[i] == UInt8(ascii: "{") else { return nil }
-        i += 1
         var found = [Bool](repeating: false, count: names.count)
         var depth = 1
         // At depth 1, the next string is a member's name (after `{` or `,`), not a value.
@@ -91,11 +86,7 @@ enum JSONScan {
                 }
                 if depth == 1 && nameNext {
                     if escaped { return nil }
-                    let length = j - start
-                    for (k, name) in names.enumerated() where name.utf8CodeUnitCount == length
-                        && memcmp(base + start, name.utf8Start, length) == 0 {
-                        found[k] = true
-                    }
+                    for (k, name) in names.enumerated() where spells(b, start..<j, name) { found[k] = true }
                     nameNext = false
                 }
                 i = j + 1
@@ -116,12 +107,24 @@ enum JSONScan {
         return nil
     }
 
+    /// Where a root object's members begin: past a UTF-8 byte order mark (the parser tolerates
+    /// one), white space and the `{`; nil when the root is not an object.
+    private static func rootObjectStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+        return i < b.count && b[i] == UInt8(ascii: "{") ? i + 1 : nil
+    }
+
+    /// Whether the bytes of `b` in `range` (a name without escapes) are `name`.
+    @inline(__always)
+    private static func spells(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+        range.count == name.utf8CodeUnitCount && (range.isEmpty || memcmp(b.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0)
+    }
+
     private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString]) throws(JSONSyntaxError) -> Outcome {
         let count = b.count
-        guard count < Int(Int32.max) else { return .refused }
-        var i = 0
-        // A UTF-8 byte order mark is tolerated, as the parser tolerates it.
-        if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+        guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
         @inline(__always) func skipWhitespace() {
             while i < count {
                 switch b[i] {
@@ -130,9 +133,6 @@ enum JSONScan {
                 }
             }
         }
-        skipWhitespace()
-        guard i < count, b[i] == UInt8(ascii: "{") else { return .refused }
-        i += 1
         // Bit k is set when the container at depth k + 1 is an array; the root is an object.
         var arrays: UInt64 = 0
         var depth = 1
@@ -191,10 +191,7 @@ enum JSONScan {
                     // A root member's name with an escape may spell the name asked for: the parser decides.
                     if escaped && depth == 1 { return .refused }
                     if depth == 1 {
-                        wanted = names.firstIndex { name in
-                            end - i - 1 == name.utf8CodeUnitCount
-                                && (name.utf8CodeUnitCount == 0 || memcmp(b.baseAddress! + i + 1, name.utf8Start, name.utf8CodeUnitCount) == 0)
-                        } ?? -1
+                        wanted = names.firstIndex { spells(b, (i + 1)..<end, $0) } ?? -1
                     }
                     i = end + 1
                     expect = .colon
