@@ -151,12 +151,14 @@ struct DumpPartition {
                     guard !readings.isEmpty else { return true }
                     let work = readings.removeFirst()
                     defer { free.append(work.lines) }
-                    stopped = !placeBatch(work.lines, work.keys())
+                    // The keys first: until they are read, the reading thread is changing the lines.
+                    let keys = work.keys()
+                    stopped = !placeBatch(work.lines, keys)
                     return !stopped
                 }
                 // Hands the batch to other threads, or reads its keys here with one job.
                 func submit() -> Bool {
-                    let lines = batch
+                    var lines = batch
                     if var reused = free.popLast() {
                         reused.empty()
                         batch = reused
@@ -164,10 +166,12 @@ struct DumpPartition {
                         batch = Batch()
                     }
                     if jobs > 1 {
-                        readings.append(KeyReading(lines: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs))
+                        // Handed over, not shared: the reading thread changes the lines in place.
+                        readings.append(KeyReading(lines: consume lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs))
                         return true
                     }
-                    stopped = !placeBatch(lines, Self.keys(of: lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1))
+                    let keys = Self.keys(of: &lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1)
+                    stopped = !placeBatch(lines, keys)
                     return !stopped
                 }
                 func placeBatch(_ batch: Batch, _ keys: [KeyedLine]) -> Bool {
@@ -296,31 +300,47 @@ struct DumpPartition {
                                mapping: mapping)
     }
 
-    /// The keys of `batch`'s lines, in order, read on up to `jobs` threads.
-    static func keys(of batch: Batch, form: DumpForm, display: String, mapping: FieldMapping?,
+    /// The keys of `batch`'s lines, in order, read on up to `jobs` threads. A line read without
+    /// its document is left with only the members its thread's parse keeps
+    /// (`DumpForm.quickKey(leavingOff:blanks:)`), in place; its hash is of the line as it was.
+    static func keys(of batch: inout Batch, form: DumpForm, display: String, mapping: FieldMapping?,
                      jobs: Int) -> [KeyedLine] {
-        @Sendable func read(_ range: Range<Int>) -> [KeyedLine] {
-            batch.bytes.withUnsafeBufferPointer { all in
-                range.map { k in
-                    let line = batch.lines[k]
-                    let bytes = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.count)])
+        let lines = batch.lines
+        return batch.bytes.withUnsafeMutableBufferPointer { all in
+            let all = SharedBytes(all)
+            // Each part reads and changes its own lines' bytes, and no other.
+            @Sendable func read(_ range: Range<Int>) -> [KeyedLine] {
+                var blanks: [Range<Int>]? = []
+                return range.map { k in
+                    let line = lines[k]
+                    let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
+                    if let quick = form.quickKey(leavingOff: bytes, blanks: &blanks) {
+                        return KeyedLine(key: .success(quick), hash: hash)
+                    }
                     do throws(InputErrors) {
-                        return KeyedLine(key: .success(try key(of: bytes, number: line.number, offset: line.offset, position: line.position,
-                                                               form: form, display: display, mapping: mapping)), hash: hash)
+                        return KeyedLine(key: .success(try documentKey(of: Array(bytes), number: line.number, offset: line.offset,
+                                                                       position: line.position, form: form, display: display,
+                                                                       mapping: mapping)), hash: hash)
                     } catch {
                         return KeyedLine(key: .failure(error), hash: hash)
                     }
                 }
             }
+            // Splitting a small batch costs more than it saves.
+            let count = lines.count
+            let parts = min(jobs, count / 1_024)
+            guard parts > 1 else { return read(0..<count) }
+            return Parallel.map(count: parts, jobs: parts) { part in
+                read((count * part / parts)..<(count * (part + 1) / parts))
+            }.flatMap { $0 }
         }
-        // Splitting a small batch costs more than it saves.
-        let count = batch.lines.count
-        let parts = min(jobs, count / 1_024)
-        guard parts > 1 else { return read(0..<count) }
-        return Parallel.map(count: parts, jobs: parts) { part in
-            read((count * part / parts)..<(count * (part + 1) / parts))
-        }.flatMap { $0 }
+    }
+
+    /// A batch's bytes, which the threads reading its keys change in place, each in its own lines.
+    private struct SharedBytes: @unchecked Sendable {
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+        init(_ bytes: UnsafeMutableBufferPointer<UInt8>) { self.bytes = bytes }
     }
 
     /// The thread of one line's `bytes` (line `number`, starting at byte `offset`, the file's
@@ -348,15 +368,16 @@ struct DumpPartition {
     /// One batch's keys, read on threads of their own (with large stacks, as every worker has)
     /// while the partition pass reads on.
     final class KeyReading: @unchecked Sendable {
-        let lines: Batch
+        /// Changed by the reading thread (`keys(of:)` leaves members off), read only after `done`.
+        private(set) var lines: Batch
         /// Written by the reading thread before `done` is signalled, read only after.
         private var results: [KeyedLine] = []
         private let done = DispatchSemaphore(value: 0)
 
-        init(lines: Batch, form: DumpForm, display: String, mapping: FieldMapping?, jobs: Int) {
+        init(lines: consuming Batch, form: DumpForm, display: String, mapping: FieldMapping?, jobs: Int) {
             self.lines = lines
             let thread = Thread { [self] in
-                results = DumpPartition.keys(of: lines, form: form, display: display, mapping: mapping, jobs: jobs)
+                results = DumpPartition.keys(of: &self.lines, form: form, display: display, mapping: mapping, jobs: jobs)
                 done.signal()
             }
             thread.stackSize = 16 << 20

@@ -179,13 +179,33 @@ package enum DumpForm: String, Sendable, Equatable {
     /// (a submission, a mapped form, a line that is not JSON): `key(_:_:path:mapping:)` on its
     /// document then gives the key, or says what is wrong, as it would for any line.
     func quickKey(_ line: UnsafeBufferPointer<UInt8>) -> Key? {
+        var blanks: [Range<Int>]? = nil
+        return quickKey(line, blanks: &blanks)
+    }
+
+    /// `quickKey`, which also leaves off the line's members that its thread's parse would not
+    /// keep (`recordMembers`), turning them into white space in place (`JSONScan.leaveOff`): a
+    /// Reddit comment's 50 to 65 members become the 10 to 15 it has of the 22 read, so the
+    /// thread's parse reads the body and a few short values, and every kept byte, and so every
+    /// message's line and column, stays where it was. `blanks` is scratch space, reused from
+    /// line to line. A line left unchanged is one whose key needs its document.
+    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, blanks: inout [Range<Int>]?) -> Key? {
+        guard let key = quickKey(UnsafeBufferPointer(line), blanks: &blanks) else { return nil }
+        if let blanks { JSONScan.leaveOff(line, blanks: blanks) }
+        return key
+    }
+
+    /// `quickKey`, finding in `blanks` (when not nil) what leaves off the members the form's
+    /// thread parse would not keep (`recordMembers`; none for a form that keeps every member).
+    private func quickKey(_ line: UnsafeBufferPointer<UInt8>, blanks: inout [Range<Int>]?) -> Key? {
         switch self {
         case .reddit:
-            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames), let link = found[0],
-                  link.kind == .string, !link.escaped else { return nil }
+            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames, keeping: recordMembers, blanks: &blanks),
+                  let link = found[0], link.kind == .string, !link.escaped else { return nil }
             return .thread(Self.redditID(UnsafeBufferPointer(rebasing: line[link.start..<link.end])))
         case .hn:
-            // `key` reads `parent`, or `poll` when there is no `parent`.
+            // Items are small and kept whole. `key` reads `parent`, or `poll` when there is no `parent`.
+            blanks?.removeAll(keepingCapacity: true)
             guard case .object(let found) = JSONScan.rootMembers(line, named: Self.itemKeyNames),
                   let idValue = found[0], let id = Self.integer(idValue, in: line) else { return nil }
             guard let parentValue = found[1] ?? found[2] else { return .item(id: id, parent: nil) }

@@ -391,7 +391,7 @@ struct JSONParser {
                     try parseString(b)
                     // A key with an escape is kept: the filter compares raw bytes.
                     if let records, stack.count == 2, stack[0].isArray, !nodes[key].flag,
-                       !records.keeps(UnsafeBufferPointer(rebasing: b[Int(nodes[key].start)..<Int(nodes[key].end)])) {
+                       !records.keeps(b, Int(nodes[key].start)..<Int(nodes[key].end)) {
                         dropFrom = key
                     }
                     expect = .colon
@@ -463,7 +463,15 @@ struct JSONParser {
         let count = b.count
         while position < count {
             switch b[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            case 0x20:
+                position += 1
+                // Long runs of spaces (a dump record's members left off by the partition pass,
+                // deep indentation), eight at a time.
+                while position + 8 <= count,
+                      UnsafeRawPointer(b.baseAddress! + position).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                    position += 8
+                }
+            case 0x0A, 0x0D, 0x09: position += 1
             default: return
             }
         }
@@ -722,41 +730,53 @@ package final class TextLocator: Sendable {
 /// as raw bytes: by length, then by their first eight bytes as one word, and only a longer name's
 /// rest byte by byte.
 package struct JSONMemberFilter: Sendable {
-    private struct Name: Sendable {
-        /// The first eight bytes (fewer, zero-padded), little-endian.
-        let head: UInt64
-        let bytes: [UInt8]
-    }
+    /// The names of length n are `heads[first[n]..<first[n + 1]]` (and `names` alike).
+    private let first: [Int]
+    /// Each name's first eight bytes (fewer, zero-padded), as a little-endian word.
+    private let heads: [UInt64]
+    private let names: [[UInt8]]
 
-    /// The names of each length.
-    private let byLength: [[Name]]
+    /// Keeps no member.
+    static let none = JSONMemberFilter([])
 
     package init(_ names: [String]) {
-        var byLength = [[Name]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
-        for name in Set(names).sorted() {
-            let bytes = Array(name.utf8)
-            byLength[bytes.count].append(Name(head: bytes.withUnsafeBufferPointer(Self.head), bytes: bytes))
-        }
-        self.byLength = byLength
+        let sorted = Set(names).map { Array($0.utf8) }.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
+        let longest = sorted.last?.count ?? 0
+        var first: [Int] = []
+        for length in 0...(longest + 1) { first.append(sorted.firstIndex { $0.count >= length } ?? sorted.count) }
+        self.first = first
+        heads = sorted.map { name in name.withUnsafeBufferPointer { $0.isEmpty ? 0 : Self.head($0.baseAddress!, count: $0.count) } }
+        self.names = sorted
     }
 
-    /// Up to the first eight bytes of `bytes` as a little-endian word, zero-padded.
+    /// Up to the first eight of `count` bytes at `bytes` as a little-endian word, zero-padded.
     @inline(__always)
-    private static func head(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func head(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
         var word: UInt64 = 0
-        for i in 0..<min(8, bytes.count) { word |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+        for i in 0..<min(8, count) { word |= UInt64(bytes[i]) << (8 * UInt64(i)) }
         return word
     }
 
+    /// Whether the name whose raw bytes (between its quotes) are `b[range]` is kept: compared by
+    /// length, then by its first eight bytes as one word (read at once when `b` holds eight
+    /// bytes from there), and only a longer name's rest byte by byte.
     @inline(__always)
-    func keeps(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard key.count < byLength.count else { return false }
-        let names = byLength[key.count]
-        if names.isEmpty { return false }
-        let head = Self.head(key)
-        for name in names where name.head == head {
-            if key.count <= 8 { return true }
-            if name.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + 8, key.baseAddress! + 8, key.count - 8) == 0 }) { return true }
+    func keeps(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let count = range.count
+        guard count + 1 < first.count else { return false }
+        let lower = first[count], upper = first[count + 1]
+        guard lower < upper, let base = b.baseAddress else { return false }
+        let key = base + range.lowerBound
+        let head: UInt64
+        if range.lowerBound + 8 <= b.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(key).loadUnaligned(as: UInt64.self))
+            head = count >= 8 ? word : word & ((1 << (8 * UInt64(count))) - 1)
+        } else {
+            head = Self.head(key, count: count)
+        }
+        for k in lower..<upper where heads[k] == head {
+            if count <= 8 { return true }
+            if names[k].withUnsafeBufferPointer({ memcmp($0.baseAddress! + 8, key + 8, count - 8) == 0 }) { return true }
         }
         return false
     }

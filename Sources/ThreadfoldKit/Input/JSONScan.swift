@@ -41,11 +41,29 @@ enum JSONScan {
     /// (of each, the last one, as `JSONDocument.member` does). A root member's name with an
     /// escape is refused: it might decode to one of them.
     static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString]) -> Outcome {
+        var blanks: [Range<Int>]? = nil
+        return rootMembers(b, named: names, keeping: nil, blanks: &blanks)
+    }
+
+    /// `rootMembers`, which also finds what would leave off the root members whose names
+    /// `keeping` does not keep: `blanks` (emptied first; nil finds nothing) are the byte ranges
+    /// that, turned into spaces (`leaveOff`), leave a document that parses to the members kept,
+    /// in their order, with every byte of theirs where it was. A run of members left off goes
+    /// with the comma after it; a run at the end, with the comma after the last member kept.
+    static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping: JSONMemberFilter?,
+                            blanks: inout [Range<Int>]?) -> Outcome {
+        blanks?.removeAll(keepingCapacity: true)
         do throws(JSONSyntaxError) {
-            return try scan(b, names: names)
+            return try scan(b, names: names, keeping: keeping, blanks: &blanks)
         } catch {
             return .refused
         }
+    }
+
+    /// Turns `blanks` of `b` (as `rootMembers` found them) into spaces, in place.
+    static func leaveOff(_ b: UnsafeMutableBufferPointer<UInt8>, blanks: [Range<Int>]) {
+        guard let base = b.baseAddress else { return }
+        for range in blanks { memset(base + range.lowerBound, 0x20, range.count) }
     }
 
     /// Which of `names` the root object of `b` has as members, from its structure alone: strings
@@ -122,7 +140,8 @@ enum JSONScan {
         range.count == name.utf8CodeUnitCount && (range.isEmpty || memcmp(b.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0)
     }
 
-    private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString]) throws(JSONSyntaxError) -> Outcome {
+    private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping: JSONMemberFilter?,
+                             blanks: inout [Range<Int>]?) throws(JSONSyntaxError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
         @inline(__always) func skipWhitespace() {
@@ -140,6 +159,18 @@ enum JSONScan {
         var found = [Value?](repeating: nil, count: names.count)
         // Which name the member just named is (its value is kept), or -1.
         var wanted = -1
+        // Members are left off only when there is a filter, and somewhere to say what to blank.
+        // (A plain value, bound once: an optional bound for each member was copied each time.)
+        let filtering = blanks != nil && keeping != nil
+        let filter = keeping ?? JSONMemberFilter.none
+        // The root member being read: where its name starts, and whether it is kept.
+        var memberStart = 0
+        var memberKept = true
+        // The run of members left off so far (its first's start, its last's separator: the `,`
+        // or `}` after it), and the separator after the last member kept; -1 for none.
+        var runStart = -1
+        var runEnd = -1
+        var keptEnd = -1
         while true {
             skipWhitespace()
             guard i < count else { return .refused }
@@ -192,6 +223,10 @@ enum JSONScan {
                     if escaped && depth == 1 { return .refused }
                     if depth == 1 {
                         wanted = names.firstIndex { spells(b, (i + 1)..<end, $0) } ?? -1
+                        if filtering {
+                            memberStart = i
+                            memberKept = filter.keeps(b, (i + 1)..<end)
+                        }
                     }
                     i = end + 1
                     expect = .colon
@@ -203,6 +238,19 @@ enum JSONScan {
                 i += 1
                 expect = .value
             case .commaOrEnd:
+                if filtering && depth == 1 {
+                    // A root member ends here, at its separator.
+                    if memberKept {
+                        if runStart >= 0 { blanks?.append(runStart..<(runEnd + 1)) }
+                        runStart = -1
+                        keptEnd = i
+                    } else {
+                        if runStart < 0 { runStart = memberStart }
+                        runEnd = i
+                        // The last member: the run takes the comma before it, and stops at the `}`.
+                        if b[i] == UInt8(ascii: "}") { blanks?.append((keptEnd >= 0 ? keptEnd : runStart)..<runEnd) }
+                    }
+                }
                 let inArray = arrays & (1 << UInt64(depth - 1)) != 0
                 if byte == UInt8(ascii: ",") {
                     i += 1

@@ -221,4 +221,111 @@ struct JSONScanTests {
         #expect(escaped.withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) } == nil)
         #expect(Array(#"{"link_id":"t3_ab"}"#.utf8).withUnsafeBufferPointer { DumpForm.mapped.quickKey($0) } == nil)
     }
+
+    /// The root members of a document: name, kind and where the value starts, in order.
+    static func rootMembers(_ document: JSONDocument, of object: Int? = nil) -> [(name: String, kind: JSONDocument.Kind, offset: Int)] {
+        var members: [(name: String, kind: JSONDocument.Kind, offset: Int)] = []
+        document.forEachMember(object ?? document.root) { name, value in members.append((name, document.kind(value), document.offset(value))) }
+        return members
+    }
+
+    /// Checks what leaving off the members `keeping` does not keep does to `bytes`, when the scan
+    /// accepts them: the result parses, to the kept members alone, in their order, each where it
+    /// was; every other byte is a space or a comma that stood there (so lines and columns hold);
+    /// and the values of the kept members are byte for byte the same.
+    static func leavesOff(_ bytes: [UInt8], keeping names: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let filter = JSONMemberFilter(names)
+        var blanks: [Range<Int>]? = []
+        guard case .object = bytes.withUnsafeBufferPointer({ JSONScan.rootMembers($0, named: ["link_id"], keeping: filter, blanks: &blanks) }),
+              let blanks, let original = try? JSONDocument(bytes: bytes) else { return }
+        var left = bytes
+        left.withUnsafeMutableBufferPointer { JSONScan.leaveOff($0, blanks: blanks) }
+        let text = String(decoding: bytes.prefix(400), as: UTF8.self)
+        guard let document = try? JSONDocument(bytes: left) else {
+            Issue.record("left off \(names) from \(text): not JSON: \(String(decoding: left.prefix(400), as: UTF8.self))", sourceLocation: sourceLocation)
+            return
+        }
+        let kept = Self.rootMembers(original).filter { names.contains($0.name) }
+        let found = Self.rootMembers(document)
+        #expect(found.map(\.name) == kept.map(\.name), "\(text)", sourceLocation: sourceLocation)
+        #expect(found.map(\.offset) == kept.map(\.offset), "\(text)", sourceLocation: sourceLocation)
+        #expect(found.map(\.kind) == kept.map(\.kind), "\(text)", sourceLocation: sourceLocation)
+        #expect(left.count == bytes.count, sourceLocation: sourceLocation)
+        for (k, byte) in left.enumerated() where byte != bytes[k] {
+            #expect(byte == 0x20, "byte \(k) of \(text)", sourceLocation: sourceLocation)
+        }
+        // The same value nodes: the kept members' values are untouched.
+        var values: [(Int, Int)] = []
+        document.forEachMember(document.root) { _, value in values.append((document.offset(value), document.next(value) - value)) }
+        var expected: [(Int, Int)] = []
+        original.forEachMember(original.root) { name, value in
+            if names.contains(name) { expected.append((original.offset(value), original.next(value) - value)) }
+        }
+        #expect(values.map(\.0) == expected.map(\.0) && values.map(\.1) == expected.map(\.1), "\(text)", sourceLocation: sourceLocation)
+    }
+
+    /// The members the Reddit importer reads of a dump record (`RedditImporter.dumpMembers`).
+    static let importerMembers = ["link_id", "parent_id", "id", "name", "link_title", "subreddit", "author", "body", "created_utc", "edited",
+                                  "score", "author_flair_text", "title", "selftext", "num_comments", "permalink", "is_self", "url",
+                                  "stickied", "locked", "over_18", "spoiler"]
+
+    @Test("leaving members off a dump line keeps the others, where they were: the importer's members, every subset, damaged lines")
+    func leavingOff() throws {
+        let lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
+            .map { Array($0) }
+        let importer = Self.importerMembers
+        var random = SplitMix64(seed: 20261205)
+        for line in lines {
+            Self.leavesOff(line, keeping: importer)
+            Self.leavesOff(line, keeping: [])
+            guard let document = try? JSONDocument(bytes: line) else { continue }
+            let names = Self.rootMembers(document).map(\.name)
+            Self.leavesOff(line, keeping: names)
+            // Random subsets: runs left off at the start, in the middle, at the end, and all.
+            for _ in 0..<8 { Self.leavesOff(line, keeping: names.filter { _ in random.next() % 2 == 0 }) }
+            Self.leavesOff(line, keeping: Array(names.prefix(1)))
+            Self.leavesOff(line, keeping: Array(names.suffix(1)))
+        }
+        for text in [#"{"a":1,"b":2,"c":3}"#, "{ \"a\" : [1, {\"b\": 2}] ,\n \"b\":{} , \"c\":\"}\" }", #"{}"#, #"{"a":1}"#,
+                     #"{"b":1,"b":2,"a":3,"b":4}"#, "\u{FEFF}{\"x\":null,\"a\":true}  ", #"{"longer_than_eight":1,"longer_than_eighT":2,"":3}"#] {
+            for keeping in [["a"], ["b"], ["c"], ["a", "c"], ["b", "c"], [], ["longer_than_eight", ""], ["longer_than_eighT"]] {
+                Self.leavesOff(Array(text.utf8), keeping: keeping)
+            }
+        }
+        for _ in 0..<5_000 {
+            Self.leavesOff(Self.damaged(lines[Int(random.next() % UInt64(lines.count))], &random), keeping: importer)
+        }
+    }
+
+    @Test("a Reddit comment's quick key leaves off the members the importer does not read; a Hacker News item is kept whole")
+    func quickKeyLeavesOff() throws {
+        for line in try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) {
+            var bytes = Array(line)
+            var blanks: [Range<Int>]? = []
+            let key = bytes.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks) }
+            #expect(key == Array(line).withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) })
+            // Most vendored comments are whole Pushshift records; a few hand-made ones have only members the importer reads.
+            let unread = Self.rootMembers(try JSONDocument(bytes: Array(line))).contains { !Self.importerMembers.contains($0.name) }
+            #expect((bytes != Array(line)) == unread)
+            // A thread's parse (its records in an array, keeping the importer's members) reads the same either way.
+            let kept = try JSONDocument(bytes: Array("[".utf8) + bytes + Array("]".utf8), records: RedditImporter.dumpMembers)
+            let whole = try JSONDocument(bytes: Array("[".utf8) + Array(line) + Array("]".utf8), records: RedditImporter.dumpMembers)
+            let members = Self.rootMembers(kept, of: kept.root + 1)
+            #expect(members.map(\.name) == Self.rootMembers(whole, of: whole.root + 1).map(\.name))
+            #expect(members.map(\.offset) == Self.rootMembers(whole, of: whole.root + 1).map(\.offset))
+            let alone = try JSONDocument(bytes: bytes)
+            #expect(members.count > 5 && members.count == Self.rootMembers(alone).count)
+        }
+        var item = Array(#"{"id": 15, "type": "comment", "parent": 1, "text": "First"}"#.utf8)
+        let before = item
+        var blanks: [Range<Int>]? = []
+        #expect(item.withUnsafeMutableBufferPointer { DumpForm.hn.quickKey(leavingOff: $0, blanks: &blanks) } == .item(id: 15, parent: 1))
+        #expect(item == before)
+        // A line read through its document is left as it is.
+        var submission = Array(#"{"id": "ab", "title": "T", "selftext": "", "num_comments": 1, "extra": 1}"#.utf8)
+        let whole = submission
+        #expect(submission.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks) } == nil)
+        #expect(submission == whole)
+    }
+
 }
