@@ -689,13 +689,19 @@ package final class TextLocator: Sendable {
     }
 
     /// The position at `to`, from `point` at `from`: a line per newline, a column per scalar
-    /// (every byte but UTF-8 continuation bytes). Eight bytes at a time while they hold no
-    /// newline, as a dump's thread is scanned whole once its first message is located.
+    /// (every byte but UTF-8 continuation bytes). Lines before the last are passed newline to
+    /// newline (`memchr`), their scalars uncounted, as a dump's thread is scanned whole once its
+    /// first message is located; the last line's scalars are counted eight bytes at a time.
     static func advance(_ point: Checkpoint, _ bytes: [UInt8], from: Int, to: Int) -> Checkpoint {
         var point = point
         bytes.withUnsafeBufferPointer { buffer in
             var i = from
             if let base = buffer.baseAddress {
+                while i < to, let found = memchr(base + i, 0x0A, to - i) {
+                    i = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base + 1
+                    point.line += 1
+                    point.column = 1
+                }
                 while i + 8 <= to {
                     let word = ByteSearch.Word(base + i)
                     if word.equal(0x0A) != 0 {

@@ -205,7 +205,7 @@ struct JSONDocumentTests {
         }
     }
 
-    @Test("lines and columns counted eight bytes at a time agree with a byte-by-byte count from every start to every end")
+    @Test("lines and columns counted newline to newline and eight bytes at a time agree with a byte-by-byte count from every start to every end")
     func locatorWordsAgree() {
         var generator = SplitMix64(seed: 7)
         let pieces: [[UInt8]] = [Array("a".utf8), Array("\n".utf8), Array("é".utf8), Array("日".utf8), Array("😀".utf8), Array("  ".utf8)]
