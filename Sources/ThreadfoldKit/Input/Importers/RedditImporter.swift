@@ -272,18 +272,18 @@ enum RedditImporter {
             guard let first = ByteSearch.first(UInt8(ascii: "&"), in: bytes, from: 0) else { return nil }
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
-            var i = first
-            while i < bytes.count {
-                let byte = bytes[i]
-                if byte == UInt8(ascii: "&") {
-                    if matches(bytes, i, "&amp;") { out.append(UInt8(ascii: "&")); i += 5; continue }
-                    if matches(bytes, i, "&lt;") { out.append(UInt8(ascii: "<")); i += 4; continue }
-                    if matches(bytes, i, "&gt;") { out.append(UInt8(ascii: ">")); i += 4; continue }
-                }
-                out.append(byte)
-                i += 1
+            // The text between ampersands goes in a run at a time.
+            var copied = 0
+            var next: Int? = first
+            while let at = next {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<at]))
+                if matches(bytes, at, "&amp;") { out.append(UInt8(ascii: "&")); copied = at + 5 }
+                else if matches(bytes, at, "&lt;") { out.append(UInt8(ascii: "<")); copied = at + 4 }
+                else if matches(bytes, at, "&gt;") { out.append(UInt8(ascii: ">")); copied = at + 4 }
+                else { out.append(UInt8(ascii: "&")); copied = at + 1 }
+                next = ByteSearch.first(UInt8(ascii: "&"), in: bytes, from: copied)
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
             return out
         }
         return unescaped.map { String(decoding: $0, as: UTF8.self) } ?? text

@@ -122,6 +122,7 @@ struct RedditTextTests {
     @Test("the API's three entities are unescaped once, and only they", arguments: [
         ("a &amp;lt; b", "a &lt; b"), ("&gt;&lt;&amp;", "><&"), ("&nbsp; &quot;", "&nbsp; &quot;"), ("& x &", "& x &"),
         ("é&amp;ü", "é&ü"), ("&am", "&am"), ("&gt", "&gt"), ("no entities", "no entities"),
+        ("&&amp;", "&&"), ("&amp;&amp;&", "&&&"), ("x &amp", "x &amp"), ("&lt;p&gt;&lt;/p&gt;", "<p></p>"),
     ])
     func entities(_ text: String, _ expected: String) {
         #expect(RedditImporter.unescapeEntities(text) == expected)
