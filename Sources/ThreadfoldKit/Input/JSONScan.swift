@@ -140,117 +140,167 @@ enum JSONScan {
         range.count == name.utf8CodeUnitCount && (range.isEmpty || memcmp(b.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0)
     }
 
+    /// Skips white space from `i` in `b`.
+    @inline(__always)
+    private static func skipWhitespace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < b.count {
+            switch b[i] {
+            case 0x20, 0x0A, 0x0D, 0x09: i += 1
+            default: return
+            }
+        }
+    }
+
+    /// The root object, a member at a time: its name, the colon, its value, the comma or the
+    /// closing brace, in straight-line code (a document of dump records is mostly root members
+    /// with short values); a value that is an object or an array goes through `container`.
     private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping: JSONMemberFilter?,
                              blanks: inout [Range<Int>]?) throws(JSONSyntaxError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
-        @inline(__always) func skipWhitespace() {
-            while i < count {
-                switch b[i] {
-                case 0x20, 0x0A, 0x0D, 0x09: i += 1
-                default: return
-                }
-            }
-        }
-        // Bit k is set when the container at depth k + 1 is an array; the root is an object.
-        var arrays: UInt64 = 0
-        var depth = 1
-        var expect = Expect.keyOrObjectEnd
         var found = [Value?](repeating: nil, count: names.count)
-        // Which name the member just named is (its value is kept), or -1.
-        var wanted = -1
         // Members are left off only when there is a filter, and somewhere to say what to blank.
         // (A plain value, bound once: an optional bound for each member was copied each time.)
         let filtering = blanks != nil && keeping != nil
         let filter = keeping ?? JSONMemberFilter.none
-        // The root member being read: where its name starts, and whether it is kept.
-        var memberStart = 0
-        var memberKept = true
         // The run of members left off so far (its first's start, its last's separator: the `,`
         // or `}` after it), and the separator after the last member kept; -1 for none.
         var runStart = -1
         var runEnd = -1
         var keptEnd = -1
+        skipWhitespace(b, &i)
+        guard i < count else { return .refused }
+        if b[i] == UInt8(ascii: "}") {
+            i += 1
+            return finish()
+        }
         while true {
-            skipWhitespace()
+            // The name.
+            guard i < count, b[i] == UInt8(ascii: "\"") else { return .refused }
+            let memberStart = i
+            let (nameEnd, escaped) = try JSONParser.scanString(b, at: i)
+            // A root member's name with an escape may spell a name asked for: the parser decides.
+            if escaped { return .refused }
+            let wanted = names.firstIndex { spells(b, (i + 1)..<nameEnd, $0) } ?? -1
+            let kept = !filtering || filter.keeps(b, (i + 1)..<nameEnd)
+            i = nameEnd + 1
+            skipWhitespace(b, &i)
+            guard i < count, b[i] == UInt8(ascii: ":") else { return .refused }
+            i += 1
+            skipWhitespace(b, &i)
             guard i < count else { return .refused }
+            // The value.
+            let byte = b[i]
+            let value: Value
+            switch byte {
+            case UInt8(ascii: "\""):
+                let (end, escaped) = try JSONParser.scanString(b, at: i)
+                value = Value(kind: .string, start: i + 1, end: end, escaped: escaped)
+                i = end + 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                value = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i)
+                guard let end = try container(b, at: i) else { return .refused }
+                i = end
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
+                let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
+                value = Value(kind: kind, start: i, end: end)
+                i = end
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let (end, integer) = try JSONParser.scanNumber(b, at: i)
+                value = Value(kind: .number, start: i, end: end, integer: integer)
+                i = end
+            default:
+                return .refused
+            }
+            if wanted >= 0 { found[wanted] = value }
+            // The comma or the brace after it.
+            skipWhitespace(b, &i)
+            guard i < count else { return .refused }
+            let last = b[i] == UInt8(ascii: "}")
+            guard last || b[i] == UInt8(ascii: ",") else { return .refused }
+            if filtering {
+                if kept {
+                    if runStart >= 0 { blanks?.append(runStart..<(runEnd + 1)) }
+                    runStart = -1
+                    keptEnd = i
+                } else {
+                    if runStart < 0 { runStart = memberStart }
+                    runEnd = i
+                    // The last member: the run takes the comma before it, and stops at the `}`.
+                    if last { blanks?.append((keptEnd >= 0 ? keptEnd : runStart)..<runEnd) }
+                }
+            }
+            i += 1
+            if last { return finish() }
+            skipWhitespace(b, &i)
+        }
+
+        // The root is complete: only whitespace may follow.
+        func finish() -> Outcome {
+            skipWhitespace(b, &i)
+            return i == count ? .object(found) : .refused
+        }
+    }
+
+    /// Checks the object or array opening at `start` (a root member's value, at depth 2) and
+    /// returns where it ends (past its closing bracket); nil when it is not JSON or nests past
+    /// `depthLimit` (its scalars' readers throw the parser's errors).
+    private static func container(_ b: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONSyntaxError) -> Int? {
+        let count = b.count
+        var i = start
+        // Bit k is set when the container at depth k + 1 is an array; the root is an object.
+        var arrays: UInt64 = 0
+        var depth = 1
+        var expect = Expect.value
+        while true {
+            skipWhitespace(b, &i)
+            guard i < count else { return nil }
             let byte = b[i]
             switch expect {
             case .value, .valueOrArrayEnd:
                 if expect == .valueOrArrayEnd && byte == UInt8(ascii: "]") {
                     depth -= 1
                     i += 1
+                    if depth == 1 { return i }
                     expect = .commaOrEnd
                     continue
                 }
-                let keep = depth == 1 ? wanted : -1
-                wanted = -1
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard depth < depthLimit else { return .refused }
-                    if keep >= 0 { found[keep] = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i) }
+                    guard depth < depthLimit else { return nil }
                     if byte == UInt8(ascii: "[") { arrays |= 1 << UInt64(depth) } else { arrays &= ~(1 << UInt64(depth)) }
                     depth += 1
                     i += 1
                     expect = byte == UInt8(ascii: "{") ? .keyOrObjectEnd : .valueOrArrayEnd
                     continue
                 case UInt8(ascii: "\""):
-                    let (end, escaped) = try JSONParser.scanString(b, at: i)
-                    if keep >= 0 { found[keep] = Value(kind: .string, start: i + 1, end: end, escaped: escaped) }
-                    i = end + 1
+                    i = try JSONParser.scanString(b, at: i).end + 1
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                    let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
-                    let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
-                    if keep >= 0 { found[keep] = Value(kind: kind, start: i, end: end) }
-                    i = end
+                    i = try JSONParser.scanLiteral(b, at: i, byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null")
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let (end, integer) = try JSONParser.scanNumber(b, at: i)
-                    if keep >= 0 { found[keep] = Value(kind: .number, start: i, end: end, integer: integer) }
-                    i = end
+                    i = try JSONParser.scanNumber(b, at: i).end
                 default:
-                    return .refused
+                    return nil
                 }
                 expect = .commaOrEnd
             case .keyOrObjectEnd, .key:
                 if expect == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
                     depth -= 1
                     i += 1
-                    if depth == 0 { return finish() }
+                    if depth == 1 { return i }
                     expect = .commaOrEnd
                 } else if byte == UInt8(ascii: "\"") {
-                    let (end, escaped) = try JSONParser.scanString(b, at: i)
-                    // A root member's name with an escape may spell the name asked for: the parser decides.
-                    if escaped && depth == 1 { return .refused }
-                    if depth == 1 {
-                        wanted = names.firstIndex { spells(b, (i + 1)..<end, $0) } ?? -1
-                        if filtering {
-                            memberStart = i
-                            memberKept = filter.keeps(b, (i + 1)..<end)
-                        }
-                    }
-                    i = end + 1
+                    i = try JSONParser.scanString(b, at: i).end + 1
                     expect = .colon
                 } else {
-                    return .refused
+                    return nil
                 }
             case .colon:
-                guard byte == UInt8(ascii: ":") else { return .refused }
+                guard byte == UInt8(ascii: ":") else { return nil }
                 i += 1
                 expect = .value
             case .commaOrEnd:
-                if filtering && depth == 1 {
-                    // A root member ends here, at its separator.
-                    if memberKept {
-                        if runStart >= 0 { blanks?.append(runStart..<(runEnd + 1)) }
-                        runStart = -1
-                        keptEnd = i
-                    } else {
-                        if runStart < 0 { runStart = memberStart }
-                        runEnd = i
-                        // The last member: the run takes the comma before it, and stops at the `}`.
-                        if b[i] == UInt8(ascii: "}") { blanks?.append((keptEnd >= 0 ? keptEnd : runStart)..<runEnd) }
-                    }
-                }
                 let inArray = arrays & (1 << UInt64(depth - 1)) != 0
                 if byte == UInt8(ascii: ",") {
                     i += 1
@@ -258,17 +308,11 @@ enum JSONScan {
                 } else if byte == (inArray ? UInt8(ascii: "]") : UInt8(ascii: "}")) {
                     depth -= 1
                     i += 1
-                    if depth == 0 { return finish() }
+                    if depth == 1 { return i }
                 } else {
-                    return .refused
+                    return nil
                 }
             }
-        }
-
-        // The root is complete: only whitespace may follow.
-        func finish() -> Outcome {
-            skipWhitespace()
-            return i == count ? .object(found) : .refused
         }
     }
 }
