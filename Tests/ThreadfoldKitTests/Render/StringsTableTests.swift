@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Strings table")
@@ -49,6 +50,17 @@ struct StringsTableTests {
         let strings = try StringsTable(json: Array(locale.utf8), file: "xx.json")
         #expect(strings.date(Timestamp(iso: "2024-03-03T23:59:59Z")!) == "3.3.2024 M {weekday}")
         #expect(strings.month(Timestamp(iso: "2024-12-31")!) == "D/2024")
+        // Every field, across years before 1 and past 9999, and long patterns past a short string's room.
+        let long = #"{"locale": "xx", "months": ["Janvier","Février","Mars","Avril","Mai","Juin","Juillet","Août","Septembre","Octobre","Novembre","Décembre"], "date": "le {day} {month} de l'an {year} ({month_number}/{year}) {era}", "messages": {}}"#
+        let french = try StringsTable(json: Array(long.utf8), file: "xx.json")
+        let names = ["Janvier","Février","Mars","Avril","Mai","Juin","Juillet","Août","Septembre","Octobre","Novembre","Décembre"]
+        var random = SplitMix64(seed: 3)
+        for milliseconds in [0, -1, Int64(-62_135_596_800_000) - 1, 253_402_300_800_000, 1_709_424_000_000] + (0..<200).map({ _ in Int64(bitPattern: random.next()) % 400_000_000_000_000 }) {
+            let time = Timestamp(milliseconds: milliseconds)
+            let c = time.components
+            #expect(french.date(time) == "le \(c.day) \(names[Int(c.month) - 1]) de l'an \(c.year) (\(c.month)/\(c.year)) {era}", "\(milliseconds)")
+            #expect(strings.date(time) == "\(c.day).\(c.month).\(c.year) \(["J","F","M","A","M","J","J","A","S","O","N","D"][Int(c.month) - 1]) {weekday}")
+        }
     }
 
     @Test("plural rules pick CLDR categories", arguments: [
