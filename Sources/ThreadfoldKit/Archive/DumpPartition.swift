@@ -201,7 +201,7 @@ struct DumpPartition {
                                 return false
                             }
                             do throws(SiteError) {
-                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + entry.count)]), hash: keyed.hash, origin)
+                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]), hash: keyed.hash, origin)
                             } catch {
                                 siteError = error
                                 return false
@@ -282,6 +282,8 @@ struct DumpPartition {
     struct KeyedLine: Sendable {
         var key: Result<DumpForm.Key, InputErrors>
         var hash: UInt64
+        /// The line's length once its unread members are left off (its own length otherwise).
+        var length: Int
     }
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
@@ -302,7 +304,8 @@ struct DumpPartition {
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads. A line read without
     /// its document is left with only the members its thread's parse keeps
-    /// (`DumpForm.quickKey(leavingOff:blanks:)`), in place; its hash is of the line as it was.
+    /// (`DumpForm.quickKey(leavingOff:blanks:)`), in place, and may end sooner (`KeyedLine.length`);
+    /// its hash is of the line as it was.
     static func keys(of batch: inout Batch, form: DumpForm, display: String, mapping: FieldMapping?,
                      jobs: Int) -> [KeyedLine] {
         let lines = batch.lines
@@ -316,14 +319,14 @@ struct DumpPartition {
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
                     if let quick = form.quickKey(leavingOff: bytes, blanks: &blanks) {
-                        return KeyedLine(key: .success(quick), hash: hash)
+                        return KeyedLine(key: .success(quick.key), hash: hash, length: quick.length)
                     }
                     do throws(InputErrors) {
                         return KeyedLine(key: .success(try documentKey(of: Array(bytes), number: line.number, offset: line.offset,
                                                                        position: line.position, form: form, display: display,
-                                                                       mapping: mapping)), hash: hash)
+                                                                       mapping: mapping)), hash: hash, length: line.count)
                     } catch {
-                        return KeyedLine(key: .failure(error), hash: hash)
+                        return KeyedLine(key: .failure(error), hash: hash, length: line.count)
                     }
                 }
             }

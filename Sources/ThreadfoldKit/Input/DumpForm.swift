@@ -184,15 +184,16 @@ package enum DumpForm: String, Sendable, Equatable {
     }
 
     /// `quickKey`, which also leaves off the line's members that its thread's parse would not
-    /// keep (`recordMembers`), turning them into white space in place (`JSONScan.leaveOff`): a
-    /// Reddit comment's 50 to 65 members become the 10 to 15 it has of the 22 read, so the
-    /// thread's parse reads the body and a few short values, and every kept byte, and so every
-    /// message's line and column, stays where it was. `blanks` is scratch space, reused from
-    /// line to line. A line left unchanged is one whose key needs its document.
-    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, blanks: inout [Range<Int>]?) -> Key? {
+    /// keep (`recordMembers`), in place (`JSONScan.leaveOff`): a Reddit comment's 50 to 65 members
+    /// become the 10 to 15 it has of the 22 read, so the thread's parse reads the body and a few
+    /// short values, and every kept byte, and so every message, keeps its line and column. Also
+    /// returns the line's new length (the same when nothing was left off: a line whose members are
+    /// all read, a Hacker News item). `blanks` is scratch space, reused from line to line. Nil,
+    /// with the line untouched, when the key needs the line's document.
+    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, blanks: inout [Range<Int>]?) -> (key: Key, length: Int)? {
         guard let key = quickKey(UnsafeBufferPointer(line), blanks: &blanks) else { return nil }
-        if let blanks { JSONScan.leaveOff(line, blanks: blanks) }
-        return key
+        guard let blanks, !blanks.isEmpty else { return (key, line.count) }
+        return (key, JSONScan.leaveOff(line, blanks: blanks))
     }
 
     /// `quickKey`, finding in `blanks` (when not nil) what leaves off the members the form's

@@ -8,9 +8,11 @@ import Glibc
 /// Hacker News item's `id` and `parent`), and must
 /// refuse a line that is not JSON. A `JSONDocument` of a 60-member line is a tape of 120 nodes
 /// made to be read once; this scan reads the same bytes with the parser's own string, number and
-/// literal readers and keeps nothing but the members asked for. It accepts no document the
-/// parser refuses; it may refuse one the parser accepts (nesting deeper than 64 levels), so a
-/// caller that is refused parses the document to find out why, or to read it the slow way.
+/// literal readers and keeps nothing but the members asked for (and, when asked, where the members
+/// a filter does not keep are, to leave them off). It accepts no document the parser refuses; it
+/// may refuse one the parser accepts (nesting deeper than 64 levels, a root member's name with an
+/// escape), so a caller that is refused parses the document to find out why, or to read it the
+/// slow way.
 enum JSONScan {
     /// A member's value: its kind and where it starts; for a scalar, where it ends (for a
     /// string, the bytes between its quotes).
@@ -47,9 +49,10 @@ enum JSONScan {
 
     /// `rootMembers`, which also finds what would leave off the root members whose names
     /// `keeping` does not keep: `blanks` (emptied first; nil finds nothing) are the byte ranges
-    /// that, turned into spaces (`leaveOff`), leave a document that parses to the members kept,
-    /// in their order, with every byte of theirs where it was. A run of members left off goes
-    /// with the comma after it; a run at the end, with the comma after the last member kept.
+    /// that, each made one space a character (`leaveOff`), leave a document that parses to the
+    /// members kept, in their order, each at the line and column where it was. A run of members
+    /// left off goes with the comma after it; a run at the end, with the comma after the last
+    /// member kept.
     static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping: JSONMemberFilter?,
                             blanks: inout [Range<Int>]?) -> Outcome {
         blanks?.removeAll(keepingCapacity: true)
@@ -60,10 +63,43 @@ enum JSONScan {
         }
     }
 
-    /// Turns `blanks` of `b` (as `rootMembers` found them) into spaces, in place.
-    static func leaveOff(_ b: UnsafeMutableBufferPointer<UInt8>, blanks: [Range<Int>]) {
-        guard let base = b.baseAddress else { return }
-        for range in blanks { memset(base + range.lowerBound, 0x20, range.count) }
+    /// Makes each of `blanks` of `b` (in order, as `rootMembers` found them) white space, in
+    /// place: a newline stays a newline and every other character becomes one space, and what
+    /// follows moves back over the bytes saved; returns the document's new length. A column
+    /// counts characters, so every byte kept stays on its line and column (a space a byte would
+    /// shift a column for every accented letter or emoji left off before it).
+    static func leaveOff(_ b: UnsafeMutableBufferPointer<UInt8>, blanks: [Range<Int>]) -> Int {
+        guard let base = b.baseAddress else { return 0 }
+        var write = 0
+        var read = 0
+        for range in blanks {
+            // What is kept before the range moves back; the range is read ahead of where it is
+            // written, so each byte is read before anything is written over it.
+            if write != read { memmove(base + write, base + read, range.lowerBound - read) }
+            write += range.lowerBound - read
+            var k = range.lowerBound
+            while k < range.upperBound {
+                // Eight characters at a time while there is no newline and every byte is one.
+                if k + 8 <= range.upperBound {
+                    let word = ByteSearch.Word(UnsafePointer(base + k))
+                    if word.continuations == 0 && word.equal(0x0A) == 0 {
+                        UnsafeMutableRawPointer(base + write).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+                        write += 8
+                        k += 8
+                        continue
+                    }
+                }
+                let byte = b[k]
+                if byte & 0xC0 != 0x80 {
+                    b[write] = byte == 0x0A ? 0x0A : 0x20
+                    write += 1
+                }
+                k += 1
+            }
+            read = range.upperBound
+        }
+        if write != read { memmove(base + write, base + read, b.count - read) }
+        return write + (b.count - read)
     }
 
     /// Which of `names` the root object of `b` has as members, from its structure alone: strings

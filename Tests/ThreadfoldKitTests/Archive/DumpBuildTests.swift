@@ -222,6 +222,18 @@ struct DumpBuildTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "no staging folder and no spill are left: \(leftovers)")
 
+        // A bad value found when its thread is read, after members the partition pass left off
+        // that hold accented letters, emoji and a newline escape: its column is the file's, in characters.
+        var valid = try TestData.lines("dumps/RC_sample.jsonl")
+        let late = #"{"gilded": "é😀日本\n", "id": "x4", "awarders": ["ü"], "link_id": "t3_zz", "author": 5, "body": "b"}"#
+        valid[70] = late
+        let lateDump = try ArchiveFixture.write(valid.joined(separator: "\n") + "\n", "RC_late.jsonl", in: folder)
+        let lateReport = try ArchiveFixture.build([lateDump], in: folder, site: "late")
+        let error = try #require(lateReport.errors.first)
+        let five = try #require(late.range(of: #""author": 5"#)).upperBound
+        #expect(lateReport.errors.count == 1 && error.line == 71 && error.path == "$[70].author", "\(error)")
+        #expect(error.column == late[..<five].count, "\(error)")
+
         // Warnings from threads point at their lines too, in file order.
         let good = try ArchiveFixture.build(try Self.sample(in: folder), in: folder, site: "good")
         let deleted = good.warnings.filter { $0.kind == "omittedDeleted" }

@@ -14,7 +14,8 @@ struct DumpPartitionTests {
             if bad.contains(i) {
                 text += i % 2 == 0 ? "{\"id\": \"b\(i)\", broken\n" : "{\"id\": \"b\(i)\", \"body\": \"no thread\"}\n"
             } else {
-                text += "{\"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"author\": \"a\(i % 13)\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"comment \(i)\"}\n"
+                // With members the importer does not read, which the pass leaves off, at the start, in the middle and at the end.
+                text += "{\"gilded\": \(i % 3), \"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"awarders\": [\"é😀\"], \"author\": \"a\(i % 13)\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"comment \(i)\", \"ups\": {\"n\": \(i)}}\n"
             }
         }
         return text
@@ -68,6 +69,10 @@ struct DumpPartitionTests {
             #expect(one.lines == count)
             #expect(one.threads.reduce(0, +) == 97)
             #expect(one.partitions.reduce(0) { $0 + $1.count } > count * 100, "every good line was spilled")
+            // Spilled without the members the importer does not read.
+            let spilled = one.partitions.map { String(decoding: $0, as: UTF8.self) }.joined()
+            #expect(spilled.contains("\"body\": \"comment 7\""))
+            #expect(!spilled.contains("gilded") && !spilled.contains("awarders") && !spilled.contains("ups"))
         }
     }
 
