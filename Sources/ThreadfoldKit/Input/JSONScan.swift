@@ -77,6 +77,13 @@ enum JSONScan {
             // written, so each byte is read before anything is written over it.
             if write != read { memmove(base + write, base + read, range.lowerBound - read) }
             write += range.lowerBound - read
+            // Most ranges are ASCII without a newline (a dump line has none): a space a byte.
+            if isPlainASCII(UnsafeBufferPointer(rebasing: b[range])) {
+                memset(base + write, 0x20, range.count)
+                write += range.count
+                read = range.upperBound
+                continue
+            }
             var k = range.lowerBound
             while k < range.upperBound {
                 // Eight characters at a time while there is no newline and every byte is one.
@@ -100,6 +107,25 @@ enum JSONScan {
         }
         if write != read { memmove(base + write, base + read, b.count - read) }
         return write + (b.count - read)
+    }
+
+    /// Whether `b` holds only ASCII and no newline, eight bytes a step.
+    private static func isPlainASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return true }
+        var high: UInt64 = 0
+        var newlines: UInt64 = 0
+        var k = 0
+        while k + 8 <= b.count {
+            let word = ByteSearch.Word(base + k)
+            high |= word.nonASCII
+            newlines |= word.equal(0x0A)
+            k += 8
+        }
+        while k < b.count {
+            if b[k] >= 0x80 || b[k] == 0x0A { return false }
+            k += 1
+        }
+        return high == 0 && newlines == 0
     }
 
     /// Which of `names` the root object of `b` has as members, from its structure alone: strings
