@@ -287,19 +287,12 @@ struct DumpPartition {
     }
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
+    /// Read without a document when the form allows (`DumpForm.quickKey`), otherwise through the
+    /// line's document (`documentKey`), which also says what is wrong with a line that has none.
     static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
-        try key(of: line.bytes, number: line.number, offset: line.offset, position: line.position,
-                form: form, display: display, mapping: mapping)
-    }
-
-    /// The thread of one line's `bytes`: read without a document when the form allows
-    /// (`DumpForm.quickKey`), otherwise through the line's document (`documentKey`), which also
-    /// says what is wrong with a line that has none.
-    static func key(of bytes: UnsafeBufferPointer<UInt8>, number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
-                    mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
-        if let quick = form.quickKey(bytes) { return quick }
-        return try documentKey(of: Array(bytes), number: number, offset: offset, position: position, form: form, display: display,
-                               mapping: mapping)
+        if let quick = form.quickKey(line.bytes) { return quick }
+        return try documentKey(of: Array(line.bytes), number: line.number, offset: line.offset, position: line.position, form: form,
+                               display: display, mapping: mapping)
     }
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads. A line read without
@@ -313,7 +306,7 @@ struct DumpPartition {
             let all = SharedBytes(all)
             // Each part reads and changes its own lines' bytes, and no other.
             @Sendable func read(_ range: Range<Int>) -> [KeyedLine] {
-                var blanks: [Range<Int>]? = []
+                var blanks: [Range<Int>] = []
                 return range.map { k in
                     let line = lines[k]
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])

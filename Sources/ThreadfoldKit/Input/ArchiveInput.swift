@@ -137,10 +137,13 @@ package enum ArchiveInput {
     /// in a compressed file, or in a plain one whose first line is not a whole thread. For a
     /// command that reads every other file its own way (`check`).
     package static func dumpForm(ofFile path: String, linesAreThreads: Bool?, dumpForm: ([UInt8]) -> DumpForm?) -> DumpForm? {
-        // The form first: `dumpForm` rules most files out without parsing them (`DumpForm.mayDetect`),
-        // and `isThread` parses the line.
-        guard let first = leadingLine(path, maxLineBytes: InputLimits.maxLineBytes), let form = dumpForm(first) else { return nil }
-        if linesAreThreads != false, !isCompressed(path), linesAreThreads == true || isThread(first) { return nil }
+        guard let first = leadingLine(path, maxLineBytes: InputLimits.maxLineBytes) else { return nil }
+        let plain = !isCompressed(path)
+        if linesAreThreads == true && plain { return nil }
+        // The form before `isThread`: `dumpForm` rules most files out without parsing them
+        // (`DumpForm.mayDetect`), and `isThread` parses the line.
+        guard let form = dumpForm(first) else { return nil }
+        if linesAreThreads == nil && plain && isThread(first) { return nil }
         return form
     }
 

@@ -100,10 +100,6 @@ package enum DumpForm: String, Sendable, Equatable {
     }
 
     /// A Reddit comment as dumps hold it: `link_id` and `parent_id`.
-    static func isRedditComment(_ document: JSONDocument, _ object: Int) -> Bool {
-        isRedditComment { document.member(object, $0) != nil }
-    }
-
     static func isRedditComment(has: (String) -> Bool) -> Bool { has("link_id") && has("parent_id") }
 
     /// A Reddit submission as dumps hold it: a `title` and an `id`, no `link_id`, and one of the
@@ -179,8 +175,8 @@ package enum DumpForm: String, Sendable, Equatable {
     /// (a submission, a mapped form, a line that is not JSON): `key(_:_:path:mapping:)` on its
     /// document then gives the key, or says what is wrong, as it would for any line.
     func quickKey(_ line: UnsafeBufferPointer<UInt8>) -> Key? {
-        var blanks: [Range<Int>]? = nil
-        return quickKey(line, blanks: &blanks)
+        var blanks: [Range<Int>] = []
+        return quickKey(line, keeping: nil, blanks: &blanks)
     }
 
     /// `quickKey`, which also leaves off the line's members that its thread's parse would not
@@ -190,24 +186,22 @@ package enum DumpForm: String, Sendable, Equatable {
     /// returns the line's new length (the same when nothing was left off: a line whose members are
     /// all read, a Hacker News item). `blanks` is scratch space, reused from line to line. Nil,
     /// with the line untouched, when the key needs the line's document.
-    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, blanks: inout [Range<Int>]?) -> (key: Key, length: Int)? {
-        guard let key = quickKey(UnsafeBufferPointer(line), blanks: &blanks) else { return nil }
-        guard let blanks, !blanks.isEmpty else { return (key, line.count) }
-        return (key, JSONScan.leaveOff(line, blanks: blanks))
+    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, blanks: inout [Range<Int>]) -> (key: Key, length: Int)? {
+        guard let key = quickKey(UnsafeBufferPointer(line), keeping: recordMembers, blanks: &blanks) else { return nil }
+        return (key, blanks.isEmpty ? line.count : JSONScan.leaveOff(line, blanks: blanks))
     }
 
-    /// `quickKey`, finding in `blanks` (when not nil) what leaves off the members the form's
-    /// thread parse would not keep (`recordMembers`; none for a form that keeps every member).
-    private func quickKey(_ line: UnsafeBufferPointer<UInt8>, blanks: inout [Range<Int>]?) -> Key? {
+    /// `quickKey`, finding in `blanks` what leaves off the members `keeping` does not keep (none
+    /// without a filter: Hacker News items are small and kept whole).
+    private func quickKey(_ line: UnsafeBufferPointer<UInt8>, keeping: JSONMemberFilter?, blanks: inout [Range<Int>]) -> Key? {
         switch self {
         case .reddit:
-            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames, keeping: recordMembers, blanks: &blanks),
+            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames, keeping: keeping, blanks: &blanks),
                   let link = found[0], link.kind == .string, !link.escaped else { return nil }
             return .thread(Self.redditID(UnsafeBufferPointer(rebasing: line[link.start..<link.end])))
         case .hn:
-            // Items are small and kept whole. `key` reads `parent`, or `poll` when there is no `parent`.
-            blanks?.removeAll(keepingCapacity: true)
-            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.itemKeyNames),
+            // `key` reads `parent`, or `poll` when there is no `parent`.
+            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.itemKeyNames, keeping: keeping, blanks: &blanks),
                   let idValue = found[0], let id = Self.integer(idValue, in: line) else { return nil }
             guard let parentValue = found[1] ?? found[2] else { return .item(id: id, parent: nil) }
             guard let parent = Self.integer(parentValue, in: line) else { return nil }

@@ -335,7 +335,7 @@ struct JSONParser {
             stack.append(Open(index: 0, count: 0, isArray: true))
         }
         while true {
-            skipWhitespace(b)
+            Self.skipWhitespace(b, &position)
             guard position < count else {
                 if sequence && stack.count == 1 && (expect == .commaOrEnd || stack[0].count == 0) {
                     nodes[0].end = Int32(nodes.count)
@@ -435,7 +435,7 @@ struct JSONParser {
 
     /// The root value is complete: only whitespace may follow.
     private mutating func finish(_ b: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> [JSONDocument.Node] {
-        skipWhitespace(b)
+        Self.skipWhitespace(b, &position)
         if position < b.count {
             throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more",
                                   isTrailingContent: true)
@@ -458,20 +458,20 @@ struct JSONParser {
         position += 1
     }
 
+    /// Skips white space from `i` in `b` (the parser's and `JSONScan`'s).
     @inline(__always)
-    private mutating func skipWhitespace(_ b: UnsafeBufferPointer<UInt8>) {
+    static func skipWhitespace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
         let count = b.count
-        while position < count {
-            switch b[position] {
+        while i < count {
+            switch b[i] {
             case 0x20:
-                position += 1
+                i += 1
                 // Long runs of spaces (a dump record's members left off by the partition pass,
                 // deep indentation), eight at a time.
-                while position + 8 <= count,
-                      UnsafeRawPointer(b.baseAddress! + position).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
-                    position += 8
+                while i + 8 <= count, ByteSearch.Word(b.baseAddress! + i).bits == 0x2020_2020_2020_2020 {
+                    i += 8
                 }
-            case 0x0A, 0x0D, 0x09: position += 1
+            case 0x0A, 0x0D, 0x09: i += 1
             default: return
             }
         }
@@ -697,38 +697,24 @@ package final class TextLocator: Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             var i = from
             if let base = buffer.baseAddress {
-                while i < to, let found = memchr(base + i, 0x0A, to - i) {
-                    i = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base + 1
+                let upTo = UnsafeBufferPointer(rebasing: buffer[..<to])
+                while let newline = ByteSearch.first(0x0A, in: upTo, from: i) {
+                    i = newline + 1
                     point.line += 1
                     point.column = 1
                 }
+                // No newline is left: a column for each byte but UTF-8 continuation bytes.
                 while i + 8 <= to {
-                    let word = ByteSearch.Word(base + i)
-                    if word.equal(0x0A) != 0 {
-                        // A newline somewhere in these eight: byte by byte.
-                        for k in i..<(i + 8) { step(&point, buffer[k]) }
-                    } else {
-                        point.column += 8 - word.continuations.nonzeroBitCount
-                    }
+                    point.column += 8 - ByteSearch.Word(base + i).continuations.nonzeroBitCount
                     i += 8
                 }
             }
             while i < to {
-                step(&point, buffer[i])
+                if buffer[i] & 0xC0 != 0x80 { point.column += 1 }
                 i += 1
             }
         }
         return point
-    }
-
-    @inline(__always)
-    private static func step(_ point: inout Checkpoint, _ byte: UInt8) {
-        if byte == UInt8(ascii: "\n") {
-            point.line += 1
-            point.column = 1
-        } else if byte & 0xC0 != 0x80 {
-            point.column += 1
-        }
     }
 }
 

@@ -9,7 +9,8 @@ import TestSupport
 struct JSONScanTests {
     /// The scan's `link_id`: nil when it refuses the document, .some(nil) when there is none.
     static func scan(_ bytes: [UInt8]) -> JSONScan.Value?? {
-        guard case .object(let found) = bytes.withUnsafeBufferPointer({ JSONScan.rootMembers($0, named: ["link_id"]) }) else { return nil }
+        var blanks: [Range<Int>] = []
+        guard case .object(let found) = bytes.withUnsafeBufferPointer({ JSONScan.rootMembers($0, named: ["link_id"], blanks: &blanks) }) else { return nil }
         return .some(found[0])
     }
 
@@ -246,9 +247,9 @@ struct JSONScanTests {
     /// line itself when nothing was left off.
     static func leavesOff(_ bytes: [UInt8], keeping names: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         let filter = JSONMemberFilter(names)
-        var blanks: [Range<Int>]? = []
+        var blanks: [Range<Int>] = []
         guard case .object = bytes.withUnsafeBufferPointer({ JSONScan.rootMembers($0, named: ["link_id"], keeping: filter, blanks: &blanks) }),
-              let blanks, let original = try? JSONDocument(bytes: bytes) else { return }
+              let original = try? JSONDocument(bytes: bytes) else { return }
         var left = bytes
         let length = left.withUnsafeMutableBufferPointer { JSONScan.leaveOff($0, blanks: blanks) }
         left.removeLast(left.count - length)
@@ -312,7 +313,7 @@ struct JSONScanTests {
     func quickKeyLeavesOff() throws {
         for line in try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) {
             var bytes = Array(line)
-            var blanks: [Range<Int>]? = []
+            var blanks: [Range<Int>] = []
             let quick = bytes.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks) }
             #expect(quick?.key == Array(line).withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) })
             bytes.removeLast(bytes.count - (quick?.length ?? bytes.count))
@@ -331,7 +332,7 @@ struct JSONScanTests {
         }
         var item = Array(#"{"id": 15, "type": "comment", "parent": 1, "text": "First"}"#.utf8)
         let before = item
-        var blanks: [Range<Int>]? = []
+        var blanks: [Range<Int>] = []
         let itemKey = item.withUnsafeMutableBufferPointer { DumpForm.hn.quickKey(leavingOff: $0, blanks: &blanks) }
         #expect(itemKey?.key == .item(id: 15, parent: 1) && itemKey?.length == item.count)
         #expect(item == before)
