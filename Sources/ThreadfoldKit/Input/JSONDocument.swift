@@ -112,6 +112,30 @@ package struct JSONDocument: Sendable {
         }
     }
 
+    /// Calls `body` with the tape index of each member's key and of its value, in order: for a
+    /// reader that matches keys with `memberName(_:in:)` rather than decoding each one.
+    @inline(__always)
+    package func forEachMemberNode(_ index: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) rethrows {
+        var key = index + 1
+        for _ in 0..<Int(nodes[index].count) {
+            try body(key, key + 1)
+            key = next(key + 1)
+        }
+    }
+
+    /// Which of the filter's names the key at tape index `key` is: its place in the list the
+    /// filter was made with, or nil. Compared as bytes where the key stands; only a key with a
+    /// backslash escape is decoded first.
+    @inline(__always)
+    package func memberName(_ key: Int, in names: JSONMemberFilter) -> Int? {
+        let node = nodes[key]
+        guard !node.flag else {
+            var text = string(key)
+            return text.withUTF8 { names.place($0, 0..<$0.count) }
+        }
+        return bytes.withUnsafeBufferPointer { names.place($0, Int(node.start)..<Int(node.end)) }
+    }
+
     /// The value of member `name` in the object at `index` (the last one, if repeated).
     ///
     /// Keys are compared as bytes where they stand; only a key with a backslash escape is decoded
@@ -172,7 +196,17 @@ package struct JSONDocument: Sendable {
     /// The number at `index` as an exact 64-bit integer, or nil if it is not one or does not fit.
     package func int64(_ index: Int) -> Int64? {
         guard isInteger(index) else { return nil }
-        return Int64(numberText(index))
+        let node = nodes[index]
+        let start = Int(node.start), end = Int(node.end)
+        // The parser checked the grammar (`-?(0|[1-9][0-9]*)`), and 18 digits cannot overflow:
+        // read them in place. Longer ones go through the standard library's checked parse.
+        guard end - start <= 18 else { return Int64(numberText(index)) }
+        return bytes.withUnsafeBufferPointer { b in
+            let negative = b[start] == UInt8(ascii: "-")
+            var value: Int64 = 0
+            for i in (negative ? start + 1 : start)..<end { value = value * 10 + Int64(b[i] &- 48) }
+            return negative ? -value : value
+        }
     }
 
     /// The number at `index` as a Double (which may round).
@@ -727,18 +761,23 @@ package struct JSONMemberFilter: Sendable {
     /// Each name's first eight bytes (fewer, zero-padded), as a little-endian word.
     private let heads: [UInt64]
     private let names: [[UInt8]]
+    /// Each name's place in the list the filter was made with (its first place, if repeated).
+    private let places: [Int]
 
     /// Keeps no member.
     static let none = JSONMemberFilter([])
 
     package init(_ names: [String]) {
-        let sorted = Set(names).map { Array($0.utf8) }.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
+        var placed: [[UInt8]: Int] = [:]
+        for (place, name) in names.enumerated() where placed[Array(name.utf8)] == nil { placed[Array(name.utf8)] = place }
+        let sorted = placed.keys.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
         let longest = sorted.last?.count ?? 0
         var first: [Int] = []
         for length in 0...(longest + 1) { first.append(sorted.firstIndex { $0.count >= length } ?? sorted.count) }
         self.first = first
         heads = sorted.map { name in name.withUnsafeBufferPointer { $0.isEmpty ? 0 : Self.head($0.baseAddress!, count: $0.count) } }
         self.names = sorted
+        places = sorted.map { placed[$0]! }
     }
 
     /// Up to the first eight of `count` bytes at `bytes` as a little-endian word, zero-padded.
@@ -749,15 +788,20 @@ package struct JSONMemberFilter: Sendable {
         return word
     }
 
-    /// Whether the name whose raw bytes (between its quotes) are `b[range]` is kept: compared by
-    /// length, then by its first eight bytes as one word (read at once when `b` holds eight
-    /// bytes from there), and only a longer name's rest byte by byte.
+    /// Whether the name whose raw bytes (between its quotes) are `b[range]` is kept.
     @inline(__always)
-    func keeps(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    func keeps(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool { place(b, range) != nil }
+
+    /// The place, in the list the filter was made with, of the name whose raw bytes (between its
+    /// quotes) are `b[range]`, or nil when it is not one of them: compared by length, then by
+    /// its first eight bytes as one word (read at once when `b` holds eight bytes from there),
+    /// and only a longer name's rest byte by byte.
+    @inline(__always)
+    func place(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         let count = range.count
-        guard count + 1 < first.count else { return false }
+        guard count + 1 < first.count else { return nil }
         let lower = first[count], upper = first[count + 1]
-        guard lower < upper, let base = b.baseAddress else { return false }
+        guard lower < upper, let base = b.baseAddress else { return nil }
         let key = base + range.lowerBound
         let head: UInt64
         if range.lowerBound + 8 <= b.count {
@@ -767,9 +811,9 @@ package struct JSONMemberFilter: Sendable {
             head = Self.head(key, count: count)
         }
         for k in lower..<upper where heads[k] == head {
-            if count <= 8 { return true }
-            if names[k].withUnsafeBufferPointer({ memcmp($0.baseAddress! + 8, key + 8, count - 8) == 0 }) { return true }
+            if count <= 8 { return places[k] }
+            if names[k].withUnsafeBufferPointer({ memcmp($0.baseAddress! + 8, key + 8, count - 8) == 0 }) { return places[k] }
         }
-        return false
+        return nil
     }
 }

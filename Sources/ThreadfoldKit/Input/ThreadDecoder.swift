@@ -135,18 +135,48 @@ private struct Decoder {
                 fail(element, record.path(for: origin), "expected a comment object, found \(document.kind(element).described)")
                 continue
             }
-            if let (comment, replies) = readComment(element, origin: origin, parent: frame.parent) {
-                record.comments.append(comment)
-                if let (array, arrayKey) = replies {
-                    walk.push(array, container: Int32(index), key: "." + arrayKey, parent: comment.id)
-                }
+            if let replies = readComment(element, origin: origin, parent: frame.parent), let (array, arrayKey) = replies {
+                walk.push(array, container: Int32(index), key: "." + arrayKey, parent: record.comments[index].id)
             }
         }
     }
 
-    /// Decodes one comment object; returns nil (after recording errors) when it is unusable.
+    /// The comment members this format reads, by their place in `Self.commentMembers`.
+    private enum Member: Int, CaseIterable {
+        case id, parentUnderscored, parentCamel, parent, author, body, createdAt, created, time, editedAt, edited,
+             score, deleted, removed, authorFlair, replies, children
+
+        var name: String {
+            switch self {
+            case .id: return "id"
+            case .parentUnderscored: return "parent_id"
+            case .parentCamel: return "parentID"
+            case .parent: return "parent"
+            case .author: return "author"
+            case .body: return "body"
+            case .createdAt: return "created_at"
+            case .created: return "created"
+            case .time: return "time"
+            case .editedAt: return "edited_at"
+            case .edited: return "edited"
+            case .score: return "score"
+            case .deleted: return "deleted"
+            case .removed: return "removed"
+            case .authorFlair: return "author_flair"
+            case .replies: return "replies"
+            case .children: return "children"
+            }
+        }
+    }
+
+    /// Matches a key against every name of `Member` as bytes, so no key becomes a `String`.
+    private static let commentMembers = JSONMemberFilter(Member.allCases.map(\.name))
+
+    /// Decodes one comment object and appends it to `record.comments`; returns nil (after
+    /// recording errors) when it is unusable, and otherwise the array of its nested replies and
+    /// that array's key, if it has one.
     mutating func readComment(_ object: Int, origin: RecordOrigin,
-                              parent nestedParent: CommentID?) -> (CommentRecord, (Int, String)?)? {
+                              parent nestedParent: CommentID?) -> (Int, String)?? {
         var comment = CommentRecord(id: CommentID(""), origin: origin)
         var hasID = false
         var explicitParent: CommentID?? = nil
@@ -154,60 +184,66 @@ private struct Decoder {
         var edited: Bool?
         var failures: [JSONMismatch] = []
         let r = reader
-        let record = record
-        // Paths are built only when there is something to report.
-        func path(_ key: String) -> String { record.path(for: origin) + "." + key }
-
-        document.forEachMember(object) { key, value in
+        let document = document
+        // A failure's path is the member's key here; the comment's own path goes before it
+        // below, so nothing is built unless there is something to report.
+        document.forEachMemberNode(object) { keyNode, value in
+            guard let place = document.memberName(keyNode, in: Self.commentMembers), let member = Member(rawValue: place) else {
+                return // unknown fields are ignored
+            }
             let kind = r.kind(value)
+            func key() -> String { document.string(keyNode) }
             do throws(JSONMismatch) {
-                switch key {
-                case "id":
-                    comment.id = try r.id(value, path(key))
+                switch member {
+                case .id:
+                    comment.id = try r.id(value, key())
                     hasID = true
-                case "parent_id", "parentID", "parent":
-                    explicitParent = kind == .null ? .some(nil) : .some(try r.id(value, path(key), expected: "a string, an integer or null"))
-                case "author":
-                    comment.author = try r.optionalString(value, path(key))
-                case "body":
-                    comment.body = try r.optionalString(value, path(key), expected: "a Markdown string or null") ?? ""
-                case "created_at", "created", "time":
-                    if kind != .null { comment.createdAt = try r.time(value, path(key)) }
-                case "edited_at":
-                    if kind != .null { comment.editedAt = try r.time(value, path(key)) }
-                case "edited":
+                case .parentUnderscored, .parentCamel, .parent:
+                    explicitParent = kind == .null ? .some(nil) : .some(try r.id(value, key(), expected: "a string, an integer or null"))
+                case .author:
+                    comment.author = try r.optionalString(value, key())
+                case .body:
+                    comment.body = try r.optionalString(value, key(), expected: "a Markdown string or null") ?? ""
+                case .createdAt, .created, .time:
+                    if kind != .null { comment.createdAt = try r.time(value, key()) }
+                case .editedAt:
+                    if kind != .null { comment.editedAt = try r.time(value, key()) }
+                case .edited:
                     switch kind {
                     case .true: edited = true
                     case .false, .null: edited = false
                     default:
-                        comment.editedAt = try r.time(value, path(key), expected: "true, false or a timestamp")
+                        comment.editedAt = try r.time(value, key(), expected: "true, false or a timestamp")
                         edited = true
                     }
-                case "score":
-                    if kind != .null { comment.score = try r.rounded(value, path(key), expected: "an integer") }
-                case "deleted", "removed":
-                    if kind != .null, try r.bool(value, path(key)) {
-                        if key == "deleted" { comment.deleted = true } else { comment.removed = true }
+                case .score:
+                    if kind != .null { comment.score = try r.rounded(value, key(), expected: "an integer") }
+                case .deleted, .removed:
+                    if kind != .null, try r.bool(value, key()) {
+                        if member == .deleted { comment.deleted = true } else { comment.removed = true }
                     }
-                case "author_flair":
-                    comment.authorFlair = try r.optionalString(value, path(key))
-                case "replies", "children":
-                    if kind == .array { replies = (value, key) }
-                    else if kind != .null { throw r.mismatch(value, path(key), expected: "an array of replies or null") }
-                default:
-                    break // unknown fields are ignored
+                case .authorFlair:
+                    comment.authorFlair = try r.optionalString(value, key())
+                case .replies, .children:
+                    if kind == .array { replies = (value, member.name) }
+                    else if kind != .null { throw r.mismatch(value, key(), expected: "an array of replies or null") }
                 }
             } catch { failures.append(error) }
         }
+        if !failures.isEmpty {
+            let base = record.path(for: origin) + "."
+            for i in failures.indices { failures[i].path = base + failures[i].path }
+        }
         if !hasID && !failures.contains(where: { $0.path.hasSuffix(".id") && $0.node != object }) {
+            let path = record.path(for: origin) + ".id"
             if lenient && failures.isEmpty {
-                var warning = reader.error(at: object, path: path("id"), "has no id; skipped", severity: .warning)
+                var warning = reader.error(at: object, path: path, "has no id; skipped", severity: .warning)
                 warning.hint = .skipped
                 warning.kind = "skipped"
                 skipped.append(warning)
                 return nil
             }
-            failures.append(JSONMismatch(node: object, path: path("id"), expected: "an \"id\" (a string or an integer)",
+            failures.append(JSONMismatch(node: object, path: path, expected: "an \"id\" (a string or an integer)",
                                          found: "none", hint: .lenient))
         }
         for failure in failures { fail(failure) }
@@ -220,7 +256,8 @@ private struct Decoder {
         } else if case .some(.some(let parent)) = explicitParent, !isTopLevelMarker(parent) {
             comment.parentID = parent
         }
-        return (comment, replies)
+        record.comments.append(comment)
+        return .some(replies)
     }
 
     /// `""`, `0`, `"0"` and the thread's own id all mean "no parent".

@@ -53,6 +53,36 @@ struct JSONDocumentTests {
         #expect(doc.member(inner, "a") != nil)
     }
 
+    @Test("integers read in place agree with the standard library's parse, at every length and at the limits")
+    func integers() throws {
+        var texts = ["0", "-0", "7", "-7", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+                     "-9223372036854775809", "99999999999999999999999", "123456789012345678", "-999999999999999999",
+                     "1000000000000000000", "1.5", "1e3", "-0.0"]
+        var digits = ""
+        for length in 1...20 {
+            digits.append(Character(String(length % 10 == 0 ? 9 : length % 10)))
+            texts += [digits, "-" + digits]
+        }
+        let doc = try parse("[" + texts.joined(separator: ", ") + "]")
+        doc.forEachElement(doc.root) { position, element in
+            let text = texts[position]
+            let exact = text.contains(".") || text.contains("e") ? nil : Int64(text)
+            #expect(doc.int64(element) == exact, "\(text)")
+        }
+    }
+
+    @Test("a member's key is matched to a name as bytes, an escaped key once decoded, and by its place in the list")
+    func memberNames() throws {
+        let names = JSONMemberFilter(["id", "parent_id", "a_name_longer_than_eight", "id", "body"])
+        let doc = try parse(#"{"id": 1, "b\u006fdy": 2, "parent_id": 3, "a_name_longer_than_eight": 4, "a_name_longer_than_eigh!": 5, "": 6, "idx": 7, "i": 8}"#)
+        var places: [Int?] = []
+        doc.forEachMemberNode(doc.root) { key, value in
+            #expect(value == key + 1)
+            places.append(doc.memberName(key, in: names))
+        }
+        #expect(places == [0, 4, 1, 2, nil, nil, nil, nil])
+    }
+
     @Test("a dump thread's records keep only the members named, whatever the rest hold; all of it is still checked")
     func recordMembers() throws {
         let keep = JSONMemberFilter(["id", "body", "a_name_longer_than_eight"])
