@@ -34,8 +34,10 @@ struct PageLanguage: Sendable {
         latest = strings.withField("latest")
     }
 
+    /// The message named by `key`, a key of the template set this language was made for (whose
+    /// every name has its message).
     @inline(__always)
     func message(_ key: TemplateKey) -> String {
-        Int(key.slot) < messages.count ? messages[Int(key.slot)] : strings.text(key.name)
+        Int(key.slot) < messages.count ? messages[Int(key.slot)] : ""
     }
 }

@@ -1,12 +1,12 @@
 /// A name in a template, resolved when the template loads: the field of the built-in models it
-/// names (if any), its slot in the set's table of names, and its text (for dictionaries).
+/// names (if any) and its slot in the set's table of names (`TemplateKeys.names`).
 ///
 /// A model switches on `field`, an integer, so a lookup costs no string comparison or hashing;
-/// only dictionary data (the Mustache spec suites) looks up by `name`.
+/// only dictionary data (the Mustache spec suites) looks the slot's name up in the table. Plain
+/// integers, so passing a key to a model retains and releases nothing.
 package struct TemplateKey: Sendable {
     package let field: TemplateField?
     package let slot: Int32
-    package let name: String
 }
 
 /// Every key the built-in models answer (thread pages, listings). Their slots are their raw
@@ -60,6 +60,6 @@ package struct TemplateKeys: Sendable {
             slots[name] = slot
             names.append(name)
         }
-        return TemplateKey(field: slot < TemplateField.allCases.count ? TemplateField(rawValue: slot) : nil, slot: slot, name: name)
+        return TemplateKey(field: slot < TemplateField.allCases.count ? TemplateField(rawValue: slot) : nil, slot: slot)
     }
 }

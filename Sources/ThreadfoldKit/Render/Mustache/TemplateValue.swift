@@ -55,9 +55,15 @@ package struct TemplateData: TemplateModel {
         package init(_ values: [String: TemplateValue<Object>]) { self.values = values }
     }
 
-    package init() {}
+    /// The template set's names, by slot: objects hold their values by name.
+    let names: [String]
 
-    package func value(_ key: TemplateKey, of node: Object) -> TemplateValue<Object>? { node.values[key.name] }
+    /// Data for the templates of `set`, whose table names their keys.
+    package init(_ set: TemplateSet) { names = set.keys.names }
+
+    package func value(_ key: TemplateKey, of node: Object) -> TemplateValue<Object>? {
+        Int(key.slot) < names.count ? node.values[names[Int(key.slot)]] : nil
+    }
     package func kind(of node: Object) -> Int? { nil }
 
     /// Converts a JSON value, iteratively: strings become literals.

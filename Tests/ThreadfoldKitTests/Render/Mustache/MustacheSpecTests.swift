@@ -70,7 +70,7 @@ struct MustacheSpecTests {
         var sources = spec.partials
         sources["__main__"] = spec.template
         let set = try TemplateSet(sources: sources)
-        let output = String(decoding: try set.render("__main__", model: TemplateData(), root: data), as: UTF8.self)
+        let output = String(decoding: try set.render("__main__", model: TemplateData(set), root: data), as: UTF8.self)
         #expect(output == spec.expected)
     }
 

@@ -23,14 +23,14 @@ struct TemplateParserTests {
         let set = try TemplateSet(sources: ["t": "{{s}}|{{{s}}}|{{&s}}|{{h}}|{{{h}}}|{{l}}|{{{l}}}"])
         let context = TemplateValue<TemplateData.Object>.node(TemplateData.Object([
             "s": .text("<b>"), "h": .html(HTML(trusted: "<i>")), "l": .literal("<u>")]))
-        #expect(String(decoding: try set.render("t", model: TemplateData(), root: context), as: UTF8.self)
+        #expect(String(decoding: try set.render("t", model: TemplateData(set), root: context), as: UTF8.self)
                 == "&lt;b&gt;|&lt;b&gt;|&lt;b&gt;|<i>|<i>|&lt;u&gt;|<u>")
     }
 
     @Test("runaway partial recursion is an error, not a stack overflow")
     func recursion() throws {
         let set = try TemplateSet(sources: ["t": "{{>t}}"])
-        #expect(throws: TemplateError.self) { try set.render("t", model: TemplateData(), root: .null) }
+        #expect(throws: TemplateError.self) { try set.render("t", model: TemplateData(set), root: .null) }
     }
 
     @Test("doubling partials stop at the output cap with an error naming the template, not gigabytes")
@@ -39,14 +39,14 @@ struct TemplateParserTests {
         var sources: [String: String] = ["p27": "thirty-six bytes of text, repeated\n"]
         for level in 0..<27 { sources["p\(level)"] = "{{>p\(level + 1)}}{{>p\(level + 1)}}" }
         let set = try TemplateSet(sources: sources, files: ["p0": "tpl/p0.mustache"])
-        let error = try #require(throws: TemplateError.self) { _ = try set.render("p0", model: TemplateData(), root: .null) }
+        let error = try #require(throws: TemplateError.self) { _ = try set.render("p0", model: TemplateData(set), root: .null) }
         let limit = TemplateSet.outputLimit(expectedSize: 64 * 1024)
         #expect(error.description == "tpl/p0.mustache:1:1: error: template 'p0' wrote more than \(limit) bytes (in partial 'p27'), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)")
         // A smaller explicit cap, and output up to the cap is fine.
         let small = try TemplateSet(sources: ["t": "{{#items}}abcd{{/items}}"])
         let items = TemplateValue<TemplateData.Object>.node(TemplateData.Object(["items": .list(Array(repeating: .bool(true), count: 100))]))
-        #expect(try small.render("t", model: TemplateData(), root: items, limit: 400).count == 400)
-        #expect(throws: TemplateError.self) { _ = try small.render("t", model: TemplateData(), root: items, limit: 399) }
+        #expect(try small.render("t", model: TemplateData(small), root: items, limit: 400).count == 400)
+        #expect(throws: TemplateError.self) { _ = try small.render("t", model: TemplateData(small), root: items, limit: 399) }
         // The cap grows with the estimate: a page estimated at 500 MB may reach 2 GB and more.
         #expect(TemplateSet.outputLimit(expectedSize: 500_000_000) == 64 * 1024 * 1024 + 2_000_000_000)
         #expect(TemplateSet.outputLimit(expectedSize: Int.max) == Int.max)
@@ -54,7 +54,9 @@ struct TemplateParserTests {
 
     /// A model of one node whose `a` is itself, so every nested `{{#a}}` finds it on top of the stack.
     struct SelfNested: TemplateModel {
-        func value(_ key: TemplateKey, of node: Int) -> TemplateValue<Int>? { key.name == "a" ? .node(node) : nil }
+        /// The template set's names, by slot.
+        let names: [String]
+        func value(_ key: TemplateKey, of node: Int) -> TemplateValue<Int>? { names[Int(key.slot)] == "a" ? .node(node) : nil }
         func kind(of node: Int) -> Int? { nil }
     }
 
@@ -64,18 +66,21 @@ struct TemplateParserTests {
         let source = String(repeating: "{{#a}}" + separator, count: depth) + "x"
             + String(repeating: separator + "{{/a}}", count: depth)
         let template = try Template(name: "deep", source: source)
+        var keys = TemplateKeys()
+        let a = keys.key("a") // the template's one name, so its slot in the template's own table
         // Sections are flat: each one's children run to its `end`. Count how deep they nest.
         var ends: [Int] = []
         var levels = 0
         for (index, node) in template.nodes.enumerated() {
             while let last = ends.last, last <= index { ends.removeLast() }
-            if case .section(let name, false, let end) = node, name.parts.map(\.name) == ["a"] {
+            if case .section(let name, false, let end) = node, name.parts.map(\.slot) == [a.slot] {
                 ends.append(end)
                 levels = max(levels, ends.count)
             }
         }
         #expect(levels == depth)
-        let out = String(decoding: try TemplateSet(sources: ["deep": source]).render("deep", model: SelfNested(), root: .node(0)), as: UTF8.self)
+        let set = try TemplateSet(sources: ["deep": source])
+        let out = String(decoding: try set.render("deep", model: SelfNested(names: set.keys.names), root: .node(0)), as: UTF8.self)
         switch separator {
         case " ": #expect(out == String(repeating: " ", count: depth) + "x" + String(repeating: " ", count: depth))
         // Each tag alone on its line takes the line with it.

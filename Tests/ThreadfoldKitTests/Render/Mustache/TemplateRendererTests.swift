@@ -10,13 +10,16 @@ struct TemplateRendererTests {
     struct Page: TemplateModel {
         let counter: Counter
         let items: Int
+        /// The template set's names, by slot.
+        let names: [String]
 
         func kind(of node: Int) -> Int? { node == 0 ? 0 : 1 + node % 2 }
 
         func value(_ key: TemplateKey, of node: Int) -> TemplateValue<Int>? {
+            let name = names[Int(key.slot)]
             if node == 0 {
-                counter.page[key.name, default: 0] += 1
-                switch key.name {
+                counter.page[name, default: 0] += 1
+                switch name {
                 case "items": return .list((1...items).map { .node($0) })
                 case "s": return .text("page")
                 case "x": return .text("X")
@@ -24,7 +27,7 @@ struct TemplateRendererTests {
                 default: return nil
                 }
             }
-            switch key.name {
+            switch name {
             case "n": return .int(node)
             case "x": return node % 2 == 1 ? .text("x\(node)") : nil
             // Against `kind(of:)`'s advice, a key some nodes of a kind have and others lack.
@@ -38,7 +41,7 @@ struct TemplateRendererTests {
     func pageNamesOnce() throws {
         let counter = Counter()
         let set = try TemplateSet(sources: ["p": "{{#items}}{{n}}:{{s}},{{x}},{{t.s}},{{t.none}}{{m}}|{{/items}}{{x}}"])
-        let out = String(decoding: try set.render("p", model: Page(counter: counter, items: 6), root: .node(0)), as: UTF8.self)
+        let out = String(decoding: try set.render("p", model: Page(counter: counter, items: 6, names: set.keys.names), root: .node(0)), as: UTF8.self)
         #expect(out == "1:page,x1,page,|2:page,X,page,|3:page,x3,page,m|4:page,X,page,|5:page,x5,page,|6:page,X,page,m|X")
         // Once per tag: `s` (and again as the second part of `t.s`), `t` for each of its two tags,
         // `none` (found missing once, on the page `t` names), `x` for the even items and once more
