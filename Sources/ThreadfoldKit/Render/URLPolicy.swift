@@ -4,21 +4,39 @@
 /// this is an allowlist instead. The scheme is read the way a browser reads it: leading and
 /// trailing spaces and controls are ignored, and tabs and newlines anywhere are removed.
 package enum URLPolicy {
+    /// A URL's scheme, as far as the policy tells schemes apart.
+    enum Scheme: Equatable {
+        case http, https, mailto
+        /// Any other scheme (`javascript`, `data`, `ftp`, …), of this many bytes.
+        case other(length: Int)
+
+        /// Its length in bytes, without the ':'.
+        var length: Int {
+            switch self {
+            case .http: return 4
+            case .https: return 5
+            case .mailto: return 6
+            case .other(let length): return length
+            }
+        }
+    }
+
     /// Links: http, https, mailto, and relative references (paths, `?query`, `#fragment`).
     package static func allowsLink(_ url: String) -> Bool {
         switch scheme(of: url) {
         case .none: return hasHost(url, scheme: nil)
-        case .some(let scheme): return scheme == "mailto" || (scheme == "http" || scheme == "https") && hasHost(url, scheme: scheme)
+        case .mailto: return true
+        case .some(let scheme): return (scheme == .http || scheme == .https) && hasHost(url, scheme: scheme)
         }
     }
 
     /// An http(s) URL, or a scheme-relative `//…` one, names a host: `https:/x`, `https:x`,
     /// `//#x` and `///x` are not valid URLs (browsers guess; the W3C checker refuses them).
     /// Other relative references need none.
-    static func hasHost(_ url: String, scheme: String?) -> Bool {
+    static func hasHost(_ url: String, scheme: Scheme?) -> Bool {
         // The bytes after the scheme and its ':', past leading spaces and controls, with tabs and
         // newlines taken out (as browsers do), looked at without copying the URL.
-        var skip = scheme.map { $0.utf8.count + 1 } ?? 0
+        var skip = scheme.map { $0.length + 1 } ?? 0
         var seen: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var count = 0
         var leading = true
@@ -51,19 +69,19 @@ package enum URLPolicy {
 
     /// Images: absolute http and https only.
     package static func allowsImage(_ url: String) -> Bool {
-        switch scheme(of: url) {
-        case .some(let scheme): return (scheme == "http" || scheme == "https") && hasHost(url, scheme: scheme)
-        case .none: return false
-        }
+        guard let scheme = scheme(of: url), scheme == .http || scheme == .https else { return false }
+        return hasHost(url, scheme: scheme)
     }
 
-    /// The lower-cased scheme, or nil for a relative reference. A string that starts like a
-    /// scheme but is not a valid one is treated as relative, as browsers do.
-    static func scheme(of url: String) -> String? {
+    /// The scheme, read case-insensitively, or nil for a relative reference. A string that starts
+    /// like a scheme but is not a valid one is treated as relative, as browsers do. Nothing is
+    /// allocated: the scheme's first eight bytes, lower-cased, are gathered into one word.
+    static func scheme(of url: String) -> Scheme? {
         // Tabs and newlines anywhere are ignored, and so are leading spaces and controls; the
         // scheme is what comes before the first ':', if it is all scheme characters.
         var length = 0
         var first: UInt8 = 0
+        var word: UInt64 = 0
         var leading = true
         for byte in url.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
             if leading && byte <= 0x20 { continue }
@@ -71,25 +89,32 @@ package enum URLPolicy {
             switch byte {
             case UInt8(ascii: ":"):
                 guard length > 0, isLetter(first | 0x20) else { return nil }
-                var scheme: [UInt8] = []
-                scheme.reserveCapacity(length)
-                var started = false
-                for byte in url.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
-                    if !started && byte <= 0x20 { continue }
-                    started = true
-                    if scheme.count == length { break }
-                    scheme.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+                switch (length, word) {
+                case (4, Self.word("http")): return .http
+                case (5, Self.word("https")): return .https
+                case (6, Self.word("mailto")): return .mailto
+                default: return .other(length: length)
                 }
-                return String(decoding: scheme, as: UTF8.self)
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
                 if length == 0 { first = byte }
+                if length < 8 {
+                    let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                    word |= UInt64(lower) << (8 * UInt64(length))
+                }
                 length += 1
             default:
                 return nil // '/', '?', '#' or anything else before a ':' means no scheme
             }
         }
         return nil
+    }
+
+    /// Up to eight bytes of `text` as a little-endian word, as `scheme(of:)` gathers them.
+    private static func word(_ text: StaticString) -> UInt64 {
+        var word: UInt64 = 0
+        for i in 0..<min(8, text.utf8CodeUnitCount) { word |= UInt64(text.utf8Start[i]) << (8 * UInt64(i)) }
+        return word
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }

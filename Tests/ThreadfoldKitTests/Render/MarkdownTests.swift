@@ -107,10 +107,12 @@ struct MarkdownTests {
 @Suite("URL policy")
 struct URLPolicyTests {
     @Test("schemes are read as browsers read them", arguments: [
-        ("https://x", "https"), ("HTTP://x", "http"), ("  mailto:x", "mailto"), ("java\nscript:x", "javascript"),
-        ("/a:b", nil), ("a/b:c", nil), ("#x:y", nil), ("?x:y", nil), ("1abc:x", nil), ("", nil), ("\u{1}javascript:x", "javascript"),
-    ] as [(String, String?)])
-    func scheme(_ url: String, _ expected: String?) {
+        ("https://x", .https), ("HTTP://x", .http), ("  mailto:x", .mailto), ("java\nscript:x", .other(length: 10)),
+        ("/a:b", nil), ("a/b:c", nil), ("#x:y", nil), ("?x:y", nil), ("1abc:x", nil), ("", nil), ("\u{1}javascript:x", .other(length: 10)),
+        ("HtTpS:x", .https), ("httpss://x", .other(length: 6)), ("http\t:x", .http), ("mailt:x", .other(length: 5)), ("ttp:x", .other(length: 3)),
+        ("a-very-long+scheme.x:y", .other(length: 20)), ("mailtox:x", .other(length: 7)), ("h:x", .other(length: 1)), ("http", nil),
+    ] as [(String, URLPolicy.Scheme?)])
+    func scheme(_ url: String, _ expected: URLPolicy.Scheme?) {
         #expect(URLPolicy.scheme(of: url) == expected)
     }
 
@@ -121,6 +123,6 @@ struct URLPolicyTests {
         ("//x", nil, true), ("x", nil, true), ("/x", nil, true),
     ] as [(String, String?, Bool)])
     func host(_ url: String, _ scheme: String?, _ expected: Bool) {
-        #expect(URLPolicy.hasHost(url, scheme: scheme) == expected)
+        #expect(URLPolicy.hasHost(url, scheme: scheme.map { _ in URLPolicy.scheme(of: url)! }) == expected)
     }
 }
