@@ -129,10 +129,7 @@ package struct JSONDocument: Sendable {
     @inline(__always)
     package func memberName(_ key: Int, in names: JSONMemberFilter) -> Int? {
         let node = nodes[key]
-        guard !node.flag else {
-            var text = string(key)
-            return text.withUTF8 { names.place($0, 0..<$0.count) }
-        }
+        guard !node.flag else { return names.place(of: string(key)) }
         return bytes.withUnsafeBufferPointer { names.place($0, Int(node.start)..<Int(node.end)) }
     }
 
@@ -763,6 +760,11 @@ package struct JSONMemberFilter: Sendable {
     private let names: [[UInt8]]
     /// Each name's place in the list the filter was made with (its first place, if repeated).
     private let places: [Int]
+    /// How many names the list the filter was made with holds: every place is below it.
+    package let size: Int
+    /// Tells filters apart without comparing their names: each one made takes the next number.
+    let identity: Int
+    private static let made = Atomic<Int>(0)
 
     /// Keeps no member.
     static let none = JSONMemberFilter([])
@@ -778,6 +780,16 @@ package struct JSONMemberFilter: Sendable {
         heads = sorted.map { name in name.withUnsafeBufferPointer { $0.isEmpty ? 0 : Self.head($0.baseAddress!, count: $0.count) } }
         self.names = sorted
         places = sorted.map { placed[$0]! }
+        size = names.count
+        identity = Self.made.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The place of `name` in the list the filter was made with, or nil.
+    func place(of name: String) -> Int? {
+        // A literal's bytes are read where they stand; any other string is made contiguous first.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ place($0, 0..<$0.count) }) { return found }
+        var name = name
+        return name.withUTF8 { place($0, 0..<$0.count) }
     }
 
     /// Up to the first eight of `count` bytes at `bytes` as a little-endian word, zero-padded.

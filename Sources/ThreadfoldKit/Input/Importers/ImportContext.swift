@@ -7,6 +7,12 @@ struct ImportContext {
     let format: SourceFormat
     let options: ImportOptions
     var errors: [InputError] = []
+    /// The members of one object named in `indexedNames`, found in one pass by `index(_:names:)`
+    /// (tape indices of their values, by place; -1 for none): a dump record's dozen lookups then
+    /// cost a name match each rather than a scan of its members each.
+    private var indexedObject = -1
+    private var indexedNames = JSONMemberFilter.none
+    private var indexedValues: [Int32] = []
     /// Comments left out, as warnings: skipped for a missing required field (only with
     /// `options.lenient`; kind `skipped`), or by the form's own rule (kind `notPublic`).
     var skipped: [InputError] = []
@@ -35,9 +41,10 @@ struct ImportContext {
         errors.append(reader.error(mismatch, suffix: readAs, hint: hint))
     }
 
-    /// `read`'s value, or nil after recording its mismatch.
-    private mutating func recording<T>(_ read: () throws(JSONMismatch) -> T) -> T? {
-        do throws(JSONMismatch) { return try read() } catch {
+    /// `read`'s value, or nil after recording its mismatch. `read` is handed the reader, which it
+    /// borrows: a closure that captured a copy retained and released the whole document per member.
+    private mutating func recording<T>(_ read: (borrowing JSONReader) throws(JSONMismatch) -> T) -> T? {
+        do throws(JSONMismatch) { return try read(reader) } catch {
             fail(error)
             return nil
         }
@@ -45,49 +52,75 @@ struct ImportContext {
 
     // MARK: Typed members. A missing or null member is nil; a member of the wrong type is an error.
 
-    func member(_ object: Int, _ key: String) -> Int? { reader.member(object, key) }
-
-    mutating func string(_ object: Int, _ key: String, _ path: String) -> String? {
-        guard let value = member(object, key) else { return nil }
-        return recording { [reader] () throws(JSONMismatch) in try reader.string(value, path + "." + key) }
+    /// The member `key` of `object` when it is present and not null (the last one, if repeated).
+    func member(_ object: Int, _ key: String) -> Int? {
+        guard object == indexedObject, let place = indexedNames.place(of: key) else { return reader.member(object, key) }
+        let value = Int(indexedValues[place])
+        return value < 0 || document.kind(value) == .null ? nil : value
     }
 
-    mutating func id(_ object: Int, _ key: String, _ path: String) -> CommentID? {
+    /// Reads the members of the object at `object` that `names` holds in one pass, for the
+    /// lookups that follow (`member` and every typed read); lookups of other objects, and of
+    /// names `names` lacks, scan as before.
+    mutating func index(_ object: Int, names: JSONMemberFilter) {
+        indexedObject = -1
+        let document = reader.document
+        guard document.kind(object) == .object else { return }
+        if indexedNames.identity != names.identity {
+            indexedNames = names
+            indexedValues = Array(repeating: -1, count: names.size)
+        } else {
+            for i in indexedValues.indices { indexedValues[i] = -1 }
+        }
+        indexedValues.withUnsafeMutableBufferPointer { values in
+            document.forEachMemberNode(object) { key, value in
+                if let place = document.memberName(key, in: names) { values[place] = Int32(value) }
+            }
+        }
+        indexedObject = object
+    }
+
+    mutating func string(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> String? {
         guard let value = member(object, key) else { return nil }
-        return recording { [reader] () throws(JSONMismatch) in try reader.id(value, path + "." + key, expected: "a string or an integer id") }
+        return recording { (reader) throws(JSONMismatch) in try reader.string(value, path() + "." + key) }
+    }
+
+    mutating func id(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> CommentID? {
+        guard let value = member(object, key) else { return nil }
+        return recording { (reader) throws(JSONMismatch) in try reader.id(value, path() + "." + key, expected: "a string or an integer id") }
     }
 
     /// A required id: the first of `keys` that is present. A wrongly typed one is reported (once,
     /// by `id`); a missing one is reported as missing, naming `what` was expected.
-    mutating func requiredID(_ object: Int, _ keys: [String], _ path: String, what: String) -> CommentID? {
+    mutating func requiredID(_ object: Int, _ keys: [String], _ path: @autoclosure () -> String, what: String) -> CommentID? {
         for key in keys where member(object, key) != nil {
-            return id(object, key, path)
+            return id(object, key, path())
         }
-        fail(object, path + "." + keys[0], "expected \(what), found none")
+        fail(object, path() + "." + keys[0], "expected \(what), found none")
         return nil
     }
 
-    mutating func integer(_ object: Int, _ key: String, _ path: String) -> Int64? {
+    mutating func integer(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int64? {
         guard let value = member(object, key) else { return nil }
-        return recording { [reader] () throws(JSONMismatch) in try reader.rounded(value, path + "." + key) }
+        return recording { (reader) throws(JSONMismatch) in try reader.rounded(value, path() + "." + key) }
     }
 
-    mutating func bool(_ object: Int, _ key: String, _ path: String) -> Bool {
+    mutating func bool(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Bool {
         guard let value = member(object, key) else { return false }
-        return recording { [reader] () throws(JSONMismatch) in try reader.bool(value, path + "." + key) } ?? false
+        return recording { (reader) throws(JSONMismatch) in try reader.bool(value, path() + "." + key) } ?? false
     }
 
     /// A time: ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
-    mutating func time(_ object: Int, _ key: String, _ path: String) -> Timestamp? {
+    mutating func time(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Timestamp? {
         guard let value = member(object, key) else { return nil }
-        return recording { [reader] () throws(JSONMismatch) in try reader.time(value, path + "." + key, expected: "a Unix time or an ISO 8601 date") }
+        return recording { (reader) throws(JSONMismatch) in try reader.time(value, path() + "." + key, expected: "a Unix time or an ISO 8601 date") }
     }
 
     /// The object at `key`, or nil; anything else there is an error.
-    mutating func object(_ object: Int, _ key: String, _ path: String) -> Int? {
+    mutating func object(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
         guard let value = member(object, key) else { return nil }
         guard document.kind(value) == .object else {
-            fail(reader.mismatch(value, path + "." + key, expected: "an object"))
+            fail(reader.mismatch(value, path() + "." + key, expected: "an object"))
             return nil
         }
         return value
@@ -95,15 +128,15 @@ struct ImportContext {
 
     /// A count the source keeps of something (comments, replies): a number clamped to
     /// 0...`InputLimits.maxCount`, so sums of counts stay in range; nil when absent.
-    mutating func count(_ object: Int, _ key: String, _ path: String) -> Int? {
-        integer(object, key, path).map { Int(clamping: min(max($0, 0), Int64(InputLimits.maxCount))) }
+    mutating func count(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
+        integer(object, key, path()).map { Int(clamping: min(max($0, 0), Int64(InputLimits.maxCount))) }
     }
 
     /// The array at `key`, or nil; anything else there is an error.
-    mutating func array(_ object: Int, _ key: String, _ path: String) -> Int? {
+    mutating func array(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
         guard let value = member(object, key) else { return nil }
         guard document.kind(value) == .array else {
-            fail(reader.mismatch(value, path + "." + key, expected: "an array"))
+            fail(reader.mismatch(value, path() + "." + key, expected: "an array"))
             return nil
         }
         return value
@@ -111,9 +144,9 @@ struct ImportContext {
 
     /// A story's opening post as HTML: its text at `key`, else, for a link post, its `url`
     /// (`linkPostBody`); nil when it has neither.
-    mutating func openingPost(_ story: Int, text key: String, _ path: String) -> String? {
-        if let text = string(story, key, path), !text.isEmpty { return text }
-        return string(story, "url", path).flatMap(Self.linkPostBody)
+    mutating func openingPost(_ story: Int, text key: String, _ path: @autoclosure () -> String) -> String? {
+        if let text = string(story, key, path()), !text.isEmpty { return text }
+        return string(story, "url", path()).flatMap(Self.linkPostBody)
     }
 
     /// The opening post of a link post that has no text of its own: a paragraph with its link,

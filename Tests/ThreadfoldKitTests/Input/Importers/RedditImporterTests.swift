@@ -139,6 +139,22 @@ struct RedditDumpTests {
         {"id": "d3", "link_id": "t3_bb", "parent_id": "t1_d2", "author": "dee", "body": "still here", "created_utc": 1422293900}
         """
 
+    @Test("records of threads that alternate go to their own threads; a repeated member's last value counts, an escaped name is read, and null reads as absent")
+    func alternating() throws {
+        let dump = #"""
+            {"id": "a1", "link_id": "t3_aa", "parent_id": "t3_aa", "author": "ann", "body": "first", "body": "second", "created_utc": 1422293457, "sc\u006fre": 7}
+            {"id": "b1", "link_id": "t3_bb", "parent_id": "t3_bb", "author": null, "body": "x", "created_utc": 1422293458}
+            {"id": "a2", "link_id": "t3_aa", "parent_id": "t1_a1", "author": "bob", "body": "y", "created_utc": 1422293459, "score": null}
+            """#
+        let result = try Importer.read(bytes: Array(dump.utf8), file: "RC.jsonl")
+        #expect(result.format == .reddit)
+        #expect(result.threads.map(\.info.id) == [CommentID("aa"), CommentID("bb")])
+        #expect(result.threads[0].comments.map(\.id.string) == ["a1", "a2"])
+        #expect(result.threads[0].comments[0].body == "second" && result.threads[0].comments[0].score == 7)
+        #expect(result.threads[1].comments[0].author == nil && result.threads[1].comments[0].body == "x")
+        #expect(result.threads[0].comments[1].score == nil && result.threads[0].comments[1].parentID == CommentID("a1"))
+    }
+
     @Test("one comment per line, grouped into threads by link_id, parents from t1_ ids")
     func dump() throws {
         let result = try Importer.read(bytes: Array(Self.dump.utf8), file: "RC_2015-01.jsonl")
