@@ -22,7 +22,7 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
     /// Appends `text` with `& < > " '` escaped. Safe in text and in single- or double-quoted
     /// attributes.
     @inline(__always)
-    package static func escape(_ text: String, into out: inout [UInt8]) {
+    package static func escape<Sink: ByteSink>(_ text: String, into out: inout Sink) {
         var text = text
         text.withUTF8 { escape($0, into: &out) }
     }
@@ -30,7 +30,7 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
     /// Appends UTF-8 `buffer` with `& < > " '` escaped, and every code point HTML forbids (NUL and
     /// other controls, C1 controls, noncharacters) replaced by U+FFFD.
     @inline(__always)
-    package static func escape(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    package static func escape<Sink: ByteSink>(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
         var runStart = 0
         var i = 0
         let count = buffer.count
@@ -53,12 +53,12 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
                 i += 1
                 continue
             }
-            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
-            out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            if runStart < i { out.write(UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
+            out.write(UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
             i += length
             runStart = i
         }
-        if runStart < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
+        if runStart < count { out.write(UnsafeBufferPointer(rebasing: buffer[runStart...])) }
     }
 
     /// The first byte at or after `from` that `escape` may change (`& < > " '`, a control, DEL, or

@@ -60,7 +60,17 @@ struct TemplateRenderer<Model: TemplateModel> {
         _ = link(template, key: "\u{0}" + template.name)
         current = 0
         start = out.count
-        try run(into: &out)
+        // The page is written through a writer's block, and moved into `out` a block at a time.
+        var taken: [UInt8] = []
+        swap(&taken, &out)
+        var writer = ByteWriter(appendingTo: taken)
+        do throws(TemplateError) {
+            try run(into: &writer)
+        } catch {
+            out = writer.finish()
+            throw error
+        }
+        out = writer.finish()
     }
 
     /// Adds `template` to the page's templates, its ops rebased onto the linked arrays.
@@ -89,7 +99,7 @@ struct TemplateRenderer<Model: TemplateModel> {
 
     /// Checked after each write: output past `limit` is an error naming the template.
     @inline(__always)
-    private func checkSize(_ out: [UInt8]) throws(TemplateError) {
+    private func checkSize(_ out: borrowing ByteWriter) throws(TemplateError) {
         if out.count - start > limit { throw tooLarge() }
     }
 
@@ -129,7 +139,7 @@ struct TemplateRenderer<Model: TemplateModel> {
 
     /// Renders with a loop over an explicit stack of frames rather than recursion, so sections
     /// nested 16,000 deep (or more) cost heap, not call stack.
-    private mutating func run(into out: inout [UInt8]) throws(TemplateError) {
+    private mutating func run(into out: inout ByteWriter) throws(TemplateError) {
         // The model, once a page: read from `self` inside this mutating loop, it was copied
         // whole (569 bytes) before every lookup.
         let model = self.model
@@ -158,7 +168,7 @@ struct TemplateRenderer<Model: TemplateModel> {
             switch op.code {
             case .text:
                 bytes.withUnsafeBufferPointer { bytes in
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(op.a)..<Int(op.a + op.b)]))
+                    out.write(UnsafeBufferPointer(rebasing: bytes[Int(op.a)..<Int(op.a + op.b)]))
                 }
                 try checkSize(out)
             case .escaped, .raw:
@@ -289,27 +299,27 @@ struct TemplateRenderer<Model: TemplateModel> {
         return value
     }
 
-    private static func write(_ value: Value, escaped: Bool, into out: inout [UInt8]) {
+    private static func write(_ value: Value, escaped: Bool, into out: inout ByteWriter) {
         switch value {
         case .null, .list, .node:
             break
         case .bool(let flag):
-            out.append(contentsOf: (flag ? "true" : "false").utf8)
+            out.write(flag ? "true" : "false")
         case .int(let number):
-            out.append(contentsOf: String(number).utf8)
+            out.write(String(number))
         case .double(let number):
             if number.rounded() == number, abs(number) < 1e15 {
-                out.append(contentsOf: String(Int64(number)).utf8)
+                out.write(String(Int64(number)))
             } else {
-                out.append(contentsOf: String(number).utf8)
+                out.write(String(number))
             }
         case .text(let text):
             // Input text is escaped even in `{{{x}}}`: only HTML values are ever raw.
             HTML.escape(text, into: &out)
         case .literal(let text):
-            if escaped { HTML.escape(text, into: &out) } else { out.append(contentsOf: text.utf8) }
+            if escaped { HTML.escape(text, into: &out) } else { out.write(text) }
         case .html(let html):
-            out.append(contentsOf: html.raw.utf8)
+            out.write(html.raw)
         }
     }
 }
