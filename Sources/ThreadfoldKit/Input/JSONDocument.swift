@@ -105,11 +105,7 @@ package struct JSONDocument: Sendable {
     /// Calls `body` with the decoded key and the tape index of each member's value, in order.
     @inline(__always)
     package func forEachMember(_ index: Int, _ body: (_ key: String, _ value: Int) throws -> Void) rethrows {
-        var key = index + 1
-        for _ in 0..<Int(nodes[index].count) {
-            try body(string(key), key + 1)
-            key = next(key + 1)
-        }
+        try forEachMemberNode(index) { key, value in try body(string(key), value) }
     }
 
     /// Calls `body` with the tape index of each member's key and of its value, in order: for a
@@ -749,9 +745,10 @@ package final class TextLocator: Sendable {
     }
 }
 
-/// Member names a parse keeps in a dump thread's records (`JSONDocument.init(records:)`), compared
-/// as raw bytes: by length, then by their first eight bytes as one word, and only a longer name's
-/// rest byte by byte.
+/// A list of member names, matched against raw bytes: by length, then by their first eight bytes
+/// as one word, and only a longer name's rest byte by byte. It names the members a parse keeps in a
+/// dump thread's records (`JSONDocument.init(records:)`, `keeps`), and tells a reader which of its
+/// names a key is, by its place in the list (`place`, `JSONDocument.memberName`).
 package struct JSONMemberFilter: Sendable {
     /// The names of length n are `heads[first[n]..<first[n + 1]]` (and `names` alike).
     private let first: [Int]

@@ -135,48 +135,35 @@ private struct Decoder {
                 fail(element, record.path(for: origin), "expected a comment object, found \(document.kind(element).described)")
                 continue
             }
-            if let replies = readComment(element, origin: origin, parent: frame.parent), let (array, arrayKey) = replies {
-                walk.push(array, container: Int32(index), key: "." + arrayKey, parent: record.comments[index].id)
+            if case .read(let replies?) = readComment(element, origin: origin, parent: frame.parent) {
+                walk.push(replies.array, container: Int32(index), key: "." + replies.key, parent: record.comments[index].id)
             }
         }
     }
 
     /// The comment members this format reads, by their place in `Self.commentMembers`.
-    private enum Member: Int, CaseIterable {
-        case id, parentUnderscored, parentCamel, parent, author, body, createdAt, created, time, editedAt, edited,
-             score, deleted, removed, authorFlair, replies, children
-
-        var name: String {
-            switch self {
-            case .id: return "id"
-            case .parentUnderscored: return "parent_id"
-            case .parentCamel: return "parentID"
-            case .parent: return "parent"
-            case .author: return "author"
-            case .body: return "body"
-            case .createdAt: return "created_at"
-            case .created: return "created"
-            case .time: return "time"
-            case .editedAt: return "edited_at"
-            case .edited: return "edited"
-            case .score: return "score"
-            case .deleted: return "deleted"
-            case .removed: return "removed"
-            case .authorFlair: return "author_flair"
-            case .replies: return "replies"
-            case .children: return "children"
-            }
-        }
+    private enum Member: String, CaseIterable {
+        case id, parentUnderscored = "parent_id", parentCamel = "parentID", parent, author, body
+        case createdAt = "created_at", created, time, editedAt = "edited_at", edited, score, deleted, removed
+        case authorFlair = "author_flair", replies, children
     }
 
-    /// Matches a key against every name of `Member` as bytes, so no key becomes a `String`.
-    private static let commentMembers = JSONMemberFilter(Member.allCases.map(\.name))
+    /// Matches a key against every name of `Member` as bytes: only a key with an escape is
+    /// made into a `String` first.
+    private static let commentMembers = JSONMemberFilter(Member.allCases.map(\.rawValue))
+    private static let members = Member.allCases
 
-    /// Decodes one comment object and appends it to `record.comments`; returns nil (after
-    /// recording errors) when it is unusable, and otherwise the array of its nested replies and
-    /// that array's key, if it has one.
-    mutating func readComment(_ object: Int, origin: RecordOrigin,
-                              parent nestedParent: CommentID?) -> (Int, String)?? {
+    /// What reading one comment object came to.
+    enum CommentRead {
+        /// Unusable: its errors are recorded.
+        case skipped
+        /// Appended to `record.comments`, with the array of its nested replies and that array's
+        /// key, if it has one.
+        case read(replies: (array: Int, key: String)?)
+    }
+
+    /// Decodes one comment object and appends it to `record.comments`.
+    mutating func readComment(_ object: Int, origin: RecordOrigin, parent nestedParent: CommentID?) -> CommentRead {
         var comment = CommentRecord(id: CommentID(""), origin: origin)
         var hasID = false
         var explicitParent: CommentID?? = nil
@@ -188,9 +175,10 @@ private struct Decoder {
         // A failure's path is the member's key here; the comment's own path goes before it
         // below, so nothing is built unless there is something to report.
         document.forEachMemberNode(object) { keyNode, value in
-            guard let place = document.memberName(keyNode, in: Self.commentMembers), let member = Member(rawValue: place) else {
+            guard let place = document.memberName(keyNode, in: Self.commentMembers) else {
                 return // unknown fields are ignored
             }
+            let member = Self.members[place]
             let kind = r.kind(value)
             func key() -> String { document.string(keyNode) }
             do throws(JSONMismatch) {
@@ -225,7 +213,7 @@ private struct Decoder {
                 case .authorFlair:
                     comment.authorFlair = try r.optionalString(value, key())
                 case .replies, .children:
-                    if kind == .array { replies = (value, member.name) }
+                    if kind == .array { replies = (value, member.rawValue) }
                     else if kind != .null { throw r.mismatch(value, key(), expected: "an array of replies or null") }
                 }
             } catch { failures.append(error) }
@@ -241,13 +229,13 @@ private struct Decoder {
                 warning.hint = .skipped
                 warning.kind = "skipped"
                 skipped.append(warning)
-                return nil
+                return .skipped
             }
             failures.append(JSONMismatch(node: object, path: path, expected: "an \"id\" (a string or an integer)",
                                          found: "none", hint: .lenient))
         }
         for failure in failures { fail(failure) }
-        guard failures.isEmpty else { return nil }
+        guard failures.isEmpty else { return .skipped }
 
         if let edited { comment.edited = edited || comment.editedAt != nil } else { comment.edited = comment.editedAt != nil }
         // Nesting decides the parent of a nested reply; elsewhere the parent field does.
@@ -257,7 +245,7 @@ private struct Decoder {
             comment.parentID = parent
         }
         record.comments.append(comment)
-        return .some(replies)
+        return .read(replies: replies)
     }
 
     /// `""`, `0`, `"0"` and the thread's own id all mean "no parent".

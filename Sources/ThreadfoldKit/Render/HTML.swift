@@ -22,7 +22,7 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
     /// Appends `text` with `& < > " '` escaped. Safe in text and in single- or double-quoted
     /// attributes.
     @inline(__always)
-    package static func escape<Sink: ByteSink>(_ text: String, into out: inout Sink) {
+    package static func escape<Sink: ByteSink & ~Copyable>(_ text: String, into out: inout Sink) {
         var text = text
         text.withUTF8 { escape($0, into: &out) }
     }
@@ -30,7 +30,7 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
     /// Appends UTF-8 `buffer` with `& < > " '` escaped, and every code point HTML forbids (NUL and
     /// other controls, C1 controls, noncharacters) replaced by U+FFFD.
     @inline(__always)
-    package static func escape<Sink: ByteSink>(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
+    package static func escape<Sink: ByteSink & ~Copyable>(_ buffer: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
         var runStart = 0
         var i = 0
         let count = buffer.count

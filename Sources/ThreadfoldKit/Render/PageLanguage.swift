@@ -38,6 +38,7 @@ struct PageLanguage: Sendable {
     /// every name has its message).
     @inline(__always)
     func message(_ key: TemplateKey) -> String {
-        Int(key.slot) < messages.count ? messages[Int(key.slot)] : ""
+        assert(Int(key.slot) < messages.count, "a key of another template set")
+        return Int(key.slot) < messages.count ? messages[Int(key.slot)] : ""
     }
 }

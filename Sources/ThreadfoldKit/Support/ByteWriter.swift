@@ -1,5 +1,5 @@
 /// Where bytes are appended: an array, or a page's `ByteWriter`. `HTML.escape` writes to either.
-package protocol ByteSink {
+package protocol ByteSink: ~Copyable {
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>)
 }
 
@@ -13,20 +13,23 @@ extension Array: ByteSink where Element == UInt8 {
 /// checks its uniqueness and capacity on the generic path (about 70 instructions a call); here
 /// it is one test and a copy.
 ///
-/// It owns its block: `finish()` hands back the output and frees it, and must be called once.
-struct ByteWriter: ByteSink {
+/// It owns its block, so it cannot be copied: `finish()` hands back the output, and the block is
+/// freed when the writer goes, however it goes.
+struct ByteWriter: ByteSink, ~Copyable {
     private let block: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private var used = 0
     /// What is written, up to the last block moved out of the scratch block.
     private var out: [UInt8]
 
-    /// A writer that appends to `out` (which it takes until `finish`).
-    init(appendingTo out: [UInt8], blockSize: Int = 64 << 10) {
+    /// A writer that appends to `out`.
+    init(appendingTo out: consuming [UInt8], blockSize: Int = 64 << 10) {
         self.out = out
         capacity = max(blockSize, 1)
         block = .allocate(capacity: capacity)
     }
+
+    deinit { block.deallocate() }
 
     /// Every byte of the output so far: the array's and the block's.
     var count: Int { out.count + used }
@@ -57,10 +60,11 @@ struct ByteWriter: ByteSink {
         used = 0
     }
 
-    /// The output, with the block's bytes moved in; the block is freed.
+    /// The output, with the block's bytes moved in.
     consuming func finish() -> [UInt8] {
         flush()
-        block.deallocate()
-        return out
+        var output: [UInt8] = []
+        swap(&output, &out)
+        return output
     }
 }

@@ -226,33 +226,33 @@ enum RedditImporter {
 
     /// A dump's submission, onto its thread: title, opening post (`selftext`, or a link post's
     /// URL), author, time, subreddit, permalink, score and flags. Returns `num_comments`.
-    static func submission(_ context: inout ImportContext, _ item: Int, _ path: String, into info: inout ThreadInfo) -> Int64? {
-        if let title = context.string(item, "title", path), !title.isEmpty { info.title = unescapeEntities(title) }
-        let author = context.string(item, "author", path)
+    static func submission(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String, into info: inout ThreadInfo) -> Int64? {
+        if let title = context.string(item, "title", path()), !title.isEmpty { info.title = unescapeEntities(title) }
+        let author = context.string(item, "author", path())
         info.author = author == "[deleted]" ? nil : author
-        info.createdAt = context.time(item, "created_utc", path)
-        if let subreddit = context.string(item, "subreddit", path), !subreddit.isEmpty { info.category = "r/" + subreddit }
-        if let permalink = context.string(item, "permalink", path), !permalink.isEmpty {
+        info.createdAt = context.time(item, "created_utc", path())
+        if let subreddit = context.string(item, "subreddit", path()), !subreddit.isEmpty { info.category = "r/" + subreddit }
+        if let permalink = context.string(item, "permalink", path()), !permalink.isEmpty {
             info.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
         }
-        info.score = context.integer(item, "score", path)
-        let text = context.string(item, "selftext", path) ?? ""
+        info.score = context.integer(item, "score", path())
+        let text = context.string(item, "selftext", path()) ?? ""
         if !text.isEmpty, text != "[deleted]", text != "[removed]" {
             info.body = unescapeEntities(text)
             info.bodyFormat = .markdown
-        } else if !context.bool(item, "is_self", path), let url = context.string(item, "url", path), !url.isEmpty,
+        } else if !context.bool(item, "is_self", path()), let url = context.string(item, "url", path()), !url.isEmpty,
                   url != info.url, let body = ImportContext.linkPostBody(unescapeEntities(url)) {
             info.body = body
             info.bodyFormat = .html
         }
         var flags: [String] = []
-        if context.bool(item, "stickied", path) { flags.append("stickied") }
-        if context.bool(item, "locked", path) { flags.append("locked") }
-        if context.bool(item, "over_18", path) { flags.append("NSFW") }
-        if context.bool(item, "spoiler", path) { flags.append("spoiler") }
+        if context.bool(item, "stickied", path()) { flags.append("stickied") }
+        if context.bool(item, "locked", path()) { flags.append("locked") }
+        if context.bool(item, "over_18", path()) { flags.append("NSFW") }
+        if context.bool(item, "spoiler", path()) { flags.append("spoiler") }
         info.tags = flags
         guard let count = context.member(item, "num_comments"), context.document.kind(count) == .number else { return 0 }
-        return context.integer(item, "num_comments", path).map { max(0, $0) }
+        return context.integer(item, "num_comments", path()).map { max(0, $0) }
     }
 
     /// `t1_abc` → `abc`.

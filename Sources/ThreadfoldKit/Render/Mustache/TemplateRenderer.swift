@@ -63,7 +63,7 @@ struct TemplateRenderer<Model: TemplateModel> {
         // The page is written through a writer's block, and moved into `out` a block at a time.
         var taken: [UInt8] = []
         swap(&taken, &out)
-        var writer = ByteWriter(appendingTo: taken)
+        var writer = ByteWriter(appendingTo: consume taken)
         do throws(TemplateError) {
             try run(into: &writer)
         } catch {

@@ -62,7 +62,8 @@ package struct TemplateData: TemplateModel {
     package init(_ set: TemplateSet) { names = set.keys.names }
 
     package func value(_ key: TemplateKey, of node: Object) -> TemplateValue<Object>? {
-        Int(key.slot) < names.count ? node.values[names[Int(key.slot)]] : nil
+        assert(Int(key.slot) < names.count, "a key of another template set")
+        return Int(key.slot) < names.count ? node.values[names[Int(key.slot)]] : nil
     }
     package func kind(of node: Object) -> Int? { nil }
 
