@@ -119,8 +119,11 @@ private struct Builder {
 
         // 6. The visible tree, each level sorted.
         var (childStart, childList, roots) = group(include: { flags[$0].contains(.visible) })
-        let timeKey = records.map { $0.createdAt?.milliseconds ?? Int64.min }
-        let scoreKey = records.map { $0.score ?? 0 }
+        // Fields read through the buffer, a record at a time in place: `records.map` handed its
+        // closure a copy of each whole record, retaining every string in it.
+        let (timeKey, scoreKey) = records.withUnsafeBufferPointer { buffer in
+            (buffer.indices.map { buffer[$0].createdAt?.milliseconds ?? Int64.min }, buffer.indices.map { buffer[$0].score ?? 0 })
+        }
         func sort(_ slice: inout ArraySlice<Int32>, _ order: CommentOrder) {
             switch order {
             case .oldest:
