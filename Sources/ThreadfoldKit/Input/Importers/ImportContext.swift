@@ -59,6 +59,12 @@ struct ImportContext {
         return value < 0 || document.kind(value) == .null ? nil : value
     }
 
+    /// Whether `object` has a member `key`, null or not (as `JSONDocument.member` answers it).
+    func has(_ object: Int, _ key: String) -> Bool {
+        guard object == indexedObject, let place = indexedNames.place(of: key) else { return document.member(object, key) != nil }
+        return indexedValues[place] >= 0
+    }
+
     /// Reads the members of the object at `object` that `names` holds in one pass, for the
     /// lookups that follow (`member` and every typed read); lookups of other objects, and of
     /// names `names` lacks, scan as before.

@@ -176,7 +176,8 @@ enum RedditImporter {
                 return
             }
             context.index(item, names: dumpMembers)
-            if document.member(item, "link_id") == nil, DumpForm.isRedditSubmission(document, item) {
+            // Answered from the index, which counts a null member as present, as the rule does.
+            if !context.has(item, "link_id"), DumpForm.isRedditSubmission(has: { context.has(item, $0) }) {
                 guard let rawID = context.requiredID(item, ["id", "name"], path(), what: "a submission id") else { return }
                 let t = thread(CommentID(strip(rawID.string)))
                 if let total = submission(&context, item, path(), into: &threads[t].info) { counted[t] = total }
@@ -206,11 +207,12 @@ enum RedditImporter {
             if comment.deleted || comment.removed { comment.body = "" }
             comment.authorDeleted = author == "[deleted]" && !comment.deleted
             comment.createdAt = context.time(item, "created_utc", path())
-            if let edited = context.member(item, "edited"), document.kind(edited) != .true, document.kind(edited) != .false {
+            let edited = context.member(item, "edited")
+            if let edited, document.kind(edited) != .true, document.kind(edited) != .false {
                 comment.editedAt = context.time(item, "edited", path())
                 comment.edited = comment.editedAt != nil
             } else {
-                comment.edited = context.member(item, "edited").map { document.kind($0) == .true } ?? false
+                comment.edited = edited.map { document.kind($0) == .true } ?? false
             }
             comment.score = context.integer(item, "score", path())
             if let flair = context.string(item, "author_flair_text", path()), !flair.isEmpty { comment.authorFlair = flair }
