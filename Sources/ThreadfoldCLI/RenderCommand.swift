@@ -48,27 +48,20 @@ enum RenderCommand {
             return CLI.ExitCode.failure
         }
 
-        // Inputs: the files named, or the bundled example. Each is read only when its turn
-        // comes, so memory holds one file at a time. Dumps are read together, where the first
-        // is named, as `build` reads them.
+        // Inputs: the files named, or the bundled example. Each is read when its turn comes, so
+        // memory holds one file at a time, and once: its first line, in memory, says whether it
+        // is a dump (`ArchiveInput.contents(ofFile:dumpForm:)`). Dumps are read together, where
+        // the first is named, as `build` reads them: that one looks ahead for the others.
         let detect = ArchiveInput.dumps(options.importing)
-        var inputs: [(display: String, base: String, bytes: () -> Result<[UInt8], InputError>)] = []
-        var dumps: [ArchiveUnit] = []
-        var dumpsAt: Int?
-        if parsed.positionals.isEmpty {
-            inputs.append(("example.json (bundled)", "example", { .success(ResourceStore.exampleThread) }))
-        } else {
-            for input in parsed.positionals {
-                if input != "-", (try? InputFile.kind(input, missing: "")) == .regular,
-                   let form = ArchiveInput.dumpForm(ofFile: input, linesAreThreads: nil, dumpForm: detect) {
-                    dumps.append(ArchiveUnit(source: .dump(path: input, form: form), display: input))
-                    if dumpsAt == nil { dumpsAt = inputs.count }
-                    continue
-                }
-                let display = input == "-" ? "<stdin>" : input
-                inputs.append((display, input == "-" ? "thread" : pageBase(input), { SharedOptions.read(input, console) }))
-            }
+        let named: [String?] = parsed.positionals.isEmpty ? [nil] : parsed.positionals
+        func isRegular(_ input: String) -> Bool { input != "-" && (try? InputFile.kind(input, missing: "")) == .regular }
+        func dump(_ input: String) -> ArchiveUnit? {
+            guard isRegular(input), let form = ArchiveInput.dumpForm(ofFile: input, linesAreThreads: nil, dumpForm: detect) else { return nil }
+            return ArchiveUnit(source: .dump(path: input, form: form), display: input)
         }
+        var dumps: [ArchiveUnit] = []
+        /// The inputs the first dump's look-ahead found to be dumps, read with it.
+        var readWithDumps: Set<Int> = []
 
         // Pages go into a staging folder as they are rendered; the folder replaces the output
         // only when every input rendered.
@@ -110,22 +103,46 @@ enum RenderCommand {
                 console.err("\(label): note: \(report.moreWarnings) more warnings like these; 'threadfold check --all' with the same dumps lists every one\n")
             }
         }
-        for k in 0...inputs.count {
+        for (k, input) in named.enumerated() where !readWithDumps.contains(k) {
             do {
-                if k == dumpsAt { try renderDumps() }
-                guard k < inputs.count else { continue }
-                let input = inputs[k]
-                let result = try Importer.read(bytes: try input.bytes().get(), file: input.display, options: options.importing)
-                if !quiet { SharedOptions.noteDetected(result, file: input.display, console) }
+                let display = input.map { $0 == "-" ? "<stdin>" : $0 } ?? "example.json (bundled)"
+                let base = input.map { $0 == "-" ? "thread" : pageBase($0) } ?? "example"
+                let bytes: [UInt8]
+                if let input {
+                    var first: ArchiveUnit?
+                    var read: [UInt8]?
+                    if dumps.isEmpty, isRegular(input) {
+                        switch ArchiveInput.contents(ofFile: input, dumpForm: detect) {
+                        case .dump(let form): first = ArchiveUnit(source: .dump(path: input, form: form), display: input)
+                        case .document(let whole): read = whole
+                        case nil: first = dump(input)
+                        }
+                    }
+                    if let first {
+                        dumps = [first]
+                        for later in named.indices.dropFirst(k + 1) {
+                            guard let path = named[later], let unit = dump(path) else { continue }
+                            dumps.append(unit)
+                            readWithDumps.insert(later)
+                        }
+                        try renderDumps()
+                        continue
+                    }
+                    bytes = try read ?? SharedOptions.read(input, console).get()
+                } else {
+                    bytes = ResourceStore.exampleThread
+                }
+                let result = try Importer.read(bytes: bytes, file: display, options: options.importing)
+                if !quiet { SharedOptions.noteDetected(result, file: display, console) }
                 for thread in result.threads {
                     // A file of several threads gets a page per thread, named after each id.
-                    let base = result.threads.count == 1 ? input.base : "\(input.base)-\(thread.info.id?.string ?? "thread")"
-                    let page = names.claim(base)
+                    let name = result.threads.count == 1 ? base : "\(base)-\(thread.info.id?.string ?? "thread")"
+                    let page = names.claim(name)
                     let done = try renderer.page(thread)
                     if !failed { try staging?.write(page, done.html) }
                     comments += done.thread.totals.comments
                     rendered.append((page, done.thread.totals.comments))
-                    if !quiet { SharedOptions.report(done.diagnostics, file: input.display, limit: 10, console) }
+                    if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
                 }
             } catch let error as SiteError {
                 staging?.abandon()

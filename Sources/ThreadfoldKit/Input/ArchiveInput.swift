@@ -147,6 +147,36 @@ package enum ArchiveInput {
         return form
     }
 
+    /// A regular file read once to render it: a dump, or the bytes of a document.
+    package enum Contents {
+        case dump(DumpForm)
+        case document([UInt8])
+    }
+
+    /// The largest file `contents(ofFile:dumpForm:)` reads whole to see whether it is a dump: a
+    /// dump may be tens of GB, and reading a small one whole costs no more than its first line.
+    static let wholeReadBytes = 16 << 20
+
+    /// The regular file at `path`, read once for a command that renders each file as its turn
+    /// comes (`render`): its dump form when `dumpForm(ofFile:)` would give one, else its bytes
+    /// as `InputFile.read` gives them, so a thread file is not read a second time after its
+    /// first line was looked at. Nil when the file is not read whole to decide, and the caller
+    /// asks `dumpForm(ofFile:)` and reads it as before: a compressed file, one larger than
+    /// `wholeReadBytes`, or one that cannot be read (the later read says why).
+    package static func contents(ofFile path: String, dumpForm: ([UInt8]) -> DumpForm?) -> Contents? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= wholeReadBytes,
+              case .success(let bytes) = FileIO.readAll(fd, limit: wholeReadBytes, sizeHint: Int(info.st_size)),
+              Compression.detect(bytes) == nil else { return nil }
+        // `dumpForm(ofFile:)`'s rule for a plain file: a dump record on the first line that is
+        // not a whole thread.
+        if let first = LineStream.firstLine(of: bytes), let form = dumpForm(first), !isThread(first) { return .dump(form) }
+        return .document(bytes)
+    }
+
     /// Input files under `folder`, recursively, sorted by path bytes; hidden names are skipped,
     /// and so is anything that is neither a regular file nor a folder (FIFOs, sockets, devices).
     ///
@@ -318,7 +348,11 @@ package enum ArchiveInput {
                     let end = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                     keepFirst(bytes[i..<end])
                     let absoluteEnd = offset + end
-                    if absoluteEnd > lineStart {
+                    if units.isEmpty && !decided && !firstTooLong && LineStream.isBlank(firstLine) {
+                        // Blank lines before the first are skipped, as `LineStream` skips them
+                        // (a CRLF file's blank line is "\r").
+                        firstLine = []
+                    } else if absoluteEnd > lineStart {
                         if units.isEmpty && !decided && !firstTooLong {
                             // The first line decides: a whole thread on it, with more lines after.
                             decided = isThread(firstLine)
@@ -443,7 +477,7 @@ package enum ArchiveInput {
     static func isBlank(_ path: String, _ offset: Int, _ length: Int) -> Bool {
         guard length < 64 else { return false }
         guard let bytes = try? ArchiveUnit(source: .line(path: path, offset: offset, length: length, line: 0), display: path).read() else { return false }
-        return bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        return LineStream.isBlank(bytes)
     }
 
     /// A line that is one whole thread in the form it is recognised as (Threadfold's own thread

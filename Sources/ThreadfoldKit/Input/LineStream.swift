@@ -83,6 +83,28 @@ package struct LineStream: Sendable {
         }
     }
 
+    /// The first non-blank line of `bytes`, as `forEachLine` would hand it over from a file
+    /// holding them; nil when there is none or it is longer than `maxLineBytes`.
+    package static func firstLine(of bytes: [UInt8], maxLineBytes: Int = InputLimits.maxLineBytes) -> [UInt8]? {
+        var splitter = Splitter(display: "", maxLineBytes: maxLineBytes)
+        var first: [UInt8]?
+        let take = { (line: Line) throws(InputError) -> Bool in
+            first = Array(line.bytes)
+            return false
+        }
+        // A line longer than `maxLineBytes` fails the splitter: no line to give.
+        let read = bytes.withUnsafeBytes { part in (try? splitter.feed(part, take)) }
+        guard let more = read else { return nil }
+        if more, (try? splitter.finish(take)) == nil { return nil }
+        return first
+    }
+
+    /// A line of nothing but spaces, tabs and carriage returns, which no reader of lines hands over.
+    static func isBlank(_ line: some Sequence<UInt8>) -> Bool {
+        for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
+        return true
+    }
+
     private func openRegular() throws(InputError) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw InputFile.cannotRead(display, errno) }
@@ -157,7 +179,7 @@ private struct Splitter {
     }
 
     private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: (LineStream.Line) throws(InputError) -> Bool) throws(InputError) -> Bool {
-        guard !Self.isBlank(line) else { return true }
+        guard !LineStream.isBlank(line) else { return true }
         defer { position += 1 }
         return try body(LineStream.Line(bytes: line, number: number, offset: start, position: position))
     }
@@ -165,10 +187,5 @@ private struct Splitter {
     private func tooLong() -> InputError {
         InputError(file: display, line: number, column: 1,
                    message: "line \(number) (from byte \(start)) is longer than \(InputLimits.describe(maxLineBytes)); expected one comment or thread per line")
-    }
-
-    static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
-        return true
     }
 }

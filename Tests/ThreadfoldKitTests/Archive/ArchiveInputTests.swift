@@ -44,6 +44,9 @@ struct ArchiveInputTests {
         paths.append(try ArchiveFixture.write(ArchiveFixture.thread(id: "one"), "thread.json", in: folder))
         paths.append(try ArchiveFixture.write("[\n  {\"id\": \"a\"},\n  {\"id\": \"b\", \"parent_id\": \"a\"}\n]\n", "array.json", in: folder))
         paths.append(try ArchiveFixture.write("\n\n" + #"{"id": "c1", "link_id": "t3_x", "parent_id": "t3_x", "body": "late"}"# + "\n", "RC_blank_start.jsonl", in: folder))
+        paths.append(try ArchiveFixture.write(" \t\r\n\r\n" + #"{"id": "c2", "link_id": "t3_x", "parent_id": "t3_x", "body": "crlf"}"# + "\r\n", "RC_crlf.jsonl", in: folder))
+        paths.append(try ArchiveFixture.write(#"{"id": "c3", "link_id": "t3_x", "parent_id": "t3_x", "body": "split"# + "\n" + #"here"}"# + "\n", "RC_split.jsonl", in: folder))
+        paths.append(try ArchiveFixture.write("", "empty.json", in: folder))
         var options = ImportOptions()
         if let threadKey { options.mapping = FieldMapping(paths: [.id: ["id"], .parent: ["parent_id"], .body: ["body"], .thread: [threadKey]]) }
         let linesAreThreads: Bool? = threadKey != nil ? false : nil
@@ -53,10 +56,42 @@ struct ArchiveInputTests {
             var listed: DumpForm?
             if units.count == 1, case .dump(_, let form) = units[0].source { listed = form }
             let probed = ArchiveInput.dumpForm(ofFile: path, linesAreThreads: linesAreThreads, dumpForm: ArchiveInput.dumps(options))
-            #expect(probed == listed, "\(path)")
+            #expect(probed == listed, "\(path) \(String(describing: probed)) \(String(describing: listed))")
             if listed != nil { dumps += 1 }
+            // `render` reads a plain file once: the same answer, or the bytes `InputFile.read` gives.
+            guard linesAreThreads == nil else { continue }
+            switch ArchiveInput.contents(ofFile: path, dumpForm: ArchiveInput.dumps(options)) {
+            case .dump(let form): #expect(form == probed, "\(path)")
+            case .document(let bytes):
+                #expect(probed == nil, "\(path)")
+                #expect(bytes == (try InputFile.read(path, display: path, streams: false)), "\(path)")
+            case nil: #expect(ArchiveInput.isCompressed(path), "\(path): only a compressed file is left to the caller here")
+            }
         }
-        if threadKey == nil { #expect(dumps == 6, "the sample dumps, plain and compressed, the items and the late comment") }
+        if threadKey == nil { #expect(dumps == 7, "the sample dumps, plain and compressed, the items, the late comment and the one after CRLF blanks") }
+    }
+
+    @Test("a file's first line in memory is the line a stream of the file gives first")
+    func firstLine() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let texts = ["", "\n", " \t\r\n", "{}", "{}\n", "\n\n  \n{\"a\": 1}\r\n{}", "\r\n x \n", "a\nb", String(repeating: "y", count: 70) + "\nz",
+                     "\n" + String(repeating: "w", count: 65) + "\n"]
+        for (k, text) in texts.enumerated() {
+            let path = try ArchiveFixture.write(text, "f\(k).txt", in: folder)
+            // A line limit of 64 bytes: the two long lines are over it, so neither gives a line.
+            var streamed: [UInt8]?
+            var stream = LineStream(path: path, display: path)
+            stream.maxLineBytes = 64
+            stream.chunkBytes = 16
+            try? stream.forEachLine { (line) throws(InputError) -> Bool in
+                streamed = Array(line.bytes)
+                return false
+            }
+            #expect(LineStream.firstLine(of: Array(text.utf8), maxLineBytes: 64) == streamed, "\(text.debugDescription)")
+        }
+        #expect(LineStream.firstLine(of: Array("a\nb".utf8)) == Array("a".utf8))
+        #expect(LineStream.firstLine(of: Array(" \n".utf8)) == nil)
     }
 
     @Test("an error on line 3 of a JSON Lines file names line 3")
