@@ -125,7 +125,7 @@ enum JSONScan {
     }
 
     /// Which of `names` the root object of `b` has as members, from its structure alone: strings
-    /// are passed over eight bytes at a time and nothing is checked. The answer is exact for every
+    /// are passed over with memchr and nothing is checked. The answer is exact for every
     /// document the parser accepts, and means nothing for one it refuses, so it serves only a
     /// caller for whom a document that is not JSON comes to the same as one without the members
     /// (`DumpForm.mayDetect`). Nil when the root is not an object, or a root member's name holds
@@ -140,28 +140,22 @@ enum JSONScan {
         while i < count {
             switch b[i] {
             case UInt8(ascii: "\""):
-                // The closing quote: the first quote not taken by a backslash.
+                // The closing quote: the first quote after an even run of backslashes (a pair is
+                // an escaped backslash; an odd run escapes the quote). Quotes are found with
+                // memchr; each backslash is counted once, for the quote that ends its run.
                 let start = i + 1
                 var j = start
-                var escaped = false
                 while true {
-                    while j + 8 <= count {
-                        let word = ByteSearch.Word(base + j)
-                        let stops = word.equal(UInt8(ascii: "\"")) | word.equal(UInt8(ascii: "\\"))
-                        if stops != 0 {
-                            j += ByteSearch.Word.first(stops)
-                            break
-                        }
-                        j += 8
-                    }
-                    while j < count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\") { j += 1 }
-                    guard j < count else { return nil }
-                    if b[j] == UInt8(ascii: "\"") { break }
-                    escaped = true
-                    j += 2
+                    guard let hit = memchr(base + j, Int32(UInt8(ascii: "\"")), count - j) else { return nil }
+                    let quote = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    var run = quote
+                    while run > start && b[run - 1] == UInt8(ascii: "\\") { run -= 1 }
+                    j = quote
+                    if (quote - run) & 1 == 0 { break }
+                    j += 1
                 }
                 if depth == 1 && nameNext {
-                    if escaped { return nil }
+                    if memchr(base + start, Int32(UInt8(ascii: "\\")), j - start) != nil { return nil }
                     for (k, name) in names.enumerated() where spells(b, start..<j, name) { found[k] = true }
                     nameNext = false
                 }

@@ -173,7 +173,10 @@ struct JSONScanTests {
         for text in [#"{"a": {"id": 1, "title": "x"}, "b": ["id", {"link_id": 2}], "name": "n"}"#,
                      #"{"body": "a \"quoted\" \\ \"id\": 1, {\"title\": 2}", "id": "\u0069d"}"#,
                      #"{"\u0069d": 1}"#, #"{"": 0, "children": [], "type": null}"#, "\u{FEFF} \n{\"id\":1}\n", "{}", "[]", #""id""#,
-                     #"{"title": "x", "comments": [[[{"parent_id": ["]"]}]]]}"#] {
+                     #"{"title": "x", "comments": [[[{"parent_id": ["]"]}]]]}"#,
+                     // Runs of backslashes before a quote: even ones end the string, odd ones escape the quote.
+                     #"{"body": "\\", "id": 1}"#, #"{"body": "x\\\", "title": 1", "name": 2}"#, #"{"body": "\\\\\\", "type": 3}"#,
+                     #"{"\\": 1, "id": 2}"#, #"{"a\\": 1, "title": 2}"#, #"{"body": "\"", "children": [], "link_id": "\\\""}"#] {
             Self.skimAgrees(Array(text.utf8))
         }
         // Damaged lines: whatever the parser still accepts, the skim reads alike.
