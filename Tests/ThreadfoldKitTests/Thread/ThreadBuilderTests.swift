@@ -16,6 +16,49 @@ struct ThreadBuilderTests {
         #expect(tree.depth[Fixtures.index(tree, "e")] == 2)
     }
 
+    @Test("reply counts and distinct participants of every comment agree with a walk of its replies, on 300 random threads")
+    func participantsAgree() throws {
+        var random = SplitMix64(seed: 20261203)
+        // Byte-distinct names, two of them canonically equivalent (NFC and NFD), which are two people.
+        let names = ["a", "b", "c", "d", "\u{C9}", "E\u{301}", ""]
+        for round in 0..<300 {
+            let n = 1 + Int(random.next() % UInt64(round < 250 ? 40 : 2_000))
+            var items: [String] = []
+            for k in 0..<n {
+                // Parents among earlier comments (or none, or one not in the thread); listed in a shuffled order.
+                let roll = random.next() % 10
+                let parent = k == 0 || roll == 0 ? "null" : roll == 1 ? "\"missing\"" : "\"c\(random.next() % UInt64(k))\""
+                var fields = #""id": "c\#(k)", "parent_id": \#(parent), "created_at": \#(1_700_000_000 + Int(random.next() % 1000))"#
+                switch random.next() % 8 {
+                case 0: fields += #", "deleted": true"#
+                case 1: fields += #", "removed": true, "author": "a""#
+                case 2: break
+                default: fields += #", "author": "\#(names[Int(random.next() % UInt64(names.count))])""#
+                }
+                items.append("{" + fields + "}")
+            }
+            for k in stride(from: items.count - 1, to: 0, by: -1) { items.swapAt(k, Int(random.next() % UInt64(k + 1))) }
+            let tree = try Fixtures.tree("[" + items.joined(separator: ",") + "]")
+            // Each name once, and each comment's author id names its author.
+            #expect(Set(tree.authorNames.map { Array($0.utf8) }).count == tree.authorNames.count)
+            for i in 0..<tree.count where tree.authorID[i] >= 0 {
+                #expect(tree.authorNames[Int(tree.authorID[i])].utf8.elementsEqual(tree.records[i].author?.utf8 ?? "".utf8))
+            }
+            for i in 0..<tree.count where tree.flags[i].contains(.visible) {
+                var authors: Set<Int32> = []
+                var replies: Int32 = 0
+                var pending = Array(tree.childList[Int(tree.childStart[i])..<Int(tree.childStart[i + 1])])
+                while let c = pending.popLast() {
+                    replies += 1
+                    if tree.authorID[Int(c)] >= 0 { authors.insert(tree.authorID[Int(c)]) }
+                    pending += tree.childList[Int(tree.childStart[Int(c)])..<Int(tree.childStart[Int(c) + 1])]
+                }
+                #expect(tree.stats[i].totalReplies == replies, "round \(round), comment \(i)")
+                #expect(tree.stats[i].participants == Int32(authors.count), "round \(round), comment \(i)")
+            }
+        }
+    }
+
     @Test("sort orders: oldest, newest, top; replies sorted on their own; ties keep input order")
     func sorting() throws {
         let json = #"""
@@ -149,29 +192,6 @@ struct ThreadBuilderTests {
         #expect(tree.totals == ThreadTotals(comments: 8, participants: 5, levels: 4, latestActivity: Timestamp(milliseconds: 900_000)))
         #expect(tree.flags[Fixtures.index(tree, "c")].contains(.byThreadAuthor))
         #expect(!tree.flags[Fixtures.index(tree, "b")].contains(.byThreadAuthor))
-    }
-
-    @Test("participant counts match a brute-force count on a random tree")
-    func participantsBruteForce() throws {
-        var generator = SplitMix64(seed: 42)
-        var comments: [(String, String?, String)] = []
-        for i in 0..<2_000 {
-            let parent: String? = i == 0 || generator.next() % 10 == 0 ? nil : "n\(generator.next() % UInt64(i))"
-            comments.append(("n\(i)", parent, "u\(generator.next() % 40)"))
-        }
-        let tree = try Fixtures.tree(Fixtures.flat(comments))
-        for i in 0..<tree.count {
-            var authors = Set<String>()
-            var stack = Array(tree.children(of: i))
-            var total = 0
-            while let c = stack.popLast() {
-                total += 1
-                authors.insert(tree.records[Int(c)].author!)
-                stack.append(contentsOf: tree.children(of: Int(c)))
-            }
-            #expect(Int(tree.stats[i].participants) == authors.count)
-            #expect(Int(tree.stats[i].totalReplies) == total)
-        }
     }
 }
 
