@@ -107,6 +107,18 @@ struct InputFileTests {
         close(ends[1])
         #expect(FileIO.readAll(ends[0], limit: 10) == .success(Array("0123456789".utf8)))
         close(ends[0])
+
+        // A size hint that is right, too small (the buffer grows) or too large (the end comes first).
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }
+        let file = folder.appendingPathComponent("bytes.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        for hint in [0, 1, 1_000, 199_999, 200_000, 200_001, 1 << 20] {
+            let fd = open(file, O_RDONLY)
+            #expect(FileIO.readAll(fd, limit: 1 << 20, sizeHint: hint) == .success(bytes), "hint \(hint)")
+            #expect(lseek(fd, 0, SEEK_SET) == 0)
+            #expect(FileIO.readAll(fd, limit: 199_999, sizeHint: hint) == .failure(.tooLarge), "hint \(hint)")
+            close(fd)
+        }
     }
 
     @Test("errors name the errno: a link loop is ELOOP, not a missing file")
