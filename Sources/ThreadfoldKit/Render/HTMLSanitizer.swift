@@ -323,7 +323,7 @@ private struct Writer {
     /// An allowed absolute URL for `reference`: as it is when it has an allowed scheme, resolved
     /// against the source's site when relative and the site is known, else nil.
     func resolve(_ reference: String, image: Bool) -> String? {
-        let allowed = image ? URLPolicy.allowsImage : URLPolicy.allowsLink
+        let allowed: (String) -> Bool = image ? { URLPolicy.allowsImage($0) } : { URLPolicy.allowsLink($0) }
         if URLPolicy.scheme(of: reference) != nil { return allowed(reference) ? reference : nil }
         let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let base, !trimmed.isEmpty, !trimmed.hasPrefix("#"),

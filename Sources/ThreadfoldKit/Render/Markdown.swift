@@ -816,8 +816,10 @@ package struct MarkdownRenderer: Sendable {
                 guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
                 if type == CMARK_NODE_LINK { links += event == CMARK_EVENT_ENTER ? 1 : -1 }
                 guard event == CMARK_EVENT_ENTER else { continue }
-                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-                let allowed = type == CMARK_NODE_LINK ? URLPolicy.allowsLink(url) : URLPolicy.allowsImage(url)
+                // The URL's bytes read where cmark keeps them, not copied into a String.
+                let url = cmark_node_get_url(node).map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
+                let bytes = UnsafeBufferPointer(start: url, count: url.map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? 0)
+                let allowed = type == CMARK_NODE_LINK ? URLPolicy.allowsLink(bytes) : URLPolicy.allowsImage(bytes)
                 // A link inside a link (an autolink in a link's text) is invalid HTML: it keeps its text.
                 if !allowed || (type == CMARK_NODE_LINK && links > 1) { refused.append(node) }
             }
@@ -839,50 +841,42 @@ package struct MarkdownRenderer: Sendable {
         let imageWith: StaticString = "<img loading=\"lazy\" src=\""
         func matches(_ at: Int, _ needle: StaticString) -> Bool {
             let count = needle.utf8CodeUnitCount
-            guard at + count <= html.count else { return false }
-            let bytes = needle.utf8Start
-            for k in 0..<count where html[at + k] != bytes[k] { return false }
-            return true
+            guard at + count <= html.count, let base = html.baseAddress else { return false }
+            return memcmp(base + at, needle.utf8Start, count) == 0
         }
         func append(_ text: StaticString, to out: inout [UInt8]) {
             out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
-        func occurs(_ needle: StaticString) -> Bool {
-            guard let base = html.baseAddress else { return false }
-            var i = 0
-            let count = needle.utf8CodeUnitCount
-            while i + count <= html.count {
-                guard let found = memchr(base + i, Int32(needle.utf8Start[0]), html.count - i - count + 1) else { return false }
+        /// The next '<' from `i` that opens a link or an image, or nil: memchr from one '<' to the next.
+        func nextTag(from start: Int) -> (at: Int, isLink: Bool)? {
+            guard let base = html.baseAddress else { return nil }
+            var i = start
+            while i < html.count {
+                guard let found = memchr(base + i, Int32(UInt8(ascii: "<")), html.count - i) else { return nil }
                 i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if memcmp(base + i, needle.utf8Start, count) == 0 { return true }
+                // Most tags are neither (`<p>`, `</p>`, `<code>`): the byte after '<' tells.
+                if i + 1 < html.count {
+                    let next = html[i + 1]
+                    if next == UInt8(ascii: "a") && matches(i, link) { return (i, true) }
+                    if next == UInt8(ascii: "i") && matches(i, image) { return (i, false) }
+                }
                 i += 1
             }
-            return false
+            return nil
         }
-        guard let base = html.baseAddress, occurs(link) || occurs(image) else {
+        // Most bodies have neither: the text goes into a String as it is, read once.
+        guard var tag = nextTag(from: 0) else {
             return HTML(trusted: String(decoding: html, as: UTF8.self))
         }
         var out: [UInt8] = []
         out.reserveCapacity(html.count + html.count / 8)
         var runStart = 0
-        var i = 0
-        while i < html.count {
-            // Jump to the next '<' with memchr rather than looking at every byte.
-            guard let found = memchr(base + i, Int32(UInt8(ascii: "<")), html.count - i) else { break }
-            i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if matches(i, link) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart..<i]))
-                append(linkWith, to: &out)
-                i += link.utf8CodeUnitCount
-                runStart = i
-            } else if matches(i, image) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart..<i]))
-                append(imageWith, to: &out)
-                i += image.utf8CodeUnitCount
-                runStart = i
-            } else {
-                i += 1
-            }
+        while true {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart..<tag.at]))
+            append(tag.isLink ? linkWith : imageWith, to: &out)
+            runStart = tag.at + (tag.isLink ? link : image).utf8CodeUnitCount
+            guard let next = nextTag(from: runStart) else { break }
+            tag = next
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: html[runStart...]))
         return HTML(trusted: String(decoding: out, as: UTF8.self))

@@ -23,6 +23,12 @@ package enum URLPolicy {
 
     /// Links: http, https, mailto, and relative references (paths, `?query`, `#fragment`).
     package static func allowsLink(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { allowsLink($0) }
+    }
+
+    /// `allowsLink` of a URL's UTF-8 (cmark's, read in place).
+    static func allowsLink(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
         switch scheme(of: url) {
         case .none: return hasHost(url, scheme: nil)
         case .mailto: return true
@@ -34,13 +40,18 @@ package enum URLPolicy {
     /// `//#x` and `///x` are not valid URLs (browsers guess; the W3C checker refuses them).
     /// Other relative references need none.
     static func hasHost(_ url: String, scheme: Scheme?) -> Bool {
+        var url = url
+        return url.withUTF8 { hasHost($0, scheme: scheme) }
+    }
+
+    static func hasHost(_ url: UnsafeBufferPointer<UInt8>, scheme: Scheme?) -> Bool {
         // The bytes after the scheme and its ':', past leading spaces and controls, with tabs and
         // newlines taken out (as browsers do), looked at without copying the URL.
         var skip = scheme.map { $0.length + 1 } ?? 0
         var seen: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var count = 0
         var leading = true
-        for byte in url.utf8 {
+        for byte in url {
             if leading && byte <= 0x20 { continue }
             leading = false
             if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
@@ -69,6 +80,12 @@ package enum URLPolicy {
 
     /// Images: absolute http and https only.
     package static func allowsImage(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { allowsImage($0) }
+    }
+
+    /// `allowsImage` of a URL's UTF-8.
+    static func allowsImage(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let scheme = scheme(of: url), scheme == .http || scheme == .https else { return false }
         return hasHost(url, scheme: scheme)
     }
@@ -77,22 +94,27 @@ package enum URLPolicy {
     /// like a scheme but is not a valid one is treated as relative, as browsers do. Nothing is
     /// allocated: the scheme's first eight bytes, lower-cased, are gathered into one word.
     static func scheme(of url: String) -> Scheme? {
+        var url = url
+        return url.withUTF8 { scheme(of: $0) }
+    }
+
+    static func scheme(of url: UnsafeBufferPointer<UInt8>) -> Scheme? {
         // Tabs and newlines anywhere are ignored, and so are leading spaces and controls; the
         // scheme is what comes before the first ':', if it is all scheme characters.
         var length = 0
         var first: UInt8 = 0
         var word: UInt64 = 0
         var leading = true
-        for byte in url.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+        for byte in url where byte != 0x09 && byte != 0x0A && byte != 0x0D {
             if leading && byte <= 0x20 { continue }
             leading = false
             switch byte {
             case UInt8(ascii: ":"):
                 guard length > 0, isLetter(first | 0x20) else { return nil }
                 switch (length, word) {
-                case (4, Self.word("http")): return .http
-                case (5, Self.word("https")): return .https
-                case (6, Self.word("mailto")): return .mailto
+                case (4, http): return .http
+                case (5, https): return .https
+                case (6, mailto): return .mailto
                 default: return .other(length: length)
                 }
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -110,12 +132,8 @@ package enum URLPolicy {
         return nil
     }
 
-    /// Up to eight bytes of `text` as a little-endian word, as `scheme(of:)` gathers them.
-    private static func word(_ text: StaticString) -> UInt64 {
-        var word: UInt64 = 0
-        for i in 0..<min(8, text.utf8CodeUnitCount) { word |= UInt64(text.utf8Start[i]) << (8 * UInt64(i)) }
-        return word
-    }
+    /// The schemes told apart, as `scheme(of:)` gathers them: bytes little-endian in a word.
+    private static let http: UInt64 = 0x7074_7468, https: UInt64 = 0x73_7074_7468, mailto: UInt64 = 0x6F74_6C69_616D
 
     private static func isLetter(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
 }
