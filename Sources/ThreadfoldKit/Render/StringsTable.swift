@@ -297,6 +297,8 @@ package final class StringsTable: Sendable {
     /// A date pattern with its fields named once, so filling one in (every comment's time)
     /// compares no field names. A field it does not know shows as written, `{name}`.
     struct DatePattern: Sendable {
+        /// A date's fields name its day and nothing finer: `ThreadPageModel` keeps a page's last
+        /// date by its day (a test checks that times of one day give one date).
         enum Part: Sendable { case text(String), day, monthNumber, month, year, unknown(String) }
         let parts: [Part]
         /// Bytes of the pattern's own text (unknown fields in their braces), numbers and month

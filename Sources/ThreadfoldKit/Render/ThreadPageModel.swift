@@ -124,6 +124,26 @@ struct ThreadPageModel: TemplateModel {
 
     var strings: StringsTable { language.strings }
 
+    /// The display date made last on this page, by its day: a thread's comments mostly fall on a
+    /// few days, and a display date names the day alone (`StringsTable.DatePattern` has no time
+    /// fields). One page's model is read by one thread.
+    private let lastDate = DateMemo()
+
+    private final class DateMemo {
+        var day = Int64.min
+        var text = ""
+    }
+
+    /// `strings.date(time)`, made once for a run of times on the same day.
+    private func date(_ time: Timestamp) -> String {
+        let day = time.day
+        if day == lastDate.day { return lastDate.text }
+        let text = strings.date(time)
+        lastDate.day = day
+        lastDate.text = text
+        return text
+    }
+
     func kind(of node: Node) -> Int? { node.kind }
 
     func value(_ key: TemplateKey, of node: Node) -> Value? {
@@ -133,7 +153,7 @@ struct ThreadPageModel: TemplateModel {
         case .time(let time):
             switch key.field {
             case .iso: return .text(time.iso8601)
-            case .display: return .text(strings.date(time))
+            case .display: return .text(date(time))
             default: return nil
             }
         case .comment(let entry): return comment(key, entry: entries[Int(entry)])
@@ -358,7 +378,7 @@ struct ThreadPageModel: TemplateModel {
             text += language.counts.people(Int(stats.participants))
             if let latest = stats.latestActivity {
                 text += separator
-                text += language.latest(field: "date", strings.date(latest))
+                text += language.latest(field: "date", date(latest))
             }
             return .text(text)
         case .hide: return .text(language.counts.hideReplies(blocks[b].shown.count + blocks[b].hidden.count))

@@ -90,6 +90,29 @@ struct ThreadRendererTests {
         #expect(!(try page(#"{"url": "/relative", "comments": []}"#)).contains("href=\"/relative\""))
     }
 
+    @Test("every comment's date is its own when the page's comments and reply summaries go back and forth between days")
+    func datesAcrossDays() throws {
+        // Sorted by score, the comments alternate between days, and each reply summary's latest
+        // activity falls on a third: a page keeps only its last date made.
+        var comments: [String] = []
+        for k in 0..<12 {
+            let day = [3, 4, 3, 5, 4, 4, 3, 6, 6, 3, 5, 4][k]
+            let parent = k < 6 ? "null" : "\"c\(k - 6)\""
+            comments.append(#"{"id": "c\#(k)", "parent_id": \#(parent), "author": "u\#(k)", "body": "b", "score": \#(100 - k * 7 % 12), "created_at": "2024-03-0\#(day)T\#(10 + k):00:00Z"}"#)
+        }
+        var options = RenderOptions()
+        options.thread = ThreadOptions(sort: .top)
+        let html = try page("{\"comments\": [" + comments.joined(separator: ",") + "]}", options)
+        let times = html.components(separatedBy: "<time datetime=\"").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(times.count == 12)
+        for time in times {
+            let day = Int(String(time.dropFirst(8).prefix(2)))!
+            #expect(time.hasSuffix("\">\(day) Mar 2024"), "\(time)")
+        }
+        // The summaries' latest activity: 3 Mar (c0), 6 Mar (c1, c2), 5 Mar (c3, c4), 4 Mar (c5).
+        for latest in [3, 4, 5, 6] { #expect(html.contains("latest \(latest) Mar 2024"), "\(latest)") }
+    }
+
     @Test("markers: OP badge, edited, score, deleted placeholder, orphan, replying to")
     func markers() throws {
         var options = RenderOptions()
