@@ -49,15 +49,18 @@ enum RenderCommand {
         }
 
         // Inputs: the files named, or the bundled example. Each is read when its turn comes, so
-        // memory holds one file at a time, and once: its first line, in memory, says whether it
-        // is a dump (`ArchiveInput.contents(ofFile:dumpForm:)`). Dumps are read together, where
-        // the first is named, as `build` reads them: that one looks ahead for the others.
+        // memory holds one file at a time. A plain file of up to 16 MiB is read whole once, and
+        // its first line, in memory, says whether it is a dump (`ArchiveInput.contents(ofFile:
+        // dumpForm:)`); a larger or compressed one is looked at first and read after. Dumps are
+        // read together, where the first is named, as `build` reads them: that one looks ahead
+        // for the others.
         let detect = ArchiveInput.dumps(options.importing)
         let named: [String?] = parsed.positionals.isEmpty ? [nil] : parsed.positionals
         func isRegular(_ input: String) -> Bool { input != "-" && (try? InputFile.kind(input, missing: "")) == .regular }
+        func unit(_ input: String, _ form: DumpForm) -> ArchiveUnit { ArchiveUnit(source: .dump(path: input, form: form), display: input) }
         func dump(_ input: String) -> ArchiveUnit? {
             guard isRegular(input), let form = ArchiveInput.dumpForm(ofFile: input, linesAreThreads: nil, dumpForm: detect) else { return nil }
-            return ArchiveUnit(source: .dump(path: input, form: form), display: input)
+            return unit(input, form)
         }
         var dumps: [ArchiveUnit] = []
         /// The inputs the first dump's look-ahead found to be dumps, read with it.
@@ -113,7 +116,7 @@ enum RenderCommand {
                     var read: [UInt8]?
                     if dumps.isEmpty, isRegular(input) {
                         switch ArchiveInput.contents(ofFile: input, dumpForm: detect) {
-                        case .dump(let form): first = ArchiveUnit(source: .dump(path: input, form: form), display: input)
+                        case .dump(let form): first = unit(input, form)
                         case .document(let whole): read = whole
                         case nil: first = dump(input)
                         }

@@ -87,6 +87,26 @@ struct RenderCommandTests {
         #expect(pages.filter { $0.hasPrefix("rc-2024-01-") }.count == 12, "\(pages)")
     }
 
+    @Test("thread files before, between and after the dumps: each read once, the dumps' pages where the first dump is named")
+    func threadsAroundDumps() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dumps = try CheckCommandTests().sample(in: folder)
+        let before = try cli.write(#"[{"id": "a", "author": "x", "body": "before"}]"#, "before.json", in: folder)
+        let between = try cli.write(#"[{"id": "b", "author": "y", "body": "between"}]"#, "between.json", in: folder)
+        let after = try cli.write(#"[{"id": "c", "author": "z", "body": "after"}]"#, "after.json", in: folder)
+        let run = try render(["-o", "site", before, dumps[0], between, dumps[1], after], in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasPrefix("Rendered 16 threads (148 comments) into site/\n"), "\(run.out)")
+        // Listed in the order rendered: the file before the dumps, then the dumps' first submission.
+        let listed = run.out.split(separator: "\n").dropFirst().prefix(2).map(String.init)
+        #expect(listed.count == 2 && listed[0].hasSuffix("/site/before.html"), "\(run.out)")
+        let first = try Self.firstSubmissionID()
+        #expect(listed.count == 2 && listed[1].hasSuffix("/site/rs-sample-\(first).html"), "\(run.out)")
+        let pages = cli.files(folder.appendingPathComponent("site")).filter { $0.hasSuffix(".html") }
+        for name in ["before.html", "between.html", "after.html"] { #expect(pages.contains(name), "\(pages)") }
+    }
+
     /// The id of the sample's first submission.
     static func firstSubmissionID() throws -> String {
         let first = try TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A)[0]

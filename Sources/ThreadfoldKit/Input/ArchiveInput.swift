@@ -138,7 +138,13 @@ package enum ArchiveInput {
     /// command that reads every other file its own way (`check`).
     package static func dumpForm(ofFile path: String, linesAreThreads: Bool?, dumpForm: ([UInt8]) -> DumpForm?) -> DumpForm? {
         guard let first = leadingLine(path, maxLineBytes: InputLimits.maxLineBytes) else { return nil }
-        let plain = !isCompressed(path)
+        return Self.dumpForm(ofFirstLine: first, plain: !isCompressed(path), linesAreThreads: linesAreThreads, dumpForm: dumpForm)
+    }
+
+    /// The rule `dumpForm(ofFile:)` applies to a file's first line (`plain` when the file is not
+    /// compressed).
+    private static func dumpForm(ofFirstLine first: [UInt8], plain: Bool, linesAreThreads: Bool?,
+                                 dumpForm: ([UInt8]) -> DumpForm?) -> DumpForm? {
         if linesAreThreads == true && plain { return nil }
         // The form before `isThread`: `dumpForm` rules most files out without parsing them
         // (`DumpForm.mayDetect`), and `isThread` parses the line.
@@ -154,26 +160,29 @@ package enum ArchiveInput {
     }
 
     /// The largest file `contents(ofFile:dumpForm:)` reads whole to see whether it is a dump: a
-    /// dump may be tens of GB, and reading a small one whole costs no more than its first line.
+    /// dump may be tens of GB. A plain dump up to this size is read whole and then streamed.
     static let wholeReadBytes = 16 << 20
 
     /// The regular file at `path`, read once for a command that renders each file as its turn
     /// comes (`render`): its dump form when `dumpForm(ofFile:)` would give one, else its bytes
     /// as `InputFile.read` gives them, so a thread file is not read a second time after its
     /// first line was looked at. Nil when the file is not read whole to decide, and the caller
-    /// asks `dumpForm(ofFile:)` and reads it as before: a compressed file, one larger than
-    /// `wholeReadBytes`, or one that cannot be read (the later read says why).
+    /// asks `dumpForm(ofFile:)` and reads it as before: a compressed file (told by its first
+    /// bytes, before anything else is read), one larger than `wholeReadBytes`, or one that
+    /// cannot be read (the later read says why).
     package static func contents(ofFile path: String, dumpForm: ([UInt8]) -> DumpForm?) -> Contents? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= wholeReadBytes,
+              InputFile.compression(fd) == nil,
               case .success(let bytes) = FileIO.readAll(fd, limit: wholeReadBytes, sizeHint: Int(info.st_size)),
               Compression.detect(bytes) == nil else { return nil }
-        // `dumpForm(ofFile:)`'s rule for a plain file: a dump record on the first line that is
-        // not a whole thread.
-        if let first = LineStream.firstLine(of: bytes), let form = dumpForm(first), !isThread(first) { return .dump(form) }
+        if let first = LineStream.firstLine(of: bytes),
+           let form = Self.dumpForm(ofFirstLine: first, plain: true, linesAreThreads: nil, dumpForm: dumpForm) {
+            return .dump(form)
+        }
         return .document(bytes)
     }
 

@@ -84,7 +84,8 @@ package struct LineStream: Sendable {
     }
 
     /// The first non-blank line of `bytes`, as `forEachLine` would hand it over from a file
-    /// holding them; nil when there is none or it is longer than `maxLineBytes`.
+    /// holding them; nil when there is none, or when it or a blank line before it is longer
+    /// than `maxLineBytes` (`forEachLine` fails there).
     package static func firstLine(of bytes: [UInt8], maxLineBytes: Int = InputLimits.maxLineBytes) -> [UInt8]? {
         var splitter = Splitter(display: "", maxLineBytes: maxLineBytes)
         var first: [UInt8]?

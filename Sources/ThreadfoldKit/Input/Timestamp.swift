@@ -57,8 +57,9 @@ package struct Timestamp: Comparable, Hashable, Sendable {
         self.milliseconds = seconds * 1000 + millis
     }
 
-    /// Days since 1970-01-01, rounded down: what names the time's civil date.
-    package var day: Int64 { milliseconds.floorDivided(by: 86_400_000).0 }
+    /// Days since 1970-01-01, rounded down: what names the time's civil date (not its day of
+    /// the month, which is `components.day`).
+    package var epochDay: Int64 { milliseconds.floorDivided(by: 86_400_000).0 }
 
     /// The civil date and time in UTC.
     package var components: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {

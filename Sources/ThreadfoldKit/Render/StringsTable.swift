@@ -298,7 +298,7 @@ package final class StringsTable: Sendable {
     /// compares no field names. A field it does not know shows as written, `{name}`.
     struct DatePattern: Sendable {
         /// A date's fields name its day and nothing finer: `ThreadPageModel` keeps a page's last
-        /// date by its day (a test checks that times of one day give one date).
+        /// date by its `Timestamp.epochDay` (a test checks that times of one day give one date).
         enum Part: Sendable { case text(String), day, monthNumber, month, year, unknown(String) }
         let parts: [Part]
         /// Bytes of the pattern's own text (unknown fields in their braces), numbers and month

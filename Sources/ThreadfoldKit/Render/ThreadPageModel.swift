@@ -126,7 +126,7 @@ struct ThreadPageModel: TemplateModel {
 
     /// The display date made last on this page, by its day: a thread's comments mostly fall on a
     /// few days, and a display date names the day alone (`StringsTable.DatePattern` has no time
-    /// fields). One page's model is read by one thread.
+    /// fields). A model is made for one page and read by one thread.
     private let lastDate = DateMemo()
 
     private final class DateMemo {
@@ -134,9 +134,9 @@ struct ThreadPageModel: TemplateModel {
         var text = ""
     }
 
-    /// `strings.date(time)`, made once for a run of times on the same day.
+    /// `strings.date(time)`, made once for a run of times on the same day (`Timestamp.epochDay`).
     private func date(_ time: Timestamp) -> String {
-        let day = time.day
+        let day = time.epochDay
         if day == lastDate.day { return lastDate.text }
         let text = strings.date(time)
         lastDate.day = day

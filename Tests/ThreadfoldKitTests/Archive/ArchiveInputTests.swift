@@ -23,6 +23,11 @@ struct ArchiveInputTests {
         #expect(units.count == 3)
         #expect(units.map(\.lineBase) == [0, 1, 2])
         #expect(try units[1].read() == Array(ArchiveFixture.thread(id: "t2").utf8))
+        // Blank lines first, a CRLF one among them, are skipped as every reader of lines skips them.
+        let late = try ArchiveFixture.write(" \t\r\n\r\n" + threads, "late.jsonl", in: folder)
+        let lateUnits = try ArchiveInput.units([late], readStandardInput: { [] })
+        #expect(lateUnits.count == 3)
+        #expect(lateUnits.map(\.lineBase) == [2, 3, 4])
 
         let items = #"{"id": 1, "type": "story", "by": "a", "title": "S", "kids": [2]}"# + "\n" + #"{"id": 2, "type": "comment", "by": "b", "parent": 1, "text": "hi"}"# + "\n"
         let hn = try ArchiveFixture.write(items, "items.jsonl", in: folder)
@@ -76,10 +81,11 @@ struct ArchiveInputTests {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let texts = ["", "\n", " \t\r\n", "{}", "{}\n", "\n\n  \n{\"a\": 1}\r\n{}", "\r\n x \n", "a\nb", String(repeating: "y", count: 70) + "\nz",
-                     "\n" + String(repeating: "w", count: 65) + "\n"]
+                     "\n" + String(repeating: "w", count: 65) + "\n",
+                     String(repeating: "e", count: 64), String(repeating: "e", count: 64) + "\n", String(repeating: " ", count: 70) + "\nx\n"]
         for (k, text) in texts.enumerated() {
             let path = try ArchiveFixture.write(text, "f\(k).txt", in: folder)
-            // A line limit of 64 bytes: the two long lines are over it, so neither gives a line.
+            // A line limit of 64 bytes: lines of 65 and 70 bytes (one of them blank) are over it, one of 64 is not.
             var streamed: [UInt8]?
             var stream = LineStream(path: path, display: path)
             stream.maxLineBytes = 64
@@ -92,6 +98,7 @@ struct ArchiveInputTests {
         }
         #expect(LineStream.firstLine(of: Array("a\nb".utf8)) == Array("a".utf8))
         #expect(LineStream.firstLine(of: Array(" \n".utf8)) == nil)
+        #expect(LineStream.firstLine(of: [UInt8](repeating: UInt8(ascii: "e"), count: 64), maxLineBytes: 64) == [UInt8](repeating: UInt8(ascii: "e"), count: 64))
     }
 
     @Test("an error on line 3 of a JSON Lines file names line 3")

@@ -61,7 +61,7 @@ struct StringsTableTests {
             #expect(french.date(time) == "le \(c.day) \(names[Int(c.month) - 1]) de l'an \(c.year) (\(c.month)/\(c.year)) {era}", "\(milliseconds)")
             #expect(strings.date(time) == "\(c.day).\(c.month).\(c.year) \(["J","F","M","A","M","J","J","A","S","O","N","D"][Int(c.month) - 1]) {weekday}")
             // A date names its day alone: pages keep their last date by its day.
-            let dayStart = time.day * 86_400_000
+            let dayStart = time.epochDay * 86_400_000
             for other in [dayStart, dayStart + 86_399_999] {
                 #expect(french.date(Timestamp(milliseconds: other)) == french.date(time), "\(milliseconds)")
             }

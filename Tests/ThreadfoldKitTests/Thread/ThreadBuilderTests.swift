@@ -33,7 +33,10 @@ struct ThreadBuilderTests {
                 case 0: fields += #", "deleted": true"#
                 case 1: fields += #", "removed": true, "author": "a""#
                 case 2: break
-                default: fields += #", "author": "\#(names[Int(random.next() % UInt64(names.count))])""#
+                // Large threads draw from 60 more names, so big subtrees hold many people.
+                default:
+                    let pick = Int(random.next() % UInt64(names.count + (n > 40 ? 60 : 0)))
+                    fields += #", "author": "\#(pick < names.count ? names[pick] : "p\(pick)")""#
                 }
                 items.append("{" + fields + "}")
             }
