@@ -11,12 +11,13 @@ package enum Anchors {
         anchors.reserveCapacity(records.count)
         for record in records {
             var anchor = anchorBase(record.id)
-            if used.contains(anchor) {
+            // One hash for an anchor not used yet (nearly all): the insert says whether it was.
+            if !used.insert(anchor).inserted {
                 var k = 2
                 while used.contains("\(anchor)-\(k)") { k += 1 }
                 anchor = "\(anchor)-\(k)"
+                used.insert(anchor)
             }
-            used.insert(anchor)
             anchors.append(anchor)
         }
         return anchors

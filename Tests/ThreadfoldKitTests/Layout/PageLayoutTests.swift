@@ -130,6 +130,11 @@ struct AnchorsTests {
         #expect(Set(result).count == 6)
     }
 
+    @Test("an anchor already used gets the first free -2, -3…, checked against every anchor made before")
+    func collisions() {
+        #expect(anchors(["a-2", "a", "a", "a-3"]) == ["c-a-2", "c-a", "c-a-3", "c-a-3-2"])
+    }
+
     @Test("anchors are stable across runs")
     func stable() {
         #expect(anchors(["é"]) == anchors(["é"]))
