@@ -1000,7 +1000,7 @@ private struct CmarkArena {
     /// The arena, for the hooks: only while a body holds it.
     @inline(__always)
     private static var active: UnsafeMutablePointer<CmarkArena>? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
+        guard let pointer = pthread_getspecific(hookKey) else { return nil }
         let arena = pointer.assumingMemoryBound(to: CmarkArena.self)
         return arena.pointee.active ? arena : nil
     }
@@ -1060,8 +1060,15 @@ private struct CmarkArena {
             arena.deinitialize(count: 1)
             arena.deallocate()
         }
+        hookKey = key
         return key
     }()
+
+    /// `key`, as the hooks read it: a plain load, where `key`'s lazy initialization cost each of
+    /// the million hook calls of 200 threads a call to `swift_once`. Written once, by `key`'s
+    /// initializer, which every thread passes through (`begin`, through `mine`) before cmark
+    /// calls a hook on it.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var hookKey = pthread_key_t()
 
     /// The arena's hooks. They are handed to cmark only while the arena is active (`begin` to
     /// `end`); outside that they fall back to the C library, and `free` of arena memory waits
