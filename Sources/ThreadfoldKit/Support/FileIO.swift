@@ -40,45 +40,35 @@ extension FileIO {
     /// pipes and growing files alike. `sizeHint` (a regular file's size) sizes the buffer.
     static func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0) -> Result<[UInt8], ReadFailure> {
         let limit = min(max(limit, 0), Int.max - 1)
-        let first = max(min(max(sizeHint, 0) + 1, limit + 1), 1)
-        // The first reads fill uninitialized memory, where most inputs end (a regular file's
-        // size and the byte that shows its end): zeroing it first cost as much again.
-        var failure: ReadFailure?
-        var bytes = [UInt8](unsafeUninitializedCapacity: first) { buffer, count in
-            count = 0
-            while count < buffer.count {
-                let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
-                if n < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    failure = .system(code)
-                    return
-                }
-                if n == 0 { return }
-                count += n
-            }
-        }
-        if let failure { return .failure(failure) }
-        var done = bytes.count
-        // The end came before the buffer was full.
-        if done < first { return .success(bytes) }
+        var capacity = max(min(max(sizeHint, 0) + 1, limit + 1), 1)
+        var bytes: [UInt8] = []
         while true {
-            if done == bytes.count {
-                if done > limit { return .failure(.tooLarge) }
-                let grow = min(max(bytes.count, 64 << 10), limit + 1 - bytes.count)
-                bytes.append(contentsOf: repeatElement(0, count: grow))
+            // Each buffer is filled in uninitialized memory after what was read before (zeroing
+            // it first cost as much again). Most inputs end in the first: a regular file's size
+            // and the byte that shows its end.
+            var failure: ReadFailure?
+            var ended = false
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { [bytes] buffer, count in
+                count = buffer.initialize(fromContentsOf: bytes)
+                while count < buffer.count {
+                    let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    if n < 0 {
+                        let code = errno
+                        if code == EINTR { continue }
+                        failure = .system(code)
+                        return
+                    }
+                    if n == 0 {
+                        ended = true
+                        return
+                    }
+                    count += n
+                }
             }
-            let n = bytes.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress! + done, buffer.count - done) }
-            if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                return .failure(.system(code))
-            }
-            if n == 0 { break }
-            done += n
+            if let failure { return .failure(failure) }
+            if ended { return .success(bytes) }
+            if bytes.count > limit { return .failure(.tooLarge) }
+            capacity = bytes.count + min(max(bytes.count, 64 << 10), limit + 1 - bytes.count)
         }
-        if done > limit { return .failure(.tooLarge) }
-        bytes.removeSubrange(done...)
-        return .success(bytes)
     }
 }

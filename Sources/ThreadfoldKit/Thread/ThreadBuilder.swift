@@ -303,21 +303,16 @@ private struct Builder {
             stats[i] = CommentStats(directReplies: Int32(kids.count), totalReplies: total, participants: 0, latestActivity: latest)
         }
 
-        // The runs with replies, by their last position (a counting sort).
+        // The runs with replies, by their last position: for each position, a list of the runs
+        // that end there (the first one's start, then each start's next), chained through arrays.
         let m = order.count
-        var endStart = [Int32](repeating: 0, count: m + 1)
-        for p in 0..<m {
-            let total = Int(stats[Int(order[p])].totalReplies)
-            if total > 0 { endStart[p + total + 1] += 1 }
-        }
-        for r in 0..<m { endStart[r + 1] += endStart[r] }
-        var runsByEnd = [Int32](repeating: 0, count: Int(endStart[m]))
-        var fill = endStart
+        var firstEnding = [Int32](repeating: -1, count: m)
+        var nextEnding = [Int32](repeating: -1, count: m)
         for p in 0..<m {
             let total = Int(stats[Int(order[p])].totalReplies)
             guard total > 0 else { continue }
-            runsByEnd[Int(fill[p + total])] = Int32(p)
-            fill[p + total] += 1
+            nextEnding[p] = firstEnding[p + total]
+            firstEnding[p + total] = Int32(p)
         }
 
         // Fenwick tree over positions 0..<m (1-based inside).
@@ -348,10 +343,11 @@ private struct Builder {
                 latestAt[author] = Int32(r)
             }
             let upTo = prefix(r)
-            for k in Int(endStart[r])..<Int(endStart[r + 1]) {
+            var p = Int(firstEnding[r])
+            while p >= 0 {
                 // The run after position p is p + 1 ... r.
-                let p = Int(runsByEnd[k])
                 stats[Int(order[p])].participants = upTo - prefix(p)
+                p = Int(nextEnding[p])
             }
         }
         return stats
