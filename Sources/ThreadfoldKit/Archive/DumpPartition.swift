@@ -13,8 +13,9 @@ struct DumpOrigin: Sendable, Equatable {
 /// hashes to. Memory holds a chunk, a line and (for Hacker News) a map from item ids to their
 /// story; never the dump. Each partition then holds whole threads and is a unit of work.
 ///
-/// A record in a partition: a 40-byte header (line length, key length, file index, line number,
-/// byte offset, position, little-endian), the thread key, the line.
+/// A record in a partition: a 40-byte header (line length, key length, file index, number of
+/// gaps, line number, byte offset, position, little-endian), the thread key, the line (its unread
+/// members left off), and where they were (`JSONScan.Gap`s, 8 bytes each).
 struct DumpPartition {
     let files: [(path: String, display: String, form: DumpForm)]
     let options: ImportOptions
@@ -99,33 +100,35 @@ struct DumpPartition {
         var header = [UInt8](repeating: 0, count: Self.headerBytes)
         // The last partition holds Hacker News items whose parent comes later in the dump.
         let pending = spill.count - 1
-        func append(_ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>, hash: UInt64, _ origin: DumpOrigin) throws(SiteError) {
+        func append(_ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
+                    _ origin: DumpOrigin) throws(SiteError) {
             if let shard, !shard.contains(threadKey: key) {
                 otherShards.insert(key)
                 return
             }
-            Self.header(&header, line: line.count, key: key.count, origin)
+            Self.header(&header, line: line.count, key: key.count, gaps: gaps.count / Self.gapBytes, origin)
             let spread = FNV1a.spread(key)
             let p = Int(spread % UInt64(spill.count - 1))
             keys[p].insert(spread)
             digests[p] = Self.digest(digests[p], line: hash, key: spread, file: fileHashes[origin.file], origin: origin)
-            try spill.append(p, header, key, line)
+            try spill.append(p, header, key, line, gaps)
         }
         // A line whose key is read: into its thread's partition, or, for a Hacker News item whose
         // parent comes later in the dump, kept aside until every item is known.
-        func place(_ key: DumpForm.Key, _ line: UnsafeBufferPointer<UInt8>, hash: UInt64, _ origin: DumpOrigin) throws(SiteError) {
+        func place(_ key: DumpForm.Key, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
+                   _ origin: DumpOrigin) throws(SiteError) {
             switch key {
             case .thread(let thread):
-                try append(thread, line, hash: hash, origin)
+                try append(thread, line, gaps: gaps, hash: hash, origin)
             case .item(let id, let parent):
                 if let story = stories.story(of: id, parent: parent) {
-                    try append(Array(String(story).utf8), line, hash: hash, origin)
+                    try append(Array(String(story).utf8), line, gaps: gaps, hash: hash, origin)
                     return
                 }
                 stories.defer(id: id, parent: parent!)
-                Self.header(&header, line: line.count, key: 8, origin)
+                Self.header(&header, line: line.count, key: 8, gaps: gaps.count / Self.gapBytes, origin)
                 let idBytes = withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { Array($0) }
-                try spill.append(pending, header, idBytes, line)
+                try spill.append(pending, header, idBytes, line, gaps)
             }
         }
         do throws(SiteError) {
@@ -174,10 +177,13 @@ struct DumpPartition {
                     stopped = !placeBatch(lines, keys)
                     return !stopped
                 }
-                func placeBatch(_ batch: Batch, _ keys: [KeyedLine]) -> Bool {
-                    batch.bytes.withUnsafeBufferPointer { all in placeLines(batch.lines, all, keys) }
+                func placeBatch(_ batch: Batch, _ keys: KeyedLines) -> Bool {
+                    batch.bytes.withUnsafeBufferPointer { all in
+                        keys.gaps.withUnsafeBytes { gaps in placeLines(batch.lines, all, keys.lines, gaps) }
+                    }
                 }
-                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [KeyedLine]) -> Bool {
+                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [KeyedLine],
+                                _ gaps: UnsafeRawBufferPointer) -> Bool {
                     for (entry, keyed) in zip(lines, keys) {
                         let origin = DumpOrigin(file: index, line: entry.number, offset: entry.offset, position: entry.position)
                         switch keyed.key {
@@ -201,7 +207,9 @@ struct DumpPartition {
                                 return false
                             }
                             do throws(SiteError) {
-                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]), hash: keyed.hash, origin)
+                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
+                                          gaps: UnsafeRawBufferPointer(rebasing: gaps[(Int(keyed.gapStart) * Self.gapBytes)..<(Int(keyed.gapEnd) * Self.gapBytes)]),
+                                          hash: keyed.hash, origin)
                             } catch {
                                 siteError = error
                                 return false
@@ -250,9 +258,11 @@ struct DumpPartition {
                         break
                     }
                     let story = stories.resolve(id)
+                    // A Hacker News item is kept whole: it has no gaps.
                     let line = Array(bytes[record.line])
                     try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                        try append(Array(String(story).utf8), raw, hash: ContentHash.wide(UnsafeRawBufferPointer(raw)), record.origin)
+                        try append(Array(String(story).utf8), raw, gaps: UnsafeRawBufferPointer(start: nil, count: 0),
+                                   hash: ContentHash.wide(UnsafeRawBufferPointer(raw)), record.origin)
                     }
                 }
             }
@@ -284,7 +294,19 @@ struct DumpPartition {
         var hash: UInt64
         /// The line's length once its unread members are left off (its own length otherwise).
         var length: Int
+        /// Where they were: `KeyedLines.gaps[gapStart..<gapEnd]`.
+        var gapStart: Int32 = 0
+        var gapEnd: Int32 = 0
     }
+
+    /// A batch's keys, in the order of its lines, and the gaps their lines were left with.
+    struct KeyedLines: Sendable {
+        var lines: [KeyedLine] = []
+        var gaps: [JSONScan.Gap] = []
+    }
+
+    /// Bytes of one `JSONScan.Gap` in a record.
+    static let gapBytes = 8
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     /// Read without a document when the form allows (`DumpForm.quickKey`), otherwise through the
@@ -297,39 +319,61 @@ struct DumpPartition {
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads. A line read without
     /// its document is left with only the members its thread's parse keeps
-    /// (`DumpForm.quickKey(leavingOff:blanks:)`), in place, and may end sooner (`KeyedLine.length`);
-    /// its hash is of the line as it was.
+    /// (`DumpForm.quickKey(leavingOff:blanks:gaps:)`), in place, and may end sooner
+    /// (`KeyedLine.length`); its hash is of the line as it was.
     static func keys(of batch: inout Batch, form: DumpForm, display: String, mapping: FieldMapping?,
-                     jobs: Int) -> [KeyedLine] {
+                     jobs: Int) -> KeyedLines {
         let lines = batch.lines
         return batch.bytes.withUnsafeMutableBufferPointer { all in
             let all = SharedBytes(all)
             // Each part reads and changes its own lines' bytes, and no other.
-            @Sendable func read(_ range: Range<Int>) -> [KeyedLine] {
+            @Sendable func read(_ range: Range<Int>) -> KeyedLines {
                 var blanks: [Range<Int>] = []
-                return range.map { k in
+                var gaps: [JSONScan.Gap] = []
+                var keyed = KeyedLines()
+                keyed.lines.reserveCapacity(range.count)
+                for k in range {
                     let line = lines[k]
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
-                    if let quick = form.quickKey(leavingOff: bytes, blanks: &blanks) {
-                        return KeyedLine(key: .success(quick.key), hash: hash, length: quick.length)
+                    if let quick = form.quickKey(leavingOff: bytes, blanks: &blanks, gaps: &gaps) {
+                        let start = Int32(keyed.gaps.count)
+                        keyed.gaps += gaps
+                        keyed.lines.append(KeyedLine(key: .success(quick.key), hash: hash, length: quick.length, gapStart: start,
+                                                     gapEnd: Int32(keyed.gaps.count)))
+                        continue
                     }
                     do throws(InputErrors) {
-                        return KeyedLine(key: .success(try documentKey(of: Array(bytes), number: line.number, offset: line.offset,
-                                                                       position: line.position, form: form, display: display,
-                                                                       mapping: mapping)), hash: hash, length: line.count)
+                        keyed.lines.append(KeyedLine(key: .success(try documentKey(of: Array(bytes), number: line.number, offset: line.offset,
+                                                                                   position: line.position, form: form, display: display,
+                                                                                   mapping: mapping)), hash: hash, length: line.count))
                     } catch {
-                        return KeyedLine(key: .failure(error), hash: hash, length: line.count)
+                        keyed.lines.append(KeyedLine(key: .failure(error), hash: hash, length: line.count))
                     }
                 }
+                return keyed
             }
             // Splitting a small batch costs more than it saves.
             let count = lines.count
             let parts = min(jobs, count / 1_024)
             guard parts > 1 else { return read(0..<count) }
-            return Parallel.map(count: parts, jobs: parts) { part in
+            let read = Parallel.map(count: parts, jobs: parts) { part in
                 read((count * part / parts)..<(count * (part + 1) / parts))
-            }.flatMap { $0 }
+            }
+            // One list, each part's gaps after the parts before it.
+            var joined = KeyedLines()
+            joined.lines.reserveCapacity(count)
+            for part in read {
+                let base = Int32(joined.gaps.count)
+                joined.gaps += part.gaps
+                joined.lines += part.lines.map { line in
+                    var line = line
+                    line.gapStart += base
+                    line.gapEnd += base
+                    return line
+                }
+            }
+            return joined
         }
     }
 
@@ -367,7 +411,7 @@ struct DumpPartition {
         /// Changed by the reading thread (`keys(of:)` leaves members off), read only after `done`.
         private(set) var lines: Batch
         /// Written by the reading thread before `done` is signalled, read only after.
-        private var results: [KeyedLine] = []
+        private var results = KeyedLines()
         private let done = DispatchSemaphore(value: 0)
 
         init(lines: consuming Batch, form: DumpForm, display: String, mapping: FieldMapping?, jobs: Int) {
@@ -381,17 +425,18 @@ struct DumpPartition {
         }
 
         /// The keys, in the order of the lines, once they are read.
-        func keys() -> [KeyedLine] {
+        func keys() -> KeyedLines {
             done.wait()
             return results
         }
     }
 
-    static func header(_ header: inout [UInt8], line: Int, key: Int, _ origin: DumpOrigin) {
+    static func header(_ header: inout [UInt8], line: Int, key: Int, gaps: Int, _ origin: DumpOrigin) {
         header.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: UInt32(line).littleEndian, toByteOffset: 0, as: UInt32.self)
             raw.storeBytes(of: UInt32(key).littleEndian, toByteOffset: 4, as: UInt32.self)
-            raw.storeBytes(of: UInt64(origin.file).littleEndian, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: UInt32(origin.file).littleEndian, toByteOffset: 8, as: UInt32.self)
+            raw.storeBytes(of: UInt32(gaps).littleEndian, toByteOffset: 12, as: UInt32.self)
             raw.storeBytes(of: UInt64(origin.line).littleEndian, toByteOffset: 16, as: UInt64.self)
             raw.storeBytes(of: UInt64(bitPattern: origin.offset).littleEndian, toByteOffset: 24, as: UInt64.self)
             raw.storeBytes(of: UInt64(origin.position).littleEndian, toByteOffset: 32, as: UInt64.self)
@@ -399,22 +444,24 @@ struct DumpPartition {
     }
 
     /// The records of one partition, in the order they were appended.
-    static func records(_ bytes: [UInt8]) -> [(key: Range<Int>, line: Range<Int>, origin: DumpOrigin)] {
-        var records: [(key: Range<Int>, line: Range<Int>, origin: DumpOrigin)] = []
+    static func records(_ bytes: [UInt8]) -> [(key: Range<Int>, line: Range<Int>, gaps: Range<Int>, origin: DumpOrigin)] {
+        var records: [(key: Range<Int>, line: Range<Int>, gaps: Range<Int>, origin: DumpOrigin)] = []
         bytes.withUnsafeBytes { raw in
             var at = 0
             while at + headerBytes <= raw.count {
                 let line = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
                 let key = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
-                let origin = DumpOrigin(file: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))),
+                let gaps = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))) * gapBytes
+                let origin = DumpOrigin(file: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))),
                                         line: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))),
                                         offset: Int64(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))),
                                         position: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 32, as: UInt64.self))))
                 let keyStart = at + headerBytes
                 let lineStart = keyStart + key
-                guard lineStart + line <= raw.count else { break }
-                records.append((keyStart..<lineStart, lineStart..<(lineStart + line), origin))
-                at = lineStart + line
+                let gapStart = lineStart + line
+                guard gapStart + gaps <= raw.count else { break }
+                records.append((keyStart..<lineStart, lineStart..<gapStart, gapStart..<(gapStart + gaps), origin))
+                at = gapStart + gaps
             }
         }
         return records

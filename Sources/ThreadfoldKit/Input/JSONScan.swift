@@ -59,12 +59,21 @@ enum JSONScan {
         }
     }
 
-    /// Makes each of `blanks` of `b` (in order, as `rootMembers` found them) white space, in
-    /// place: a newline stays a newline and every other character becomes one space, and what
-    /// follows moves back over the bytes saved; returns the document's new length. A column
-    /// counts characters, so every byte kept stays on its line and column (a space a byte would
-    /// shift a column for every accented letter or emoji left off before it).
-    static func leaveOff(_ b: UnsafeMutableBufferPointer<UInt8>, blanks: [Range<Int>]) -> Int {
+    /// Where `leaveOff` took bytes out of a line: at byte `at` of what is left, `columns`
+    /// characters were there. A column in what is left, plus the columns of every gap at or
+    /// before its byte (`column(_:in:gaps:)`), is the column it had in the line.
+    package struct Gap: Equatable, Sendable {
+        package var at: UInt32
+        package var columns: UInt32
+    }
+
+    /// Takes each of `blanks` of `b` (in order, as `rootMembers` found them) out, in place, and
+    /// returns the document's new length; `gaps` (emptied first) says where each went and how
+    /// many columns it held, so a message about what is left can name the column it had. A
+    /// range holding a newline (a dump line has none) is made white space instead, a newline
+    /// staying a newline and every other character one space, so what follows keeps its line.
+    static func leaveOff(_ b: UnsafeMutableBufferPointer<UInt8>, blanks: [Range<Int>], gaps: inout [Gap]) -> Int {
+        gaps.removeAll(keepingCapacity: true)
         guard let base = b.baseAddress else { return 0 }
         var write = 0
         var read = 0
@@ -73,55 +82,50 @@ enum JSONScan {
             // written, so each byte is read before anything is written over it.
             if write != read { memmove(base + write, base + read, range.lowerBound - read) }
             write += range.lowerBound - read
-            // Most ranges are ASCII without a newline (a dump line has none): a space a byte.
-            if isPlainASCII(UnsafeBufferPointer(rebasing: b[range])) {
-                memset(base + write, 0x20, range.count)
-                write += range.count
-                read = range.upperBound
-                continue
-            }
+            read = range.upperBound
+            var columns = 0
+            var newline = false
             var k = range.lowerBound
+            while k + 8 <= range.upperBound {
+                let word = ByteSearch.Word(UnsafePointer(base + k))
+                if word.equal(0x0A) != 0 { newline = true }
+                columns += 8 - word.continuations.nonzeroBitCount
+                k += 8
+            }
             while k < range.upperBound {
-                // Eight characters at a time while there is no newline and every byte is one.
-                if k + 8 <= range.upperBound {
-                    let word = ByteSearch.Word(UnsafePointer(base + k))
-                    if word.continuations == 0 && word.equal(0x0A) == 0 {
-                        UnsafeMutableRawPointer(base + write).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
-                        write += 8
-                        k += 8
-                        continue
-                    }
-                }
-                let byte = b[k]
-                if byte & 0xC0 != 0x80 {
-                    b[write] = byte == 0x0A ? 0x0A : 0x20
-                    write += 1
-                }
+                if b[k] == 0x0A { newline = true }
+                if b[k] & 0xC0 != 0x80 { columns += 1 }
                 k += 1
             }
-            read = range.upperBound
+            if !newline {
+                if columns > 0 { gaps.append(Gap(at: UInt32(write), columns: UInt32(columns))) }
+                continue
+            }
+            for k in range where b[k] & 0xC0 != 0x80 {
+                b[write] = b[k] == 0x0A ? 0x0A : 0x20
+                write += 1
+            }
         }
         if write != read { memmove(base + write, base + read, b.count - read) }
         return write + (b.count - read)
     }
 
-    /// Whether `b` holds only ASCII and no newline, eight bytes a step.
-    private static func isPlainASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = b.baseAddress else { return true }
-        var high: UInt64 = 0
-        var newlines: UInt64 = 0
-        var k = 0
-        while k + 8 <= b.count {
-            let word = ByteSearch.Word(base + k)
-            high |= word.nonASCII
-            newlines |= word.equal(0x0A)
-            k += 8
+    /// The column that `column` (counted from 1, in characters) of the line at `line`, which
+    /// `leaveOff` left with `gaps`, had before: the columns of every gap at or before its byte added.
+    static func column(_ column: Int, in line: UnsafeBufferPointer<UInt8>, gaps: UnsafeBufferPointer<Gap>) -> Int {
+        guard !gaps.isEmpty else { return column }
+        // The byte that starts the column.
+        var byte = 0, seen = 0
+        while byte < line.count {
+            if line[byte] & 0xC0 != 0x80 {
+                seen += 1
+                if seen == column { break }
+            }
+            byte += 1
         }
-        while k < b.count {
-            if b[k] >= 0x80 || b[k] == 0x0A { return false }
-            k += 1
-        }
-        return high == 0 && newlines == 0
+        var added = 0
+        for gap in gaps where Int(gap.at) <= byte { added += Int(gap.columns) }
+        return column + added
     }
 
     /// Which of `names` the root object of `b` has as members, from its structure alone: strings

@@ -78,12 +78,14 @@ package final class Spill: @unchecked Sendable {
     package var count: Int { buffers.count }
 
     /// Appends the pieces of one record to partition `p`.
-    package func append(_ p: Int, _ head: [UInt8], _ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>) throws(SiteError) {
+    package func append(_ p: Int, _ head: [UInt8], _ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>,
+                        _ tail: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) throws(SiteError) {
         if buffers[p].capacity == 0 { buffers[p].reserveCapacity(bufferBytes) }
         buffers[p].append(contentsOf: head)
         buffers[p].append(contentsOf: key)
         buffers[p].append(contentsOf: line)
-        sizes[p] += Int64(head.count + key.count + line.count)
+        if !tail.isEmpty { buffers[p].append(contentsOf: tail) }
+        sizes[p] += Int64(head.count + key.count + line.count + tail.count)
         if buffers[p].count >= bufferBytes { try flush(p) }
     }
 

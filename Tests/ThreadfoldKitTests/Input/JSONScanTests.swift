@@ -246,15 +246,16 @@ struct JSONScanTests {
 
     /// Checks what leaving off the members `keeping` does not keep does to `bytes`, when the scan
     /// accepts them: the result parses, to the kept members alone, in their order, with the same
-    /// values, each at the line and column where it was; it is no longer than the line, and the
-    /// line itself when nothing was left off.
+    /// values, each on the line where it was and, through the gaps, at the column where it was; it
+    /// is no longer than the line, and the line itself when nothing was left off.
     static func leavesOff(_ bytes: [UInt8], keeping names: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         let filter = JSONMemberFilter(names)
         var blanks: [Range<Int>] = []
         guard case .object = bytes.withUnsafeBufferPointer({ JSONScan.rootMembers($0, named: ["link_id"], keeping: filter, blanks: &blanks) }),
               let original = try? JSONDocument(bytes: bytes) else { return }
         var left = bytes
-        let length = left.withUnsafeMutableBufferPointer { JSONScan.leaveOff($0, blanks: blanks) }
+        var gaps: [JSONScan.Gap] = []
+        let length = left.withUnsafeMutableBufferPointer { JSONScan.leaveOff($0, blanks: blanks, gaps: &gaps) }
         left.removeLast(left.count - length)
         let text = String(decoding: bytes.prefix(400), as: UTF8.self)
         guard let document = try? JSONDocument(bytes: left) else {
@@ -270,13 +271,25 @@ struct JSONScanTests {
         var found: [(name: String, value: String, line: Int, column: Int)] = []
         document.forEachMember(document.root) { name, value in
             let place = JSONDocument.location(in: left, offset: document.offset(value))
-            found.append((name, describe(document, value), place.line, place.column))
+            found.append((name, describe(document, value), place.line, column(place, in: left, gaps: gaps)))
         }
         #expect(found.map(\.name) == kept.map(\.name), "\(text)", sourceLocation: sourceLocation)
         #expect(found.map(\.value) == kept.map(\.value), "\(text)", sourceLocation: sourceLocation)
         #expect(found.map(\.line) == kept.map(\.line) && found.map(\.column) == kept.map(\.column), "\(text)", sourceLocation: sourceLocation)
         #expect(left.count <= bytes.count, sourceLocation: sourceLocation)
-        if blanks.isEmpty { #expect(left == bytes, sourceLocation: sourceLocation) }
+        if blanks.isEmpty { #expect(left == bytes && gaps.isEmpty, sourceLocation: sourceLocation) }
+    }
+
+    /// The column `place` (in `left`, which `leaveOff` left with `gaps`) had before: on a line
+    /// after the first, the gaps are counted from that line's first byte.
+    static func column(_ place: (line: Int, column: Int), in left: [UInt8], gaps: [JSONScan.Gap]) -> Int {
+        var start = 0
+        for _ in 1..<place.line { start = left[start...].firstIndex(of: 0x0A)! + 1 }
+        let end = left[start...].firstIndex(of: 0x0A) ?? left.count
+        let onLine = gaps.filter { Int($0.at) >= start && Int($0.at) <= end }.map { JSONScan.Gap(at: $0.at - UInt32(start), columns: $0.columns) }
+        return left[start..<end].withUnsafeBufferPointer { line in
+            onLine.withUnsafeBufferPointer { JSONScan.column(place.column, in: line, gaps: $0) }
+        }
     }
 
     /// The members the Reddit importer reads of a dump record (`RedditImporter.dumpMembers`).
@@ -317,7 +330,8 @@ struct JSONScanTests {
         for line in try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) {
             var bytes = Array(line)
             var blanks: [Range<Int>] = []
-            let quick = bytes.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks) }
+            var gaps: [JSONScan.Gap] = []
+            let quick = bytes.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks, gaps: &gaps) }
             #expect(quick?.key == Array(line).withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) })
             bytes.removeLast(bytes.count - (quick?.length ?? bytes.count))
             // Most vendored comments are whole Pushshift records; a few hand-made ones have only members the importer reads.
@@ -328,21 +342,24 @@ struct JSONScanTests {
             let whole = try JSONDocument(bytes: Array("[".utf8) + Array(line) + Array("]".utf8), records: RedditImporter.dumpMembers)
             let members = Self.rootMembers(kept, of: kept.root + 1)
             #expect(members.map(\.name) == Self.rootMembers(whole, of: whole.root + 1).map(\.name))
-            #expect(members.map { JSONDocument.location(in: kept.bytes, offset: $0.offset).column }
+            #expect(members.map { Self.column(JSONDocument.location(in: kept.bytes, offset: $0.offset), in: kept.bytes, gaps: gaps.map { JSONScan.Gap(at: $0.at + 1, columns: $0.columns) }) }
                     == Self.rootMembers(whole, of: whole.root + 1).map { JSONDocument.location(in: whole.bytes, offset: $0.offset).column })
+            // What is left is shorter by the members' bytes, not made white space.
+            #expect(bytes.count < line.count || !unread)
             let alone = try JSONDocument(bytes: bytes)
             #expect(members.count > 5 && members.count == Self.rootMembers(alone).count)
         }
         var item = Array(#"{"id": 15, "type": "comment", "parent": 1, "text": "First"}"#.utf8)
         let before = item
         var blanks: [Range<Int>] = []
-        let itemKey = item.withUnsafeMutableBufferPointer { DumpForm.hn.quickKey(leavingOff: $0, blanks: &blanks) }
-        #expect(itemKey?.key == .item(id: 15, parent: 1) && itemKey?.length == item.count)
+        var gaps: [JSONScan.Gap] = []
+        let itemKey = item.withUnsafeMutableBufferPointer { DumpForm.hn.quickKey(leavingOff: $0, blanks: &blanks, gaps: &gaps) }
+        #expect(itemKey?.key == .item(id: 15, parent: 1) && itemKey?.length == item.count && gaps.isEmpty)
         #expect(item == before)
         // A line read through its document is left as it is.
         var submission = Array(#"{"id": "ab", "title": "T", "selftext": "", "num_comments": 1, "extra": 1}"#.utf8)
         let whole = submission
-        #expect(submission.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks) } == nil)
+        #expect(submission.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks, gaps: &gaps) } == nil)
         #expect(submission == whole)
     }
 
