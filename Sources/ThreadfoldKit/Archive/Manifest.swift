@@ -41,6 +41,7 @@ struct Manifest: Sendable {
     /// Every file the manifest vouches for, with its stamp.
     var stamps: [String: FileStamp] {
         var all: [String: FileStamp] = [:]
+        all.reserveCapacity(units.values.reduce(listing.count) { $0 + $1.files.count })
         for unit in units.values { for (file, stamp) in zip(unit.files, unit.stamps) { all[file] = stamp } }
         for (file, stamp) in zip(listing, listingStamps) { all[file] = stamp }
         return all

@@ -83,21 +83,19 @@ enum JSONScan {
             if write != read { memmove(base + write, base + read, range.lowerBound - read) }
             write += range.lowerBound - read
             read = range.upperBound
-            var columns = 0
-            var newline = false
-            var k = range.lowerBound
-            while k + 8 <= range.upperBound {
-                let word = ByteSearch.Word(UnsafePointer(base + k))
-                if word.equal(0x0A) != 0 { newline = true }
-                columns += 8 - word.continuations.nonzeroBitCount
-                k += 8
-            }
-            while k < range.upperBound {
-                if b[k] == 0x0A { newline = true }
-                if b[k] & 0xC0 != 0x80 { columns += 1 }
-                k += 1
-            }
-            if !newline {
+            if memchr(base + range.lowerBound, 0x0A, range.count) == nil {
+                // A column a character: every byte but UTF-8 continuations.
+                var continuations = 0
+                var k = range.lowerBound
+                while k + 8 <= range.upperBound {
+                    continuations += ByteSearch.Word(UnsafePointer(base + k)).continuations.nonzeroBitCount
+                    k += 8
+                }
+                while k < range.upperBound {
+                    if b[k] & 0xC0 == 0x80 { continuations += 1 }
+                    k += 1
+                }
+                let columns = range.count - continuations
                 if columns > 0 { gaps.append(Gap(at: UInt32(write), columns: UInt32(columns))) }
                 continue
             }

@@ -181,6 +181,7 @@ package struct SiteWriter: Sendable {
     /// would pass the limit on open files).
     static func clean(_ root: Folder, keeping vouched: [String: FileStamp]) throws(SiteError) -> [String: FileStamp] {
         var kept: [String: FileStamp] = [:]
+        kept.reserveCapacity(vouched.count)
         var pending: [(parent: Folder?, name: String, prefix: String)] = [(nil, "", "")]
         while let (parent, folderName, prefix) = pending.popLast() {
             let folder = try parent.map { (parent) throws(SiteError) in try parent.folder(folderName) } ?? root
