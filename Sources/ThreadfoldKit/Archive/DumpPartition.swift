@@ -288,7 +288,9 @@ struct DumpPartition {
         return withUnsafeBytes(of: words) { ContentHash.hash($0, seed: digest) }
     }
 
-    /// One line's key (or why it has none), with the hash of its bytes for the partition digests.
+    /// One line's key (or why it has none), with the hash of its bytes for the partition digests:
+    /// of what reaches the spill (the members kept, and their gaps), so a change to a member no
+    /// page reads changes no digest.
     struct KeyedLine: Sendable {
         var key: Result<DumpForm.Key, InputErrors>
         var hash: UInt64
@@ -320,7 +322,7 @@ struct DumpPartition {
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads. A line read without
     /// its document is left with only the members its thread's parse keeps
     /// (`DumpForm.quickKey(leavingOff:blanks:gaps:)`), in place, and may end sooner
-    /// (`KeyedLine.length`); its hash is of the line as it was.
+    /// (`KeyedLine.length`); its hash is of the line as it was left, gaps included.
     static func keys(of batch: inout Batch, form: DumpForm, display: String, mapping: FieldMapping?,
                      jobs: Int) -> KeyedLines {
         let lines = batch.lines
@@ -335,14 +337,17 @@ struct DumpPartition {
                 for k in range {
                     let line = lines[k]
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
-                    let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
                     if let quick = form.quickKey(leavingOff: bytes, blanks: &blanks, gaps: &gaps) {
+                        // What reaches the spill: the members kept and where the others were.
+                        let seed = gaps.isEmpty ? 0 : gaps.withUnsafeBytes { ContentHash.wide($0) }
+                        let hash = ContentHash.wide(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<quick.length]), seed: seed)
                         let start = Int32(keyed.gaps.count)
                         keyed.gaps += gaps
                         keyed.lines.append(KeyedLine(key: .success(quick.key), hash: hash, length: quick.length, gapStart: start,
                                                      gapEnd: Int32(keyed.gaps.count)))
                         continue
                     }
+                    let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
                     do throws(InputErrors) {
                         keyed.lines.append(KeyedLine(key: .success(try documentKey(of: Array(bytes), number: line.number, offset: line.offset,
                                                                                    position: line.position, form: form, display: display,

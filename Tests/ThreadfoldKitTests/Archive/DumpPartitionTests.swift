@@ -27,6 +27,7 @@ struct DumpPartitionTests {
         var skipped: [String]
         var lines: Int
         var threads: [Int]
+        var digests: [UInt64] = []
     }
 
     static func run(_ path: String, jobs: Int, lenient: Bool = false, form: DumpForm = .reddit, storyLimit: Int = StoryMap.maximumLimit,
@@ -46,7 +47,32 @@ struct DumpPartitionTests {
         try spill.finishWriting()
         let describe = { (error: InputError) in "\(error.line ?? 0):\(error.column ?? 0) \(error.path ?? "") \(error.message)" }
         return Run(partitions: try (0..<8).map { try spill.read($0) }, errors: outcome.errors.map(describe),
-                   skipped: outcome.skipped.map(describe), lines: outcome.lines, threads: outcome.threads)
+                   skipped: outcome.skipped.map(describe), lines: outcome.lines, threads: outcome.threads, digests: outcome.digests)
+    }
+
+    @Test("a partition's digest is of what reaches the spill: a member no page reads changes it only when its length moves a column")
+    func digestsOfWhatIsKept() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-digests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = Self.dump(count: 500, bad: [])
+        func digests(_ text: String, _ name: String) throws -> [UInt64] {
+            let path = folder.appendingPathComponent(name).path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return try Self.run(path, jobs: 1, in: folder).digests
+        }
+        let base = try digests(original, "a.jsonl")
+        #expect(base.count == 8)
+        let line = "\"id\": \"c250\""
+        // `gilded` is left off: the same length, the same digests.
+        #expect(try digests(original.replacingOccurrences(of: "{\"gilded\": 1, \(line)", with: "{\"gilded\": 7, \(line)"), "b.jsonl") == base)
+        // Longer, it moves the kept members' columns, which messages name: one partition's digest changes.
+        let longer = try digests(original.replacingOccurrences(of: "{\"gilded\": 1, \(line)", with: "{\"gilded\": 17, \(line)"), "c.jsonl")
+        #expect(zip(longer, base).filter { $0 != $1 }.count == 1)
+        // A body is read: its partition's digest changes, and no other.
+        let body = try digests(original.replacingOccurrences(of: "\"body\": \"comment 250\"", with: "\"body\": \"comment 25O\""), "d.jsonl")
+        #expect(zip(body, base).filter { $0 != $1 }.count == 1)
+        #expect(zip(body, longer).filter { $0 != $1 }.count == 1)
     }
 
     @Test("one thread or two, over several batches, give the same partitions, messages in line order and counts")
