@@ -179,7 +179,7 @@ struct DumpPartition {
                 }
                 func placeBatch(_ batch: Batch, _ keys: KeyedLines) -> Bool {
                     batch.bytes.withUnsafeBufferPointer { all in
-                        keys.gaps.withUnsafeBytes { gaps in placeLines(batch.lines, all, keys.lines, gaps) }
+                        keys.spilledGaps.withUnsafeBytes { gaps in placeLines(batch.lines, all, keys.lines, gaps) }
                     }
                 }
                 func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [KeyedLine],
@@ -258,11 +258,13 @@ struct DumpPartition {
                         break
                     }
                     let story = stories.resolve(id)
-                    // A Hacker News item is kept whole: it has no gaps.
                     let line = Array(bytes[record.line])
+                    let gaps = Array(bytes[record.gaps])
                     try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                        try append(Array(String(story).utf8), raw, gaps: UnsafeRawBufferPointer(start: nil, count: 0),
-                                   hash: ContentHash.wide(UnsafeRawBufferPointer(raw)), record.origin)
+                        try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(SiteError) in
+                            try append(Array(String(story).utf8), raw, gaps: UnsafeRawBufferPointer(gaps),
+                                       hash: ContentHash.wide(UnsafeRawBufferPointer(raw)), record.origin)
+                        }
                     }
                 }
             }
@@ -305,9 +307,18 @@ struct DumpPartition {
     struct KeyedLines: Sendable {
         var lines: [KeyedLine] = []
         var gaps: [JSONScan.Gap] = []
+
+        /// The gaps as a record holds them: each one's two fields as 32-bit little-endian integers.
+        var spilledGaps: [JSONScan.Gap] {
+            #if _endian(big)
+            return gaps.map { JSONScan.Gap(at: $0.at.littleEndian, columns: $0.columns.littleEndian) }
+            #else
+            return gaps
+            #endif
+        }
     }
 
-    /// Bytes of one `JSONScan.Gap` in a record.
+    /// Bytes of one `JSONScan.Gap` in a record (its memory, `KeyedLines.spilledGaps`).
     static let gapBytes = 8
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).

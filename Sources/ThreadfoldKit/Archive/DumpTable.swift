@@ -13,8 +13,9 @@
 struct DumpTable: Sendable, Equatable {
     static let fileName = ".threadfold-dumps.json"
     /// Changes whenever what its values mean changes: the partition digest, the thread hash
-    /// (`DumpThread.hash`; 2: element positions count) or the unit key.
-    static let format = 2
+    /// (`DumpThread.hash`; 2: element positions count; 3: lines without their unread members,
+    /// with their gaps) or the unit key.
+    static let format = 3
 
     struct Thread: Sendable, Equatable {
         var key: UInt64

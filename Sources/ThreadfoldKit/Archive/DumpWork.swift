@@ -80,8 +80,11 @@ struct DumpThread {
         var places: [UInt64] = []
         places.reserveCapacity(origins.count * 3)
         for origin in origins { places += [displayHashes[origin.file], UInt64(origin.line), UInt64(origin.position)] }
-        // The gaps too: the same bytes from lines with other members left off have other columns.
-        let seed = gaps.withUnsafeBytes { ContentHash.hash($0, seed: places.withUnsafeBytes { ContentHash.hash($0) }) }
+        // The gaps too, and which record holds each: the same bytes from lines with other members
+        // left off have other columns.
+        var seed = places.withUnsafeBytes { ContentHash.hash($0) }
+        seed = gapEnds.withUnsafeBytes { ContentHash.hash($0, seed: seed) }
+        seed = gaps.withUnsafeBytes { ContentHash.hash($0, seed: seed) }
         return ContentHash.hash(bytes, seed: seed)
     }
 

@@ -345,7 +345,8 @@ struct JSONScanTests {
             #expect(members.map { Self.column(JSONDocument.location(in: kept.bytes, offset: $0.offset), in: kept.bytes, gaps: gaps.map { JSONScan.Gap(at: $0.at + 1, columns: $0.columns) }) }
                     == Self.rootMembers(whole, of: whole.root + 1).map { JSONDocument.location(in: whole.bytes, offset: $0.offset).column })
             // What is left is shorter by the members' bytes, not made white space.
-            #expect(bytes.count < line.count || !unread)
+            #expect(bytes.count == line.count - blanks.reduce(0) { $0 + $1.count })
+            #expect(gaps.count == blanks.count && (gaps.isEmpty || unread))
             let alone = try JSONDocument(bytes: bytes)
             #expect(members.count > 5 && members.count == Self.rootMembers(alone).count)
         }
