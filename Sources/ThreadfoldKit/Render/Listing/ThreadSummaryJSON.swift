@@ -63,14 +63,14 @@ extension ThreadSummary {
 
     init(reader r: JSONReader, node: Int, path: String) throws(JSONMismatch) {
         // One pass over the members with a switch: no dictionary per object.
-        func time(_ node: Int, _ path: String) throws(JSONMismatch) -> TimePoint? {
+        func time(_ node: Int, _ path: @autoclosure () -> String) throws(JSONMismatch) -> TimePoint? {
             guard !r.isNull(node) else { return nil }
             var iso: String?, ms: Int64?
-            try r.members(node, path, expected: "an object or null") { key, value throws(JSONMismatch) in
-                if key == "iso" { iso = try r.string(value, path + ".iso") }
-                else if key == "ms" { ms = try r.int(value, path + ".ms") }
+            try r.members(node, path(), expected: "an object or null") { key, value throws(JSONMismatch) in
+                if key == "iso" { iso = try r.string(value, path() + ".iso") }
+                else if key == "ms" { ms = try r.int(value, path() + ".ms") }
             }
-            guard let iso, let ms else { throw r.mismatch(node, path, expected: "{\"iso\", \"ms\"}") }
+            guard let iso, let ms else { throw r.mismatch(node, path(), expected: "{\"iso\", \"ms\"}") }
             var point = TimePoint(Timestamp(milliseconds: ms))
             point.iso = iso
             return point
@@ -100,21 +100,22 @@ extension ThreadSummary {
             case "posts":
                 postsNode = value
                 for (i, item) in try r.array(value, path + ".posts").enumerated() {
-                    let p = "\(path).posts[\(i)]"
+                    // Paths are made only for a message.
+                    func p() -> String { "\(path).posts[\(i)]" }
                     var author: String?, page: Int?, anchor: String?, created: TimePoint?, excerpt: String?
-                    try r.members(item, p) { key, v throws(JSONMismatch) in
+                    try r.members(item, p()) { key, v throws(JSONMismatch) in
                         switch key {
-                        case "author": author = try r.string(v, p + ".author")
-                        case "page": page = try r.count(v, p + ".page")
-                        case "anchor": anchor = try r.string(v, p + ".anchor")
-                        case "created": created = try time(v, p + ".created")
-                        case "excerpt": excerpt = try r.string(v, p + ".excerpt")
+                        case "author": author = try r.string(v, p() + ".author")
+                        case "page": page = try r.count(v, p() + ".page")
+                        case "anchor": anchor = try r.string(v, p() + ".anchor")
+                        case "created": created = try time(v, p() + ".created")
+                        case "excerpt": excerpt = try r.string(v, p() + ".excerpt")
                         default: break
                         }
                     }
                     guard let author, !author.isEmpty, let page, let anchor, Post.isAnchor(anchor), let excerpt,
                           excerpt.count <= Post.excerptLimit + 1 else {
-                        throw r.mismatch(item, p, expected: "{\"author\", \"page\", \"anchor\" of letters, digits, - and _, \"excerpt\" of at most \(Post.excerptLimit) characters}")
+                        throw r.mismatch(item, p(), expected: "{\"author\", \"page\", \"anchor\" of letters, digits, - and _, \"excerpt\" of at most \(Post.excerptLimit) characters}")
                     }
                     posts.append(Post(author: author, page: page, anchor: anchor, created: created, excerpt: excerpt))
                 }
@@ -122,17 +123,18 @@ extension ThreadSummary {
                 // Counts are whole numbers from 0 to InputLimits.maxCount, so sums of them are checked, not trusted.
                 var s = Stats(comments: -1, participants: -1, topLevel: -1, levels: -1, depthHistogram: [], firstActivity: nil, lastActivity: nil, unarchived: 0)
                 try r.members(value, path + ".stats") { key, v throws(JSONMismatch) in
-                    let p = path + ".stats." + key
+                    // Made only for a message: 2,000 threads' stats built 16,000 paths for nothing.
+                    func p() -> String { path + ".stats." + key }
                     switch key {
-                    case "comments": s.comments = try r.count(v, p)
-                    case "participants": s.participants = try r.count(v, p)
-                    case "topLevel": s.topLevel = try r.count(v, p)
-                    case "levels": s.levels = try r.count(v, p)
-                    case "unarchived": s.unarchived = try r.count(v, p)
-                    case "firstActivity": s.firstActivity = try time(v, p)
-                    case "lastActivity": s.lastActivity = try time(v, p)
+                    case "comments": s.comments = try r.count(v, p())
+                    case "participants": s.participants = try r.count(v, p())
+                    case "topLevel": s.topLevel = try r.count(v, p())
+                    case "levels": s.levels = try r.count(v, p())
+                    case "unarchived": s.unarchived = try r.count(v, p())
+                    case "firstActivity": s.firstActivity = try time(v, p())
+                    case "lastActivity": s.lastActivity = try time(v, p())
                     case "depthHistogram":
-                        for (i, n) in try r.array(v, p).enumerated() { s.depthHistogram.append(try r.count(n, "\(p)[\(i)]")) }
+                        for (i, n) in try r.array(v, p()).enumerated() { s.depthHistogram.append(try r.count(n, "\(p())[\(i)]")) }
                     default: break
                     }
                 }
