@@ -131,7 +131,7 @@ struct ListingPageModel: TemplateModel {
             case .text: return .text(more.text)
             default: return nil
             }
-        case .thread(let i): return thread(key, threads[Int(i)])
+        case .thread(let i): return thread(key, Int(i))
         case .time(let point):
             switch key.field {
             case .iso: return .text(point.iso)
@@ -218,26 +218,29 @@ struct ListingPageModel: TemplateModel {
     }
 
     /// One listed thread (`thread-item`).
-    private func thread(_ key: TemplateKey, _ summary: ThreadSummary) -> Value? {
+    /// Thread `i`'s keys. Its summary's fields are read in place: copying the summary retained
+    /// and released its dozen strings and arrays on every lookup (700 instructions each).
+    private func thread(_ key: TemplateKey, _ i: Int) -> Value? {
         func time(_ point: ThreadSummary.TimePoint?) -> Value { point.map { .node(.time($0)) } ?? .null }
         switch key.field {
-        case .href: return .text(root + summary.path + "/index.html")
-        case .title: return .text(summary.title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
-        case .author: return summary.author.flatMap { $0.isEmpty ? nil : Value.text($0) } ?? .null
+        case .href: return .text(root + threads[i].path + "/index.html")
+        case .title: return .text(threads[i].title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
+        case .author: return threads[i].author.flatMap { $0.isEmpty ? nil : Value.text($0) } ?? .null
         case .authorHref:
-            guard authorLinks, let name = ThreadRenderer.pageAuthor(summary.author) else { return .null }
+            guard authorLinks, let name = ThreadRenderer.pageAuthor(threads[i].author) else { return .null }
             return .text(root + "u/" + ThreadPaths.authorFolder(name) + "/index.html")
-        case .created: return time(summary.created)
+        case .created: return time(threads[i].created)
         // The last activity only when it says something the creation date does not.
-        case .latest: return summary.stats.lastActivity != summary.created ? time(summary.stats.lastActivity) : .null
+        case .latest: return threads[i].stats.lastActivity != threads[i].created ? time(threads[i].stats.lastActivity) : .null
         case .counts:
-            var counts = [strings.text("comments", count: summary.stats.comments)]
-            if summary.stats.participants > 0 { counts.append(strings.text("people", count: summary.stats.participants)) }
+            let stats = threads[i].stats
+            var counts = [strings.text("comments", count: stats.comments)]
+            if stats.participants > 0 { counts.append(strings.text("people", count: stats.participants)) }
             return .text(strings.join(counts))
-        case .category: return showCategory ? summary.category.map(Value.text) ?? .null : .null
-        case .tags: return .list(summary.tags.map(Value.text))
+        case .category: return showCategory ? threads[i].category.map(Value.text) ?? .null : .null
+        case .tags: return .list(threads[i].tags.map(Value.text))
         // The layout matters to a reader only when threads differ in it.
-        case .flat: return markFlat && summary.layout == "flat" ? .text(strings.text("flat_layout")) : .null
+        case .flat: return markFlat && threads[i].layout == "flat" ? .text(strings.text("flat_layout")) : .null
         default: return nil
         }
     }
