@@ -217,9 +217,9 @@ struct ListingPageModel: TemplateModel {
         }
     }
 
-    /// One listed thread (`thread-item`).
-    /// Thread `i`'s keys. Its summary's fields are read in place: copying the summary retained
-    /// and released its dozen strings and arrays on every lookup (700 instructions each).
+    /// One listed thread (`thread-item`), by its place in `threads`. Its summary's fields are
+    /// read in place: copying the summary retained and released its dozen strings and arrays on
+    /// every lookup (700 instructions each).
     private func thread(_ key: TemplateKey, _ i: Int) -> Value? {
         func time(_ point: ThreadSummary.TimePoint?) -> Value { point.map { .node(.time($0)) } ?? .null }
         switch key.field {
