@@ -2,8 +2,10 @@
 /// Listings, the post and the comment tree, with replies nested in `replies` Listings (or `""`).
 ///
 /// - Comment ids drop their `t1_` prefix (so anchors read `c-co1abcd`); nesting decides parents.
+/// - The post is read as a dump's submission is (`submission`): title, self text or link, author,
+///   time, subreddit, permalink, score and flags.
 /// - `body` is Reddit Markdown, which the API sends with `&amp;`, `&lt;` and `&gt;` escaped; those
-///   are unescaped so `> quote` works. Reddit's `^superscript` has no CommonMark form and stays
+///   are unescaped so `> quote` works, and so are titles. Reddit's `^superscript` has no CommonMark form and stays
 ///   as typed.
 /// - `[deleted]` author and body make a deleted comment, `[removed]` bodies a removed one: both are
 ///   placeholders when they have replies.
@@ -30,18 +32,9 @@ enum RedditImporter {
             if let data = context.member(post, "data") {
                 let path = "$[0].data.children[0].data"
                 if let name = context.string(data, "name", path) { record.info.id = CommentID(name) }
-                record.info.title = context.string(data, "title", path)
-                // The subreddit is the thread's category in an archive ("r/swift").
-                if let subreddit = context.string(data, "subreddit", path), !subreddit.isEmpty { record.info.category = "r/" + subreddit }
-                let author = context.string(data, "author", path)
-                record.info.author = author == "[deleted]" ? nil : author
-                record.info.createdAt = context.time(data, "created_utc", path)
-                if let permalink = context.string(data, "permalink", path) {
-                    record.info.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
-                }
-                if let text = context.string(data, "selftext", path), !text.isEmpty, text != "[deleted]", text != "[removed]" {
-                    record.info.body = unescapeEntities(text)
-                }
+                // The post is the submission a dump's RS_ file holds, read the same way. Its
+                // num_comments is not used: the comments' `more` stubs count what is missing.
+                _ = submission(&context, data, path, into: &record.info)
             }
         }
 

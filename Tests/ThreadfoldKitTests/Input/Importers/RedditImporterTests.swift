@@ -53,7 +53,9 @@ struct RedditImporterTests {
     @Test("own fixture: deleted and removed, flair, edits, entities, stubs")
     func ownFixture() throws {
         let record = try #require(try Importer.read(bytes: Array(Self.own.utf8), file: "r.json").threads.first)
-        #expect(record.info.title == "A &amp; B") // titles are plain text; the page escapes them
+        // The API escapes &, < and > in titles as in bodies (a real r/nfl thread's "per me, @TomPelissero
+        // &amp; @MikeGarafolo"), as dumps do: unescaped here, and escaped again by the page.
+        #expect(record.info.title == "A & B")
         #expect(record.info.body == "Post > text")
         #expect(record.info.id == CommentID("t3_abc"))
         let c = record.comments
@@ -69,6 +71,16 @@ struct RedditImporterTests {
         #expect(!page.contains("<script>alert"))
         #expect(page.contains("[deleted]") && !page.contains("1 more reply was not archived"))
         #expect(page.contains(#"<p class="tf-note"><a href="https://www.reddit.com/r/x/comments/abc/a_b/c1/" rel="nofollow ugc noopener">Continue this thread on Reddit →</a></p>"#))
+    }
+
+    @Test("a thread's post reads as a dump's submission does: a link post's URL, its score and flags")
+    func postAsSubmission() throws {
+        let json = Self.own.replacingOccurrences(of: #""selftext": "Post &gt; text""#,
+                                                 with: #""selftext": "", "is_self": false, "url": "https://example.org/a?b=1&amp;c=2", "score": 41, "stickied": true, "over_18": true"#)
+        let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
+        #expect(record.info.score == 41 && record.info.tags == ["stickied", "NSFW"])
+        #expect(record.info.bodyFormat == .html && (record.info.body ?? "").contains("https://example.org/a?b=1&amp;c=2"))
+        #expect(!(record.info.body ?? "").contains("&amp;amp;"))
     }
 
     @Test("a count-0 stub without a known permalink says so without a link, in the page's language")
