@@ -321,6 +321,16 @@ struct DumpPartition {
     /// Bytes of one `JSONScan.Gap` in a record (its memory, `KeyedLines.spilledGaps`).
     static let gapBytes = 8
 
+    /// Appends the gaps a record holds (`records(_:)`'s `gaps` range) to `gaps`.
+    static func readGaps(_ raw: ArraySlice<UInt8>, into gaps: inout [JSONScan.Gap]) {
+        raw.withUnsafeBytes { raw in
+            for at in stride(from: 0, to: raw.count - gapBytes + 1, by: gapBytes) {
+                gaps.append(JSONScan.Gap(at: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)),
+                                         columns: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))))
+            }
+        }
+    }
+
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     /// Read without a document when the form allows (`DumpForm.quickKey`), otherwise through the
     /// line's document (`documentKey`), which also says what is wrong with a line that has none.

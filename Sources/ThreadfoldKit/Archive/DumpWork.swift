@@ -57,14 +57,7 @@ struct DumpThread {
         starts.append(bytes.count)
         bytes += line
         origins.append(origin)
-        if !gaps.isEmpty {
-            gaps.withUnsafeBytes { raw in
-                for at in stride(from: 0, to: raw.count - DumpPartition.gapBytes + 1, by: DumpPartition.gapBytes) {
-                    self.gaps.append(JSONScan.Gap(at: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)),
-                                                  columns: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))))
-                }
-            }
-        }
+        DumpPartition.readGaps(gaps, into: &self.gaps)
         gapEnds.append(Int32(self.gaps.count))
     }
 
