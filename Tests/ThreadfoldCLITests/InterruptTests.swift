@@ -138,7 +138,9 @@ struct InterruptTests {
     func interruptedCheck(_ signal: Int32) throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try cli.write(dump(12_000, threads: 150), "RC_test.jsonl", in: folder)
+        // A check renders nothing, so it needs more lines than a build to be surely still at work
+        // when the signal comes (12,000 finished in the moment between the two under a loaded suite).
+        let path = try cli.write(dump(60_000, threads: 150), "RC_test.jsonl", in: folder)
         let (process, temporary) = try startSpilling(["check", path, "--jobs", "1"], in: folder)
         #expect(process.isRunning, "the check was still running when signalled")
         kill(process.processIdentifier, signal)
