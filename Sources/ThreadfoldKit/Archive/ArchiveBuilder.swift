@@ -171,7 +171,8 @@ package struct ArchiveBuilder: Sendable {
         let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: reuse,
                                     progress: ThreadProgress())
         var results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
-        dumps?.spill.remove()
+        // An incremental build keeps its spill beside the site: the next one writes only what changed.
+        if let spill = dumps?.spill { if incremental { staging.keep(spill) } else { spill.remove() } }
         report.timings.append(("read and render", clock.lap()))
 
         // Every unit's threads, files and warnings, compact: a table per unit of work, in unit
@@ -298,7 +299,8 @@ package struct ArchiveBuilder: Sendable {
     func partition(_ files: [(path: String, display: String, form: DumpForm)], staging: SiteWriter.Staging)
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
         DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
-            (count, bufferBytes) throws(SiteError) in try staging.spill(count: count, bufferBytes: bufferBytes)
+            (count, bufferBytes) throws(SiteError) in
+            try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
         }
     }
 

@@ -1,10 +1,9 @@
 import Foundation
 
-/// Where a dump record came from: which input, which line, which byte, which element.
+/// Where a dump record came from: which input, which line, which element.
 struct DumpOrigin: Sendable, Equatable {
     var file: Int
     var line: Int
-    var offset: Int64
     var position: Int
 }
 
@@ -13,9 +12,15 @@ struct DumpOrigin: Sendable, Equatable {
 /// hashes to. Memory holds a chunk, a line and (for Hacker News) a map from item ids to their
 /// story; never the dump. Each partition then holds whole threads and is a unit of work.
 ///
-/// A record in a partition: a 40-byte header (line length, key length, file index, number of
-/// gaps, line number, byte offset, position, little-endian), the thread key, the line (its unread
-/// members left off), and where they were (`JSONScan.Gap`s, 8 bytes each).
+/// A record in a partition: a 32-byte header (line length, key length, file index, number of
+/// gaps, line number, position, little-endian), the thread key, the line (its unread members left
+/// off), and where they were (`JSONScan.Gap`s, 8 bytes each). Each record is appended with its
+/// partition's digest after it, so an `--incremental` build's spill, kept for the next, lets
+/// that build skip writing the records it holds again (`Spill`).
+///
+/// A line's byte offset is not in its record: only a message about a line with no key names it,
+/// and such a line is never spilled. So a change that moves later lines' offsets, but not their
+/// bytes, lines or positions, spills nothing more.
 struct DumpPartition {
     let files: [(path: String, display: String, form: DumpForm)]
     let options: ImportOptions
@@ -77,7 +82,10 @@ struct DumpPartition {
         var digests: [UInt64] = []
     }
 
-    static let headerBytes = 40
+    static let headerBytes = 32
+
+    /// What a spill's records are (kept spills of another format or version are not continued).
+    static let spillFormat = "threadfold \(Threadfold.version) dump records 4"
 
     /// Partitions for `bytes` of input (decompressed, or estimated): about 32 MiB of records
     /// each, at least 64 and at most 2,048; one more holds deferred Hacker News items.
@@ -91,7 +99,7 @@ struct DumpPartition {
         var otherShards: Set<[UInt8]> = []
         var keys = [Set<UInt64>](repeating: [], count: spill.count - 1)
         var digests = [UInt64](repeating: 0, count: spill.count - 1)
-        let fileHashes = files.map { Self.fileHash(display: $0.display, form: $0.form) }
+        let fileHashes = files.enumerated().map { Self.fileHash(display: $0.element.display, form: $0.element.form, index: $0.offset) }
         var stories = StoryMap(limit: storyLimit)
         func mapFull(_ file: String, line: Int?) -> InputError {
             InputError(file: file, line: line, message: "more Hacker News items than the story map holds (\(stories.limit) stories with replies, or as many items before their parent); expected a smaller dump")
@@ -111,7 +119,7 @@ struct DumpPartition {
             let p = Int(spread % UInt64(spill.count - 1))
             keys[p].insert(spread)
             digests[p] = Self.digest(digests[p], line: hash, key: spread, file: fileHashes[origin.file], origin: origin)
-            try spill.append(p, header, key, line, gaps)
+            try spill.append(p, digest: digests[p], header, key, line, gaps)
         }
         // A line whose key is read: into its thread's partition, or, for a Hacker News item whose
         // parent comes later in the dump, kept aside until every item is known.
@@ -185,7 +193,7 @@ struct DumpPartition {
                 func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [KeyedLine],
                                 _ gaps: UnsafeRawBufferPointer) -> Bool {
                     for (entry, keyed) in zip(lines, keys) {
-                        let origin = DumpOrigin(file: index, line: entry.number, offset: entry.offset, position: entry.position)
+                        let origin = DumpOrigin(file: index, line: entry.number, position: entry.position)
                         switch keyed.key {
                         case .failure(let error):
                             if options.lenient {
@@ -277,13 +285,15 @@ struct DumpPartition {
         return outcome
     }
 
-    /// A file as partition digests see it: its name (messages name it) and its form (unit keys do).
-    static func fileHash(display: String, form: DumpForm) -> UInt64 {
-        ContentHash.hash(Array(display.utf8), seed: ContentHash.hash(Array(form.rawValue.utf8)))
+    /// A file as partition digests see it: its name (messages name it), its form (unit keys do)
+    /// and its place among the build's files (records hold it).
+    static func fileHash(display: String, form: DumpForm, index: Int) -> UInt64 {
+        ContentHash.hash(Array(display.utf8), seed: ContentHash.hash(Array(form.rawValue.utf8), seed: UInt64(index)))
     }
 
     /// `digest` with one more record: the hash of its line's bytes (`ContentHash.wide`), its key's spread, its file's
-    /// `fileHash`, and its line number and position there.
+    /// `fileHash`, and its line number and position there. It covers every byte of the record
+    /// (`header`), so it is also the spill's chain digest.
     static func digest(_ digest: UInt64, line: UInt64, key: UInt64, file: UInt64, origin: DumpOrigin) -> UInt64 {
         let words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (line.littleEndian, key.littleEndian, file.littleEndian,
                                                                UInt64(origin.line).littleEndian, UInt64(origin.position).littleEndian)
@@ -464,8 +474,7 @@ struct DumpPartition {
             raw.storeBytes(of: UInt32(origin.file).littleEndian, toByteOffset: 8, as: UInt32.self)
             raw.storeBytes(of: UInt32(gaps).littleEndian, toByteOffset: 12, as: UInt32.self)
             raw.storeBytes(of: UInt64(origin.line).littleEndian, toByteOffset: 16, as: UInt64.self)
-            raw.storeBytes(of: UInt64(bitPattern: origin.offset).littleEndian, toByteOffset: 24, as: UInt64.self)
-            raw.storeBytes(of: UInt64(origin.position).littleEndian, toByteOffset: 32, as: UInt64.self)
+            raw.storeBytes(of: UInt64(origin.position).littleEndian, toByteOffset: 24, as: UInt64.self)
         }
     }
 
@@ -480,8 +489,7 @@ struct DumpPartition {
                 let gaps = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))) * gapBytes
                 let origin = DumpOrigin(file: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))),
                                         line: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))),
-                                        offset: Int64(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))),
-                                        position: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 32, as: UInt64.self))))
+                                        position: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))))
                 let keyStart = at + headerBytes
                 let lineStart = keyStart + key
                 let gapStart = lineStart + line

@@ -14,8 +14,9 @@ struct DumpTable: Sendable, Equatable {
     static let fileName = ".threadfold-dumps.json"
     /// Changes whenever what its values mean changes: the partition digest, the thread hash
     /// (`DumpThread.hash`; 2: element positions count; 3: lines without their unread members,
-    /// with their gaps) or the unit key.
-    static let format = 3
+    /// with their gaps; 4: the partition digest covers each file's place in the input order) or
+    /// the unit key.
+    static let format = 4
 
     struct Thread: Sendable, Equatable {
         var key: UInt64

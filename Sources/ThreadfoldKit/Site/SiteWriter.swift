@@ -51,6 +51,8 @@ package struct SiteWriter: Sendable {
 
     var name: String { output.lastPathComponent }
     var spareName: String { ".\(name).spare" }
+    /// Where an incremental build's dump spill waits for the next (`Staging.keep`).
+    var keptSpillName: String { ".\(name).spill" }
     /// Where the previous site is kept between incremental builds.
     package var spare: URL { output.deletingLastPathComponent().appendingPathComponent(spareName) }
 
@@ -130,6 +132,8 @@ package struct SiteWriter: Sendable {
                 Self.discard(spareName, in: parent, tag: tag)
             }
         }
+        // A kept spill serves incremental builds only.
+        if !keepSpare, parent.entry(keptSpillName) != nil { Self.discard(keptSpillName, in: parent, tag: tag) }
         if recycled == nil {
             if mkdirat(parent.fd, stagingName, 0o755) != 0 {
                 let code = errno
@@ -234,6 +238,8 @@ package struct SiteWriter: Sendable {
         /// The compressed siblings this build wrote or kept, by their file's path, and how many
         /// it wrote and kept.
         private let siblings = Mutex<(paths: [String: [String]], written: Int, kept: Int)>(([:], 0, 0))
+        /// This build made a spill (`spill(count:bufferBytes:format:)`), so the kept spill is its to continue or drop.
+        let spilled = Atomic<Bool>(false)
 
         init(writer: SiteWriter, parent: Folder, folder: Folder, name: String, exists: Bool, kept: [String: FileStamp]?,
              keepSpare: Bool, locks: [Int32]) {
@@ -449,6 +455,10 @@ package struct SiteWriter: Sendable {
                 throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
             }
             defer { release() }
+            // A kept spill no spill of this build continued belongs to inputs the site no longer has.
+            if !spilled.load(ordering: .acquiring), parent.entry(writer.keptSpillName) != nil {
+                SiteWriter.discard(writer.keptSpillName, in: parent, tag: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            }
             do {
                 if writer.durable { Self.syncFileSystem(folder.fd) }
                 try writer.swap(staging: name, in: parent, exists: exists, keepSpare: keepSpare)

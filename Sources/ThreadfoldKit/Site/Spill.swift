@@ -12,30 +12,68 @@ import Glibc
 /// the same three paths remove: `remove()` or the spill's release, SIGINT and SIGTERM, and the
 /// next temporary spill after a SIGKILL.
 ///
+/// An `--incremental` build keeps its spill for the next one (`keep`, beside the output as
+/// `.<site>.spill`), and the next continues it: a record appended with a chain digest (the
+/// partition's digest after it, which covers it and every record before it) that the kept spill
+/// holds at the same place, with the same digest and end, is not written again. A partition's
+/// records are written only from the first that differs; at that point, or when writing ends, the
+/// kept partition file is renamed into this spill and cut where the agreement ended. So a dump
+/// that changed in one comment rewrites about half of one partition, not the whole spill.
+///
 /// Appends come from one thread; reads may come from many once writing is finished.
 package final class Spill: @unchecked Sendable {
     package static let folderName = ".threadfold-spill"
+    /// The name a kept spill takes in the staging folder of the build that continues it.
+    package static let previousName = ".threadfold-spill-previous"
+    /// In a kept spill: the format of its records (the caller's), which a build must share to continue it.
+    static let formatName = "format"
+    /// Bytes of one chain entry: the record's digest and the partition's size after it, little-endian.
+    static let chainEntryBytes = 16
 
     private let parent: Folder
     private let folder: Folder
     private let bufferBytes: Int
     private var buffers: [[UInt8]]
-    /// Bytes appended to each partition.
+    /// Each partition's chain entries not yet written (`chainEntryBytes` a record).
+    private var chainBuffers: [[UInt8]]
+    /// Partitions whose records came with chain digests: kept with the spill, never discarded.
+    private var chained: [Bool]
+    /// Bytes each partition holds: appended, and taken from the kept spill.
     package private(set) var sizes: [Int64]
     private var removed = false
     /// For a temporary spill: the folder made for it (in the temporary folder), removed with it.
     private let own: (parent: Folder, name: String)?
+    /// The format of the records (`keep` writes it; a kept spill of another is not continued).
+    private let format: String
+    /// Whether the spill is kept for the next build: then `discard` leaves chained partitions.
+    private let keeps: Bool
+    /// The kept spill this one continues, in `parent` as `previousName`.
+    private var previous: Previous?
 
     /// A spill of `count` partitions in `parent` (the staging folder, or a temporary spill's own
-    /// folder, `own`); each partition buffers `bufferBytes` before it is written.
-    init(in parent: Folder, count: Int, bufferBytes: Int, own: (parent: Folder, name: String)? = nil) throws(SiteError) {
+    /// folder, `own`); each partition buffers `bufferBytes` before it is written. With
+    /// `continuing`, it continues the kept spill found in `parent` under that name, if its records
+    /// have this `format`; with `keep`, it is to be kept for the next build (`keep(as:in:)`).
+    init(in parent: Folder, count: Int, bufferBytes: Int, format: String = "", continuing previousName: String? = nil,
+         keep: Bool = false, own: (parent: Folder, name: String)? = nil) throws(SiteError) {
         self.parent = parent
         self.own = own
+        self.format = format
+        keeps = keep
         try? parent.removeTree(Self.folderName)
         folder = try parent.folder(Self.folderName, create: true)
         self.bufferBytes = bufferBytes
         buffers = Array(repeating: [], count: count)
+        chainBuffers = Array(repeating: [], count: count)
+        chained = Array(repeating: false, count: count)
         sizes = Array(repeating: 0, count: count)
+        if let previousName, let kept = try? parent.folder(previousName) {
+            if kept.read(Self.formatName, limit: 4_096)?.bytes == Array(format.utf8) {
+                previous = Previous(folder: kept, name: previousName, count: count)
+            } else {
+                try? parent.removeTree(previousName)
+            }
+        }
     }
 
     /// Names of temporary spills' folders: the prefix, then the process id and a random tag.
@@ -77,28 +115,49 @@ package final class Spill: @unchecked Sendable {
 
     package var count: Int { buffers.count }
 
-    /// Appends the pieces of one record to partition `p`.
-    package func append(_ p: Int, _ head: [UInt8], _ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>,
+    /// Appends the pieces of one record to partition `p`. With `digest` (the partition's chain
+    /// digest after this record, covering every byte of it and of the records before it), a
+    /// record the continued spill holds at this place is not written again.
+    package func append(_ p: Int, digest: UInt64? = nil, _ head: [UInt8], _ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>,
                         _ tail: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) throws(SiteError) {
+        let size = Int64(head.count + key.count + line.count + tail.count)
+        if let digest, keeps {
+            chained[p] = true
+            if previous != nil, !previous!.diverged[p] {
+                if previous!.agrees(p, digest: digest, end: sizes[p] + size) {
+                    sizes[p] += size
+                    return
+                }
+                try take(p)
+            }
+            withUnsafeBytes(of: (digest.littleEndian, UInt64(sizes[p] + size).littleEndian)) { chainBuffers[p].append(contentsOf: $0) }
+        }
         if buffers[p].capacity == 0 { buffers[p].reserveCapacity(bufferBytes) }
         buffers[p].append(contentsOf: head)
         buffers[p].append(contentsOf: key)
         buffers[p].append(contentsOf: line)
         if !tail.isEmpty { buffers[p].append(contentsOf: tail) }
-        sizes[p] += Int64(head.count + key.count + line.count + tail.count)
+        sizes[p] += size
         if buffers[p].count >= bufferBytes { try flush(p) }
     }
 
     /// Writes what every partition still buffers and closes the files; after this the
-    /// partitions can be read.
+    /// partitions can be read. What the continued spill held that this one did not take goes.
     package func finishWriting() throws(SiteError) {
         for p in buffers.indices { try finishWriting(p) }
+        if let previous {
+            self.previous = nil
+            try? parent.removeTree(previous.name)
+        }
     }
 
-    /// Writes what partition `p` still buffers, so it can be read.
+    /// Writes what partition `p` still buffers (after the records it takes from the continued
+    /// spill), so it can be read.
     package func finishWriting(_ p: Int) throws(SiteError) {
+        if previous != nil { try take(p) }
         try flush(p)
         buffers[p] = []
+        chainBuffers[p] = []
     }
 
     /// The whole of partition `p` (empty when nothing was appended to it).
@@ -111,9 +170,29 @@ package final class Spill: @unchecked Sendable {
         return bytes
     }
 
-    /// Removes partition `p`'s file once it has been read, so the disk holds less as work goes on.
+    /// Removes partition `p`'s file once it has been read, so the disk holds less as work goes
+    /// on; a spill that is kept keeps its chained partitions.
     package func discard(_ p: Int) {
+        guard !(keeps && chained[p]) else { return }
         _ = try? folder.removeEntry(Self.name(p))
+        _ = try? folder.removeEntry(Self.chainName(p))
+    }
+
+    /// Moves the spill, once written, to `name` in `destination` (beside the output), with the
+    /// format of its records, for the next build to continue; whatever stood there goes. Only
+    /// its chained partitions are kept.
+    func keep(as name: String, in destination: Folder) throws(SiteError) {
+        guard !removed else { return }
+        guard keeps else { return remove() }
+        for p in chained.indices where !chained[p] { _ = try? folder.removeEntry(Self.name(p)) }
+        _ = try? folder.removeEntry(Self.formatName)
+        _ = try folder.create(Self.formatName, Array(format.utf8))
+        try? destination.removeTree(name)
+        guard renameat(parent.fd, Self.folderName, destination.fd, name) == 0 else {
+            let code = errno
+            throw SiteError(path: destination.path(name), message: "cannot keep the spill for the next build: \(SystemError.describe(code))", errno: code)
+        }
+        removed = true
     }
 
     /// Removes the spill folder and everything in it (a temporary spill: its own folder too).
@@ -131,32 +210,162 @@ package final class Spill: @unchecked Sendable {
     /// Appends what partition `p` buffers to its file, opened for each flush (a dump may have
     /// more partitions than a process may hold files open) and never through a link.
     private func flush(_ p: Int) throws(SiteError) {
-        guard !buffers[p].isEmpty else { return }
-        let fd = openat(folder.fd, Self.name(p), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o600)
+        try Self.appendFile(folder, Self.name(p), buffers[p])
+        buffers[p].removeAll(keepingCapacity: true)
+        try Self.appendFile(folder, Self.chainName(p), chainBuffers[p])
+        chainBuffers[p].removeAll(keepingCapacity: true)
+    }
+
+    private static func appendFile(_ folder: Folder, _ name: String, _ bytes: [UInt8]) throws(SiteError) {
+        guard !bytes.isEmpty else { return }
+        let fd = openat(folder.fd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o600)
         guard fd >= 0 else {
             let code = errno
-            throw SiteError(path: folder.path(Self.name(p)), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+            throw SiteError(path: folder.path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
         }
         defer { close(fd) }
         var offset = 0
-        while offset < buffers[p].count {
-            let written = buffers[p].withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
                 let code = errno
-                throw SiteError(path: folder.path(Self.name(p)), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+                throw SiteError(path: folder.path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
             }
             offset += written
         }
-        buffers[p].removeAll(keepingCapacity: true)
+    }
+
+    /// Partition `p` takes the records of the continued spill's that agreed with its own, once:
+    /// at its first record that does not, or when its writing ends. The kept file and its chain
+    /// are renamed into this spill and cut where the agreement ended; later appends follow them.
+    private func take(_ p: Int) throws(SiteError) {
+        guard let previous, !previous.diverged[p] else { return }
+        self.previous!.diverged[p] = true
+        let matched = previous.matched[p]
+        guard matched > 0 else { return }
+        for (name, length) in [(Self.name(p), sizes[p]), (Self.chainName(p), Int64(matched * Self.chainEntryBytes))] {
+            guard renameat(previous.folder.fd, name, folder.fd, name) == 0 else {
+                let code = errno
+                throw SiteError(path: previous.folder.path(name), message: "cannot be taken from the spill the last build kept: \(SystemError.describe(code)); expected it as that build left it (build again without --incremental)", errno: code)
+            }
+            let fd = openat(folder.fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+            let cut = fd >= 0 ? ftruncate(fd, off_t(length)) : -1
+            let code = errno
+            if fd >= 0 { close(fd) }
+            guard cut == 0 else {
+                throw SiteError(path: folder.path(name), message: "cannot be cut to what this build shares with the last: \(SystemError.describe(code))", errno: code)
+            }
+        }
     }
 
     private static func name(_ p: Int) -> String { "p\(p)" }
+    private static func chainName(_ p: Int) -> String { "c\(p)" }
+
+    /// A kept spill this one continues: per partition, how many of its records agreed so far,
+    /// and a window of its chain, read as the agreement reaches it.
+    private struct Previous {
+        let folder: Folder
+        let name: String
+        /// Records each partition holds; nil until the partition is first asked about.
+        var counts: [Int?]
+        var matched: [Int]
+        /// The partition has taken what agreed (`take`): nothing more is compared.
+        var diverged: [Bool]
+        var windows: [[UInt8]]
+        var windowStarts: [Int]
+        /// Chain entries read at a time: about 4 MiB over all partitions, at least 256 each.
+        let windowEntries: Int
+
+        init(folder: Folder, name: String, count: Int) {
+            self.folder = folder
+            self.name = name
+            counts = Array(repeating: nil, count: count)
+            matched = Array(repeating: 0, count: count)
+            diverged = Array(repeating: false, count: count)
+            windows = Array(repeating: [], count: count)
+            windowStarts = Array(repeating: 0, count: count)
+            windowEntries = max(256, (4 << 20) / Spill.chainEntryBytes / max(1, count))
+        }
+
+        /// Whether partition `p`'s next kept record has this digest and end; if so it is counted.
+        mutating func agrees(_ p: Int, digest: UInt64, end: Int64) -> Bool {
+            let count = counts[p] ?? load(p)
+            let k = matched[p]
+            guard k < count else { return false }
+            let first = windowStarts[p]
+            if k < first || k >= first + windows[p].count / Spill.chainEntryBytes {
+                guard let window = read(p, from: k, entries: min(windowEntries, count - k)) else {
+                    counts[p] = 0
+                    return false
+                }
+                windows[p] = window
+                windowStarts[p] = k
+            }
+            let at = (k - windowStarts[p]) * Spill.chainEntryBytes
+            let (kept, keptEnd) = windows[p].withUnsafeBytes { raw in
+                (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
+                 Int64(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))))
+            }
+            guard kept == digest, keptEnd == end else { return false }
+            matched[p] = k + 1
+            return true
+        }
+
+        /// How many records partition `p` holds: its chain's entries, when its file is as long as
+        /// the last one's end says (else none: a damaged partition is not continued).
+        private mutating func load(_ p: Int) -> Int {
+            var count = 0
+            if let chain = folder.entry(Spill.chainName(p)), chain.kind == .file, chain.stamp.size % Int64(Spill.chainEntryBytes) == 0,
+               chain.stamp.size > 0, let records = folder.entry(Spill.name(p)), records.kind == .file {
+                let entries = Int(chain.stamp.size) / Spill.chainEntryBytes
+                if let last = read(p, from: entries - 1, entries: 1),
+                   last.withUnsafeBytes({ Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }) == records.stamp.size {
+                    count = entries
+                }
+            }
+            counts[p] = count
+            return count
+        }
+
+        /// `entries` chain entries of partition `p` from entry `first`, or nil when they cannot be read.
+        private func read(_ p: Int, from first: Int, entries: Int) -> [UInt8]? {
+            let fd = openat(folder.fd, Spill.chainName(p), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            let length = entries * Spill.chainEntryBytes
+            var bytes = [UInt8](repeating: 0, count: length)
+            var done = 0
+            while done < length {
+                let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(first * Spill.chainEntryBytes + done)) }
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { return nil }
+                done += got
+            }
+            return bytes
+        }
+    }
 }
 
 extension SiteWriter.Staging {
-    /// A spill of `count` partitions inside this staging folder.
-    package func spill(count: Int, bufferBytes: Int) throws(SiteError) -> Spill {
-        try Spill(in: folder, count: count, bufferBytes: bufferBytes)
+    /// A spill of `count` partitions inside this staging folder, of records in `format`. In an
+    /// incremental build it continues the spill the last one kept beside the output (taken into
+    /// this folder first, so whatever removes the folder removes it), and is kept in turn
+    /// (`keep`).
+    package func spill(count: Int, bufferBytes: Int, format: String) throws(SiteError) -> Spill {
+        spilled.store(true, ordering: .releasing)
+        var continuing: String?
+        if keepSpare, parent.entry(writer.keptSpillName)?.kind == .folder {
+            try? folder.removeTree(Spill.previousName)
+            if renameat(parent.fd, writer.keptSpillName, folder.fd, Spill.previousName) == 0 { continuing = Spill.previousName }
+        }
+        return try Spill(in: folder, count: count, bufferBytes: bufferBytes, format: format, continuing: continuing, keep: keepSpare)
+    }
+
+    /// Moves `spill`, written and read, out of the staging folder to wait beside the output for
+    /// the next incremental build; nothing of it is published. A spill that cannot be moved is
+    /// removed: the next build then writes its records again.
+    package func keep(_ spill: Spill) {
+        do { try spill.keep(as: writer.keptSpillName, in: parent) } catch { spill.remove() }
     }
 }

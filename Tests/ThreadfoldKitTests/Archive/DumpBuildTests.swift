@@ -159,6 +159,93 @@ struct DumpBuildTests {
         #expect(second.threadsRendered == first.threads + 1, "every thread has a line after the one that changed")
     }
 
+    @Test("incremental builds continue the spill the last one kept beside the site: partitions that did not change are taken, not written, and every site equals a full build")
+    func keptSpill() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fm = FileManager.default
+        var lines = DumpPartitionTests.dump(count: 600, bad: []).split(separator: "\n").map(String.init)
+        let comments = folder.appendingPathComponent("RC_many.jsonl")
+        let more = folder.appendingPathComponent("RC_more.jsonl")
+        let site = folder.appendingPathComponent("site")
+        let kept = folder.appendingPathComponent(".site.spill")
+        func write(_ lines: [String], to url: URL) throws { try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url) }
+        // The kept partitions' files and bytes: a file taken whole keeps both, one written again has a new file.
+        struct Kept: Equatable { var inode: UInt64; var bytes: Data }
+        func partitions() -> [String: Kept] {
+            let names = (try? fm.contentsOfDirectory(atPath: kept.path)) ?? []
+            return Dictionary(uniqueKeysWithValues: names.filter { $0.hasPrefix("p") }.compactMap { name in
+                let path = kept.appendingPathComponent(name).path
+                guard let inode = ArchiveFixture.inode(path), let bytes = fm.contents(atPath: path) else { return nil }
+                return (name, Kept(inode: inode, bytes: bytes))
+            })
+        }
+        // Builds incrementally, then checks the site against a full build of the same inputs,
+        // and that nothing of the spill is in the site. Returns how many partitions are the very
+        // files the last build kept.
+        func build(_ inputs: [URL], _ label: String) throws -> (report: ArchiveBuilder.Report, same: Int) {
+            let before = partitions()
+            let report = try ArchiveFixture.build(inputs.map(\.path), in: folder, incremental: true)
+            #expect(report.errors.isEmpty && report.published, "\(label): \(report.errors)")
+            let after = partitions()
+            #expect(!after.isEmpty, "\(label): the spill is kept beside the site")
+            let siteNames = try fm.contentsOfDirectory(atPath: site.path)
+            #expect(!siteNames.contains { $0.hasPrefix(Spill.folderName) }, "\(label): \(siteNames)")
+            let full = try ArchiveFixture.build(inputs.map(\.path), in: folder, site: "full")
+            #expect(ArchiveFixture.files(site) == ArchiveFixture.files(folder.appendingPathComponent("full")), "\(label)")
+            #expect(report.threads == full.threads && report.warnings.map(\.description) == full.warnings.map(\.description), "\(label)")
+            return (report, after.count { before[$0.key] == $0.value })
+        }
+        try write(lines, to: comments)
+        let first = try build([comments], "first")
+        #expect(first.same == 0)
+        let count = partitions().count
+        #expect(count == first.report.dumpPartitions)
+
+        // One comment changed: one partition differs, from that comment on.
+        lines[300] = lines[300].replacingOccurrences(of: "comment 300", with: "comment three hundred, edited")
+        try write(lines, to: comments)
+        let edited = try build([comments], "edited")
+        #expect(edited.report.threadsRendered == 1)
+        #expect(edited.same == count - 1, "every other partition's file is the kept one")
+
+        // A member no page reads changed in place: no partition's records did.
+        lines[10] = lines[10].replacingOccurrences(of: "\"gilded\": 1", with: "\"gilded\": 7")
+        try write(lines, to: comments)
+        let unread = try build([comments], "unread member")
+        #expect(unread.same == count)
+        // The thread edited by the last build is rendered again from its kept partition: the
+        // recycled spare holds its older page.
+        #expect(unread.report.threadsRendered == 1 && unread.report.dumpPartitionsReused == count - 1)
+
+        // Comments added at the end, one taken out in the middle.
+        lines += (600..<640).map { i in "{\"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"author\": \"a\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"late \(i)\"}" }
+        lines.remove(at: 450)
+        try write(lines, to: comments)
+        _ = try build([comments], "grown and shrunk")
+
+        // A new file after it (a new month), then before it: every record of the first file
+        // has a new place among the files, so its partitions are written again.
+        try write((0..<30).map { i in "{\"id\": \"m\(i)\", \"link_id\": \"t3_\(i % 7)\", \"parent_id\": \"t3_\(i % 7)\", \"author\": \"b\", \"created_utc\": \(1_700_000_000 + i), \"body\": \"next month \(i)\"}" }, to: more)
+        let month = try build([comments, more], "a month added")
+        #expect(month.same > 0, "partitions the new month does not reach are taken as they were")
+        _ = try build([more, comments], "files in another order")
+
+        // A kept spill that is damaged or of another format is not continued, and does no harm.
+        let victim = try #require(partitions().keys.sorted().first)
+        let handle = try FileHandle(forWritingTo: kept.appendingPathComponent(victim))
+        try handle.truncate(atOffset: 10)
+        try handle.close()
+        _ = try build([more, comments], "a kept partition cut short")
+        try Data("another format".utf8).write(to: kept.appendingPathComponent(Spill.formatName))
+        let other = try build([more, comments], "another format")
+        #expect(other.same == 0)
+
+        // A build without --incremental keeps no spill, and removes the one it finds.
+        _ = try ArchiveFixture.build([comments.path], in: folder)
+        #expect(!fm.fileExists(atPath: kept.path))
+    }
+
     @Test("an unchanged partition whose thread's page changed in the live site is read back for that thread alone")
     func partitionReadForAChangedPage() throws {
         let folder = try ArchiveFixture.folder()

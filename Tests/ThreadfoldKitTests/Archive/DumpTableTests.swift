@@ -18,7 +18,7 @@ struct DumpTableTests {
     @Test("a table not as a build writes it is not used", arguments: [
         ("\"digests\":[\"0000000000000000\",", "\"digests\":[\"xyz\","),
         ("\"digests\":[", "\"digests\":[\"0000000000000001\","),
-        ("\"format\":3", "\"format\":2"),
+        ("\"format\":4", "\"format\":3"),
         ("\"version\":", "\"version\":\"0\",\"v\":"),
         (",[],", ","),
         ("[\"0000000000000007\",\"ffffffffffffffff\",\"ffffffffffffffff\",0]", "[\"0000000000000007\",\"ffffffffffffffff\",\"ffffffffffffffff\"]"),

@@ -18,7 +18,7 @@ struct DumpWorkTests {
     static func thread(_ records: [(line: String, gaps: [JSONScan.Gap])]) -> DumpThread {
         var thread = DumpThread()
         for (k, record) in records.enumerated() {
-            thread.append(Array(record.line.utf8)[...], DumpOrigin(file: 0, line: 10 * (k + 1), offset: Int64(100 * k), position: 3 + 4 * k),
+            thread.append(Array(record.line.utf8)[...], DumpOrigin(file: 0, line: 10 * (k + 1), position: 3 + 4 * k),
                           gaps: bytes(record.gaps))
         }
         thread.close()
