@@ -108,10 +108,10 @@ struct DumpPartition {
         var header = [UInt8](repeating: 0, count: Self.headerBytes)
         // The last partition holds Hacker News items whose parent comes later in the dump.
         let pending = spill.count - 1
-        func append(_ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
+        func append(_ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
                     _ origin: DumpOrigin) throws(SiteError) {
             if let shard, !shard.contains(threadKey: key) {
-                otherShards.insert(key)
+                otherShards.insert(Array(key))
                 return
             }
             Self.header(&header, line: line.count, key: key.count, gaps: gaps.count / Self.gapBytes, origin)
@@ -123,20 +123,21 @@ struct DumpPartition {
         }
         // A line whose key is read: into its thread's partition, or, for a Hacker News item whose
         // parent comes later in the dump, kept aside until every item is known.
-        func place(_ key: DumpForm.Key, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
-                   _ origin: DumpOrigin) throws(SiteError) {
+        func place(_ key: DumpForm.LineKey, keys: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
+                   gaps: UnsafeRawBufferPointer, hash: UInt64, _ origin: DumpOrigin) throws(SiteError) {
             switch key {
-            case .thread(let thread):
-                try append(thread, line, gaps: gaps, hash: hash, origin)
+            case .thread(let range):
+                try append(UnsafeBufferPointer(rebasing: keys[range]), line, gaps: gaps, hash: hash, origin)
             case .item(let id, let parent):
                 if let story = stories.story(of: id, parent: parent) {
-                    try append(Array(String(story).utf8), line, gaps: gaps, hash: hash, origin)
+                    try Self.withStoryKey(story) { (key) throws(SiteError) in try append(key, line, gaps: gaps, hash: hash, origin) }
                     return
                 }
                 stories.defer(id: id, parent: parent!)
                 Self.header(&header, line: line.count, key: 8, gaps: gaps.count / Self.gapBytes, origin)
-                let idBytes = withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { Array($0) }
-                try spill.append(pending, header, idBytes, line, gaps)
+                try withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { (id) throws(SiteError) in
+                    try spill.append(pending, header, id.assumingMemoryBound(to: UInt8.self), line, gaps)
+                }
             }
         }
         do throws(SiteError) {
@@ -187,15 +188,18 @@ struct DumpPartition {
                 }
                 func placeBatch(_ batch: Batch, _ keys: KeyedLines) -> Bool {
                     batch.bytes.withUnsafeBufferPointer { all in
-                        keys.spilledGaps.withUnsafeBytes { gaps in placeLines(batch.lines, all, keys.lines, gaps) }
+                        keys.spilledGaps.withUnsafeBytes { gaps in
+                            keys.keys.withUnsafeBufferPointer { keyBytes in placeLines(batch.lines, all, keys, keyBytes, gaps) }
+                        }
                     }
                 }
-                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: [KeyedLine],
-                                _ gaps: UnsafeRawBufferPointer) -> Bool {
-                    for (entry, keyed) in zip(lines, keys) {
+                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: KeyedLines,
+                                _ keyBytes: UnsafeBufferPointer<UInt8>, _ gaps: UnsafeRawBufferPointer) -> Bool {
+                    for (entry, keyed) in zip(lines, keys.lines) {
                         let origin = DumpOrigin(file: index, line: entry.number, position: entry.position)
                         switch keyed.key {
-                        case .failure(let error):
+                        case .failed(let failure):
+                            let error = keys.errors[failure]
                             if options.lenient {
                                 skippedHere += 1
                                 for var problem in error.errors {
@@ -209,13 +213,13 @@ struct DumpPartition {
                             }
                             outcome.errors += error.errors
                             if outcome.errors.count >= ThreadDecoder.errorLimit { return false }
-                        case .success(let key):
+                        case .read(let key):
                             if case .item = key, !stories.hasRoom {
                                 outcome.errors.append(mapFull(file.display, line: entry.number))
                                 return false
                             }
                             do throws(SiteError) {
-                                try place(key, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
+                                try place(key, keys: keyBytes, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
                                           gaps: UnsafeRawBufferPointer(rebasing: gaps[(Int(keyed.gapStart) * Self.gapBytes)..<(Int(keyed.gapEnd) * Self.gapBytes)]),
                                           hash: keyed.hash, origin)
                             } catch {
@@ -270,8 +274,10 @@ struct DumpPartition {
                     let gaps = Array(bytes[record.gaps])
                     try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
                         try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                            try append(Array(String(story).utf8), raw, gaps: UnsafeRawBufferPointer(gaps),
-                                       hash: ContentHash.wide(UnsafeRawBufferPointer(raw)), record.origin)
+                            try Self.withStoryKey(story) { (key) throws(SiteError) in
+                                try append(key, raw, gaps: UnsafeRawBufferPointer(gaps), hash: ContentHash.wide(UnsafeRawBufferPointer(raw)),
+                                           record.origin)
+                            }
                         }
                     }
                 }
@@ -304,7 +310,12 @@ struct DumpPartition {
     /// of what reaches the spill (the members kept, and their gaps), so a change to a member no
     /// page reads changes no digest.
     struct KeyedLine: Sendable {
-        var key: Result<DumpForm.Key, InputErrors>
+        /// Its key, or (`failed`) the place in `KeyedLines.errors` of what is wrong with the line.
+        enum Outcome: Sendable {
+            case read(DumpForm.LineKey)
+            case failed(Int)
+        }
+        var key: Outcome
         var hash: UInt64
         /// The line's length once its unread members are left off (its own length otherwise).
         var length: Int
@@ -313,10 +324,51 @@ struct DumpPartition {
         var gapEnd: Int32 = 0
     }
 
-    /// A batch's keys, in the order of its lines, and the gaps their lines were left with.
+    /// A batch's keys, in the order of its lines, and the gaps their lines were left with. A
+    /// line holds no reference (a key is a range of `keys`, an error a place in `errors`), so
+    /// lines are moved between threads and read without a reference count touched.
     struct KeyedLines: Sendable {
         var lines: [KeyedLine] = []
         var gaps: [JSONScan.Gap] = []
+        /// The threads' keys, one after another.
+        var keys: [UInt8] = []
+        var errors: [InputErrors] = []
+
+        /// Line `line` read as `key`: a thread's key bytes go to `keys`.
+        mutating func append(_ key: DumpForm.Key, hash: UInt64, length: Int) {
+            switch key {
+            case .thread(let bytes):
+                let start = keys.count
+                keys += bytes
+                lines.append(KeyedLine(key: .read(.thread(start..<keys.count)), hash: hash, length: length))
+            case .item(let id, let parent):
+                lines.append(KeyedLine(key: .read(.item(id: id, parent: parent)), hash: hash, length: length))
+            }
+        }
+
+        mutating func append(_ error: InputErrors, hash: UInt64, length: Int) {
+            errors.append(error)
+            lines.append(KeyedLine(key: .failed(errors.count - 1), hash: hash, length: length))
+        }
+
+        /// Appends `part`'s lines, their gaps, keys and errors after these.
+        mutating func append(_ part: KeyedLines) {
+            let (gapBase, keyBase, errorBase) = (Int32(gaps.count), keys.count, errors.count)
+            gaps += part.gaps
+            keys += part.keys
+            errors += part.errors
+            lines += part.lines.lazy.map { line in
+                var line = line
+                line.gapStart += gapBase
+                line.gapEnd += gapBase
+                switch line.key {
+                case .read(.thread(let range)): line.key = .read(.thread((range.lowerBound + keyBase)..<(range.upperBound + keyBase)))
+                case .failed(let k): line.key = .failed(k + errorBase)
+                case .read(.item): break
+                }
+                return line
+            }
+        }
 
         /// The gaps as a record holds them: each one's two fields as 32-bit little-endian integers.
         var spilledGaps: [JSONScan.Gap] {
@@ -352,7 +404,7 @@ struct DumpPartition {
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads. A line read without
     /// its document is left with only the members its thread's parse keeps
-    /// (`DumpForm.quickKey(leavingOff:blanks:gaps:)`), in place, and may end sooner
+    /// (`DumpForm.quickKey(leavingOff:keeping:filtering:blanks:gaps:keys:)`), in place, and may end sooner
     /// (`KeyedLine.length`); its hash is of the line as it was left, gaps included.
     static func keys(of batch: inout Batch, form: DumpForm, display: String, mapping: FieldMapping?,
                      jobs: Int) -> KeyedLines {
@@ -365,26 +417,30 @@ struct DumpPartition {
                 var gaps: [JSONScan.Gap] = []
                 var keyed = KeyedLines()
                 keyed.lines.reserveCapacity(range.count)
+                keyed.keys.reserveCapacity(range.count * 8)
+                // Read once for all the lines: a filter read or copied a line retains its arrays.
+                let members = form.recordMembers
+                let filter = members ?? .none
                 for k in range {
                     let line = lines[k]
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
-                    if let quick = form.quickKey(leavingOff: bytes, blanks: &blanks, gaps: &gaps) {
+                    if let quick = form.quickKey(leavingOff: bytes, keeping: filter, filtering: members != nil, blanks: &blanks, gaps: &gaps,
+                                                 keys: &keyed.keys) {
                         // What reaches the spill: the members kept and where the others were.
                         let seed = gaps.isEmpty ? 0 : gaps.withUnsafeBytes { ContentHash.wide($0) }
                         let hash = ContentHash.wide(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<quick.length]), seed: seed)
                         let start = Int32(keyed.gaps.count)
                         keyed.gaps += gaps
-                        keyed.lines.append(KeyedLine(key: .success(quick.key), hash: hash, length: quick.length, gapStart: start,
+                        keyed.lines.append(KeyedLine(key: .read(quick.key), hash: hash, length: quick.length, gapStart: start,
                                                      gapEnd: Int32(keyed.gaps.count)))
                         continue
                     }
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
                     do throws(InputErrors) {
-                        keyed.lines.append(KeyedLine(key: .success(try documentKey(of: Array(bytes), number: line.number, offset: line.offset,
-                                                                                   position: line.position, form: form, display: display,
-                                                                                   mapping: mapping)), hash: hash, length: line.count))
+                        keyed.append(try documentKey(of: Array(bytes), number: line.number, offset: line.offset, position: line.position,
+                                                     form: form, display: display, mapping: mapping), hash: hash, length: line.count)
                     } catch {
-                        keyed.lines.append(KeyedLine(key: .failure(error), hash: hash, length: line.count))
+                        keyed.append(error, hash: hash, length: line.count)
                     }
                 }
                 return keyed
@@ -396,19 +452,10 @@ struct DumpPartition {
             let read = Parallel.map(count: parts, jobs: parts) { part in
                 read((count * part / parts)..<(count * (part + 1) / parts))
             }
-            // One list, each part's gaps after the parts before it.
-            var joined = KeyedLines()
+            // One list, each part's gaps, keys and errors after the parts before it.
+            var joined = read[0]
             joined.lines.reserveCapacity(count)
-            for part in read {
-                let base = Int32(joined.gaps.count)
-                joined.gaps += part.gaps
-                joined.lines += part.lines.map { line in
-                    var line = line
-                    line.gapStart += base
-                    line.gapEnd += base
-                    return line
-                }
-            }
+            for part in read.dropFirst() { joined.append(part) }
             return joined
         }
     }
@@ -464,6 +511,25 @@ struct DumpPartition {
         func keys() -> KeyedLines {
             done.wait()
             return results
+        }
+    }
+
+    /// A Hacker News story's thread key, its id in decimal, handed to `body` without an allocation.
+    static func withStoryKey<T>(_ story: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws(SiteError) -> T) throws(SiteError) -> T {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return try withUnsafeMutableBytes(of: &digits) { (raw) throws(SiteError) -> T in
+            var n = story.magnitude
+            var at = raw.count
+            repeat {
+                at -= 1
+                raw[at] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            } while n > 0
+            if story < 0 {
+                at -= 1
+                raw[at] = UInt8(ascii: "-")
+            }
+            return try body(UnsafeBufferPointer(rebasing: raw.assumingMemoryBound(to: UInt8.self)[at...]))
         }
     }
 

@@ -23,7 +23,7 @@ public struct Shard: Sendable, Equatable {
 
     /// Whether the thread a dump keys as `key` belongs to this shard: dumps are split by thread
     /// key as they are read, so each shard streams the whole dump but spills only its own threads.
-    package func contains(threadKey key: [UInt8]) -> Bool {
+    package func contains<Key: Sequence<UInt8>>(threadKey key: Key) -> Bool {
         Int(FNV1a.spread(key) % UInt64(count)) == index - 1
     }
 }

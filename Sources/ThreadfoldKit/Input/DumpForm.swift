@@ -162,11 +162,21 @@ package enum DumpForm: String, Sendable, Equatable {
     /// `t3_abc` and `abc` alike: the base-36 id, as bytes.
     static func redditID(_ text: String) -> [UInt8] { redditID(Array(text.utf8)) }
 
-    static func redditID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
-        if bytes.starts(with: [UInt8(ascii: "t"), UInt8(ascii: "3"), UInt8(ascii: "_")]), bytes.count > 3 {
-            return Array(bytes.dropFirst(3))
-        }
-        return Array(bytes)
+    static func redditID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] { Array(bytes.dropFirst(redditPrefix(bytes))) }
+
+    /// How many of `bytes` are the `t3_` an id drops: 3, or 0 when it has none (or nothing after it).
+    static func redditPrefix<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int {
+        var next = bytes.makeIterator()
+        return next.next() == UInt8(ascii: "t") && next.next() == UInt8(ascii: "3") && next.next() == UInt8(ascii: "_")
+            && next.next() != nil ? 3 : 0
+    }
+
+    /// A key as the partition pass reads it without a document (`quickKey(leavingOff:…)`), with
+    /// nothing allocated: a thread's key bytes are appended to a buffer the caller keeps for a
+    /// batch of lines, and named by their range there.
+    enum LineKey: Sendable, Equatable {
+        case thread(Range<Int>)
+        case item(id: Int64, parent: Int64?)
     }
 
     /// The thread of a line read without a document, when that is all it takes, in a line
@@ -176,7 +186,12 @@ package enum DumpForm: String, Sendable, Equatable {
     /// document then gives the key, or says what is wrong, as it would for any line.
     func quickKey(_ line: UnsafeBufferPointer<UInt8>) -> Key? {
         var blanks: [Range<Int>] = []
-        return quickKey(line, keeping: nil, blanks: &blanks)
+        var keys: [UInt8] = []
+        switch scanKey(line, keeping: .none, filtering: false, blanks: &blanks, keys: &keys) {
+        case .thread(let range): return .thread(Array(keys[range]))
+        case .item(let id, let parent): return .item(id: id, parent: parent)
+        case nil: return nil
+        }
     }
 
     /// `quickKey`, which also leaves off the line's members that its thread's parse would not
@@ -185,26 +200,34 @@ package enum DumpForm: String, Sendable, Equatable {
     /// holds and the thread's parse reads the body and a few short values. Also returns the line's
     /// new length (the same when nothing was left off: a line whose members are all read, a Hacker
     /// News item), and in `gaps` where members were taken out, so that every message can name
-    /// the column it had (`JSONScan.column(_:in:gaps:)`). `blanks` and `gaps` are scratch space,
-    /// reused from line to line. Nil, with the line untouched, when the key needs the line's document.
-    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, blanks: inout [Range<Int>],
-                  gaps: inout [JSONScan.Gap]) -> (key: Key, length: Int)? {
+    /// the column it had (`JSONScan.column(_:in:gaps:)`). The filter is `recordMembers`, which
+    /// the caller reads once for many lines (`filtering` when there is one), and a thread's key
+    /// is appended to `keys` (`LineKey`). `blanks` and `gaps` are scratch space, reused from line
+    /// to line. Nil, with the line untouched, when the key needs the line's document.
+    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, keeping filter: borrowing JSONMemberFilter, filtering: Bool,
+                  blanks: inout [Range<Int>], gaps: inout [JSONScan.Gap], keys: inout [UInt8]) -> (key: LineKey, length: Int)? {
         gaps.removeAll(keepingCapacity: true)
-        guard let key = quickKey(UnsafeBufferPointer(line), keeping: recordMembers, blanks: &blanks) else { return nil }
+        guard let key = scanKey(UnsafeBufferPointer(line), keeping: filter, filtering: filtering, blanks: &blanks, keys: &keys) else { return nil }
         return (key, blanks.isEmpty ? line.count : JSONScan.leaveOff(line, blanks: blanks, gaps: &gaps))
     }
 
-    /// `quickKey`, finding in `blanks` what leaves off the members `keeping` does not keep (none
-    /// without a filter: Hacker News items are small and kept whole).
-    private func quickKey(_ line: UnsafeBufferPointer<UInt8>, keeping: JSONMemberFilter?, blanks: inout [Range<Int>]) -> Key? {
+    /// `quickKey`, finding in `blanks` what leaves off the members the filter does not keep
+    /// (none without `filtering`: Hacker News items are small and kept whole).
+    private func scanKey(_ line: UnsafeBufferPointer<UInt8>, keeping filter: borrowing JSONMemberFilter, filtering: Bool,
+                         blanks: inout [Range<Int>], keys: inout [UInt8]) -> LineKey? {
         switch self {
         case .reddit:
-            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames, keeping: keeping, blanks: &blanks),
+            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames, keeping: filter, filtering: filtering,
+                                                                 blanks: &blanks),
                   let link = found[0], link.kind == .string, !link.escaped else { return nil }
-            return .thread(Self.redditID(UnsafeBufferPointer(rebasing: line[link.start..<link.end])))
+            let id = UnsafeBufferPointer(rebasing: line[link.start..<link.end])
+            let start = keys.count
+            keys.append(contentsOf: UnsafeBufferPointer(rebasing: id[(id.startIndex + Self.redditPrefix(id))...]))
+            return .thread(start..<keys.count)
         case .hn:
             // `key` reads `parent`, or `poll` when there is no `parent`.
-            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.itemKeyNames, keeping: keeping, blanks: &blanks),
+            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.itemKeyNames, keeping: filter, filtering: filtering,
+                                                                 blanks: &blanks),
                   let idValue = found[0], let id = Self.integer(idValue, in: line) else { return nil }
             guard let parentValue = found[1] ?? found[2] else { return .item(id: id, parent: nil) }
             guard let parent = Self.integer(parentValue, in: line) else { return nil }
@@ -220,7 +243,18 @@ package enum DumpForm: String, Sendable, Equatable {
     /// The value of an integer the scan found, as `JSONDocument.int64` reads it; nil for any
     /// other value, or one out of range.
     private static func integer(_ value: JSONScan.Value, in line: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard value.kind == .number, value.integer else { return nil }
-        return Int64(String(decoding: UnsafeBufferPointer(rebasing: line[value.start..<value.end]), as: UTF8.self))
+        guard value.kind == .number, value.integer, value.start < value.end else { return nil }
+        // Read in place (a String a value cost two allocations an item): an integer's digits,
+        // after a minus sign if any, accumulated toward its sign so Int64.min is read too.
+        let negative = line[value.start] == UInt8(ascii: "-")
+        var n: Int64 = 0
+        for k in (value.start + (negative ? 1 : 0))..<value.end {
+            let digit = Int64(line[k] &- UInt8(ascii: "0"))
+            let (shifted, over) = n.multipliedReportingOverflow(by: 10)
+            let (next, past) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !over, !past else { return nil }
+            n = next
+        }
+        return n
     }
 }

@@ -31,7 +31,34 @@ enum JSONScan {
         /// than `depthLimit`, or a root member's name with an escape.
         case refused
         /// A JSON object, and the value of its last member with each name asked for (nil if none).
-        case object([Value?])
+        case object(Found)
+    }
+
+    /// The values of the members asked for, by their place among the names: held in place, not
+    /// in an array, so a scan allocates nothing (it runs once a dump line).
+    struct Found: Equatable {
+        /// The most names one scan finds.
+        static let capacity = 3
+        private var values: (Value?, Value?, Value?) = (nil, nil, nil)
+
+        subscript(_ k: Int) -> Value? {
+            get {
+                switch k {
+                case 0: return values.0
+                case 1: return values.1
+                default: return values.2
+                }
+            }
+            set {
+                switch k {
+                case 0: values.0 = newValue
+                case 1: values.1 = newValue
+                default: values.2 = newValue
+                }
+            }
+        }
+
+        static func == (a: Found, b: Found) -> Bool { a[0] == b[0] && a[1] == b[1] && a[2] == b[2] }
     }
 
     /// Levels of nesting the scan follows; deeper documents are refused (the parser reads them).
@@ -49,11 +76,23 @@ enum JSONScan {
     /// to the members kept, in their order, each at the line and column where it was. A run of
     /// members left off goes with the comma after it; a run at the end, with the comma after
     /// the last member kept.
+    ///
+    /// At most `Found.capacity` names. The filter is borrowed, never copied: a copy retains its
+    /// arrays, and the partition pass's threads, retaining one filter for every line, fought
+    /// over its reference counts.
     static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping: JSONMemberFilter? = nil,
                             blanks: inout [Range<Int>]) -> Outcome {
+        if let keeping { return rootMembers(b, named: names, keeping: keeping, filtering: true, blanks: &blanks) }
+        return rootMembers(b, named: names, keeping: .none, filtering: false, blanks: &blanks)
+    }
+
+    /// `rootMembers` with a filter that is used only when `filtering`.
+    static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping filter: borrowing JSONMemberFilter,
+                            filtering: Bool, blanks: inout [Range<Int>]) -> Outcome {
+        precondition(names.count <= Found.capacity)
         blanks.removeAll(keepingCapacity: true)
         do throws(JSONSyntaxError) {
-            return try scan(b, names: names, keeping: keeping, blanks: &blanks)
+            return try scan(b, names: names, keeping: filter, filtering: filtering, blanks: &blanks)
         } catch {
             return .refused
         }
@@ -210,15 +249,11 @@ enum JSONScan {
     /// The root object, a member at a time: its name, the colon, its value, the comma or the
     /// closing brace, in straight-line code (a document of dump records is mostly root members
     /// with short values); a value that is an object or an array goes through `container`.
-    private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping: JSONMemberFilter?,
-                             blanks: inout [Range<Int>]) throws(JSONSyntaxError) -> Outcome {
+    private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping filter: borrowing JSONMemberFilter,
+                             filtering: Bool, blanks: inout [Range<Int>]) throws(JSONSyntaxError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
-        var found = [Value?](repeating: nil, count: names.count)
-        // Members are left off only when there is a filter. (A plain value, bound once: an
-        // optional bound for each member was copied each time.)
-        let filtering = keeping != nil
-        let filter = keeping ?? JSONMemberFilter.none
+        var found = Found()
         // The run of members left off so far (its first's start, its last's separator: the `,`
         // or `}` after it), and the separator after the last member kept; -1 for none.
         var runStart = -1

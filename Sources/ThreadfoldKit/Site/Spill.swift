@@ -118,7 +118,7 @@ package final class Spill: @unchecked Sendable {
     /// Appends the pieces of one record to partition `p`. With `digest` (the partition's chain
     /// digest after this record, covering every byte of it and of the records before it), a
     /// record the continued spill holds at this place is not written again.
-    package func append(_ p: Int, digest: UInt64? = nil, _ head: [UInt8], _ key: [UInt8], _ line: UnsafeBufferPointer<UInt8>,
+    package func append(_ p: Int, digest: UInt64? = nil, _ head: [UInt8], _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
                         _ tail: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) throws(SiteError) {
         let size = Int64(head.count + key.count + line.count + tail.count)
         if let digest, keeps {

@@ -325,13 +325,30 @@ struct JSONScanTests {
         }
     }
 
+    /// `form`'s quick key of `bytes`, leaving off what its records' parse does not keep, as the
+    /// partition pass reads it; a thread's key as its bytes.
+    static func leavingOff(_ form: DumpForm, _ bytes: inout [UInt8], blanks: inout [Range<Int>], gaps: inout [JSONScan.Gap])
+        -> (key: DumpForm.Key, length: Int)? {
+        var keys: [UInt8] = [9, 9]  // a batch's keys before this line's
+        let members = form.recordMembers
+        guard let quick = bytes.withUnsafeMutableBufferPointer({
+            form.quickKey(leavingOff: $0, keeping: members ?? .none, filtering: members != nil, blanks: &blanks, gaps: &gaps, keys: &keys)
+        }) else { return nil }
+        switch quick.key {
+        case .thread(let range):
+            #expect(range.upperBound == keys.count)
+            return (.thread(Array(keys[range])), quick.length)
+        case .item(let id, let parent): return (.item(id: id, parent: parent), quick.length)
+        }
+    }
+
     @Test("a Reddit comment's quick key leaves off the members the importer does not read; a Hacker News item is kept whole")
     func quickKeyLeavesOff() throws {
         for line in try TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) {
             var bytes = Array(line)
             var blanks: [Range<Int>] = []
             var gaps: [JSONScan.Gap] = []
-            let quick = bytes.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks, gaps: &gaps) }
+            let quick = Self.leavingOff(.reddit, &bytes, blanks: &blanks, gaps: &gaps)
             #expect(quick?.key == Array(line).withUnsafeBufferPointer { DumpForm.reddit.quickKey($0) })
             bytes.removeLast(bytes.count - (quick?.length ?? bytes.count))
             // Most vendored comments are whole Pushshift records; a few hand-made ones have only members the importer reads.
@@ -354,13 +371,13 @@ struct JSONScanTests {
         let before = item
         var blanks: [Range<Int>] = []
         var gaps: [JSONScan.Gap] = []
-        let itemKey = item.withUnsafeMutableBufferPointer { DumpForm.hn.quickKey(leavingOff: $0, blanks: &blanks, gaps: &gaps) }
+        let itemKey = Self.leavingOff(.hn, &item, blanks: &blanks, gaps: &gaps)
         #expect(itemKey?.key == .item(id: 15, parent: 1) && itemKey?.length == item.count && gaps.isEmpty)
         #expect(item == before)
         // A line read through its document is left as it is.
         var submission = Array(#"{"id": "ab", "title": "T", "selftext": "", "num_comments": 1, "extra": 1}"#.utf8)
         let whole = submission
-        #expect(submission.withUnsafeMutableBufferPointer { DumpForm.reddit.quickKey(leavingOff: $0, blanks: &blanks, gaps: &gaps) } == nil)
+        #expect(Self.leavingOff(.reddit, &submission, blanks: &blanks, gaps: &gaps) == nil)
         #expect(submission == whole)
     }
 

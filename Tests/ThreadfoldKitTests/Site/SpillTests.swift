@@ -28,7 +28,7 @@ struct SpillTests {
         let registered = { SiteWriter.Staging.active.withLock { $0.values.contains { $0.name == made[0] } } }
         #expect(registered())
         let line = Array(#"{"id": "a"}"#.utf8)
-        try line.withUnsafeBufferPointer { try spill!.append(1, [1, 2], [3], $0) }
+        try line.withUnsafeBufferPointer { line in try [UInt8(3)].withUnsafeBufferPointer { try spill!.append(1, [1, 2], $0, line) } }
         try spill!.finishWriting()
         #expect(try spill!.read(1) == [1, 2, 3] + line)
         spill!.remove()
