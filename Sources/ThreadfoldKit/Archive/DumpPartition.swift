@@ -275,8 +275,8 @@ struct DumpPartition {
                     try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
                         try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(SiteError) in
                             try Self.withStoryKey(story) { (key) throws(SiteError) in
-                                try append(key, raw, gaps: UnsafeRawBufferPointer(gaps), hash: ContentHash.wide(UnsafeRawBufferPointer(raw)),
-                                           record.origin)
+                                try append(key, raw, gaps: UnsafeRawBufferPointer(gaps),
+                                           hash: Self.lineHash(UnsafeRawBufferPointer(raw), gaps: UnsafeRawBufferPointer(gaps)), record.origin)
                             }
                         }
                     }
@@ -393,6 +393,12 @@ struct DumpPartition {
         }
     }
 
+    /// A line's hash for the digests, of what reaches the spill: the bytes kept, seeded with its
+    /// gaps (their memory, as `spilledGaps` or a record holds them), if any.
+    static func lineHash(_ line: UnsafeRawBufferPointer, gaps: UnsafeRawBufferPointer) -> UInt64 {
+        ContentHash.wide(line, seed: gaps.isEmpty ? 0 : ContentHash.wide(gaps))
+    }
+
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     /// Read without a document when the form allows (`DumpForm.quickKey`), otherwise through the
     /// line's document (`documentKey`), which also says what is wrong with a line that has none.
@@ -426,9 +432,9 @@ struct DumpPartition {
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
                     if let quick = form.quickKey(leavingOff: bytes, keeping: filter, filtering: members != nil, blanks: &blanks, gaps: &gaps,
                                                  keys: &keyed.keys) {
-                        // What reaches the spill: the members kept and where the others were.
-                        let seed = gaps.isEmpty ? 0 : gaps.withUnsafeBytes { ContentHash.wide($0) }
-                        let hash = ContentHash.wide(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<quick.length]), seed: seed)
+                        let hash = gaps.withUnsafeBytes { gaps in
+                            Self.lineHash(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<quick.length]), gaps: gaps)
+                        }
                         let start = Int32(keyed.gaps.count)
                         keyed.gaps += gaps
                         keyed.lines.append(KeyedLine(key: .read(quick.key), hash: hash, length: quick.length, gapStart: start,

@@ -129,11 +129,11 @@ package struct SiteWriter: Sendable {
                 }
                 if recycled == nil { try? parent.removeTree(stagingName) }
             } else {
-                Self.discard(spareName, in: parent, tag: tag)
+                discard(spareName, in: parent, tag: tag)
             }
         }
         // A kept spill serves incremental builds only.
-        if !keepSpare, parent.entry(keptSpillName) != nil { Self.discard(keptSpillName, in: parent, tag: tag) }
+        if !keepSpare, parent.entry(keptSpillName) != nil { discard(keptSpillName, in: parent, tag: tag) }
         if recycled == nil {
             if mkdirat(parent.fd, stagingName, 0o755) != 0 {
                 let code = errno
@@ -210,10 +210,11 @@ package struct SiteWriter: Sendable {
         return kept
     }
 
-    /// Renames an unusable folder out of the way (atomically, so it can never be mistaken for a
-    /// whole one again), then removes it.
-    static func discard(_ name: String, in parent: Folder, tag: String) {
-        let trash = ".\(name).old-\(tag)"
+    /// Renames an unusable folder beside the output out of the way (atomically, so it can never
+    /// be mistaken for a whole one again), then removes it. Its new name is one the next build
+    /// removes (`.<site>.old-<pid>-…`) should this process be killed before the removal ends.
+    func discard(_ name: String, in parent: Folder, tag: String) {
+        let trash = ".\(self.name).old-\(tag)"
         if renameat(parent.fd, name, parent.fd, trash) == 0 {
             try? parent.removeTree(trash)
         } else {
@@ -457,7 +458,7 @@ package struct SiteWriter: Sendable {
             defer { release() }
             // A kept spill no spill of this build continued belongs to inputs the site no longer has.
             if !spilled.load(ordering: .acquiring), parent.entry(writer.keptSpillName) != nil {
-                SiteWriter.discard(writer.keptSpillName, in: parent, tag: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+                writer.discard(writer.keptSpillName, in: parent, tag: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             }
             do {
                 if writer.durable { Self.syncFileSystem(folder.fd) }

@@ -6,7 +6,8 @@ import Glibc
 /// pass and read back whole, one at a time, by the workers. They live in a hidden folder
 /// (`.threadfold-spill`) inside the staging folder, so whatever removes the staging folder (a
 /// failed build, SIGINT or SIGTERM, the next build after a SIGKILL) removes them too; a
-/// successful build removes them before it publishes.
+/// successful build removes them, or (`--incremental`) moves them beside the output, before it
+/// publishes.
 ///
 /// A check writes no site, so its spill has a temporary folder of its own (`temporary`), which
 /// the same three paths remove: `remove()` or the spill's release, SIGINT and SIGTERM, and the
@@ -27,6 +28,8 @@ package final class Spill: @unchecked Sendable {
     package static let previousName = ".threadfold-spill-previous"
     /// In a kept spill: the format of its records (the caller's), which a build must share to continue it.
     static let formatName = "format"
+    /// In a kept spill: each partition's files' stamps as it was kept; a file changed since is not continued.
+    static let stampsName = "stamps"
     /// Bytes of one chain entry: the record's digest and the partition's size after it, little-endian.
     static let chainEntryBytes = 16
 
@@ -68,8 +71,9 @@ package final class Spill: @unchecked Sendable {
         chained = Array(repeating: false, count: count)
         sizes = Array(repeating: 0, count: count)
         if let previousName, let kept = try? parent.folder(previousName) {
-            if kept.read(Self.formatName, limit: 4_096)?.bytes == Array(format.utf8) {
-                previous = Previous(folder: kept, name: previousName, count: count)
+            if kept.read(Self.formatName, limit: 4_096)?.bytes == Array(format.utf8),
+               let stamps = kept.read(Self.stampsName, limit: 1 << 24).flatMap({ Self.stamps(in: $0.bytes) }) {
+                previous = Previous(folder: kept, name: previousName, count: count, stamps: stamps)
             } else {
                 try? parent.removeTree(previousName)
             }
@@ -184,8 +188,16 @@ package final class Spill: @unchecked Sendable {
     func keep(as name: String, in destination: Folder) throws(SiteError) {
         guard !removed else { return }
         guard keeps else { return remove() }
-        for p in chained.indices where !chained[p] { _ = try? folder.removeEntry(Self.name(p)) }
-        _ = try? folder.removeEntry(Self.formatName)
+        var stamps = ""
+        for p in chained.indices {
+            guard chained[p], let records = folder.entry(Self.name(p)), let chain = folder.entry(Self.chainName(p)) else {
+                _ = try? folder.removeEntry(Self.name(p))
+                continue
+            }
+            stamps += "\(p) \(records.stamp.inode) \(records.stamp.size) \(records.stamp.mtime) \(chain.stamp.inode) \(chain.stamp.size) \(chain.stamp.mtime)\n"
+        }
+        for name in [Self.formatName, Self.stampsName] { _ = try? folder.removeEntry(name) }
+        _ = try folder.create(Self.stampsName, Array(stamps.utf8))
         _ = try folder.create(Self.formatName, Array(format.utf8))
         try? destination.removeTree(name)
         guard renameat(parent.fd, Self.folderName, destination.fd, name) == 0 else {
@@ -250,6 +262,9 @@ package final class Spill: @unchecked Sendable {
                 throw SiteError(path: previous.folder.path(name), message: "cannot be taken from the spill the last build kept: \(SystemError.describe(code)); expected it as that build left it (build again without --incremental)", errno: code)
             }
             let fd = openat(folder.fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+            var info = stat()
+            // Cut, never lengthened: a file shorter than what agreed is not what was kept.
+            if fd >= 0, fstat(fd, &info) == 0, info.st_size < off_t(length) { errno = EIO; close(fd); throw SiteError(path: folder.path(name), message: "is shorter than its chain says (\(info.st_size) bytes, not \(length)); expected the spill the last build kept (build again without --incremental)", errno: EIO) }
             let cut = fd >= 0 ? ftruncate(fd, off_t(length)) : -1
             let code = errno
             if fd >= 0 { close(fd) }
@@ -261,6 +276,20 @@ package final class Spill: @unchecked Sendable {
 
     private static func name(_ p: Int) -> String { "p\(p)" }
     private static func chainName(_ p: Int) -> String { "c\(p)" }
+
+    /// A kept spill's `stamps` file read back: per partition, its records' and its chain's
+    /// stamps. Nil when it is not as `keep` writes it.
+    private static func stamps(in bytes: [UInt8]) -> [Int: (records: FileStamp, chain: FileStamp)]? {
+        var stamps: [Int: (records: FileStamp, chain: FileStamp)] = [:]
+        for line in bytes.split(separator: 0x0A) {
+            let fields = line.split(separator: 0x20).map { Int64(String(decoding: $0, as: UTF8.self)) }
+            guard fields.count == 7, let p = fields[0], p >= 0, p < Int64(Int32.max), !fields.contains(nil) else { return nil }
+            let f = fields.map { $0! }
+            stamps[Int(p)] = (FileStamp(inode: UInt64(bitPattern: f[1]), size: f[2], mtime: f[3]),
+                              FileStamp(inode: UInt64(bitPattern: f[4]), size: f[5], mtime: f[6]))
+        }
+        return stamps
+    }
 
     /// A kept spill this one continues: per partition, how many of its records agreed so far,
     /// and a window of its chain, read as the agreement reaches it.
@@ -276,10 +305,13 @@ package final class Spill: @unchecked Sendable {
         var windowStarts: [Int]
         /// Chain entries read at a time: about 4 MiB over all partitions, at least 256 each.
         let windowEntries: Int
+        /// Each partition's files as they were kept (`stampsName`).
+        let stamps: [Int: (records: FileStamp, chain: FileStamp)]
 
-        init(folder: Folder, name: String, count: Int) {
+        init(folder: Folder, name: String, count: Int, stamps: [Int: (records: FileStamp, chain: FileStamp)]) {
             self.folder = folder
             self.name = name
+            self.stamps = stamps
             counts = Array(repeating: nil, count: count)
             matched = Array(repeating: 0, count: count)
             diverged = Array(repeating: false, count: count)
@@ -312,12 +344,16 @@ package final class Spill: @unchecked Sendable {
             return true
         }
 
-        /// How many records partition `p` holds: its chain's entries, when its file is as long as
-        /// the last one's end says (else none: a damaged partition is not continued).
+        /// How many records partition `p` holds: its chain's entries, when both its files are as
+        /// they were kept (their stamps), each the only link to its data (taking one cuts and
+        /// appends to it), and its records end where the chain's last entry says. Else none: a
+        /// partition changed, linked or damaged since is not continued.
         private mutating func load(_ p: Int) -> Int {
             var count = 0
-            if let chain = folder.entry(Spill.chainName(p)), chain.kind == .file, chain.stamp.size % Int64(Spill.chainEntryBytes) == 0,
-               chain.stamp.size > 0, let records = folder.entry(Spill.name(p)), records.kind == .file {
+            if let kept = stamps[p], let chain = folder.entry(Spill.chainName(p)), chain.kind == .file, chain.stamp == kept.chain,
+               chain.stamp.size % Int64(Spill.chainEntryBytes) == 0, chain.stamp.size > 0,
+               let records = folder.entry(Spill.name(p)), records.kind == .file, records.stamp == kept.records,
+               links(Spill.name(p)) == 1, links(Spill.chainName(p)) == 1 {
                 let entries = Int(chain.stamp.size) / Spill.chainEntryBytes
                 if let last = read(p, from: entries - 1, entries: 1),
                    last.withUnsafeBytes({ Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }) == records.stamp.size {
@@ -326,6 +362,11 @@ package final class Spill: @unchecked Sendable {
             }
             counts[p] = count
             return count
+        }
+
+        private func links(_ name: String) -> Int {
+            var info = stat()
+            return fstatat(folder.fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? Int(info.st_nlink) : 0
         }
 
         /// `entries` chain entries of partition `p` from entry `first`, or nil when they cannot be read.

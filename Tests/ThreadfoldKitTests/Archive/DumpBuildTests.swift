@@ -231,6 +231,17 @@ struct DumpBuildTests {
         #expect(month.same > 0, "partitions the new month does not reach are taken as they were")
         _ = try build([more, comments], "files in another order")
 
+        // A kept file with another link to it is not taken (taking one cuts and appends to it).
+        let linked = folder.appendingPathComponent("linked")
+        try fm.createDirectory(at: linked, withIntermediateDirectories: true)
+        let before = partitions()
+        for name in before.keys { try fm.linkItem(at: kept.appendingPathComponent(name), to: linked.appendingPathComponent(name)) }
+        lines[5] = lines[5].replacingOccurrences(of: "comment 5\"", with: "comment five\"")
+        try write(lines, to: comments)
+        let relinked = try build([more, comments], "kept files linked elsewhere")
+        #expect(relinked.same == 0)
+        for (name, file) in before { #expect(fm.contents(atPath: linked.appendingPathComponent(name).path) == file.bytes, "\(name)") }
+
         // A kept spill that is damaged or of another format is not continued, and does no harm.
         let victim = try #require(partitions().keys.sorted().first)
         let handle = try FileHandle(forWritingTo: kept.appendingPathComponent(victim))

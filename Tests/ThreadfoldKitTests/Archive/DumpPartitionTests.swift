@@ -75,6 +75,11 @@ struct DumpPartitionTests {
         #expect(zip(body, longer).filter { $0 != $1 }.count == 1)
     }
 
+    @Test("a Hacker News story's key is its id in decimal", arguments: [0, 7, 45_000_000, -3, Int64.max, Int64.min])
+    func storyKey(_ story: Int64) throws {
+        #expect(try DumpPartition.withStoryKey(story) { Array($0) } == Array(String(story).utf8))
+    }
+
     @Test("one thread or two, over several batches, give the same partitions, messages in line order and counts")
     func jobsAgree() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-partition-\(UUID().uuidString)")
