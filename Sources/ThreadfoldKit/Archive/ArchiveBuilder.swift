@@ -92,24 +92,32 @@ package struct ArchiveBuilder: Sendable {
             }
             pagefind = command
         }
-        var spare: Manifest?
+        let dumpFiles = units.compactMap { unit -> (path: String, display: String, form: DumpForm)? in
+            guard case .dump(let path, let form) = unit.source else { return nil }
+            return (path, unit.display, form)
+        }
+        let spareManifest = Mutex<Manifest?>(nil)
+        // Dumps are streamed once into spill partitions of whole threads (inside the staging
+        // folder, so a failed or killed build leaves none behind), while the recycled spare is cleaned.
+        var partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?
         let staging: SiteWriter.Staging
         do {
             // An incremental build recycles the spare (the site from two builds ago) whenever it has
             // a manifest: files it vouches for are kept when their bytes are unchanged, and with
             // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
-            staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(keepSpare: incremental) { read in
+            staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(keepSpare: incremental, recycle: { read in
                 guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
-                spare = manifest
-                return manifest.stamps
-            }
+                let stamps = manifest.stamps
+                spareManifest.withLock { $0 = manifest }
+                return stamps
+            }, meanwhile: dumpFiles.isEmpty ? nil : { staging in partitioned = partition(dumpFiles, staging: staging) })
         } catch {
             // Say what is wrong with the inputs too, so one run reports every problem.
             report.siteError = error
             report.errors = check(renderer)
             return report
         }
-        if !staging.recycled { spare = nil }
+        let spare = staging.recycled ? spareManifest.withLock { $0 } : nil
         let kept = staging.kept ?? [:]
         let spareUnits = spare?.settings == settings ? spare?.units : nil
         // The live site's manifest is read only when the recycled spare cannot serve: a unit
@@ -134,10 +142,6 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
-        let dumpFiles = units.compactMap { unit -> (path: String, display: String, form: DumpForm)? in
-            guard case .dump(let path, let form) = unit.source else { return nil }
-            return (path, unit.display, form)
-        }
         // The live site's table of dump partitions: the last build's input, to compare this one's with.
         let table = report.incrementalBase && !dumpFiles.isEmpty
             ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
@@ -148,11 +152,9 @@ package struct ArchiveBuilder: Sendable {
             return reuse.action(key: Manifest.key(units[i].key(contentHash: hash)), hash: hash)
         }
 
-        // 4. Dumps are streamed once into spill partitions of whole threads (inside the staging
-        //    folder, so a failed or killed build leaves none behind).
+        // 4. The dumps' partitions, read while the staging folder was cleaned.
         var dumps: DumpInputs?
-        if !dumpFiles.isEmpty {
-            let partitioned = partition(dumpFiles, staging: staging)
+        if let partitioned {
             report.errors += partitioned.outcome.errors
             report.warnings += partitioned.outcome.skipped
             report.threadsInOtherShards += partitioned.outcome.otherShards

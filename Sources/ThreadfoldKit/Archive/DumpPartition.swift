@@ -35,6 +35,9 @@ struct DumpPartition {
     /// keys are read, on `jobs` threads.
     static let batchBytes = 4 << 20
     static let batchLines = 16_384
+    /// Batches handed to the key threads and not yet placed: four, so a batch whose keys take
+    /// longer (a run of long lines) does not stop the reading while the threads catch up.
+    static let inFlight = 4
 
     /// Lines read but not yet placed: their bytes one after another in one buffer (no
     /// allocation a line on the reading thread), and where each came from.
@@ -150,8 +153,8 @@ struct DumpPartition {
                 defer { base += fileBytes }
                 var batch = Batch()
                 // With more than one job, a batch's keys are read on other threads while this one
-                // places the batch before it and reads the next: two batches are in flight, so
-                // placing one overlaps reading the other's keys.
+                // places the batches before it and reads the next: `inFlight` batches are in
+                // flight, so placing one overlaps reading the others' keys.
                 var readings: [KeyReading] = []
                 // Placed batches' buffers, emptied for the next batches to fill.
                 var free: [Batch] = []
@@ -236,7 +239,7 @@ struct DumpPartition {
                         linesHere += 1
                         batch.append(line)
                         guard batch.lines.count >= Self.batchLines || batch.bytes.count >= Self.batchBytes else { return true }
-                        return submit() && (readings.count < 2 || placeOldest())
+                        return submit() && (readings.count < Self.inFlight || placeOldest())
                     }
                 } catch {
                     streamError = error

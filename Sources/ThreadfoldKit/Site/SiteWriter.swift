@@ -78,8 +78,13 @@ package struct SiteWriter: Sendable {
     ///   - recycle: called, with keepSpare and a spare present, with a reader of the spare's
     ///     metadata files; returns the stamps of the files the spare's manifest vouches for, or
     ///     nil to start from an empty folder. Files that do not match are removed from it.
+    ///   - meanwhile: work on the staging folder that needs none of its pages, which runs on this
+    ///     thread while `recycle` and the cleaning run on another (a build's dumps are partitioned
+    ///     into their spill meanwhile). It must write nothing but a spill (`spill`), and read
+    ///     nothing of the recycled files: the staging folder says what it kept once this returns.
     package func begin(keepSpare: Bool = false,
-                      recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil) throws(SiteError) -> Staging {
+                      recycle: (@Sendable (_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
+                      meanwhile: ((Staging) -> Void)? = nil) throws(SiteError) -> Staging {
         let parentPath = output.deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
@@ -111,30 +116,30 @@ package struct SiteWriter: Sendable {
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let stagingName = ".\(name).staging-\(tag)"
 
-        // The spare: taken (renamed to this build's staging name) and cleaned, or removed.
-        var recycled: [String: FileStamp]?
+        // The spare: taken (renamed to this build's staging name), locked and, on another thread
+        // while `meanwhile` runs, cleaned; or removed.
+        var recycling: Folder?
         if let spareKind = parent.entry(spareName)?.kind {
             if keepSpare, exists, spareKind == .folder, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
                 do {
                     let folder = try parent.folder(stagingName)
-                    if folder.entry(Self.markerName)?.kind == .file, let recycle,
-                       let vouched = recycle({ name in folder.read(name, limit: 1 << 31)?.bytes }) {
+                    if folder.entry(Self.markerName)?.kind == .file, recycle != nil {
                         locks.append(try Self.lock(folder, display: folder.display))
-                        recycled = try Self.clean(folder, keeping: vouched)
+                        recycling = folder
                     }
                 } catch {
                     unlock()
                     try? parent.removeTree(stagingName)
                     throw error
                 }
-                if recycled == nil { try? parent.removeTree(stagingName) }
+                if recycling == nil { try? parent.removeTree(stagingName) }
             } else {
                 discard(spareName, in: parent, tag: tag)
             }
         }
         // A kept spill serves incremental builds only.
         if !keepSpare, parent.entry(keptSpillName) != nil { discard(keptSpillName, in: parent, tag: tag) }
-        if recycled == nil {
+        if recycling == nil {
             if mkdirat(parent.fd, stagingName, 0o755) != 0 {
                 let code = errno
                 unlock()
@@ -143,9 +148,9 @@ package struct SiteWriter: Sendable {
             }
         }
         let folder: Folder
-        do {
-            folder = try parent.folder(stagingName)
-            if recycled == nil {
+        do throws(SiteError) {
+            if let recycling { folder = recycling } else { folder = try parent.folder(stagingName) }
+            if recycling == nil {
                 try folder.create(Self.markerName, Array(Self.markerText.utf8))
                 locks.append(try Self.lock(folder, display: folder.display))
             }
@@ -154,8 +159,48 @@ package struct SiteWriter: Sendable {
             try? parent.removeTree(stagingName)
             throw error
         }
-        return Staging(writer: self, parent: parent, folder: folder, name: stagingName, exists: exists,
-                       kept: recycled, keepSpare: keepSpare, locks: locks)
+        let staging = Staging(writer: self, parent: parent, folder: folder, name: stagingName, exists: exists,
+                              keepSpare: keepSpare, locks: locks)
+        guard let recycling, let recycle else {
+            meanwhile?(staging)
+            return staging
+        }
+        // What the spare's manifest vouches for is kept; everything else, and all of it when the
+        // manifest cannot be read, is removed, which leaves the folder as a new one would be.
+        let sparing: Set<String> = meanwhile == nil ? [] : [Spill.folderName, Spill.previousName]
+        @Sendable func clean() -> Result<[String: FileStamp]?, SiteError> {
+            let vouched = recycle { name in recycling.read(name, limit: 1 << 31)?.bytes }
+            do {
+                let kept = try Self.clean(recycling, keeping: vouched ?? [:], sparing: sparing)
+                return .success(vouched == nil ? nil : kept)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let cleaned: Result<[String: FileStamp]?, SiteError>
+        if let meanwhile {
+            let result = Mutex<Result<[String: FileStamp]?, SiteError>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                result.withLock { $0 = clean() }
+                done.signal()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+            meanwhile(staging)
+            done.wait()
+            cleaned = result.withLock { $0! }
+        } else {
+            cleaned = clean()
+        }
+        switch cleaned {
+        case .success(let kept):
+            staging.recycled(kept)
+            return staging
+        case .failure(let error):
+            staging.abandon()
+            throw error
+        }
     }
 
     /// Takes the exclusive lock on a site's marker; fails at once when another build holds it.
@@ -178,12 +223,14 @@ package struct SiteWriter: Sendable {
 
     /// Removes from a recycled folder everything that is not a file `vouched` for with the same
     /// stamp, or a folder on the way to one; returns the files kept. Hidden names are
-    /// Threadfold's own bookkeeping at the top level only.
+    /// Threadfold's own bookkeeping at the top level only. The top-level names in `sparing` are
+    /// left alone: a spill being made there while the folder is cleaned (`begin`'s `meanwhile`),
+    /// which removes whatever stood at its names first.
     ///
     /// Sub-folders wait as (parent, name) and are opened when their turn comes, so the walk holds
     /// one descriptor per level, not one per folder waiting (20,000 thread folders under `t/`
     /// would pass the limit on open files).
-    static func clean(_ root: Folder, keeping vouched: [String: FileStamp]) throws(SiteError) -> [String: FileStamp] {
+    static func clean(_ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = []) throws(SiteError) -> [String: FileStamp] {
         var kept: [String: FileStamp] = [:]
         kept.reserveCapacity(vouched.count)
         var pending: [(parent: Folder?, name: String, prefix: String)] = [(nil, "", "")]
@@ -196,6 +243,7 @@ package struct SiteWriter: Sendable {
                     continue
                 }
                 let path = prefix + name
+                if prefix.isEmpty && sparing.contains(name) { continue }
                 let found = folder.entry(name)
                 if prefix.isEmpty && name == markerName && found?.kind == .file { continue }
                 if found?.kind == .folder && !name.hasPrefix(".") {
@@ -233,8 +281,9 @@ package struct SiteWriter: Sendable {
         /// The folder is the recycled spare: it holds the files of the site from two builds ago
         /// that its manifest vouched for, and nothing else.
         package var recycled: Bool { kept != nil }
-        /// The recycled files this build found intact, with their stamps.
-        package let kept: [String: FileStamp]?
+        /// The recycled files this build found intact, with their stamps (set by `begin` before
+        /// it returns).
+        package private(set) var kept: [String: FileStamp]?
         private let state: Mutex<(folders: Set<String>, stamps: [String: FileStamp], finished: Bool, locks: [Int32])>
         /// The compressed siblings this build wrote or kept, by their file's path, and how many
         /// it wrote and kept.
@@ -242,17 +291,21 @@ package struct SiteWriter: Sendable {
         /// This build made a spill (`spill(count:bufferBytes:format:)`), so the kept spill is its to continue or drop.
         let spilled = Atomic<Bool>(false)
 
-        init(writer: SiteWriter, parent: Folder, folder: Folder, name: String, exists: Bool, kept: [String: FileStamp]?,
-             keepSpare: Bool, locks: [Int32]) {
+        init(writer: SiteWriter, parent: Folder, folder: Folder, name: String, exists: Bool, keepSpare: Bool, locks: [Int32]) {
             self.writer = writer
             self.parent = parent
             self.folder = folder
             self.name = name
             self.exists = exists
-            self.kept = kept
             self.keepSpare = keepSpare
-            state = Mutex(([""], kept ?? [:], false, locks))
+            state = Mutex(([""], [:], false, locks))
             Self.active.withLock { $0[ObjectIdentifier(self)] = (parent, name) }
+        }
+
+        /// The folder was recycled, keeping `kept` (nil: nothing, as a new folder would).
+        fileprivate func recycled(_ kept: [String: FileStamp]?) {
+            self.kept = kept
+            state.withLock { $0.stamps = kept ?? [:] }
         }
 
         /// The staging folder's path, for a tool that works on the staged site (Pagefind).
@@ -461,6 +514,8 @@ package struct SiteWriter: Sendable {
                 writer.discard(writer.keptSpillName, in: parent, tag: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             }
             do {
+                // No spill is ever published (a build removes or keeps its own before this).
+                for scratch in [Spill.folderName, Spill.previousName] where folder.entry(scratch) != nil { try folder.removeTree(scratch) }
                 if writer.durable { Self.syncFileSystem(folder.fd) }
                 try writer.swap(staging: name, in: parent, exists: exists, keepSpare: keepSpare)
             } catch {

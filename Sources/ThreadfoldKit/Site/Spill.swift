@@ -263,12 +263,18 @@ package final class Spill: @unchecked Sendable {
             }
             let fd = openat(folder.fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
             var info = stat()
-            // Cut, never lengthened: a file shorter than what agreed is not what was kept.
-            if fd >= 0, fstat(fd, &info) == 0, info.st_size < off_t(length) { errno = EIO; close(fd); throw SiteError(path: folder.path(name), message: "is shorter than its chain says (\(info.st_size) bytes, not \(length)); expected the spill the last build kept (build again without --incremental)", errno: EIO) }
-            let cut = fd >= 0 ? ftruncate(fd, off_t(length)) : -1
-            let code = errno
-            if fd >= 0 { close(fd) }
-            guard cut == 0 else {
+            guard fd >= 0, fstat(fd, &info) == 0 else {
+                let code = errno
+                if fd >= 0 { close(fd) }
+                throw SiteError(path: folder.path(name), message: "cannot be opened to continue it: \(SystemError.describe(code))", errno: code)
+            }
+            defer { close(fd) }
+            // Cut where this build stops agreeing, never lengthened; one taken whole is left as it is.
+            guard info.st_size >= off_t(length) else {
+                throw SiteError(path: folder.path(name), message: "is shorter than its chain says (\(info.st_size) bytes, not \(length)); expected the spill the last build kept (build again without --incremental)", errno: EIO)
+            }
+            if info.st_size > off_t(length), ftruncate(fd, off_t(length)) != 0 {
+                let code = errno
                 throw SiteError(path: folder.path(name), message: "cannot be cut to what this build shares with the last: \(SystemError.describe(code))", errno: code)
             }
         }
@@ -395,10 +401,12 @@ extension SiteWriter.Staging {
     /// (`keep`).
     package func spill(count: Int, bufferBytes: Int, format: String) throws(SiteError) -> Spill {
         spilled.store(true, ordering: .releasing)
+        // Whatever a recycled folder held at the kept spill's name goes first (its cleaning spares it).
+        try? folder.removeTree(Spill.previousName)
         var continuing: String?
-        if keepSpare, parent.entry(writer.keptSpillName)?.kind == .folder {
-            try? folder.removeTree(Spill.previousName)
-            if renameat(parent.fd, writer.keptSpillName, folder.fd, Spill.previousName) == 0 { continuing = Spill.previousName }
+        if keepSpare, parent.entry(writer.keptSpillName)?.kind == .folder,
+           renameat(parent.fd, writer.keptSpillName, folder.fd, Spill.previousName) == 0 {
+            continuing = Spill.previousName
         }
         return try Spill(in: folder, count: count, bufferBytes: bufferBytes, format: format, continuing: continuing, keep: keepSpare)
     }

@@ -170,14 +170,16 @@ struct DumpBuildTests {
         let site = folder.appendingPathComponent("site")
         let kept = folder.appendingPathComponent(".site.spill")
         func write(_ lines: [String], to url: URL) throws { try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url) }
-        // The kept partitions' files and bytes: a file taken whole keeps both, one written again has a new file.
-        struct Kept: Equatable { var inode: UInt64; var bytes: Data }
+        // The kept partitions' files, times and bytes: a file taken whole keeps all three, one
+        // written again is a new file (even where its inode number is reused, its time is new).
+        struct Kept: Equatable { var inode: UInt64; var time: Date; var bytes: Data }
         func partitions() -> [String: Kept] {
             let names = (try? fm.contentsOfDirectory(atPath: kept.path)) ?? []
             return Dictionary(uniqueKeysWithValues: names.filter { $0.hasPrefix("p") }.compactMap { name in
                 let path = kept.appendingPathComponent(name).path
-                guard let inode = ArchiveFixture.inode(path), let bytes = fm.contents(atPath: path) else { return nil }
-                return (name, Kept(inode: inode, bytes: bytes))
+                guard let inode = ArchiveFixture.inode(path), let bytes = fm.contents(atPath: path),
+                      let time = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
+                return (name, Kept(inode: inode, time: time, bytes: bytes))
             })
         }
         // Builds incrementally, then checks the site against a full build of the same inputs,
@@ -255,6 +257,32 @@ struct DumpBuildTests {
         // A build without --incremental keeps no spill, and removes the one it finds.
         _ = try ArchiveFixture.build([comments.path], in: folder)
         #expect(!fm.fileExists(atPath: kept.path))
+    }
+
+    @Test("a dump build cleans the recycled spare while it partitions: a stranger's file, an edited page, planted spill folders and an unreadable manifest are never published")
+    func spareCleanedWhilePartitioning() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = [try ArchiveFixture.write(DumpPartitionTests.dump(count: 600, bad: []), "RC_many.jsonl", in: folder)]
+        let site = folder.appendingPathComponent("site")
+        let spare = folder.appendingPathComponent(".site.spare")
+        _ = try ArchiveFixture.build(inputs, in: folder, site: "full")
+        let expected = ArchiveFixture.files(folder.appendingPathComponent("full"))
+        for round in 0..<2 {
+            _ = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+            _ = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+            let page = try #require(expected.keys.first { $0.hasPrefix("t/") && $0.hasSuffix("/index.html") })
+            try ArchiveFixture.write("stranger", "t/extra.html", in: spare)
+            try ArchiveFixture.write("<script>alert(1)</script>", page, in: spare)
+            try ArchiveFixture.write("junk", Spill.folderName + "/p0", in: spare)
+            try ArchiveFixture.write("junk", Spill.previousName + "/p0", in: spare)
+            if round == 1 { try ArchiveFixture.write("{", Manifest.fileName, in: spare) }
+            let report = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+            #expect(report.published && report.errors.isEmpty, "\(report.errors)")
+            #expect(ArchiveFixture.files(site) == expected, "round \(round)")
+            let hidden = try FileManager.default.contentsOfDirectory(atPath: site.path).filter { $0.hasPrefix(".threadfold-spill") }
+            #expect(hidden.isEmpty, "\(hidden)")
+        }
     }
 
     @Test("an unchanged partition whose thread's page changed in the live site is read back for that thread alone")
