@@ -96,7 +96,7 @@ package struct ArchiveBuilder: Sendable {
             guard case .dump(let path, let form) = unit.source else { return nil }
             return (path, unit.display, form)
         }
-        let spareManifest = Mutex<Manifest?>(nil)
+        var spare: Manifest?
         // Dumps are streamed once into spill partitions of whole threads (inside the staging
         // folder, so a failed or killed build leaves none behind), while the recycled spare is cleaned.
         var partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?
@@ -107,9 +107,8 @@ package struct ArchiveBuilder: Sendable {
             // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
             staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(keepSpare: incremental, recycle: { read in
                 guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
-                let stamps = manifest.stamps
-                spareManifest.withLock { $0 = manifest }
-                return stamps
+                spare = manifest
+                return manifest.stamps
             }, meanwhile: dumpFiles.isEmpty ? nil : { staging in partitioned = partition(dumpFiles, staging: staging) })
         } catch {
             // Say what is wrong with the inputs too, so one run reports every problem.
@@ -117,7 +116,7 @@ package struct ArchiveBuilder: Sendable {
             report.errors = check(renderer)
             return report
         }
-        let spare = staging.recycled ? spareManifest.withLock { $0 } : nil
+        if !staging.recycled { spare = nil }
         let kept = staging.kept ?? [:]
         let spareUnits = spare?.settings == settings ? spare?.units : nil
         // The live site's manifest is read only when the recycled spare cannot serve: a unit

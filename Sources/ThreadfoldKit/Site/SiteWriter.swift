@@ -79,11 +79,11 @@ package struct SiteWriter: Sendable {
     ///     metadata files; returns the stamps of the files the spare's manifest vouches for, or
     ///     nil to start from an empty folder. Files that do not match are removed from it.
     ///   - meanwhile: work on the staging folder that needs none of its pages, which runs on this
-    ///     thread while `recycle` and the cleaning run on another (a build's dumps are partitioned
+    ///     thread while a recycled folder is cleaned on another (a build's dumps are partitioned
     ///     into their spill meanwhile). It must write nothing but a spill (`spill`), and read
     ///     nothing of the recycled files: the staging folder says what it kept once this returns.
     package func begin(keepSpare: Bool = false,
-                      recycle: (@Sendable (_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
+                      recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
                       meanwhile: ((Staging) -> Void)? = nil) throws(SiteError) -> Staging {
         let parentPath = output.deletingLastPathComponent().path
         do {
@@ -116,16 +116,17 @@ package struct SiteWriter: Sendable {
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let stagingName = ".\(name).staging-\(tag)"
 
-        // The spare: taken (renamed to this build's staging name), locked and, on another thread
-        // while `meanwhile` runs, cleaned; or removed.
-        var recycling: Folder?
+        // The spare: taken (renamed to this build's staging name) and, when its manifest vouches
+        // for files, locked and cleaned (on another thread while `meanwhile` runs); or removed.
+        var recycling: (folder: Folder, vouched: [String: FileStamp])?
         if let spareKind = parent.entry(spareName)?.kind {
             if keepSpare, exists, spareKind == .folder, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
                 do {
                     let folder = try parent.folder(stagingName)
-                    if folder.entry(Self.markerName)?.kind == .file, recycle != nil {
+                    if folder.entry(Self.markerName)?.kind == .file, let recycle,
+                       let vouched = recycle({ name in folder.read(name, limit: 1 << 31)?.bytes }) {
                         locks.append(try Self.lock(folder, display: folder.display))
-                        recycling = folder
+                        recycling = (folder, vouched)
                     }
                 } catch {
                     unlock()
@@ -149,7 +150,7 @@ package struct SiteWriter: Sendable {
         }
         let folder: Folder
         do throws(SiteError) {
-            if let recycling { folder = recycling } else { folder = try parent.folder(stagingName) }
+            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName) }
             if recycling == nil {
                 try folder.create(Self.markerName, Array(Self.markerText.utf8))
                 locks.append(try Self.lock(folder, display: folder.display))
@@ -161,25 +162,18 @@ package struct SiteWriter: Sendable {
         }
         let staging = Staging(writer: self, parent: parent, folder: folder, name: stagingName, exists: exists,
                               keepSpare: keepSpare, locks: locks)
-        guard let recycling, let recycle else {
+        guard let recycling else {
             meanwhile?(staging)
             return staging
         }
-        // What the spare's manifest vouches for is kept; everything else, and all of it when the
-        // manifest cannot be read, is removed, which leaves the folder as a new one would be.
+        // What the spare's manifest vouches for is kept; everything else is removed.
         let sparing: Set<String> = meanwhile == nil ? [] : [Spill.folderName, Spill.previousName]
-        @Sendable func clean() -> Result<[String: FileStamp]?, SiteError> {
-            let vouched = recycle { name in recycling.read(name, limit: 1 << 31)?.bytes }
-            do {
-                let kept = try Self.clean(recycling, keeping: vouched ?? [:], sparing: sparing)
-                return .success(vouched == nil ? nil : kept)
-            } catch {
-                return .failure(error)
-            }
+        @Sendable func clean() -> Result<[String: FileStamp], SiteError> {
+            do { return .success(try Self.clean(recycling.folder, keeping: recycling.vouched, sparing: sparing)) } catch { return .failure(error) }
         }
-        let cleaned: Result<[String: FileStamp]?, SiteError>
+        let cleaned: Result<[String: FileStamp], SiteError>
         if let meanwhile {
-            let result = Mutex<Result<[String: FileStamp]?, SiteError>?>(nil)
+            let result = Mutex<Result<[String: FileStamp], SiteError>?>(nil)
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {
                 result.withLock { $0 = clean() }
@@ -222,7 +216,7 @@ package struct SiteWriter: Sendable {
     }
 
     /// Removes from a recycled folder everything that is not a file `vouched` for with the same
-    /// stamp, or a folder on the way to one; returns the files kept. Hidden names are
+    /// stamp, or a folder on the way to one (any other folder goes whole); returns the files kept. Hidden names are
     /// Threadfold's own bookkeeping at the top level only. The top-level names in `sparing` are
     /// left alone: a spill being made there while the folder is cleaned (`begin`'s `meanwhile`),
     /// which removes whatever stood at its names first.
@@ -233,6 +227,16 @@ package struct SiteWriter: Sendable {
     static func clean(_ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = []) throws(SiteError) -> [String: FileStamp] {
         var kept: [String: FileStamp] = [:]
         kept.reserveCapacity(vouched.count)
+        // The folders on the way to a vouched file; any other folder goes whole, so nothing of a
+        // stranger's (not even an empty folder) is published.
+        var folders: Set<Substring> = []
+        for path in vouched.keys {
+            var rest = path[...]
+            while let slash = rest.lastIndex(of: "/") {
+                rest = rest[..<slash]
+                if !folders.insert(rest).inserted { break }
+            }
+        }
         var pending: [(parent: Folder?, name: String, prefix: String)] = [(nil, "", "")]
         while let (parent, folderName, prefix) = pending.popLast() {
             let folder = try parent.map { (parent) throws(SiteError) in try parent.folder(folderName) } ?? root
@@ -246,7 +250,7 @@ package struct SiteWriter: Sendable {
                 if prefix.isEmpty && sparing.contains(name) { continue }
                 let found = folder.entry(name)
                 if prefix.isEmpty && name == markerName && found?.kind == .file { continue }
-                if found?.kind == .folder && !name.hasPrefix(".") {
+                if found?.kind == .folder && !name.hasPrefix(".") && folders.contains(path[...]) {
                     pending.append((folder, name, path + "/"))
                 } else if found?.kind == .file, let stamp = vouched[path], stamp == found?.stamp {
                     kept[path] = stamp
@@ -302,10 +306,13 @@ package struct SiteWriter: Sendable {
             Self.active.withLock { $0[ObjectIdentifier(self)] = (parent, name) }
         }
 
-        /// The folder was recycled, keeping `kept` (nil: nothing, as a new folder would).
-        fileprivate func recycled(_ kept: [String: FileStamp]?) {
+        /// The folder was recycled, keeping `kept`: set once, before anything is written in it.
+        fileprivate func recycled(_ kept: [String: FileStamp]) {
+            state.withLock { state in
+                precondition(self.kept == nil && state.stamps.isEmpty, "a staging folder is recycled before anything is written in it")
+                state.stamps = kept
+            }
             self.kept = kept
-            state.withLock { $0.stamps = kept ?? [:] }
         }
 
         /// The staging folder's path, for a tool that works on the staged site (Pagefind).

@@ -159,6 +159,7 @@ struct ArchiveSafetyTests {
             let site = folder.appendingPathComponent("site")
             #expect(!ArchiveFixture.text(site, "t/thread-n2-n2/index.html").contains("<script>"))
             #expect(links(in: site).isEmpty)
+            #expect(!fm.fileExists(atPath: site.appendingPathComponent("t/new").path), "not even the stranger's folder")
             #expect(try equalsFullBuild(site, input, folder))
         }
     }

@@ -273,6 +273,7 @@ struct DumpBuildTests {
             _ = try ArchiveFixture.build(inputs, in: folder, incremental: true)
             let page = try #require(expected.keys.first { $0.hasPrefix("t/") && $0.hasSuffix("/index.html") })
             try ArchiveFixture.write("stranger", "t/extra.html", in: spare)
+            try ArchiveFixture.write("stranger", "t/gone-thread/index.html", in: spare)
             try ArchiveFixture.write("<script>alert(1)</script>", page, in: spare)
             try ArchiveFixture.write("junk", Spill.folderName + "/p0", in: spare)
             try ArchiveFixture.write("junk", Spill.previousName + "/p0", in: spare)
@@ -282,6 +283,7 @@ struct DumpBuildTests {
             #expect(ArchiveFixture.files(site) == expected, "round \(round)")
             let hidden = try FileManager.default.contentsOfDirectory(atPath: site.path).filter { $0.hasPrefix(".threadfold-spill") }
             #expect(hidden.isEmpty, "\(hidden)")
+            #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("t/gone-thread").path), "round \(round)")
         }
     }
 
