@@ -203,16 +203,9 @@ package struct ArchiveBuilder: Sendable {
         results = []
         let summaries = PackedSummaries(joining: tables.map(\.summaries))
         if let dumps {
-            let order = Dictionary(dumps.files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
-            let sorted = { (list: [InputError]) in
-                list.enumerated().sorted { a, b in
-                    let ka = (order[a.element.file] ?? Int.max, a.element.line ?? 0, a.element.column ?? 0, a.offset)
-                    let kb = (order[b.element.file] ?? Int.max, b.element.line ?? 0, b.element.column ?? 0, b.offset)
-                    return ka < kb
-                }.map(\.element)
-            }
-            report.errors += sorted(dumpErrors)
-            report.warnings += sorted(dumpWarnings)
+            let places = MessagePlaces(files: dumps.files)
+            report.errors += places.sorted(dumpErrors)
+            report.warnings += places.sorted(dumpWarnings)
             dumpWarnings = []
         }
         manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: signatures)

@@ -226,6 +226,16 @@ struct MessagePlaces: Sendable {
     func key(_ message: InputError, thread: [Int] = [], seq: Int) -> [Int] {
         [order[message.file] ?? Int.max, message.line ?? 0, message.column ?? 0] + thread + [seq]
     }
+
+    /// `messages` by file, line and column, those at one place in the order given. Each one's
+    /// place is read once: a comparison that looked its file up and copied two messages made
+    /// sorting a million-comment dump's 28,000 warnings 0.06 s of a 2.6 s incremental build.
+    func sorted(_ messages: [InputError]) -> [InputError] {
+        let places = messages.map { (order[$0.file] ?? Int.max, $0.line ?? 0, $0.column ?? 0) }
+        return messages.indices.sorted { a, b in
+            (places[a].0, places[a].1, places[a].2, a) < (places[b].0, places[b].1, places[b].2, b)
+        }.map { messages[$0] }
+    }
 }
 
 extension DumpInputs {

@@ -55,7 +55,10 @@ extension Manifest {
             w.field("comments", unit.comments)
             // Usually the files follow from the summaries; only an exception is written out.
             let derived = Manifest.files(of: unit.threads)
-            if unit.files.count != derived.count || Set(unit.files) != Set(derived) { w.field("files", strings: unit.files) }
+            // (Compared in order first: they usually are, and two sets a unit cost hashing every path.)
+            if unit.files != derived && (unit.files.count != derived.count || Set(unit.files) != Set(derived)) {
+                w.field("files", strings: unit.files)
+            }
             w.key("stamps")
             Self.write(unit.stamps, into: &w)
             w.key("warnings")
