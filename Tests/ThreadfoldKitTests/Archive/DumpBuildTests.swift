@@ -254,9 +254,15 @@ struct DumpBuildTests {
         let other = try build([more, comments], "another format")
         #expect(other.same == 0)
 
-        // A build without --incremental keeps no spill, and removes the one it finds.
+        // A build without --incremental keeps no spill, and removes the one it finds; so does an
+        // incremental build without dumps.
         _ = try ArchiveFixture.build([comments.path], in: folder)
         #expect(!fm.fileExists(atPath: kept.path))
+        _ = try build([comments], "incremental again")
+        #expect(fm.fileExists(atPath: kept.path))
+        let thread = try ArchiveFixture.write(ArchiveFixture.thread(id: "n1", day: 1), "n1.json", in: folder.appendingPathComponent("threads"))
+        let noDumps = try ArchiveFixture.build([thread], in: folder, incremental: true)
+        #expect(noDumps.published && !fm.fileExists(atPath: kept.path))
     }
 
     @Test("a dump build cleans the recycled spare while it partitions: a stranger's file, an edited page, planted spill folders and an unreadable manifest are never published")
