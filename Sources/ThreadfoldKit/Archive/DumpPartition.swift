@@ -429,7 +429,7 @@ struct DumpPartition {
                 keyed.keys.reserveCapacity(range.count * 8)
                 // Read once for all the lines: a filter read or copied a line retains its arrays.
                 let members = form.recordMembers
-                let filter = members ?? .none
+                let filter = members ?? JSONMemberFilter.none
                 for k in range {
                     let line = lines[k]
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
@@ -525,21 +525,7 @@ struct DumpPartition {
 
     /// A Hacker News story's thread key, its id in decimal, handed to `body` without an allocation.
     static func withStoryKey<T>(_ story: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws(SiteError) -> T) throws(SiteError) -> T {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        return try withUnsafeMutableBytes(of: &digits) { (raw) throws(SiteError) -> T in
-            var n = story.magnitude
-            var at = raw.count
-            repeat {
-                at -= 1
-                raw[at] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-            } while n > 0
-            if story < 0 {
-                at -= 1
-                raw[at] = UInt8(ascii: "-")
-            }
-            return try body(UnsafeBufferPointer(rebasing: raw.assumingMemoryBound(to: UInt8.self)[at...]))
-        }
+        try JSONWriter.withDigits(of: story, body)
     }
 
     static func header(_ header: inout [UInt8], line: Int, key: Int, gaps: Int, _ origin: DumpOrigin) {

@@ -243,18 +243,8 @@ package enum DumpForm: String, Sendable, Equatable {
     /// The value of an integer the scan found, as `JSONDocument.int64` reads it; nil for any
     /// other value, or one out of range.
     private static func integer(_ value: JSONScan.Value, in line: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard value.kind == .number, value.integer, value.start < value.end else { return nil }
-        // Read in place (a String a value cost two allocations an item): an integer's digits,
-        // after a minus sign if any, accumulated toward its sign so Int64.min is read too.
-        let negative = line[value.start] == UInt8(ascii: "-")
-        var n: Int64 = 0
-        for k in (value.start + (negative ? 1 : 0))..<value.end {
-            let digit = Int64(line[k] &- UInt8(ascii: "0"))
-            let (shifted, over) = n.multipliedReportingOverflow(by: 10)
-            let (next, past) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-            guard !over, !past else { return nil }
-            n = next
-        }
-        return n
+        guard value.kind == .number, value.integer else { return nil }
+        // Read in place, as the document reads it (a String a value cost two allocations an item).
+        return JSONDocument.int64(integer: UnsafeBufferPointer(rebasing: line[value.start..<value.end]))
     }
 }

@@ -193,13 +193,19 @@ package struct JSONDocument: Sendable {
         let start = Int(node.start), end = Int(node.end)
         // The parser checked the grammar (`-?(0|[1-9][0-9]*)`), and 18 digits cannot overflow:
         // read them in place. Longer ones go through the standard library's checked parse.
-        guard end - start <= 18 else { return Int64(numberText(index)) }
-        return bytes.withUnsafeBufferPointer { b in
-            let negative = b[start] == UInt8(ascii: "-")
-            var value: Int64 = 0
-            for i in (negative ? start + 1 : start)..<end { value = value * 10 + Int64(b[i] &- 48) }
-            return negative ? -value : value
-        }
+        return bytes.withUnsafeBufferPointer { Self.int64(integer: UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// An integer's text as the parser checks it (`-?(0|[1-9][0-9]*)`) as an exact 64-bit
+    /// integer, or nil if it does not fit. 18 digits cannot overflow: they are read in place;
+    /// longer ones go through the standard library's checked parse.
+    static func int64(integer text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard text.count <= 18 else { return Int64(String(decoding: text, as: UTF8.self)) }
+        guard let first = text.first else { return nil }
+        let negative = first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for digit in text.dropFirst(negative ? 1 : 0) { value = value * 10 + Int64(digit &- 48) }
+        return negative ? -value : value
     }
 
     /// The number at `index` as a Double (which may round).

@@ -43,6 +43,7 @@ enum JSONScan {
 
         subscript(_ k: Int) -> Value? {
             get {
+                precondition(k >= 0 && k < Self.capacity)
                 switch k {
                 case 0: return values.0
                 case 1: return values.1
@@ -50,6 +51,7 @@ enum JSONScan {
                 }
             }
             set {
+                precondition(k >= 0 && k < Self.capacity)
                 switch k {
                 case 0: values.0 = newValue
                 case 1: values.1 = newValue

@@ -117,9 +117,14 @@ package struct JSONWriter {
 
     package mutating func int(_ value: Int64) {
         beginValue()
-        // The digits, written backwards into a fixed buffer: no String a number.
+        JSONWriter.withDigits(of: value) { out.append(contentsOf: $0) }
+    }
+
+    /// Hands `body` the decimal digits of `value` (after a minus sign when it is negative),
+    /// written backwards into a fixed buffer: no String a number.
+    static func withDigits<T, E: Error>(of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> T) throws(E) -> T {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        return try withUnsafeMutableBytes(of: &digits) { (buffer) throws(E) -> T in
             var magnitude = value.magnitude
             var at = buffer.count
             repeat {
@@ -131,7 +136,7 @@ package struct JSONWriter {
                 at -= 1
                 buffer[at] = UInt8(ascii: "-")
             }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[at...]))
+            return try body(UnsafeBufferPointer(rebasing: buffer.assumingMemoryBound(to: UInt8.self)[at...]))
         }
     }
 

@@ -200,7 +200,6 @@ struct DumpBuildTests {
         }
         try write(lines, to: comments)
         let first = try build([comments], "first")
-        #expect(first.same == 0)
         let count = partitions().count
         #expect(count == first.report.dumpPartitions)
 
@@ -231,7 +230,8 @@ struct DumpBuildTests {
         try write((0..<30).map { i in "{\"id\": \"m\(i)\", \"link_id\": \"t3_\(i % 7)\", \"parent_id\": \"t3_\(i % 7)\", \"author\": \"b\", \"created_utc\": \(1_700_000_000 + i), \"body\": \"next month \(i)\"}" }, to: more)
         let month = try build([comments, more], "a month added")
         #expect(month.same > 0, "partitions the new month does not reach are taken as they were")
-        _ = try build([more, comments], "files in another order")
+        let reordered = try build([more, comments], "files in another order")
+        #expect(reordered.same == 0, "each record's file has another place among the inputs")
 
         // A kept file with another link to it is not taken (taking one cuts and appends to it).
         let linked = folder.appendingPathComponent("linked")
@@ -251,8 +251,7 @@ struct DumpBuildTests {
         try handle.close()
         _ = try build([more, comments], "a kept partition cut short")
         try Data("another format".utf8).write(to: kept.appendingPathComponent(Spill.formatName))
-        let other = try build([more, comments], "another format")
-        #expect(other.same == 0)
+        _ = try build([more, comments], "another format")
 
         // A build without --incremental keeps no spill, and removes the one it finds; so does an
         // incremental build without dumps.
@@ -277,6 +276,7 @@ struct DumpBuildTests {
         for round in 0..<2 {
             _ = try ArchiveFixture.build(inputs, in: folder, incremental: true)
             _ = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+            #expect(FileManager.default.fileExists(atPath: spare.appendingPathComponent(Manifest.fileName).path), "there is a spare to recycle")
             let page = try #require(expected.keys.first { $0.hasPrefix("t/") && $0.hasSuffix("/index.html") })
             try ArchiveFixture.write("stranger", "t/extra.html", in: spare)
             try ArchiveFixture.write("stranger", "t/gone-thread/index.html", in: spare)

@@ -66,6 +66,44 @@ struct SpillTests {
         #expect(try Self.names(folder) == [running, mine, other].sorted())
     }
 
+    @Test("a kept spill is continued by a spill of its records' format: a partition whose records it holds is its very file; one of another format is removed at once")
+    func continued() throws {
+        let url = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let parent = try Folder.open(url.path)
+        let records: [[UInt8]] = [Array("first".utf8), Array("second".utf8), Array("third".utf8)]
+        func write(_ spill: Spill, _ records: [[UInt8]]) throws {
+            var digest: UInt64 = 7
+            for (k, record) in records.enumerated() {
+                digest = ContentHash.hash(record, seed: digest)
+                try record.withUnsafeBufferPointer { line in
+                    try [UInt8(k)].withUnsafeBufferPointer { key in try spill.append(k % 2, digest: digest, [0xAA], key, line) }
+                }
+            }
+            try spill.finishWriting()
+        }
+        let kept = try Spill(in: parent, count: 2, bufferBytes: 4, format: "f1", keep: true)
+        try write(kept, records)
+        let expected = [try kept.read(0), try kept.read(1)]
+        try kept.keep(as: Spill.previousName, in: parent)
+        let inodes = (0..<2).map { ArchiveFixture.inode(url.appendingPathComponent(Spill.previousName).appendingPathComponent("p\($0)").path) }
+
+        // The same records: both partitions are the kept files, taken whole.
+        let same = try Spill(in: parent, count: 2, bufferBytes: 4, format: "f1", continuing: Spill.previousName, keep: true)
+        try write(same, records)
+        #expect([try same.read(0), try same.read(1)] == expected)
+        #expect((0..<2).map { ArchiveFixture.inode(url.appendingPathComponent(Spill.folderName).appendingPathComponent("p\($0)").path) } == inodes)
+        #expect(!FileManager.default.fileExists(atPath: url.appendingPathComponent(Spill.previousName).path))
+        try same.keep(as: Spill.previousName, in: parent)
+
+        // Another format: the kept spill goes before anything is appended.
+        let other = try Spill(in: parent, count: 2, bufferBytes: 4, format: "f2", continuing: Spill.previousName, keep: true)
+        #expect(!FileManager.default.fileExists(atPath: url.appendingPathComponent(Spill.previousName).path))
+        try write(other, records)
+        #expect([try other.read(0), try other.read(1)] == expected)
+        other.remove()
+    }
+
     @Test("a temporary folder that cannot be made is an error naming it")
     func unwritable() throws {
         #expect(throws: SiteError.self) { try Spill.temporary(in: "/nonexistent-\(UUID().uuidString)", count: 2, bufferBytes: 16) }
