@@ -27,7 +27,7 @@ enum BuildCommand {
         options: [
             OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
         ] + SharedOptions.threadKey + [
-            OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare."),
+            OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare, and\nwith dumps their sorted lines as .<site>.spill."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete)."),
             precompress,
             OptionSpec("jobs", short: "j", value: "n", "Threads rendered at once (default: all cores)."),
@@ -38,8 +38,10 @@ enum BuildCommand {
         ] + archive + SharedOptions.thread + SharedOptions.page,
         discussion: """
             Each <input> is a thread file in any form 'render' reads, a folder of them (searched
-            for .json, .jsonl and .ndjson), one JSON document {"threads": [...]}, JSON Lines with
-            a thread per line (read one line at a time), or '-' for standard input.
+            for .json, .jsonl and .ndjson, and .zst, .zstd and .gz), one JSON document
+            {"threads": [...]}, JSON Lines with a thread per line (read one line at a time), a
+            dump (Reddit RS_/RC_, Hacker News items, or comments with --thread-key), or '-' for
+            standard input.
             Pages: index.html (paginated), s/<section>/ with --sections, t/<slug>-<id>/ per thread,
             each with thread.json (statistics) and atom.xml; atom.xml for the site; sitemap.xml
             with --base-url; search/ with --search; u/<name>-<hash>/ per author with --authors.

@@ -61,6 +61,16 @@ public enum CLI {
         waiter.start()
     }
 
+    /// Ends the process with `code`; but when a command ended because SIGINT or SIGTERM came,
+    /// waits for the signal's thread, which removes the staging folders and then ends the
+    /// process as the signal would (exiting first would cut that removal short and leave them).
+    public static func exit(_ code: Int32) -> Never {
+        if SiteWriter.interrupted {
+            while true { pause() }
+        }
+        Foundation.exit(code)
+    }
+
     /// Runs one command line (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         guard let first = arguments.first else {

@@ -2,4 +2,4 @@ import Foundation
 import ThreadfoldCLI
 
 CLI.removeStagingOnSignals()
-exit(CLI.run(Array(CommandLine.arguments.dropFirst())))
+CLI.exit(CLI.run(Array(CommandLine.arguments.dropFirst())))

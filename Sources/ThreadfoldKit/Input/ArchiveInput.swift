@@ -7,7 +7,8 @@ import Glibc
 /// a whole file (any form, one thread or many), one line of a JSON Lines file that holds a
 /// thread per line, or standard input.
 ///
-/// Folders are walked for `*.json`, `*.jsonl` and `*.ndjson` files (hidden names skipped), in
+/// Folders are walked for `*.json`, `*.jsonl` and `*.ndjson` files, and those compressed
+/// (`Compression.fileExtensions`), hidden names skipped, in
 /// byte order of their paths, so the list does not depend on the file system's order. In a
 /// folder, `.json` files are single documents and only `.jsonl`/`.ndjson` files are looked into
 /// for JSON Lines (so listing a folder reads no thread); a file named on the command line is
@@ -106,7 +107,7 @@ package enum ArchiveInput {
                     let listing = listFolder(input)
                     errors += listing.errors
                     if listing.files.isEmpty && listing.errors.isEmpty {
-                        errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files; expected a folder of thread files"))
+                        errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files (plain, or .zst, .zstd or .gz); expected a folder of thread files or dumps"))
                     }
                     for file in listing.files {
                         // In a folder, a .json file is one document (of one thread or many); .jsonl

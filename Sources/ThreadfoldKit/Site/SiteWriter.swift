@@ -115,6 +115,11 @@ package struct SiteWriter: Sendable {
         Self.removeAbandoned(in: parent, prefixes: [".\(name).staging-", ".\(name).old-"])
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let stagingName = ".\(name).staging-\(tag)"
+        // The staging name is registered for SIGINT and SIGTERM from before anything holds it (the
+        // spare renamed to it, or a new folder) until the staging folder registers itself.
+        let pending = PendingStaging()
+        Staging.active.withLock { $0[ObjectIdentifier(pending)] = (parent, stagingName) }
+        defer { _ = Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(pending)) } }
 
         // The spare: taken (renamed to this build's staging name) and, when its manifest vouches
         // for files, locked and cleaned (on another thread while `meanwhile` runs); or removed.
@@ -196,6 +201,9 @@ package struct SiteWriter: Sendable {
             throw error
         }
     }
+
+    /// A key for a staging name registered before its folder is (`begin`).
+    private final class PendingStaging {}
 
     /// Takes the exclusive lock on a site's marker; fails at once when another build holds it.
     static func lock(_ site: Folder, display: String) throws(SiteError) -> Int32 {
@@ -580,6 +588,9 @@ package struct SiteWriter: Sendable {
               let site = try? parent.folder(output.lastPathComponent) else { return nil }
         return site.read(name, limit: 1 << 31)?.bytes
     }
+
+    /// Whether a SIGINT or SIGTERM has come (`removeStagingFolders` has begun).
+    package static var interrupted: Bool { Staging.terminating.load(ordering: .acquiring) }
 
     /// Removes every staging folder of this process, and every temporary spill's folder. For a
     /// SIGINT or SIGTERM handler, just before the process exits: nothing is published, and
