@@ -116,21 +116,37 @@ final class Folder: @unchecked Sendable {
             throw SiteError(path: path(name), message: "cannot be created: \(SystemError.describe(code))", errno: code)
         }
         defer { close(file) }
-        try body { (bytes) throws(SiteError) in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { buffer in write(file, buffer.baseAddress! + offset, buffer.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let code = errno
-                    throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
-                }
-                offset += written
-            }
-        }
+        try body { (bytes) throws(SiteError) in try write(bytes, to: file, name) }
         var info = stat()
         guard fstat(file, &info) == 0 else { throw SiteError(path: path(name), message: "cannot be examined: \(SystemError.last)") }
         return FileStamp(info)
+    }
+
+    /// Appends `bytes` to the file `name` (never through a link), made private to this user
+    /// when it is new. Nothing to append opens nothing.
+    func append(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
+        guard !bytes.isEmpty else { return }
+        let file = openat(fd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o600)
+        guard file >= 0 else {
+            let code = errno
+            throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+        }
+        defer { close(file) }
+        try write(bytes, to: file, name)
+    }
+
+    /// Writes all of `bytes` to `file` (the file `name` here), however many calls it takes.
+    private func write(_ bytes: [UInt8], to file: Int32, _ name: String) throws(SiteError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in Glibc.write(file, buffer.baseAddress! + offset, buffer.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+            }
+            offset += written
+        }
     }
 
     /// The bytes of the regular file `name` (never through a link), with its stamp; nil when it

@@ -222,30 +222,10 @@ package final class Spill: @unchecked Sendable {
     /// Appends what partition `p` buffers to its file, opened for each flush (a dump may have
     /// more partitions than a process may hold files open) and never through a link.
     private func flush(_ p: Int) throws(SiteError) {
-        try Self.appendFile(folder, Self.name(p), buffers[p])
+        try folder.append(Self.name(p), buffers[p])
         buffers[p].removeAll(keepingCapacity: true)
-        try Self.appendFile(folder, Self.chainName(p), chainBuffers[p])
+        try folder.append(Self.chainName(p), chainBuffers[p])
         chainBuffers[p].removeAll(keepingCapacity: true)
-    }
-
-    private static func appendFile(_ folder: Folder, _ name: String, _ bytes: [UInt8]) throws(SiteError) {
-        guard !bytes.isEmpty else { return }
-        let fd = openat(folder.fd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o600)
-        guard fd >= 0 else {
-            let code = errno
-            throw SiteError(path: folder.path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
-        }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw SiteError(path: folder.path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
-            }
-            offset += written
-        }
     }
 
     /// Partition `p` takes the records of the continued spill's that agreed with its own, once:
@@ -381,14 +361,7 @@ package final class Spill: @unchecked Sendable {
             guard fd >= 0 else { return nil }
             defer { close(fd) }
             let length = entries * Spill.chainEntryBytes
-            var bytes = [UInt8](repeating: 0, count: length)
-            var done = 0
-            while done < length {
-                let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(first * Spill.chainEntryBytes + done)) }
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { return nil }
-                done += got
-            }
+            guard let bytes = FileIO.read(fd, count: length, at: first * Spill.chainEntryBytes), bytes.count == length else { return nil }
             return bytes
         }
     }

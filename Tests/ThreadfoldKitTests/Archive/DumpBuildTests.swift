@@ -19,6 +19,12 @@ struct DumpBuildTests {
         }
     }
 
+    /// `RC_many.jsonl` in `folder`: 600 comments over 97 threads, more than the 64 partitions, so
+    /// some partitions hold several.
+    static func manyThreads(in folder: URL) throws -> [String] {
+        [try ArchiveFixture.write(DumpPartitionTests.dump(count: 600, bad: []), "RC_many.jsonl", in: folder)]
+    }
+
     static func lines(_ name: String) throws -> [[String: Any]] {
         try TestData.bytes("dumps/" + name).split(separator: 0x0A).map {
             try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any]
@@ -268,7 +274,7 @@ struct DumpBuildTests {
     func spareCleanedWhilePartitioning() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let inputs = [try ArchiveFixture.write(DumpPartitionTests.dump(count: 600, bad: []), "RC_many.jsonl", in: folder)]
+        let inputs = try Self.manyThreads(in: folder)
         let site = folder.appendingPathComponent("site")
         let spare = folder.appendingPathComponent(".site.spare")
         _ = try ArchiveFixture.build(inputs, in: folder, site: "full")
@@ -297,8 +303,7 @@ struct DumpBuildTests {
     func partitionReadForAChangedPage() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // 97 threads: more than the 64 partitions, so some partitions hold several.
-        let inputs = [try ArchiveFixture.write(DumpPartitionTests.dump(count: 600, bad: []), "RC_many.jsonl", in: folder)]
+        let inputs = try Self.manyThreads(in: folder)
         let site = folder.appendingPathComponent("site")
         let first = try ArchiveFixture.build(inputs, in: folder, incremental: true)
         #expect(first.threads == 97 && first.errors.isEmpty)
