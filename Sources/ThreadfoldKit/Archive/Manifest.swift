@@ -10,8 +10,10 @@ import Glibc
 struct Manifest: Sendable {
     static let fileName = ".threadfold-manifest.json"
 
-    /// 2: files carry stamps, input paths are hashed.
-    var format = 2
+    /// The format this build writes and reads (file stamps with their status change time and
+    /// content hash); a manifest of another format is not read, and the build is a full one.
+    static let currentFormat = 3
+    var format = currentFormat
     var version = Threadfold.version
     /// Hash of everything besides the input that decides the output.
     var settings: String

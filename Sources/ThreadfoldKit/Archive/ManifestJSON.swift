@@ -91,13 +91,16 @@ extension Manifest {
         }
     }
 
-    /// Stamps as one flat array of integers, three a file: inode, size, modification time.
+    /// Stamps as one flat array of integers, five a file: inode, size, modification time, status
+    /// change time and content hash (its 64 bits as a signed integer).
     static func write(_ stamps: [FileStamp], into w: inout JSONWriter) {
         w.array { w in
             for stamp in stamps {
                 w.int(Int64(bitPattern: stamp.inode))
                 w.int(stamp.size)
                 w.int(stamp.mtime)
+                w.int(stamp.ctime)
+                w.int(Int64(bitPattern: stamp.hash))
             }
         }
     }
@@ -110,9 +113,10 @@ extension Manifest {
         d.forEachElement(node) { _, value in
             if let n = d.int64(value) { numbers.append(n) } else { failed = true }
         }
-        guard !failed, numbers.count % 3 == 0 else { return nil }
-        return stride(from: 0, to: numbers.count, by: 3).map {
-            FileStamp(inode: UInt64(bitPattern: numbers[$0]), size: numbers[$0 + 1], mtime: numbers[$0 + 2])
+        guard !failed, numbers.count % 5 == 0 else { return nil }
+        return stride(from: 0, to: numbers.count, by: 5).map {
+            FileStamp(inode: UInt64(bitPattern: numbers[$0]), size: numbers[$0 + 1], mtime: numbers[$0 + 2],
+                      ctime: numbers[$0 + 3], hash: UInt64(bitPattern: numbers[$0 + 4]))
         }
     }
 
@@ -127,7 +131,7 @@ extension Manifest {
                 guard let node = r.member(r.root, key) else { throw JSONMismatch(node: r.root, path: "$." + key, expected: "a value", found: "none") }
                 return node
             }
-            guard try r.int(required("format"), "$.format") == 2, try r.string(required("version"), "$.version") == Threadfold.version else { return nil }
+            guard try r.int(required("format"), "$.format") == Manifest.currentFormat, try r.string(required("version"), "$.version") == Threadfold.version else { return nil }
             self.init(settings: try r.string(required("settings"), "$.settings"), units: [:], files: [:])
             listing = try r.strings(required("listing"), "$.listing")
             guard let listingStamps = Self.stamps(r, try required("listingStamps")), listingStamps.count == listing.count else { return nil }

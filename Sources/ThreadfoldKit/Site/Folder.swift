@@ -2,27 +2,75 @@
 import Glibc
 #endif
 
-/// What identifies a file's bytes without reading them: inode, size and modification time
-/// (nanoseconds). A file Threadfold wrote is trusted again only while all three still match.
-package struct FileStamp: Sendable, Equatable, Hashable {
+/// What identifies a file's bytes without reading them: inode, size, modification time and
+/// status change time (nanoseconds), and the hash of its content when the writer knew it.
+///
+/// A file Threadfold wrote is trusted again while the four numbers still match. The status change
+/// time is the one no user can set back (`touch -d` restores a modification time, not it), so a
+/// file edited in place is never taken for the one recorded. Threadfold's own hard links move it
+/// too, as does a cache restore that makes every file anew, so a stamp that no longer matches is
+/// not the end: a file whose size still matches is read and its content hash compared with
+/// `hash` (`Folder.verify`), which is what a stamp equal in every number would have promised.
+/// Equality compares the four numbers, not `hash`.
+package struct FileStamp: Sendable, Hashable {
     package var inode: UInt64
     package var size: Int64
     package var mtime: Int64
+    package var ctime: Int64
+    /// `ContentHash.wide` of the file's bytes; 0 when not known (such a file is trusted by its
+    /// numbers alone).
+    package var hash: UInt64
 
     init(_ info: stat) {
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
         mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        hash = 0
     }
 
     /// Matches no file: for a file whose stamp was not taken.
-    static let unknown = FileStamp(inode: 0, size: -1, mtime: 0)
+    static let unknown = FileStamp(inode: 0, size: -1, mtime: 0, ctime: 0)
 
-    init(inode: UInt64, size: Int64, mtime: Int64) {
+    init(inode: UInt64, size: Int64, mtime: Int64, ctime: Int64, hash: UInt64 = 0) {
         self.inode = inode
         self.size = size
         self.mtime = mtime
+        self.ctime = ctime
+        self.hash = hash
     }
+
+    /// This stamp with the content hash `hash`.
+    func hashed(_ hash: UInt64) -> FileStamp {
+        var stamp = self
+        stamp.hash = hash
+        return stamp
+    }
+
+    package static func == (a: FileStamp, b: FileStamp) -> Bool {
+        a.inode == b.inode && a.size == b.size && a.mtime == b.mtime && a.ctime == b.ctime
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(inode)
+        hasher.combine(size)
+        hasher.combine(mtime)
+        hasher.combine(ctime)
+    }
+
+    /// The content hash a stamp records: of the bytes a file was written with.
+    static func contentHash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { ContentHash.wide($0, seed: 0x7468_7265_6164_666F) }
+    }
+}
+
+/// Whether an entry is the running user's own: owned by the effective user and writable by
+/// nobody else (no group or other write bit). Threadfold's bookkeeping beside and inside a site
+/// (the spare, the kept spill, staging folders, markers, manifests) and every file it reuses
+/// from them must be: in a shared folder such as /tmp another user can plant an entry at any
+/// name, and one that is not ours is never read, renamed or linked into a site.
+func isOwn(_ info: stat) -> Bool {
+    info.st_uid == geteuid() && info.st_mode & 0o022 == 0
 }
 
 /// A folder opened by descriptor. Every path beneath it is resolved one component at a time,
@@ -54,8 +102,18 @@ final class Folder: @unchecked Sendable {
 
     enum Kind: Equatable { case file, folder, link, other }
 
+    /// An entry of a folder, as `fstatat` saw it without following a link.
+    struct Entry {
+        var kind: Kind
+        var stamp: FileStamp
+        /// The running user's own, writable by nobody else (`isOwn`).
+        var own: Bool
+        /// The owner's user id, for messages.
+        var owner: UInt32
+    }
+
     /// The entry `name` (never following a link), or nil when there is none.
-    func entry(_ name: String) -> (kind: Kind, stamp: FileStamp)? {
+    func entry(_ name: String) -> Entry? {
         var info = stat()
         guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         let kind: Kind
@@ -65,7 +123,13 @@ final class Folder: @unchecked Sendable {
         case S_IFLNK: kind = .link
         default: kind = .other
         }
-        return (kind, FileStamp(info))
+        return Entry(kind: kind, stamp: FileStamp(info), own: isOwn(info), owner: info.st_uid)
+    }
+
+    /// Whether this folder itself, as opened, is the running user's own (`isOwn`).
+    var isOwnFolder: Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && isOwn(info)
     }
 
     /// The sub-folder `name`. With `create`, a missing one is made; with `replace`, whatever
@@ -103,7 +167,7 @@ final class Folder: @unchecked Sendable {
     /// link or into another file), and returns its stamp.
     @discardableResult
     func create(_ name: String, _ bytes: [UInt8]) throws(SiteError) -> FileStamp {
-        try create(name) { (write) throws(SiteError) in try write(bytes) }
+        try create(name) { (write) throws(SiteError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
     }
 
     /// Creates the file `name` (never through a link) and writes what `body` hands its
@@ -150,35 +214,67 @@ final class Folder: @unchecked Sendable {
     }
 
     /// The bytes of the regular file `name` (never through a link), with its stamp; nil when it
-    /// is missing, not a regular file, larger than `limit` or unreadable.
-    func read(_ name: String, limit: Int = 1 << 30) -> (bytes: [UInt8], stamp: FileStamp)? {
+    /// is missing, not a regular file, larger than `limit` or unreadable, or, with `own`, not the
+    /// running user's own (`isOwn`, checked on the file opened).
+    func read(_ name: String, limit: Int = 1 << 30, own: Bool = false) -> (bytes: [UInt8], stamp: FileStamp)? {
         let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else { return nil }
         defer { close(file) }
         var info = stat()
-        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return nil }
+        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit, !own || isOwn(info) else { return nil }
         // One byte more than the size, so a file that grew since the fstat is noticed.
         guard let bytes = FileIO.read(file, count: Int(info.st_size) + 1), bytes.count == Int(info.st_size) else { return nil }
         return (bytes, FileStamp(info))
     }
 
-    /// Hard-links `sourceName` from `source` into this folder as `name`, only if it is a regular file
-    /// whose stamp is `expected` (when given). Returns the linked file's stamp, or nil when the
-    /// source does not qualify. A file of another file system is copied instead.
+    /// The stamp of the regular file `name` when it is the one `expected` records, hashed as
+    /// `expected` is; nil otherwise. It must be the running user's own (`isOwn`). Its stamp must
+    /// equal `expected`, or, when the numbers moved (a hard link made or removed, a restore from
+    /// a cache, an edit with its modification time set back), its size must and its bytes must
+    /// hash to `expected.hash`.
+    func verify(_ name: String, expected: FileStamp) -> FileStamp? {
+        guard let found = entry(name), found.kind == .file, found.own else { return nil }
+        if found.stamp == expected { return found.stamp.hashed(expected.hash) }
+        guard expected.hash != 0, found.stamp.size == expected.size,
+              let copy = read(name, limit: Int(expected.size), own: true),
+              FileStamp.contentHash(copy.bytes) == expected.hash else { return nil }
+        return copy.stamp.hashed(expected.hash)
+    }
+
+    /// Puts the regular file `sourceName` of `source` here as `name`: a hard link when it is the
+    /// running user's own, a copy otherwise (a file another user can write never becomes a file
+    /// of the site). With `expected`, only the file that stamp records qualifies (`verify`).
+    /// Returns the stamp of what stands here, or nil when the source does not qualify. An entry
+    /// here that is already the same file is left as it is; a file of another file system is
+    /// copied.
     func link(_ sourceName: String, as name: String, from source: Folder, expected: FileStamp?) throws(SiteError) -> FileStamp? {
-        guard let found = source.entry(sourceName), found.kind == .file, expected == nil || found.stamp == expected else { return nil }
-        if linkat(source.fd, sourceName, fd, name, 0) == 0 {
-            // The source could have been swapped for a link between the check and the link:
-            // what was linked must be the file that was checked.
-            if let linked = entry(name), linked.kind == .file, linked.stamp.inode == found.stamp.inode { return linked.stamp }
-            _ = try removeEntry(name)
-            return nil
+        let found: FileStamp
+        var own = true
+        if let expected {
+            guard let verified = source.verify(sourceName, expected: expected) else { return nil }
+            found = verified
+        } else {
+            guard let entry = source.entry(sourceName), entry.kind == .file else { return nil }
+            found = entry.stamp
+            own = entry.own
         }
-        let code = errno
-        guard code == EXDEV || code == EPERM || code == EMLINK else {
-            throw SiteError(path: path(name), message: "cannot be linked from \(source.path(sourceName)): \(SystemError.describe(code))", errno: code)
+        if let here = entry(name), here.kind == .file, here.stamp == found { return found }
+        try removeEntry(name)
+        if own {
+            if linkat(source.fd, sourceName, fd, name, 0) == 0 {
+                // The source could have been swapped for another file between the check and the
+                // link: what was linked must be the file that was checked.
+                if let linked = entry(name), linked.kind == .file, linked.stamp.inode == found.inode { return linked.stamp.hashed(found.hash) }
+                _ = try removeEntry(name)
+                return nil
+            }
+            let code = errno
+            guard code == EXDEV || code == EPERM || code == EMLINK else {
+                throw SiteError(path: path(name), message: "cannot be linked from \(source.path(sourceName)): \(SystemError.describe(code))", errno: code)
+            }
         }
-        guard let copy = source.read(sourceName), copy.stamp.inode == found.stamp.inode else { return nil }
+        guard let copy = source.read(sourceName), copy.stamp.inode == found.inode, copy.stamp.size == found.size,
+              found.hash == 0 || FileStamp.contentHash(copy.bytes) == found.hash else { return nil }
         return try create(name, copy.bytes)
     }
 

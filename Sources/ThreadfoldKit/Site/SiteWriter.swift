@@ -106,8 +106,12 @@ package struct SiteWriter: Sendable {
             let live = try parent.folder(name)
             let names = live.names()
             if !names.isEmpty {
-                guard live.entry(Self.markerName)?.kind == .file else {
+                guard let marker = live.entry(Self.markerName), marker.kind == .file else {
                     throw SiteError(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
+                }
+                guard marker.own, found.own else {
+                    let owner = marker.own ? found.owner : marker.owner
+                    throw SiteError(path: output.path, message: "is a Threadfold output that belongs to another user (uid \(owner)) or that others can write; expected your own (remove it, or build as its owner)")
                 }
                 locks.append(try Self.lock(live, display: output.path))
             }
@@ -123,13 +127,14 @@ package struct SiteWriter: Sendable {
 
         // The spare: taken (renamed to this build's staging name) and, when its manifest vouches
         // for files, locked and cleaned (on another thread while `meanwhile` runs); or removed.
+        // A spare that is not this user's own is never taken (`isOwn`): it is discarded unread.
         var recycling: (folder: Folder, vouched: [String: FileStamp])?
-        if let spareKind = parent.entry(spareName)?.kind {
-            if keepSpare, exists, spareKind == .folder, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
+        if let spare = parent.entry(spareName) {
+            if keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
                 do {
                     let folder = try parent.folder(stagingName)
-                    if folder.entry(Self.markerName)?.kind == .file, let recycle,
-                       let vouched = recycle({ name in folder.read(name, limit: 1 << 31)?.bytes }) {
+                    if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
+                       let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes }) {
                         locks.append(try Self.lock(folder, display: folder.display))
                         recycling = (folder, vouched)
                     }
@@ -223,8 +228,9 @@ package struct SiteWriter: Sendable {
         return fd
     }
 
-    /// Removes from a recycled folder everything that is not a file `vouched` for with the same
-    /// stamp, or a folder on the way to one (any other folder goes whole); returns the files kept. Hidden names are
+    /// Removes from a recycled folder everything that is not a file `vouched` for (`Folder.verify`:
+    /// this user's own, with the same stamp or content), or a folder of this user's on the way to
+    /// one (any other folder goes whole); returns the files kept, with their stamps now. Hidden names are
     /// Threadfold's own bookkeeping at the top level only. The top-level names in `sparing` are
     /// left alone: a spill being made there while the folder is cleaned (`begin`'s `meanwhile`),
     /// which removes whatever stood at its names first.
@@ -257,10 +263,10 @@ package struct SiteWriter: Sendable {
                 let path = prefix + name
                 if prefix.isEmpty && sparing.contains(name) { continue }
                 let found = folder.entry(name)
-                if prefix.isEmpty && name == markerName && found?.kind == .file { continue }
-                if found?.kind == .folder && !name.hasPrefix(".") && folders.contains(path[...]) {
+                if prefix.isEmpty && name == markerName && found?.kind == .file && found?.own == true { continue }
+                if found?.kind == .folder && found?.own == true && !name.hasPrefix(".") && folders.contains(path[...]) {
                     pending.append((folder, name, path + "/"))
-                } else if found?.kind == .file, let stamp = vouched[path], stamp == found?.stamp {
+                } else if found?.kind == .file, let expected = vouched[path], let stamp = folder.verify(name, expected: expected) {
                     kept[path] = stamp
                 } else {
                     try folder.removeEntry(name)
@@ -424,7 +430,6 @@ package struct SiteWriter: Sendable {
             }
             guard expected != nil else { return false }
             let (directory, file) = try open(path)
-            try directory.removeEntry(file)
             guard let stamp = try directory.link(file, as: file, from: live, expected: expected) else { return false }
             state.withLock { $0.stamps[path] = stamp }
             if let bytes { try writeSiblings(path, bytes, in: directory, name: file, unchanged: false) }
@@ -448,12 +453,10 @@ package struct SiteWriter: Sendable {
                 if open?.folder != parts {
                     // A folder is made here only for a file that qualifies, so a refusal leaves
                     // no empty folder behind.
-                    guard let live = try? site.folder(at: parts), let found = live.entry(file), found.kind == .file,
-                          found.stamp == stamp else { return false }
+                    guard let live = try? site.folder(at: parts), live.verify(file, expected: stamp) != nil else { return false }
                     open = (parts, live, try self.open(path).0)
                 }
                 guard let (_, live, here) = open else { return false }
-                try here.removeEntry(file)
                 guard let stamp = try here.link(file, as: file, from: live, expected: stamp) else { return false }
                 state.withLock { $0.stamps[path] = stamp }
                 linked += 1
@@ -464,7 +467,6 @@ package struct SiteWriter: Sendable {
         /// Puts a regular file of another folder (a shard) here, as a hard link or a copy.
         func link(_ path: String, from source: Folder, file: String) throws(SiteError) -> Bool {
             let (directory, name) = try open(path)
-            try directory.removeEntry(name)
             guard let stamp = try directory.link(file, as: name, from: source, expected: nil) else { return false }
             state.withLock { $0.stamps[path] = stamp }
             return true
@@ -585,8 +587,8 @@ package struct SiteWriter: Sendable {
     static func readMetadata(of output: URL, _ name: String) -> [UInt8]? {
         let output = output.standardizedFileURL
         guard let parent = try? Folder.open(output.deletingLastPathComponent().path),
-              let site = try? parent.folder(output.lastPathComponent) else { return nil }
-        return site.read(name, limit: 1 << 31)?.bytes
+              let site = try? parent.folder(output.lastPathComponent), site.isOwnFolder else { return nil }
+        return site.read(name, limit: 1 << 31, own: true)?.bytes
     }
 
     /// Whether a SIGINT or SIGTERM has come (`removeStagingFolders` has begun).
@@ -608,14 +610,16 @@ package struct SiteWriter: Sendable {
     }
 
     /// Removes what interrupted runs left in `parent` (staging and old folders beside the output,
-    /// a check's temporary spill): entries named by one of `prefixes`, then `<pid>-`, for a
-    /// process that no longer runs.
+    /// a check's temporary spill): this user's own entries named by one of `prefixes`, then
+    /// `<pid>-`, for a process that no longer runs.
     static func removeAbandoned(in parent: Folder, prefixes: [String]) {
         for entry in parent.names() {
             guard let sibling = String(validating: entry.name, as: UTF8.self),
                   let prefix = prefixes.first(where: { sibling.hasPrefix($0) }) else { continue }
             let rest = sibling.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
+            // Another user's entry is left alone: it is never this build's to read or remove.
+            guard parent.entry(sibling)?.own == true else { continue }
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
                 try? parent.removeTree(sibling)
             }

@@ -28,7 +28,9 @@ package final class Spill: @unchecked Sendable {
     package static let previousName = ".threadfold-spill-previous"
     /// In a kept spill: the format of its records (the caller's), which a build must share to continue it.
     static let formatName = "format"
-    /// In a kept spill: each partition's files' stamps as it was kept; a file changed since is not continued.
+    /// In a kept spill: each partition's files' stamps as it was kept (inode, size, modification
+    /// and status change times); a file changed since, even with its modification time set back,
+    /// is not continued.
     static let stampsName = "stamps"
     /// Bytes of one chain entry: the record's digest and the partition's size after it, little-endian.
     static let chainEntryBytes = 16
@@ -71,8 +73,8 @@ package final class Spill: @unchecked Sendable {
         chained = Array(repeating: false, count: count)
         sizes = Array(repeating: 0, count: count)
         if let previousName, let kept = try? parent.folder(previousName) {
-            if kept.read(Self.formatName, limit: 4_096)?.bytes == Array(format.utf8),
-               let stamps = kept.read(Self.stampsName, limit: 1 << 24).flatMap({ Self.stamps(in: $0.bytes) }) {
+            if kept.isOwnFolder, kept.read(Self.formatName, limit: 4_096, own: true)?.bytes == Array(format.utf8),
+               let stamps = kept.read(Self.stampsName, limit: 1 << 24, own: true).flatMap({ Self.stamps(in: $0.bytes) }) {
                 previous = Previous(folder: kept, name: previousName, count: count, stamps: stamps)
             } else {
                 try? parent.removeTree(previousName)
@@ -194,7 +196,9 @@ package final class Spill: @unchecked Sendable {
                 _ = try? folder.removeEntry(Self.name(p))
                 continue
             }
-            stamps += "\(p) \(records.stamp.inode) \(records.stamp.size) \(records.stamp.mtime) \(chain.stamp.inode) \(chain.stamp.size) \(chain.stamp.mtime)\n"
+            stamps += "\(p)"
+            for stamp in [records.stamp, chain.stamp] { stamps += " \(stamp.inode) \(stamp.size) \(stamp.mtime) \(stamp.ctime)" }
+            stamps += "\n"
         }
         for name in [Self.formatName, Self.stampsName] { _ = try? folder.removeEntry(name) }
         _ = try folder.create(Self.stampsName, Array(stamps.utf8))
@@ -269,10 +273,10 @@ package final class Spill: @unchecked Sendable {
         var stamps: [Int: (records: FileStamp, chain: FileStamp)] = [:]
         for line in bytes.split(separator: 0x0A) {
             let fields = line.split(separator: 0x20).map { Int64(String(decoding: $0, as: UTF8.self)) }
-            guard fields.count == 7, let p = fields[0], p >= 0, p < Int64(Int32.max), !fields.contains(nil) else { return nil }
+            guard fields.count == 9, let p = fields[0], p >= 0, p < Int64(Int32.max), !fields.contains(nil) else { return nil }
             let f = fields.map { $0! }
-            stamps[Int(p)] = (FileStamp(inode: UInt64(bitPattern: f[1]), size: f[2], mtime: f[3]),
-                              FileStamp(inode: UInt64(bitPattern: f[4]), size: f[5], mtime: f[6]))
+            stamps[Int(p)] = (FileStamp(inode: UInt64(bitPattern: f[1]), size: f[2], mtime: f[3], ctime: f[4]),
+                              FileStamp(inode: UInt64(bitPattern: f[5]), size: f[6], mtime: f[7], ctime: f[8]))
         }
         return stamps
     }
@@ -336,9 +340,9 @@ package final class Spill: @unchecked Sendable {
         /// partition changed, linked or damaged since is not continued.
         private mutating func load(_ p: Int) -> Int {
             var count = 0
-            if let kept = stamps[p], let chain = folder.entry(Spill.chainName(p)), chain.kind == .file, chain.stamp == kept.chain,
+            if let kept = stamps[p], let chain = folder.entry(Spill.chainName(p)), chain.kind == .file, chain.own, chain.stamp == kept.chain,
                chain.stamp.size % Int64(Spill.chainEntryBytes) == 0, chain.stamp.size > 0,
-               let records = folder.entry(Spill.name(p)), records.kind == .file, records.stamp == kept.records,
+               let records = folder.entry(Spill.name(p)), records.kind == .file, records.own, records.stamp == kept.records,
                links(Spill.name(p)) == 1, links(Spill.chainName(p)) == 1 {
                 let entries = Int(chain.stamp.size) / Spill.chainEntryBytes
                 if let last = read(p, from: entries - 1, entries: 1),
@@ -377,9 +381,13 @@ extension SiteWriter.Staging {
         // Whatever a recycled folder held at the kept spill's name goes first (its cleaning spares it).
         try? folder.removeTree(Spill.previousName)
         var continuing: String?
-        if keepSpare, parent.entry(writer.keptSpillName)?.kind == .folder,
-           renameat(parent.fd, writer.keptSpillName, folder.fd, Spill.previousName) == 0 {
-            continuing = Spill.previousName
+        if keepSpare, let kept = parent.entry(writer.keptSpillName) {
+            // Another user's (`isOwn`) is discarded unread, never renamed in.
+            if kept.kind == .folder, kept.own {
+                if renameat(parent.fd, writer.keptSpillName, folder.fd, Spill.previousName) == 0 { continuing = Spill.previousName }
+            } else {
+                writer.discard(writer.keptSpillName, in: parent, tag: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            }
         }
         return try Spill(in: folder, count: count, bufferBytes: bufferBytes, format: format, continuing: continuing, keep: keepSpare)
     }

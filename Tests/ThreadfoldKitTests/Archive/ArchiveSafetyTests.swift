@@ -126,7 +126,7 @@ struct ArchiveSafetyTests {
         let notes = try #require(ArchiveFixture.inode(victim.appendingPathComponent("notes.txt").path))
         let key = try #require(manifest.units.keys.first)
         manifest.units[key]!.files += ["t/evil/notes.txt", "t/evil/docs/thesis.tex"]
-        manifest.units[key]!.stamps += [FileStamp(inode: notes, size: 13, mtime: 0), FileStamp(inode: 1, size: 9, mtime: 0)]
+        manifest.units[key]!.stamps += [FileStamp(inode: notes, size: 13, mtime: 0, ctime: 0), FileStamp(inode: 1, size: 9, mtime: 0, ctime: 0)]
         try fm.removeItem(at: manifestURL)
         try Data(manifest.encoded()).write(to: manifestURL)
         try ArchiveFixture.write(ArchiveFixture.thread(id: "n1", day: 10, comments: 5), "n1.json", in: input)

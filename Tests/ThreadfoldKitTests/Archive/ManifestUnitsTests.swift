@@ -16,7 +16,7 @@ struct ManifestUnitsTests {
         return Manifest.Unit(hash: ContentHash.hex(UInt64(threads.count) &* 0x9E37_79B9_7F4A_7C15), threads: threads, files: files,
                              warnings: (0..<warnings).map { InputError(file: "RC.zst", line: $0 + 1, message: "left out", severity: .warning) },
                              comments: threads.reduce(0) { $0 + $1.stats.comments },
-                             stamps: files.indices.map { FileStamp(inode: UInt64($0) + 7, size: Int64($0), mtime: -Int64($0)) })
+                             stamps: files.indices.map { FileStamp(inode: UInt64($0) + 7, size: Int64($0), mtime: -Int64($0), ctime: Int64($0) * 3, hash: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) })
     }
 
     /// Units whose files follow from their summaries, add compressed siblings, or are listed.
@@ -69,7 +69,7 @@ struct ManifestUnitsTests {
     func streamed() throws {
         var manifest = Manifest(settings: "s", units: [:], files: ["f": Manifest.FileState(size: 1, mtime: 2, inode: 3, hash: "h")])
         manifest.listing = ["index.html"]
-        manifest.listingStamps = [FileStamp(inode: 1, size: 2, mtime: 3)]
+        manifest.listingStamps = [FileStamp(inode: 1, size: 2, mtime: 3, ctime: 0)]
         var table = ManifestUnits()
         // Enough threads that the writer hands over more than one piece.
         for n in 0..<3000 {
