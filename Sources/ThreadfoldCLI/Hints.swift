@@ -17,6 +17,8 @@ extension InputError {
         case .nameForm: return ". Name it with --from, or map its fields with --map"
         case .allowDuplicates: return " (--allow-duplicates keeps the first)"
         case .shard: return " ('threadfold build --shard K/N' writes one)"
+        case .decompressedLimit: return " (--max-decompressed raises it)"
+        case .windowLimit: return " (--max-window raises it, up to 2 GiB)"
         }
     }
 }

@@ -16,6 +16,8 @@ enum SharedOptions {
         OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
         OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
         OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only."),
+        OptionSpec("max-decompressed", value: "size", "The most a compressed file read whole may decompress to,\nand the most blank lines before a file's first line (default:\n2GiB, the most; e.g. 256MiB). A dump read a line at a time holds\none line, whatever its size."),
+        OptionSpec("max-window", value: "size", "The largest zstd window a frame may ask for, which the\ndecoder holds in memory (default: 2GiB, as Pushshift dumps\nneed; a power of two, e.g. 128MiB)."),
     ]
 
     /// A list of comments from many threads, read as a dump (`build` and `check`).
@@ -75,7 +77,40 @@ enum SharedOptions {
         return (lines + [line]).joined(separator: "\n")
     }
 
+    /// `--max-decompressed` and `--max-window`: process-wide limits on reading, set before any
+    /// input is read (`InputLimits`).
+    static func inputLimits(_ parsed: ParsedArguments) throws {
+        if let bytes = try size(parsed, "max-decompressed", in: 1...InputLimits.maxDocumentBytes + 2) {
+            InputLimits.maxDecompressedBytes = bytes
+        }
+        if let bytes = try size(parsed, "max-window", in: 1 << 10...1 << 31) {
+            guard bytes & (bytes - 1) == 0 else {
+                throw UsageError(message: "'--max-window' must be a power of two (zstd windows are); found '\(parsed.value("max-window")!)'")
+            }
+            InputLimits.maxWindowBytes = bytes
+        }
+    }
+
+    /// A size in bytes: a whole number, optionally followed by KiB, MiB or GiB (or K, M, G, each
+    /// a power of 1,024).
+    static func size(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = parsed.value(name) else { return nil }
+        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("B", 1)]
+        var number = Substring(text)
+        var scale = 1
+        if let (suffix, factor) = units.first(where: { text.hasSuffix($0.0) }) {
+            number = number.dropLast(suffix.count)
+            scale = factor
+        }
+        guard let value = Int(number.trimmingCharacters(in: .whitespaces)), value >= 0,
+              value <= Int.max / scale, range.contains(value * scale) else {
+            throw UsageError(message: "'--\(name)' must be a size from \(range.lowerBound) bytes to \(range.upperBound >> 30) GiB, as bytes or with KiB, MiB or GiB (e.g. 256MiB); found '\(text)'")
+        }
+        return value * scale
+    }
+
     static func importOptions(_ parsed: ParsedArguments) throws -> ImportOptions {
+        try inputLimits(parsed)
         var options = ImportOptions()
         if let text = parsed.value("from") {
             guard let format = SourceFormat(rawValue: text), SourceFormat.named.contains(format) else {

@@ -16,4 +16,23 @@ public enum ZstdFrame {
         } while start < bytes.count
         return out
     }
+
+    /// `count` copies of `byte` as one zstd frame of RLE blocks (four bytes a 128 KiB block): a
+    /// file of a few kilobytes that decompresses to gigabytes. `windowLog` is the window the
+    /// frame header asks for (10 to 41); `checksum` adds a content checksum that is wrong.
+    public static func repeated(_ byte: UInt8, count: Int, windowLog: Int = 17, checksum: Bool = false) -> [UInt8] {
+        // Frame header descriptor: no content size, single segment off, checksum flag, no dictionary.
+        var out: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, checksum ? 0x04 : 0x00, UInt8((windowLog - 10) << 3)]
+        let blockBytes = min(1 << windowLog, 128 << 10)
+        var left = count
+        repeat {
+            let size = min(left, blockBytes)
+            left -= size
+            // Block header, little-endian: last block, type 1 (RLE), regenerated size; then the byte.
+            let header = UInt32(size) << 3 | 1 << 1 | (left == 0 ? 1 : 0)
+            out += [UInt8(header & 0xFF), UInt8(header >> 8 & 0xFF), UInt8(header >> 16 & 0xFF), byte]
+        } while left > 0
+        if checksum { out += [0xDE, 0xAD, 0xBE, 0xEF] }
+        return out
+    }
 }

@@ -136,7 +136,7 @@ package struct ArchiveBuilder: Sendable {
             let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [previous, spare].compactMap { $0 })
             hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
                 if let hash = known[i] { return hash }
-                return try? ContentHash.hash(units[i].read())
+                return InputBudget.scope { try? ContentHash.hash(units[i].read()) }
             }
         }
 
@@ -344,49 +344,57 @@ package struct ArchiveBuilder: Sendable {
         context.progress.done.store(total - pending.filter { $0 < units.count }.count - (dumps?.threads.reduce(0, +) ?? 0), ordering: .relaxed)
         let counter = context.progress
         let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { _ in report(counter.done.load(ordering: .relaxed), total) } }) { [pending, units] p -> UnitResult in
-            let i = pending[p]
-            if i >= units.count { return context.renderPartition(i - units.count, dumps: dumps!) }
-            defer { context.progress.advance() }
-            // Linked when every file of the live site is still the one its manifest recorded.
-            if case .link = actions[i], let result = context.serve(actions[i], hash: hashes[i]!, display: units[i].display) {
-                return result
-            }
-            return context.render(units[i], hash: hashes[i])
+            InputBudget.scope { work(unit: pending[p], units: units, actions: actions, context: context, hashes: hashes, dumps: dumps) }
         }
         for (p, i) in pending.enumerated() { results[i] = computed[p] }
         progress?(total, total)
         return results.map { $0! }
     }
 
+    /// One pending unit's work (or, past the units, one dump partition's), on a worker.
+    private func work(unit i: Int, units: [ArchiveUnit], actions: [Action], context: WorkerContext, hashes: [UInt64?], dumps: DumpInputs?) -> UnitResult {
+        if i >= units.count { return context.renderPartition(i - units.count, dumps: dumps!) }
+        defer { context.progress.advance() }
+        // Linked when every file of the live site is still the one its manifest recorded.
+        if case .link = actions[i], let result = context.serve(actions[i], hash: hashes[i]!, display: units[i].display) {
+            return result
+        }
+        return context.render(units[i], hash: hashes[i])
+    }
+
     /// Every unit read and imported without writing anything, for a build that cannot write
     /// its output: its input errors are reported with the output's.
     func check(_ renderer: ThreadRenderer) -> [InputError] {
         let found = Parallel.map(count: units.count, jobs: jobs) { [units, options] i -> [InputError] in
-            let unit = units[i]
-            if case .dump(let path, let form) = unit.source {
-                var errors: [InputError] = []
-                do throws(InputError) {
-                    try LineStream(path: path, display: unit.display).forEachLine { (line) throws(InputError) -> Bool in
-                        do throws(InputErrors) {
-                            _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: options.render.importing.mapping)
-                        } catch {
-                            if !options.render.importing.lenient { errors += error.errors }
-                        }
-                        return errors.count < ThreadDecoder.errorLimit
-                    }
-                } catch {
-                    errors.append(error)
-                }
-                return errors
-            }
-            do {
-                _ = try Importer.read(bytes: try unit.read(), file: unit.display, options: renderer.options.render.importing)
-                return []
-            } catch {
-                return unit.errors(error)
-            }
+            InputBudget.scope { Self.check(units[i], options: options, renderer: renderer) }
         }
         return found.flatMap { $0 }
+    }
+
+    /// One unit read and imported without writing anything (a dump: its lines' keys read).
+    private static func check(_ unit: ArchiveUnit, options: ArchiveOptions, renderer: ThreadRenderer) -> [InputError] {
+        if case .dump(let path, let form) = unit.source {
+            var errors: [InputError] = []
+            do throws(InputError) {
+                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(InputError) -> Bool in
+                    do throws(InputErrors) {
+                        _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: options.render.importing.mapping)
+                    } catch {
+                        if !options.render.importing.lenient { errors += error.errors }
+                    }
+                    return errors.count < ThreadDecoder.errorLimit
+                }
+            } catch {
+                errors.append(error)
+            }
+            return errors
+        }
+        do {
+            _ = try Importer.read(bytes: try unit.read(), file: unit.display, options: renderer.options.render.importing)
+            return []
+        } catch {
+            return unit.errors(error)
+        }
     }
 
     /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site

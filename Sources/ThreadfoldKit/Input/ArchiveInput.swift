@@ -138,7 +138,8 @@ package enum ArchiveInput {
     /// in a compressed file, or in a plain one whose first line is not a whole thread. For a
     /// command that reads every other file its own way (`check`).
     package static func dumpForm(ofFile path: String, linesAreThreads: Bool?, dumpForm: ([UInt8]) -> DumpForm?) -> DumpForm? {
-        guard let first = leadingLine(path, maxLineBytes: InputLimits.maxLineBytes) else { return nil }
+        // A file that cannot be looked at (or holds no line) is read whole, which says why.
+        guard let first = (try? leadingLine(path, maxLineBytes: InputLimits.maxLineBytes)) ?? nil else { return nil }
         return Self.dumpForm(ofFirstLine: first, plain: !isCompressed(path), linesAreThreads: linesAreThreads, dumpForm: dumpForm)
     }
 
@@ -301,7 +302,7 @@ package enum ArchiveInput {
             return [ArchiveUnit(source: .dump(path: path, form: form), display: path)]
         }
         if linesAreThreads == false || isCompressed(path) {
-            return dump(leadingLine(path, maxLineBytes: maxLineBytes)) ?? file
+            return dump(try leadingLine(path, maxLineBytes: maxLineBytes)) ?? file
         }
         // One document: of one thread, or of many (a unit each).
         let whole = threadsOfDocument(path) ?? file
@@ -479,16 +480,28 @@ package enum ArchiveInput {
 
     /// The file's first non-blank line (decompressed when it is compressed), or nil when it
     /// cannot be read or has none; errors are left to the reading that follows.
-    static func leadingLine(_ path: String, maxLineBytes: Int) -> [UInt8]? {
-        var first: [UInt8]?
+    /// The first non-blank line of a file read as a stream (a compressed one decompressed as it
+    /// is read); nil when it cannot be read, or is plain and blank, which reading it whole then
+    /// reports. A compressed file of nothing but blank lines is an error here, decided while
+    /// streaming, so its blank lines are never held: a few kilobytes of zstd hold gigabytes.
+    static func leadingLine(_ path: String, maxLineBytes: Int) throws(InputErrors) -> [UInt8]? {
         var stream = LineStream(path: path, display: path)
         stream.maxLineBytes = maxLineBytes
         stream.chunkBytes = 64 << 10
-        try? stream.forEachLine { (line) throws(InputError) -> Bool in
-            first = Array(line.bytes)
-            return false
+        let leading: LineStream.Leading
+        do throws(InputError) { leading = try stream.leading() } catch {
+            if error.hint == .decompressedLimit { throw InputErrors([error]) }
+            return nil
         }
-        return first
+        switch leading {
+        case .line(let line): return line
+        case .blank where !isCompressed(path):
+            // A plain file holds on disk what reading it whole holds; reading it says it is empty.
+            return nil
+        case .blank(let lines, let bytes):
+            let held = bytes == 0 ? "" : " (\(bytes) bytes of blank lines once decompressed)"
+            throw InputErrors([InputError(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
+        }
     }
 
     static func isBlank(_ path: String, _ offset: Int, _ length: Int) -> Bool {

@@ -30,16 +30,55 @@ package enum Compression: String, Sendable {
         }
     }
 
-    /// Decodes the chunks `next` yields into one array of at most `limit` bytes.
+    /// Decodes the chunks `next` yields into one array of at most `limit` bytes (and at most
+    /// `InputLimits.maxDecompressedBytes`). Past `InputBudget.freeBytes`, the array waits its turn
+    /// with the other jobs' (`InputBudget`), so large documents are held one at a time.
+    ///
+    /// White space before the first other byte is counted, not held: a file of nothing but blank
+    /// lines is the error it would be once parsed ("the file is empty", at its last line) without
+    /// its gigabytes ever in memory. When other bytes follow, it is held as that many line breaks
+    /// and spaces, so lines and columns in messages are the file's own.
     func decode(display: String, limit: Int, next: () throws(InputError) -> ArraySlice<UInt8>?) throws(InputError) -> [UInt8] {
         var out: [UInt8] = []
-        let write = { (part: UnsafeRawBufferPointer) throws(InputError) -> Void in
-            guard out.count + part.count <= limit else {
-                throw InputError(file: display, message: "decompresses to more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document")
+        let limit = min(limit, InputLimits.maxDecompressedBytes)
+        var leading: (bytes: Int, lines: Int, column: Int)? = (0, 0, 0)
+        func tooLarge() -> InputError {
+            InputError(file: display, message: "decompresses to more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold holds of one compressed document",
+                       hint: .decompressedLimit)
+        }
+        let write = { (whole: UnsafeRawBufferPointer) throws(InputError) -> Void in
+            var first = 0
+            if var blank = leading {
+                let bytes = whole.bindMemory(to: UInt8.self)
+                while first < bytes.count {
+                    let byte = bytes[first]
+                    if byte == 0x0A {
+                        blank.lines += 1
+                        blank.column = 0
+                    } else if byte == 0x20 || byte == 0x0D || byte == 0x09 {
+                        blank.column += 1
+                    } else {
+                        break
+                    }
+                    first += 1
+                }
+                blank.bytes += first
+                guard blank.bytes <= limit else { throw tooLarge() }
+                leading = blank
+                if first == bytes.count { return }
+                leading = nil
+                out += [UInt8](repeating: 0x0A, count: blank.lines) + [UInt8](repeating: 0x20, count: blank.column)
             }
+            let part = UnsafeRawBufferPointer(rebasing: whole[first...])
+            guard out.count + part.count <= limit else { throw tooLarge() }
+            if out.count <= InputBudget.freeBytes && out.count + part.count > InputBudget.freeBytes { InputBudget.enterLarge() }
             out.append(contentsOf: part)
         }
         try stream(display: display, next: next, write: write)
+        if let blank = leading, blank.bytes > 0 {
+            throw InputError(file: display, line: blank.lines + 1, column: blank.column + 1,
+                             message: "the file is empty (\(blank.bytes) bytes of blank lines once decompressed); expected a JSON value")
+        }
         return out
     }
 

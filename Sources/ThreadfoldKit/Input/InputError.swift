@@ -64,6 +64,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case allowDuplicates
         /// A sharded build writes the folders a merge takes.
         case shard
+        /// The most a compressed input may decompress to can be raised.
+        case decompressedLimit
+        /// The largest zstd window allowed can be raised.
+        case windowLimit
     }
 
     public init(file: String, line: Int? = nil, column: Int? = nil, path: String? = nil,

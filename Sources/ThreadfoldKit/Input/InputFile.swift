@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,25 @@ package enum InputLimits {
     /// people, levels, replies not archived): 2^40, far beyond any forum and far enough below
     /// `Int.max` that sums of counts are checked rather than trusted.
     package static let maxCount = 1 << 40
+    /// The most a compressed input may decompress to where its bytes are held: a document read
+    /// whole, and the blank lines before a streamed file's first line (which decide nothing and
+    /// are not kept). A dump streamed a line at a time holds one chunk and one line, whatever
+    /// its size, so it is not bounded by this. At most `maxDocumentBytes`, the default.
+    /// Process-wide: the command line sets it once, before any input is read (`--max-decompressed`).
+    package static var maxDecompressedBytes: Int {
+        get { decompressed.load(ordering: .relaxed) }
+        set { decompressed.store(min(max(newValue, 0), maxDocumentBytes), ordering: .relaxed) }
+    }
+    /// The largest window a zstd frame may ask the decoder to hold, which is memory taken before
+    /// a byte is written: 2 GiB by default, as Pushshift's `--long=31` dumps need. A power of two
+    /// from 1 KiB (`--max-window`); process-wide, as `maxDecompressedBytes`.
+    package static var maxWindowBytes: Int {
+        get { 1 << windowLog.load(ordering: .relaxed) }
+        set { windowLog.store(max(10, min(31, Int.bitWidth - 1 - max(newValue, 1).leadingZeroBitCount)), ordering: .relaxed) }
+    }
+    static var maxWindowLog: Int32 { Int32(windowLog.load(ordering: .relaxed)) }
+    private static let decompressed = Atomic<Int>(maxDocumentBytes)
+    private static let windowLog = Atomic<Int>(31)
 
     /// A limit as people read it: `64 MiB`, `2 GiB` (for the document limit, two bytes short).
     static func size(_ bytes: Int) -> String {

@@ -43,6 +43,13 @@ package struct LineStream: Sendable {
     /// false to stop early.
     package func forEachLine(read: (Int64) -> Void = { _ in },
                              _ body: (Line) throws(InputError) -> Bool) throws(InputError) {
+        try forEachLine(read: read, progress: { (_, _) throws(InputError) in }, body)
+    }
+
+    /// `forEachLine`, calling `progress` after each piece of the stream with the line number
+    /// reached and the bytes split so far (decompressed); it may throw to stop.
+    private func forEachLine(read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(InputError) -> Void,
+                             _ body: (Line) throws(InputError) -> Bool) throws(InputError) {
         let fd = try openRegular()
         defer { close(fd) }
         var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
@@ -62,6 +69,7 @@ package struct LineStream: Sendable {
                     try nextChunk().map { $0[...] }
                 }, write: { (part: UnsafeRawBufferPointer) throws(InputError) in
                     if try !splitter.feed(part, body) { throw Splitter.stop }
+                    try progress(splitter.number, splitter.offset)
                 })
             } else {
                 while let chunk = try nextChunk() {
@@ -74,13 +82,45 @@ package struct LineStream: Sendable {
                     }
                     if let failure { throw failure }
                     if !more { return }
+                    try progress(splitter.number, splitter.offset)
                 }
             }
             try splitter.finish(body)
+            try progress(splitter.number, splitter.offset)
         } catch {
             if error == Splitter.stop { return }
             throw error
         }
+    }
+
+    /// What a file starts with, found while streaming: its first non-blank line, or, when it
+    /// holds none, how many lines and decompressed bytes it held.
+    package enum Leading: Equatable {
+        case line([UInt8])
+        case blank(lines: Int, bytes: Int64)
+    }
+
+    /// The file's first non-blank line, read as `forEachLine` reads, holding one chunk and never
+    /// the blank lines before it. More than `InputLimits.maxDecompressedBytes` of blank lines
+    /// before it is an error: so many decide nothing, and a tiny compressed file can hold them.
+    package func leading() throws(InputError) -> Leading {
+        var first: [UInt8]?
+        var lines = 1
+        var bytes: Int64 = 0
+        let limit = Int64(InputLimits.maxDecompressedBytes)
+        let display = self.display
+        try forEachLine(progress: { (count, offset) throws(InputError) in
+            (lines, bytes) = (count, offset)
+            guard offset <= limit else {
+                throw InputError(file: display, line: count, column: 1,
+                                 message: "holds more than \(InputLimits.describe(Int(limit))) of blank lines before its first line; expected JSON",
+                                 hint: .decompressedLimit)
+            }
+        }) { (line) throws(InputError) -> Bool in
+            first = Array(line.bytes)
+            return false
+        }
+        return first.map(Leading.line) ?? .blank(lines: lines, bytes: bytes)
     }
 
     /// The first non-blank line of `bytes`, as `forEachLine` would hand it over from a file
@@ -148,6 +188,30 @@ private struct Splitter {
         guard let base = part.baseAddress?.assumingMemoryBound(to: UInt8.self), part.count > 0 else { return true }
         var i = 0
         while i < part.count {
+            if carry.isEmpty {
+                // A run of blank lines is counted in one pass over its bytes, not a line at a time.
+                var j = i, lineBegin = i, afterBreak = -1, breaks = 0
+                while j < part.count {
+                    let byte = base[j]
+                    if byte == 0x0A {
+                        // A blank line over the limit is left to the line's own path, which says so.
+                        if j - lineBegin > maxLineBytes { break }
+                        breaks += 1
+                        afterBreak = j + 1
+                        lineBegin = afterBreak
+                    } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                        break
+                    }
+                    j += 1
+                }
+                if breaks > 0 {
+                    // Every line but the one the run ends in (which may go on) is blank and whole.
+                    number += breaks
+                    start = offset + Int64(afterBreak)
+                    i = afterBreak
+                    if i == part.count { break }
+                }
+            }
             guard let hit = memchr(base + i, 0x0A, part.count - i) else {
                 guard carry.count + (part.count - i) <= maxLineBytes else { throw tooLong() }
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + i, count: part.count - i))

@@ -3,28 +3,29 @@ import Czstd
 /// zstd frames decoded as a stream, with Debian's libzstd. The only file that imports `Czstd`.
 ///
 /// Pushshift and Arctic Shift dumps are compressed with `--long=31`, a window of 2 GiB, which
-/// libzstd refuses by default (2^27); the decoder allows windows up to 2^31. Concatenated
-/// frames decode as one stream, and skippable frames are skipped.
+/// libzstd refuses by default (2^27); the decoder allows windows up to
+/// `InputLimits.maxWindowBytes`, 2^31 unless `--max-window` says less. A frame's window is
+/// memory the decoder takes before it writes a byte, so that limit bounds what one file costs.
+/// Concatenated frames decode as one stream, and skippable frames are skipped.
 enum Zstd {
-    /// The most memory a frame's window may ask for: 2^31 bytes.
-    static let windowLogMax: Int32 = 31
-
     /// Decodes the chunks `next` yields (nil at the end) and hands the output to `write` as it
-    /// comes. A corrupt frame, a window past 2^31 or a stream cut short is an error naming the
-    /// compressed byte offset.
-    static func decode(display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
+    /// comes, allowing windows of up to 2^`windowLog` bytes. A corrupt frame (with its compressed
+    /// byte range), a failed checksum, a window past the limit or a stream cut short is an error.
+    static func decode(display: String, windowLog: Int32 = InputLimits.maxWindowLog, next: () throws(InputError) -> ArraySlice<UInt8>?,
                        write: (UnsafeRawBufferPointer) throws(InputError) -> Void) throws(InputError) {
         guard let context = ZSTD_createDCtx() else {
             throw InputError(file: display, message: "cannot be decompressed: zstd could not allocate its decoder")
         }
         defer { ZSTD_freeDCtx(context) }
-        ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, windowLogMax)
+        ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, windowLog)
         let outSize = ZSTD_DStreamOutSize()
         let out = UnsafeMutableRawBufferPointer.allocate(byteCount: outSize, alignment: 16)
         defer { out.deallocate() }
         var consumed = 0
         // 0 once a frame has been decoded and flushed whole; otherwise a hint of bytes still due.
         var pending = 0
+        // Where the frame being decoded starts, in compressed bytes.
+        var frameStart = 0
         while let chunk = try next() {
             var failure: InputError?
             chunk.withUnsafeBytes { source in
@@ -33,10 +34,11 @@ enum Zstd {
                     var output = ZSTD_outBuffer(dst: out.baseAddress, size: outSize, pos: 0)
                     let status = ZSTD_decompressStream(context, &output, &input)
                     if ZSTD_isError(status) != 0 {
-                        failure = corrupt(display, status, offset: consumed + input.pos)
+                        failure = corrupt(display, status, frame: frameStart, offset: consumed + input.pos, windowLog: windowLog)
                         return
                     }
                     pending = status
+                    if status == 0 { frameStart = consumed + input.pos }
                     if output.pos > 0 {
                         do throws(InputError) { try write(UnsafeRawBufferPointer(rebasing: out[0..<output.pos])) } catch {
                             failure = error
@@ -56,12 +58,17 @@ enum Zstd {
         }
     }
 
-    private static func corrupt(_ display: String, _ status: Int, offset: Int) -> InputError {
+    private static func corrupt(_ display: String, _ status: Int, frame: Int, offset: Int, windowLog: Int32) -> InputError {
         let code = ZSTD_getErrorCode(status)
         let name = String(cString: ZSTD_getErrorName(status))
-        if code == ZSTD_error_frameParameter_windowTooLarge {
-            return InputError(file: display, message: "is a zstd stream whose window is larger than 2 GiB (at compressed byte \(offset)); expected a window of at most 2^31 bytes, as zstd --long=31 writes")
+        let window = InputLimits.size(1 << Int(windowLog))
+        switch code {
+        case ZSTD_error_frameParameter_windowTooLarge:
+            return InputError(file: display, message: "is a zstd stream whose frame at compressed byte \(frame) asks for a window larger than \(window); expected a window of at most \(window)", hint: windowLog < 31 ? .windowLimit : nil)
+        case ZSTD_error_checksum_wrong:
+            return InputError(file: display, message: "holds a zstd frame (compressed bytes \(frame) to \(offset)) whose checksum does not match what it decodes to; expected intact frames (the file is damaged)")
+        default:
+            return InputError(file: display, message: "is not valid zstd data in the frame at compressed bytes \(frame) to \(offset): \(name); expected zstd frames (the file may be damaged)")
         }
-        return InputError(file: display, message: "is not valid zstd data at compressed byte \(offset): \(name); expected zstd frames (the file may be damaged)")
     }
 }

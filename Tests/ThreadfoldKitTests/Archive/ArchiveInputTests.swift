@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Archive input")
@@ -239,5 +240,19 @@ struct ArchiveInputTests {
         let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: "[1]")!.lowerBound) + 1
         #expect(error.path == (wrapped ? "$.threads[4]" : "$[4]") + ".comments[2].id")
         #expect(error.line == line + 1 && error.column == column, "\(error)")
+    }
+
+    @Test("blankBombs: compressed files of nothing but blank lines are refused while they stream, each named, none held whole")
+    func blankBombs() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for name in ["a.zst", "b.json.zst"] {
+            let url = folder.appendingPathComponent(name)
+            try Data(ZstdFrame.repeated(0x0A, count: 8 << 20)).write(to: url)
+            paths.append(url.path)
+        }
+        let errors = try #require(throws: InputErrors.self) { try ArchiveInput.units(paths, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(ImportOptions())) }
+        #expect(errors.errors.map(\.description) == paths.map { "\($0):\((8 << 20) + 1):1: error: the file is empty (8388608 bytes of blank lines once decompressed); expected a JSON value" })
     }
 }

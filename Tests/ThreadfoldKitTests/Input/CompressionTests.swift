@@ -44,7 +44,7 @@ struct CompressionTests {
     }
 
     @Test("corrupt data is an error naming the compressed byte offset", arguments: [
-        ("compressed/thread.json.zst", "is not valid zstd data at compressed byte "),
+        ("compressed/thread.json.zst", "is not valid zstd data in the frame at compressed bytes 0 to "),
         ("compressed/thread.json.gz", "is not valid gzip data at compressed byte "),
     ])
     func corrupt(_ path: String, _ message: String) throws {
@@ -58,7 +58,8 @@ struct CompressionTests {
     func limit() throws {
         let bytes = try TestData.bytes("compressed/thread.json.zst")
         let error = try #require(throws: InputError.self) { try Compression.decoded(bytes, display: "big.zst", limit: 1000) }
-        #expect(error.message == "decompresses to more than 1000 bytes; expected at most 1000 bytes, the most Threadfold reads as one document")
+        #expect(error.message == "decompresses to more than 1000 bytes; expected at most 1000 bytes, the most Threadfold holds of one compressed document")
+        #expect(error.hint == .decompressedLimit)
     }
 
     @Test("bytes that are not compressed pass through; magic bytes decide, not names")
@@ -80,5 +81,50 @@ struct CompressionTests {
         let renderer = try ThreadRenderer(options: ArchiveOptions())
         let compressed = try InputFile.read(TestData.url("compressed/thread.json.gz").path, display: "thread.json", streams: false)
         #expect(try renderer.page(bytes: compressed, file: "thread.json").html == renderer.page(bytes: Self.plain, file: "thread.json").html)
+    }
+
+    @Test("blankBomb: a few kilobytes of zstd holding 8 MiB of blank lines are the empty file they are, at their last line")
+    func blankBomb() throws {
+        let bomb = ZstdFrame.repeated(0x0A, count: 8 << 20)
+        #expect(bomb.count < 2_000)
+        let error = try #require(throws: InputError.self) { try Compression.decoded(bomb, display: "bomb.zst") }
+        #expect(error.message == "the file is empty (8388608 bytes of blank lines once decompressed); expected a JSON value")
+        #expect(error.line == (8 << 20) + 1 && error.column == 1)
+        // Too many of them for the limit: said as soon as they pass it.
+        let over = try #require(throws: InputError.self) { try Compression.decoded(bomb, display: "bomb.zst", limit: 1 << 20) }
+        #expect(over.hint == .decompressedLimit)
+    }
+
+    @Test("white space before a compressed document is held as line breaks and spaces: lines and columns stay the file's")
+    func leadingWhiteSpace() throws {
+        let text = Array("\r\n \t\r\n   {\"a\": tru}".utf8)
+        let decoded = try Compression.decoded(ZstdFrame.stored(text, blockBytes: 3), display: "x.zst")
+        #expect(decoded == Array("\n\n   {\"a\": tru}".utf8))
+        let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: decoded) }
+        let plain = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: text) }
+        #expect(JSONDocument.location(in: decoded, offset: error.offset) == JSONDocument.location(in: text, offset: plain.offset))
+    }
+
+    @Test("a zstd frame whose checksum fails says so, with the frame's compressed bytes")
+    func checksum() throws {
+        let frame = ZstdFrame.repeated(0x20, count: 1_000, checksum: true)
+        let error = try #require(throws: InputError.self) { try Compression.decoded(frame + [0x7B], display: "x.zst") }
+        #expect(error.message.hasPrefix("holds a zstd frame (compressed bytes 0 to "), "\(error.message)")
+        #expect(error.message.contains("whose checksum does not match what it decodes to"))
+    }
+
+    @Test("a zstd window past --max-window is refused before it is allocated, naming the frame and the limit")
+    func window() throws {
+        let frame = ZstdFrame.repeated(0x20, count: 1_000, windowLog: 28)
+        var out = 0
+        let error = try #require(throws: InputError.self) {
+            var sent = false
+            try Zstd.decode(display: "x.zst", windowLog: 27, next: { () throws(InputError) -> ArraySlice<UInt8>? in
+                defer { sent = true }
+                return sent ? nil : frame[...]
+            }, write: { out += $0.count })
+        }
+        #expect(error.message == "is a zstd stream whose frame at compressed byte 0 asks for a window larger than 128 MiB; expected a window of at most 128 MiB")
+        #expect(error.hint == .windowLimit && out == 0)
     }
 }
