@@ -488,17 +488,18 @@ package enum ArchiveInput {
         var stream = LineStream(path: path, display: path)
         stream.maxLineBytes = maxLineBytes
         stream.chunkBytes = 64 << 10
-        let leading: LineStream.Leading
-        do throws(InputError) { leading = try stream.leading() } catch {
-            if error.hint == .decompressedLimit { throw InputErrors([error]) }
-            return nil
-        }
+        guard let leading = try? stream.leading() else { return nil }
         switch leading {
         case .line(let line): return line
         case .blank where !isCompressed(path):
             // A plain file holds on disk what reading it whole holds; reading it says it is empty.
             return nil
-        case .blank(let lines, let bytes):
+        case .blank(let lines, _, cut: true):
+            let limit = InputLimits.maxDecompressedBytes
+            throw InputErrors([InputError(file: path, line: lines, column: 1,
+                                          message: "holds more than \(InputLimits.describe(limit)) of blank lines before its first line once decompressed; expected JSON",
+                                          hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)])
+        case .blank(let lines, let bytes, cut: false):
             let held = bytes == 0 ? "" : " (\(bytes) bytes of blank lines once decompressed)"
             throw InputErrors([InputError(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
         }

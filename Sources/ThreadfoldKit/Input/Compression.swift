@@ -44,7 +44,7 @@ package enum Compression: String, Sendable {
         var leading: (bytes: Int, lines: Int, column: Int)? = (0, 0, 0)
         func tooLarge() -> InputError {
             InputError(file: display, message: "decompresses to more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold holds of one compressed document",
-                       hint: .decompressedLimit)
+                       hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)
         }
         let write = { (whole: UnsafeRawBufferPointer) throws(InputError) -> Void in
             var first = 0

@@ -94,33 +94,35 @@ package struct LineStream: Sendable {
     }
 
     /// What a file starts with, found while streaming: its first non-blank line, or, when it
-    /// holds none, how many lines and decompressed bytes it held.
+    /// holds none, how many lines and decompressed bytes it held (`cut` when more than
+    /// `InputLimits.maxDecompressedBytes` of them stopped the stream).
     package enum Leading: Equatable {
         case line([UInt8])
-        case blank(lines: Int, bytes: Int64)
+        case blank(lines: Int, bytes: Int64, cut: Bool)
     }
 
     /// The file's first non-blank line, read as `forEachLine` reads, holding one chunk and never
-    /// the blank lines before it. More than `InputLimits.maxDecompressedBytes` of blank lines
-    /// before it is an error: so many decide nothing, and a tiny compressed file can hold them.
+    /// the blank lines before it. Streaming stops once more than `InputLimits.maxDecompressedBytes`
+    /// of blank lines came before any other: so many decide nothing, and a tiny compressed file
+    /// can hold them.
     package func leading() throws(InputError) -> Leading {
         var first: [UInt8]?
         var lines = 1
         var bytes: Int64 = 0
         let limit = Int64(InputLimits.maxDecompressedBytes)
-        let display = self.display
-        try forEachLine(progress: { (count, offset) throws(InputError) in
-            (lines, bytes) = (count, offset)
-            guard offset <= limit else {
-                throw InputError(file: display, line: count, column: 1,
-                                 message: "holds more than \(InputLimits.describe(Int(limit))) of blank lines before its first line; expected JSON",
-                                 hint: .decompressedLimit)
+        do throws(InputError) {
+            try forEachLine(progress: { (count, offset) throws(InputError) in
+                (lines, bytes) = (count, offset)
+                if offset > limit { throw Splitter.stop }
+            }) { (line) throws(InputError) -> Bool in
+                first = Array(line.bytes)
+                return false
             }
-        }) { (line) throws(InputError) -> Bool in
-            first = Array(line.bytes)
-            return false
+        } catch {
+            guard error == Splitter.stop else { throw error }
+            return .blank(lines: lines, bytes: bytes, cut: true)
         }
-        return first.map(Leading.line) ?? .blank(lines: lines, bytes: bytes)
+        return first.map(Leading.line) ?? .blank(lines: lines, bytes: bytes, cut: false)
     }
 
     /// The first non-blank line of `bytes`, as `forEachLine` would hand it over from a file
