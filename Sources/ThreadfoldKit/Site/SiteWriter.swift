@@ -426,7 +426,7 @@ package struct SiteWriter: Sendable {
             var expected = expected
             if let bytes {
                 guard let current = live.read(String(parts.last!), limit: bytes.count), current.bytes == bytes else { return false }
-                expected = current.stamp
+                expected = current.stamp.hashed(FileStamp.contentHash(bytes))
             }
             guard expected != nil else { return false }
             let (directory, file) = try open(path)
