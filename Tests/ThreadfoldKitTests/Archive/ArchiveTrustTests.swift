@@ -240,4 +240,25 @@ struct ArchiveTrustTests {
         #expect(report.threadsRendered == 1 && report.threadsReused == 9)
         #expect(try equalsFullBuild(site, [input.path], folder))
     }
+
+    @Test("strangersShard: a shard's files that are another user's are copied into the merged site, never linked",
+          .enabled(if: canPlantAsAnotherUser))
+    func strangersShard() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? fm.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        for i in 0..<3 { try ArchiveFixture.write(ArchiveFixture.thread(id: "n\(i)", day: i), "n\(i).json", in: input) }
+        #expect(try ArchiveFixture.build([input.path], in: folder, site: "shard", shard: Shard(index: 1, count: 1)).published)
+        let shard = folder.appendingPathComponent("shard"), merged = folder.appendingPathComponent("merged")
+        let page = shard.appendingPathComponent("t/thread-n1-n1/index.html")
+        try #require(lchown(page.path, Self.stranger, Self.stranger) == 0)
+        let report = try ArchiveMerge(shards: [shard.path], output: merged, options: ArchiveOptions()).run()
+        #expect(report.published && report.errors.isEmpty)
+        #expect(foreign(merged).isEmpty, "\(foreign(merged))")
+        #expect(ArchiveFixture.inode(merged.appendingPathComponent("t/thread-n1-n1/index.html").path) != ArchiveFixture.inode(page.path))
+        #expect(ArchiveFixture.text(merged, "t/thread-n1-n1/index.html") == ArchiveFixture.text(shard, "t/thread-n1-n1/index.html"))
+        // The shard's own files are linked, as before.
+        let own = "t/thread-n2-n2/index.html"
+        #expect(ArchiveFixture.inode(merged.appendingPathComponent(own).path) == ArchiveFixture.inode(shard.appendingPathComponent(own).path))
+    }
 }
