@@ -220,11 +220,13 @@ package struct ArchiveBuilder: Sendable {
             report.threadPaths = ordered.map(\.path)
             // Each listing file is written as soon as it is rendered.
             var listing: [String] = []
-            let write = { (path: String, bytes: [UInt8]) throws in
+            let write = { (path: String, bytes: [UInt8], mode: UInt32) throws in
                 listing.append(path)
-                // An unchanged listing page keeps its file (and date) from an earlier build.
-                let reused = try !staging.recycled && previous != nil && staging.link(path, expected: nil, bytes: bytes)
-                let written = try !reused && staging.write(path, bytes)
+                // An unchanged listing page keeps its file (and date) from an earlier build; an
+                // asset of narrower mode is written afresh, never linked with another mode.
+                let reused = try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
+                    && staging.link(path, expected: nil, bytes: bytes)
+                let written = try !reused && staging.write(path, bytes, mode: mode)
                 report.count(path, written: written)
             }
             if shard == nil {
@@ -245,7 +247,7 @@ package struct ArchiveBuilder: Sendable {
                     w.field("threads", ordered.count)
                     w.field("version", Threadfold.version)
                 }
-                try write("shard.json", w.out + [0x0A])
+                try write("shard.json", w.out + [0x0A], ResourceStore.publishedMode)
             }
             // Every file is vouched for by its stamp, for the next build, with its compressed
             // siblings (counted as files). The threads' files were taken as they were written.

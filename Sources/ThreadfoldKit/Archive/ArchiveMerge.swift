@@ -139,8 +139,8 @@ package struct ArchiveMerge: Sendable {
             for file in unpacked { try staging.writeSiblings(of: file.path, encodings: file.encodings) }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
-            try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount) { path, bytes in
-                try staging.write(path, bytes)
+            try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount) { path, bytes, mode in
+                try staging.write(path, bytes, mode: mode)
                 report.filesWritten += 1
                 if path.hasSuffix(".html") { report.pagesWritten += 1 }
             }

@@ -341,49 +341,50 @@ package struct SiteWriter: Sendable {
             return (files, stamps)
         }
 
-        /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
-        /// recycled folder, a file that already holds these bytes is left alone (false). With
-        /// `precompress`, its compressed siblings are written too (`writeSiblings`).
+        /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts), with
+        /// `mode` less the umask. In a recycled folder, a file that already holds these bytes
+        /// with that mode is left alone (false). With `precompress`, its compressed siblings
+        /// are written too (`writeSiblings`).
         @discardableResult
-        package func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) -> Bool {
+        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SiteError) -> Bool {
             if writer.precompress, let original = Precompression.file(ofSibling: path) {
                 throw SiteError(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
             }
             let (directory, file) = try open(path)
             if recycled {
                 if let current = directory.read(file, limit: bytes.count), current.bytes == bytes,
-                   state.withLock({ $0.stamps[path] == current.stamp }) {
-                    try writeSiblings(path, bytes, in: directory, name: file, unchanged: true)
+                   state.withLock({ $0.stamps[path] == current.stamp }), directory.permissions(file) == Folder.created(mode) {
+                    try writeSiblings(path, bytes, in: directory, name: file, unchanged: true, mode: mode)
                     return false
                 }
                 try directory.removeEntry(file)
             }
-            let stamp = try directory.create(file, bytes)
+            let stamp = try directory.create(file, bytes, mode: mode)
             state.withLock { $0.stamps[path] = stamp }
-            try writeSiblings(path, bytes, in: directory, name: file, unchanged: false)
+            try writeSiblings(path, bytes, in: directory, name: file, unchanged: false, mode: mode)
             return true
         }
 
         /// With `precompress`, writes the compressed siblings of the file `name` in `directory`
         /// (at `path`, holding `bytes`), each only when it is smaller, removing any older one.
         /// Beside a file left unchanged, a sibling the recycled folder's manifest vouched for is
-        /// kept: it was written with that file, from the same bytes.
+        /// kept: it was written with that file, from the same bytes. Siblings take the file's `mode`.
         private func writeSiblings(_ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
-                                   encodings: [Precompression.Encoding] = Precompression.Encoding.allCases) throws(SiteError) {
+                                   encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = 0o644) throws(SiteError) {
             guard writer.precompress, Precompression.applies(to: path) else { return }
             var present: [String] = []
             var written = 0, kept = 0
             for encoding in encodings {
                 let siblingPath = path + encoding.suffix, siblingName = name + encoding.suffix
                 if unchanged, let found = directory.entry(siblingName), found.kind == .file,
-                   state.withLock({ $0.stamps[siblingPath] == found.stamp }) {
+                   state.withLock({ $0.stamps[siblingPath] == found.stamp }), directory.permissions(siblingName) == Folder.created(mode) {
                     present.append(siblingPath)
                     kept += 1
                     continue
                 }
                 if try directory.removeEntry(siblingName) { state.withLock { _ = $0.stamps.removeValue(forKey: siblingPath) } }
                 guard let compressed = try Precompression.sibling(of: bytes, encoding, path: siblingPath) else { continue }
-                let stamp = try directory.create(siblingName, compressed)
+                let stamp = try directory.create(siblingName, compressed, mode: mode)
                 state.withLock { $0.stamps[siblingPath] = stamp }
                 present.append(siblingPath)
                 written += 1
