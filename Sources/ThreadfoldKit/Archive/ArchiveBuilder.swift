@@ -191,7 +191,7 @@ package struct ArchiveBuilder: Sendable {
             swap(&result, &results[i])
             if i < units.count, case .dump = units[i].source { continue }
             if i >= units.count {
-                dumpErrors += result.errors
+                dumpErrors += InputError.once(result.errors, after: dumpErrors)
                 dumpWarnings += result.units.warnings
                 result.errors = []
                 report.add(result, warnings: false)
@@ -484,7 +484,7 @@ package struct ArchiveBuilder: Sendable {
 extension ArchiveBuilder.Report {
     /// Adds one unit's counts, problems and formats; its warnings too, unless they are sorted in later.
     mutating func add(_ result: UnitResult, warnings withWarnings: Bool) {
-        errors += result.errors
+        errors += InputError.once(result.errors, after: errors)
         if withWarnings { warnings += result.units.warnings }
         threadsRendered += result.rendered
         threadsReused += result.reused
@@ -691,7 +691,7 @@ struct WorkerContext: Sendable {
         case let error as InputErrors: return error.errors.map(locate)
         case let error as InputError: return [locate(error)]
         case let error as SiteError: return [InputError(file: error.path, message: error.message)]
-        case let error as TemplateError: return [InputError(file: display, message: "template error: \(error)")]
+        case let error as TemplateError: return [error.problem]
         default: return [InputError(file: display, message: "\(error)")]
         }
     }
@@ -702,6 +702,32 @@ struct WorkerContext: Sendable {
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         throw InputError(file: places[1], path: "$.id",
                          message: "the thread id \"\(id)\" (page \(path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")
+    }
+}
+
+extension TemplateError {
+    /// The error as a problem of the template's file, not of the input being rendered: every
+    /// thread meets it, and it is reported once (`InputError.once`).
+    var problem: InputError {
+        var problem = InputError(file: file, line: line, column: column, message: message)
+        problem.kind = InputError.templateKind
+        return problem
+    }
+}
+
+extension InputError {
+    /// The kind of a template's error (`TemplateError.problem`).
+    static let templateKind = "template"
+
+    /// `errors` less the template errors already in `earlier` or repeated among them: a broken
+    /// template fails every thread the same way.
+    static func once(_ errors: [InputError], after earlier: [InputError]) -> [InputError] {
+        var kept: [InputError] = []
+        for error in errors {
+            if error.kind == templateKind, earlier.contains(error) || kept.contains(error) { continue }
+            kept.append(error)
+        }
+        return kept
     }
 }
 

@@ -37,6 +37,9 @@ package struct SiteWriter: Sendable {
     static let markerText = "This folder is written by Threadfold and replaced whole on every build.\n"
 
     package let output: URL
+    /// How the output is named in messages: the path as it was given. Files written in the
+    /// staging folder are named by it, as they will be once published.
+    package let display: String
     /// Flush the staged files to the disk before the swap and the swap itself after it, so a
     /// power loss leaves the old site or the new one. Off for throwaway builds (`--no-fsync`).
     package var durable = true
@@ -45,6 +48,7 @@ package struct SiteWriter: Sendable {
 
     package init(output: URL, durable: Bool = true, precompress: Bool = false) {
         self.output = output.standardizedFileURL
+        display = output.relativePath
         self.durable = durable
         self.precompress = precompress
     }
@@ -127,7 +131,7 @@ package struct SiteWriter: Sendable {
         if let spareKind = parent.entry(spareName)?.kind {
             if keepSpare, exists, spareKind == .folder, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
                 do {
-                    let folder = try parent.folder(stagingName)
+                    let folder = try parent.folder(stagingName, display: display)
                     if folder.entry(Self.markerName)?.kind == .file, let recycle,
                        let vouched = recycle({ name in folder.read(name, limit: 1 << 31)?.bytes }) {
                         locks.append(try Self.lock(folder, display: folder.display))
@@ -155,7 +159,7 @@ package struct SiteWriter: Sendable {
         }
         let folder: Folder
         do throws(SiteError) {
-            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName) }
+            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName, display: display) }
             if recycling == nil {
                 try folder.create(Self.markerName, Array(Self.markerText.utf8))
                 locks.append(try Self.lock(folder, display: folder.display))

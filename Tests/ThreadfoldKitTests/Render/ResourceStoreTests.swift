@@ -164,4 +164,21 @@ struct ResourceStoreTests {
         #expect(asset.mode == published && asset.file == assets.appendingPathComponent("theme.css").path)
         #expect(try ResourceStore().assetFiles().allSatisfy { $0.mode == 0o644 && $0.file == nil })
     }
+
+    @Test("a template that recurses fails a build once, against the template's file and line, not once per thread against the input")
+    func templateErrorOnce() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let templates = try theme("tpl", in: root, files: ["page.mustache": "<html>\n{{>page}}"])
+        let input = root.appendingPathComponent("all.jsonl")
+        let lines = (0..<5).map { #"{"id": "k\#($0)", "title": "T\#($0)", "comments": [{"id": "a", "body": "hi"}]}"# }
+        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        let units = try ArchiveInput.units([input.path], readStandardInput: { [] })
+        let builder = ArchiveBuilder(units: units, output: root.appendingPathComponent("site"), options: ArchiveOptions(),
+                                     resources: ResourceStore(templatesDirectory: templates.path), jobs: 2)
+        let report = try builder.run()
+        #expect(!report.published)
+        #expect(report.errors.map(\.description) == ["\(templates.path)/page.mustache:2:1: error: partial recursion: '{{>page}}' nests partials more than 500 deep; expected the recursion to end"])
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("site").path))
+    }
 }
