@@ -29,6 +29,8 @@ package struct ArchiveBuilder: Sendable {
     package var readProgress: (@Sendable (Int64, Int64) -> Void)?
     /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
     package var precompress = false
+    /// Seconds Pagefind may run (`Pagefind.index`).
+    package var searchTimeout: Double = 600
 
     package init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -87,7 +89,7 @@ package struct ArchiveBuilder: Sendable {
         var pagefind: [String]?
         if options.search == .pagefind && shard == nil {
             guard let command = Pagefind.command() else {
-                report.siteError = Pagefind.missing(output.path)
+                report.siteError = Pagefind.missing(output.relativePath)
                 return report
             }
             pagefind = command
@@ -259,7 +261,7 @@ package struct ArchiveBuilder: Sendable {
             for file in kept.keys where untaken.contains(file) { staging.remove(file) }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
-                try Pagefind.index(site: staging.path, command: pagefind)
+                try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }
             try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in

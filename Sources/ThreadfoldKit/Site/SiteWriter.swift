@@ -599,9 +599,11 @@ package struct SiteWriter: Sendable {
 
     /// Removes every staging folder of this process, and every temporary spill's folder. For a
     /// SIGINT or SIGTERM handler, just before the process exits: nothing is published, and
-    /// nothing is left beside the output or in the temporary folder.
+    /// nothing is left beside the output or in the temporary folder. Child programs working in
+    /// a staging folder (Pagefind) are killed first, with everything they started.
     package static func removeStagingFolders() {
         Staging.terminating.store(true, ordering: .releasing)
+        ChildProcess.killAll()
         let folders = Staging.active.withLock { Array($0.values) }
         for (parent, name) in folders {
             // A write that began before the flag was set may still land: later passes take it.

@@ -31,3 +31,8 @@ package enum SystemError {
         ECONNREFUSED: "ECONNREFUSED", ENOMEDIUM: "ENOMEDIUM", EILSEQ: "EILSEQ",
     ]
 }
+
+/// A system call failed with `code`.
+package struct SystemCallError: Error, Sendable {
+    package var code: Int32
+}
