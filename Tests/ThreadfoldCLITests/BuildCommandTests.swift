@@ -509,6 +509,24 @@ struct BuildCommandTests {
         #expect(process.isRunning)
     }
 
+    @Test("--search-timeout takes seconds or a number with s, m or h, on build and merge; anything else is a usage error naming it", arguments: [
+        ("600", 600.0 as Double?), ("90s", 90), ("10m", 600), ("1.5h", 5400), ("0.5", 0.5),
+        ("0", nil), ("-5s", nil), ("10x", nil), ("m", nil), ("nan", nil), ("8d", nil), (" 9s", nil), ("9999999h", nil),
+    ])
+    func searchTimeout(_ text: String, _ seconds: Double?) throws {
+        for options in [BuildCommand.command.options, MergeCommand.command.options] {
+            let parsed = try parseArguments(["--search-timeout", text, "in"], specs: options)
+            if let seconds {
+                #expect(try BuildCommand.searchTimeout(parsed) == seconds)
+            } else {
+                let error = try #require(throws: UsageError.self) { try BuildCommand.searchTimeout(parsed) }
+                #expect(error.message.hasPrefix("'--search-timeout' must be a duration above 0 and at most a week"))
+            }
+        }
+        #expect(try BuildCommand.searchTimeout(parseArguments(["in"], specs: BuildCommand.command.options)) == 600)
+        #expect(BuildCommand.command.help.contains("--search-timeout <duration>") && MergeCommand.command.help.contains("--search-timeout"))
+    }
+
     @Test("attack: a theme's link to a secret file, an asset named index.html and a recursive template are each one message naming the theme's file; nothing is published")
     func themeMessages() throws {
         let folder = try cli.temporaryFolder()
