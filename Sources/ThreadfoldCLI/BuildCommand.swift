@@ -15,6 +15,7 @@ enum BuildCommand {
         OptionSpec("feed-entries", value: "n", "Entries per Atom feed (default: 50)."),
         OptionSpec("search", value: "kind", bare: ("titles", ["titles", "pagefind", "none"]),
                    "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites."),
+        OptionSpec("search-timeout", value: "duration", "How long Pagefind may index the site before it is\nstopped, with everything it started, and the build\nfails: seconds, or 90s, 10m, 1h (default: 10m)."),
         OptionSpec("authors", "Write a page per participant at u/<name>-<hash>/ with\ntheir threads and comments, and link names to it."),
     ]
 
@@ -52,6 +53,18 @@ enum BuildCommand {
             (--strict only), 64 usage error.
             """,
         run: run)
+
+    /// `--search-timeout`: seconds, or a number with s, m or h; 10 minutes when not given.
+    static func searchTimeout(_ parsed: ParsedArguments) throws -> Double {
+        guard let text = parsed.value("search-timeout") else { return 600 }
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        let unit = text.last.flatMap { units[$0] }
+        guard let number = Double(unit == nil ? text : String(text.dropLast())), number.isFinite, number > 0,
+              number * (unit ?? 1) <= 7 * 86_400, text.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            throw UsageError(message: "'--search-timeout' must be a duration above 0 and at most a week: seconds, or a number with s, m or h, like 90s or 10m; found '\(text)'")
+        }
+        return number * (unit ?? 1)
+    }
 
     static func archiveOptions(_ parsed: ParsedArguments) throws -> ArchiveOptions {
         var options = ArchiveOptions()
@@ -115,9 +128,11 @@ enum BuildCommand {
         let options: ArchiveOptions
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var shard: Shard?
+        var searchTimeout = 600.0
         do {
             options = try archiveOptions(parsed)
             if let n = try SharedOptions.integer(parsed, "jobs", in: 1...1024) { jobs = n }
+            searchTimeout = try Self.searchTimeout(parsed)
             if let text = parsed.value("shard") {
                 guard let value = Shard(text) else { throw UsageError(message: "'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
                 shard = value
@@ -145,6 +160,7 @@ enum BuildCommand {
         builder.shard = shard
         builder.durable = !parsed.has("no-fsync")
         builder.precompress = parsed.has("precompress")
+        builder.searchTimeout = searchTimeout
         return execute(parsed, console, output: output, command: command) { progress, read in
             builder.readProgress = read
             return try builder.run(progress: progress)
@@ -380,7 +396,7 @@ enum MergeCommand {
             OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
             OptionSpec("templates", value: "dir", "Folder of templates replacing the built-in ones."),
             OptionSpec("assets", value: "dir", "Folder of files replacing or adding to the stylesheet\nand script."),
-        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout", "search", "authors"].contains($0.long) },
+        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout", "search", "search-timeout", "authors"].contains($0.long) },
         discussion: """
             Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
             linked, not rendered again; the listing pages are built from the thread.json sidecars.
@@ -397,7 +413,11 @@ enum MergeCommand {
             return CLI.usageError("missing <shard>: folders written by 'threadfold build --shard K/N'", usage: command.usage, console)
         }
         let options: ArchiveOptions
-        do { options = try BuildCommand.archiveOptions(parsed) } catch {
+        let searchTimeout: Double
+        do {
+            options = try BuildCommand.archiveOptions(parsed)
+            searchTimeout = try BuildCommand.searchTimeout(parsed)
+        } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         let output = parsed.value("output") ?? "site"
@@ -405,6 +425,7 @@ enum MergeCommand {
                                  resources: SharedOptions.resources(parsed))
         merge.durable = !parsed.has("no-fsync")
         merge.precompress = parsed.has("precompress")
+        merge.searchTimeout = searchTimeout
         return BuildCommand.execute(parsed, console, output: output, command: command) { _, _ in try merge.run() }
     }
 }

@@ -36,7 +36,7 @@ enum RenderCommand {
         }
         let quiet = parsed.has("quiet")
         let renderer: ThreadRenderer
-        let assets: [(name: String, bytes: [UInt8])]
+        let assets: [ResourceStore.Asset]
         do {
             let resources = SharedOptions.resources(parsed)
             renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
@@ -162,7 +162,13 @@ enum RenderCommand {
             return CLI.ExitCode.failure
         }
         do {
-            for asset in assets { try staging.write(asset.name, asset.bytes) }
+            for asset in assets {
+                // An asset named like a page would replace it.
+                if let file = asset.file, rendered.contains(where: { $0.page == asset.name }) {
+                    throw ResourceError(message: "\(Printable.escape(file)): error: would overwrite the page \(asset.name); expected an asset name no page uses")
+                }
+                try staging.write(asset.name, asset.bytes, mode: asset.mode)
+            }
             try staging.commit()
         } catch {
             staging.abandon()

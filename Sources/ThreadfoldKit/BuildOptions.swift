@@ -19,6 +19,9 @@ public struct BuildOptions: Sendable {
     public var precompress: Bool
     /// The templates, locales and assets (the built-in ones by default).
     public var resources: ResourceStore
+    /// Seconds Pagefind may take to index the site (full-text search) before it is killed, with
+    /// everything it started, and the build fails; how the build runs, not what it writes.
+    public var searchTimeout: Double = 600
 
     public init(archive: ArchiveOptions = ArchiveOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 incremental: Bool = false, shard: Shard? = nil, durable: Bool = true, precompress: Bool = false,

@@ -70,6 +70,7 @@ public enum Threadfold {
             builder.shard = options.shard
             builder.durable = options.durable
             builder.precompress = options.precompress
+            builder.searchTimeout = options.searchTimeout
             report = try builder.run(progress: progress)
         } catch {
             throw ThreadfoldError(error)

@@ -508,6 +508,55 @@ struct BuildCommandTests {
         #expect(changed, "the page was rendered again")
         #expect(process.isRunning)
     }
+
+    @Test("--search-timeout takes seconds or a number with s, m or h, on build and merge; anything else is a usage error naming it", arguments: [
+        ("600", 600.0 as Double?), ("90s", 90), ("10m", 600), ("1.5h", 5400), ("0.5", 0.5),
+        ("0", nil), ("-5s", nil), ("10x", nil), ("m", nil), ("nan", nil), ("8d", nil), (" 9s", nil), ("9999999h", nil),
+    ])
+    func searchTimeout(_ text: String, _ seconds: Double?) throws {
+        for options in [BuildCommand.command.options, MergeCommand.command.options] {
+            let parsed = try parseArguments(["--search-timeout", text, "in"], specs: options)
+            if let seconds {
+                #expect(try BuildCommand.searchTimeout(parsed) == seconds)
+            } else {
+                let error = try #require(throws: UsageError.self) { try BuildCommand.searchTimeout(parsed) }
+                #expect(error.message.hasPrefix("'--search-timeout' must be a duration above 0 and at most a week"))
+            }
+        }
+        #expect(try BuildCommand.searchTimeout(parseArguments(["in"], specs: BuildCommand.command.options)) == 600)
+        #expect(BuildCommand.command.help.contains("--search-timeout <duration>") && MergeCommand.command.help.contains("--search-timeout"))
+    }
+
+    @Test("attack: a theme's link to a secret file, an asset named index.html and a recursive template are each one message naming the theme's file; nothing is published")
+    func themeMessages() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try cli.write((0..<4).map { thread("x\($0)", day: $0) }.joined(separator: "\n"), "all.jsonl", in: folder)
+        let shadow = try cli.write("root:SHADOW-SECRET:19000::::::\n", "shadow", in: folder)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("assets"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("assets/theme.css").path, withDestinationPath: shadow)
+        let linked = try cli.run(["build", "all.jsonl", "-o", "site", "--assets", "assets"], in: folder)
+        #expect(linked.status == 1)
+        #expect(linked.err.hasPrefix("assets/theme.css: error: is a symbolic link (to \(shadow)); expected a regular file or folder (links in the assets folder are never followed)\n"), "\(linked.err)")
+        try FileManager.default.removeItem(atPath: folder.appendingPathComponent("assets/theme.css").path)
+
+        _ = try cli.write("<p>mine</p>", "assets/index.html", in: folder)
+        let clash = try cli.run(["build", "all.jsonl", "-o", "site", "--assets", "assets"], in: folder)
+        #expect(clash.status == 1)
+        #expect(clash.err.hasPrefix("assets/index.html: error: would overwrite the page index.html; expected an asset name no page uses\n"), "\(clash.err)")
+        #expect(!clash.err.contains("staging"))
+
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tpl"), withIntermediateDirectories: true)
+        _ = try cli.write("<html>\n{{>page}}", "tpl/page.mustache", in: folder)
+        let recursion = try cli.run(["build", "all.jsonl", "-o", "site", "--templates", "tpl"], in: folder)
+        #expect(recursion.status == 1)
+        let lines = recursion.err.split(separator: "\n")
+        #expect(lines.first == "tpl/page.mustache:2:1: error: partial recursion: '{{>page}}' nests partials more than 500 deep; expected the recursion to end")
+        #expect(lines.filter { $0.contains("error:") }.count == 1, "once, not once per thread: \(recursion.err)")
+        #expect(!recursion.err.contains("all.jsonl"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("site").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("staging") })
+    }
 }
 
 /// Text written from any thread, collected.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ThreadfoldCLI
+@testable import ThreadfoldKit
 
 /// Builds interrupted by signals: nothing half-written is published, nothing is left beside
 /// the site, and the next build is right.
@@ -170,5 +171,79 @@ struct InterruptTests {
         #expect(cli.files(temporary).isEmpty, "the next render removed the spill the kill left: \(cli.files(temporary))")
         #expect(try beside(folder).isEmpty, "and the staging folder")
         #expect(cli.files(folder.appendingPathComponent("site")).filter { $0.hasSuffix(".html") }.count == 150)
+    }
+
+    /// A fake `pagefind` in `folder/bin` that hangs: it and a grandchild it starts keep making
+    /// `<site>/pagefind` (recreating the staging folder should it be removed), and write their
+    /// pids to `folder/child.pid` and `folder/grandchild.pid`. The environment puts it first on PATH.
+    func hangingPagefind(in folder: URL) throws -> [String: String] {
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let script = """
+            #!/bin/sh
+            site="$2"
+            ( while :; do mkdir -p "$site/pagefind"; sleep 0.1; done ) &
+            echo $! > "\(folder.path)/grandchild.pid"
+            echo $$ > "\(folder.path)/child.pid"
+            while :; do mkdir -p "$site/pagefind"; sleep 0.1; done
+
+            """
+        let path = try cli.write(script, "bin/pagefind", in: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    }
+
+    /// The pids the fake pagefind wrote, once both are there (30 s at most).
+    func pagefindPids(in folder: URL, while process: Process? = nil) -> [pid_t] {
+        let deadline = Date().addingTimeInterval(30)
+        func read() -> [pid_t] {
+            ["child.pid", "grandchild.pid"].compactMap { name in
+                (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+                    .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+        }
+        while read().count < 2 && (process?.isRunning ?? true) && Date() < deadline { usleep(10_000) }
+        return read()
+    }
+
+    @Test("attack: a hung pagefind that starts a grandchild is ended by --search-timeout with an error naming pagefind and the timeout; its whole group is dead and nothing is published or left beside the site")
+    func hungPagefind() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = try hangingPagefind(in: folder)
+        let path = try cli.write(threads(5), "all.jsonl", in: folder)
+        let run = try cli.run(["build", path, "-o", "site", "--search", "pagefind", "--search-timeout", "2s", "--no-fsync"],
+                              in: folder, environment: environment)
+        #expect(run.status == 1)
+        #expect(run.err.hasPrefix("pagefind: error: did not finish indexing the site within 2s, the search timeout; it was stopped with everything it started, and nothing was published"), "\(run.err)")
+        #expect(!run.err.contains("staging"))
+        let pids = pagefindPids(in: folder)
+        defer { for pid in pids { kill(pid, SIGKILL) } }
+        #expect(pids.count == 2)
+        for pid in pids { #expect(!ChildProcess.isRunning(pid), "pagefind's process \(pid) was killed") }
+        // Were anything of it still running, it would make the staging folder again.
+        usleep(500_000)
+        #expect(try beside(folder).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("site").path))
+    }
+
+    @Test("attack: SIGTERM or SIGINT while pagefind hangs kills its process group before the staging folder goes; nothing is left beside the site", arguments: [SIGTERM, SIGINT])
+    func signalledPagefind(_ signal: Int32) throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = try hangingPagefind(in: folder)
+        let path = try cli.write(threads(5), "all.jsonl", in: folder)
+        let process = try start(["build", path, "-o", "site", "--search", "pagefind", "--no-fsync"], in: folder, environment: environment)
+        let pids = pagefindPids(in: folder, while: process)
+        // Should the build leave them running, they are ended here, so a failure does not hang.
+        defer { for pid in pids { kill(pid, SIGKILL) } }
+        #expect(pids.count == 2 && process.isRunning, "pagefind was running when the build was signalled")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        for pid in pids { #expect(!ChildProcess.isRunning(pid), "pagefind's process \(pid) was killed") }
+        usleep(500_000)
+        #expect(try beside(folder).isEmpty, "no staging folder, and no pagefind/ made again")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("site").path))
     }
 }

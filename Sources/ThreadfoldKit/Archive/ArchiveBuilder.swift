@@ -29,6 +29,8 @@ package struct ArchiveBuilder: Sendable {
     package var readProgress: (@Sendable (Int64, Int64) -> Void)?
     /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
     package var precompress = false
+    /// Seconds Pagefind may run (`Pagefind.index`).
+    package var searchTimeout: Double = 600
 
     package init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -87,7 +89,7 @@ package struct ArchiveBuilder: Sendable {
         var pagefind: [String]?
         if options.search == .pagefind && shard == nil {
             guard let command = Pagefind.command() else {
-                report.siteError = Pagefind.missing(output.path)
+                report.siteError = Pagefind.missing(output.relativePath)
                 return report
             }
             pagefind = command
@@ -191,7 +193,7 @@ package struct ArchiveBuilder: Sendable {
             swap(&result, &results[i])
             if i < units.count, case .dump = units[i].source { continue }
             if i >= units.count {
-                dumpErrors += result.errors
+                dumpErrors += InputError.once(result.errors, after: dumpErrors)
                 dumpWarnings += result.units.warnings
                 result.errors = []
                 report.add(result, warnings: false)
@@ -220,11 +222,13 @@ package struct ArchiveBuilder: Sendable {
             report.threadPaths = ordered.map(\.path)
             // Each listing file is written as soon as it is rendered.
             var listing: [String] = []
-            let write = { (path: String, bytes: [UInt8]) throws in
+            let write = { (path: String, bytes: [UInt8], mode: UInt32) throws in
                 listing.append(path)
-                // An unchanged listing page keeps its file (and date) from an earlier build.
-                let reused = try !staging.recycled && previous != nil && staging.link(path, expected: nil, bytes: bytes)
-                let written = try !reused && staging.write(path, bytes)
+                // An unchanged listing page keeps its file (and date) from an earlier build; an
+                // asset of narrower mode is written afresh, never linked with another mode.
+                let reused = try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
+                    && staging.link(path, expected: nil, bytes: bytes)
+                let written = try !reused && staging.write(path, bytes, mode: mode)
                 report.count(path, written: written)
             }
             if shard == nil {
@@ -245,7 +249,7 @@ package struct ArchiveBuilder: Sendable {
                     w.field("threads", ordered.count)
                     w.field("version", Threadfold.version)
                 }
-                try write("shard.json", w.out + [0x0A])
+                try write("shard.json", w.out + [0x0A], ResourceStore.publishedMode)
             }
             // Every file is vouched for by its stamp, for the next build, with its compressed
             // siblings (counted as files). The threads' files were taken as they were written.
@@ -257,7 +261,7 @@ package struct ArchiveBuilder: Sendable {
             for file in kept.keys where untaken.contains(file) { staging.remove(file) }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
-                try Pagefind.index(site: staging.path, command: pagefind)
+                try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }
             try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
@@ -490,7 +494,7 @@ package struct ArchiveBuilder: Sendable {
 extension ArchiveBuilder.Report {
     /// Adds one unit's counts, problems and formats; its warnings too, unless they are sorted in later.
     mutating func add(_ result: UnitResult, warnings withWarnings: Bool) {
-        errors += result.errors
+        errors += InputError.once(result.errors, after: errors)
         if withWarnings { warnings += result.units.warnings }
         threadsRendered += result.rendered
         threadsReused += result.reused
@@ -697,7 +701,7 @@ struct WorkerContext: Sendable {
         case let error as InputErrors: return error.errors.map(locate)
         case let error as InputError: return [locate(error)]
         case let error as SiteError: return [InputError(file: error.path, message: error.message)]
-        case let error as TemplateError: return [InputError(file: display, message: "template error: \(error)")]
+        case let error as TemplateError: return [error.problem]
         default: return [InputError(file: display, message: "\(error)")]
         }
     }
@@ -708,6 +712,32 @@ struct WorkerContext: Sendable {
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         throw InputError(file: places[1], path: "$.id",
                          message: "the thread id \"\(id)\" (page \(path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")
+    }
+}
+
+extension TemplateError {
+    /// The error as a problem of the template's file, not of the input being rendered: every
+    /// thread meets it, and it is reported once (`InputError.once`).
+    var problem: InputError {
+        var problem = InputError(file: file, line: line, column: column, message: message)
+        problem.kind = InputError.templateKind
+        return problem
+    }
+}
+
+extension InputError {
+    /// The kind of a template's error (`TemplateError.problem`).
+    static let templateKind = "template"
+
+    /// `errors` less the template errors already in `earlier` or repeated among them: a broken
+    /// template fails every thread the same way.
+    static func once(_ errors: [InputError], after earlier: [InputError]) -> [InputError] {
+        var kept: [InputError] = []
+        for error in errors {
+            if error.kind == templateKind, earlier.contains(error) || kept.contains(error) { continue }
+            kept.append(error)
+        }
+        return kept
     }
 }
 

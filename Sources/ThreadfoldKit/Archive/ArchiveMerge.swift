@@ -15,6 +15,8 @@ package struct ArchiveMerge: Sendable {
     package var durable = true
     /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
     package var precompress = false
+    /// Seconds Pagefind may run (`Pagefind.index`).
+    package var searchTimeout: Double = 600
 
     package init(shards: [String], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore()) {
         self.shards = shards
@@ -30,7 +32,7 @@ package struct ArchiveMerge: Sendable {
         var pagefind: [String]?
         if options.search == .pagefind {
             guard let command = Pagefind.command() else {
-                report.siteError = Pagefind.missing(output.path)
+                report.siteError = Pagefind.missing(output.relativePath)
                 return report
             }
             pagefind = command
@@ -139,15 +141,15 @@ package struct ArchiveMerge: Sendable {
             for file in unpacked { try staging.writeSiblings(of: file.path, encodings: file.encodings) }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
-            try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount) { path, bytes in
-                try staging.write(path, bytes)
+            try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount) { path, bytes, mode in
+                try staging.write(path, bytes, mode: mode)
                 report.filesWritten += 1
                 if path.hasSuffix(".html") { report.pagesWritten += 1 }
             }
             report.filesWritten += staging.siblingCounts.written
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
-                try Pagefind.index(site: staging.path, command: pagefind)
+                try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }
         }

@@ -24,7 +24,7 @@ package enum Pagefind {
         for name in ["pagefind", "pagefind_extended"] { if let binary = find(name) { return [binary] } }
         guard let python = find("python3") else { return nil }
         let probe = [python, "-m", "pagefind", "--version"]
-        guard let (status, _) = try? run(probe, in: nil), status == 0 else { return nil }
+        guard let outcome = try? ChildProcess.run(probe, timeout: 60), outcome.status == 0 else { return nil }
         return [python, "-m", "pagefind"]
     }
 
@@ -33,33 +33,28 @@ package enum Pagefind {
         SiteError(path: output, message: "needs Pagefind to index its pages, and it is not installed; expected the pagefind command on PATH or PyPI's package: \(install)")
     }
 
-    /// Indexes the site at `site` into `site/pagefind/`. Throws with Pagefind's own words when it fails.
-    package static func index(site: String, command: [String]) throws(SiteError) {
+    /// Indexes the site at `site` into `site/pagefind/`, in a process group of its own that is
+    /// killed, with everything it started, after `timeout` seconds or when the build is
+    /// interrupted. Its errors name the tool (`pagefind: error: …`), with its own words when it fails.
+    package static func index(site: String, command: [String], timeout: Double) throws(SiteError) {
         let arguments = command + ["--site", site, "--keep-index-url", "--quiet"]
-        let result: (Int32, String)
-        do { result = try run(arguments, in: site) } catch {
-            throw SiteError(path: site, message: "Pagefind could not be started (\(command.joined(separator: " "))): \(error.localizedDescription)")
+        let outcome: ChildProcess.Outcome
+        do { outcome = try ChildProcess.run(arguments, timeout: timeout) } catch {
+            throw SiteError(path: "pagefind", message: "could not be started (\(command.joined(separator: " "))): \(SystemError.describe(error.code))", errno: error.code)
         }
-        guard result.0 == 0 else {
-            let tail = String(result.1.suffix(2000)).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw SiteError(path: site, message: "Pagefind failed (exit status \(result.0)) indexing the staged site: \(tail)")
+        if SiteWriter.interrupted { throw SiteError(path: "pagefind", message: "was stopped: the build was interrupted") }
+        if outcome.timedOut {
+            throw SiteError(path: "pagefind", message: "did not finish indexing the site within \(duration(timeout)), the search timeout; it was stopped with everything it started, and nothing was published; expected it to finish in time (allow it longer)")
         }
+        guard outcome.status != 0 else { return }
+        let tail = String(decoding: outcome.output.suffix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let ending = outcome.signal.map { "was killed by signal \($0)" } ?? "failed (exit status \(outcome.status ?? -1))"
+        throw SiteError(path: "pagefind", message: "\(ending) indexing the site\(tail.isEmpty ? "" : ": " + tail)")
     }
 
-    /// Runs `arguments` (an absolute executable first) in `directory`, with its output and errors
-    /// collected together.
-    static func run(_ arguments: [String], in directory: String?) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    /// Seconds as a message says them: `90s`, `10m`, `1.5s`.
+    static func duration(_ seconds: Double) -> String {
+        if seconds >= 60 && seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))m" }
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
     }
 }

@@ -15,7 +15,8 @@ public struct ResourceStore: Sendable {
         self.assetsDirectory = assetsDirectory
     }
 
-    /// Every template, parsed. Template errors name the file they came from.
+    /// Every template, parsed. Template errors name the file they came from. A symbolic link
+    /// among the templates or the locales is an error that names it (`files(in:)`).
     package func templateSet() throws -> TemplateSet {
         var sources: [String: String] = [:]
         var files: [String: String] = [:]
@@ -26,12 +27,13 @@ public struct ResourceStore: Sendable {
             files[name] = path
         }
         if let directory = templatesDirectory {
-            for file in try listFiles(directory) where file.hasSuffix(".mustache") {
-                let path = (directory as NSString).appendingPathComponent(file)
+            let folder = try Self.open(directory)
+            for file in try Self.files(in: folder, of: "templates") where file.hasSuffix(".mustache") {
                 let name = String(file.dropLast(".mustache".count))
-                sources[name] = try readText(path)
-                files[name] = path
+                sources[name] = try Self.readText(file, in: folder, of: "templates")
+                files[name] = folder.path(file)
             }
+            if let locales = try Self.locales(folder) { _ = try Self.files(in: locales, of: "templates") }
         }
         return try TemplateSet(sources: sources, files: files)
     }
@@ -48,12 +50,10 @@ public struct ResourceStore: Sendable {
         guard Self.isLanguageTag(locale) else {
             throw ResourceError(message: "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in the templates folder", isUnknownLocale: true)
         }
-        if let directory = templatesDirectory {
-            let folder = (directory as NSString).appendingPathComponent("locales")
-            if let name = userLocaleNames().first(where: { Self.sameTag($0, locale) }) {
-                let path = (folder as NSString).appendingPathComponent(name + ".json")
-                return try StringsTable(json: Array(try readText(path).utf8), file: path)
-            }
+        if let name = userLocaleNames().first(where: { Self.sameTag($0, locale) }),
+           let directory = templatesDirectory, let locales = try Self.locales(Self.open(directory)) {
+            let file = name + ".json"
+            return try StringsTable(json: Array(try Self.readText(file, in: locales, of: "templates").utf8), file: locales.path(file))
         }
         guard let name = Self.builtinLocales.first(where: { Self.sameTag($0, locale) }),
               let text = BuiltinResources.files["Templates/locales/\(name).json"] else {
@@ -63,19 +63,15 @@ public struct ResourceStore: Sendable {
     }
 
     /// The names (without `.json`) of the regular files in `templatesDirectory/locales/`, sorted;
-    /// empty when there is no such folder. Names that are not language tags are left out.
+    /// empty when there is no such folder. Names that are not language tags are left out, and so
+    /// are links (which `templateSet()` refuses).
     func userLocaleNames() -> [String] {
-        guard let directory = templatesDirectory else { return [] }
-        let folder = (directory as NSString).appendingPathComponent("locales")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        return names.sorted().compactMap { file in
-            guard file.hasSuffix(".json") else { return nil }
-            let name = String(file.dropLast(".json".count))
-            guard Self.isLanguageTag(name) else { return nil }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(file), isDirectory: &isDirectory),
-                  !isDirectory.boolValue else { return nil }
-            return name
+        guard let directory = templatesDirectory, let folder = try? Self.open(directory),
+              let locales = try? Self.locales(folder) else { return [] }
+        return locales.entries().compactMap { entry in
+            guard entry.kind == .file, entry.name.hasSuffix(".json") else { return nil }
+            let name = String(entry.name.dropLast(".json".count))
+            return Self.isLanguageTag(name) ? name : nil
         }
     }
 
@@ -112,44 +108,70 @@ public struct ResourceStore: Sendable {
             .map { String($0.dropFirst("Templates/locales/".count).dropLast(".json".count)) }.sorted()
     }
 
+    /// A file copied next to the pages.
+    package struct Asset: Sendable {
+        package var name: String
+        package var bytes: [UInt8]
+        /// The permission bits it is published with: 0644, narrowed to what its source file
+        /// allows (an asset only its owner may read is published so).
+        package var mode: UInt32
+        /// The file it came from, for messages (nil for a built-in asset).
+        package var file: String?
+    }
+
     /// Files copied next to the pages: name (relative path) to bytes, sorted by name.
     public func assets() throws -> [(name: String, bytes: [UInt8])] {
-        var files: [String: [UInt8]] = [:]
+        try assetFiles().map { ($0.name, $0.bytes) }
+    }
+
+    /// The assets, built-in ones replaced or joined by the regular files of `assetsDirectory`,
+    /// sorted by name. A symbolic link there is an error that names it (`files(in:)`).
+    package func assetFiles() throws -> [Asset] {
+        var files: [String: Asset] = [:]
         for (path, text) in BuiltinResources.files where path.hasPrefix("Public/") {
-            files[String(path.dropFirst("Public/".count))] = Array(text.utf8)
+            let name = String(path.dropFirst("Public/".count))
+            files[name] = Asset(name: name, bytes: Array(text.utf8), mode: Self.publishedMode, file: nil)
         }
         if let directory = assetsDirectory {
-            for file in try listFiles(directory) {
-                let path = (directory as NSString).appendingPathComponent(file)
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw ResourceError(message: "\(path): cannot read this asset")
-                }
-                files[file] = [UInt8](data)
+            let folder = try Self.open(directory)
+            for file in try Self.files(in: folder, of: "assets") {
+                let read: (bytes: [UInt8], mode: UInt32)
+                do { read = try folder.read(file) } catch { throw Self.error(error, folder.path(file), of: "assets") }
+                files[file] = Asset(name: file, bytes: read.bytes, mode: Self.publishedMode & read.mode, file: folder.path(file))
             }
         }
-        return files.keys.sorted().map { ($0, files[$0]!) }
+        return files.keys.sorted().map { files[$0]! }
     }
+
+    /// The mode a page or a built-in asset is published with; a user's asset gets this narrowed
+    /// by its own.
+    package static let publishedMode: UInt32 = 0o644
 
     /// The asset that runs the search box and the search page.
     package static let searchScript = "threadfold-search.js"
 
     /// The assets a page or site is given: all of them, less the search script where there is no search.
-    package func assets(search: Bool) throws -> [(name: String, bytes: [UInt8])] {
-        try assets().filter { search || $0.name != Self.searchScript }
+    package func assets(search: Bool) throws -> [Asset] {
+        try assetFiles().filter { search || $0.name != Self.searchScript }
     }
 
     /// A hash of every template, locale and asset a build would use, built-in or overriding:
-    /// when it changes, every page may change.
+    /// when it changes, every page may change. A user's asset published with a narrower mode
+    /// than 0644 adds its mode, so no earlier build's copy of it is reused with another mode.
     package func fingerprint() -> UInt64 {
         var text: [UInt8] = []
         for path in BuiltinResources.files.keys.sorted() {
             text += Array("\(path)\u{0}".utf8) + Array(BuiltinResources.files[path]!.utf8) + [0]
         }
-        for directory in [templatesDirectory, templatesDirectory.map { ($0 as NSString).appendingPathComponent("locales") }, assetsDirectory] {
-            guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            for name in names.sorted() {
-                let path = (directory as NSString).appendingPathComponent(name)
-                text += Array("\(path)\u{0}".utf8) + ((FileManager.default.contents(atPath: path)).map { [UInt8]($0) } ?? []) + [0]
+        let templates = templatesDirectory.flatMap { try? Self.open($0) }
+        let folders = [templates, templates.flatMap { try? Self.locales($0) }, assetsDirectory.flatMap { try? Self.open($0) }]
+        for folder in folders.compactMap({ $0 }) {
+            for entry in folder.entries() {
+                let read = entry.kind == .file ? try? folder.read(entry.name) : nil
+                text += Array("\(folder.path(entry.name))\u{0}".utf8) + (read?.bytes ?? []) + [0]
+                if let read, folder.display == assetsDirectory, read.mode & Self.publishedMode != Self.publishedMode {
+                    text += Array("mode \(String(read.mode & Self.publishedMode, radix: 8))\u{0}".utf8)
+                }
             }
         }
         return ContentHash.hash(text)
@@ -158,27 +180,58 @@ public struct ResourceStore: Sendable {
     /// The bundled example thread (docs/examples/thread.json).
     public static var exampleThread: [UInt8] { Array((BuiltinResources.files["docs/examples/thread.json"] ?? "[]").utf8) }
 
-    private func listFiles(_ directory: String) throws -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+    /// Opens a folder the user named (`--templates`, `--assets`).
+    private static func open(_ directory: String) throws -> SourceFolder {
+        do { return try SourceFolder.open(directory) } catch {
             throw ResourceError(message: "\(directory): not a folder; expected a folder of templates or assets")
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { name in
-            var isDir: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(name), isDirectory: &isDir)
-            return exists && !isDir.boolValue && !name.hasPrefix(".")
-        }.sorted()
     }
 
-    private func readText(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ResourceError(message: "\(path): cannot read this file")
+    /// The templates folder's `locales/`, never through a link; nil when there is none.
+    private static func locales(_ templates: SourceFolder) throws -> SourceFolder? {
+        do { return try templates.folder("locales") } catch .missing { return nil } catch {
+            throw Self.error(error, templates.path("locales"), of: "templates")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ResourceError(message: "\(path): not UTF-8 text")
+    }
+
+    /// The names of the regular files in `folder`, sorted, hidden names left out. A symbolic
+    /// link among them, to a file or a folder, inside the folder or out of it, is an error that
+    /// names it: a theme is files, and a link in one (say, a page template pointing at a secret
+    /// file) would publish whatever it points to. Sub-folders are not read.
+    private static func files(in folder: SourceFolder, of what: String) throws -> [String] {
+        var names: [String] = []
+        for entry in folder.entries() where !entry.name.hasPrefix(".") {
+            switch entry.kind {
+            case .file: names.append(entry.name)
+            case .link: throw error(.link(target: folder.linkTarget(entry.name)), folder.path(entry.name), of: what)
+            case .folder, .other: continue
+            }
+        }
+        return names
+    }
+
+    private static func readText(_ name: String, in folder: SourceFolder, of what: String) throws -> String {
+        let bytes: [UInt8]
+        do { bytes = try folder.read(name).bytes } catch { throw Self.error(error, folder.path(name), of: what) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ResourceError(message: "\(folder.path(name)): error: is not UTF-8 text; expected a UTF-8 file")
         }
         return text
+    }
+
+    /// A message for a file of the templates or assets folder that could not be read.
+    private static func error(_ failure: SourceFolder.Failure, _ path: String, of what: String) -> ResourceError {
+        let problem: String
+        switch failure {
+        case .link(let target):
+            problem = "is a symbolic link (to \(target)); expected a regular file or folder (links in the \(what) folder are never followed)"
+        case .missing: problem = "is missing; expected the file that was listed"
+        case .notFolder: problem = "is not a folder; expected a folder"
+        case .notRegular: problem = "is not a regular file; expected a regular file"
+        case .tooLarge: problem = "is larger than 256 MiB; expected a template, locale or asset file"
+        case .system(let code): problem = "cannot be read: \(SystemError.describe(code))"
+        }
+        return ResourceError(message: "\(Printable.escape(path)): error: \(problem)")
     }
 }
 

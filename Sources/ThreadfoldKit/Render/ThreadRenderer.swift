@@ -157,11 +157,30 @@ package struct ThreadRenderer: Sendable {
     }
 
     /// Writes the listing pages (index, sections, site feed, sitemap) for `summaries` in index
-    /// order, then the stylesheet and script, each handed to `write` as soon as it is made.
-    package func listing(_ summaries: PackedSummaries, jobs: Int, write: (_ path: String, _ bytes: [UInt8]) throws -> Void) throws {
+    /// order, then the assets, each handed to `write` as soon as it is made with the mode it is
+    /// published with (`ResourceStore.Asset.mode`; a page's is `publishedMode`).
+    ///
+    /// An asset named like a file or folder of the site (`index.html`, `t`, `pagefind`) is an
+    /// error naming the asset: it would replace that page or folder.
+    package func listing(_ summaries: PackedSummaries, jobs: Int,
+                         write: (_ path: String, _ bytes: [UInt8], _ mode: UInt32) throws -> Void) throws {
         let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
-        try listing.write(summaries, to: write)
-        for asset in try resources.assets(search: options.search != .none) { try write(asset.name, asset.bytes) }
+        // Every thread's files are under t/; Pagefind writes pagefind/ after the listing.
+        var files: Set<String> = []
+        var folders: Set<String> = ["t"]
+        if options.search == .pagefind { folders.insert("pagefind") }
+        try listing.write(summaries, to: { path, bytes in
+            if let slash = path.firstIndex(of: "/") { folders.insert(String(path[..<slash])) } else { files.insert(path) }
+            try write(path, bytes, ResourceStore.publishedMode)
+        })
+        for asset in try resources.assets(search: options.search != .none) {
+            let clash = files.contains(asset.name) ? (asset.name.hasSuffix(".html") ? "the page " : "the file ") + asset.name
+                : folders.contains(asset.name) ? "the folder \(asset.name)/ of the site" : nil
+            if let clash, let file = asset.file {
+                throw ResourceError(message: "\(Printable.escape(file)): error: would overwrite \(clash); expected an asset name no page uses")
+            }
+            try write(asset.name, asset.bytes, asset.mode)
+        }
     }
 
     /// The thread's id, or for a thread without one, a stable stand-in from where it was read.

@@ -133,8 +133,9 @@ final class Folder: @unchecked Sendable {
     }
 
     /// The sub-folder `name`. With `create`, a missing one is made; with `replace`, whatever
-    /// else stands there (a link, a file) is removed first, never followed.
-    func folder(_ name: String, create: Bool = false, replace: Bool = false) throws(SiteError) -> Folder {
+    /// else stands there (a link, a file) is removed first, never followed. Messages name it
+    /// `display` when given (a staging folder by the output it becomes).
+    func folder(_ name: String, create: Bool = false, replace: Bool = false, display: String? = nil) throws(SiteError) -> Folder {
         var child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if child < 0 && (errno == ENOTDIR || errno == ELOOP) && replace {
             if try removeEntry(name) { child = -1; errno = ENOENT }
@@ -153,7 +154,7 @@ final class Folder: @unchecked Sendable {
                 : "cannot be opened as a folder: \(SystemError.describe(code))"
             throw SiteError(path: path(name), message: what, errno: code)
         }
-        return Folder(fd: child, display: path(name))
+        return Folder(fd: child, display: display ?? path(name))
     }
 
     /// The folder at `components` beneath this one.
@@ -164,17 +165,18 @@ final class Folder: @unchecked Sendable {
     }
 
     /// Creates the file `name`, which must not exist (`O_EXCL`: nothing is written through a
-    /// link or into another file), and returns its stamp.
+    /// link or into another file), with `mode` less the umask, and returns its stamp.
     @discardableResult
-    func create(_ name: String, _ bytes: [UInt8]) throws(SiteError) -> FileStamp {
-        try create(name) { (write) throws(SiteError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
+    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SiteError) -> FileStamp {
+        try create(name, mode: mode) { (write) throws(SiteError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
     }
 
     /// Creates the file `name` (never through a link) and writes what `body` hands its
     /// `write`, piece by piece, so a large file need not be held whole.
     @discardableResult
-    func create(_ name: String, writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) -> FileStamp {
-        let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    func create(_ name: String, mode: mode_t = 0o644,
+                writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) -> FileStamp {
+        let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard file >= 0 else {
             let code = errno
             throw SiteError(path: path(name), message: "cannot be created: \(SystemError.describe(code))", errno: code)
@@ -275,7 +277,8 @@ final class Folder: @unchecked Sendable {
         }
         guard let copy = source.read(sourceName), copy.stamp.inode == found.inode, copy.stamp.size == found.size,
               found.hash == 0 || FileStamp.contentHash(copy.bytes) == found.hash else { return nil }
-        return try create(name, copy.bytes)
+        // A copy is never more open than its source.
+        return try create(name, copy.bytes, mode: 0o644 & (source.permissions(sourceName) ?? 0o644))
     }
 
     /// Removes the entry `name` whatever it is (a link is removed, not followed; a folder with
@@ -366,6 +369,29 @@ final class Folder: @unchecked Sendable {
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { body($0) }
         }
     }
+
+    /// The permission bits of the entry `name` (never following a link), or nil when there is none.
+    func permissions(_ name: String) -> mode_t? {
+        var info = stat()
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// The permission bits a file made with `mode` gets: the process's umask taken off.
+    static func created(_ mode: mode_t) -> mode_t { mode & ~umask & 0o7777 }
+
+    /// The process's umask, read without setting it (umask(2) cannot read it alone, and
+    /// setting it would race with files being created on other threads): the `Umask:` line of
+    /// /proc/self/status, or 022 where there is none.
+    static let umask: mode_t = {
+        let file = Glibc.open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return 0o022 }
+        defer { close(file) }
+        guard let bytes = FileIO.read(file, count: 16 << 10),
+              let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = mode_t(String(line.dropFirst("Umask:".count).filter { $0 != " " && $0 != "\t" }), radix: 8) else { return 0o022 }
+        return value
+    }()
 
     /// Flushes this folder's entries to the disk.
     func sync() { _ = fsync(fd) }

@@ -37,6 +37,9 @@ package struct SiteWriter: Sendable {
     static let markerText = "This folder is written by Threadfold and replaced whole on every build.\n"
 
     package let output: URL
+    /// How the output is named in messages: the path as it was given. Files written in the
+    /// staging folder are named by it, as they will be once published.
+    package let display: String
     /// Flush the staged files to the disk before the swap and the swap itself after it, so a
     /// power loss leaves the old site or the new one. Off for throwaway builds (`--no-fsync`).
     package var durable = true
@@ -45,6 +48,7 @@ package struct SiteWriter: Sendable {
 
     package init(output: URL, durable: Bool = true, precompress: Bool = false) {
         self.output = output.standardizedFileURL
+        display = output.relativePath
         self.durable = durable
         self.precompress = precompress
     }
@@ -132,7 +136,7 @@ package struct SiteWriter: Sendable {
         if let spare = parent.entry(spareName) {
             if keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
                 do {
-                    let folder = try parent.folder(stagingName)
+                    let folder = try parent.folder(stagingName, display: display)
                     if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
                        let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes }) {
                         locks.append(try Self.lock(folder, display: folder.display))
@@ -160,7 +164,7 @@ package struct SiteWriter: Sendable {
         }
         let folder: Folder
         do throws(SiteError) {
-            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName) }
+            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName, display: display) }
             if recycling == nil {
                 try folder.create(Self.markerName, Array(Self.markerText.utf8))
                 locks.append(try Self.lock(folder, display: folder.display))
@@ -347,49 +351,50 @@ package struct SiteWriter: Sendable {
             return (files, stamps)
         }
 
-        /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts). In a
-        /// recycled folder, a file that already holds these bytes is left alone (false). With
-        /// `precompress`, its compressed siblings are written too (`writeSiblings`).
+        /// Writes one file at a safe relative path (no `..`, no absolute or hidden parts), with
+        /// `mode` less the umask. In a recycled folder, a file that already holds these bytes
+        /// with that mode is left alone (false). With `precompress`, its compressed siblings
+        /// are written too (`writeSiblings`).
         @discardableResult
-        package func write(_ path: String, _ bytes: [UInt8]) throws(SiteError) -> Bool {
+        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SiteError) -> Bool {
             if writer.precompress, let original = Precompression.file(ofSibling: path) {
                 throw SiteError(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
             }
             let (directory, file) = try open(path)
             if recycled {
                 if let current = directory.read(file, limit: bytes.count), current.bytes == bytes,
-                   state.withLock({ $0.stamps[path] == current.stamp }) {
-                    try writeSiblings(path, bytes, in: directory, name: file, unchanged: true)
+                   state.withLock({ $0.stamps[path] == current.stamp }), directory.permissions(file) == Folder.created(mode) {
+                    try writeSiblings(path, bytes, in: directory, name: file, unchanged: true, mode: mode)
                     return false
                 }
                 try directory.removeEntry(file)
             }
-            let stamp = try directory.create(file, bytes)
+            let stamp = try directory.create(file, bytes, mode: mode)
             state.withLock { $0.stamps[path] = stamp }
-            try writeSiblings(path, bytes, in: directory, name: file, unchanged: false)
+            try writeSiblings(path, bytes, in: directory, name: file, unchanged: false, mode: mode)
             return true
         }
 
         /// With `precompress`, writes the compressed siblings of the file `name` in `directory`
         /// (at `path`, holding `bytes`), each only when it is smaller, removing any older one.
         /// Beside a file left unchanged, a sibling the recycled folder's manifest vouched for is
-        /// kept: it was written with that file, from the same bytes.
+        /// kept: it was written with that file, from the same bytes. Siblings take the file's `mode`.
         private func writeSiblings(_ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
-                                   encodings: [Precompression.Encoding] = Precompression.Encoding.allCases) throws(SiteError) {
+                                   encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = 0o644) throws(SiteError) {
             guard writer.precompress, Precompression.applies(to: path) else { return }
             var present: [String] = []
             var written = 0, kept = 0
             for encoding in encodings {
                 let siblingPath = path + encoding.suffix, siblingName = name + encoding.suffix
                 if unchanged, let found = directory.entry(siblingName), found.kind == .file,
-                   state.withLock({ $0.stamps[siblingPath] == found.stamp }) {
+                   state.withLock({ $0.stamps[siblingPath] == found.stamp }), directory.permissions(siblingName) == Folder.created(mode) {
                     present.append(siblingPath)
                     kept += 1
                     continue
                 }
                 if try directory.removeEntry(siblingName) { state.withLock { _ = $0.stamps.removeValue(forKey: siblingPath) } }
                 guard let compressed = try Precompression.sibling(of: bytes, encoding, path: siblingPath) else { continue }
-                let stamp = try directory.create(siblingName, compressed)
+                let stamp = try directory.create(siblingName, compressed, mode: mode)
                 state.withLock { $0.stamps[siblingPath] = stamp }
                 present.append(siblingPath)
                 written += 1
@@ -596,9 +601,11 @@ package struct SiteWriter: Sendable {
 
     /// Removes every staging folder of this process, and every temporary spill's folder. For a
     /// SIGINT or SIGTERM handler, just before the process exits: nothing is published, and
-    /// nothing is left beside the output or in the temporary folder.
+    /// nothing is left beside the output or in the temporary folder. Child programs working in
+    /// a staging folder (Pagefind) are killed first, with everything they started.
     package static func removeStagingFolders() {
         Staging.terminating.store(true, ordering: .releasing)
+        ChildProcess.killAll()
         let folders = Staging.active.withLock { Array($0.values) }
         for (parent, name) in folders {
             // A write that began before the flag was set may still land: later passes take it.

@@ -6,7 +6,7 @@ import Glibc
 package enum SystemError {
     package static func describe(_ code: Int32) -> String {
         let named = "\(String(cString: strerror(code))) (\(name(code)))"
-        return code == ENOSPC ? named + ": the file system is out of space or out of inodes" : named
+        return code == ENOSPC ? named + ": the disk is full (the file system is out of space or out of inodes)" : named
     }
 
     /// The error of the last failed call.
@@ -30,4 +30,9 @@ package enum SystemError {
         EDQUOT: "EDQUOT", ENOLCK: "ENOLCK", ENOSYS: "ENOSYS", ENOTEMPTY: "ENOTEMPTY", ENOTCONN: "ENOTCONN",
         ECONNREFUSED: "ECONNREFUSED", ENOMEDIUM: "ENOMEDIUM", EILSEQ: "EILSEQ",
     ]
+}
+
+/// A system call failed with `code`.
+package struct SystemCallError: Error, Sendable {
+    package var code: Int32
 }

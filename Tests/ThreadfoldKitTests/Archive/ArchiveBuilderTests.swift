@@ -502,7 +502,7 @@ struct ArchiveCountTests {
             var options = ArchiveOptions()
             options.sections = sections
             let renderer = try ThreadRenderer(options: options, resources: ResourceStore())
-            #expect(throws: InputError.self) { try renderer.listing(PackedSummaries(huge), jobs: 1) { _, _ in } }
+            #expect(throws: InputError.self) { try renderer.listing(PackedSummaries(huge), jobs: 1) { _, _, _ in } }
         }
     }
 

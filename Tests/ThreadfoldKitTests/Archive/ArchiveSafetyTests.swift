@@ -276,4 +276,30 @@ struct ArchiveSafetyTests {
         report = try merge(shard, in: folder)
         #expect(!report.published && report.errors.contains { $0.path == "$.path" && $0.message.contains("../../../../tmp/x") })
     }
+
+    /// The permission bits of the file at `url`.
+    func mode(_ url: URL) throws -> Int { try #require(fm.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) }
+
+    @Test("attack: a theme's asset its owner alone may read (0600) is published 0600 with its .gz and .br, and a later mode change reaches the site in an incremental build")
+    func narrowAssetMode() throws {
+        let (folder, input, _) = try setUp()
+        let assets = folder.appendingPathComponent("assets")
+        try ArchiveFixture.write(String(repeating: "a { color: red; }\n", count: 200), "theme.css", in: assets)
+        let site = folder.appendingPathComponent("site")
+        let umask = Int(Folder.umask)
+        // Incremental builds recycle the spare of two builds ago, which holds the asset at an older mode.
+        for source in [0o600, 0o600, 0o644, 0o640, 0o600, 0o644] {
+            try fm.setAttributes([.posixPermissions: source], ofItemAtPath: assets.appendingPathComponent("theme.css").path)
+            let units = try ArchiveInput.units([input.path], readStandardInput: { [] })
+            var builder = ArchiveBuilder(units: units, output: site, options: ArchiveOptions(), resources: ResourceStore(assetsDirectory: assets.path), jobs: 2)
+            builder.incremental = true
+            builder.precompress = true
+            let report = try builder.run()
+            #expect(report.published)
+            for name in ["theme.css", "theme.css.gz", "theme.css.br"] {
+                #expect(try mode(site.appendingPathComponent(name)) == 0o644 & source & ~umask, "\(name) from a \(String(source, radix: 8)) source")
+            }
+            #expect(try mode(site.appendingPathComponent("index.html")) == 0o644 & ~umask)
+        }
+    }
 }

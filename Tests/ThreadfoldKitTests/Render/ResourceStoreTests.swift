@@ -47,10 +47,11 @@ struct ResourceStoreTests {
         let html = try page(lang: "../../../../outside", templates: templates)
         #expect(!html.contains("OUTSIDE-LOCALE"))
         #expect(html.contains("1 reply") && html.contains("<html lang=\"en\""))
-        // The same through a symlinked folder inside locales/ and an absolute path.
-        try FileManager.default.createSymbolicLink(at: templates.appendingPathComponent("locales/up"), withDestinationURL: root)
-        #expect(!(try page(lang: "up/outside", templates: templates)).contains("OUTSIDE-LOCALE"))
+        // The same through an absolute path; a symlinked folder inside locales/ is refused whole.
         #expect(!(try page(lang: root.appendingPathComponent("outside").path, templates: templates)).contains("OUTSIDE-LOCALE"))
+        try FileManager.default.createSymbolicLink(at: templates.appendingPathComponent("locales/up"), withDestinationURL: root)
+        #expect(throws: ResourceError.self) { try page(lang: "up/outside", templates: templates) }
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("locales/up"))
         // --locale with such a name is an unknown locale (a usage error), not a file.
         var options = RenderOptions()
         options.locale = "../../../../outside"
@@ -74,13 +75,110 @@ struct ResourceStoreTests {
         // A valid tag with no locale keeps today's behaviour: default words, the input's lang.
         let german = try page(lang: "de-CH", templates: root)
         #expect(german.contains("1 reply") && german.contains("<html lang=\"de-CH\""))
-        // A folder, or a dangling link, named like a locale is not a locale.
+        // A folder named like a locale is not a locale; a link, even a dangling one, is an error.
         try FileManager.default.createDirectory(at: locales.appendingPathComponent("es.json"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: locales.appendingPathComponent("it.json").path, withDestinationPath: root.appendingPathComponent("missing").path)
         #expect(try page(lang: "es", templates: root).contains("1 reply"))
-        #expect(try page(lang: "it", templates: root).contains("1 reply"))
         var options = RenderOptions()
-        options.locale = "it"
+        options.locale = "es"
         #expect(throws: ResourceError.self) { _ = try ThreadRenderer(options: ArchiveOptions(render: options), resources: ResourceStore(templatesDirectory: root.path)) }
+        try FileManager.default.createSymbolicLink(atPath: locales.appendingPathComponent("it.json").path, withDestinationPath: root.appendingPathComponent("missing").path)
+        let error = try #require(throws: ResourceError.self) { try page(lang: "it", templates: root) }
+        #expect(error.message.hasSuffix("locales/it.json: error: is a symbolic link (to \(root.path)/missing); expected a regular file or folder (links in the templates folder are never followed)"))
+    }
+
+    /// A folder of `files` (name to text) and `links` (name to target) under `root`.
+    func theme(_ name: String, in root: URL, files: [String: String] = [:], links: [String: URL] = [:]) throws -> URL {
+        let folder = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (file, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(file)) }
+        for (link, target) in links { try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(link), withDestinationURL: target) }
+        return folder
+    }
+
+    /// A file outside the theme standing for /etc/shadow: only its owner may read it.
+    func shadow(in root: URL) throws -> URL {
+        let file = root.appendingPathComponent("shadow")
+        try Data("root:SHADOW-SECRET:19000:0:99999:7:::\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        return file
+    }
+
+    @Test("attack: an asset linked to a secret file outside (theme.css -> /etc/shadow) is refused, naming the link and its target")
+    func assetLinkedOutside() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shadow = try shadow(in: root)
+        let assets = try theme("assets", in: root, links: ["theme.css": shadow])
+        let error = try #require(throws: ResourceError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
+        #expect(error.message == "\(assets.path)/theme.css: error: is a symbolic link (to \(shadow.path)); expected a regular file or folder (links in the assets folder are never followed)")
+        #expect(!error.message.contains("SHADOW-SECRET"))
+    }
+
+    @Test("attack: a template linked to a secret file outside (page.mustache -> /etc/shadow) is refused, never rendered")
+    func templateLinkedOutside() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shadow = try shadow(in: root)
+        let templates = try theme("tpl", in: root, links: ["page.mustache": shadow])
+        let error = try #require(throws: ResourceError.self) { try ResourceStore(templatesDirectory: templates.path).templateSet() }
+        #expect(error.message == "\(templates.path)/page.mustache: error: is a symbolic link (to \(shadow.path)); expected a regular file or folder (links in the templates folder are never followed)")
+        #expect(throws: ResourceError.self) { try ThreadRenderer(options: ArchiveOptions(), resources: ResourceStore(templatesDirectory: templates.path)) }
+    }
+
+    @Test("attack: a linked sub-folder (assets/img -> /etc, templates/locales -> elsewhere) is refused, naming it")
+    func linkedSubfolder() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let outside = try theme("outside", in: root, files: ["fr.json": "{}", "theme.css": "SECRET"])
+        let assets = try theme("assets", in: root, links: ["img": outside])
+        let error = try #require(throws: ResourceError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
+        #expect(error.message.hasPrefix("\(assets.path)/img: error: is a symbolic link (to \(outside.path))"))
+        let templates = try theme("tpl", in: root, links: ["locales": outside])
+        let localeError = try #require(throws: ResourceError.self) { try ResourceStore(templatesDirectory: templates.path).templateSet() }
+        #expect(localeError.message.hasPrefix("\(templates.path)/locales: error: is a symbolic link (to \(outside.path))"))
+    }
+
+    @Test("attack: a link that stays inside the theme folder is refused too: links are never followed")
+    func linkInside() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let assets = try theme("assets", in: root, files: ["real.css": "a{}"])
+        try FileManager.default.createSymbolicLink(atPath: assets.appendingPathComponent("theme.css").path, withDestinationPath: "real.css")
+        let error = try #require(throws: ResourceError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
+        #expect(error.message.hasPrefix("\(assets.path)/theme.css: error: is a symbolic link (to real.css)"))
+        // Hidden names are not read, so a hidden link is neither refused nor published.
+        try FileManager.default.removeItem(at: assets.appendingPathComponent("theme.css"))
+        try FileManager.default.createSymbolicLink(atPath: assets.appendingPathComponent(".hidden").path, withDestinationPath: "real.css")
+        #expect(try ResourceStore(assetsDirectory: assets.path).assetFiles().map(\.name).contains("real.css"))
+    }
+
+    @Test("attack: an asset its owner alone may read (0600) is never published wider: the mode is 0644 narrowed by the source's", arguments: [
+        (0o600 as Int, 0o600 as UInt32), (0o640, 0o640), (0o644, 0o644), (0o755, 0o644), (0o666, 0o644), (0o400, 0o400),
+    ])
+    func assetMode(_ source: Int, _ published: UInt32) throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let assets = try theme("assets", in: root, files: ["theme.css": "a{}"])
+        try FileManager.default.setAttributes([.posixPermissions: source], ofItemAtPath: assets.appendingPathComponent("theme.css").path)
+        let asset = try #require(try ResourceStore(assetsDirectory: assets.path).assetFiles().first { $0.name == "theme.css" })
+        #expect(asset.mode == published && asset.file == assets.appendingPathComponent("theme.css").path)
+        #expect(try ResourceStore().assetFiles().allSatisfy { $0.mode == 0o644 && $0.file == nil })
+    }
+
+    @Test("a template that recurses fails a build once, against the template's file and line, not once per thread against the input")
+    func templateErrorOnce() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let templates = try theme("tpl", in: root, files: ["page.mustache": "<html>\n{{>page}}"])
+        let input = root.appendingPathComponent("all.jsonl")
+        let lines = (0..<5).map { #"{"id": "k\#($0)", "title": "T\#($0)", "comments": [{"id": "a", "body": "hi"}]}"# }
+        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        let units = try ArchiveInput.units([input.path], readStandardInput: { [] })
+        let builder = ArchiveBuilder(units: units, output: root.appendingPathComponent("site"), options: ArchiveOptions(),
+                                     resources: ResourceStore(templatesDirectory: templates.path), jobs: 2)
+        let report = try builder.run()
+        #expect(!report.published)
+        #expect(report.errors.map(\.description) == ["\(templates.path)/page.mustache:2:1: error: partial recursion: '{{>page}}' nests partials more than 500 deep; expected the recursion to end"])
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("site").path))
     }
 }

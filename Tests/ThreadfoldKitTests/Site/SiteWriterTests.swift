@@ -114,4 +114,20 @@ struct SiteWriterTests {
     func unsafePaths(_ path: String) {
         #expect(!SiteWriter.isSafeRelativePath(path))
     }
+
+    @Test("a file that cannot be written in the staging folder is named by the site path as given, never by the staging folder's")
+    func messagesNameTheSite() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = URL(fileURLWithPath: "site", relativeTo: root)
+        let error = try #require(throws: SiteError.self) {
+            try SiteWriter(output: site).publish([("sub/a.html", Array("one".utf8)), ("sub/a.html", Array("two".utf8))])
+        }
+        #expect(error.description == "site/sub/a.html: error: cannot be created: File exists (EEXIST)")
+        #expect(!error.description.contains("staging"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty, "nothing is published or left beside it")
+        // A full disk says so.
+        #expect(SiteError(path: "site/index.html", message: "cannot be written: \(SystemError.describe(ENOSPC))", errno: ENOSPC).description
+                == "site/index.html: error: cannot be written: No space left on device (ENOSPC): the disk is full (the file system is out of space or out of inodes)")
+    }
 }

@@ -280,7 +280,7 @@ enum DisqusImporter: ImporterForm {
             let code = (parseError as NSError).code
             // Namespace errors (an undeclared dsq: prefix) do not stop libxml2 and change nothing here.
             guard !(200..<300).contains(code) else { return }
-            fail(parser, Self.describe(code))
+            fail(parser, XMLErrorText.describe(code))
         }
 
         func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? { nil }
@@ -289,21 +289,6 @@ enum DisqusImporter: ImporterForm {
             guard error == nil else { return }
             error = (max(parser.lineNumber, 1), max(parser.columnNumber, 1), message)
             parser.abortParsing()
-        }
-
-        /// libxml2's error codes (`xmlParserErrors`) that XML exports meet, in words.
-        static func describe(_ code: Int) -> String {
-            switch code {
-            case 4: return "found no XML; expected a <disqus> document"
-            case 5: return "found content after the document's end, or the document cut short; expected one <disqus> element"
-            case 9: return "found a character XML does not allow; expected text"
-            case 26: return "found a reference to an entity that is not declared; expected &amp;, &lt;, &gt;, &quot;, &apos; or a character reference"
-            case 68, 73: return "found an unfinished tag; expected '>'"
-            case 76: return "found a closing tag that does not match the open element; expected the open element's end tag"
-            case 77: return "found the file's end inside an element; expected its end tag"
-            case 89: return "found entities that refer to themselves; expected none"
-            default: return "found malformed XML (libxml2 error \(code)); expected a well-formed Disqus export"
-            }
         }
     }
 }

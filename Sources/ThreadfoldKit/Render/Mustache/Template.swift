@@ -55,8 +55,9 @@ package struct Template: Sendable {
         private(set) var ops: [Op] = []
         private(set) var bytes: [UInt8] = []
         private(set) var keys: [TemplateKey] = []
-        /// Each partial's name and the indentation of its standalone tag.
-        private(set) var partials: [(name: String, indent: String)] = []
+        /// Each partial's name, the indentation of its standalone tag, and where the tag starts
+        /// in the source (for messages).
+        private(set) var partials: [(name: String, indent: String, offset: Int32)] = []
 
         init(_ nodes: [Node]) {
             ops.reserveCapacity(nodes.count)
@@ -71,9 +72,9 @@ package struct Template: Sendable {
                 case .section(let name, let inverted, let end):
                     let (a, b) = add(name)
                     ops.append(Op(code: inverted ? .inverted : .section, a: a, b: b, end: Int32(end)))
-                case .partial(let name, let indent):
+                case .partial(let name, let indent, let offset):
                     ops.append(Op(code: .partial, a: Int32(partials.count), b: 0, end: 0))
-                    partials.append((name, indent))
+                    partials.append((name, indent, Int32(offset)))
                 }
             }
         }
@@ -104,8 +105,9 @@ package struct Template: Sendable {
         case text([UInt8])
         case variable(Name, escaped: Bool)
         case section(Name, inverted: Bool, end: Int)
-        /// A partial, with the indentation of its standalone tag (applied to every line).
-        case partial(String, indent: String)
+        /// A partial, with the indentation of its standalone tag (applied to every line) and the
+        /// tag's offset in the source.
+        case partial(String, indent: String, offset: Int)
     }
 }
 

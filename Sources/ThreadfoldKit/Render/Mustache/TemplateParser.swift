@@ -117,7 +117,7 @@ struct TemplateParser {
             case UInt8(ascii: ">"):
                 let name = try validName(content, tagStart)
                 flush(&text, into: &nodes)
-                nodes.append(.partial(name, indent: String(decoding: indent, as: UTF8.self)))
+                nodes.append(.partial(name, indent: String(decoding: indent, as: UTF8.self), offset: tagStart))
             default:
                 let name = try validName(content, tagStart)
                 flush(&text, into: &nodes)

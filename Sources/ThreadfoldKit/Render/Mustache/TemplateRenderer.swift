@@ -18,7 +18,7 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// Each partial tag of the linked ops: its name and indentation, and where it resolved to
     /// (an index into `templates`, `unresolved`, or `missing`: a partial the set does not have
     /// renders nothing).
-    var partials: [(name: String, indent: String, target: Int32)] = []
+    var partials: [(name: String, indent: String, target: Int32, offset: Int32)] = []
     /// Where each template's ops start and end in `ops`.
     var spans: [(start: Int32, end: Int32)] = []
     /// Templates already in `templates`, by indentation and name.
@@ -91,7 +91,7 @@ struct TemplateRenderer<Model: TemplateModel> {
         }
         bytes.append(contentsOf: program.bytes)
         keys.append(contentsOf: program.keys)
-        partials.append(contentsOf: program.partials.map { ($0.name, $0.indent, Self.unresolved) })
+        partials.append(contentsOf: program.partials.map { ($0.name, $0.indent, Self.unresolved, $0.offset) })
         spans.append((base, Int32(ops.count)))
         learnt.root.append(contentsOf: repeatElement(.unknown, count: ops.count - learnt.root.count))
         return index
@@ -197,15 +197,21 @@ struct TemplateRenderer<Model: TemplateModel> {
                 // Output is capped by size, but a partial that includes itself and writes nothing
                 // would loop forever: depth stays capped too.
                 partialDepth += 1
-                guard partialDepth <= TemplateRenderer.partialDepthLimit else {
-                    throw TemplateError(file: templates[Int(target)].name, line: 1, column: 1,
-                                        message: "partials nested more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
-                }
+                guard partialDepth <= TemplateRenderer.partialDepthLimit else { throw recursion(Int(op.a)) }
                 let span = spans[Int(target)]
                 frames.append(Frame(span.start, span.end, .partial(outer: current)))
                 current = target
             }
         }
+    }
+
+    /// The error for partial tag `index` nesting past the limit, located at that tag in the
+    /// file of the template that holds it (`current`).
+    private func recursion(_ index: Int) -> TemplateError {
+        let template = templates[Int(current)]
+        let (line, column) = JSONDocument.location(in: Array(template.source.utf8), offset: Int(partials[index].offset))
+        return TemplateError(file: template.file, line: line, column: column,
+                             message: "partial recursion: '{{>\(partials[index].name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
     }
 
     /// Partial tag `index` of the linked ops: an index into `templates`, or `missing`. Resolved
@@ -215,7 +221,7 @@ struct TemplateRenderer<Model: TemplateModel> {
     private mutating func partial(_ index: Int) -> Int32 {
         let known = partials[index].target
         if known != Self.unresolved { return known }
-        let (name, indent, _) = partials[index]
+        let (name, indent, _, _) = partials[index]
         let key = indent + "\u{0}" + name
         let target: Int32
         if let cached = loaded[key] {

@@ -86,6 +86,29 @@ struct DisqusImporterTests {
         #expect(errors.errors[0].description.contains("(read as a Disqus XML export (<disqus>))"))
     }
 
+    @Test("attack: an attribute or a text past libxml2's 10 MB limit, and other malformed XML, are said in words with line:column, never as a libxml2 error number", arguments: [
+        ("<disqus>\n<thread dsq:id=\"1\" x=\"" + String(repeating: "a", count: 10_500_000) + "\"><title>t</title></thread></disqus>",
+         "export.xml:2:", "found an attribute value that is not finished, or longer than libxml2 reads (10,000,000 bytes); expected a closing quote within that length"),
+        ("<disqus>\n<thread dsq:id=\"1\"><title>" + String(repeating: "a", count: 10_500_000) + "</title></thread></disqus>",
+         "export.xml:", "found a text node longer than libxml2 reads (10,000,000 bytes)"),
+        ("<disqus>\n<thread x=\"a<b\"/></disqus>", "export.xml:2:", "found '<' inside an attribute value; expected '&lt;'"),
+        ("<disqus><thread a=\"1\" a=\"2\"/></disqus>", "export.xml:1:", "found an attribute given twice in one tag; expected each attribute once"),
+    ])
+    func wordsForCodes(_ xml: String, _ place: String, _ words: String) throws {
+        let errors = try #require(throws: InputErrors.self) { try Self.read(xml) }
+        let message = errors.errors[0].description
+        #expect(message.hasPrefix(place) && message.contains(words), "\(message)")
+        #expect(!message.contains("libxml2 error"))
+        #expect(message.split(separator: ":").count >= 4, "line and column: \(message)")
+    }
+
+    @Test("every listed libxml2 code has its own sentence; an unlisted one still names the problem")
+    func codeSentences() {
+        #expect(XMLErrorText.describe(40).hasPrefix("found an attribute value that is not finished"))
+        #expect(XMLErrorText.describe(9999) == "found malformed XML (libxml2 error 9999); expected a well-formed Disqus export")
+        #expect(!XMLErrorText.describe(76).contains("libxml2 error"))
+    }
+
     @Test("elements nested thousands deep are an error or ignored, never a crash")
     func deep() throws {
         let xml = "<disqus><post dsq:id=\"p\"><message>" + String(repeating: "<a>", count: 100_000) + String(repeating: "</a>", count: 100_000) + "</message><thread dsq:id=\"t\"/></post></disqus>"

@@ -27,10 +27,15 @@ struct TemplateParserTests {
                 == "&lt;b&gt;|&lt;b&gt;|&lt;b&gt;|<i>|<i>|&lt;u&gt;|<u>")
     }
 
-    @Test("runaway partial recursion is an error, not a stack overflow")
+    @Test("runaway partial recursion is an error, not a stack overflow, located at the partial tag in its template's file")
     func recursion() throws {
         let set = try TemplateSet(sources: ["t": "{{>t}}"])
         #expect(throws: TemplateError.self) { try set.render("t", model: TemplateData(set), root: .null) }
+        // page includes a, which includes page again on its second line: the 501st tag is page's.
+        let files = ["page": "tpl/page.mustache", "a": "tpl/a.mustache"]
+        let loop = try TemplateSet(sources: ["page": "<p>{{>a}}</p>", "a": "x\n  y {{>page}}"], files: files)
+        let error = try #require(throws: TemplateError.self) { try loop.render("page", model: TemplateData(loop), root: .null) }
+        #expect(error.description == "tpl/page.mustache:1:4: error: partial recursion: '{{>a}}' nests partials more than 500 deep; expected the recursion to end")
     }
 
     @Test("doubling partials stop at the output cap with an error naming the template, not gigabytes")
