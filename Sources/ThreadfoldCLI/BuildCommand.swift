@@ -33,9 +33,10 @@ enum BuildCommand {
             precompress,
             OptionSpec("jobs", short: "j", value: "n", "Threads rendered at once (default: all cores)."),
             OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'."),
-            OptionSpec("report", value: "file", "Write a JSON summary: pages written and reused,\nwarnings with places, timings."),
-            OptionSpec("strict", "Exit 2 when the site was built with warnings."),
-            OptionSpec("quiet", short: "q", "Print nothing but errors (and no progress bar)."),
+            OptionSpec("report", value: "file", "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build."),
+            StrictRule.spec,
+            ProgressBar.spec,
+            OptionSpec("quiet", short: "q", "Print nothing but errors and what fails --strict (and no\nprogress bar)."),
         ] + archive + SharedOptions.thread + SharedOptions.page,
         discussion: """
             Each <input> is a thread file in any form 'render' reads, a folder of them (searched
@@ -168,14 +169,22 @@ enum BuildCommand {
     }
 
     /// Runs a build or merge with progress, prints what happened, writes `--report`, and
-    /// returns the exit code.
+    /// returns the exit code: 0, 1 (nothing published), 2 (`--strict` failed), 64 (usage) or 75
+    /// (another build held the site: nothing wrong with the input, run it again).
     static func execute(_ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
                         _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report) -> Int32 {
         let quiet = parsed.has("quiet")
+        let strict: StrictRule?
+        do { strict = try StrictRule.parse(parsed) } catch { return CLI.usageError("\(error)", usage: command.usage, console) }
+        if let problem = ProgressBar.check(parsed) { return CLI.usageError(problem, usage: command.usage, console) }
+        if let path = parsed.value("report"), let problem = ReportFile.problem(path) {
+            return CLI.usageError(problem, usage: command.usage, console)
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         var bar = ProgressBar(console: console, start: started)
-        let report: ArchiveBuilder.Report
-        let shows = !quiet && console.errIsTerminal
+        var report: ArchiveBuilder.Report = .init()
+        var thrown: [Message] = []
+        let shows = !quiet && ProgressBar.shows(parsed, console)
         // Dumps are read first, by one thread: their bar counts megabytes read.
         let reading = ReadingBar(console: console, start: started)
         do {
@@ -187,108 +196,76 @@ enum BuildCommand {
             return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
         } catch {
             SharedOptions.printErrors(error, console)
-            return CLI.ExitCode.failure
+            thrown = Message.of(error, file: output)
         }
         bar.finish()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        var messages: [Message] = report.errors.map { Message($0) }
+        if let error = report.siteError { messages.append(Message(error)) }
+        messages += thrown
+        messages += report.warnings.map { Message($0) }
+        let failing = strict.map { rule in report.warnings.filter { rule.fails(Message($0)) } } ?? []
         var code = CLI.ExitCode.success
-        for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
-        if report.errors.count > 50 { console.err("… and \(report.errors.count - 50) more errors\n") }
-        if let error = report.siteError { SharedOptions.printErrors(error, console) }
-        if !report.errors.isEmpty || report.siteError != nil {
-            console.err("Error: nothing was published; \(Printable.escape(output))/ is as it was. Fix the errors above and run again.\n")
+        if !thrown.isEmpty {
             code = CLI.ExitCode.failure
+        } else if !report.errors.isEmpty || report.siteError != nil {
+            for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
+            if report.errors.count > 50 { console.err("… and \(report.errors.count - 50) more errors\n") }
+            if let error = report.siteError { SharedOptions.printErrors(error, console) }
+            let kept = FileManager.default.fileExists(atPath: output) ? "\(Printable.escape(output))/ is as it was" : "\(Printable.escape(output))/ was not made"
+            if report.errors.isEmpty, report.siteError?.temporary == true {
+                console.err("Error: nothing was published; \(kept). Another build is writing it: run this one again when that one has finished.\n")
+                code = CLI.ExitCode.temporaryFailure
+            } else {
+                console.err("Error: nothing was published; \(kept). Fix the errors above and run again.\n")
+                code = CLI.ExitCode.failure
+            }
         } else {
             if !quiet {
                 for (format, count) in report.formats.sorted(by: { $0.key < $1.key }) where format != "threadfold" {
                     let name = SourceFormat(rawValue: format)?.described ?? format
                     console.err("note: read \(count == 1 ? "1 input" : "\(count) inputs") as \(name); --from \(format) says so explicitly\n")
                 }
-                printWarnings(report.warnings, console)
+                console.show(report.warnings)
             }
-            if parsed.has("strict") && !report.warnings.isEmpty {
-                console.err("Built with \(report.warnings.count) warnings (--strict).\n")
+            if !failing.isEmpty {
+                // What made it fail is shown even with -q.
+                if quiet { console.show(failing) }
+                console.err("Error: the site was published, but --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
                 code = CLI.ExitCode.warnings
             }
-            if !quiet {
-                let folder = URL(fileURLWithPath: output).standardizedFileURL
-                var line = "Built \(Printable.count(report.threads, "thread")) (\(Printable.count(report.comments, "comment"))) into \(Printable.escape(output))/ in \(String(format: "%.2f", seconds)) s: "
-                if report.threadsReused > 0 {
-                    line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
-                }
-                line += "\(report.filesWritten) files written, \(report.filesReused) unchanged"
-                if report.threadsInOtherShards > 0 { line += ", \(report.threadsInOtherShards) threads left to other shards" }
-                if !report.warnings.isEmpty { line += report.warnings.count == 1 ? ", 1 warning" : ", \(report.warnings.count) warnings" }
-                console.out(line + ".\n")
-                let page = FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path)
-                    ? folder.appendingPathComponent("index.html").absoluteString : folder.absoluteString
-                console.out("  \(page)\n")
-            }
+            if !quiet { printBuilt(report, output: output, seconds: seconds, console) }
         }
         if let path = parsed.value("report") {
-            let text = reportJSON(report, exit: code, seconds: seconds)
-            do {
-                let temporary = path + ".tmp-\(getpid())"
-                try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-                guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-            } catch {
-                console.err(Printable.escape("\(path): error: cannot write the report: \(error.localizedDescription)") + "\n")
-                return CLI.ExitCode.failure
+            let bytes = reportJSON(report, messages: messages, exit: code, seconds: seconds)
+            if let reason = ReportFile.write(bytes, to: path) {
+                console.err(Printable.escape("\(path): error: cannot write the report: \(reason)") + "\n")
+                if code == CLI.ExitCode.success { code = CLI.ExitCode.failure }
             }
         }
         return code
     }
 
-    /// Warnings on the terminal, by kind: the first few of each, then how many there were in all
-    /// ("1392 deleted comments without replies were left out"); `--report` lists every one.
-    static func printWarnings(_ warnings: [InputError], _ console: Console, shownPerKind: Int = 3) {
-        var order: [String] = []
-        var byKind: [String: [InputError]] = [:]
-        for warning in warnings {
-            let kind = warning.kind ?? "other"
-            if byKind[kind] == nil { order.append(kind) }
-            byKind[kind, default: []].append(warning)
+    /// The closing lines of a build that published: what it did, and where the site is.
+    static func printBuilt(_ report: ArchiveBuilder.Report, output: String, seconds: Double, _ console: Console) {
+        let folder = URL(fileURLWithPath: output).standardizedFileURL
+        var line = "Built \(Printable.count(report.threads, "thread")) (\(Printable.count(report.comments, "comment"))) into \(Printable.escape(output))/ in \(String(format: "%.2f", seconds)) s: "
+        if report.threadsReused > 0 {
+            line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
         }
-        for kind in order {
-            let list = byKind[kind]!
-            let limit = kind == "other" ? 20 : shownPerKind
-            for warning in list.prefix(limit) { console.err(warning.shown + "\n") }
-            guard list.count > limit else { continue }
-            let n = list.count
-            let what: String
-            switch kind {
-            case "orphan": what = n == 1 ? "reply whose parent is not in its thread was" : "replies whose parent is not in their thread were"
-            case "cycle": what = n == 1 ? "comment in a reply cycle was" : "comments in reply cycles were"
-            case "duplicate": what = n == 1 ? "comment repeating an id was" : "comments repeating an id were"
-            case "omittedDeleted": what = n == 1 ? "deleted comment without replies was left out" : "deleted comments without replies were left out"
-            case "skipped": what = n == 1 ? "comment was skipped (--lenient)" : "comments were skipped (--lenient)"
-            case "deletedNotice": what = n == 1 ? "deleted small-action post was left out of the notices" : "deleted small-action posts were left out of the notices"
-            case "notPublic": what = n == 1 ? "status that was not public was left out" : "statuses that were not public were left out"
-            default: what = n == 1 ? "warning" : "warnings"
-            }
-            let tail = ["orphan", "cycle"].contains(kind) ? " shown at top level" : ""
-            console.err("note: \(n) \(what)\(tail) in all, \(limit) shown above; --report FILE lists every one\n")
-        }
+        line += "\(report.filesWritten) files written, \(report.filesReused) unchanged"
+        if report.threadsInOtherShards > 0 { line += ", \(report.threadsInOtherShards) threads left to other shards" }
+        let warnings = report.warnings.count { $0.severity == .warning }, notes = report.warnings.count { $0.severity == .note }
+        if warnings > 0 { line += ", " + Printable.count(warnings, "warning") }
+        if notes > 0 { line += ", " + Printable.count(notes, "note") }
+        console.out(line + ".\n")
+        let page = FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path)
+            ? folder.appendingPathComponent("index.html").absoluteString : folder.absoluteString
+        console.out("  \(page)\n")
     }
 
-    static func reportJSON(_ report: ArchiveBuilder.Report, exit: Int32, seconds: Double) -> String {
+    static func reportJSON(_ report: ArchiveBuilder.Report, messages: [Message], exit: Int32, seconds: Double) -> [UInt8] {
         var w = JSONWriter(pretty: true)
-        func problems(_ w: inout JSONWriter, _ name: String, _ list: [InputError]) {
-            w.key(name)
-            w.array { w in
-                for e in list {
-                    w.object { w in
-                        w.field("file", e.file)
-                        if let line = e.line, let column = e.column {
-                            w.field("line", line)
-                            w.field("column", column)
-                        }
-                        if let path = e.path { w.field("path", path) }
-                        w.field("message", e.shownMessage)
-                    }
-                }
-            }
-        }
         // Seconds with millisecond precision, as JSON numbers.
         func milliseconds(_ value: Double) -> Int { Int((value * 1000).rounded()) }
         w.object { w in
@@ -309,15 +286,17 @@ enum BuildCommand {
             w.key("incremental")
             w.bool(report.incrementalBase)
             w.field("peakMemoryMiB", peakMemoryMiB())
-            problems(&w, "errors", report.errors)
-            problems(&w, "warnings", report.warnings)
+            for (name, severity) in [("errors", InputError.Severity.error), ("warnings", .warning), ("notes", .note)] {
+                w.key(name)
+                w.array { w in for message in messages where message.severity == severity { message.write(into: &w) } }
+            }
             w.key("milliseconds")
             w.object { w in
                 for (phase, value) in report.timings { w.field(phase, milliseconds(value)) }
                 w.field("total", milliseconds(seconds))
             }
         }
-        return String(decoding: w.out, as: UTF8.self) + "\n"
+        return w.out + [0x0A]
     }
 }
 
@@ -339,6 +318,25 @@ struct ProgressBar {
     let console: Console
     let start: UInt64
     var shown = false
+
+    static let spec = OptionSpec("progress", value: "when", "Draw a progress bar: auto (on a terminal whose TERM is\nset and not dumb, outside CI), always or never. -q never\ndraws one.")
+
+    /// Whether `--progress` (or its default, auto) asks for a bar on this console.
+    static func shows(_ parsed: ParsedArguments, _ console: Console, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        switch parsed.value("progress") ?? "auto" {
+        case "always": return true
+        case "never": return false
+        default:
+            let term = environment["TERM"] ?? ""
+            return console.errIsTerminal && !term.isEmpty && term != "dumb" && environment["CI"] == nil
+        }
+    }
+
+    /// A usage error's text when `--progress` names no choice.
+    static func check(_ parsed: ParsedArguments) -> String? {
+        guard let value = parsed.value("progress"), !["auto", "always", "never"].contains(value) else { return nil }
+        return "'--progress' must be auto, always or never; found '\(value)'"
+    }
 
     mutating func update(done: Int, total: Int) {
         guard total > 0 else { return }
@@ -389,10 +387,12 @@ enum MergeCommand {
         usage: "threadfold merge <shard> ... -o <site> [<options>]",
         options: [
             OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site)."),
-            OptionSpec("report", value: "file", "Write a JSON summary of the merge."),
+            OptionSpec("report", value: "file", "Write a JSON summary of the merge (docs/report.schema.json)."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it."),
             BuildCommand.precompress,
-            OptionSpec("quiet", short: "q", "Print nothing but errors."),
+            StrictRule.spec,
+            ProgressBar.spec,
+            OptionSpec("quiet", short: "q", "Print nothing but errors (and what fails --strict)."),
             OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
             OptionSpec("templates", value: "dir", "Folder of templates replacing the built-in ones."),
             OptionSpec("assets", value: "dir", "Folder of files replacing or adding to the stylesheet\nand script."),

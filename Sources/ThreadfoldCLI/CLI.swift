@@ -12,6 +12,9 @@ public enum CLI {
         /// `build --strict` built the site, with warnings.
         public static let warnings: Int32 = 2
         public static let usage: Int32 = 64
+        /// Another build held the site (its lock, or it made the site first): run again later
+        /// (EX_TEMPFAIL).
+        public static let temporaryFailure: Int32 = 75
     }
 
     public static let overview = """

@@ -63,7 +63,7 @@ struct BuildCommandTests {
         }
     }
 
-    @Test("warnings on the terminal are counted by kind, the first few of each shown; --report lists every one")
+    @Test("warnings on the terminal are counted by kind, the first few of each shown, notes as a count; --report lists every one with its kind and severity")
     func warningKinds() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -74,11 +74,26 @@ struct BuildCommandTests {
         let built = try cli.run(["build", "--no-fsync", "-o", "site", input, "--report", "report.json"], in: folder)
         #expect(built.status == 0, "\(built.err)")
         let lines = built.err.split(separator: "\n").map(String.init)
-        #expect(lines.filter { $0.contains("is deleted and has no replies") || $0.contains("deleted") && $0.contains("warning:") }.count == 3, "\(built.err)")
-        #expect(lines.contains("note: 12 deleted comments without replies were left out in all, 3 shown above; --report FILE lists every one"), "\(built.err)")
+        #expect(!lines.contains { $0.contains("is deleted and has no replies") }, "deleted comments left out are notes, counted: \(built.err)")
+        #expect(lines.contains("note: 12 deleted or removed comments without replies were left out; --report FILE lists each"), "\(built.err)")
         #expect(lines.contains("note: 5 replies whose parent is not in their thread were shown at top level in all, 3 shown above; --report FILE lists every one"), "\(built.err)")
         let report = String(decoding: try Data(contentsOf: folder.appendingPathComponent("report.json")), as: UTF8.self)
         #expect(report.components(separatedBy: "\"message\"").count - 1 == 17)
+        #expect(report.components(separatedBy: "\"severity\": \"note\"").count - 1 == 12)
+        #expect(report.components(separatedBy: "\"kind\": \"omittedDeleted\"").count - 1 == 12)
+        #expect(report.components(separatedBy: "\"kind\": \"orphan\"").count - 1 == 5)
+        #expect(built.out.contains(", 5 warnings, 12 notes."), "\(built.out)")
+        // --strict fails on the warnings, not the notes; with -q the failing ones are still shown.
+        let strict = try cli.run(["build", "-q", "--strict", "--no-fsync", "-o", "site", input], in: folder)
+        #expect(strict.status == 2)
+        #expect(strict.err.contains("warning: $.comments[13]: is a reply to"), "\(strict.err)")
+        #expect(strict.err.contains("--strict fails on 5 messages (orphan)"), "\(strict.err)")
+        let onlyCycles = try cli.run(["build", "-q", "--strict=cycle", "--no-fsync", "-o", "site", input], in: folder)
+        #expect(onlyCycles.status == 0, "\(onlyCycles.err)")
+        let deleted = try cli.run(["build", "-q", "--strict=omittedDeleted,cycle", "--no-fsync", "-o", "site", input], in: folder)
+        #expect(deleted.status == 2 && deleted.err.contains("(omittedDeleted)"), "\(deleted.err)")
+        let unknown = try cli.run(["build", "--strict=orphans", "-o", "site", input], in: folder)
+        #expect(unknown.status == 64 && unknown.err.contains("found 'orphans'"), "\(unknown.err)")
     }
 
     @Test("a zstd-compressed JSON Lines archive (in a folder, under a dump's name) builds the same thread pages as the plain file")

@@ -355,7 +355,7 @@ struct CLITests {
         #expect(lines[0].hasPrefix("\(dump): ok: 12 threads, ") && lines[0].hasSuffix("left out (--all lists each thread)"))
         #expect(lines[1].hasPrefix("\(dump): read as a Reddit dump (comments with link_id, or submissions): "))
         let warned = result.err.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix(dump + ":"), line.contains("warning") else { return nil }
+            guard line.hasPrefix(dump + ":"), line.contains(": warning: ") || line.contains(": note: ") else { return nil }
             return Int(line.dropFirst(dump.count + 1).prefix { $0 != ":" })
         }
         #expect(!warned.isEmpty && warned == warned.sorted())

@@ -87,7 +87,7 @@ struct CheckCommandTests {
         #expect(lenient.err.contains("\(dump):4:1: warning: found 'n'") && lenient.err.contains("the line was skipped (--lenient)"))
         // Warnings about threads are at the dump's lines too, in its order: at most 10 of each kind.
         let warned = lenient.err.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix(dump + ":"), line.contains("warning") else { return nil }
+            guard line.hasPrefix(dump + ":"), line.contains(": warning: ") || line.contains(": note: ") else { return nil }
             return Int(line.dropFirst(dump.count + 1).prefix { $0 != ":" })
         }
         #expect(warned.count == 12 && warned == warned.sorted() && warned.prefix(3) == [4, 8, 22], "\(warned)")

@@ -38,7 +38,7 @@ struct RenderCommandTests {
 
         // Warnings at the dumps' own lines, in their order, ten of each kind, then how many more.
         let warned = run.err.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix(dumps[1] + ":"), line.contains(": warning: ") else { return nil }
+            guard line.hasPrefix(dumps[1] + ":"), line.contains(": warning: ") || line.contains(": note: ") else { return nil }
             return Int(line.dropFirst(dumps[1].count + 1).prefix { $0 != ":" })
         }
         #expect(warned.count == 10 && warned == warned.sorted(), "\(warned)")

@@ -43,6 +43,8 @@ package struct ArchiveBuilder: Sendable {
 
     /// The result of a build.
     package struct Report: Sendable {
+        package init() {}
+
         /// Input errors, in input order; when any, nothing was published.
         package var errors: [InputError] = []
         package var warnings: [InputError] = []

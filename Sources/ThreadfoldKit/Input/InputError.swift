@@ -4,7 +4,10 @@
 /// what was found and what was expected. The file name, path and message are escaped for the
 /// terminal (`Printable.escape`): they carry input strings and file names.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Severity: String, Sendable { case error, warning }
+    /// An error stops the file; a warning is something a reader may miss (`--strict` fails on
+    /// it); a note is something left out as asked or as the forum itself hides it (a deleted
+    /// comment without replies), said so that nothing is lost silently.
+    public enum Severity: String, Sendable { case error, warning, note }
 
     public var file: String
     public var line: Int?

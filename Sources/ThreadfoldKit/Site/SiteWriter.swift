@@ -225,7 +225,7 @@ package struct SiteWriter: Sendable {
             let code = errno
             close(fd)
             if code == EWOULDBLOCK {
-                throw SiteError(path: display, message: "another Threadfold build is writing this folder (it holds the lock on its \(markerName)); expected one build at a time", errno: code)
+                throw SiteError(path: display, message: "another Threadfold build is writing this folder (it holds the lock on its \(markerName)); expected one build at a time", errno: code, temporary: true)
             }
             throw SiteError(path: site.path(markerName), message: "cannot be locked: \(SystemError.describe(code))", errno: code)
         }
@@ -639,7 +639,7 @@ package struct SiteWriter: Sendable {
             guard Self.rename(parent, staging, name, flags: Self.renameNoReplace) else {
                 let code = errno
                 if code == EEXIST || code == ENOTEMPTY {
-                    throw SiteError(path: output.path, message: "was created by another build while this one ran (a lost race); nothing was published, run the build again", errno: code)
+                    throw SiteError(path: display, message: "was created by another build while this one ran (a lost race); nothing was published, run the build again", errno: code, temporary: true)
                 }
                 throw SiteError(path: output.path, message: "could not be put in place: \(SystemError.describe(code))", errno: code)
             }
@@ -707,11 +707,15 @@ package struct SiteError: Error, Sendable, CustomStringConvertible {
     package var message: String
     /// The system's error number, when a call failed.
     package var errno: Int32?
+    /// Another build held the output (its lock, or a race to create it): the same build may
+    /// succeed when run again, with nothing wrong in its input.
+    package var temporary: Bool
 
-    package init(path: String, message: String, errno: Int32? = nil) {
+    package init(path: String, message: String, errno: Int32? = nil, temporary: Bool = false) {
         self.path = path
         self.message = message
         self.errno = errno
+        self.temporary = temporary
     }
 
     /// The file system is out of space, inodes or quota.

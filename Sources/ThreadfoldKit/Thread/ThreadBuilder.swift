@@ -113,7 +113,7 @@ private struct Builder {
                 flags[Int(i)].remove(.visible)
                 diagnostics.append(Diagnostic(kind: .omittedDeleted, record: Int(i), error: record.message(
                     about: Int(i), "is \(removed ? "removed" : "deleted") and has no replies; left out of the page",
-                    severity: .warning)))
+                    severity: .note)))
             }
         }
         allStart = []; allChildren = []; allRoots = []

@@ -80,7 +80,7 @@ enum DiscourseImporter: ImporterForm {
                 smallActions.insert(CommentID(String(number)))
                 guard context.member(post, "deleted_at") == nil else {
                     var warning = context.reader.error(at: post, path: path + ".deleted_at",
-                                                       "is a deleted small-action post; left out of the notices", severity: .warning)
+                                                       "is a deleted small-action post; left out of the notices", severity: .note)
                     warning.kind = "deletedNotice"
                     context.skipped.append(warning)
                     return

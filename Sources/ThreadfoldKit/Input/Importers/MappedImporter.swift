@@ -232,7 +232,7 @@ enum MappedImporter {
             let conditions = mapping.conditions.map(\.described).joined(separator: ", ")
             var note = reader.error(at: list, path: listPath,
                                     "\(Printable.count(leftOut, "item")) left out by \(conditions) (with any replies nested in them)",
-                                    severity: .warning)
+                                    severity: .note)
             note.kind = "filtered"
             context.skipped.append(note)
         }
