@@ -95,7 +95,9 @@ enum DisqusImporter: ImporterForm {
                 message: "found a document type declaration (<!DOCTYPE>); expected a Disqus export, which has none (declared entities are not expanded) (read as \(described))")])
         }
         let events = Events()
-        let parser = XMLParser(data: Data(bytes))
+        // Fed from a stream, so libxml2 reads the export in chunks: handed as one block, an
+        // export past its 10,000,000-byte lookup limit is refused as malformed.
+        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
