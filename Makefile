@@ -107,7 +107,7 @@ zstd-cli:
 ## the chain listed deepest first, and a two-item cycle with every other item hanging off it, each
 ## checked at SLOW_IMPORT_SIZES items; fails when 10x the items take more than 10x the time (plus 0.1 s)
 SLOW_DUMP_COMMENTS ?= 5000000
-SLOW_IMPORT_SIZES ?= 20000,200000,1000000
+SLOW_IMPORT_SIZES ?= 20000,100000,200000,1000000
 check-slow: deps zstd-cli
 	$(SWIFT) build -c release --product threadfold
 	$(SWIFT) build -c release --product threadfold-bench

@@ -39,7 +39,7 @@ struct Settings: Sendable {
     var dumpTimeout: Double?
     /// `--import-scaling`: time `check` on every form's reply shapes at `importSizes` (make check-slow).
     var importScaling = false
-    /// `--import-sizes N,N,...`: the item counts, each ten times the one before.
+    /// `--import-sizes N,N,...`: the item counts, growing.
     var importSizes = [20_000, 200_000]
     /// `--generate-dump main|warnings COMMENTS FORM`: internal; write a dump in this fresh process.
     var generateDump: (warnings: Bool, comments: Int, form: String)?
