@@ -101,9 +101,13 @@ zstd-cli:
 
 ## check-slow: cmark's pathological inputs within limits (1 MB in 1 s, 10x input at most ~15x time,
 ## from the first size of 100 KB, 1 MB or 10 MB that takes 5 ms),
-## a 200 MB thread file rendered, and a Reddit dump of SLOW_DUMP_COMMENTS comments built under 512 MB
-## of peak memory (fails when it is not)
+## a 200 MB thread file rendered, a Reddit dump of SLOW_DUMP_COMMENTS comments built under 512 MB
+## of peak memory (fails when it is not), and import scaling: in every form (Reddit, Hacker News,
+## Discourse, Lobsters, Lemmy, Mastodon, GitHub, Disqus, Threadfold's own, mapped), a parent chain,
+## the chain listed deepest first, and a two-item cycle with every other item hanging off it, each
+## checked at SLOW_IMPORT_SIZES items; fails when 10x the items take more than 10x the time (plus 0.1 s)
 SLOW_DUMP_COMMENTS ?= 5000000
+SLOW_IMPORT_SIZES ?= 20000,100000,200000,1000000
 check-slow: deps zstd-cli
 	$(SWIFT) build -c release --product threadfold
 	$(SWIFT) build -c release --product threadfold-bench
@@ -111,6 +115,8 @@ check-slow: deps zstd-cli
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --huge 200
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" --dump-check --dump-comments $(SLOW_DUMP_COMMENTS) \
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus
+	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" --import-scaling --import-sizes $(SLOW_IMPORT_SIZES) \
+	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold"
 
 ## fuzz: libFuzzer + AddressSanitizer over the importers, renderer and HTML sanitizer (FUZZ_SECONDS,
 ## default 600). Leak detection is off: Swift packs enum payload pointers, so LeakSanitizer

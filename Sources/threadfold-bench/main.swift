@@ -37,6 +37,10 @@ struct Settings: Sendable {
     /// by default 30 times what the 50,000 comments/s target allows the build, at least 2 minutes
     /// (a loaded machine; and the limit is there for builds that would take hours).
     var dumpTimeout: Double?
+    /// `--import-scaling`: time `check` on every form's reply shapes at `importSizes` (make check-slow).
+    var importScaling = false
+    /// `--import-sizes N,N,...`: the item counts, growing.
+    var importSizes = [20_000, 200_000]
     /// `--generate-dump main|warnings COMMENTS FORM`: internal; write a dump in this fresh process.
     var generateDump: (warnings: Bool, comments: Int, form: String)?
 }
@@ -54,6 +58,10 @@ let usage = """
       --warnings-comments N    comments in the dump that times warnings (default 100000)
       --dump-timeout S         stop a dump build after S seconds
       --dump-check             build one dump and check its peak memory (make check-slow)
+      --import-scaling [--import-sizes N,N,...]
+                               time check on every form's parent chain, reversed chain and cycle
+                               with hanging items at each size (default 20000,200000); fails when
+                               10x the items take more than 10x the time
       --pathological [--huge MB]
                                time cmark's slow shapes (and one generated thread of MB megabytes)
     """
@@ -76,6 +84,7 @@ while !arguments.isEmpty {
     if flag == "--help" || flag == "-h" { print(usage); exit(0) }
     if flag == "--pathological" { settings.pathological = true; continue }
     if flag == "--no-dump" { settings.dump = false; continue }
+    if flag == "--import-scaling" { settings.importScaling = true; continue }
     if flag == "--dump-only" { settings.dumpOnly = true; continue }
     if flag == "--dump-check" { settings.dumpCheck = true; continue }
     if flag == "--generate-dump", arguments.count >= 3 {
@@ -98,6 +107,7 @@ while !arguments.isEmpty {
     case "--seed": settings.seed = number(value, flag, as: UInt64.self)
     case "--runs": settings.runs = number(value, flag)
     case "--huge": settings.hugeMB = number(value, flag)
+    case "--import-sizes": settings.importSizes = value.split(separator: ",").map { number(String($0), flag) }
     case "--dump-comments": settings.dumpComments = max(50, number(value, flag))
     case "--dump-runs": settings.dumpRuns = max(1, number(value, flag))
     case "--warnings-comments": settings.warningsComments = max(50, number(value, flag))
@@ -635,6 +645,13 @@ if settings.dumpCheck {
     print("Reddit dump at \(grouped(settings.dumpComments)) comments: peak memory of threadfold build (--jobs 2)")
     let ok = checkDumpMemory()
     print(ok ? "within the bound" : "the dump build broke the bound or failed")
+    exit(ok ? 0 : 1)
+}
+
+if settings.importScaling {
+    print("Import scaling: threadfold check on every form's reply shapes (best of 3 fresh processes, 1 at 1,000,000 items)")
+    let ok = checkImportScaling(sizes: settings.importSizes)
+    print(ok ? "every form linear on every shape" : "some form grew faster than its input")
     exit(ok ? 0 : 1)
 }
 

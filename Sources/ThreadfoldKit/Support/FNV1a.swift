@@ -22,4 +22,9 @@ enum FNV1a {
     static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         ContentHash.hex(hash(bytes))
     }
+
+    /// The hash's top `bits` (a multiple of 4, at most 64) as hex digits.
+    static func hex<S: Sequence>(_ bytes: S, bits: Int) -> String where S.Element == UInt8 {
+        String(hex(bytes).prefix(bits / 4))
+    }
 }

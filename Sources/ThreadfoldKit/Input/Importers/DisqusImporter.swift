@@ -95,7 +95,9 @@ enum DisqusImporter: ImporterForm {
                 message: "found a document type declaration (<!DOCTYPE>); expected a Disqus export, which has none (declared entities are not expanded) (read as \(described))")])
         }
         let events = Events()
-        let parser = XMLParser(data: Data(bytes))
+        // Fed from a stream, so libxml2 reads the export in chunks: handed as one block, an
+        // export past its 10,000,000-byte lookup limit is refused as malformed.
+        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
@@ -149,13 +151,24 @@ enum DisqusImporter: ImporterForm {
         for entry in events.entries where entry.kind == "post" && entry.fields["isSpam"] == "true" {
             if let id = entry.id { spamParent[id] = entry.references["parent"] }
         }
+        // Each spam post's first ancestor that is not spam, found once: a walk stops at a spam post
+        // already answered, so all walks together are linear in the spam. A cycle of spam answers
+        // the spam post where the walk met itself, which the thread then reports as missing.
+        var answered: [String: String?] = [:]
         func parent(_ entry: Entry) -> String? {
+            var walk: [String] = []
+            var onWalk: Set<String> = []
             var current = entry.references["parent"]
-            var steps = 0
-            while let id = current, let up = spamParent[id], steps <= spamParent.count {
+            while let id = current, let up = spamParent[id] {
+                if let known = answered[id] {
+                    current = known
+                    break
+                }
+                guard onWalk.insert(id).inserted else { break }
+                walk.append(id)
                 current = up
-                steps += 1
             }
+            for id in walk { answered[id] = current }
             return current
         }
         var position = 0

@@ -172,23 +172,14 @@ enum HackerNewsImporter: ImporterForm {
             if byID[id] == nil { byID[id] = all.count }
             all.append(item)
         }
-        // Each comment's thread: the story at the top of its parent chain, or the first item
-        // missing from the file (bounded walk, so a parent cycle cannot loop).
-        func root(of index: Int) -> CommentID {
-            var current = all[index]
-            var steps = 0
-            while !current.isStory, let parent = current.parent, let next = byID[parent], steps <= all.count {
-                current = all[next]
-                steps += 1
-            }
-            return current.isStory ? current.id : (current.parent ?? current.id)
-        }
+        let keys = threadKeys(all.map { ParentLink(isStory: $0.isStory, parent: $0.parent.flatMap { byID[$0] }) },
+                              ids: all.map(\.id), parents: all.map(\.parent))
         var order: [CommentID] = []
         var threads: [CommentID: ThreadRecord] = [:]
         // Each story's `descendants`: HN's count of its comments, whether or not the file holds them.
         var descendantCounts: [CommentID: Int64] = [:]
         for (index, item) in all.enumerated() {
-            let key = item.isStory ? item.id : root(of: index)
+            let key = keys[index].id
             if threads[key] == nil {
                 var record = ThreadRecord(id: key, file: context.file, source: document.bytes)
                 record.info.url = "https://news.ycombinator.com/item?id=\(key.string)"
@@ -211,8 +202,12 @@ enum HackerNewsImporter: ImporterForm {
                 }
                 continue
             }
+            // A reply to the story, or to the missing item the thread is named after, is top level;
+            // a thread named after a comment of its own (a cycle's) keeps every parent, so the
+            // tree finds the cycle and reports it.
+            let topLevel = item.parent == key && !keys[index].isComment
             // The item's own path ("$[3]") is its whole origin.
-            var comment = CommentRecord(id: item.id, parentID: item.parent == key ? nil : item.parent,
+            var comment = CommentRecord(id: item.id, parentID: topLevel ? nil : item.parent,
                                         origin: RecordOrigin(offset: Int32(document.offset(node)), container: -1,
                                                              key: String(item.path.dropFirst()), index: -1))
             comment.author = context.string(node, "by", item.path)
@@ -228,6 +223,71 @@ enum HackerNewsImporter: ImporterForm {
             threads[key]!.info.unarchivedComments = Int(count) - threads[key]!.comments.count
         }
         return order.map { threads[$0]! }
+    }
+}
+
+extension HackerNewsImporter {
+    /// An item's place in the parent graph: whether it is a story (a thread of its own), and the
+    /// index of its parent's item when the file holds one.
+    struct ParentLink {
+        var isStory: Bool
+        var parent: Int?
+    }
+
+    /// The thread an item belongs to: `id` names it; `isComment` when that is the id of a
+    /// comment in the file (a parent cycle's, or a comment with no parent at all), not of a
+    /// story or of a missing item the thread's top-level comments answer.
+    struct ThreadKey {
+        var id: CommentID
+        var isComment: Bool
+    }
+
+    /// Each item's thread, in one pass over the parent graph: the story at the top of its parent
+    /// chain; else the item the chain answers that the file does not hold; else, for a chain that
+    /// ends in a parent cycle, the cycle's member that comes first in the file. Each walk stops at
+    /// the first item whose thread is known and then gives its thread to every item it passed, so
+    /// every item is walked once: O(n) in all, with no recursion however deep the chains.
+    static func threadKeys(_ links: [ParentLink], ids: [CommentID], parents: [CommentID?]) -> [ThreadKey] {
+        let unknown = -1, walking = -2
+        // Each item's key, as an index into `found`, once known; `walking` while on the current walk.
+        var keyOf = [Int](repeating: unknown, count: links.count)
+        var found: [ThreadKey] = []
+        var walk: [Int] = []
+        for start in links.indices where keyOf[start] == unknown {
+            walk.removeAll(keepingCapacity: true)
+            var current = start
+            var key: Int
+            while true {
+                if keyOf[current] >= 0 {
+                    key = keyOf[current]
+                    break
+                }
+                if keyOf[current] == walking {
+                    // The walk met itself: the items from `current` on are a cycle.
+                    let from = walk.lastIndex(of: current)!
+                    found.append(ThreadKey(id: ids[walk[from...].min()!], isComment: true))
+                    key = found.count - 1
+                    break
+                }
+                keyOf[current] = walking
+                walk.append(current)
+                let link = links[current]
+                if link.isStory {
+                    found.append(ThreadKey(id: ids[current], isComment: false))
+                } else if let parent = link.parent {
+                    current = parent
+                    continue
+                } else if let missing = parents[current] {
+                    found.append(ThreadKey(id: missing, isComment: false))
+                } else {
+                    found.append(ThreadKey(id: ids[current], isComment: true))
+                }
+                key = found.count - 1
+                break
+            }
+            for item in walk { keyOf[item] = key }
+        }
+        return keyOf.map { found[$0] }
     }
 }
 

@@ -14,6 +14,9 @@ struct ListingRenderer: Sendable {
     var jobs = 1
     /// Threads in the whole site (for the search index's chunk count).
     var threadCount = 0
+    /// Bits of FNV-1a-64 in a category section's key; fewer only in tests, which make two names
+    /// share a key to show that they still get sections of their own.
+    var sectionKeyBits = 64
 
     var strings: StringsTable { language.strings }
 
@@ -235,11 +238,17 @@ struct ListingRenderer: Sendable {
     }
 
     /// Sections in display order: months newest first, categories by name; threads without a
-    /// month or category last. Threads keep index order inside each.
+    /// month or category last. Threads keep index order inside each. Categories are told apart by
+    /// their names' bytes, never by their keys (`categoryKeys`).
     func group(_ summaries: PackedSummaries) -> [Section] {
-        var byKey: [String: Section] = [:]
+        var sections: [Section] = []
+        var byName: [[UInt8]: Int] = [:]
+        var categories: [Int] = []
         for (i, summary) in summaries.enumerated() {
             let key: String, name: String
+            // What the section is: a month's key, a category's name (after a 1, so that no name
+            // meets a fallback's key), or the fallback's key.
+            let identity: [UInt8]
             switch options.sections {
             case .month:
                 if let time = summary.activity, (1...9999).contains(time.components.year) {
@@ -248,26 +257,57 @@ struct ListingRenderer: Sendable {
                 } else {
                     key = "undated"; name = strings.text("undated")
                 }
+                identity = Array(key.utf8)
             case .category, .none:
                 if let category = summary.category {
-                    key = ThreadPaths.slug(category) + "-" + String(FNV1a.hex(category.utf8).prefix(8))
+                    key = ""
                     name = category
+                    identity = [1] + Array(category.utf8)
                 } else {
                     key = "uncategorised"; name = strings.text("uncategorised")
+                    identity = Array(key.utf8)
                 }
             }
-            byKey[key, default: Section(key: key, name: name, threads: [])].threads.append(i)
+            let s: Int
+            if let known = byName[identity] {
+                s = known
+            } else {
+                s = sections.count
+                byName[identity] = s
+                sections.append(Section(key: key, name: name, threads: []))
+                if key.isEmpty { categories.append(s) }
+            }
+            sections[s].threads.append(i)
             // No sum overflows: the whole site's total was checked first.
-            byKey[key]!.comments += summary.stats.comments
+            sections[s].comments += summary.stats.comments
         }
+        let keys = Self.categoryKeys(categories.map { sections[$0].name }, bits: sectionKeyBits)
+        for (s, key) in zip(categories, keys) { sections[s].key = key }
         let fallback = options.sections == .month ? "undated" : "uncategorised"
-        return byKey.values.sorted { a, b in
+        return sections.sorted { a, b in
             if (a.key == fallback) != (b.key == fallback) { return b.key == fallback }
             if options.sections == .month { return a.key > b.key }
             let x = a.name.lowercased(), y = b.name.lowercased()
             if x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
             return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
         }
+    }
+
+    /// The section keys (`s/<key>/`) of categories `names`, different in bytes: the slug, a dash
+    /// and `bits` of FNV-1a-64 over the name's bytes as hex. Names whose keys meet are put in
+    /// byte order; the first keeps the key, the others get `_2`, `_3`, … after it. A key is
+    /// otherwise only slug letters, digits, dashes and hex, so a suffixed key meets no other
+    /// key, and the keys depend on the set of names alone, not on the order threads came in.
+    static func categoryKeys(_ names: [String], bits: Int) -> [String] {
+        let keys = names.map { ThreadPaths.slug($0) + "-" + FNV1a.hex(Array($0.utf8), bits: bits) }
+        var sharing: [String: [Int]] = [:]
+        for (n, key) in keys.enumerated() { sharing[key, default: []].append(n) }
+        var result = keys
+        for (key, members) in sharing where members.count > 1 {
+            let ordered = members.sorted { Array(names[$0].utf8).lexicographicallyPrecedes(Array(names[$1].utf8)) }
+            for (k, n) in ordered.enumerated() where k > 0 { result[n] = key + "_\(k + 1)" }
+        }
+        return result
     }
 
     /// The newest month, or the largest category (the first of equals), starts open.

@@ -119,4 +119,23 @@ struct DisqusImporterTests {
             #expect(error.errors[0].line != nil)
         }
     }
+
+    @Test("a chain of 10,000 spam posts under a real post, with 10,000 replies to its deepest: each reply answers the real post; a spam cycle answers where it closes")
+    func disqusSpamChainIsLinear() throws {
+        func post(_ id: String, parent: String?, spam: Bool) -> String {
+            let answers = parent.map { #"<parent dsq:id="\#($0)"/>"# } ?? ""
+            return #"<post dsq:id="\#(id)"><thread dsq:id="1"/>\#(answers)<message>m</message><isSpam>\#(spam)</isSpam><author><name>a</name></author></post>"#
+        }
+        var xml = #"<?xml version="1.0" encoding="utf-8"?><disqus xmlns:dsq="http://disqus.com/disqus-internals"><thread dsq:id="1"><title>T</title></thread>"#
+        xml += post("real", parent: nil, spam: false)
+        for k in 1...10_000 { xml += post("s\(k)", parent: k == 1 ? "real" : "s\(k - 1)", spam: true) }
+        for k in 1...10_000 { xml += post("r\(k)", parent: "s10000", spam: false) }
+        // Two spam posts answering each other, and a reply to one of them.
+        xml += post("x1", parent: "x2", spam: true) + post("x2", parent: "x1", spam: true) + post("y", parent: "x1", spam: false)
+        let result = try Self.read(xml + "</disqus>")
+        let comments = try #require(result.threads.first).comments
+        #expect(comments.count == 10_002 && result.skipped.count == 10_002)
+        #expect(comments.dropFirst().dropLast().allSatisfy { $0.parentID == CommentID("real") })
+        #expect(comments.last?.parentID == CommentID("x1"))
+    }
 }
