@@ -12,7 +12,7 @@ enum XMLErrorText {
     }
 
     private static let sentences: [Int: String] = [
-        1: "found a text node longer than libxml2 reads (\(textLimit)), or an internal parser error; expected text of a comment's size",
+        1: "found an attribute value or a name longer than libxml2 reads (\(textLimit)), or an internal parser error; expected values of a comment's size",
         2: "ran out of memory reading the XML; expected a document that fits",
         3: "found no start of an XML document; expected '<?xml' or '<disqus>'",
         4: "found no XML; expected a <disqus> document",
