@@ -115,7 +115,7 @@ struct DiscourseSmallActionTests {
         #expect(record.notices[2].action == nil && record.notices[2].actor == nil && record.notices[2].body == "<p>Something happened.</p>")
     }
 
-    @Test("a deleted small-action post is left out with a warning naming it, never silently")
+    @Test("a deleted small-action post is left out with a note naming it, never silently")
     func deleted() throws {
         let json = #"""
             {"id": 6, "title": "T", "post_stream": {"posts": [
@@ -126,7 +126,7 @@ struct DiscourseSmallActionTests {
         let result = try Importer.read(bytes: Array(json.utf8), file: "t.json")
         let record = try #require(result.threads.first)
         #expect(record.notices.isEmpty && record.comments.map(\.id.string) == ["3"] && record.comments[0].parentID == nil)
-        #expect(result.skipped.map(\.description) == [#"t.json:3:3: warning: $.post_stream.posts[1].deleted_at: is a deleted small-action post; left out of the notices"#])
+        #expect(result.skipped.map(\.description) == [#"t.json:3:3: note: $.post_stream.posts[1].deleted_at: is a deleted small-action post; left out of the notices"#])
         #expect(result.skipped[0].kind == "deletedNotice")
     }
 }

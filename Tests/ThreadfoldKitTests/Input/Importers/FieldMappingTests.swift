@@ -103,7 +103,7 @@ struct FullMappingTests {
         #expect(thread.path(of: 1) == "$.page.items[0].data.kids[0]")
         // Two stubs and the reply inside one are left out and counted, in one warning.
         let note = try #require(result.skipped.first { $0.kind == "filtered" })
-        #expect(note.description == "m.json:2:11: warning: $.page.items: 3 items left out by where.kind=t1 (with any replies nested in them)")
+        #expect(note.description == "m.json:2:11: note: $.page.items: 3 items left out by where.kind=t1 (with any replies nested in them)")
         #expect(result.skipped.count == 1)
         // Rendered, every body is there.
         let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
