@@ -14,6 +14,9 @@ enum CheckCommand {
         options: [
             OptionSpec("all", "List every warning (default: at most 10 of each kind per file), and each\nthread of a file of many."),
             OptionSpec("jobs", short: "j", value: "n", "Threads of dumps checked at once (default: all cores)."),
+            OptionSpec("report", value: "file", "Write a JSON summary: each input's counts and every\nerror, warning and note with its place, kind and severity\n(docs/report.schema.json)."),
+            StrictRule.spec,
+            OptionSpec("quiet", short: "q", "Print nothing but errors and what fails --strict."),
         ] + SharedOptions.threadKey + SharedOptions.thread,
         discussion: """
             Prints, per file (or per thread, for one thread or with --all): comments, people and
@@ -28,6 +31,14 @@ enum CheckCommand {
             """,
         run: run)
 
+    /// What one run of `check` found, for `--report` and `--strict`.
+    struct Findings {
+        /// Each input (the dumps as one), what it was read as, and its counts.
+        var inputs: [(file: String, form: String, counts: ThreadCounts?)] = []
+        var messages: [InputError] = []
+        var thrown: [Message] = []
+    }
+
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
         guard !parsed.positionals.isEmpty else {
             return CLI.usageError("missing <input>", usage: command.usage, console)
@@ -35,16 +46,46 @@ enum CheckCommand {
         var options = ThreadOptions()
         var importing: ImportOptions
         var jobs = ProcessInfo.processInfo.activeProcessorCount
+        let strict: StrictRule?
         do {
             if let sort = try SharedOptions.sortOrder(parsed, "sort") { options.sort = sort }
             options.replySort = try SharedOptions.sortOrder(parsed, "reply-sort")
             importing = try SharedOptions.importOptions(parsed)
             try SharedOptions.threadKey(parsed, into: &importing)
             if let n = try SharedOptions.integer(parsed, "jobs", in: 1...1024) { jobs = n }
+            strict = try StrictRule.parse(parsed)
+            if let path = parsed.value("report"), let problem = ReportFile.problem(path) { throw UsageError(message: problem) }
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         options.allowDuplicates = parsed.has("allow-duplicates")
+        let started = DispatchTime.now().uptimeNanoseconds
+        // With -q only errors reach the terminal: what is found otherwise goes to `shown`.
+        let quiet = parsed.has("quiet")
+        let shown = quiet ? Console(out: { _ in }, err: { _ in }) : console
+        var findings = Findings()
+        let failed = check(parsed, options: options, importing: importing, jobs: jobs, into: &findings, console: console, shown: shown)
+        let failing = strict.map { rule in findings.messages.filter { rule.fails(Message($0)) } } ?? []
+        var code = failed ? CLI.ExitCode.failure : CLI.ExitCode.success
+        if !failed && !failing.isEmpty {
+            if quiet { console.show(failing) }
+            console.err("Error: --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
+            code = CLI.ExitCode.warnings
+        }
+        if let path = parsed.value("report") {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            if let reason = ReportFile.write(reportJSON(findings, exit: code, seconds: seconds), to: path) {
+                console.err(Printable.escape("\(path): error: cannot write the report: \(reason)") + "\n")
+                if code == CLI.ExitCode.success { code = CLI.ExitCode.failure }
+            }
+        }
+        return code
+    }
+
+    /// Checks every input, printing errors to `console` and everything else to `shown`; true
+    /// when any input failed.
+    private static func check(_ parsed: ParsedArguments, options: ThreadOptions, importing: ImportOptions, jobs: Int,
+                              into findings: inout Findings, console: Console, shown: Console) -> Bool {
         let all = parsed.has("all")
         // Which inputs are dumps: the rule `build` lists its inputs by, from each file's first line.
         let detect = ArchiveInput.dumps(importing)
@@ -65,14 +106,14 @@ enum CheckCommand {
                 }
                 var check = DumpCheck(units: units, importing: importing, thread: options, jobs: jobs)
                 check.eachThread = all
-                if !checkDumps(check, console) { failed = true }
+                if !checkDumps(check, console, shown: shown, into: &findings) { failed = true }
                 continue
             }
             let display = input == "-" ? "<stdin>" : input
             do {
                 let bytes = try SharedOptions.read(input, console).get()
                 let result = try Importer.read(bytes: bytes, file: display, options: importing)
-                SharedOptions.noteDetected(result, file: display, console)
+                SharedOptions.noteDetected(result, file: display, shown)
                 // A file of many threads (a document of threads) is summed up in two lines;
                 // --all lists each thread.
                 let each = result.threads.count == 1 || all
@@ -85,31 +126,70 @@ enum CheckCommand {
                     diagnostics += thread.diagnostics
                     guard each else { continue }
                     let label = Printable.escape(result.threads.count == 1 ? display : "\(display) (thread \(record.info.id?.string ?? "?"))")
-                    printThread(label, counts, readAs: result.format.described, console)
-                    SharedOptions.report(thread.diagnostics, file: display, limit: all ? Int.max : 10, console)
+                    printThread(label, counts, readAs: result.format.described, shown)
+                    SharedOptions.report(thread.diagnostics, file: display, limit: all ? Int.max : 10, shown)
                 }
                 if !each {
-                    printSum(Printable.escape(display), sum, readAs: result.format.described, console)
+                    printSum(Printable.escape(display), sum, readAs: result.format.described, shown)
                     // In the file's order, whichever thread each came from.
                     let ordered = diagnostics.enumerated().sorted { ($0.element.error.line ?? 0, $0.offset) < ($1.element.error.line ?? 0, $1.offset) }
-                    SharedOptions.report(ordered.map(\.element), file: display, limit: 10, console)
+                    SharedOptions.report(ordered.map(\.element), file: display, limit: 10, shown)
                 }
+                findings.inputs.append((display, result.format.rawValue, sum))
+                findings.messages += result.skipped + diagnostics.map(\.error)
             } catch {
                 failed = true
                 SharedOptions.printErrors(error, console)
+                findings.inputs.append((display, "", nil))
+                findings.thrown += Message.of(error, file: display)
             }
         }
-        return failed ? CLI.ExitCode.failure : CLI.ExitCode.success
+        return failed
+    }
+
+    /// `check --report`: the shape `build --report` writes, with what each input held.
+    static func reportJSON(_ findings: Findings, exit: Int32, seconds: Double) -> [UInt8] {
+        var w = JSONWriter(pretty: true)
+        let messages = findings.thrown + findings.messages.map { Message($0) }
+        w.object { w in
+            w.field("version", Threadfold.version)
+            w.field("exit", Int(exit))
+            w.key("inputs")
+            w.array { w in
+                for input in findings.inputs {
+                    w.object { w in
+                        w.field("file", input.file)
+                        if !input.form.isEmpty { w.field("form", input.form) }
+                        guard let c = input.counts else { return }
+                        for (name, value) in [("threads", c.threads), ("comments", c.comments), ("orphans", c.orphans), ("cycles", c.cycles),
+                                              ("duplicates", c.duplicates), ("deletedLeftOut", c.deletedLeftOut), ("records", c.records),
+                                              ("withBody", c.bodies), ("withAuthor", c.authors), ("withTime", c.times), ("notices", c.notices)] {
+                            w.field(name, value)
+                        }
+                    }
+                }
+            }
+            for (name, severity) in [("errors", InputError.Severity.error), ("warnings", .warning), ("notes", .note)] {
+                w.key(name)
+                w.array { w in for message in messages where message.severity == severity { message.write(into: &w) } }
+            }
+            w.key("milliseconds")
+            w.object { w in w.field("total", Int((seconds * 1000).rounded())) }
+        }
+        return w.out + [0x0A]
     }
 
     /// Checks the dumps together and prints what was found, as for a file of many threads, or
     /// with --all each thread, named by its first record's file and line. False on errors.
-    static func checkDumps(_ check: DumpCheck, _ console: Console) -> Bool {
-        SharedOptions.noteForms(check.files, importing: check.importing, console)
+    static func checkDumps(_ check: DumpCheck, _ console: Console, shown: Console, into findings: inout Findings) -> Bool {
+        SharedOptions.noteForms(check.files, importing: check.importing, shown)
         let report = check.run()
         for error in report.errors { console.err(error.shown + "\n") }
         if report.moreErrors > 0 { console.err("… and \(report.moreErrors) more errors\n") }
+        findings.messages += report.errors + report.warnings + report.threads.flatMap(\.warnings)
+        findings.inputs.append((SharedOptions.dumpsLabel(check.files), check.files.first?.form.rawValue ?? "", report.errors.isEmpty ? report.counts : nil))
         guard report.errors.isEmpty else { return false }
+        let console = shown
         var forms: [DumpForm] = []
         for file in check.files where !forms.contains(file.form) { forms.append(file.form) }
         let readAs = forms.map(\.described).joined(separator: " and ")

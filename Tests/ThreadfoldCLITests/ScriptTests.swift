@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ThreadfoldCLI
+import ThreadfoldKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a build script relies on: exit codes, reports, and a quiet terminal.
+@Suite("threadfold in build scripts")
+struct ScriptTests {
+    let cli = CLITests()
+
+    @Test("scripts: a site another build holds exits 75 and says to run again; the report lists the lock with its kind")
+    func lockedExits75() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try cli.write(BuildCommandTests().thread("t1"), "t1.json", in: folder)
+        #expect(try cli.run(["build", "-q", "--no-fsync", "-o", "site", input], in: folder).status == 0)
+        // Another build: it holds the lock on the site's marker.
+        let marker = open(folder.appendingPathComponent("site/.threadfold").path, O_RDONLY)
+        #expect(marker >= 0 && flock(marker, LOCK_EX | LOCK_NB) == 0)
+        defer { close(marker) }
+        let blocked = try cli.run(["build", "--no-fsync", "-o", "site", input, "--report", "r.json"], in: folder)
+        #expect(blocked.status == 75, "\(blocked.err)")
+        #expect(blocked.err.contains("Another build is writing it: run this one again when that one has finished."), "\(blocked.err)")
+        let report = String(decoding: try Data(contentsOf: folder.appendingPathComponent("r.json")), as: UTF8.self)
+        #expect(report.contains("\"exit\": 75") && report.contains("\"kind\": \"locked\"") && report.contains("\"severity\": \"error\""), "\(report)")
+        // Broken input is still exit 1, lock or not: the input is what to fix.
+        let broken = try cli.write("{", "broken.json", in: folder)
+        #expect(try cli.run(["build", "-q", "--no-fsync", "-o", "site", broken], in: folder).status == 1)
+    }
+
+    @Test("scripts: --report lists a refused output folder; a report path that cannot be written is a usage error before anything is built")
+    func reportAlwaysListsErrors() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try cli.write(BuildCommandTests().thread("t1"), "t1.json", in: folder)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("site"), withIntermediateDirectories: true)
+        try cli.write("mine", "site/notes.txt", in: folder)
+        let refused = try cli.run(["build", "--no-fsync", "-o", "site", input, "--report", "r.json"], in: folder)
+        #expect(refused.status == 1)
+        let report = String(decoding: try Data(contentsOf: folder.appendingPathComponent("r.json")), as: UTF8.self)
+        #expect(report.contains("\"kind\": \"output\"") && report.contains("did not write"), "\(report)")
+        for bad in ["nowhere/r.json", "."] {
+            let run = try cli.run(["build", "--no-fsync", "-o", "fresh", input, "--report", bad], in: folder)
+            #expect(run.status == 64, "\(bad): \(run.err)")
+            #expect(run.err.contains("See 'threadfold help build' for more."), "\(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fresh").path), "nothing published")
+        }
+    }
+
+    @Test("scripts: the progress bar is drawn only when asked or on a real terminal; TERM=dumb and CI draw none")
+    func progressEtiquette() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try cli.write(BuildCommandTests().thread("t1"), "t1.json", in: folder)
+        let always = try cli.run(["build", "--progress", "always", "--no-fsync", "-o", "site", input], in: folder)
+        #expect(always.status == 0 && always.err.contains("\r"), "\(always.err)")
+        let never = try cli.run(["build", "--progress", "never", "--no-fsync", "-o", "site", input], in: folder)
+        #expect(never.status == 0 && !never.err.contains("\r") && !never.err.contains("\u{1B}"))
+        let auto = try cli.run(["build", "--no-fsync", "-o", "site", input], in: folder)
+        #expect(!auto.err.contains("\r"), "a pipe is no terminal")
+        #expect(try cli.run(["build", "--progress", "sometimes", "-o", "site", input], in: folder).status == 64)
+        let terminal = Console(out: { _ in }, err: { _ in }, errIsTerminal: true)
+        let parsed = ParsedArguments()
+        #expect(ProgressBar.shows(parsed, terminal, environment: ["TERM": "xterm-256color"]))
+        #expect(!ProgressBar.shows(parsed, terminal, environment: ["TERM": "dumb"]))
+        #expect(!ProgressBar.shows(parsed, terminal, environment: [:]))
+        #expect(!ProgressBar.shows(parsed, terminal, environment: ["TERM": "xterm", "CI": "true"]))
+    }
+
+    @Test("scripts: check --report writes each input's counts and every message; --strict and -q as for build")
+    func checkReport() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try cli.write(BuildCommandTests().thread("t1", orphan: true), "t1.json", in: folder)
+        let run = try cli.run(["check", "-q", input, "--report", "r.json"], in: folder)
+        #expect(run.status == 0 && run.out.isEmpty && run.err.isEmpty, "\(run.out)\(run.err)")
+        let report = String(decoding: try Data(contentsOf: folder.appendingPathComponent("r.json")), as: UTF8.self)
+        #expect(report.contains("\"inputs\"") && report.contains("\"orphans\": 1") && report.contains("\"kind\": \"orphan\""), "\(report)")
+        let strict = try cli.run(["check", "-q", "--strict", input], in: folder)
+        #expect(strict.status == 2 && strict.err.contains("warning:") && strict.err.contains("--strict fails on 1 message (orphan)"), "\(strict.err)")
+    }
+}
