@@ -50,12 +50,11 @@ test-deps:
 	@python3 -m pagefind --version >/dev/null 2>&1 || command -v pagefind >/dev/null 2>&1 || { echo "Installing pagefind[bin] with pip..."; python3 -m pip install -q "pagefind[bin]"; }
 
 ## test: the example package that uses the library (Examples/library), built and run against the
-## bundled example thread; the package and tarball as dist makes them, from a debug build, into
-## .build/dist-test (PackageTests run its binary with the toolchain hidden); then the whole test
-## suite (Swift Testing)
+## bundled example thread; make dist into .build/dist-test (PackageTests check the package and run
+## its binary with the toolchain hidden); then the whole test suite (Swift Testing)
 test: deps test-deps
 	$(MAKE) --no-print-directory check-library
-	$(MAKE) --no-print-directory dist DIST_CONFIG=debug DIST_BUILD=.build/static-debug DIST=.build/dist-test
+	$(MAKE) --no-print-directory dist DIST=.build/dist-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
@@ -110,7 +109,7 @@ zstd-cli:
 ## check-slow: cmark's pathological inputs within limits (1 MB in 1 s, 10x input at most ~15x time,
 ## from the first size of 100 KB, 1 MB or 10 MB that takes 5 ms),
 ## a 200 MB thread file rendered, and a Reddit dump of SLOW_DUMP_COMMENTS comments built under 512 MB
-## of peak memory (fails when it is not); then make dist, the release package and tarball
+## of peak memory (fails when it is not)
 SLOW_DUMP_COMMENTS ?= 5000000
 check-slow: deps zstd-cli
 	$(SWIFT) build -c release --product threadfold
@@ -119,7 +118,6 @@ check-slow: deps zstd-cli
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --huge 200
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" --dump-check --dump-comments $(SLOW_DUMP_COMMENTS) \
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus
-	$(MAKE) --no-print-directory dist
 
 ## fuzz: libFuzzer + AddressSanitizer over the importers, renderer and HTML sanitizer (FUZZ_SECONDS,
 ## default 600). Leak detection is off: Swift packs enum payload pointers, so LeakSanitizer
@@ -187,17 +185,16 @@ uninstall:
 
 # A static build has a build folder of its own: SwiftPM does not compile again when only
 # --static-swift-stdlib changes, and objects of both kinds in one folder fail to link.
-DIST        ?= dist
-DIST_CONFIG ?= release
-DIST_BUILD  ?= .build/static
+DIST       ?= dist
+DIST_BUILD ?= .build/static
 
 ## dist: $(DIST)/threadfold_<version>_amd64.deb and $(DIST)/threadfold-<version>-linux-x86_64.tar.gz,
-## holding what install installs, from a $(DIST_CONFIG) build with --static-swift-stdlib: it links
+## holding what install installs, from a release build with --static-swift-stdlib: it links
 ## nothing of the Swift toolchain, only Debian's libraries (cmark, gumbo, zstd, zlib, brotli, libxml2,
 ## libstdc++, libc), which the package Depends on as dpkg-shlibdeps finds them (packaging/dist.sh)
 dist: deps dist-deps
-	$(SWIFT) build -c $(DIST_CONFIG) --product threadfold --static-swift-stdlib --scratch-path $(DIST_BUILD)
-	@bin="$$($(SWIFT) build -c $(DIST_CONFIG) --scratch-path $(DIST_BUILD) --show-bin-path)/threadfold"; \
+	$(SWIFT) build -c release --product threadfold --static-swift-stdlib --scratch-path $(DIST_BUILD)
+	@bin="$$($(SWIFT) build -c release --scratch-path $(DIST_BUILD) --show-bin-path)/threadfold"; \
 	  stage="$(DIST_BUILD)/stage"; rm -rf "$$stage" && \
 	  $(MAKE) --no-print-directory -s install-files BINARY="$$bin" DESTDIR="$$stage/debian/threadfold" PREFIX=/usr \
 	    ZSHCOMPDIR=/usr/share/zsh/vendor-completions >/dev/null && \

@@ -3,8 +3,7 @@ import Testing
 import TestSupport
 import ThreadfoldKit
 
-/// `make dist`'s Debian package and tarball, as `make test` builds them into .build/dist-test
-/// (from a debug build, linked and packed as `make dist` links and packs its release build):
+/// `make dist`'s Debian package and tarball, which `make test` writes into .build/dist-test:
 /// Depends found by dpkg-shlibdeps, the files, and the packaged binary run with the Swift
 /// toolchain's folder hidden under an empty tmpfs, as on a Debian machine without Swift.
 /// Outside CI the suite runs when that package is there; in CI a missing one is a failure.
