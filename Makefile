@@ -181,7 +181,8 @@ install-files:
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/threadfold" "$(DESTDIR)$(MANDIR)/man1/threadfold.1.gz" \
 	  "$(DESTDIR)$(BASHCOMPDIR)/threadfold" "$(DESTDIR)$(ZSHCOMPDIR)/_threadfold" "$(DESTDIR)$(FISHCOMPDIR)/threadfold.fish"
-	rm -rf "$(DESTDIR)$(DATADIR)"
+	rm -f "$(DESTDIR)$(DATADIR)"/*.schema.json
+	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 
 # A static build has a build folder of its own: SwiftPM does not compile again when only
 # --static-swift-stdlib changes, and objects of both kinds in one folder fail to link.
