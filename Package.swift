@@ -58,7 +58,14 @@ let package = Package(
             dependencies: ["Ccmark", "Cgumbo", "Czstd", "Czlib", "Cbrotli"],
             plugins: ["EmbedResources"]
         ),
-        .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"]),
+        // Records the git commit and Gumbo's version for `threadfold --version`.
+        .plugin(
+            name: "BuildInfo",
+            capability: .buildTool(),
+            dependencies: ["embed-resources"],
+            path: "Sources/BuildInfoPlugin"
+        ),
+        .target(name: "ThreadfoldCLI", dependencies: ["ThreadfoldKit"], plugins: ["BuildInfo"]),
         .executableTarget(name: "threadfold", dependencies: ["ThreadfoldCLI"]),
         .executableTarget(name: "threadfold-bench", dependencies: ["ThreadfoldKit"]),
         // What the web tests share: running Python with Selenium, and the W3C Nu checker.

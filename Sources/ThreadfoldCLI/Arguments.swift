@@ -8,12 +8,35 @@ struct OptionSpec: Sendable {
     /// For an option whose value may be left out (`--search`, `--search pagefind`): its value
     /// when bare, and the words that are taken as its value when they follow it.
     let bare: (value: String, choices: [String])?
+    /// What the value is, for the shell completions and the man page.
+    let kind: ValueKind
 
-    init(_ long: String, short: Character? = nil, value: String? = nil, bare: (value: String, choices: [String])? = nil, _ help: String) {
+    /// What an option's value (or a command's input) is: free text, one of some words, a
+    /// comma-separated list of them, a file or a folder. Completions offer the words, or the
+    /// file system.
+    enum ValueKind: Sendable, Equatable {
+        case text
+        case oneOf([String])
+        case listOf([String])
+        case file
+        case directory
+        /// The name of a subcommand (`help`'s input).
+        case subcommand
+
+        /// The raw values of an enum's cases, in declaration order.
+        static func cases<Choice: CaseIterable & RawRepresentable>(of type: Choice.Type) -> ValueKind where Choice.RawValue == String {
+            .oneOf(type.allCases.map(\.rawValue))
+        }
+    }
+
+    /// `kind` defaults to the words of `bare`, else free text (and to nothing for a flag).
+    init(_ long: String, short: Character? = nil, value: String? = nil, bare: (value: String, choices: [String])? = nil,
+         kind: ValueKind? = nil, _ help: String) {
         self.long = long
         self.short = short
         self.value = value
         self.bare = bare
+        self.kind = kind ?? bare.map { .oneOf($0.choices) } ?? .text
         self.help = help
     }
 }

@@ -6,14 +6,14 @@ enum BuildCommand {
     static let archive: [OptionSpec] = [
         OptionSpec("title", value: "text", "The site's title (default: \"All threads\" in the locale)."),
         OptionSpec("per-page", value: "n", "Threads per index or section page (default: 50)."),
-        OptionSpec("sections", value: "kind", "Group the index into collapsible sections: category,\nmonth or none (default: none)."),
+        OptionSpec("sections", value: "kind", kind: .cases(of: ArchiveOptions.Sections.self), "Group the index into collapsible sections: category,\nmonth or none (default: none)."),
         OptionSpec("page-depth", value: "d", "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8)."),
         OptionSpec("page-size", value: "n", "Top-level comments per page of a thread; longer threads\nare split between them (default: 200)."),
-        OptionSpec("layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested)."),
-        OptionSpec("orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page."),
+        OptionSpec("layout", value: "kind", kind: .cases(of: ArchiveOptions.Layout.self), "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested)."),
+        OptionSpec("orders", value: "list", kind: .listOf(CommentOrder.allCases.map(\.rawValue)), "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page."),
         OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml."),
         OptionSpec("feed-entries", value: "n", "Entries per Atom feed (default: 50)."),
-        OptionSpec("search", value: "kind", bare: ("titles", ["titles", "pagefind", "none"]),
+        OptionSpec("search", value: "kind", bare: ("titles", ArchiveOptions.Search.allCases.map(\.rawValue)),
                    "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites."),
         OptionSpec("search-timeout", value: "duration", "How long Pagefind may index the site before it is\nstopped, with everything it started, and the build\nfails: seconds, or 90s, 10m, 1h (default: 10m)."),
         OptionSpec("authors", "Write a page per participant at u/<name>-<hash>/ with\ntheir threads and comments, and link names to it."),
@@ -26,14 +26,14 @@ enum BuildCommand {
         abstract: "Build a static site from many threads: an index, a page per thread, feeds.",
         usage: "threadfold build <input> ... -o <site> [<options>]",
         options: [
-            OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
+            OptionSpec("output", short: "o", value: "dir", kind: .directory, "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
         ] + SharedOptions.threadKey + [
             OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare, and\nwith dumps their sorted lines as .<site>.spill."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete)."),
             precompress,
             OptionSpec("jobs", short: "j", value: "n", "Threads rendered at once (default: all cores)."),
             OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'."),
-            OptionSpec("report", value: "file", "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build."),
+            OptionSpec("report", value: "file", kind: .file, "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build."),
             StrictRule.spec,
             ProgressBar.spec,
             OptionSpec("quiet", short: "q", "Print nothing but errors and what fails --strict (and no\nprogress bar)."),
@@ -50,8 +50,8 @@ enum BuildCommand {
             Links are relative, so the site works from any folder or file://.
             --precompress adds .gz and .br copies for nginx's gzip_static and brotli_static
             (docs/archives.md, "Serving").
-            Exit status: 0 built, 1 input errors (nothing published), 2 built with warnings
-            (--strict only), 64 usage error.
+            Exit status: 0 built, 1 errors (nothing published), 2 built, but --strict failed,
+            64 usage error, 75 another build holds the site (nothing wrong: run it again).
             """,
         run: run)
 
@@ -319,7 +319,7 @@ struct ProgressBar {
     let start: UInt64
     var shown = false
 
-    static let spec = OptionSpec("progress", value: "when", "Draw a progress bar: auto (on a terminal whose TERM is\nset and not dumb, outside CI), always or never. -q never\ndraws one.")
+    static let spec = OptionSpec("progress", value: "when", kind: .oneOf(["auto", "always", "never"]), "Draw a progress bar: auto (on a terminal whose TERM is\nset and not dumb, outside CI), always or never. -q never\ndraws one.")
 
     /// Whether `--progress` (or its default, auto) asks for a bar on this console.
     static func shows(_ parsed: ParsedArguments, _ console: Console, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
@@ -386,16 +386,16 @@ enum MergeCommand {
         abstract: "Join shard builds into one site: index, sections, feeds and sitemap.",
         usage: "threadfold merge <shard> ... -o <site> [<options>]",
         options: [
-            OptionSpec("output", short: "o", value: "dir", "Site folder to write (default: site)."),
-            OptionSpec("report", value: "file", "Write a JSON summary of the merge (docs/report.schema.json)."),
+            OptionSpec("output", short: "o", value: "dir", kind: .directory, "Site folder to write (default: site)."),
+            OptionSpec("report", value: "file", kind: .file, "Write a JSON summary of the merge (docs/report.schema.json)."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it."),
             BuildCommand.precompress,
             StrictRule.spec,
             ProgressBar.spec,
             OptionSpec("quiet", short: "q", "Print nothing but errors (and what fails --strict)."),
             OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
-            OptionSpec("templates", value: "dir", "Folder of templates replacing the built-in ones."),
-            OptionSpec("assets", value: "dir", "Folder of files replacing or adding to the stylesheet\nand script."),
+            OptionSpec("templates", value: "dir", kind: .directory, "Folder of templates replacing the built-in ones."),
+            OptionSpec("assets", value: "dir", kind: .directory, "Folder of files replacing or adding to the stylesheet\nand script."),
         ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout", "search", "search-timeout", "authors"].contains($0.long) },
         discussion: """
             Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
@@ -406,7 +406,8 @@ enum MergeCommand {
             (and made here for shards built without them). docs/archives.md shows how to run
             shards with make -j, xargs -P, a CI matrix or Kubernetes indexed Jobs.
             """,
-        run: run)
+        run: run,
+        inputs: .directory)
 
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
         guard !parsed.positionals.isEmpty else {

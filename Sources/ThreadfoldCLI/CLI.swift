@@ -1,7 +1,8 @@
 import Foundation
 import ThreadfoldKit
 
-/// Threadfold's command line: `render`, `build`, `merge`, `preview`, `check`, `help`, `--version`.
+/// Threadfold's command line: `render`, `build`, `merge`, `preview`, `check`, `completions`,
+/// `help`, `--version`.
 ///
 /// Exit codes: 0 success, 1 input or output errors (nothing is published), 2 built with
 /// warnings (`build --strict`), 64 usage errors.
@@ -28,7 +29,9 @@ public enum CLI {
           merge     Join shard builds (build --shard K/N) into one site.
           preview   Render into a temporary folder and open it in a browser.
           check     Validate thread files and report what they hold.
-          help      Show help for a subcommand.
+          completions
+                    Print a completion script for bash, zsh or fish.
+          help      Show help for a subcommand (--man: the manual page).
 
         OPTIONS:
           -h, --help    Show help.
@@ -86,24 +89,16 @@ public enum CLI {
             console.out(overview)
             return ExitCode.success
         case "--version", "version":
-            console.out("\(Threadfold.version)\n")
-            return ExitCode.success
-        case "help":
-            guard let name = rest.first else {
-                console.out(overview)
-                return ExitCode.success
-            }
-            guard let command = commands[name] else {
-                return usageError("unknown subcommand '\(name)'", usage: "threadfold help <subcommand>", console)
-            }
-            console.out(command.help)
+            console.out(versionText)
             return ExitCode.success
         default:
             guard let command = commands[first] else {
                 if first.hasPrefix("-") {
                     return usageError("unknown option '\(first)'", usage: "threadfold <subcommand> [<options>]", console)
                 }
-                return usageError("unknown subcommand '\(first)'; expected render, build, merge, preview or check", usage: "threadfold <subcommand> [<options>]", console)
+                let names = ordered.map(\.name)
+                let expected = names.dropLast().joined(separator: ", ") + " or " + names.last!
+                return usageError("unknown subcommand '\(first)'; expected \(expected)", usage: "threadfold <subcommand> [<options>]", console)
             }
             let beforeTerminator = rest.prefix { $0 != "--" }
             if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") {
@@ -129,6 +124,19 @@ public enum CLI {
         return ExitCode.usage
     }
 
+    /// `threadfold --version`: the version alone on the first line (scripts read it), then the
+    /// commit and the versions of the C libraries it was built with.
+    static var versionText: String {
+        """
+        threadfold \(Threadfold.version)
+        commit: \(BuildInfo.commit ?? "unknown")
+        built with: cmark \(MarkdownRenderer.cmarkVersion), gumbo \(BuildInfo.gumbo ?? "unknown"), zstd \(Zstd.headerVersion)
+
+        """
+    }
+
+    /// A subcommand: its help, its options (parsing, help, manual page and completions are all
+    /// made from `options`), and what its inputs (positional arguments) are.
     struct Command: Sendable {
         let name: String
         let abstract: String
@@ -136,20 +144,24 @@ public enum CLI {
         let options: [OptionSpec]
         let discussion: String
         let run: @Sendable (ParsedArguments, Console) -> Int32
+        var inputs: OptionSpec.ValueKind = .file
+
+        /// `options` and `-h, --help`, as help lists them.
+        var allOptions: [OptionSpec] { options + [OptionSpec("help", short: "h", "Show help for this subcommand.")] }
 
         var help: String {
             var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n\n"
             if !discussion.isEmpty { text += discussion + "\n\n" }
-            text += "OPTIONS:\n" + optionsHelp(options + [OptionSpec("help", short: "h", "Show help for this subcommand.")]) + "\n"
+            text += "OPTIONS:\n" + optionsHelp(allOptions) + "\n"
             return text
         }
     }
 
-    static let commands: [String: Command] = [
-        "render": RenderCommand.command,
-        "check": CheckCommand.command,
-        "build": BuildCommand.command,
-        "merge": MergeCommand.command,
-        "preview": PreviewCommand.command,
+    /// Every subcommand, in the order the manual page and the completions list them.
+    static let ordered: [Command] = [
+        RenderCommand.command, BuildCommand.command, MergeCommand.command, PreviewCommand.command,
+        CheckCommand.command, CompletionsCommand.command, HelpCommand.command,
     ]
+
+    static let commands: [String: Command] = Dictionary(uniqueKeysWithValues: ordered.map { ($0.name, $0) })
 }

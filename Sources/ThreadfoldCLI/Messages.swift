@@ -116,7 +116,7 @@ struct StrictRule {
         return kinds.contains(message.kind)
     }
 
-    static let spec = OptionSpec("strict", value: "kinds", bare: ("all", []),
+    static let spec = OptionSpec("strict", value: "kinds", bare: ("all", []), kind: .listOf(MessageKinds.names),
                                  "Exit 2 when there were warnings (notes, such as deleted\ncomments left out, do not count); --strict=KIND,… fails on\nthose kinds only, warnings or notes: \(MessageKinds.names.joined(separator: ", ")).")
 }
 

@@ -9,7 +9,7 @@ enum RenderCommand {
         abstract: "Render thread files to HTML pages, one page per file.",
         usage: "threadfold render [<input> ...] [-o <dir>] [<options>]",
         options: [
-            OptionSpec("output", short: "o", value: "dir", "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
+            OptionSpec("output", short: "o", value: "dir", kind: .directory, "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
             OptionSpec("quiet", short: "q", "Print nothing but errors."),
             OptionSpec("no-fsync", "Do not flush the pages to the disk before publishing them."),
         ] + SharedOptions.thread + SharedOptions.page,

@@ -4,16 +4,16 @@ import ThreadfoldKit
 /// Options that `render` and `check` share, and how they become `RenderOptions`.
 enum SharedOptions {
     static let thread: [OptionSpec] = [
-        OptionSpec("from", value: "form", wrapped("Input form: \(formNames) (default: auto, which says what it recognised).")),
-        OptionSpec("body-format", value: "format", "Read every body as markdown, html or text, whatever\nthe importer would choose."),
+        OptionSpec("from", value: "form", kind: .oneOf(SourceFormat.named.map(\.rawValue)), wrapped("Input form: \(formNames) (default: auto, which says what it recognised).")),
+        OptionSpec("body-format", value: "format", kind: .cases(of: BodyFormat.self), "Read every body as markdown, html or text, whatever\nthe importer would choose."),
         OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths). Also:\ncomments=$.data (the array to read), replies=children (nested\nreplies), thread.title=$.title (and thread.url, .body, .author,\n.created, .category, .id: from the document's root),\nwhere.kind=t1 (read only such items), strip=t1_|t3_ (id\nprefixes), format=html (the bodies' format)."),
-        OptionSpec("map-file", value: "file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win."),
+        OptionSpec("map-file", value: "file", kind: .file, "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win."),
         OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
-        OptionSpec("categories", value: "file", "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\")."),
+        OptionSpec("categories", value: "file", kind: .file, "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\")."),
         OptionSpec("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file."),
         OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50)."),
-        OptionSpec("sort", value: "order", "Order of top-level comments: oldest, newest, top or input\n(the file's order; default: oldest)."),
-        OptionSpec("reply-sort", value: "order", "Order of replies (default: the same as --sort)."),
+        OptionSpec("sort", value: "order", kind: .cases(of: CommentOrder.self), "Order of top-level comments: oldest, newest, top or input\n(the file's order; default: oldest)."),
+        OptionSpec("reply-sort", value: "order", kind: .cases(of: CommentOrder.self), "Order of replies (default: the same as --sort)."),
         OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
         OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only."),
         OptionSpec("max-decompressed", value: "size", "The most a compressed file read whole may decompress to,\nand the most blank lines before a file's first line (default:\n2GiB, the most; e.g. 256MiB). A dump read a line at a time holds\none line, whatever its size."),
@@ -31,13 +31,13 @@ enum SharedOptions {
         OptionSpec("open-depth", value: "d", "Reply sections of the first d levels start open\n(default: 2; 0 closes all)."),
         OptionSpec("max-depth", value: "d", "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels)."),
         OptionSpec("smart", "Smart punctuation: curly quotes, dashes, ellipses."),
-        OptionSpec("markdown", value: "flavor", "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm."),
+        OptionSpec("markdown", value: "flavor", kind: .cases(of: MarkdownFlavor.self), "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm."),
         OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com)."),
         OptionSpec("hard-breaks", "Single newlines in bodies become line breaks (the default,\nbut for Reddit Markdown)."),
         OptionSpec("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark and\non Reddit (the default for Reddit Markdown)."),
         OptionSpec("locale", value: "tag", "Language of the page's own words (default: the input's\n\"lang\" when there is a locale for it, else en)."),
-        OptionSpec("templates", value: "dir", "Folder of .mustache templates (and locales/*.json) that\nreplace the built-in ones of the same name."),
-        OptionSpec("assets", value: "dir", "Folder of files that replace or add to the built-in\nstylesheet and script."),
+        OptionSpec("templates", value: "dir", kind: .directory, "Folder of .mustache templates (and locales/*.json) that\nreplace the built-in ones of the same name."),
+        OptionSpec("assets", value: "dir", kind: .directory, "Folder of files that replace or add to the built-in\nstylesheet and script."),
     ]
 
     static func sortOrder(_ parsed: ParsedArguments, _ name: String) throws -> CommentOrder? {

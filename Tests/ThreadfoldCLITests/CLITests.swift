@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ThreadfoldCLI
+import ThreadfoldKit
 
 /// The CLI end to end: the built `threadfold` binary run as a process, with its stdout,
 /// stderr and exit code checked, writing into temporary folders.
@@ -247,7 +248,33 @@ struct CLITests {
         let render = try run(["render", "-h"])
         #expect(render.status == 0 && render.out.contains("USAGE: threadfold render") && render.out.contains("--max-depth <d>"))
         #expect(try run(["help", "check"]).out.contains("USAGE: threadfold check"))
-        #expect(try run(["--version"]).out == "0.1.0\n")
+        #expect(try run(["help", "completions"]).out.contains("USAGE: threadfold completions <shell>"))
+        for command in CLI.ordered {
+            #expect(overview.out.contains("\n  \(command.name) ") || overview.out.contains("\n  \(command.name)\n"), "the overview lists \(command.name)")
+        }
+        let unknown = try run(["help", "nothing"])
+        #expect(unknown.status == 64 && unknown.err.contains("unknown subcommand 'nothing'"))
+    }
+
+    @Test("--version: the version on the first line, then the commit and the C libraries' versions")
+    func version() throws {
+        let result = try run(["--version"])
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(result.status == 0 && lines.count == 3, "\(result.out)")
+        #expect(lines.first == "threadfold \(Threadfold.version)")
+        // Built from this checkout: its commit (with -dirty for local changes), or unknown without .git.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let commit = try #require(lines.dropFirst().first?.split(separator: " ").last)
+        if FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git").path) {
+            #expect(lines[1].hasPrefix("commit: ") && commit.prefix(40).allSatisfy(\.isHexDigit) && commit.count >= 40, "\(lines[1])")
+        } else {
+            #expect(lines[1] == "commit: unknown")
+        }
+        let versions = try ExternalTools.run("/usr/bin/env", ["pkg-config", "--modversion", "libcmark", "gumbo", "libzstd"])
+        let installed = versions.output.split(separator: "\n")
+        try #require(versions.status == 0 && installed.count == 3, "\(versions.output)")
+        #expect(lines.last == "built with: cmark \(installed[0]), gumbo \(installed[1]), zstd \(installed[2])")
+        #expect(try run(["version"]).out == result.out)
     }
 
     @Test("check reports counts and problems with places; exit 0, or 1 on errors")

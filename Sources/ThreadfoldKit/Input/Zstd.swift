@@ -7,7 +7,10 @@ import Czstd
 /// `InputLimits.maxWindowBytes`, 2^31 unless `--max-window` says less. A frame's window is
 /// memory the decoder takes before it writes a byte, so that limit bounds what one file costs.
 /// Concatenated frames decode as one stream, and skippable frames are skipped.
-enum Zstd {
+package enum Zstd {
+    /// The version of the zstd header this was compiled against (`threadfold --version`).
+    package static let headerVersion = "\(ZSTD_VERSION_MAJOR).\(ZSTD_VERSION_MINOR).\(ZSTD_VERSION_RELEASE)"
+
     /// Decodes the chunks `next` yields (nil at the end) and hands the output to `write` as it
     /// comes, allowing windows of up to 2^`windowLog` bytes. A corrupt frame (with its compressed
     /// byte range), a failed checksum, a window past the limit or a stream cut short is an error.

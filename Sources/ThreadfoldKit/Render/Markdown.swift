@@ -55,6 +55,9 @@ public struct MarkdownOptions: Sendable, Hashable {
 package struct MarkdownRenderer: Sendable {
     package let options: MarkdownOptions
 
+    /// The version of the cmark header this was compiled against (`threadfold --version`).
+    package static let cmarkVersion = CMARK_VERSION_STRING
+
     package init(options: MarkdownOptions = MarkdownOptions()) { self.options = options }
 
     /// Renders `markdown` in the flavour the options name, else `sourceFlavor` (the one its
