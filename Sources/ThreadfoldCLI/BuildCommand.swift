@@ -37,7 +37,7 @@ enum BuildCommand {
             StrictRule.spec,
             ProgressBar.spec,
             OptionSpec("quiet", short: "q", "Print nothing but errors and what fails --strict (and no\nprogress bar)."),
-        ] + archive + SharedOptions.thread + SharedOptions.page,
+        ] + archive + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Each <input> is a thread file in any form 'render' reads, a folder of them (searched
             for .json, .jsonl and .ndjson, and .zst, .zstd and .gz), one JSON document
@@ -396,7 +396,7 @@ enum MergeCommand {
             OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
             OptionSpec("templates", value: "dir", kind: .directory, "Folder of templates replacing the built-in ones."),
             OptionSpec("assets", value: "dir", kind: .directory, "Folder of files replacing or adding to the stylesheet\nand script."),
-        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout", "search", "search-timeout", "authors"].contains($0.long) },
+        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout", "search", "search-timeout", "authors"].contains($0.long) } + ConfigFile.specs,
         discussion: """
             Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
             linked, not rendered again; the listing pages are built from the thread.json sidecars.

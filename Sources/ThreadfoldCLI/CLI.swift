@@ -106,7 +106,10 @@ public enum CLI {
                 return ExitCode.success
             }
             do {
-                let parsed = try parseArguments(rest, specs: command.options)
+                var parsed = try parseArguments(rest, specs: command.options)
+                if ConfigFile.subcommands.contains(command.name) {
+                    try ConfigFile.apply(to: &parsed, command: command, all: ordered)
+                }
                 return command.run(parsed, console)
             } catch let error as UsageError {
                 return usageError(error.message, usage: command.usage, console)

@@ -17,7 +17,7 @@ enum CheckCommand {
             OptionSpec("report", value: "file", "Write a JSON summary: each input's counts and every\nerror, warning and note with its place, kind and severity\n(docs/report.schema.json)."),
             StrictRule.spec,
             OptionSpec("quiet", short: "q", "Print nothing but errors and what fails --strict."),
-        ] + SharedOptions.threadKey + SharedOptions.thread,
+        ] + SharedOptions.threadKey + SharedOptions.thread + ConfigFile.specs,
         discussion: """
             Prints, per file (or per thread, for one thread or with --all): comments, people and
             levels; orphans (replies to missing comments),

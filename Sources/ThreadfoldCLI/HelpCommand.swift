@@ -4,9 +4,10 @@ enum HelpCommand {
     static let command = CLI.Command(
         name: "help",
         abstract: "Show help for a subcommand, or the manual page.",
-        usage: "threadfold help [<subcommand>] [--man]",
+        usage: "threadfold help [<subcommand>] [--man | --config-schema]",
         options: [
             OptionSpec("man", "Print the manual page (roff, for man -l or\n/usr/share/man/man1/threadfold.1) instead."),
+            OptionSpec("config-schema", "Print the JSON Schema of threadfold.json (as\ndocs/threadfold.schema.json)."),
         ],
         discussion: "",
         run: run,
@@ -18,6 +19,10 @@ enum HelpCommand {
                 return CLI.usageError("'--man' prints the whole manual; it takes no subcommand", usage: command.usage, console)
             }
             console.out(ManPage.roff(CLI.ordered))
+            return CLI.ExitCode.success
+        }
+        if parsed.has("config-schema") {
+            console.out(ConfigFile.schema(commands: CLI.ordered))
             return CLI.ExitCode.success
         }
         guard let name = parsed.positionals.first else {

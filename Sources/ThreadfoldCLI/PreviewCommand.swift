@@ -12,7 +12,7 @@ enum PreviewCommand {
             OptionSpec("watch", "Render again whenever an input, template or asset changes\n(checked twice a second) until interrupted."),
             OptionSpec("no-open", "Print the URL without opening a browser."),
             OptionSpec("quiet", short: "q", "Print nothing but the URL and errors."),
-        ] + BuildCommand.archive + SharedOptions.thread + SharedOptions.page,
+        ] + BuildCommand.archive + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Inputs are what 'build' reads; with none, the bundled example thread. One thread
             opens its page; several open the index. The browser is $BROWSER (a command, or a

@@ -12,7 +12,7 @@ enum RenderCommand {
             OptionSpec("output", short: "o", value: "dir", kind: .directory, "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
             OptionSpec("quiet", short: "q", "Print nothing but errors."),
             OptionSpec("no-fsync", "Do not flush the pages to the disk before publishing them."),
-        ] + SharedOptions.thread + SharedOptions.page,
+        ] + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Each <input> is a thread JSON file (docs/input-format.md), or '-' for standard input.
             With no input, renders the bundled example thread.

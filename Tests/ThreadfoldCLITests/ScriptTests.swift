@@ -83,4 +83,34 @@ struct ScriptTests {
         let strict = try cli.run(["check", "-q", "--strict", input], in: folder)
         #expect(strict.status == 2 && strict.err.contains("warning:") && strict.err.contains("--strict fails on 1 message (orphan)"), "\(strict.err)")
     }
+
+    @Test("scripts: build's and check's reports, with errors, warnings and notes, are valid under docs/report.schema.json")
+    func reportSchema() throws {
+        let root = TestData.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let schema = root.appendingPathComponent("docs/report.schema.json")
+        let text = try String(contentsOf: schema, encoding: .utf8)
+        for kind in MessageKinds.names + ["input", "output", "locked", "diskFull"] { #expect(text.contains("\"\(kind)\""), "\(kind)") }
+        let hasValidator = (try? ExternalTools.run("/usr/bin/env", ["python3", "-c", "import jsonschema"]).status) == 0
+        guard hasValidator || ProcessInfo.processInfo.environment["CI"] != nil else { return }
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var comments = [#"{"id": "root", "author": "a", "body": "x"}"#, #"{"id": "d", "deleted": true}"#, #"{"id": "o", "parent_id": "gone", "author": "b", "body": "y"}"#]
+        comments.append(#"{"id": "root", "author": "c", "body": "again"}"#)
+        let input = try cli.write(#"{"id": "w", "title": "W", "comments": [\#(comments.joined(separator: ","))]}"#, "w.json", in: folder)
+        let broken = try cli.write("{", "broken.json", in: folder)
+        _ = try cli.run(["build", "-q", "--no-fsync", "--allow-duplicates", "-o", "site", input, "--report", "built.json"], in: folder)
+        _ = try cli.run(["build", "-q", "--no-fsync", "-o", "site", broken, "--report", "failed.json"], in: folder)
+        _ = try cli.run(["check", "-q", input, broken, "--report", "checked.json"], in: folder)
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            for path in sys.argv[2:]:
+                jsonschema.validate(json.load(open(path)), schema)
+            """
+        let reports = ["built.json", "failed.json", "checked.json"].map { folder.appendingPathComponent($0).path }
+        let (status, output) = try ExternalTools.run("/usr/bin/env", ["python3", "-c", script, schema.path] + reports)
+        #expect(status == 0, "\(output)")
+        let built = String(decoding: try Data(contentsOf: URL(fileURLWithPath: reports[0])), as: UTF8.self)
+        #expect(built.contains("\"severity\": \"note\"") && built.contains("\"severity\": \"warning\""), "\(built)")
+    }
 }

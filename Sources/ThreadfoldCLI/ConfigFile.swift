@@ -1,0 +1,293 @@
+import Foundation
+import ThreadfoldKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `threadfold.json`: the options a project always gives, kept in one file that every build,
+/// shard, `merge`, `preview`, `render` and `check` reads, so they cannot drift apart.
+///
+/// Its keys are the long options as typed on the command line (`"title"`, `"per-page"`,
+/// `"sections"`, `"base-url"`), plus `"inputs"` (the paths a command is given) and `"output"`
+/// (`-o`). Objects `"build"`, `"render"`, `"merge"`, `"preview"` and `"check"` hold keys for that
+/// subcommand alone and win over the top level. A key at the top level is taken by each
+/// subcommand that has that option and left alone by the others; a key no subcommand has, or one
+/// in a subcommand's object that it does not have, is an error. Flags are `true` or `false`,
+/// values strings (or numbers, for numbers), a list a string or an array of strings. The
+/// command line wins over the file. `"$schema"` is allowed, so an editor can complete the keys
+/// (docs/threadfold.schema.json).
+enum ConfigFile {
+    static let fileName = "threadfold.json"
+    /// The subcommands that read it, each with an object of its own.
+    static let subcommands = ["build", "render", "merge", "preview", "check"]
+
+    static let specs = [
+        OptionSpec("config", value: "file", kind: .file, "Read options from this JSON file (default: ./threadfold.json\nwhen there is one); options given here win over it."),
+        OptionSpec("no-config", "Read no threadfold.json."),
+    ]
+
+    /// Adds the file's options for `command` to what the command line gave: `--config FILE`,
+    /// else `./threadfold.json` when it exists, unless `--no-config`.
+    static func apply(to parsed: inout ParsedArguments, command: CLI.Command, all commands: [CLI.Command]) throws(UsageError) {
+        guard !parsed.has("no-config") else { return }
+        let path: String
+        if let given = parsed.value("config") {
+            path = given
+        } else {
+            guard FileManager.default.fileExists(atPath: fileName) else { return }
+            path = fileName
+        }
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(path, display: path, streams: true) } catch {
+            throw UsageError(message: "'--config': \(error.description)")
+        }
+        let settings = try read(bytes, file: path, commands: commands.filter { subcommands.contains($0.name) })
+        settings.apply(to: &parsed, command: command)
+    }
+
+    /// What a file says: each key's value as the command line would have given it, at the top
+    /// level and per subcommand.
+    struct Settings {
+        var top: [String: Value] = [:]
+        var per: [String: [String: Value]] = [:]
+
+        enum Value {
+            case flag(Bool)
+            case text(String)
+            case list([String])
+        }
+
+        func apply(to parsed: inout ParsedArguments, command: CLI.Command) {
+            var merged = top.filter { key, _ in key == "inputs" || key == "output" || command.options.contains { $0.long == key } }
+            if command.name == "merge" { merged["inputs"] = nil }
+            merged.merge(per[command.name] ?? [:]) { $1 }
+            for (key, value) in merged {
+                switch (key, value) {
+                case ("inputs", .list(let inputs)):
+                    if parsed.positionals.isEmpty { parsed.positionals = inputs }
+                case (_, .flag(let on)):
+                    if on && !parsed.flags.contains(key) && parsed.values[key] == nil { parsed.flags.insert(key) }
+                case (_, .text(let text)):
+                    if parsed.values[key] == nil { parsed.values[key] = text }
+                case (_, .list(let items)):
+                    if parsed.values[key] == nil { parsed.values[key] = items.joined(separator: ",") }
+                }
+            }
+        }
+    }
+
+    /// Reads a file's bytes into settings, checking every key and value against the options of
+    /// `commands`; an error names the file, line and column, what was found and what was expected.
+    static func read(_ bytes: [UInt8], file: String, commands: [CLI.Command]) throws(UsageError) -> Settings {
+        let document: JSONDocument
+        do { document = try JSONReader(bytes: bytes, file: file).document } catch {
+            let first = error.errors[0]
+            let place = first.line.map { line in ":\(line):\(first.column ?? 1)" } ?? ""
+            throw UsageError(message: "\(Printable.escape(file))\(place): \(Printable.escape(first.message))")
+        }
+        func fail(_ node: Int, _ message: String) -> UsageError {
+            let (line, column) = document.location(ofOffset: document.offset(node))
+            return UsageError(message: "\(Printable.escape(file)):\(line):\(column): \(message)")
+        }
+        guard document.kind(document.root) == .object else {
+            throw fail(document.root, "found \(document.kind(document.root).described); expected an object of options, like {\"title\": \"My forum\"}")
+        }
+        let byName = Dictionary(commands.map { ($0.name, $0) }) { a, _ in a }
+        var settings = Settings()
+        var failure: UsageError?
+        document.forEachMemberNode(document.root) { keyNode, value in
+            guard failure == nil else { return }
+            let key = document.string(keyNode)
+            do throws(UsageError) {
+                if key == "$schema" { return }
+                if let command = byName[key] {
+                    guard document.kind(value) == .object else {
+                        throw fail(value, "\"\(key)\": found \(document.kind(value).described); expected an object of \(key)'s options")
+                    }
+                    settings.per[key] = try members(document, value, in: [command], fail: fail)
+                    return
+                }
+                settings.top[key] = try self.value(document, value, key: key, keyNode: keyNode, in: commands, fail: fail)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return settings
+    }
+
+    /// The members of the object at `node` as values of the options of `commands`.
+    private static func members(_ document: JSONDocument, _ node: Int, in commands: [CLI.Command],
+                                fail: (Int, String) -> UsageError) throws(UsageError) -> [String: Settings.Value] {
+        var values: [String: Settings.Value] = [:]
+        var failure: UsageError?
+        document.forEachMemberNode(node) { keyNode, value in
+            guard failure == nil else { return }
+            do throws(UsageError) {
+                let key = document.string(keyNode)
+                values[key] = try self.value(document, value, key: key, keyNode: keyNode, in: commands, fail: fail)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return values
+    }
+
+    /// One option's value, checked against what the option takes.
+    private static func value(_ document: JSONDocument, _ node: Int, key: String, keyNode: Int, in commands: [CLI.Command],
+                              fail: (Int, String) -> UsageError) throws(UsageError) -> Settings.Value {
+        let kind = document.kind(node)
+        if key == "inputs" {
+            guard kind == .array else { throw fail(node, "\"inputs\": found \(kind.described); expected an array of paths") }
+            return .list(try strings(document, node, key: key, fail: fail))
+        }
+        if key == "output" {
+            guard kind == .string else { throw fail(node, "\"output\": found \(kind.described); expected a folder's path as a string") }
+            return .text(document.string(node))
+        }
+        let known = commands.flatMap(\.options).filter { !specs.map(\.long).contains($0.long) && $0.long != "help" }
+        guard let spec = known.first(where: { $0.long == key }) else {
+            let names = Set(known.map(\.long) + ["inputs", "output"] + subcommands)
+            let scope = commands.count == 1 ? "'\(commands[0].name)' has no option" : "no subcommand has an option"
+            throw fail(keyNode, "\"\(key)\": \(scope) of that name; expected a long option as typed on the command line\(suggestion(key, among: names))")
+        }
+        switch (spec.value, kind) {
+        case (nil, .true): return .flag(true)
+        case (nil, .false): return .flag(false)
+        case (nil, _): throw fail(node, "\"\(key)\": found \(kind.described); expected true or false (it is a flag)")
+        case (_, .string): return .text(document.string(node))
+        case (_, .number): return .text(document.numberText(node))
+        case (_, .array):
+            guard case .listOf = spec.kind else {
+                throw fail(node, "\"\(key)\": found an array; expected one value, as --\(key) takes")
+            }
+            return .list(try strings(document, node, key: key, fail: fail))
+        case (_, .true) where spec.bare != nil: return .text(spec.bare!.value)
+        default:
+            throw fail(node, "\"\(key)\": found \(kind.described); expected --\(key)'s <\(spec.value ?? "value")> as a string (or a number)")
+        }
+    }
+
+    private static func strings(_ document: JSONDocument, _ node: Int, key: String, fail: (Int, String) -> UsageError) throws(UsageError) -> [String] {
+        var items: [String] = []
+        var failure: UsageError?
+        document.forEachElement(node) { _, element in
+            guard failure == nil else { return }
+            guard document.kind(element) == .string else {
+                failure = fail(element, "\"\(key)\": found \(document.kind(element).described) in the array; expected strings")
+                return
+            }
+            items.append(document.string(element))
+        }
+        if let failure { throw failure }
+        return items
+    }
+
+    /// " (did you mean "per-page"?)" for the known name nearest to `name`, when one is near.
+    static func suggestion(_ name: String, among names: Set<String>) -> String {
+        let scored = names.map { ($0, distance(name, $0)) }.filter { $0.1 <= max(2, name.count / 3) }
+        guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return "" }
+        return " (did you mean \"\(best.0)\"?)"
+    }
+
+    /// Edit distance (insertions, deletions, substitutions) between two short names.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        var row = Array(0...b.count)
+        for i in a.indices {
+            var diagonal = row[0]
+            row[0] = i + 1
+            for j in b.indices {
+                let above = row[j + 1]
+                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (a[i] == b[j] ? 0 : 1))
+                diagonal = above
+            }
+        }
+        return row[b.count]
+    }
+
+    /// The JSON Schema of the file, from the same option tables (docs/threadfold.schema.json is
+    /// this text, and a test keeps it so).
+    static func schema(commands: [CLI.Command]) -> String {
+        let readers = commands.filter { subcommands.contains($0.name) }
+        let skipped = Set(specs.map(\.long) + ["help"])
+        func properties(_ options: [OptionSpec], _ w: inout JSONWriter) {
+            var seen = Set<String>()
+            for spec in options where !skipped.contains(spec.long) && seen.insert(spec.long).inserted {
+                w.key(spec.long)
+                w.object { w in
+                    w.field("description", spec.help.replacingOccurrences(of: "\n", with: " "))
+                    switch (spec.value, spec.kind) {
+                    case (nil, _):
+                        w.field("type", "boolean")
+                    case (_, .oneOf(let words)) where !words.isEmpty:
+                        w.key("enum")
+                        w.array { w in for word in words { w.string(word) } }
+                    case (_, .listOf(let words)):
+                        w.key("anyOf")
+                        w.array { w in
+                            w.object { w in w.field("type", "string") }
+                            w.object { w in
+                                w.field("type", "array")
+                                w.key("items")
+                                w.object { w in
+                                    w.key("enum")
+                                    w.array { w in for word in words { w.string(word) } }
+                                }
+                            }
+                        }
+                    default:
+                        w.key("type")
+                        w.array { w in
+                            w.string("string")
+                            w.string("number")
+                        }
+                    }
+                }
+            }
+        }
+        var w = JSONWriter(pretty: true)
+        w.object { w in
+            w.field("$schema", "https://json-schema.org/draft/2020-12/schema")
+            w.field("title", "threadfold.json")
+            w.field("description", "Options for threadfold build, render, merge, preview and check: long options as typed on the command line; the command line wins.")
+            w.field("type", "object")
+            w.key("properties")
+            w.object { w in
+                w.key("$schema")
+                w.object { w in w.field("type", "string") }
+                w.key("inputs")
+                w.object { w in
+                    w.field("description", "The inputs, as given on the command line (merge: its own object's inputs, the shard folders).")
+                    w.field("type", "array")
+                    w.key("items")
+                    w.object { w in w.field("type", "string") }
+                }
+                properties(readers.flatMap(\.options), &w)
+                for command in readers {
+                    w.key(command.name)
+                    w.object { w in
+                        w.field("description", "Options for threadfold \(command.name) alone; they win over the top level.")
+                        w.field("type", "object")
+                        w.key("properties")
+                        w.object { w in
+                            w.key("inputs")
+                            w.object { w in
+                                w.field("type", "array")
+                                w.key("items")
+                                w.object { w in w.field("type", "string") }
+                            }
+                            properties(command.options, &w)
+                        }
+                        w.key("additionalProperties")
+                        w.bool(false)
+                    }
+                }
+            }
+            w.key("additionalProperties")
+            w.bool(false)
+        }
+        return String(decoding: w.out, as: UTF8.self) + "\n"
+    }
+}
