@@ -114,7 +114,8 @@ zstd-cli:
 ## of peak memory (fails when it is not), and import scaling: in every form (Reddit, Hacker News,
 ## Discourse, Lobsters, Lemmy, Mastodon, GitHub, Disqus, Threadfold's own, mapped), a parent chain,
 ## the chain listed deepest first, and a two-item cycle with every other item hanging off it, each
-## checked at SLOW_IMPORT_SIZES items; fails when 10x the items take more than 10x the time (plus 0.1 s)
+## checked at SLOW_IMPORT_SIZES items; fails when 10x the items take more than 10x the time (plus 0.1 s),
+## or 20x from 100,000 to 1,000,000, where the id tables outgrow the cache (ImportScaling.swift says why)
 SLOW_DUMP_COMMENTS ?= 5000000
 SLOW_IMPORT_SIZES ?= 20000,100000,200000,1000000
 check-slow: deps zstd-cli
