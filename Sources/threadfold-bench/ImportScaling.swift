@@ -49,8 +49,8 @@ func checkImportScaling(sizes: [Int]) -> Bool {
             }
             // Each size's time against the size a tenth of it, when that was timed.
             let tenfold = times.indices.compactMap { k in sizes.firstIndex(of: sizes[k] / 10).map { (times[$0], times[k], sizes[k]) } }
-            let growth = tenfold.map { $1 / max($0, 1e-6) }
-            let linear = tenfold.allSatisfy { $1 <= allowedGrowth(to: $2) * $0 + scalingSlack }
+            let growth: [Double] = tenfold.map { pair in pair.1 / max(pair.0, 1e-6) }
+            let linear = tenfold.allSatisfy { pair in pair.1 <= allowedGrowth(to: pair.2) * pair.0 + scalingSlack }
             let passed = failure == nil && linear
             ok = ok && passed
             let cells = times.map { (format($0 * 1000, 1) + " ms").padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
