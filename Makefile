@@ -72,7 +72,7 @@ check-library: deps
 
 ## demo: render the bundled example thread into $(SITE)/ and say where the page is
 demo: build
-	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" render -o "$(SITE)"
+	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" render --example -o "$(SITE)"
 
 ## demo-archive: build the bundled example archive (docs/examples/) into $(ARCHIVE)/ with sections and
 ## two orders, and say where its index is

@@ -24,7 +24,7 @@ public enum CLI {
         USAGE: threadfold <subcommand> [<options>]
 
         SUBCOMMANDS:
-          render    Render thread files to HTML pages (no input: the bundled example).
+          render    Render thread files to HTML pages (--example: the bundled example).
           build     Build a static site from many threads: index, thread pages, feeds.
           merge     Join shard builds (build --shard K/N) into one site.
           preview   Render into a temporary folder and open it in a browser.
