@@ -74,7 +74,7 @@ check-library: deps
 
 ## demo: render the bundled example thread into $(SITE)/ and say where the page is
 demo: build
-	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" render -o "$(SITE)"
+	@"$$($(SWIFT) build -c release --show-bin-path)/threadfold" render --example -o "$(SITE)"
 
 ## demo-archive: build the bundled example archive (docs/examples/) into $(ARCHIVE)/ with sections and
 ## two orders, and say where its index is
@@ -136,7 +136,7 @@ FUZZ_DIR := .build/fuzz
 fuzz: deps
 	@mkdir -p $(FUZZ_DIR)/corpus
 	swiftc -O Sources/embed-resources/main.swift -o $(FUZZ_DIR)/embed-resources
-	$(FUZZ_DIR)/embed-resources $(FUZZ_DIR)/BuiltinResources.swift . $$(find Templates Public docs/examples -type f ! -name '.*' | sort)
+	$(FUZZ_DIR)/embed-resources $(FUZZ_DIR)/BuiltinResources.swift . $$(find Templates Public docs/examples docs/templates.md -type f ! -name '.*' | sort)
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ThreadfoldFuzz -package-name threadfold \
 	  -I Sources/Ccmark -I Sources/Cgumbo -I Sources/Czstd -I Sources/Czlib -I Sources/Cbrotli \
 	  $$(find Sources/ThreadfoldKit -name '*.swift' | sort) $(FUZZ_DIR)/BuiltinResources.swift Tests/Fuzz/FuzzThreadfold.swift \

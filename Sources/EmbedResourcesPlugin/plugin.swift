@@ -1,12 +1,15 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the default templates, locales, the stylesheet and script, and the example thread
-/// into ThreadfoldKit as `BuiltinResources.files`, keyed by their path in the repository.
+/// Embeds the default templates, locales, the stylesheet and script, the example thread and
+/// docs/templates.md (whose variable tables `threadfold theme` writes into its README) into
+/// ThreadfoldKit as `BuiltinResources.files`, keyed by their path in the repository.
 @main
 struct EmbedResources: BuildToolPlugin {
     /// Folders (relative to the package root) whose files are embedded.
     static let folders = ["Templates", "Public", "docs/examples"]
+    /// Single files (relative to the package root) that are embedded.
+    static let files = ["docs/templates.md"]
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let root = context.package.directoryURL
@@ -25,6 +28,10 @@ struct EmbedResources: BuildToolPlugin {
                 names.append(relative)
                 inputs.append(url)
             }
+        }
+        for file in Self.files {
+            names.append(file)
+            inputs.append(root.appendingPathComponent(file))
         }
         names.sort()
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("BuiltinResources.swift")

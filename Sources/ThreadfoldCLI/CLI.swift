@@ -1,8 +1,8 @@
 import Foundation
 import ThreadfoldKit
 
-/// Threadfold's command line: `render`, `build`, `merge`, `preview`, `check`, `completions`,
-/// `help`, `--version`.
+/// Threadfold's command line: `render`, `build`, `merge`, `preview`, `check`, `theme`,
+/// `completions`, `help`, `--version`.
 ///
 /// Exit codes: 0 success, 1 input or output errors (nothing is published), 2 built with
 /// warnings (`build --strict`), 64 usage errors.
@@ -24,11 +24,12 @@ public enum CLI {
         USAGE: threadfold <subcommand> [<options>]
 
         SUBCOMMANDS:
-          render    Render thread files to HTML pages (no input: the bundled example).
+          render    Render thread files to HTML pages (--example: the bundled example).
           build     Build a static site from many threads: index, thread pages, feeds.
           merge     Join shard builds (build --shard K/N) into one site.
           preview   Render into a temporary folder and open it in a browser.
           check     Validate thread files and report what they hold.
+          theme     Write the built-in templates and assets into a folder, to edit.
           completions
                     Print a completion script for bash, zsh or fish.
           help      Show help for a subcommand (--man: the manual page).
@@ -163,7 +164,7 @@ public enum CLI {
     /// Every subcommand, in the order the manual page and the completions list them.
     static let ordered: [Command] = [
         RenderCommand.command, BuildCommand.command, MergeCommand.command, PreviewCommand.command,
-        CheckCommand.command, CompletionsCommand.command, HelpCommand.command,
+        CheckCommand.command, ThemeCommand.command, CompletionsCommand.command, HelpCommand.command,
     ]
 
     static let commands: [String: Command] = Dictionary(uniqueKeysWithValues: ordered.map { ($0.name, $0) })

@@ -10,13 +10,19 @@ public struct Console: Sendable {
     public var readStandardInput: @Sendable () throws(InputError) -> [UInt8]
     /// Whether standard error is a terminal (colour and progress are for terminals only).
     public var errIsTerminal: Bool
+    /// Whether standard input is a terminal: someone typing, not a pipe or a file. `render`
+    /// with no input shows the bundled example only then; a script that passed no input
+    /// (an empty glob) gets a usage error instead.
+    public var inputIsTerminal: Bool
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8] = { [] }, errIsTerminal: Bool = false) {
+                readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
+                inputIsTerminal: Bool = false) {
         self.out = out
         self.err = err
         self.readStandardInput = readStandardInput
         self.errIsTerminal = errIsTerminal
+        self.inputIsTerminal = inputIsTerminal
     }
 
     /// The process's standard streams.
@@ -25,6 +31,7 @@ public struct Console: Sendable {
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
             err: { FileHandle.standardError.write(Data($0.utf8)) },
             readStandardInput: { () throws(InputError) in try InputFile.readStandardInput() },
-            errIsTerminal: isatty(2) == 1)
+            errIsTerminal: isatty(2) == 1,
+            inputIsTerminal: isatty(0) == 1)
     }
 }

@@ -22,6 +22,9 @@ enum PreviewCommand {
             $TMPDIR/threadfold-preview-<uid> (or under /tmp). If that folder exists but is not
             a private directory of yours, it is not used: the preview goes into a new folder
             made by mkdtemp, with a warning. Previews there older than a day are removed.
+            A browser that does not start (not found, or exiting non-zero within a second) is
+            an error (exit 1) that names the command and why, with the URL to open by hand;
+            with --watch, the preview goes on.
             """,
         run: run)
 
@@ -87,8 +90,11 @@ enum PreviewCommand {
             return watch(parsed, console, inputs: inputs, build: build)
         }
         console.out("Preview: \(page.absoluteString)\n")
-        if !parsed.has("no-open") { open(page, console) }
-        return parsed.has("watch") ? watch(parsed, console, inputs: inputs, build: build) : CLI.ExitCode.success
+        // A browser that did not start fails the command; with --watch the preview goes on
+        // being rendered for the URL opened by hand.
+        let opened = parsed.has("no-open") || open(page, console)
+        if parsed.has("watch") { return watch(parsed, console, inputs: inputs, build: build) }
+        return opened ? CLI.ExitCode.success : CLI.ExitCode.failure
     }
 
     /// Polls the inputs, templates and assets; renders again when any changed. Runs until killed.
@@ -135,32 +141,63 @@ enum PreviewCommand {
         return out
     }
 
-    /// Opens `page` with $BROWSER, xdg-open or open, without waiting for it.
-    static func open(_ page: URL, _ console: Console) {
+    /// Opens `page` with $BROWSER, else xdg-open, else open. Returns false, having said why on
+    /// standard error with the URL to open by hand, when $BROWSER is set and none of its commands
+    /// started (each is tried in turn; a missing program, one that cannot run and one that exits
+    /// non-zero within `patience` seconds all count as failures), or when xdg-open or open ran and
+    /// failed. A browser still running after `patience` is taken as started and left running.
+    /// No browser at all (no $BROWSER, xdg-open or open) is a note, not a failure.
+    static func open(_ page: URL, _ console: Console, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     patience: Double = 1.0) -> Bool {
         var candidates: [[String]] = []
-        if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty {
+        let chosen = environment["BROWSER"].map { !$0.isEmpty } ?? false
+        if chosen, let browser = environment["BROWSER"] {
             for command in browser.split(separator: ":") {
                 let words = command.split(separator: " ").map(String.init)
                 guard !words.isEmpty else { continue }
                 candidates.append(words.contains("%s") ? words.map { $0 == "%s" ? page.absoluteString : $0 } : words + [page.absoluteString])
             }
+        } else {
+            candidates = [["xdg-open", page.absoluteString], ["open", page.absoluteString]].filter { findExecutable($0[0], environment) != nil }
         }
-        candidates.append(["xdg-open", page.absoluteString])
-        candidates.append(["open", page.absoluteString])
-        for command in candidates where findExecutable(command[0]) != nil {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: findExecutable(command[0])!)
-            process.arguments = Array(command.dropFirst())
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            if (try? process.run()) != nil { return }
+        var failures: [String] = []
+        for command in candidates {
+            guard let reason = launch(command, environment: environment, patience: patience) else { return true }
+            failures.append("'\(Printable.escape(command.joined(separator: " ")))' \(reason)")
         }
-        console.err("note: no browser found ($BROWSER, xdg-open, open); open the URL above yourself\n")
+        if failures.isEmpty && !chosen {
+            console.err("note: no browser found ($BROWSER, xdg-open, open); open the URL above yourself\n")
+            return true
+        }
+        let source = chosen ? "$BROWSER" : "xdg-open or open"
+        let found = failures.isEmpty ? "it names no command" : failures.joined(separator: "; ")
+        console.err("Error: the browser did not start (\(source)): \(found).\n  Open the preview yourself: \(page.absoluteString)\n")
+        return false
     }
 
-    static func findExecutable(_ name: String) -> String? {
+    /// Starts `command` without waiting for it past `patience` seconds; nil when it started (it
+    /// exited with status 0, or still runs), else why not ("was not found in $PATH", "exited
+    /// with status 3").
+    static func launch(_ command: [String], environment: [String: String], patience: Double) -> String? {
+        guard let path = findExecutable(command[0], environment) else {
+            return command[0].contains("/") ? "is not an executable file" : "was not found in $PATH"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = Array(command.dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return "could not be started: \(error.localizedDescription)" }
+        let deadline = Date().addingTimeInterval(patience)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        guard !process.isRunning else { return nil }
+        if process.terminationReason == .uncaughtSignal { return "was killed by signal \(process.terminationStatus)" }
+        return process.terminationStatus == 0 ? nil : "exited with status \(process.terminationStatus)"
+    }
+
+    static func findExecutable(_ name: String, _ environment: [String: String]) -> String? {
         if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }

@@ -10,12 +10,15 @@ enum RenderCommand {
         usage: "threadfold render [<input> ...] [-o <dir>] [<options>]",
         options: [
             OptionSpec("output", short: "o", value: "dir", kind: .directory, "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
+            OptionSpec("example", "Render the bundled example thread (docs/examples/thread.json)."),
             OptionSpec("quiet", short: "q", "Print nothing but errors."),
             OptionSpec("no-fsync", "Do not flush the pages to the disk before publishing them."),
         ] + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Each <input> is a thread JSON file (docs/input-format.md), or '-' for standard input.
-            With no input, renders the bundled example thread.
+            --example renders the bundled example thread, and so does no input at all when
+            standard input is a terminal; otherwise (a script whose glob matched nothing) no
+            input is a usage error.
             Pages are named after their input file: comments.json becomes comments.html, and
             each thread of a file of many becomes <file>-<thread id>.html.
             Dumps (Reddit RS_ and RC_ files, Hacker News items; plain, .zst or .gz) are read
@@ -46,6 +49,9 @@ enum RenderCommand {
         } catch {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure
+        }
+        if let problem = inputProblem(parsed, inputIsTerminal: console.inputIsTerminal) {
+            return CLI.usageError(problem, usage: command.usage, console)
         }
 
         // Inputs: the files named, or the bundled example. Each is read when its turn comes, so
@@ -184,6 +190,20 @@ enum RenderCommand {
             if rendered.count > 10 { console.out("  … and \(rendered.count - 10) more pages\n") }
         }
         return CLI.ExitCode.success
+    }
+
+    /// Why the inputs cannot be rendered, or nil: `--example` with inputs, or no input at all
+    /// while standard input is not a terminal, where the bundled example would be a surprise
+    /// (an empty glob or `xargs` with nothing to pass must not publish a demo page).
+    static func inputProblem(_ parsed: ParsedArguments, inputIsTerminal: Bool) -> String? {
+        if parsed.has("example") {
+            guard parsed.positionals.isEmpty else {
+                return "'--example' renders the bundled example alone; found inputs too: \(parsed.positionals.map(Printable.escape).joined(separator: " "))"
+            }
+            return nil
+        }
+        guard parsed.positionals.isEmpty, !inputIsTerminal else { return nil }
+        return "no input, and standard input is not a terminal; expected thread files, '-' to read standard input, or --example for the bundled example"
     }
 }
 

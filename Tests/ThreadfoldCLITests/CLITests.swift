@@ -78,11 +78,11 @@ struct CLITests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
-    @Test("no input renders the bundled example and says where it is")
+    @Test("--example renders the bundled example and says where it is")
     func demo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try run(["render", "-o", "out"], in: folder)
+        let result = try run(["render", "--example", "-o", "out"], in: folder)
         #expect(result.status == 0)
         #expect(result.out.hasPrefix("Rendered 1 thread (20 comments) into out/\n"))
         #expect(result.out.contains("file://") && result.out.contains("/out/example.html"))
@@ -107,8 +107,8 @@ struct CLITests {
     func deterministic() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try run(["render", "-o", "one"], in: folder)
-        _ = try run(["render", "-o", "two"], in: folder)
+        _ = try run(["render", "--example", "-o", "one"], in: folder)
+        _ = try run(["render", "--example", "-o", "two"], in: folder)
         for name in ["example.html", "threadfold.css", "threadfold.js"] {
             let one = FileManager.default.contents(atPath: folder.appendingPathComponent("one/\(name)").path)
             let two = FileManager.default.contents(atPath: folder.appendingPathComponent("two/\(name)").path)
@@ -159,7 +159,7 @@ struct CLITests {
     func inputErrors() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try run(["render", "-o", "site"], in: folder).status == 0)
+        #expect(try run(["render", "--example", "-o", "site"], in: folder).status == 0)
         let before = files(folder.appendingPathComponent("site"))
         let bad = try write("{\"comments\": [\n  {\"id\": 1},\n  {\"id\": 2, \"parent_id\": [1]}\n]}", "bad.json", in: folder)
         let result = try run(["render", bad, "-o", "site"], in: folder)
@@ -231,7 +231,7 @@ struct CLITests {
         ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
         ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],
         ["render", "-", "-"], ["render", "--hard-breaks", "--no-hard-breaks"], ["render", "--locale", "xx"],
-        ["render", "--from", "myspace"], ["check", "x.json", "--body-format=rtf"],
+        ["render", "--from", "myspace"], ["check", "x.json", "--body-format=rtf"], ["render", "--example", "x.json"],
     ])
     func usageErrors(_ arguments: [String]) throws {
         let result = try run(arguments)
@@ -352,13 +352,13 @@ struct CLITests {
         try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
         _ = try write("<p>{{title}}: {{#comments}}[{{author}}]{{/comments}}</p>\n", "tpl/page.mustache", in: folder)
         _ = try write("body{}", "pub/threadfold.css", in: folder)
-        let result = try run(["render", "--templates", templates.path, "--assets", assets.path, "-o", "site"], in: folder)
+        let result = try run(["render", "--example", "--templates", templates.path, "--assets", assets.path, "-o", "site"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         let page = try String(contentsOf: folder.appendingPathComponent("site/example.html"), encoding: .utf8)
         #expect(page.hasPrefix("<p>How do you keep forum archives readable after the forum shuts down?: [marguerite]"))
         #expect(try String(contentsOf: folder.appendingPathComponent("site/threadfold.css"), encoding: .utf8) == "body{}")
         _ = try write("{{#comments}}\n", "tpl/page.mustache", in: folder)
-        let broken = try run(["render", "--templates", templates.path, "-o", "site"], in: folder)
+        let broken = try run(["render", "--example", "--templates", templates.path, "-o", "site"], in: folder)
         #expect(broken.status == 1)
         #expect(broken.err.contains("tpl/page.mustache:1:1: error: section 'comments' is never closed"))
     }
@@ -368,7 +368,7 @@ struct CLITests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try write("mine", "notes.txt", in: folder)
-        let result = try run(["render", "-o", folder.path])
+        let result = try run(["render", "--example", "-o", folder.path])
         #expect(result.status == 1)
         #expect(result.err.contains("holds files Threadfold did not write"))
     }

@@ -40,7 +40,7 @@ struct HTMLValidityTests {
         let site = folder.appendingPathComponent("site").path
         let rendered = try cli.run(["render", "-q", "-o", site] + inputs, in: folder)
         #expect(rendered.status == 0, "\(rendered.err)")
-        let deep = try cli.run(["render", "-q", "-o", folder.appendingPathComponent("deep").path, "--max-depth", "1", "--preview", "0", "--locale", "zh-Hans"], in: folder)
+        let deep = try cli.run(["render", "--example", "-q", "-o", folder.appendingPathComponent("deep").path, "--max-depth", "1", "--preview", "0", "--locale", "zh-Hans"], in: folder)
         #expect(deep.status == 0)
         // Notices between the comments: in Chinese, in both time orders, on pages of one comment each.
         let smallActions = TestData.url("fixtures/discourse-small-actions/topic.json").path

@@ -71,6 +71,70 @@ struct ScriptTests {
         #expect(!ProgressBar.shows(parsed, terminal, environment: ["TERM": "xterm", "CI": "true"]))
     }
 
+    @Test("scripts: render with no input and no terminal is a usage error that names --example; nothing is written")
+    func renderWithoutInput() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bare = try cli.run(["render", "-o", "site"], in: folder)
+        #expect(bare.status == 64, "\(bare.err)")
+        #expect(bare.err.contains("no input, and standard input is not a terminal") && bare.err.contains("--example"), "\(bare.err)")
+        #expect(bare.err.contains("See 'threadfold help render'"))
+        #expect(bare.out.isEmpty && cli.files(folder).isEmpty, "nothing written: \(cli.files(folder))")
+        let example = try cli.run(["render", "--example", "-q", "-o", "site"], in: folder)
+        #expect(example.status == 0 && cli.files(folder.appendingPathComponent("site")).contains("example.html"), "\(example.err)")
+    }
+
+    @Test("scripts: bare render shows the example only from a terminal; --example with inputs is refused")
+    func renderInputProblem() throws {
+        let bare = try parseArguments(["-o", "site"], specs: RenderCommand.command.options)
+        #expect(RenderCommand.inputProblem(bare, inputIsTerminal: true) == nil)
+        #expect(RenderCommand.inputProblem(bare, inputIsTerminal: false)?.contains("--example") == true)
+        let example = try parseArguments(["--example"], specs: RenderCommand.command.options)
+        #expect(RenderCommand.inputProblem(example, inputIsTerminal: false) == nil)
+        let named = try parseArguments(["a.json"], specs: RenderCommand.command.options)
+        #expect(RenderCommand.inputProblem(named, inputIsTerminal: false) == nil)
+        let both = try parseArguments(["--example", "a.json"], specs: RenderCommand.command.options)
+        #expect(RenderCommand.inputProblem(both, inputIsTerminal: true)?.contains("found inputs too: a.json") == true)
+    }
+
+    @Test("scripts: preview reports a browser that did not start, with the command, the reason and the URL; exit 1 unless --no-open",
+          arguments: [("missing", "is not an executable file"), ("exits 3", "exited with status 3")])
+    func previewBrowserFails(_ browser: String, _ reason: String) throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let command = browser == "missing"
+            ? folder.appendingPathComponent("nonexistent").path
+            : try cli.write("#!/bin/sh\nexit 3\n", "browser.sh", in: folder)
+        if browser != "missing" { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: command) }
+        let environment = ["BROWSER": command, "TMPDIR": folder.path, "XDG_RUNTIME_DIR": ""]
+        let run = try cli.run(["preview", "-q"], in: folder, environment: environment)
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        let url = try #require(run.out.components(separatedBy: "Preview: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(url.hasPrefix("file://"))
+        #expect(run.err.contains("Error: the browser did not start ($BROWSER): '\(command) \(url)' \(reason)"), "\(run.err)")
+        #expect(run.err.contains("Open the preview yourself: \(url)\n"), "\(run.err)")
+        let noOpen = try cli.run(["preview", "-q", "--no-open"], in: folder, environment: environment)
+        #expect(noOpen.status == 0 && noOpen.err.isEmpty, "\(noOpen.err)")
+    }
+
+    @Test("scripts: preview tries each $BROWSER command in turn and stops at the first that starts; a browser still running counts as started")
+    func previewBrowserList() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("opened.txt").path
+        let slow = try cli.write("#!/bin/sh\necho \"$1\" > \(log)\nsleep 5\n", "slow.sh", in: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: slow)
+        let page = URL(fileURLWithPath: "/nowhere/index.html")
+        let messages = Collected()
+        let console = Console(out: { _ in }, err: { messages.add($0) })
+        let started = PreviewCommand.open(page, console, environment: ["BROWSER": "/bin/false:\(slow)", "PATH": "/usr/bin:/bin"], patience: 0.5)
+        #expect(started && messages.text.isEmpty, "\(messages.text)")
+        #expect((try? String(contentsOfFile: log, encoding: .utf8)) == page.absoluteString + "\n")
+        let failed = PreviewCommand.open(page, console, environment: ["BROWSER": "/bin/false:no-such-browser-here", "PATH": "/usr/bin:/bin"], patience: 0.5)
+        #expect(!failed)
+        #expect(messages.text.contains("'/bin/false \(page.absoluteString)' exited with status 1; 'no-such-browser-here \(page.absoluteString)' was not found in $PATH"), "\(messages.text)")
+    }
+
     @Test("scripts: check --report writes each input's counts and every message; --strict and -q as for build")
     func checkReport() throws {
         let folder = try cli.temporaryFolder()

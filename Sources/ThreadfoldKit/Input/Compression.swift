@@ -37,9 +37,15 @@ package enum Compression: String, Sendable {
     /// White space before the first other byte is counted, not held: a file of nothing but blank
     /// lines is the error it would be once parsed ("the file is empty", at its last line) without
     /// its gigabytes ever in memory. When other bytes follow, it is held as that many line breaks
-    /// and spaces, so lines and columns in messages are the file's own.
+    /// and spaces, so lines and columns in messages are the file's own; more than
+    /// `InputBudget.freeBytes` of it is refused rather than held, as a real export never starts so.
+    ///
+    /// The output is gathered in pieces and joined once at the end, so a document of N bytes
+    /// takes at most 2N while it is joined, not the 3N of an array that doubles as it grows.
     func decode(display: String, limit: Int, next: () throws(InputError) -> ArraySlice<UInt8>?) throws(InputError) -> [UInt8] {
+        var pieces: [[UInt8]] = []
         var out: [UInt8] = []
+        var total = 0
         let limit = min(limit, InputLimits.maxDecompressedBytes)
         var leading: (bytes: Int, lines: Int, column: Int)? = (0, 0, 0)
         func tooLarge() -> InputError {
@@ -67,19 +73,39 @@ package enum Compression: String, Sendable {
                 leading = blank
                 if first == bytes.count { return }
                 leading = nil
-                out += [UInt8](repeating: 0x0A, count: blank.lines) + [UInt8](repeating: 0x20, count: blank.column)
+                guard blank.bytes <= InputBudget.freeBytes else {
+                    throw InputError(file: display, line: blank.lines + 1, column: blank.column + 1,
+                                     message: "starts with \(blank.bytes) bytes of white space once decompressed before its first value; expected at most \(InputLimits.size(InputBudget.freeBytes)) of it (a real export never starts so; the file may be damaged or hostile)")
+                }
+                out.reserveCapacity(blank.lines + blank.column)
+                out.append(contentsOf: repeatElement(0x0A, count: blank.lines))
+                out.append(contentsOf: repeatElement(0x20, count: blank.column))
+                total = out.count
             }
             let part = UnsafeRawBufferPointer(rebasing: whole[first...])
-            guard out.count + part.count <= limit else { throw tooLarge() }
-            if out.count <= InputBudget.freeBytes && out.count + part.count > InputBudget.freeBytes { InputBudget.enterLarge() }
+            guard total + part.count <= limit else { throw tooLarge() }
+            if total <= InputBudget.freeBytes && total + part.count > InputBudget.freeBytes { InputBudget.enterLarge() }
+            // Pieces of 16 MiB: each filled once, never copied as it grows.
+            if out.count + part.count > out.capacity && out.count >= 16 << 20 {
+                pieces.append(out)
+                out = []
+                out.reserveCapacity(16 << 20)
+            }
             out.append(contentsOf: part)
+            total += part.count
         }
         try stream(display: display, next: next, write: write)
         if let blank = leading, blank.bytes > 0 {
             throw InputError(file: display, line: blank.lines + 1, column: blank.column + 1,
                              message: "the file is empty (\(blank.bytes) bytes of blank lines once decompressed); expected a JSON value")
         }
-        return out
+        guard !pieces.isEmpty else { return out }
+        var joined: [UInt8] = []
+        joined.reserveCapacity(total)
+        for piece in pieces { joined += piece }
+        pieces = []
+        joined += out
+        return joined
     }
 
     /// Decodes the chunks `next` yields, handing the output to `write` as it comes: nothing is

@@ -39,14 +39,15 @@ package enum InputLimits {
     /// A limit as people read it: `64 MiB`, `2 GiB` (for the document limit, two bytes short).
     static func size(_ bytes: Int) -> String {
         if bytes == maxDocumentBytes { return "2 GiB" }
+        if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        return "\(bytes) bytes"
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
     /// `67108864 bytes (64 MiB)`.
     static func describe(_ limit: Int) -> String {
         let short = size(limit)
-        return short.hasSuffix(" bytes") ? short : "\(limit) bytes (\(short))"
+        return short.hasSuffix(" bytes") || short.hasSuffix(" byte") ? short : "\(limit) bytes (\(short))"
     }
 }
 

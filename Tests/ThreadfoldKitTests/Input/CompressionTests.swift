@@ -127,4 +127,15 @@ struct CompressionTests {
         #expect(error.message == "is a zstd stream whose frame at compressed byte 0 asks for a window larger than 128 MiB; expected a window of at most 128 MiB")
         #expect(error.hint == .windowLimit && out == 0)
     }
+
+    @Test("leadingBlankBomb: more than 64 MiB of white space before a compressed document's first value is refused at that value, not held")
+    func leadingBlankBomb() throws {
+        let bomb = ZstdFrame.repeated(0x0A, count: (64 << 20) + 1) + ZstdFrame.stored(Array(#"{"comments": []}"#.utf8))
+        let error = try #require(throws: InputError.self) { try Compression.decoded(bomb, display: "late.zst") }
+        #expect(error.line == (64 << 20) + 2 && error.column == 1)
+        #expect(error.message.hasPrefix("starts with 67108865 bytes of white space once decompressed before its first value; expected at most 64 MiB of it"), "\(error.message)")
+        // Just under it, the document is read, its lines the file's own.
+        let fine = ZstdFrame.repeated(0x0A, count: 3) + ZstdFrame.stored(Array(#"{"a": 1}"#.utf8))
+        #expect(try Compression.decoded(fine, display: "ok.zst") == Array(#"\#n\#n\#n{"a": 1}"#.utf8))
+    }
 }
