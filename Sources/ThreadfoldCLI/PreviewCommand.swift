@@ -12,6 +12,7 @@ enum PreviewCommand {
             OptionSpec("watch", "Render again whenever an input, template or asset changes\n(checked twice a second) until interrupted."),
             OptionSpec("no-open", "Print the URL without opening a browser."),
             OptionSpec("quiet", short: "q", "Print nothing but the URL and errors."),
+            SharedOptions.exclude,
         ] + BuildCommand.archive + SharedOptions.thread + SharedOptions.page,
         discussion: """
             Inputs are what 'build' reads; with none, the bundled example thread. One thread
@@ -30,7 +31,11 @@ enum PreviewCommand {
             return CLI.usageError("'--watch' cannot watch standard input; name a file", usage: command.usage, console)
         }
         let options: ArchiveOptions
-        do { options = try BuildCommand.archiveOptions(parsed) } catch {
+        let filter: FolderFilter
+        do {
+            options = try BuildCommand.archiveOptions(parsed)
+            filter = try SharedOptions.folderFilter(parsed, output: nil)
+        } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         let inputs = parsed.positionals.map { $0 == "-" ? $0 : URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -53,7 +58,7 @@ enum PreviewCommand {
                     ? [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")]
                     : try ArchiveInput.units(inputs, readStandardInput: console.readStandardInput,
                                              linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                                           dumpForm: ArchiveInput.dumps(options.render.importing))
+                                             dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
             } catch {
                 SharedOptions.printErrors(error, console)
                 return (CLI.ExitCode.failure, nil)

@@ -26,6 +26,23 @@ enum SharedOptions {
         OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
     ]
 
+    /// What a folder input's walk leaves out (`build` and `preview`, the commands that walk folders).
+    static let exclude = OptionSpec("exclude", value: "glob", repeatable: true,
+                                    "Leave out of folder inputs the files and folders this\nmatches, as in .gitignore: a name at any depth (*.bak,\ndrafts), or with a / a path below the folder given\n(2019/*.json, **/old/); * and ? stop at /, ** is any\nfolders. Repeatable. Inputs named here are always read;\nThreadfold's own sites and the output are always left out.")
+
+    /// `--exclude`'s globs, and Threadfold's output (sites by their marker, and `output`), left
+    /// out of folder inputs.
+    static func folderFilter(_ parsed: ParsedArguments, output: String?) throws -> FolderFilter {
+        var globs: [FolderFilter.Glob] = []
+        for pattern in parsed.all("exclude") {
+            guard let glob = FolderFilter.Glob(pattern) else {
+                throw UsageError(message: "'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '\(pattern)'")
+            }
+            globs.append(glob)
+        }
+        return FolderFilter(excludes: globs, output: output, marker: SiteWriter.markerName)
+    }
+
     static let page: [OptionSpec] = [
         OptionSpec("preview", value: "n", "Replies shown per level before \"Show K more replies\"\n(default: 2)."),
         OptionSpec("open-depth", value: "d", "Reply sections of the first d levels start open\n(default: 2; 0 closes all)."),

@@ -87,8 +87,12 @@ package enum ArchiveInput {
     /// whole (Hacker News items, a Reddit dump, a mapped list); nil means look at the first line.
     ///
     /// `dumpForm` says, from a file's first line, whether it is a dump to stream (nil: never).
+    ///
+    /// Folders are walked with `filter` (`FolderFilter`); what is named in `inputs` is read
+    /// whatever it says.
     package static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
-                             linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil) throws(InputErrors) -> [ArchiveUnit] {
+                             linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
+                             filter: FolderFilter = FolderFilter()) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []
         for input in inputs {
@@ -104,7 +108,7 @@ package enum ArchiveInput {
                 case .regular:
                     do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
                 case .folder:
-                    let listing = listFolder(input)
+                    let listing = listFolder(input, filter: filter)
                     errors += listing.errors
                     if listing.files.isEmpty && listing.errors.isEmpty {
                         errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files (plain, or .zst, .zstd or .gz); expected a folder of thread files or dumps"))
@@ -197,13 +201,18 @@ package enum ArchiveInput {
     /// `name/`, which visits folders in byte order of their paths; so the path a folder is
     /// walked under is its first in byte order too. A name that is not UTF-8 cannot be carried
     /// in a path here: such a file or folder is reported, to be renamed.
-    static func listFolder(_ folder: String) -> (files: [String], errors: [InputError]) {
+    ///
+    /// `filter` leaves out what is Threadfold's output and what `--exclude` names
+    /// (`FolderFilter`), silently, as ripgrep leaves out ignored files: below `folder`, a folder
+    /// holding the filter's marker file or the output itself. `folder` itself holding the marker
+    /// is an error: a site is not an input.
+    static func listFolder(_ folder: String, filter: FolderFilter = FolderFilter()) -> (files: [String], errors: [InputError]) {
         struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
         var found: [(path: String, identity: Identity)] = []
         var errors: [InputError] = []
         var walked: Set<Identity> = []
-        var pending = [folder]
-        while let current = pending.popLast() {
+        var pending: [(path: String, relative: [String])] = [(folder, [])]
+        while let (current, relative) = pending.popLast() {
             let fd = open(current, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
                 errors.append(InputFile.cannotRead(current, errno))
@@ -220,6 +229,13 @@ package enum ArchiveInput {
                 close(fd)
                 continue
             }
+            if filter.marker.map({ holds(fd, $0) }) == true || (!relative.isEmpty && filter.isOutput(device: device, inode: UInt64(info.st_ino))) {
+                close(fd)
+                if relative.isEmpty {
+                    errors.append(InputError(file: current, message: "is a folder Threadfold wrote (it holds \(filter.marker ?? "")); expected a folder of inputs, which skips such folders inside it"))
+                }
+                continue
+            }
             guard let directory = fdopendir(fd) else {
                 errors.append(InputFile.cannotRead(current, errno))
                 close(fd)
@@ -227,7 +243,7 @@ package enum ArchiveInput {
             }
             defer { closedir(directory) }
             let prefix = current.hasSuffix("/") ? current : current + "/"
-            var folders: [(key: [UInt8], path: String)] = []
+            var folders: [(key: [UInt8], path: String, relative: [String])] = []
             while true {
                 errno = 0
                 guard let entry = readdir(directory) else {
@@ -263,15 +279,16 @@ package enum ArchiveInput {
                                              message: "is \(what) whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it"))
                     continue
                 }
+                if filter.excludes(relative + [name], isFolder: type == UInt8(DT_DIR)) { continue }
                 if type == UInt8(DT_DIR) {
-                    folders.append((nameBytes + [UInt8(ascii: "/")], prefix + name))
+                    folders.append((nameBytes + [UInt8(ascii: "/")], prefix + name, relative + [name]))
                 } else {
                     found.append((prefix + name, identity))
                 }
             }
             // Depth first, the smallest name first: pushed largest first.
             folders.sort { $1.key.lexicographicallyPrecedes($0.key) }
-            pending += folders.map(\.path)
+            pending += folders.map { ($0.path, $0.relative) }
         }
         let keys = found.map { Array($0.path.utf8) }
         var seen: Set<Identity> = []
@@ -280,6 +297,12 @@ package enum ArchiveInput {
             files.append(found[i].path)
         }
         return (files, errors)
+    }
+
+    /// Whether the open folder `fd` holds a regular file named `marker`.
+    private static func holds(_ fd: Int32, _ marker: String) -> Bool {
+        var info = stat()
+        return fstatat(fd, marker, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     private static let inputSuffixes = [".json", ".jsonl", ".ndjson"] + Compression.fileExtensions.map { "." + $0 }
