@@ -215,7 +215,7 @@ enum BuildCommand {
             code = CLI.ExitCode.failure
         } else if !report.errors.isEmpty || report.siteError != nil {
             for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
-            if report.errors.count > 50 { console.err("… and \(report.errors.count - 50) more errors\n") }
+            if report.errors.count > 50 { console.err("… and \(Printable.count(report.errors.count - 50, "more error", "more errors"))\n") }
             if let error = report.siteError { SharedOptions.printErrors(error, console) }
             let kept = FileManager.default.fileExists(atPath: output) ? "\(Printable.escape(output))/ is as it was" : "\(Printable.escape(output))/ was not made"
             if report.errors.isEmpty, report.siteError?.temporary == true {
@@ -229,7 +229,7 @@ enum BuildCommand {
             if !quiet {
                 for (format, count) in report.formats.sorted(by: { $0.key < $1.key }) where format != "threadfold" {
                     let name = SourceFormat(rawValue: format)?.described ?? format
-                    console.err("note: read \(count == 1 ? "1 input" : "\(count) inputs") as \(name); --from \(format) says so explicitly\n")
+                    console.err("note: read \(Printable.count(count, "input")) as \(name); --from \(format) says so explicitly\n")
                 }
                 console.show(report.warnings)
             }
@@ -258,8 +258,8 @@ enum BuildCommand {
         if report.threadsReused > 0 {
             line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
         }
-        line += "\(report.filesWritten) files written, \(report.filesReused) unchanged"
-        if report.threadsInOtherShards > 0 { line += ", \(report.threadsInOtherShards) threads left to other shards" }
+        line += "\(Printable.count(report.filesWritten, "file")) written, \(report.filesReused) unchanged"
+        if report.threadsInOtherShards > 0 { line += ", \(Printable.count(report.threadsInOtherShards, "thread")) left to other shards" }
         let warnings = report.warnings.count { $0.severity == .warning }, notes = report.warnings.count { $0.severity == .note }
         if warnings > 0 { line += ", " + Printable.count(warnings, "warning") }
         if notes > 0 { line += ", " + Printable.count(notes, "note") }

@@ -101,7 +101,7 @@ enum PreviewCommand {
                       build: () -> (code: Int32, page: URL?)) -> Int32 {
         let watched = inputs + [parsed.value("templates"), parsed.value("assets"), parsed.value("map-file")].compactMap { $0 }
         var last = signature(watched)
-        if !parsed.has("quiet") { console.err("Watching \(watched.count == 1 ? "1 path" : "\(watched.count) paths") for changes; Ctrl-C stops.\n") }
+        if !parsed.has("quiet") { console.err("Watching \(Printable.count(watched.count, "path")) for changes; Ctrl-C stops.\n") }
         while true {
             usleep(500_000)
             let now = signature(watched)

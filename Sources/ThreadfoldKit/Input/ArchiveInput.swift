@@ -523,7 +523,7 @@ package enum ArchiveInput {
                                           message: "holds more than \(InputLimits.describe(limit)) of blank lines before its first line once decompressed; expected JSON",
                                           hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)])
         case .blank(let lines, let bytes, cut: false):
-            let held = bytes == 0 ? "" : " (\(bytes) bytes of blank lines once decompressed)"
+            let held = bytes == 0 ? "" : " (\(Printable.count(Int(bytes), "byte")) of blank lines once decompressed)"
             throw InputErrors([InputError(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
         }
     }

@@ -40,7 +40,7 @@ package enum InputLimits {
     static func size(_ bytes: Int) -> String {
         if bytes == maxDocumentBytes { return "2 GiB" }
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        return "\(bytes) bytes"
+        return Printable.count(bytes, "byte")
     }
 
     /// `67108864 bytes (64 MiB)`.
