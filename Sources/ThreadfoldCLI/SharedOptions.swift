@@ -217,7 +217,7 @@ enum SharedOptions {
     /// Dumps named by their files, escaped: the first three, or the first and how many more.
     static func dumpsLabel(_ files: [(path: String, display: String, form: DumpForm)]) -> String {
         let names = files.map { Printable.escape($0.display) }
-        return names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(names.count - 1) more dumps"
+        return names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(Printable.count(names.count - 1, "more dump", "more dumps"))"
     }
 
     static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
@@ -295,7 +295,7 @@ enum SharedOptions {
         }
         if hidden > 0 {
             let file = Printable.escape(file)
-            console.err("\(file): note: \(hidden) more warnings like these; 'threadfold check --all \(file)' lists every one\n")
+            console.err("\(file): note: \(Printable.count(hidden, "more warning", "more warnings")) like these; 'threadfold check --all \(file)' lists every one\n")
         }
     }
 
