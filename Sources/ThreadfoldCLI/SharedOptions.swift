@@ -6,7 +6,7 @@ enum SharedOptions {
     static let thread: [OptionSpec] = [
         OptionSpec("from", value: "form", kind: .oneOf(SourceFormat.named.map(\.rawValue)), wrapped("Input form: \(formNames) (default: auto, which says what it recognised).")),
         OptionSpec("body-format", value: "format", kind: .cases(of: BodyFormat.self), "Read every body as markdown, html or text, whatever\nthe importer would choose."),
-        OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths). Also:\ncomments=$.data (the array to read), replies=children (nested\nreplies), thread.title=$.title (and thread.url, .body, .author,\n.created, .category, .id: from the document's root),\nwhere.kind=t1 (read only such items), strip=t1_|t3_ (id\nprefixes), format=html (the bodies' format)."),
+        OptionSpec("map", value: "fields", mapHelp),
         OptionSpec("map-file", value: "file", kind: .file, "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win."),
         OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
         OptionSpec("categories", value: "file", kind: .file, "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\")."),
@@ -19,6 +19,18 @@ enum SharedOptions {
         OptionSpec("max-decompressed", value: "size", "The most a compressed file read whole may decompress to,\nand the most blank lines before a file's first line (default:\n2GiB, the most; e.g. 256MiB). A dump read a line at a time holds\none line, whatever its size."),
         OptionSpec("max-window", value: "size", "The largest zstd window a frame may ask for, which the\ndecoder holds in memory (default: 2GiB, as Pushshift dumps\nneed; a power of two, e.g. 128MiB)."),
     ]
+
+    /// `--map`'s help, its keys listed from `FieldMapping`'s own (`FieldMapping.keys`).
+    static var mapHelp: String {
+        let fields = FieldMapping.Field.allCases.map(\.rawValue).joined(separator: " ")
+        let threadFields = FieldMapping.ThreadField.allCases.map { "thread.\($0.rawValue)" }.joined(separator: " ")
+        return wrapped("Read any JSON list of comments by naming its fields: id=objectID,parent=parent_id,body=text,thread=story_id"
+            + " (comment keys: \(fields); path is a chain of ids ending in the comment's own, as Lemmy's 0.12.34;"
+            + " values: members or dotted paths). Also: comments=$.data (the array to read), replies=children (nested replies),"
+            + " thread keys from the document's root, like thread.title=$.title (\(threadFields)),"
+            + " where.kind=t1 (read only such items), strip=t1_|t3_ (id prefixes), format=html (the bodies' format),"
+            + " top_level_parent=0 (as --top-level-parent).")
+    }
 
     /// A list of comments from many threads, read as a dump (`build` and `check`).
     static let threadKey: [OptionSpec] = [
