@@ -101,6 +101,11 @@ struct CLITests {
         #expect(files(folder.appendingPathComponent("site")).contains("first-thread.html"))
         let page = try String(contentsOf: folder.appendingPathComponent("site/thread.html"), encoding: .utf8)
         #expect(page.contains("<em>hi</em>") && page.contains("From stdin"))
+        // Each page's address, as the README shows: standard input's page is thread.html.
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.first == "Rendered 2 threads (2 comments) into site/", "\(result.out)")
+        #expect(lines.dropFirst().map { $0.hasPrefix("  file:///") } == [true, true], "\(result.out)")
+        #expect(lines.last?.hasSuffix("/site/thread.html") == true, "\(result.out)")
     }
 
     @Test("output is byte-identical across runs")
