@@ -89,6 +89,23 @@ struct ScriptTests {
         #expect(try cli.run(["completions", "zsh"]).out.contains("'*--exclude=["))
     }
 
+    @Test("scripts: a failed build or merge says the output was not made when it did not exist, and is as it was when it did")
+    func failedOutputSaysWhatIsLeft() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = try cli.write(BuildCommandTests().thread("t1"), "t1.json", in: folder)
+        let broken = try cli.write("{", "broken.json", in: folder)
+        let shard = try cli.run(["build", "--no-fsync", "--shard", "1/2", "-o", "s1", broken], in: folder)
+        #expect(shard.status == 1)
+        #expect(shard.err.contains("Error: nothing was published; s1/ was not made. Fix the errors above and run again."), "\(shard.err)")
+        let merge = try cli.run(["merge", "--no-fsync", "-o", "merged", "nothing"], in: folder)
+        #expect(merge.status == 1)
+        #expect(merge.err.contains("Error: nothing was published; merged/ was not made."), "\(merge.err)")
+        #expect(try cli.run(["build", "-q", "--no-fsync", "-o", "site", good], in: folder).status == 0)
+        let again = try cli.run(["build", "--no-fsync", "-o", "site", broken], in: folder)
+        #expect(again.err.contains("Error: nothing was published; site/ is as it was. Fix the errors above and run again."), "\(again.err)")
+    }
+
     @Test("scripts: --report lists a refused output folder; a report path that cannot be written is a usage error before anything is built")
     func reportAlwaysListsErrors() throws {
         let folder = try cli.temporaryFolder()
