@@ -207,40 +207,12 @@ package enum ArchiveInput {
     /// holding the filter's marker file or the output itself. `folder` itself holding the marker
     /// is an error: a site is not an input.
     static func listFolder(_ folder: String, filter: FolderFilter = FolderFilter()) -> (files: [String], errors: [InputError]) {
-        struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
         var found: [(path: String, identity: Identity)] = []
         var errors: [InputError] = []
         var walked: Set<Identity> = []
         var pending: [(path: String, relative: [String])] = [(folder, [])]
         while let (current, relative) = pending.popLast() {
-            let fd = open(current, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else {
-                errors.append(InputFile.cannotRead(current, errno))
-                continue
-            }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else {
-                errors.append(InputFile.cannotRead(current, errno))
-                close(fd)
-                continue
-            }
-            let device = UInt64(info.st_dev)
-            guard walked.insert(Identity(device: device, inode: UInt64(info.st_ino))).inserted else {
-                close(fd)
-                continue
-            }
-            if filter.marker.map({ holds(fd, $0) }) == true || (!relative.isEmpty && filter.isOutput(device: device, inode: UInt64(info.st_ino))) {
-                close(fd)
-                if relative.isEmpty {
-                    errors.append(InputError(file: current, message: "is a folder Threadfold wrote (it holds \(filter.marker ?? "")); expected a folder of inputs, which skips such folders inside it"))
-                }
-                continue
-            }
-            guard let directory = fdopendir(fd) else {
-                errors.append(InputFile.cannotRead(current, errno))
-                close(fd)
-                continue
-            }
+            guard let (directory, device) = openFolder(current, relative: relative, filter: filter, walked: &walked, errors: &errors) else { continue }
             defer { closedir(directory) }
             let prefix = current.hasSuffix("/") ? current : current + "/"
             var folders: [(key: [UInt8], path: String, relative: [String])] = []
@@ -297,6 +269,46 @@ package enum ArchiveInput {
             files.append(found[i].path)
         }
         return (files, errors)
+    }
+
+    /// A device and inode: how a walk knows a folder or a file under any of its paths.
+    private struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
+
+    /// Folder `path` of a walk opened for reading, with its device; nil when it is not walked:
+    /// it cannot be read (said in `errors`), it was walked under another path, or it is
+    /// Threadfold's output (`filter`), which is an error only for the folder given (`relative`
+    /// empty).
+    private static func openFolder(_ path: String, relative: [String], filter: FolderFilter, walked: inout Set<Identity>,
+                                   errors: inout [InputError]) -> (directory: OpaquePointer, device: UInt64)? {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            errors.append(InputFile.cannotRead(path, errno))
+            return nil
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            errors.append(InputFile.cannotRead(path, errno))
+            close(fd)
+            return nil
+        }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard walked.insert(identity).inserted else {
+            close(fd)
+            return nil
+        }
+        if filter.marker.map({ holds(fd, $0) }) == true || (!relative.isEmpty && filter.isOutput(device: identity.device, inode: identity.inode)) {
+            close(fd)
+            if relative.isEmpty {
+                errors.append(InputError(file: path, message: "is a folder Threadfold wrote (it holds \(filter.marker ?? "")); expected a folder of inputs, which skips such folders inside it"))
+            }
+            return nil
+        }
+        guard let directory = fdopendir(fd) else {
+            errors.append(InputFile.cannotRead(path, errno))
+            close(fd)
+            return nil
+        }
+        return (directory, identity.device)
     }
 
     /// Whether the open folder `fd` holds a regular file named `marker`.
