@@ -87,6 +87,7 @@ struct ScriptTests {
         #expect(try cli.run(["help", "build"]).out.contains("--exclude <glob> ..."))
         #expect(try cli.run(["help", "preview"]).out.contains("--exclude <glob> ..."))
         #expect(try cli.run(["completions", "zsh"]).out.contains("'*--exclude=["))
+        #expect(try cli.run(["help", "--man"]).out.contains("\\fB\\-\\-exclude\\fR \\fIglob\\fR ..."))
     }
 
     @Test("scripts: a failed build or merge says the output was not made when it did not exist, and is as it was when it did")

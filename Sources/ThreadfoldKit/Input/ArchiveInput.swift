@@ -8,7 +8,7 @@ import Glibc
 /// thread per line, or standard input.
 ///
 /// Folders are walked for `*.json`, `*.jsonl` and `*.ndjson` files, and those compressed
-/// (`Compression.fileExtensions`), hidden names skipped, in
+/// (`Compression.fileExtensions`), hidden names and what `FolderFilter` leaves out skipped, in
 /// byte order of their paths, so the list does not depend on the file system's order. In a
 /// folder, `.json` files are single documents and only `.jsonl`/`.ndjson` files are looked into
 /// for JSON Lines (so listing a folder reads no thread); a file named on the command line is
