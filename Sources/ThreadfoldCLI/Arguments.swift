@@ -10,6 +10,9 @@ struct OptionSpec: Sendable {
     let bare: (value: String, choices: [String])?
     /// What the value is, for the shell completions and the man page.
     let kind: ValueKind
+    /// Whether the option may be given more than once, each value kept (`--exclude`); any other
+    /// option keeps its last value.
+    let repeatable: Bool
 
     /// What an option's value (or a command's input) is: free text, one of some words, a
     /// comma-separated list of them, a file or a folder. Completions offer the words, or the
@@ -31,8 +34,9 @@ struct OptionSpec: Sendable {
 
     /// `kind` defaults to the words of `bare`, else free text (and to nothing for a flag).
     init(_ long: String, short: Character? = nil, value: String? = nil, bare: (value: String, choices: [String])? = nil,
-         kind: ValueKind? = nil, _ help: String) {
+         kind: ValueKind? = nil, repeatable: Bool = false, _ help: String) {
         self.long = long
+        self.repeatable = repeatable
         self.short = short
         self.value = value
         self.bare = bare
@@ -44,10 +48,14 @@ struct OptionSpec: Sendable {
 /// Parsed command-line words: options by long name, flags, and positional arguments.
 struct ParsedArguments {
     var values: [String: String] = [:]
+    /// Every value of a repeatable option, in the order given.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
 
     func value(_ long: String) -> String? { values[long] }
+    /// The values of a repeatable option (`OptionSpec.repeatable`), none when it was not given.
+    func all(_ long: String) -> [String] { repeated[long] ?? [] }
     func has(_ long: String) -> Bool { flags.contains(long) }
 }
 
@@ -57,27 +65,31 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 /// Parses `--opt value`, `--opt=value`, `-o value`, `-ovalue`, flags, and `--` (everything
-/// after it is positional). A lone `-` is positional (standard input). Repeated options keep
-/// the last value, as most Unix tools do.
+/// after it is positional). A lone `-` is positional (standard input). A repeated option keeps
+/// its last value, as most Unix tools do, unless it is `repeatable`: then each value is kept.
 func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArguments {
     var parsed = ParsedArguments()
     var i = 0
     func spec(long: String) -> OptionSpec? { specs.first { $0.long == long } }
     func spec(short: Character) -> OptionSpec? { specs.first { $0.short == short } }
+    func set(_ spec: OptionSpec, _ value: String) {
+        parsed.values[spec.long] = value
+        if spec.repeatable { parsed.repeated[spec.long, default: []].append(value) }
+    }
     func takeValue(_ spec: OptionSpec, inline: String?, shown: String) throws {
         if let inline {
-            parsed.values[spec.long] = inline
+            set(spec, inline)
         } else if let bare = spec.bare {
             if i + 1 < words.count, bare.choices.contains(words[i + 1]) {
                 i += 1
-                parsed.values[spec.long] = words[i]
+                set(spec, words[i])
             } else {
-                parsed.values[spec.long] = bare.value
+                set(spec, bare.value)
             }
         } else {
             guard i + 1 < words.count else { throw UsageError(message: "missing value for '\(shown) <\(spec.value!)>'") }
             i += 1
-            parsed.values[spec.long] = words[i]
+            set(spec, words[i])
         }
     }
     while i < words.count {
@@ -123,6 +135,7 @@ func optionsHelp(_ specs: [OptionSpec]) -> String {
         var left = spec.short.map { "-\($0), " } ?? ""
         left += "--\(spec.long)"
         if let value = spec.value { left += spec.bare == nil ? " <\(value)>" : " [<\(value)>]" }
+        if spec.repeatable { left += " ..." }
         return (left, spec.help)
     }
     let width = min((rows.map { $0.0.count }.max() ?? 0) + 2, 30)

@@ -28,6 +28,7 @@ enum BuildCommand {
         options: [
             OptionSpec("output", short: "o", value: "dir", kind: .directory, "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
         ] + SharedOptions.threadKey + [
+            SharedOptions.exclude,
             OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare, and\nwith dumps their sorted lines as .<site>.spill."),
             OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete)."),
             precompress,
@@ -43,7 +44,9 @@ enum BuildCommand {
             for .json, .jsonl and .ndjson, and .zst, .zstd and .gz), one JSON document
             {"threads": [...]}, JSON Lines with a thread per line (read one line at a time), a
             dump (Reddit RS_/RC_, Hacker News items, or comments with --thread-key), or '-' for
-            standard input.
+            standard input. A folder's walk leaves out hidden names, folders Threadfold wrote
+            (holding its .threadfold marker: sites, shards, previews), the output folder, and
+            what --exclude matches; so 'threadfold build . -o public' can run again and again.
             Pages: index.html (paginated), s/<section>/ with --sections, t/<slug>-<id>/ per thread,
             each with thread.json (statistics) and atom.xml; atom.xml for the site; sitemap.xml
             with --base-url; search/ with --search; u/<name>-<hash>/ per author with --authors.
@@ -130,8 +133,11 @@ enum BuildCommand {
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var shard: Shard?
         var searchTimeout = 600.0
+        let output = parsed.value("output") ?? "site"
+        let filter: FolderFilter
         do {
             options = try archiveOptions(parsed)
+            filter = try SharedOptions.folderFilter(parsed, output: output)
             if let n = try SharedOptions.integer(parsed, "jobs", in: 1...1024) { jobs = n }
             searchTimeout = try Self.searchTimeout(parsed)
             if let text = parsed.value("shard") {
@@ -144,12 +150,11 @@ enum BuildCommand {
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
-        let output = parsed.value("output") ?? "site"
         let units: [ArchiveUnit]
         do {
             units = try ArchiveInput.units(parsed.positionals, readStandardInput: console.readStandardInput,
                                            linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                                           dumpForm: ArchiveInput.dumps(options.render.importing))
+                                           dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
         } catch {
             SharedOptions.printErrors(error, console)
             console.err("Error: nothing was published; fix the errors above and run again.\n")
@@ -210,7 +215,7 @@ enum BuildCommand {
             code = CLI.ExitCode.failure
         } else if !report.errors.isEmpty || report.siteError != nil {
             for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
-            if report.errors.count > 50 { console.err("… and \(report.errors.count - 50) more errors\n") }
+            if report.errors.count > 50 { console.err("… and \(Printable.count(report.errors.count - 50, "more error", "more errors"))\n") }
             if let error = report.siteError { SharedOptions.printErrors(error, console) }
             let kept = FileManager.default.fileExists(atPath: output) ? "\(Printable.escape(output))/ is as it was" : "\(Printable.escape(output))/ was not made"
             if report.errors.isEmpty, report.siteError?.temporary == true {
@@ -224,7 +229,7 @@ enum BuildCommand {
             if !quiet {
                 for (format, count) in report.formats.sorted(by: { $0.key < $1.key }) where format != "threadfold" {
                     let name = SourceFormat(rawValue: format)?.described ?? format
-                    console.err("note: read \(count == 1 ? "1 input" : "\(count) inputs") as \(name); --from \(format) says so explicitly\n")
+                    console.err("note: read \(Printable.count(count, "input")) as \(name); --from \(format) says so explicitly\n")
                 }
                 console.show(report.warnings)
             }
@@ -253,8 +258,8 @@ enum BuildCommand {
         if report.threadsReused > 0 {
             line += "\(report.threadsRendered) rendered, \(report.threadsReused) reused; "
         }
-        line += "\(report.filesWritten) files written, \(report.filesReused) unchanged"
-        if report.threadsInOtherShards > 0 { line += ", \(report.threadsInOtherShards) threads left to other shards" }
+        line += "\(Printable.count(report.filesWritten, "file")) written, \(report.filesReused) unchanged"
+        if report.threadsInOtherShards > 0 { line += ", \(Printable.count(report.threadsInOtherShards, "thread")) left to other shards" }
         let warnings = report.warnings.count { $0.severity == .warning }, notes = report.warnings.count { $0.severity == .note }
         if warnings > 0 { line += ", " + Printable.count(warnings, "warning") }
         if notes > 0 { line += ", " + Printable.count(notes, "note") }

@@ -120,10 +120,10 @@ public enum CLI {
         }
     }
 
-    static func usageError(_ message: String, usage: String, _ console: Console) -> Int32 {
+    static func usageError(_ message: String, usage: String, see: String? = nil, _ console: Console) -> Int32 {
         // The usage line names its subcommand ("threadfold build <input> ..."): its help is the place to look.
         let words = usage.split(separator: " ")
-        let help = words.count > 1 && words[0] == "threadfold" && !words[1].hasPrefix("<") && !words[1].hasPrefix("-") ? "threadfold help \(words[1])" : "threadfold help"
+        let help = see ?? (words.count > 1 && words[0] == "threadfold" && !words[1].hasPrefix("<") && !words[1].hasPrefix("-") ? "threadfold help \(words[1])" : "threadfold help")
         console.err("Error: \(Printable.escapeLines(message))\nUsage: \(usage)\n  See '\(help)' for more.\n")
         return ExitCode.usage
     }

@@ -185,7 +185,7 @@ enum CheckCommand {
         SharedOptions.noteForms(check.files, importing: check.importing, shown)
         let report = check.run()
         for error in report.errors { console.err(error.shown + "\n") }
-        if report.moreErrors > 0 { console.err("… and \(report.moreErrors) more errors\n") }
+        if report.moreErrors > 0 { console.err("… and \(Printable.count(report.moreErrors, "more error", "more errors"))\n") }
         findings.messages += report.errors + report.warnings + report.threads.flatMap(\.warnings)
         findings.inputs.append((SharedOptions.dumpsLabel(check.files), check.files.first?.form.rawValue ?? "", report.errors.isEmpty ? report.counts : nil))
         guard report.errors.isEmpty else { return false }
@@ -204,7 +204,7 @@ enum CheckCommand {
         printSum(label, report.counts, readAs: readAs, listed: check.eachThread, extra: skipped, console)
         for warning in report.warnings { console.err(warning.shown + "\n") }
         if report.moreWarnings > 0 {
-            console.err("\(label): note: \(report.moreWarnings) more warnings like these; 'threadfold check --all' with the same dumps lists every one\n")
+            console.err("\(label): note: \(Printable.count(report.moreWarnings, "more warning", "more warnings")) like these; 'threadfold check --all' with the same dumps lists every one\n")
         }
         return true
     }

@@ -68,7 +68,15 @@ enum ConfigFile {
                 case (_, .flag(let on)):
                     if on && !parsed.flags.contains(key) && parsed.values[key] == nil { parsed.flags.insert(key) }
                 case (_, .text(let text)):
-                    if parsed.values[key] == nil { parsed.values[key] = text }
+                    if parsed.values[key] == nil {
+                        parsed.values[key] = text
+                        if command.options.contains(where: { $0.long == key && $0.repeatable }) { parsed.repeated[key] = [text] }
+                    }
+                case (_, .list(let items)) where command.options.contains(where: { $0.long == key && $0.repeatable }):
+                    if parsed.all(key).isEmpty {
+                        parsed.repeated[key] = items
+                        if let last = items.last { parsed.values[key] = last }
+                    }
                 case (_, .list(let items)):
                     if parsed.values[key] == nil { parsed.values[key] = items.joined(separator: ",") }
                 }
@@ -158,6 +166,8 @@ enum ConfigFile {
         case (nil, _): throw fail(node, "\"\(key)\": found \(kind.described); expected true or false (it is a flag)")
         case (_, .string): return .text(document.string(node))
         case (_, .number): return .text(document.numberText(node))
+        case (_, .array) where spec.repeatable:
+            return .list(try strings(document, node, key: key, fail: fail))
         case (_, .array):
             guard case .listOf = spec.kind else {
                 throw fail(node, "\"\(key)\": found an array; expected one value, as --\(key) takes")
@@ -221,6 +231,16 @@ enum ConfigFile {
                     switch (spec.value, spec.kind) {
                     case (nil, _):
                         w.field("type", "boolean")
+                    case (_, _) where spec.repeatable:
+                        w.key("anyOf")
+                        w.array { w in
+                            w.object { w in w.field("type", "string") }
+                            w.object { w in
+                                w.field("type", "array")
+                                w.key("items")
+                                w.object { w in w.field("type", "string") }
+                            }
+                        }
                     case (_, .oneOf(let words)) where !words.isEmpty:
                         w.key("enum")
                         w.array { w in for word in words { w.string(word) } }

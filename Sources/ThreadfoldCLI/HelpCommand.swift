@@ -31,7 +31,8 @@ enum HelpCommand {
         }
         guard parsed.positionals.count == 1, let chosen = CLI.commands[name] else {
             let what = parsed.positionals.count == 1 ? "unknown subcommand '\(name)'" : "expected one subcommand"
-            return CLI.usageError(what, usage: command.usage, console)
+            // The overview lists the subcommands.
+            return CLI.usageError(what, usage: command.usage, see: "threadfold help", console)
         }
         console.out(chosen.help)
         return CLI.ExitCode.success

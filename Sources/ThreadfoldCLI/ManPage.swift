@@ -57,6 +57,7 @@ enum ManPage {
             head += "\\fB" + ("--" + option.long).replacingOccurrences(of: "-", with: "\\-") + "\\fR"
             if let value = option.value {
                 head += option.bare == nil ? " \\fI\(escaped(value))\\fR" : " [\\fI\(escaped(value))\\fR]"
+                if option.repeatable { head += " ..." }
             }
             text += ".TP\n" + head + "\n" + lines(option.help)
         }

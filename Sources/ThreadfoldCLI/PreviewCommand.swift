@@ -12,6 +12,7 @@ enum PreviewCommand {
             OptionSpec("watch", "Render again whenever an input, template or asset changes\n(checked twice a second) until interrupted."),
             OptionSpec("no-open", "Print the URL without opening a browser."),
             OptionSpec("quiet", short: "q", "Print nothing but the URL and errors."),
+            SharedOptions.exclude,
         ] + BuildCommand.archive + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Inputs are what 'build' reads; with none, the bundled example thread. One thread
@@ -33,7 +34,11 @@ enum PreviewCommand {
             return CLI.usageError("'--watch' cannot watch standard input; name a file", usage: command.usage, console)
         }
         let options: ArchiveOptions
-        do { options = try BuildCommand.archiveOptions(parsed) } catch {
+        let filter: FolderFilter
+        do {
+            options = try BuildCommand.archiveOptions(parsed)
+            filter = try SharedOptions.folderFilter(parsed, output: nil)
+        } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         let inputs = parsed.positionals.map { $0 == "-" ? $0 : URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -56,7 +61,7 @@ enum PreviewCommand {
                     ? [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")]
                     : try ArchiveInput.units(inputs, readStandardInput: console.readStandardInput,
                                              linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                                           dumpForm: ArchiveInput.dumps(options.render.importing))
+                                             dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
             } catch {
                 SharedOptions.printErrors(error, console)
                 return (CLI.ExitCode.failure, nil)
@@ -102,7 +107,7 @@ enum PreviewCommand {
                       build: () -> (code: Int32, page: URL?)) -> Int32 {
         let watched = inputs + [parsed.value("templates"), parsed.value("assets"), parsed.value("map-file")].compactMap { $0 }
         var last = signature(watched)
-        if !parsed.has("quiet") { console.err("Watching \(watched.count == 1 ? "1 path" : "\(watched.count) paths") for changes; Ctrl-C stops.\n") }
+        if !parsed.has("quiet") { console.err("Watching \(Printable.count(watched.count, "path")) for changes; Ctrl-C stops.\n") }
         while true {
             usleep(500_000)
             let now = signature(watched)

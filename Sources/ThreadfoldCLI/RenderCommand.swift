@@ -100,7 +100,7 @@ enum RenderCommand {
             // Listed in the dumps' order.
             rendered += pages.sorted { $0.place.lexicographicallyPrecedes($1.place) }.map { ($0.page, $0.comments) }
             for error in report.errors { console.err(error.shown + "\n") }
-            if report.moreErrors > 0 { console.err("… and \(report.moreErrors) more errors\n") }
+            if report.moreErrors > 0 { console.err("… and \(Printable.count(report.moreErrors, "more error", "more errors"))\n") }
             if !report.errors.isEmpty { failed = true }
             guard !quiet else { return }
             for warning in report.warnings { console.err(warning.shown + "\n") }
@@ -109,7 +109,7 @@ enum RenderCommand {
                 console.err("\(label): note: \(report.skippedLines) of \(Printable.count(report.lines, "line", "lines")) skipped (--lenient)\n")
             }
             if report.moreWarnings > 0 {
-                console.err("\(label): note: \(report.moreWarnings) more warnings like these; 'threadfold check --all' with the same dumps lists every one\n")
+                console.err("\(label): note: \(Printable.count(report.moreWarnings, "more warning", "more warnings")) like these; 'threadfold check --all' with the same dumps lists every one\n")
             }
         }
         for (k, input) in named.enumerated() where !readWithDumps.contains(k) {
@@ -187,7 +187,7 @@ enum RenderCommand {
             for page in rendered.prefix(10) {
                 console.out("  \(folder.appendingPathComponent(page.page).absoluteString)\n")
             }
-            if rendered.count > 10 { console.out("  … and \(rendered.count - 10) more pages\n") }
+            if rendered.count > 10 { console.out("  … and \(Printable.count(rendered.count - 10, "more page", "more pages"))\n") }
         }
         return CLI.ExitCode.success
     }

@@ -6,7 +6,7 @@ enum SharedOptions {
     static let thread: [OptionSpec] = [
         OptionSpec("from", value: "form", kind: .oneOf(SourceFormat.named.map(\.rawValue)), wrapped("Input form: \(formNames) (default: auto, which says what it recognised).")),
         OptionSpec("body-format", value: "format", kind: .cases(of: BodyFormat.self), "Read every body as markdown, html or text, whatever\nthe importer would choose."),
-        OptionSpec("map", value: "fields", "Read any JSON list of comments by naming its fields:\nid=objectID,parent=parent_id,body=text,thread=story_id (keys:\nid parent thread title author body time edited score deleted\nurl category; values: members or dotted paths). Also:\ncomments=$.data (the array to read), replies=children (nested\nreplies), thread.title=$.title (and thread.url, .body, .author,\n.created, .category, .id: from the document's root),\nwhere.kind=t1 (read only such items), strip=t1_|t3_ (id\nprefixes), format=html (the bodies' format)."),
+        OptionSpec("map", value: "fields", mapHelp),
         OptionSpec("map-file", value: "file", kind: .file, "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win."),
         OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
         OptionSpec("categories", value: "file", kind: .file, "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\")."),
@@ -20,11 +20,40 @@ enum SharedOptions {
         OptionSpec("max-window", value: "size", "The largest zstd window a frame may ask for, which the\ndecoder holds in memory (default: 2GiB, as Pushshift dumps\nneed; a power of two, e.g. 128MiB)."),
     ]
 
+    /// `--map`'s help, its keys listed from `FieldMapping`'s own (`FieldMapping.keys`).
+    static var mapHelp: String {
+        let fields = FieldMapping.Field.allCases.map(\.rawValue).joined(separator: " ")
+        let threadFields = FieldMapping.ThreadField.allCases.map { "thread.\($0.rawValue)" }.joined(separator: " ")
+        return wrapped("Read any JSON list of comments by naming its fields: id=objectID,parent=parent_id,body=text,thread=story_id"
+            + " (comment keys: \(fields); path is a chain of ids ending in the comment's own, as Lemmy's 0.12.34;"
+            + " values: members or dotted paths). Also: comments=$.data (the array to read), replies=children (nested replies),"
+            + " thread keys from the document's root, like thread.title=$.title (\(threadFields)),"
+            + " where.kind=t1 (read only such items), strip=t1_|t3_ (id prefixes), format=html (the bodies' format),"
+            + " top_level_parent=0 (as --top-level-parent).")
+    }
+
     /// A list of comments from many threads, read as a dump (`build` and `check`).
     static let threadKey: [OptionSpec] = [
         OptionSpec("thread-key", value: "field", "Input is one list of comments from many threads: this\nfield says which thread each belongs to (e.g. story_id)."),
         OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
     ]
+
+    /// What a folder input's walk leaves out (`build` and `preview`, the commands that walk folders).
+    static let exclude = OptionSpec("exclude", value: "glob", repeatable: true,
+                                    "Leave out of folder inputs the files and folders this\nmatches, as in .gitignore: a name at any depth (*.bak,\ndrafts), or with a / a path below the folder given\n(2019/*.json, **/old/); * and ? stop at /, ** is any\nfolders. Repeatable. Inputs named here are always read;\nThreadfold's own sites and the output are always left out.")
+
+    /// `--exclude`'s globs, and Threadfold's output (sites by their marker, and `output`), left
+    /// out of folder inputs.
+    static func folderFilter(_ parsed: ParsedArguments, output: String?) throws -> FolderFilter {
+        var globs: [FolderFilter.Glob] = []
+        for pattern in parsed.all("exclude") {
+            guard let glob = FolderFilter.Glob(pattern) else {
+                throw UsageError(message: "'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '\(pattern)'")
+            }
+            globs.append(glob)
+        }
+        return FolderFilter(excludes: globs, output: output, marker: SiteWriter.markerName)
+    }
 
     static let page: [OptionSpec] = [
         OptionSpec("preview", value: "n", "Replies shown per level before \"Show K more replies\"\n(default: 2)."),
@@ -200,7 +229,7 @@ enum SharedOptions {
     /// Dumps named by their files, escaped: the first three, or the first and how many more.
     static func dumpsLabel(_ files: [(path: String, display: String, form: DumpForm)]) -> String {
         let names = files.map { Printable.escape($0.display) }
-        return names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(names.count - 1) more dumps"
+        return names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(Printable.count(names.count - 1, "more dump", "more dumps"))"
     }
 
     static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
@@ -278,7 +307,7 @@ enum SharedOptions {
         }
         if hidden > 0 {
             let file = Printable.escape(file)
-            console.err("\(file): note: \(hidden) more warnings like these; 'threadfold check --all \(file)' lists every one\n")
+            console.err("\(file): note: \(Printable.count(hidden, "more warning", "more warnings")) like these; 'threadfold check --all \(file)' lists every one\n")
         }
     }
 

@@ -53,7 +53,8 @@ enum ZshCompletion {
         return "_threadfold_\(command.name)() {\n    _arguments -S \\\n        " + specs.joined(separator: " \\\n        ") + "\n}\n\n"
     }
 
-    /// One option's spec: `'(-o --output)'{-o+,--output=}'[Help.]:dir:_files -/'`.
+    /// One option's spec: `'(-o --output)'{-o+,--output=}'[Help.]:dir:_files -/'`, or
+    /// `'*--exclude=[Help.]:glob: '` for one that may be repeated.
     static func spec(_ option: OptionSpec) -> String {
         let description = "[" + bracketed(option.summary) + "]"
         var value = ""
@@ -61,11 +62,13 @@ enum ZshCompletion {
             value = (option.bare == nil ? ":" : "::") + name + ":" + action(option.kind)
         }
         let takes = option.value == nil ? "" : "="
+        // `*`: the option may be given again.
+        let again = option.repeatable ? "*" : ""
         guard let short = option.short else {
-            return quoted("--" + option.long + takes + description + value)
+            return quoted(again + "--" + option.long + takes + description + value)
         }
         let shortTakes = option.value == nil ? "" : "+"
-        return quoted("(-\(short) --\(option.long))") + "{-\(short)\(shortTakes),--\(option.long)\(takes)}" + quoted(description + value)
+        return quoted(option.repeatable ? again : "(-\(short) --\(option.long))") + "{-\(short)\(shortTakes),--\(option.long)\(takes)}" + quoted(description + value)
     }
 
     /// An `_arguments` action: nothing for free text, the words, or `_files`.

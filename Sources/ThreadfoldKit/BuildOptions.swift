@@ -17,6 +17,12 @@ public struct BuildOptions: Sendable {
     /// file, each only when it is smaller, for servers that send them as they are (nginx's
     /// `gzip_static` and `brotli_static`). Deterministic, like every other file.
     public var precompress: Bool
+    /// Globs of files and folders that folder inputs leave out, as .gitignore reads them: a
+    /// name at any depth (`*.bak`), or a path below the folder given when it holds a `/`
+    /// (`2019/*.json`, `**/old/`; a trailing `/` for folders only). Folders Threadfold wrote
+    /// (sites, shards, previews) and the output folder are always left out; inputs named
+    /// directly are always read.
+    public var exclude: [String] = []
     /// The templates, locales and assets (the built-in ones by default).
     public var resources: ResourceStore
     /// Seconds Pagefind may take to index the site (full-text search) before it is killed, with

@@ -12,7 +12,10 @@ public struct BuildReport: Sendable {
     /// counts, compressed siblings (`BuildOptions.precompress`) included.
     public var filesWritten: Int
     public var filesReused: Int
-    /// How many inputs were read as each form other than Threadfold's own (`reddit`, `hn`, …).
+    /// How many inputs each form was recognised as (`threadfold`, `reddit`, `hn`, …) when
+    /// `ImportOptions.format` is `auto`: each file or thread read, and each dump. Threadfold's own
+    /// form is counted too, so the counts say what every input was; an input an incremental
+    /// build reused without reading it is not counted.
     public var formats: [String: Int]
     /// Everything the build noticed that did not stop it.
     public var warnings: [InputError]

@@ -60,11 +60,19 @@ public enum Threadfold {
     public static func buildSite(inputs: [String], output: URL, options: BuildOptions = BuildOptions(),
                                  progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws(ThreadfoldError) -> BuildReport {
         let report: ArchiveBuilder.Report
+        var globs: [FolderFilter.Glob] = []
+        for pattern in options.exclude {
+            guard let glob = FolderFilter.Glob(pattern) else {
+                throw ThreadfoldError(kind: .input, problems: [InputError(file: "exclude", message: "'\(pattern)' matches nothing; expected a glob naming files or folders, like *.bak or drafts/")])
+            }
+            globs.append(glob)
+        }
+        let filter = FolderFilter(excludes: globs, output: output.path, marker: SiteWriter.markerName)
         do {
             let units = try ArchiveInput.units(inputs, readStandardInput: { () throws(InputError) -> [UInt8] in
                 throw InputError(file: "-", message: "standard input is not read by the library; expected a file or folder")
             }, linesAreThreads: options.archive.render.importing.mapping != nil ? false : nil,
-                                           dumpForm: ArchiveInput.dumps(options.archive.render.importing))
+                                           dumpForm: ArchiveInput.dumps(options.archive.render.importing), filter: filter)
             var builder = ArchiveBuilder(units: units, output: output, options: options.archive, resources: options.resources, jobs: options.jobs)
             builder.incremental = options.incremental
             builder.shard = options.shard

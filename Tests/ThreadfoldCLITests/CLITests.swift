@@ -101,6 +101,11 @@ struct CLITests {
         #expect(files(folder.appendingPathComponent("site")).contains("first-thread.html"))
         let page = try String(contentsOf: folder.appendingPathComponent("site/thread.html"), encoding: .utf8)
         #expect(page.contains("<em>hi</em>") && page.contains("From stdin"))
+        // Each page's address, as the README shows: standard input's page is thread.html.
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.first == "Rendered 2 threads (2 comments) into site/", "\(result.out)")
+        #expect(lines.dropFirst().map { $0.hasPrefix("  file:///") } == [true, true], "\(result.out)")
+        #expect(lines.last?.hasSuffix("/site/thread.html") == true, "\(result.out)")
     }
 
     @Test("output is byte-identical across runs")
@@ -239,6 +244,46 @@ struct CLITests {
         #expect(result.err.hasPrefix("Error: "))
         #expect(result.err.contains("\nUsage: threadfold"))
         #expect(result.out.isEmpty)
+    }
+
+    @Test("a usage error points to its own subcommand's help; an unknown subcommand to the overview")
+    func usageErrorsPointToHelp() throws {
+        for command in CLI.ordered {
+            let result = try run([command.name, "--bogus"])
+            #expect(result.status == 64)
+            #expect(result.err.hasSuffix("\n  See 'threadfold help \(command.name)' for more.\n"), "\(command.name): \(result.err)")
+        }
+        for arguments in [["help", "build", "--bogus"], ["help", "build", "--man"]] {
+            #expect(try run(arguments).err.hasSuffix("See 'threadfold help help' for more.\n"), "\(arguments)")
+        }
+        for arguments in [["help", "nothing"], ["help", "build", "check"], ["frobnicate"]] {
+            let result = try run(arguments)
+            #expect(result.status == 64)
+            #expect(result.err.hasSuffix("\n  See 'threadfold help' for more.\n"), "\(arguments): \(result.err)")
+        }
+    }
+
+    @Test("--map's help lists every key FieldMapping takes, and FieldMapping takes every key the help lists")
+    func mapHelpKeys() throws {
+        let spec = try #require(SharedOptions.thread.first { $0.long == "map" })
+        let help = spec.help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(try run(["help", "render"]).out.contains(spec.help.split(separator: "\n")[0]))
+        // Keys shown as key=value, and the lists of comment keys and thread keys.
+        var listed = Set(help.split(separator: " ").compactMap { word -> String? in
+            guard let equals = word.firstIndex(of: "=") else { return nil }
+            return word[..<equals].split(separator: ",").last.map(String.init)
+        })
+        let commentKeys = try #require(help.range(of: "(comment keys: ")).upperBound
+        listed.formUnion(help[commentKeys...].prefix { $0 != ";" }.split(separator: " ").map(String.init))
+        let threadKeys = try #require(help.range(of: "thread.title=$.title (")).upperBound
+        listed.formUnion(help[threadKeys...].prefix { $0 != ")" }.split(separator: " ").map(String.init))
+        listed = Set(listed.map { $0.hasPrefix("where.") ? "where.<path>" : $0 })
+        #expect(listed == Set(FieldMapping.keys))
+        #expect(FieldMapping.keys.contains("removed") && FieldMapping.keys.contains("path"))
+        for key in FieldMapping.keys where key != "id" {
+            let value = key == "format" ? "html" : "x"
+            #expect(throws: Never.self, "\(key)") { try FieldMapping.parse("id=a,\(key.replacingOccurrences(of: "<path>", with: "kind"))=\(value)") }
+        }
     }
 
     @Test("--help, -h, help, --version")

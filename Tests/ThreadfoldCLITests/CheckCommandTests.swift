@@ -153,4 +153,21 @@ struct CheckCommandTests {
         #expect(run.out.contains("read as comments through the field mapping: 40 of 40 comments with a body"))
         #expect(try cli.run(["check", path, "--thread-title-key", "t"]).status == 64)
     }
+
+    @Test("one of a kind is said in the singular: 1 more warning, 1 byte")
+    func singular() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Eleven orphans: ten are shown, one is counted.
+        let comments = (0..<11).map { #"{"id": "c\#($0)", "parent_id": "x\#($0)", "author": "a", "body": "b", "created_at": \#(1_700_000_000 + $0)}"# }
+        let path = try cli.write(#"{"id": "t", "title": "T", "comments": [\#(comments.joined(separator: ", "))]}"#, "orphans.json", in: folder)
+        let run = try cli.run(["check", path])
+        #expect(run.err.contains("\(path): note: 1 more warning like these; 'threadfold check --all \(path)' lists every one"), "\(run.err)")
+        // One blank line, compressed.
+        let blank = folder.appendingPathComponent("blank.json.gz")
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xE3, 0x02, 0x00, 0x93, 0x06, 0xD7, 0x32, 0x01, 0x00, 0x00, 0x00]).write(to: blank)
+        let empty = try cli.run(["check", blank.path])
+        #expect(empty.status == 1)
+        #expect(empty.err.contains("the file is empty (1 byte of blank lines once decompressed)"), "\(empty.err)")
+    }
 }

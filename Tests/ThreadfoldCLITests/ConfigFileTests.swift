@@ -131,6 +131,23 @@ struct ConfigFileTests {
         #expect(status == 0, "\(output)")
     }
 
+    @Test("a repeatable option takes an array: exclude from the file, as --exclude twice")
+    func repeatable() throws {
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in/drafts"), withIntermediateDirectories: true)
+        for name in ["archive.jsonl", "thread.json"] {
+            try FileManager.default.moveItem(at: folder.appendingPathComponent(name), to: folder.appendingPathComponent("in/\(name)"))
+        }
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("nested.json"), to: folder.appendingPathComponent("in/drafts/nested.json"))
+        try cli.write(#"{"inputs": ["in"], "output": "site", "no-fsync": true, "build": {"exclude": ["drafts/", "thread.json"]}}"#, "threadfold.json", in: folder)
+        let run = try cli.run(["build"], in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("Built 7 threads"), "archive.jsonl alone: \(run.out)")
+        try cli.write(#"{"build": {"exclude": "drafts/"}}"#, "one.json", in: folder)
+        #expect(try cli.run(["build", "--config", "one.json", "in", "-o", "one", "--no-fsync"], in: folder).out.contains("Built 8 threads"))
+    }
+
     @Test("near names are suggested; far ones are not")
     func suggestions() {
         #expect(ConfigFile.distance("titel", "title") == 2)

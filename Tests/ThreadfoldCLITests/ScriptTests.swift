@@ -32,6 +32,81 @@ struct ScriptTests {
         #expect(try cli.run(["build", "-q", "--no-fsync", "-o", "site", broken], in: folder).status == 1)
     }
 
+    @Test("scripts: 'cp docs/examples/*.json .; threadfold build . -o public' twice: exit 0 both times, the same site, the site's own files never read")
+    func buildsIntoItsOwnFolder() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let examples = TestData.folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/examples")
+        let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".json") }
+        #expect(names.count >= 2)
+        for name in names {
+            try FileManager.default.copyItem(at: examples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        func site() throws -> [String: Data] {
+            let public_ = folder.appendingPathComponent("public")
+            let files = try #require(FileManager.default.subpathsOfDirectory(atPath: public_.path) as [String]?)
+            var contents: [String: Data] = [:]
+            // The manifest records each file's stamp (inode, mtime), which a new build changes.
+            for path in files where !path.hasPrefix(".threadfold-manifest") {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: public_.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue {
+                    contents[path] = try Data(contentsOf: public_.appendingPathComponent(path))
+                }
+            }
+            return contents
+        }
+        let first = try cli.run(["build", ".", "-o", "public"], in: folder)
+        #expect(first.status == 0, "\(first.err)")
+        let built = try site()
+        #expect(built.keys.contains { $0.hasSuffix("/thread.json") })
+        let second = try cli.run(["build", ".", "-o", "public"], in: folder)
+        #expect(second.status == 0, "\(second.err)")
+        #expect(second.out.contains("Built \(names.count) threads"), "\(second.out)")
+        #expect(try site() == built)
+        // Named as an input, a site is refused by name rather than read.
+        let named = try cli.run(["build", "public", "-o", "other"], in: folder)
+        #expect(named.status == 1)
+        #expect(named.err.contains("public: error: is a folder Threadfold wrote (it holds .threadfold); expected a folder of inputs"), "\(named.err)")
+    }
+
+    @Test("scripts: --exclude is repeatable and checked; the help, man page and completions say so")
+    func excludeOption() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for id in ["a", "b", "c"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("in/\(id)"), withIntermediateDirectories: true)
+            _ = try cli.write(BuildCommandTests().thread(id), "in/\(id)/\(id).json", in: folder)
+        }
+        let run = try cli.run(["build", "-q", "--no-fsync", "in", "-o", "site", "--exclude", "b", "--exclude=c/*.json"], in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        let threads = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("site/t").path)
+        #expect(threads.count == 1 && threads[0].hasSuffix("-a"), "\(threads)")
+        let empty = try cli.run(["build", "in", "-o", "site", "--exclude", "//"], in: folder)
+        #expect(empty.status == 64)
+        #expect(empty.err.contains("Error: '--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '//'"), "\(empty.err)")
+        #expect(try cli.run(["help", "build"]).out.contains("--exclude <glob> ..."))
+        #expect(try cli.run(["help", "preview"]).out.contains("--exclude <glob> ..."))
+        #expect(try cli.run(["completions", "zsh"]).out.contains("'*--exclude=["))
+        #expect(try cli.run(["help", "--man"]).out.contains("\\fB\\-\\-exclude\\fR \\fIglob\\fR ..."))
+    }
+
+    @Test("scripts: a failed build or merge says the output was not made when it did not exist, and is as it was when it did")
+    func failedOutputSaysWhatIsLeft() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = try cli.write(BuildCommandTests().thread("t1"), "t1.json", in: folder)
+        let broken = try cli.write("{", "broken.json", in: folder)
+        let shard = try cli.run(["build", "--no-fsync", "--shard", "1/2", "-o", "s1", broken], in: folder)
+        #expect(shard.status == 1)
+        #expect(shard.err.contains("Error: nothing was published; s1/ was not made. Fix the errors above and run again."), "\(shard.err)")
+        let merge = try cli.run(["merge", "--no-fsync", "-o", "merged", "nothing"], in: folder)
+        #expect(merge.status == 1)
+        #expect(merge.err.contains("Error: nothing was published; merged/ was not made."), "\(merge.err)")
+        #expect(try cli.run(["build", "-q", "--no-fsync", "-o", "site", good], in: folder).status == 0)
+        let again = try cli.run(["build", "--no-fsync", "-o", "site", broken], in: folder)
+        #expect(again.err.contains("Error: nothing was published; site/ is as it was. Fix the errors above and run again."), "\(again.err)")
+    }
+
     @Test("scripts: --report lists a refused output folder; a report path that cannot be written is a usage error before anything is built")
     func reportAlwaysListsErrors() throws {
         let folder = try cli.temporaryFolder()

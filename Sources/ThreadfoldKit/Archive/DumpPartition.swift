@@ -257,7 +257,7 @@ struct DumpPartition {
                 if let siteError { throw siteError }
                 outcome.lines += linesHere
                 if options.lenient, linesHere > 0, Double(skippedHere) > options.maxSkipped * Double(linesHere) {
-                    outcome.errors.append(InputError(file: file.display, message: "\(skippedHere) of its \(linesHere) lines could not be read as \(file.form.described) and were skipped, more than \(Int(options.maxSkipped * 100))%; expected a dump of that form (is this the right file, or the right form?)"))
+                    outcome.errors.append(InputError(file: file.display, message: "\(skippedHere) of its \(Printable.count(linesHere, "line")) could not be read as \(file.form.described) (skipped), more than \(Int(options.maxSkipped * 100))%; expected a dump of that form (is this the right file, or the right form?)"))
                 }
                 if outcome.errors.count >= ThreadDecoder.errorLimit { break fileLoop }
             }

@@ -8,7 +8,7 @@ import Glibc
 /// thread per line, or standard input.
 ///
 /// Folders are walked for `*.json`, `*.jsonl` and `*.ndjson` files, and those compressed
-/// (`Compression.fileExtensions`), hidden names skipped, in
+/// (`Compression.fileExtensions`), hidden names and what `FolderFilter` leaves out skipped, in
 /// byte order of their paths, so the list does not depend on the file system's order. In a
 /// folder, `.json` files are single documents and only `.jsonl`/`.ndjson` files are looked into
 /// for JSON Lines (so listing a folder reads no thread); a file named on the command line is
@@ -87,8 +87,12 @@ package enum ArchiveInput {
     /// whole (Hacker News items, a Reddit dump, a mapped list); nil means look at the first line.
     ///
     /// `dumpForm` says, from a file's first line, whether it is a dump to stream (nil: never).
+    ///
+    /// Folders are walked with `filter` (`FolderFilter`); what is named in `inputs` is read
+    /// whatever it says.
     package static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
-                             linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil) throws(InputErrors) -> [ArchiveUnit] {
+                             linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
+                             filter: FolderFilter = FolderFilter()) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []
         for input in inputs {
@@ -104,7 +108,7 @@ package enum ArchiveInput {
                 case .regular:
                     do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
                 case .folder:
-                    let listing = listFolder(input)
+                    let listing = listFolder(input, filter: filter)
                     errors += listing.errors
                     if listing.files.isEmpty && listing.errors.isEmpty {
                         errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files (plain, or .zst, .zstd or .gz); expected a folder of thread files or dumps"))
@@ -197,37 +201,21 @@ package enum ArchiveInput {
     /// `name/`, which visits folders in byte order of their paths; so the path a folder is
     /// walked under is its first in byte order too. A name that is not UTF-8 cannot be carried
     /// in a path here: such a file or folder is reported, to be renamed.
-    static func listFolder(_ folder: String) -> (files: [String], errors: [InputError]) {
-        struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
+    ///
+    /// `filter` leaves out what is Threadfold's output and what `--exclude` names
+    /// (`FolderFilter`), silently, as ripgrep leaves out ignored files: below `folder`, a folder
+    /// holding the filter's marker file or the output itself. `folder` itself holding the marker
+    /// is an error: a site is not an input.
+    static func listFolder(_ folder: String, filter: FolderFilter = FolderFilter()) -> (files: [String], errors: [InputError]) {
         var found: [(path: String, identity: Identity)] = []
         var errors: [InputError] = []
         var walked: Set<Identity> = []
-        var pending = [folder]
-        while let current = pending.popLast() {
-            let fd = open(current, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else {
-                errors.append(InputFile.cannotRead(current, errno))
-                continue
-            }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else {
-                errors.append(InputFile.cannotRead(current, errno))
-                close(fd)
-                continue
-            }
-            let device = UInt64(info.st_dev)
-            guard walked.insert(Identity(device: device, inode: UInt64(info.st_ino))).inserted else {
-                close(fd)
-                continue
-            }
-            guard let directory = fdopendir(fd) else {
-                errors.append(InputFile.cannotRead(current, errno))
-                close(fd)
-                continue
-            }
+        var pending: [(path: String, relative: [String])] = [(folder, [])]
+        while let (current, relative) = pending.popLast() {
+            guard let (directory, device) = openFolder(current, relative: relative, filter: filter, walked: &walked, errors: &errors) else { continue }
             defer { closedir(directory) }
             let prefix = current.hasSuffix("/") ? current : current + "/"
-            var folders: [(key: [UInt8], path: String)] = []
+            var folders: [(key: [UInt8], path: String, relative: [String])] = []
             while true {
                 errno = 0
                 guard let entry = readdir(directory) else {
@@ -263,15 +251,16 @@ package enum ArchiveInput {
                                              message: "is \(what) whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it"))
                     continue
                 }
+                if filter.excludes(relative + [name], isFolder: type == UInt8(DT_DIR)) { continue }
                 if type == UInt8(DT_DIR) {
-                    folders.append((nameBytes + [UInt8(ascii: "/")], prefix + name))
+                    folders.append((nameBytes + [UInt8(ascii: "/")], prefix + name, relative + [name]))
                 } else {
                     found.append((prefix + name, identity))
                 }
             }
             // Depth first, the smallest name first: pushed largest first.
             folders.sort { $1.key.lexicographicallyPrecedes($0.key) }
-            pending += folders.map(\.path)
+            pending += folders.map { ($0.path, $0.relative) }
         }
         let keys = found.map { Array($0.path.utf8) }
         var seen: Set<Identity> = []
@@ -280,6 +269,52 @@ package enum ArchiveInput {
             files.append(found[i].path)
         }
         return (files, errors)
+    }
+
+    /// A device and inode: how a walk knows a folder or a file under any of its paths.
+    private struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
+
+    /// Folder `path` of a walk opened for reading, with its device; nil when it is not walked:
+    /// it cannot be read (said in `errors`), it was walked under another path, or it is
+    /// Threadfold's output (`filter`), which is an error only for the folder given (`relative`
+    /// empty).
+    private static func openFolder(_ path: String, relative: [String], filter: FolderFilter, walked: inout Set<Identity>,
+                                   errors: inout [InputError]) -> (directory: OpaquePointer, device: UInt64)? {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            errors.append(InputFile.cannotRead(path, errno))
+            return nil
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            errors.append(InputFile.cannotRead(path, errno))
+            close(fd)
+            return nil
+        }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard walked.insert(identity).inserted else {
+            close(fd)
+            return nil
+        }
+        if filter.marker.map({ holds(fd, $0) }) == true || (!relative.isEmpty && filter.isOutput(device: identity.device, inode: identity.inode)) {
+            close(fd)
+            if relative.isEmpty {
+                errors.append(InputError(file: path, message: "is a folder Threadfold wrote (it holds \(filter.marker ?? "")); expected a folder of inputs, which skips such folders inside it"))
+            }
+            return nil
+        }
+        guard let directory = fdopendir(fd) else {
+            errors.append(InputFile.cannotRead(path, errno))
+            close(fd)
+            return nil
+        }
+        return (directory, identity.device)
+    }
+
+    /// Whether the open folder `fd` holds a regular file named `marker`.
+    private static func holds(_ fd: Int32, _ marker: String) -> Bool {
+        var info = stat()
+        return fstatat(fd, marker, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     private static let inputSuffixes = [".json", ".jsonl", ".ndjson"] + Compression.fileExtensions.map { "." + $0 }
@@ -500,7 +535,7 @@ package enum ArchiveInput {
                                           message: "holds more than \(InputLimits.describe(limit)) of blank lines before its first line once decompressed; expected JSON",
                                           hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)])
         case .blank(let lines, let bytes, cut: false):
-            let held = bytes == 0 ? "" : " (\(bytes) bytes of blank lines once decompressed)"
+            let held = bytes == 0 ? "" : " (\(Printable.count(Int(bytes), "byte")) of blank lines once decompressed)"
             throw InputErrors([InputError(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
         }
     }

@@ -97,7 +97,7 @@ package enum Compression: String, Sendable {
         try stream(display: display, next: next, write: write)
         if let blank = leading, blank.bytes > 0 {
             throw InputError(file: display, line: blank.lines + 1, column: blank.column + 1,
-                             message: "the file is empty (\(blank.bytes) bytes of blank lines once decompressed); expected a JSON value")
+                             message: "the file is empty (\(Printable.count(blank.bytes, "byte")) of blank lines once decompressed); expected a JSON value")
         }
         guard !pieces.isEmpty else { return out }
         var joined: [UInt8] = []

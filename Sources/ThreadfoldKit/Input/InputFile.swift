@@ -41,7 +41,7 @@ package enum InputLimits {
         if bytes == maxDocumentBytes { return "2 GiB" }
         if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        return Printable.count(bytes, "byte")
     }
 
     /// `67108864 bytes (64 MiB)`.

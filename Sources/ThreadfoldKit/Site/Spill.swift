@@ -255,7 +255,7 @@ package final class Spill: @unchecked Sendable {
             defer { close(fd) }
             // Cut where this build stops agreeing, never lengthened; one taken whole is left as it is.
             guard info.st_size >= off_t(length) else {
-                throw SiteError(path: folder.path(name), message: "is shorter than its chain says (\(info.st_size) bytes, not \(length)); expected the spill the last build kept (build again without --incremental)", errno: EIO)
+                throw SiteError(path: folder.path(name), message: "is shorter than its chain says (\(Printable.count(Int(info.st_size), "byte")), not \(length)); expected the spill the last build kept (build again without --incremental)", errno: EIO)
             }
             if info.st_size > off_t(length), ftruncate(fd, off_t(length)) != 0 {
                 let code = errno

@@ -15,6 +15,82 @@ struct ArchiveInputTests {
         #expect(units.map { String($0.display.dropFirst(folder.path.count + 1)) } == ["B.json", "a.json", "b.json", "sub/c.jsonl"])
     }
 
+    /// The walk's files below `folder`, as relative paths.
+    private func listed(_ folder: URL, _ filter: FolderFilter) throws -> [String] {
+        let listing = ArchiveInput.listFolder(folder.path, filter: filter)
+        #expect(listing.errors.isEmpty, "\(listing.errors)")
+        return listing.files.map { String($0.dropFirst(folder.path.count + 1)) }
+    }
+
+    @Test("a folder's walk leaves out a site, a shard, a spare, a staging folder and the output, even one that has no marker yet")
+    func threadfoldOutputsLeftOut() throws {
+        let folder = try ArchiveFixture.folder()
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "a"), "in/a.json", in: folder)
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "b"), "in/sub/b.json", in: folder)
+        let input = folder.appendingPathComponent("in")
+        let sources = [input.appendingPathComponent("a.json").path, input.appendingPathComponent("sub/b.json").path]
+        #expect(try ArchiveFixture.build(sources, in: folder, site: "in/site", incremental: true).errors.isEmpty)
+        // A second incremental build keeps the first as the spare, .site.spare.
+        #expect(try ArchiveFixture.build(sources, in: folder, site: "in/site", incremental: true).errors.isEmpty)
+        #expect(try ArchiveFixture.build(sources, in: folder, site: "in/shards/s1", shard: Shard("1/2")).errors.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: input.appendingPathComponent(".site.spare/.threadfold").path))
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "x"), "in/.site.staging-1/t/x.json", in: folder)
+        // The output before its first build: an empty folder, or a stranger's, holds no marker.
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "o"), "in/out/o.json", in: folder)
+        let marked = FolderFilter(marker: SiteWriter.markerName)
+        #expect(try listed(input, marked) == ["a.json", "out/o.json", "sub/b.json"])
+        #expect(try listed(input, FolderFilter(output: input.appendingPathComponent("out").path, marker: SiteWriter.markerName)) == ["a.json", "sub/b.json"])
+        // Reached through a link, the output is still left out: it is known by device and inode.
+        #expect(symlink("out", input.appendingPathComponent("link").path) == 0)
+        #expect(try listed(input, FolderFilter(output: input.appendingPathComponent("out").path, marker: SiteWriter.markerName)) == ["a.json", "sub/b.json"])
+        // Without the marker's name, the site's own thread.json files would be read.
+        #expect(try listed(input, FolderFilter()).contains { $0.hasPrefix("site/t/") })
+        // A site named as the input is refused by name.
+        let refused = ArchiveInput.listFolder(input.appendingPathComponent("site").path, filter: marked)
+        #expect(refused.files.isEmpty)
+        #expect(refused.errors.map(\.description) == ["\(input.path)/site: error: is a folder Threadfold wrote (it holds .threadfold); expected a folder of inputs, which skips such folders inside it"])
+    }
+
+    @Test("--exclude globs: a name at any depth, a path below the folder given, ** for any folders, a trailing / for folders only")
+    func excludeGlobs() throws {
+        let folder = try ArchiveFixture.folder()
+        for name in ["a.json", "a.bak.json", "drafts/d.json", "2019/x.json", "2019/deep/y.json", "2020/x.json",
+                     "2020/old/z.json", "k/l/old/w.json", "old.json"] {
+            try ArchiveFixture.write(ArchiveFixture.thread(id: "x"), name, in: folder)
+        }
+        func without(_ patterns: String...) throws -> [String] {
+            try listed(folder, FolderFilter(excludes: patterns.map { try #require(FolderFilter.Glob($0)) }))
+        }
+        let all = try without()
+        #expect(all.count == 9)
+        // A name, at any depth, file or folder.
+        #expect(try without("*.bak.json", "drafts") == all.filter { $0 != "a.bak.json" && !$0.hasPrefix("drafts/") })
+        // A path: anchored at the folder given; * stays within one folder.
+        #expect(try without("2019/*.json") == all.filter { $0 != "2019/x.json" })
+        #expect(try without("/x.json") == all)
+        #expect(try without("*/x.json") == all.filter { !$0.hasSuffix("/x.json") })
+        // **: any folders, none included.
+        #expect(try without("**/old/") == all.filter { !$0.contains("old/") })
+        #expect(try without("2019/**") == all.filter { !$0.hasPrefix("2019/") })
+        #expect(try without("**/*.json") == [])
+        #expect(try without("k/**/w.json") == all.filter { $0 != "k/l/old/w.json" })
+        // A trailing /: folders only, so old.json stays.
+        #expect(try without("old/") == all.filter { !$0.contains("old/") })
+        #expect(try without("old*/") == all.filter { !$0.contains("old/") })
+        #expect(FolderFilter.Glob("") == nil && FolderFilter.Glob("//") == nil)
+    }
+
+    @Test("a file named as an input is read even when an --exclude glob matches it, as ripgrep reads named files")
+    func excludedButNamed() throws {
+        let folder = try ArchiveFixture.folder()
+        let named = try ArchiveFixture.write(ArchiveFixture.thread(id: "n"), "in/n.bak.json", in: folder)
+        try ArchiveFixture.write(ArchiveFixture.thread(id: "m"), "in/m.json", in: folder)
+        let filter = FolderFilter(excludes: [try #require(FolderFilter.Glob("*.bak.json"))])
+        let input = folder.appendingPathComponent("in").path
+        let units = try ArchiveInput.units([input, named], readStandardInput: { [] }, filter: filter)
+        #expect(units.map(\.display) == [input + "/m.json", named])
+    }
+
     @Test("JSON Lines of threads becomes one unit per line; JSON Lines of comments stays whole")
     func jsonLines() throws {
         let folder = try ArchiveFixture.folder()

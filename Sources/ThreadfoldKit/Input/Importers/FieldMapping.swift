@@ -73,11 +73,14 @@ public struct FieldMapping: Sendable, Equatable {
         self.topLevelParent = topLevelParent
     }
 
-    /// The keys a mapping takes, for messages.
-    static var keysDescribed: String {
-        (Field.allCases.map(\.rawValue) + ["comments", "replies"] + ThreadField.allCases.map { "thread.\($0.rawValue)" }
-            + ["strip", "where.<path>", "format"]).joined(separator: ", ")
+    /// Every key a mapping takes (`set`), `where.<path>` standing for each condition's key.
+    package static var keys: [String] {
+        Field.allCases.map(\.rawValue) + ["comments", "replies"] + ThreadField.allCases.map { "thread.\($0.rawValue)" }
+            + ["strip", "where.<path>", "format", "top_level_parent"]
     }
+
+    /// The keys a mapping takes, for messages.
+    static var keysDescribed: String { keys.joined(separator: ", ") }
 
     /// Parses `key=path,key=path`. Errors say which part is wrong and what is expected.
     public static func parse(_ text: String) throws(MappingError) -> FieldMapping {
