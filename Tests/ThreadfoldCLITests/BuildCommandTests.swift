@@ -188,12 +188,13 @@ struct BuildCommandTests {
         let input = try cli.write((0..<5).map { thread("p\($0)") }.joined(separator: "\n"), "p.jsonl", in: folder)
         let err = Collected()
         let console = Console(out: { _ in }, err: { err.add($0) }, errIsTerminal: true)
-        let status = CLI.run(["build", input, "-o", folder.appendingPathComponent("site").path], console: console)
+        // `always`: in CI (where `auto` draws no bar) as on a developer's terminal.
+        let status = CLI.run(["build", input, "--progress", "always", "-o", folder.appendingPathComponent("site").path], console: console)
         #expect(status == 0)
         #expect(err.text.contains("5/5 threads") && err.text.contains("/s ETA"), "\(err.text)")
         #expect(err.text.hasSuffix("\r\u{1B}[2K"), "the bar clears its line when done")
         let quiet = Collected()
-        _ = CLI.run(["build", input, "-o", folder.appendingPathComponent("site").path, "-q"],
+        _ = CLI.run(["build", input, "--progress", "always", "-o", folder.appendingPathComponent("site").path, "-q"],
                     console: Console(out: { _ in }, err: { quiet.add($0) }, errIsTerminal: true))
         #expect(quiet.text.isEmpty)
     }
