@@ -256,6 +256,7 @@ package struct SiteWriter: Sendable {
             }
         }
         var pending: [(parent: Folder?, name: String, prefix: String)] = [(nil, "", "")]
+        var toHash: [(path: String, expected: FileStamp)] = []
         while let (parent, folderName, prefix) = pending.popLast() {
             let folder = try parent.map { (parent) throws(SiteError) in try parent.folder(folderName) } ?? root
             for entry in folder.names() {
@@ -270,14 +271,41 @@ package struct SiteWriter: Sendable {
                 if prefix.isEmpty && name == markerName && found?.kind == .file && found?.own == true { continue }
                 if found?.kind == .folder && found?.own == true && !name.hasPrefix(".") && folders.contains(path[...]) {
                     pending.append((folder, name, path + "/"))
-                } else if found?.kind == .file, let expected = vouched[path], let stamp = folder.verify(name, expected: expected) {
-                    kept[path] = stamp
+                } else if let found, found.kind == .file, found.own, let expected = vouched[path], found.stamp == expected {
+                    kept[path] = found.stamp.hashed(expected.hash)
+                } else if let found, found.kind == .file, found.own, let expected = vouched[path], expected.hash != 0, found.stamp.size == expected.size {
+                    // Its stamp moved: checked by its content below, on every core.
+                    toHash.append((path, expected))
                 } else {
                     try folder.removeEntry(name)
                 }
             }
         }
+        try keepByContent(toHash, in: root, into: &kept)
         return kept
+    }
+
+    /// The files whose stamps moved (a cache restore makes them all anew) read and hashed on
+    /// every core (`Folder.verify`): kept when their bytes are the ones recorded, removed
+    /// otherwise. Each file's folder is opened again from the root, one name at a time.
+    private static func keepByContent(_ files: [(path: String, expected: FileStamp)], in root: Folder,
+                                      into kept: inout [String: FileStamp]) throws(SiteError) {
+        guard !files.isEmpty else { return }
+        let verified = Parallel.map(count: files.count, jobs: ProcessInfo.processInfo.activeProcessorCount) { i -> FileStamp? in
+            var parts = RelativePath.segments(files[i].path)
+            let name = String(parts.removeLast())
+            guard let folder = try? root.folder(at: parts) else { return nil }
+            return folder.verify(name, expected: files[i].expected)
+        }
+        for (file, stamp) in zip(files, verified) {
+            if let stamp {
+                kept[file.path] = stamp
+                continue
+            }
+            var parts = RelativePath.segments(file.path)
+            let name = String(parts.removeLast())
+            if let folder = try? root.folder(at: parts) { try folder.removeEntry(name) }
+        }
     }
 
     /// Renames an unusable folder beside the output out of the way (atomically, so it can never
