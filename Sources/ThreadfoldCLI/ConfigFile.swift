@@ -222,6 +222,25 @@ enum ConfigFile {
     static func schema(commands: [CLI.Command]) -> String {
         let readers = commands.filter { subcommands.contains($0.name) }
         let skipped = Set(specs.map(\.long) + ["help"])
+        // A string, or an array of strings (of `words`, when given).
+        func stringOrArray(_ w: inout JSONWriter, of words: [String]?) {
+            w.key("anyOf")
+            w.array { w in
+                w.object { w in w.field("type", "string") }
+                w.object { w in
+                    w.field("type", "array")
+                    w.key("items")
+                    w.object { w in
+                        if let words {
+                            w.key("enum")
+                            w.array { w in for word in words { w.string(word) } }
+                        } else {
+                            w.field("type", "string")
+                        }
+                    }
+                }
+            }
+        }
         func properties(_ options: [OptionSpec], _ w: inout JSONWriter) {
             var seen = Set<String>()
             for spec in options where !skipped.contains(spec.long) && seen.insert(spec.long).inserted {
@@ -232,31 +251,12 @@ enum ConfigFile {
                     case (nil, _):
                         w.field("type", "boolean")
                     case (_, _) where spec.repeatable:
-                        w.key("anyOf")
-                        w.array { w in
-                            w.object { w in w.field("type", "string") }
-                            w.object { w in
-                                w.field("type", "array")
-                                w.key("items")
-                                w.object { w in w.field("type", "string") }
-                            }
-                        }
+                        stringOrArray(&w, of: nil)
                     case (_, .oneOf(let words)) where !words.isEmpty:
                         w.key("enum")
                         w.array { w in for word in words { w.string(word) } }
                     case (_, .listOf(let words)):
-                        w.key("anyOf")
-                        w.array { w in
-                            w.object { w in w.field("type", "string") }
-                            w.object { w in
-                                w.field("type", "array")
-                                w.key("items")
-                                w.object { w in
-                                    w.key("enum")
-                                    w.array { w in for word in words { w.string(word) } }
-                                }
-                            }
-                        }
+                        stringOrArray(&w, of: words)
                     default:
                         w.key("type")
                         w.array { w in
