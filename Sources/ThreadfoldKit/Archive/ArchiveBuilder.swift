@@ -263,6 +263,7 @@ package struct ArchiveBuilder: Sendable {
             for file in kept.keys where untaken.contains(file) { staging.remove(file) }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
+                staging.handedToAnotherProgram()
                 try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }

@@ -149,6 +149,7 @@ package struct ArchiveMerge: Sendable {
             report.filesWritten += staging.siblingCounts.written
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
+                staging.handedToAnotherProgram()
                 try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }

@@ -83,10 +83,14 @@ final class Folder: @unchecked Sendable {
     let fd: Int32
     /// How the folder is named in messages.
     let display: String
+    /// Where this folder's changes are recorded for a durable build (`WriteJournal`); the
+    /// folders opened beneath it share it.
+    let journal: WriteJournal?
 
-    private init(fd: Int32, display: String) {
+    private init(fd: Int32, display: String, journal: WriteJournal? = nil) {
         self.fd = fd
         self.display = display
+        self.journal = journal
     }
 
     deinit { close(fd) }
@@ -134,8 +138,11 @@ final class Folder: @unchecked Sendable {
 
     /// The sub-folder `name`. With `create`, a missing one is made; with `replace`, whatever
     /// else stands there (a link, a file) is removed first, never followed. Messages name it
-    /// `display` when given (a staging folder by the output it becomes).
-    func folder(_ name: String, create: Bool = false, replace: Bool = false, display: String? = nil) throws(SiteError) -> Folder {
+    /// `display` when given (a staging folder by the output it becomes). It records its changes
+    /// in `journal` when given, in this folder's otherwise; with `journaled` false, nowhere
+    /// (scratch that is removed before a build ends).
+    func folder(_ name: String, create: Bool = false, replace: Bool = false, display: String? = nil,
+                journal: WriteJournal? = nil, journaled: Bool = true) throws(SiteError) -> Folder {
         var child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if child < 0 && (errno == ENOTDIR || errno == ELOOP) && replace {
             if try removeEntry(name) { child = -1; errno = ENOENT }
@@ -144,6 +151,7 @@ final class Folder: @unchecked Sendable {
             if mkdirat(fd, name, 0o755) != 0 && errno != EEXIST {
                 throw SiteError(path: path(name), message: "cannot create this folder: \(SystemError.last)", errno: errno)
             }
+            self.journal?.changed(self)
             child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         }
         guard child >= 0 else {
@@ -154,7 +162,7 @@ final class Folder: @unchecked Sendable {
                 : "cannot be opened as a folder: \(SystemError.describe(code))"
             throw SiteError(path: path(name), message: what, errno: code)
         }
-        return Folder(fd: child, display: display ?? path(name))
+        return Folder(fd: child, display: display ?? path(name), journal: journaled ? journal ?? self.journal : nil)
     }
 
     /// The folder at `components` beneath this one.
@@ -182,6 +190,7 @@ final class Folder: @unchecked Sendable {
             throw SiteError(path: path(name), message: "cannot be created: \(SystemError.describe(code))", errno: code)
         }
         defer { close(file) }
+        journal?.wrote(name, in: self)
         try body { (bytes) throws(SiteError) in try write(bytes, to: file, name) }
         var info = stat()
         guard fstat(file, &info) == 0 else { throw SiteError(path: path(name), message: "cannot be examined: \(SystemError.last)") }
@@ -198,6 +207,7 @@ final class Folder: @unchecked Sendable {
             throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
         }
         defer { close(file) }
+        journal?.wrote(name, in: self)
         try write(bytes, to: file, name)
     }
 
@@ -264,6 +274,7 @@ final class Folder: @unchecked Sendable {
         try removeEntry(name)
         if own {
             if linkat(source.fd, sourceName, fd, name, 0) == 0 {
+                journal?.changed(self)
                 // The source could have been swapped for another file between the check and the
                 // link: what was linked must be the file that was checked.
                 if let linked = entry(name), linked.kind == .file, linked.stamp.inode == found.inode { return linked.stamp.hashed(found.hash) }
@@ -285,7 +296,10 @@ final class Folder: @unchecked Sendable {
     /// everything in it). Returns whether there was one.
     @discardableResult
     func removeEntry(_ name: String) throws(SiteError) -> Bool {
-        if unlinkat(fd, name, 0) == 0 { return true }
+        if unlinkat(fd, name, 0) == 0 {
+            journal?.changed(self)
+            return true
+        }
         switch errno {
         case ENOENT: return false
         case EISDIR, EPERM:
@@ -322,6 +336,7 @@ final class Folder: @unchecked Sendable {
     }
 
     func removeTree(bytes name: [UInt8]) throws(SiteError) {
+        journal?.changed(self)
         struct Frame { var folder: Folder; var name: [UInt8]; var subfolders: [[UInt8]] }
         func open(_ parent: Folder, _ name: [UInt8]) -> Folder? {
             let child = Folder.withCName(name) { openat(parent.fd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }

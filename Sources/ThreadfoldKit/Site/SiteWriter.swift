@@ -122,6 +122,8 @@ package struct SiteWriter: Sendable {
         }
         Self.removeAbandoned(in: parent, prefixes: [".\(name).staging-", ".\(name).old-"])
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // What this build changes in its staging folder, flushed alone when it commits.
+        let journal = durable ? WriteJournal() : nil
         let stagingName = ".\(name).staging-\(tag)"
         // The staging name is registered for SIGINT and SIGTERM from before anything holds it (the
         // spare renamed to it, or a new folder) until the staging folder registers itself.
@@ -136,7 +138,7 @@ package struct SiteWriter: Sendable {
         if let spare = parent.entry(spareName) {
             if keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
                 do {
-                    let folder = try parent.folder(stagingName, display: display)
+                    let folder = try parent.folder(stagingName, display: display, journal: journal)
                     if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
                        let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes }) {
                         locks.append(try Self.lock(folder, display: folder.display))
@@ -164,7 +166,7 @@ package struct SiteWriter: Sendable {
         }
         let folder: Folder
         do throws(SiteError) {
-            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName, display: display) }
+            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName, display: display, journal: journal) }
             if recycling == nil {
                 try folder.create(Self.markerName, Array(Self.markerText.utf8))
                 locks.append(try Self.lock(folder, display: folder.display))
@@ -363,6 +365,14 @@ package struct SiteWriter: Sendable {
 
         /// The staging folder's path, for a tool that works on the staged site (Pagefind).
         package var path: String { parent.path(name) }
+
+        /// Says that another program writes in the staging folder (at `path`): what it writes is
+        /// made durable by flushing the whole file system (`WriteJournal.overflow`).
+        package func handedToAnotherProgram() { folder.journal?.overflow() }
+
+        /// What committing flushes (`WriteJournal.recorded`); nil for the whole file system, and
+        /// for a writer that is not `durable`, which flushes nothing.
+        var journalled: (files: Set<String>, folders: Set<String>)? { folder.journal?.recorded }
 
         /// The files this build wrote, linked or kept that have not been taken (`take`).
         package var untaken: [String] { state.withLock { Array($0.stamps.keys) } }
@@ -566,7 +576,9 @@ package struct SiteWriter: Sendable {
             do {
                 // No spill is ever published (a build removes or keeps its own before this).
                 for scratch in [Spill.folderName, Spill.previousName] where folder.entry(scratch) != nil { try folder.removeTree(scratch) }
-                if writer.durable { Self.syncFileSystem(folder.fd) }
+                if writer.durable {
+                    if let journal = folder.journal { journal.sync(folder) } else { WriteJournal.syncFileSystem(folder.fd) }
+                }
                 try writer.swap(staging: name, in: parent, exists: exists, keepSpare: keepSpare)
             } catch {
                 try? parent.removeTree(name)
@@ -602,17 +614,6 @@ package struct SiteWriter: Sendable {
         /// Staging folders in use, and the folders of temporary spills (`Spill.temporary`), so a
         /// signal can remove them before the process ends.
         static let active = Mutex<[ObjectIdentifier: (parent: Folder, name: String)]>([:])
-
-        /// `syncfs(2)`: every staged file reaches the disk in one call, rather than one fsync
-        /// per file. Looked up at run time; `sync(2)` where it is missing.
-        static func syncFileSystem(_ fd: Int32) {
-            typealias Syncfs = @convention(c) (Int32) -> Int32
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
-                _ = unsafeBitCast(symbol, to: Syncfs.self)(fd)
-            } else {
-                sync()
-            }
-        }
     }
 
     /// A metadata file (`.threadfold-…`) of the live site at `output`, read without following

@@ -66,13 +66,13 @@ package final class Spill: @unchecked Sendable {
         self.format = format
         keeps = keep
         try? parent.removeTree(Self.folderName)
-        folder = try parent.folder(Self.folderName, create: true)
+        folder = try parent.folder(Self.folderName, create: true, journaled: false)
         self.bufferBytes = bufferBytes
         buffers = Array(repeating: [], count: count)
         chainBuffers = Array(repeating: [], count: count)
         chained = Array(repeating: false, count: count)
         sizes = Array(repeating: 0, count: count)
-        if let previousName, let kept = try? parent.folder(previousName) {
+        if let previousName, let kept = try? parent.folder(previousName, journaled: false) {
             if kept.isOwnFolder, kept.read(Self.formatName, limit: 4_096, own: true)?.bytes == Array(format.utf8),
                let stamps = kept.read(Self.stampsName, limit: 1 << 24, own: true).flatMap({ Self.stamps(in: $0.bytes) }) {
                 previous = Previous(folder: kept, name: previousName, count: count, stamps: stamps)
