@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,9 +30,12 @@ package final class Spill: @unchecked Sendable {
     /// In a kept spill: the format of its records (the caller's), which a build must share to continue it.
     static let formatName = "format"
     /// In a kept spill: each partition's files' stamps as it was kept (inode, size, modification
-    /// and status change times); a file changed since, even with its modification time set back,
-    /// is not continued.
+    /// and status change times, content hash). A file whose numbers moved (a CI cache restore
+    /// copies it anew) is continued only when its bytes hash as recorded; a file changed since,
+    /// even with its modification time set back, is not continued.
     static let stampsName = "stamps"
+    /// Bytes of a partition file hashed at a time (`contentHash(of:in:)`).
+    static let hashBlockBytes = 4 << 20
     /// Bytes of one chain entry: the record's digest and the partition's size after it, little-endian.
     static let chainEntryBytes = 16
 
@@ -54,6 +58,9 @@ package final class Spill: @unchecked Sendable {
     private let keeps: Bool
     /// The kept spill this one continues, in `parent` as `previousName`.
     private var previous: Previous?
+    /// The stamps the continued spill's partitions were kept with: a partition file this build
+    /// left as it was keeps its content hash without being read again.
+    private var previousStamps: [Int: (records: FileStamp, chain: FileStamp)] = [:]
 
     /// A spill of `count` partitions in `parent` (the staging folder, or a temporary spill's own
     /// folder, `own`); each partition buffers `bufferBytes` before it is written. With
@@ -76,6 +83,7 @@ package final class Spill: @unchecked Sendable {
             if kept.isOwnFolder, kept.read(Self.formatName, limit: 4_096, own: true)?.bytes == Array(format.utf8),
                let stamps = kept.read(Self.stampsName, limit: 1 << 24, own: true).flatMap({ Self.stamps(in: $0.bytes) }) {
                 previous = Previous(folder: kept, name: previousName, count: count, stamps: stamps)
+                previousStamps = stamps
             } else {
                 try? parent.removeTree(previousName)
             }
@@ -190,14 +198,32 @@ package final class Spill: @unchecked Sendable {
     func keep(as name: String, in destination: Folder) throws(SiteError) {
         guard !removed else { return }
         guard keeps else { return remove() }
-        var stamps = ""
+        var kept: [(p: Int, records: FileStamp, chain: FileStamp)] = []
         for p in chained.indices {
             guard chained[p], let records = folder.entry(Self.name(p)), let chain = folder.entry(Self.chainName(p)) else {
                 _ = try? folder.removeEntry(Self.name(p))
                 continue
             }
+            kept.append((p, records.stamp, chain.stamp))
+        }
+        // Content hashes: a file left as the continued spill kept it keeps its hash; the others
+        // (written or cut this build, so still in the page cache) are read a block at a time, on
+        // every core.
+        let folder = self.folder, previousStamps = self.previousStamps, partitions = kept
+        let hashes = Parallel.map(count: partitions.count, jobs: ProcessInfo.processInfo.activeProcessorCount) { i in
+            let (p, records, chain) = partitions[i]
+            func hash(_ name: String, _ stamp: FileStamp, _ before: FileStamp?) -> UInt64 {
+                if let before, before.hash != 0, before == stamp { return before.hash }
+                return Spill.contentHash(of: name, in: folder) ?? 0
+            }
+            return (hash(Spill.name(p), records, previousStamps[p]?.records), hash(Spill.chainName(p), chain, previousStamps[p]?.chain))
+        }
+        var stamps = ""
+        for (i, (p, records, chain)) in kept.enumerated() {
             stamps += "\(p)"
-            for stamp in [records.stamp, chain.stamp] { stamps += " \(stamp.inode) \(stamp.size) \(stamp.mtime) \(stamp.ctime)" }
+            for (stamp, hash) in [(records, hashes[i].0), (chain, hashes[i].1)] {
+                stamps += " \(stamp.inode) \(stamp.size) \(stamp.mtime) \(stamp.ctime) \(hash)"
+            }
             stamps += "\n"
         }
         for name in [Self.formatName, Self.stampsName] { _ = try? folder.removeEntry(name) }
@@ -272,13 +298,34 @@ package final class Spill: @unchecked Sendable {
     private static func stamps(in bytes: [UInt8]) -> [Int: (records: FileStamp, chain: FileStamp)]? {
         var stamps: [Int: (records: FileStamp, chain: FileStamp)] = [:]
         for line in bytes.split(separator: 0x0A) {
-            let fields = line.split(separator: 0x20).map { Int64(String(decoding: $0, as: UTF8.self)) }
-            guard fields.count == 9, let p = fields[0], p >= 0, p < Int64(Int32.max), !fields.contains(nil) else { return nil }
+            let fields = line.split(separator: 0x20).map { UInt64(String(decoding: $0, as: UTF8.self)) }
+            guard fields.count == 11, let p = fields[0], p < UInt64(Int32.max), !fields.contains(nil) else { return nil }
             let f = fields.map { $0! }
-            stamps[Int(p)] = (FileStamp(inode: UInt64(bitPattern: f[1]), size: f[2], mtime: f[3], ctime: f[4]),
-                              FileStamp(inode: UInt64(bitPattern: f[5]), size: f[6], mtime: f[7], ctime: f[8]))
+            func stamp(_ at: Int) -> FileStamp? {
+                guard let size = Int64(exactly: f[at + 1]), let mtime = Int64(exactly: f[at + 2]), let ctime = Int64(exactly: f[at + 3]) else { return nil }
+                return FileStamp(inode: f[at], size: size, mtime: mtime, ctime: ctime).hashed(f[at + 4])
+            }
+            guard let records = stamp(1), let chain = stamp(6) else { return nil }
+            stamps[Int(p)] = (records, chain)
         }
         return stamps
+    }
+
+    /// The content hash of the file `name` in `folder`: its bytes in blocks of `hashBlockBytes`,
+    /// each hashed with the hash before it as its seed, so no more than a block is held. Nil
+    /// when it cannot be read.
+    static func contentHash(of name: String, in folder: Folder) -> UInt64? {
+        let fd = openat(folder.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var hash: UInt64 = 0x7370_696C_6C20_6831
+        var offset = 0
+        while true {
+            guard let block = FileIO.read(fd, count: hashBlockBytes, at: offset) else { return nil }
+            hash = block.withUnsafeBytes { ContentHash.wide($0, seed: hash) }
+            offset += block.count
+            if block.count < hashBlockBytes { return hash }
+        }
     }
 
     /// A kept spill this one continues: per partition, how many of its records agreed so far,
@@ -335,23 +382,34 @@ package final class Spill: @unchecked Sendable {
         }
 
         /// How many records partition `p` holds: its chain's entries, when both its files are as
-        /// they were kept (their stamps), each the only link to its data (taking one cuts and
+        /// they were kept (their stamps, or their content hashes when the numbers moved), each the only link to its data (taking one cuts and
         /// appends to it), and its records end where the chain's last entry says. Else none: a
         /// partition changed, linked or damaged since is not continued.
         private mutating func load(_ p: Int) -> Int {
             var count = 0
-            if let kept = stamps[p], let chain = folder.entry(Spill.chainName(p)), chain.kind == .file, chain.own, chain.stamp == kept.chain,
-               chain.stamp.size % Int64(Spill.chainEntryBytes) == 0, chain.stamp.size > 0,
-               let records = folder.entry(Spill.name(p)), records.kind == .file, records.own, records.stamp == kept.records,
+            if let kept = stamps[p], let chain = verify(Spill.chainName(p), kept.chain),
+               chain.size % Int64(Spill.chainEntryBytes) == 0, chain.size > 0,
+               let records = verify(Spill.name(p), kept.records),
                links(Spill.name(p)) == 1, links(Spill.chainName(p)) == 1 {
-                let entries = Int(chain.stamp.size) / Spill.chainEntryBytes
+                let entries = Int(chain.size) / Spill.chainEntryBytes
                 if let last = read(p, from: entries - 1, entries: 1),
-                   last.withUnsafeBytes({ Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }) == records.stamp.size {
+                   last.withUnsafeBytes({ Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }) == records.size {
                     count = entries
                 }
             }
             counts[p] = count
             return count
+        }
+
+        /// The stamp of the partition file `name` when it is the running user's own regular file
+        /// that `kept` records: the same numbers, or, when they moved (a CI cache restore), the
+        /// same size and content hash.
+        private func verify(_ name: String, _ kept: FileStamp) -> FileStamp? {
+            guard let found = folder.entry(name), found.kind == .file, found.own else { return nil }
+            if found.stamp == kept { return found.stamp }
+            guard kept.hash != 0, found.stamp.size == kept.size, Spill.contentHash(of: name, in: folder) == kept.hash,
+                  let again = folder.entry(name), again.stamp == found.stamp else { return nil }
+            return found.stamp
         }
 
         private func links(_ name: String) -> Int {

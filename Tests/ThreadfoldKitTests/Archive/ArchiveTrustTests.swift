@@ -98,7 +98,8 @@ struct ArchiveTrustTests {
                 var info = stat()
                 try #require(lstat(kept.appendingPathComponent(name).path, &info) == 0)
                 let stamp = FileStamp(info)
-                fields += ["\(stamp.inode)", "\(stamp.size)", "\(stamp.mtime)", "\(stamp.ctime)"]
+                let hash = try #require(Spill.contentHash(of: name, in: try Folder.open(kept.path)))
+                fields += ["\(stamp.inode)", "\(stamp.size)", "\(stamp.mtime)", "\(stamp.ctime)", "\(hash)"]
             }
             lines.append(fields.joined(separator: " "))
         }
@@ -177,6 +178,23 @@ struct ArchiveTrustTests {
         #expect(report.published && report.errors.isEmpty)
         #expect(!published(site, contains: "MALLORY"))
         #expect(foreign(site).isEmpty && foreign(kept).isEmpty, "the kept spill is this build's own: \(foreign(kept))")
+        #expect(try equalsFullBuild(site, [comments], folder))
+    }
+
+    @Test("restoredSpill: a kept spill copied anew with the site and spare (a CI cache restore) is continued by content; only the changed thread is rendered")
+    func restoredSpill() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? fm.removeItem(at: folder) }
+        let comments = try ArchiveFixture.write(DumpPartitionTests.dump(count: 200, bad: []), "RC_many.jsonl", in: folder)
+        let site = folder.appendingPathComponent("site"), kept = folder.appendingPathComponent(".site.spill")
+        let spare = folder.appendingPathComponent(".site.spare")
+        for _ in 0..<2 { _ = try ArchiveFixture.build([comments], in: folder, incremental: true) }
+        for url in [site, spare, kept] { try copyAnew(url) }
+        try changeComment150(comments)
+        let report = try ArchiveFixture.build([comments], in: folder, incremental: true)
+        #expect(report.published && report.errors.isEmpty)
+        #expect(report.threadsRendered == 1)
+        #expect(report.dumpPartitionsReused == report.dumpPartitions - 1, "every partition but the changed one is continued from the restored spill")
         #expect(try equalsFullBuild(site, [comments], folder))
     }
 
