@@ -20,6 +20,14 @@ public enum ExternalTools {
     /// Whether the tests run in CI (the environment has CI set), where a missing tool is a failure.
     public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
+    /// A test's condition: whether the tools it needs are `available`, or the tests run in CI.
+    /// Outside CI a test whose tools are missing is shown as skipped, never as passed; in CI it
+    /// runs and its `#require` of the tools fails it.
+    public static func runs(when available: @autoclosure () -> Bool) -> Bool { inCI || available() }
+
+    /// Whether the W3C Nu checker can run (`vnuJar()`).
+    public static var hasChecker: Bool { vnuJar() != nil }
+
     /// Where `command` is on PATH (or the usual system folders), or nil.
     public static func path(of command: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""

@@ -8,14 +8,11 @@ import ThreadfoldKit
 /// failure, not a skip; `make test` installs it.
 @Suite("Browser (headless Chromium)")
 struct BrowserTests {
-    @Test("folding, anchors, counts, keyboard, and hostile pages in Chromium")
+    @Test("folding, anchors, counts, keyboard, and hostile pages in Chromium",
+          .enabled(if: ExternalTools.runs(when: ExternalTools.hasBrowser && Pagefind.command() != nil)))
     func browser() throws {
-        guard ExternalTools.hasBrowser else {
-            if ProcessInfo.processInfo.environment["CI"] != nil {
-                Issue.record("the browser is missing: apt-get install chromium chromium-driver; python3 -m pip install selenium (make test does both)")
-            }
-            return
-        }
+        try #require(ExternalTools.hasBrowser, "the browser is missing: apt-get install chromium chromium-driver; python3 -m pip install selenium (make test does both)")
+        try #require(Pagefind.command() != nil, "Pagefind is missing: \(Pagefind.install) (make test-deps does it)")
         let cli = CLITests()
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -53,16 +50,11 @@ struct BrowserTests {
         #expect(flavoured.status == 0, "\(flavoured.err)")
 
         // Full text with Pagefind: one comment, deep in a fold, says a phrase no other does.
-        var pagefindArguments: [String] = []
-        if Pagefind.command() != nil {
-            let findme = try cli.write(SearchPages.findme, "findme.json", in: folder)
-            let pagefindSite = folder.appendingPathComponent("pagefind").path
-            let indexed = try cli.run(["build", "-q", "-o", pagefindSite, example, findme, "--search", "pagefind", "--authors"], in: folder)
-            #expect(indexed.status == 0, "\(indexed.err)")
-            pagefindArguments = ["--pagefind", pagefindSite, SearchPages.phrase, SearchPages.title]
-        } else if ProcessInfo.processInfo.environment["CI"] != nil {
-            Issue.record("Pagefind is missing: \(Pagefind.install) (make test-deps does it)")
-        }
+        let findme = try cli.write(SearchPages.findme, "findme.json", in: folder)
+        let pagefindSite = folder.appendingPathComponent("pagefind").path
+        let indexed = try cli.run(["build", "-q", "-o", pagefindSite, example, findme, "--search", "pagefind", "--authors"], in: folder)
+        #expect(indexed.status == 0, "\(indexed.err)")
+        let pagefindArguments = ["--pagefind", pagefindSite, SearchPages.phrase, SearchPages.title]
 
         let (status, report) = try ExternalTools.run("/usr/bin/env", [
             "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,

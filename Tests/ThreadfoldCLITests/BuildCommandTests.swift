@@ -325,7 +325,8 @@ struct BuildCommandTests {
         #expect(notShard.status == 1 && notShard.err.contains("is not a shard folder"))
     }
 
-    @Test("--precompress: a .gz and a .br beside every text file, which gzip and brotli decode; counted as files; merge --precompress equals build --precompress")
+    @Test("--precompress: a .gz and a .br beside every text file, which gzip and brotli decode; counted as files; merge --precompress equals build --precompress",
+          .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
     func precompress() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -341,13 +342,10 @@ struct BuildCommandTests {
         #expect(built.out.contains("\(files.count) files written, 0 unchanged"), "\(built.out)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r.json"))) as? [String: Any])
         #expect(json["filesWritten"] as? Int == files.count && json["pagesWritten"] as? Int == files.keys.filter { $0.hasSuffix(".html") }.count)
-        if SiblingCheck.hasBrotli {
-            let check = SiblingCheck.check(whole)
-            #expect(check.problems.isEmpty && check.missing.isEmpty, "\(check.problems) \(check.missing)")
-            #expect(check.checked == files.keys.filter { $0.hasSuffix(".gz") || $0.hasSuffix(".br") }.count)
-        } else {
-            Issue.record("the brotli command is missing: apt-get install brotli (make test-deps installs it)")
-        }
+        try #require(SiblingCheck.hasBrotli, "the brotli command is missing: apt-get install brotli (make test-deps installs it)")
+        let check = SiblingCheck.check(whole)
+        #expect(check.problems.isEmpty && check.missing.isEmpty, "\(check.problems) \(check.missing)")
+        #expect(check.checked == files.keys.filter { $0.hasSuffix(".gz") || $0.hasSuffix(".br") }.count)
 
         for k in 1...3 {
             #expect(try cli.run(["build", input, "-o", "shard-\(k)", "--shard", "\(k)/3", "--precompress", "-q"], in: folder).status == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThreadfoldKit
 
 @Suite("Search and author pages")
@@ -189,12 +190,10 @@ struct SearchAndAuthorsTests {
         }
     }
 
-    @Test("Pagefind runs on the staged site: its index is published with the pages, and kept right by incremental builds")
+    @Test("Pagefind runs on the staged site: its index is published with the pages, and kept right by incremental builds",
+          .enabled(if: ExternalTools.runs(when: Pagefind.command() != nil)))
     func pagefind() throws {
-        guard Pagefind.command() != nil else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("Pagefind is missing: \(Pagefind.install)") }
-            return
-        }
+        try #require(Pagefind.command() != nil, "Pagefind is missing: \(Pagefind.install)")
         let folder = try ArchiveFixture.folder()
         let input = folder.appendingPathComponent("in")
         var options = ArchiveOptions()

@@ -41,12 +41,10 @@ struct PrecompressionTests {
         #expect(try #require(Gzip.encode(Self.page)).count < Self.page.count / 10)
     }
 
-    @Test("Brotli: quality 9, decoded by the brotli command to the bytes; the same every time")
+    @Test("Brotli: quality 9, decoded by the brotli command to the bytes; the same every time",
+          .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
     func brotli() throws {
-        guard SiblingCheck.hasBrotli else {
-            Issue.record("the brotli command is missing: apt-get install brotli (make test-deps installs it)")
-            return
-        }
+        try #require(SiblingCheck.hasBrotli, "the brotli command is missing: apt-get install brotli (make test-deps installs it)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-brotli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
