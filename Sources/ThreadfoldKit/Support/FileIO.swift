@@ -9,7 +9,7 @@ enum FileIO {
     /// fewer at the end of the file, nil on an error.
     static func read(_ fd: Int32, count: Int, at offset: Int? = nil) -> [UInt8]? {
         // Uninitialised, not zeroed: a 4 MiB chunk read for a 30 KB file would otherwise write
-        // 4 MiB of zeros first (it was a seventh of an archive build).
+        // 4 MiB of zeros first, for every file of an archive.
         var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0
@@ -44,7 +44,7 @@ extension FileIO {
         var bytes: [UInt8] = []
         while true {
             // Each buffer is filled in uninitialized memory after what was read before (zeroing
-            // it first cost as much again). Most inputs end in the first: a regular file's size
+            // it first would cost as much as the read). Most inputs end in the first: a regular file's size
             // and the byte that shows its end.
             var failure: ReadFailure?
             var ended = false

@@ -140,8 +140,8 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// Renders with a loop over an explicit stack of frames rather than recursion, so sections
     /// nested 16,000 deep (or more) cost heap, not call stack.
     private mutating func run(into out: inout ByteWriter) throws(TemplateError) {
-        // The model, once a page: read from `self` inside this mutating loop, it was copied
-        // whole (569 bytes) before every lookup.
+        // The model, read once a page: read from `self` inside this mutating loop, Swift would
+        // copy the whole struct before every lookup.
         let model = self.model
         var frames: [Frame] = [Frame(spans[0].start, spans[0].end, .plain)]
         while let top = frames.indices.last {
