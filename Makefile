@@ -9,7 +9,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all deps zstd-cli test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install install-files uninstall dist dist-deps check-dist clean check-html
+.PHONY: docs all deps zstd-cli test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install install-files uninstall dist dist-deps check-dist clean check-html
 
 all: build
 
@@ -71,6 +71,17 @@ check-library: deps
 	  .build/example/debug/threadfold-example docs/examples/thread.json "$$out/example" && \
 	  test -s "$$out/example/page.html" && test -s "$$out/example/site/index.html" && \
 	  echo "Examples/library: built and ran; it rendered a page and built a site"
+
+## docs: the library's documentation (Sources/ThreadfoldKit/ThreadfoldKit.docc and every public symbol's
+## comment), built with the toolchain's docc into .build/docs, a static site
+docs: deps
+	$(SWIFT) build --target ThreadfoldKit
+	@rm -rf .build/symbol-graphs .build/docs
+	packaging/symbol-graph.sh .build/symbol-graphs
+	docc convert Sources/ThreadfoldKit/ThreadfoldKit.docc --additional-symbol-graph-dir .build/symbol-graphs \
+	  --output-path .build/docs --fallback-display-name ThreadfoldKit --fallback-bundle-identifier org.threadfold.ThreadfoldKit \
+	  --transform-for-static-hosting --warnings-as-errors
+	@echo "The library's documentation: .build/docs (serve the folder; open /documentation/threadfoldkit/)"
 
 ## demo: render the bundled example thread into $(SITE)/ and say where the page is
 demo: build
