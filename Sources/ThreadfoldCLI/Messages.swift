@@ -126,12 +126,11 @@ enum ReportFile {
     /// Why `path` cannot take a report, or nil when it can: its folder must exist and be
     /// writable, and it must not be a folder.
     static func problem(_ path: String) -> String? {
-        var info = stat()
-        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        if (try? FileStatus.of(path))?.kind == .folder {
             return "'--report' names a folder (\(Printable.escape(path))); expected a file to write"
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard (try? FileStatus.of(folder))?.kind == .folder else {
             return "'--report \(Printable.escape(path))': the folder \(Printable.escape(folder)) does not exist; expected a file in an existing folder"
         }
         guard access(folder, W_OK) == 0 else {

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadfoldKit
 
 /// Where `threadfold preview` builds: a subfolder per set of inputs inside a private parent that
 /// only this user can enter, so another local user cannot plant a folder, a link or a manifest
@@ -57,11 +58,11 @@ struct PreviewFolder {
     /// link is never followed. `exactMode` asks for exactly those permission bits; otherwise any
     /// group or other bit is refused.
     static func problem(_ path: String, uid: uid_t, exactMode: mode_t?) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return "cannot inspect it (\(String(cString: strerror(errno))))" }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFLNK { return "it is a symbolic link" }
-        guard type == S_IFDIR else { return "it is not a directory" }
+        let status: FileStatus
+        do { status = try FileStatus.of(path, followLinks: false) } catch { return "cannot inspect it (\(String(cString: strerror(error.code))))" }
+        let info = status.info
+        if status.kind == .link { return "it is a symbolic link" }
+        guard status.kind == .folder else { return "it is not a directory" }
         guard info.st_uid == uid else { return "it is owned by uid \(info.st_uid), not \(uid)" }
         let permissions = info.st_mode & 0o7777
         if let exactMode {
@@ -92,8 +93,8 @@ struct PreviewFolder {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names where name != keep {
             let path = parent.appendingPathComponent(name).path
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid else { continue }
+            guard let status = try? FileStatus.of(path, followLinks: false), status.kind == .folder, status.owner == uid else { continue }
+            let info = status.info
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             guard now.timeIntervalSince1970 - modified > maximumAge else { continue }
             removeTree(path)
@@ -106,9 +107,8 @@ struct PreviewFolder {
         // Each directory is visited twice: once to push its children, once (after them) to remove it.
         var pending: [(path: String, expanded: Bool)] = [(root, false)]
         while let (path, expanded) = pending.popLast() {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            guard info.st_mode & S_IFMT == S_IFDIR else {
+            guard let status = try? FileStatus.of(path, followLinks: false) else { continue }
+            guard status.kind == .folder else {
                 unlink(path)
                 continue
             }

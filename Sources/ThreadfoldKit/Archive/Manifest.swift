@@ -86,8 +86,7 @@ struct Manifest: Sendable {
 
     /// A file's size, modification time (ns) and inode, or nil when it cannot be read.
     static func signature(_ path: String) -> Signature? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), UInt64(info.st_ino))
+        guard let status = try? FileStatus.of(path) else { return nil }
+        return (Int64(status.size), status.modified, status.inode)
     }
 }

@@ -55,12 +55,9 @@ package struct ArchiveUnit: Sendable {
         case .file(let path):
             do { return try InputFile.read(path, display: display, streams: false) } catch { throw InputErrors([error]) }
         case .line(let path, let offset, let length, _):
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(display, errno, line: 1)]) }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                  let bytes = FileIO.read(fd, count: length, at: offset), bytes.count == length else {
+            let file: OpenFile
+            do { file = try OpenFile.open(path) } catch { throw InputErrors([InputFile.cannotRead(display, error.code, line: 1)]) }
+            guard file.kind == .regular, let bytes = file.read(count: length, at: offset), bytes.count == length else {
                 throw InputErrors([InputError(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
             if let element, element.indent > 0 { return [UInt8](repeating: 0x20, count: element.indent) + bytes }
@@ -177,13 +174,9 @@ package enum ArchiveInput {
     /// bytes, before anything else is read), one larger than `wholeReadBytes`, or one that
     /// cannot be read (the later read says why).
     package static func contents(ofFile path: String, dumpForm: ([UInt8]) -> DumpForm?) -> Contents? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= wholeReadBytes,
-              InputFile.compression(fd) == nil,
-              case .success(let bytes) = FileIO.readAll(fd, limit: wholeReadBytes, sizeHint: Int(info.st_size)),
+        guard case .success(let file) = OpenFile.regular(path), file.size <= wholeReadBytes,
+              InputFile.compression(file.fd) == nil,
+              case .success(let bytes) = file.readAll(limit: wholeReadBytes, sizeHint: file.size),
               Compression.detect(bytes) == nil else { return nil }
         if let first = LineStream.firstLine(of: bytes),
            let form = Self.dumpForm(ofFirstLine: first, plain: true, linesAreThreads: nil, dumpForm: dumpForm) {
@@ -228,21 +221,23 @@ package enum ArchiveInput {
                 var identity = Identity(device: device, inode: UInt64(entry.pointee.d_ino))
                 if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
                     // Follow links and ask the file system when readdir cannot tell.
-                    var target = stat()
-                    let status = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                        fstatat(dirfd(directory), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &target, 0)
+                    let found = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        Result { () throws(SystemCallError) in
+                            try FileStatus.of(raw.baseAddress!.assumingMemoryBound(to: CChar.self), in: dirfd(directory))
+                        }
                     }
-                    if status != 0 {
-                        let code = errno
+                    let target: FileStatus
+                    switch found {
+                    case .success(let status): target = status
+                    case .failure(let failure):
                         // A link to nothing, or to nothing we may see: worth saying only for an input's name.
                         if isInputName(nameBytes), let name = String(validating: nameBytes, as: UTF8.self) {
-                            errors.append(InputFile.cannotRead(prefix + name, code))
+                            errors.append(InputFile.cannotRead(prefix + name, failure.code))
                         }
                         continue
                     }
-                    let mode = target.st_mode & S_IFMT
-                    type = mode == S_IFDIR ? UInt8(DT_DIR) : mode == S_IFREG ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
-                    identity = Identity(device: UInt64(target.st_dev), inode: UInt64(target.st_ino))
+                    type = target.kind == .folder ? UInt8(DT_DIR) : target.kind == .regular ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                    identity = Identity(device: target.device, inode: target.inode)
                 }
                 guard type == UInt8(DT_DIR) || (type == UInt8(DT_REG) && isInputName(nameBytes)) else { continue }
                 guard let name = String(validating: nameBytes, as: UTF8.self) else {
@@ -280,29 +275,20 @@ package enum ArchiveInput {
     /// empty).
     private static func openFolder(_ path: String, relative: [String], filter: FolderFilter, walked: inout Set<Identity>,
                                    errors: inout [InputError]) -> (directory: OpaquePointer, device: UInt64)? {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            errors.append(InputFile.cannotRead(path, errno))
+        let folder: OpenFile
+        do { folder = try OpenFile.open(path, folder: true) } catch {
+            errors.append(InputFile.cannotRead(path, error.code))
             return nil
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            errors.append(InputFile.cannotRead(path, errno))
-            close(fd)
-            return nil
-        }
-        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        guard walked.insert(identity).inserted else {
-            close(fd)
-            return nil
-        }
-        if filter.marker.map({ holds(fd, $0) }) == true || (!relative.isEmpty && filter.isOutput(device: identity.device, inode: identity.inode)) {
-            close(fd)
+        let identity = Identity(device: folder.status.device, inode: folder.status.inode)
+        guard walked.insert(identity).inserted else { return nil }
+        if filter.marker.map({ holds(folder.fd, $0) }) == true || (!relative.isEmpty && filter.isOutput(device: identity.device, inode: identity.inode)) {
             if relative.isEmpty {
                 errors.append(InputError(file: path, message: "is a folder Threadfold wrote (it holds \(filter.marker ?? "")); expected a folder of inputs, which skips such folders inside it"))
             }
             return nil
         }
+        let fd = folder.release()
         guard let directory = fdopendir(fd) else {
             errors.append(InputFile.cannotRead(path, errno))
             close(fd)
@@ -313,8 +299,7 @@ package enum ArchiveInput {
 
     /// Whether the open folder `fd` holds a regular file named `marker`.
     private static func holds(_ fd: Int32, _ marker: String) -> Bool {
-        var info = stat()
-        return fstatat(fd, marker, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        (try? FileStatus.of(marker, in: fd, followLinks: false))?.kind == .regular
     }
 
     private static let inputSuffixes = [".json", ".jsonl", ".ndjson"] + Compression.fileExtensions.map { "." + $0 }
@@ -336,21 +321,20 @@ package enum ArchiveInput {
             guard let dumpForm, let first, let form = dumpForm(first) else { return nil }
             return [ArchiveUnit(source: .dump(path: path, form: form), display: path)]
         }
-        if linesAreThreads == false || isCompressed(path) {
-            return dump(try leadingLine(path, maxLineBytes: maxLineBytes)) ?? file
+        // Opened once: its first bytes, its first line and its lines are all read from this descriptor.
+        let opened: OpenFile
+        switch OpenFile.regular(path) {
+        case .success(let file): opened = file
+        case .failure(let failure): throw InputErrors([InputFile.refused(path, failure)])
+        }
+        let compressed = isCompressed(opened)
+        if linesAreThreads == false || compressed {
+            return dump(try leadingLine(opened, path, compressed: compressed, maxLineBytes: maxLineBytes)) ?? file
         }
         // One document: of one thread, or of many (a unit each).
-        let whole = threadsOfDocument(path) ?? file
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw InputErrors([InputError(file: path, message: "\(InputFile.described(info.st_mode)); expected a regular file")])
-        }
-        // A compressed file is one unit, decompressed when it is read.
-        if InputFile.compression(fd) != nil { return whole }
+        let whole = threadsOfDocument(opened, path) ?? file
+        let fd = opened.fd
+        guard opened.rewind() else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var units: [ArchiveUnit] = []
         var tooLong: [InputError] = []
@@ -369,7 +353,7 @@ package enum ArchiveInput {
             }
         }
         // Chunks of 4 MiB, or the whole file and one byte (to see its end) when it is smaller.
-        let chunkBytes = min(4 << 20, max(Int(info.st_size), 0) + 1)
+        let chunkBytes = min(4 << 20, max(opened.size, 0) + 1)
         while true {
             guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
             if chunk.isEmpty { break }
@@ -413,7 +397,7 @@ package enum ArchiveInput {
             }
             if done { return dump(firstLine) ?? whole }
             // Too long a first line in a file too large to read whole: reading it says so.
-            if firstTooLong && units.isEmpty && Int(info.st_size) > InputLimits.maxDocumentBytes { return whole }
+            if firstTooLong && units.isEmpty && opened.size > InputLimits.maxDocumentBytes { return whole }
             offset += chunk.count
         }
         if offset > lineStart {
@@ -437,10 +421,13 @@ package enum ArchiveInput {
     /// its line, its column (as indentation) and its JSON path, so messages name the document's
     /// own places. Only files whose first bytes look like one are parsed here.
     static func threadsOfDocument(_ path: String) -> [ArchiveUnit]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let head = FileIO.read(fd, count: 4096, at: 0), Compression.detect(head) == nil else { return nil }
+        guard case .success(let file) = OpenFile.regular(path) else { return nil }
+        return threadsOfDocument(file, path)
+    }
+
+    /// `threadsOfDocument(_:)` of the regular file `file`, open at `path`.
+    static func threadsOfDocument(_ file: OpenFile, _ path: String) -> [ArchiveUnit]? {
+        guard let head = file.read(count: 4096, at: 0), Compression.detect(head) == nil else { return nil }
         let start = head.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         switch start.first {
         case UInt8(ascii: "["):
@@ -458,7 +445,8 @@ package enum ArchiveInput {
         default:
             return nil
         }
-        guard let bytes = try? InputFile.read(path, display: path, streams: false),
+        // Not compressed (its head says so): its bytes on disk are the document.
+        guard file.size <= InputLimits.maxDocumentBytes, let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
               let document = try? JSONDocument(bytes: bytes) else { return nil }
         let root = document.root
         let list: (node: Int, path: String)
@@ -507,11 +495,11 @@ package enum ArchiveInput {
 
     /// Whether the file starts with zstd's or gzip's magic bytes.
     static func isCompressed(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return InputFile.compression(fd) != nil
+        guard let file = try? OpenFile.open(path) else { return false }
+        return isCompressed(file)
     }
+
+    static func isCompressed(_ file: OpenFile) -> Bool { InputFile.compression(file.fd) != nil }
 
     /// The file's first non-blank line (decompressed when it is compressed), or nil when it
     /// cannot be read or has none; errors are left to the reading that follows.
@@ -520,13 +508,19 @@ package enum ArchiveInput {
     /// reports. A compressed file of nothing but blank lines is an error here, decided while
     /// streaming, so its blank lines are never held: a few kilobytes of zstd hold gigabytes.
     static func leadingLine(_ path: String, maxLineBytes: Int) throws(InputErrors) -> [UInt8]? {
-        var stream = LineStream(path: path, display: path)
+        guard case .success(let file) = OpenFile.regular(path) else { return nil }
+        return try leadingLine(file, path, compressed: isCompressed(file), maxLineBytes: maxLineBytes)
+    }
+
+    /// `leadingLine(_:maxLineBytes:)` of the regular file `file`, open at `path`.
+    static func leadingLine(_ file: OpenFile, _ path: String, compressed: Bool, maxLineBytes: Int) throws(InputErrors) -> [UInt8]? {
+        var stream = LineStream(file: file, path: path, display: path)
         stream.maxLineBytes = maxLineBytes
         stream.chunkBytes = 64 << 10
         guard let leading = try? stream.leading() else { return nil }
         switch leading {
         case .line(let line): return line
-        case .blank where !isCompressed(path):
+        case .blank where !compressed:
             // A plain file holds on disk what reading it whole holds; reading it says it is empty.
             return nil
         case .blank(let lines, _, cut: true):

@@ -24,9 +24,8 @@ package struct FolderFilter: Sendable {
     package init(excludes: [Glob] = [], output: String? = nil, marker: String? = nil) {
         self.excludes = excludes
         self.marker = marker
-        var info = stat()
-        if let output, stat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            self.output = (UInt64(info.st_dev), UInt64(info.st_ino))
+        if let output, let status = try? FileStatus.of(output), status.kind == .folder {
+            self.output = (status.device, status.inode)
         }
     }
 

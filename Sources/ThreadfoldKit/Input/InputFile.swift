@@ -65,17 +65,16 @@ package enum InputFile {
     /// What `path` (named on the command line; links followed) is, or an error saying why it
     /// cannot be an input. `missing` is the message for a path that does not exist.
     package static func kind(_ path: String, missing: String) throws(InputError) -> Kind {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT { throw InputError(file: path, message: missing) }
-            throw cannotRead(path, code)
+        let status: FileStatus
+        do { status = try FileStatus.of(path) } catch {
+            if error.code == ENOENT { throw InputError(file: path, message: missing) }
+            throw cannotRead(path, error.code)
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .regular
-        case S_IFDIR: return .folder
-        case S_IFIFO: return .pipe
-        default: throw InputError(file: path, message: "\(described(info.st_mode)); expected a regular file, a pipe or '-'")
+        switch status.kind {
+        case .regular: return .regular
+        case .folder: return .folder
+        case .pipe: return .pipe
+        case let other: throw InputError(file: path, message: "\(other.described); expected a regular file, a pipe or '-'")
         }
     }
 
@@ -85,21 +84,16 @@ package enum InputFile {
     package static func read(_ path: String, display: String, streams: Bool,
                             limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
         // Without `streams` nothing may block: a FIFO put where a regular file was is refused.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
-        guard fd >= 0 else { throw cannotRead(display, errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw cannotRead(display, errno) }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFREG {
-            let size = Int(info.st_size)
-            guard size <= limit else { throw tooLarge(display, size: size, limit: limit) }
-            return try Compression.decoded(try readAll(fd, display: display, limit: limit, sizeHint: size), display: display, limit: limit)
+        let file: OpenFile
+        do { file = try OpenFile.open(path, blocking: streams) } catch { throw cannotRead(display, error.code) }
+        if file.kind == .regular {
+            guard file.size <= limit else { throw tooLarge(display, size: file.size, limit: limit) }
+            return try Compression.decoded(try readAll(file.fd, display: display, limit: limit, sizeHint: file.size), display: display, limit: limit)
         }
-        guard streams, type == S_IFIFO else {
-            throw InputError(file: display, message: "\(described(info.st_mode)); expected a regular file" + (streams ? ", a pipe or '-'" : ""))
+        guard streams, file.kind == .pipe else {
+            throw InputError(file: display, message: "\(file.kind.described); expected a regular file" + (streams ? ", a pipe or '-'" : ""))
         }
-        return try Compression.decoded(try readAll(fd, display: display, limit: limit, sizeHint: 0), display: display, limit: limit)
+        return try Compression.decoded(try readAll(file.fd, display: display, limit: limit, sizeHint: 0), display: display, limit: limit)
     }
 
     /// Standard input, read to its end, failing as soon as it passes `limit` bytes.
@@ -130,17 +124,11 @@ package enum InputFile {
         InputError(file: display, line: line, column: line.map { _ in 1 }, message: "cannot be read: \(SystemError.describe(code))")
     }
 
-    /// `is a character device`, `is a FIFO`, … for a file mode.
-    static func described(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFREG: return "is a regular file"
-        case S_IFDIR: return "is a folder"
-        case S_IFIFO: return "is a pipe (FIFO)"
-        case S_IFCHR: return "is a character device"
-        case S_IFBLK: return "is a block device"
-        case S_IFSOCK: return "is a socket"
-        case S_IFLNK: return "is a symbolic link"
-        default: return "is not a regular file"
+    /// Why the regular file `display` could not be opened (`OpenFile.regular`), as an error.
+    static func refused(_ display: String, _ failure: OpenFile.RegularFailure) -> InputError {
+        switch failure {
+        case .system(let code): return cannotRead(display, code)
+        case .notRegular(let kind): return InputError(file: display, message: "\(kind.described); expected a regular file")
         }
     }
 }

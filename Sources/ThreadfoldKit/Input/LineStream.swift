@@ -24,18 +24,26 @@ package struct LineStream: Sendable {
     /// Bytes read from the file at a time.
     package var chunkBytes = 1 << 20
 
+    /// The file already open, when a caller that opened it to classify it reads its lines.
+    let file: OpenFile?
+
     package init(path: String, display: String) {
         self.path = path
         self.display = display
+        file = nil
+    }
+
+    /// Reads `file`, already open (and a regular file), from its start.
+    init(file: OpenFile, path: String, display: String) {
+        self.path = path
+        self.display = display
+        self.file = file
     }
 
     /// The file's size on disk and its compression, or an error saying why it cannot be read.
     package func probe() throws(InputError) -> (size: Int64, compression: Compression?) {
-        let fd = try openRegular()
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw InputFile.cannotRead(display, errno) }
-        return (Int64(info.st_size), InputFile.compression(fd))
+        let file = try openRegular()
+        return (Int64(file.size), InputFile.compression(file.fd))
     }
 
     /// Calls `body` with every non-blank line, in order; `read(n)` after each chunk with the
@@ -50,8 +58,8 @@ package struct LineStream: Sendable {
     /// reached and the bytes split so far (decompressed); it may throw to stop.
     private func forEachLine(read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(InputError) -> Void,
                              _ body: (Line) throws(InputError) -> Bool) throws(InputError) {
-        let fd = try openRegular()
-        defer { close(fd) }
+        let file = try openRegular()
+        let fd = file.fd
         var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
         var consumed: Int64 = 0
         let chunkBytes = self.chunkBytes
@@ -148,20 +156,16 @@ package struct LineStream: Sendable {
         return true
     }
 
-    private func openRegular() throws(InputError) -> Int32 {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw InputFile.cannotRead(display, errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw InputFile.cannotRead(display, code)
+    /// The file, given (`file`, read from its start) or opened; a regular file either way.
+    private func openRegular() throws(InputError) -> OpenFile {
+        if let file {
+            guard file.rewind() else { throw InputFile.cannotRead(display, errno) }
+            return file
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw InputError(file: display, message: "\(InputFile.described(info.st_mode)); expected a regular file")
+        switch OpenFile.regular(path) {
+        case .success(let file): return file
+        case .failure(let failure): throw InputFile.refused(display, failure)
         }
-        return fd
     }
 }
 

@@ -4,10 +4,10 @@ import Glibc
 
 /// Reading from a file descriptor the way every caller here needs: retried on EINTR, until
 /// `count` bytes or the end of the file.
-enum FileIO {
+package enum FileIO {
     /// Up to `count` bytes from `fd`, at `offset` (pread) or from the current position (read);
     /// fewer at the end of the file, nil on an error.
-    static func read(_ fd: Int32, count: Int, at offset: Int? = nil) -> [UInt8]? {
+    package static func read(_ fd: Int32, count: Int, at offset: Int? = nil) -> [UInt8]? {
         // Uninitialised, not zeroed: a 4 MiB chunk read for a 30 KB file would otherwise write
         // 4 MiB of zeros first, for every file of an archive.
         var failed = false
@@ -28,7 +28,7 @@ enum FileIO {
 }
 
 extension FileIO {
-    enum ReadFailure: Error, Equatable {
+    package enum ReadFailure: Error, Equatable {
         /// More than `limit` bytes.
         case tooLarge
         /// `read` failed with this errno.
@@ -38,7 +38,7 @@ extension FileIO {
     /// Everything from `fd`'s current position to its end, but never more than `limit` bytes:
     /// a longer input fails as soon as byte `limit + 1` arrives, so memory stays bounded for
     /// pipes and growing files alike. `sizeHint` (a regular file's size) sizes the buffer.
-    static func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0) -> Result<[UInt8], ReadFailure> {
+    package static func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0) -> Result<[UInt8], ReadFailure> {
         let limit = min(max(limit, 0), Int.max - 1)
         var capacity = max(min(max(sizeHint, 0) + 1, limit + 1), 1)
         var bytes: [UInt8] = []
