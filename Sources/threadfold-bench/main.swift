@@ -15,6 +15,10 @@ struct Settings: Sendable {
     var threads = 2_000
     var comments = 116_000
     var seed: UInt64 = 20_240_303
+    /// `--bodies rich|short`: the corpus's comment bodies. `rich` (the default) has Markdown in a
+    /// third of its blocks; `short` is what most forums hold: short plain paragraphs, a link in
+    /// about one body in ten, quotes and lists rarely (`shortBody`).
+    var bodies = BodyProfile.rich
     var runs = 5
     /// `--pathological`: time cmark's slow shapes instead of the corpus.
     var pathological = false
@@ -105,6 +109,9 @@ while !arguments.isEmpty {
     case "--threads": settings.threads = number(value, flag)
     case "--comments": settings.comments = number(value, flag)
     case "--seed": settings.seed = number(value, flag, as: UInt64.self)
+    case "--bodies":
+        guard let profile = BodyProfile(rawValue: value) else { usageError("--bodies expects rich or short, not '\(value)'") }
+        settings.bodies = profile
     case "--runs": settings.runs = number(value, flag)
     case "--huge": settings.hugeMB = number(value, flag)
     case "--import-sizes": settings.importSizes = value.split(separator: ",").map { number(String($0), flag) }
@@ -172,6 +179,60 @@ func bodySize(_ rng: inout SplitMix64) -> Int {
     return min(20_000, max(8, Int(270 * exp(0.8949 * z))))
 }
 
+enum BodyProfile: String, Sendable {
+    case rich, short
+}
+
+/// Body sizes of short comments, as the vendored Reddit, Hacker News and Discourse exports hold
+/// them: log-normal with a median of 200 bytes and a p90 of 600, capped at 20 KB.
+func shortBodySize(_ rng: inout SplitMix64) -> Int {
+    let z = (-2 * log(1 - rng.unit())).squareRoot() * cos(2 * Double.pi * rng.unit())
+    return min(20_000, max(8, Int(200 * exp(0.8572 * z))))
+}
+
+/// A plain sentence of 5 to 18 words, fewer when the next would pass `budget` bytes; a word in
+/// about 200 is emphasised or code.
+func plainSentence(_ rng: inout SplitMix64, budget: Int = .max) -> String {
+    let n = 5 + rng.below(14)
+    var parts: [String] = []
+    var size = 1
+    for i in 0..<n {
+        var word = words[rng.below(words.count)]
+        if i == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
+        switch rng.below(600) {
+        case 0, 1: word = "*\(word)*"
+        case 2: word = "`\(word)`"
+        default: break
+        }
+        if i > 0 && size + 1 + word.utf8.count > budget { break }
+        size += (i > 0 ? 1 : 0) + word.utf8.count
+        parts.append(word)
+    }
+    return parts.joined(separator: " ") + (rng.below(5) == 0 ? "?" : ".")
+}
+
+/// A short forum comment of about `target` bytes: plain paragraphs of sentences; a link (bare or
+/// in brackets) in about one body in ten; a quoted line first in one in twenty; a short list in
+/// one in thirty.
+func shortBody(_ rng: inout SplitMix64, target: Int) -> String {
+    var out = ""
+    if rng.below(20) == 0 { out += "> " + plainSentence(&rng, budget: max(16, target / 3)) }
+    while out.isEmpty || target - out.utf8.count >= 16 {
+        if !out.isEmpty { out += rng.below(3) == 0 ? "\n\n" : " " }
+        if rng.below(30) == 0 && target - out.utf8.count > 60 {
+            let room = target - out.utf8.count
+            out += (out.isEmpty ? "" : "\n\n") + fill(2 + rng.below(3), "\n", room) { "- " + plainSentence(&rng, budget: $1 - 3) } + "\n\n"
+            continue
+        }
+        out += plainSentence(&rng, budget: target - out.utf8.count)
+    }
+    if rng.below(10) == 0 {
+        let word = words[rng.below(words.count)]
+        out += rng.below(2) == 0 ? " https://example.org/\(word)/\(rng.below(100_000))" : " See [the \(word)](https://example.org/\(word)/\(rng.below(1000)))."
+    }
+    return out
+}
+
 /// Joins parts from `make(index, room left)` with `separator` until `count` parts, or until less
 /// than 16 bytes of `budget` is left: a one-word "Count." at the end of each body would be noise.
 func fill(_ count: Int, _ separator: String, _ budget: Int, _ make: (Int, Int) -> String) -> String {
@@ -235,7 +296,7 @@ struct Corpus {
 func generateCorpus() throws -> (Corpus, fresh: Bool) {
     let fm = FileManager.default
     // v3: log-normal body sizes.
-    let stamp = "threads=\(settings.threads) comments=\(settings.comments) seed=\(settings.seed) v3"
+    let stamp = "threads=\(settings.threads) comments=\(settings.comments) seed=\(settings.seed) v3" + (settings.bodies == .rich ? "" : " bodies=\(settings.bodies.rawValue)")
     let stampPath = settings.corpus + "/STAMP"
     let bodiesPath = settings.corpus + "/bodies.md"
     func numbers(_ name: String) -> [Int] {
@@ -274,7 +335,7 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
         for i in 0..<n {
             let parent = replyParent(&rng, index: i, replies: &replies)
             time += 30 + rng.below(3600)
-            let text = body(&rng, target: bodySize(&rng))
+            let text = settings.bodies == .rich ? body(&rng, target: bodySize(&rng)) : shortBody(&rng, target: shortBodySize(&rng))
             bodySizes.append(text.utf8.count)
             allBodies += text + separator
             if i > 0 { json += "," }
@@ -299,8 +360,40 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
 
 // MARK: Archive
 
-/// Returns the `--jobs 2` build, which Hugo is compared with.
-func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+/// Seconds to write the files of `site` (read into memory first) into a new folder on a memory
+/// file system (/dev/shm, else the temp folder), folders made as they come: the floor's writing.
+func writeFloor(site: String) throws -> Double {
+    let fm = FileManager.default
+    var files: [(String, Data)] = []
+    if let walk = fm.enumerator(atPath: site) {
+        for case let relative as String in walk {
+            var isFolder: ObjCBool = false
+            guard fm.fileExists(atPath: site + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            files.append((relative, try Data(contentsOf: URL(fileURLWithPath: site + "/" + relative))))
+        }
+    }
+    let base = fm.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+    return try best(3) {
+        let target = (base as NSString).appendingPathComponent("threadfold-floor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? fm.removeItem(atPath: target) }
+        let start = DispatchTime.now()
+        var made: Set<String> = []
+        for (relative, bytes) in files {
+            let folder = (relative as NSString).deletingLastPathComponent
+            if !made.contains(folder) {
+                try fm.createDirectory(atPath: target + "/" + folder, withIntermediateDirectories: true)
+                made.insert(folder)
+            }
+            guard fm.createFile(atPath: target + "/" + relative, contents: bytes) else {
+                throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot write \(target)/\(relative)"])
+            }
+        }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+/// Returns the `--jobs 2` build, which Hugo is compared with, and the floor's writing of its site.
+func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws -> (build: (seconds: Double, cpu: Double, peakMiB: Double, system: Double), write: Double) {
     let fm = FileManager.default
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let site = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-archive-\(getpid())/site")
@@ -320,8 +413,10 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
     // Full builds each write a new folder (`freshSite`: removing the last site first would time
     // the kernel's walk past its freed inodes on this disk); incremental ones rebuild `site`.
     let scratch = (site as NSString).deletingLastPathComponent
+    var lastFull = ""
     func build(_ extra: [String], input: String = settings.corpus) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
         let output = extra.contains("--incremental") ? site : freshSite(scratch, "site")
+        if !extra.contains("--incremental") { lastFull = output }
         var run = try time(settings.threadfold, ["build", "-q", "-o", output, input, "--report", reportPath] + extra)
         if let data = fm.contents(atPath: reportPath),
            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let peak = json["peakMemoryMiB"] as? Int {
@@ -355,6 +450,7 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
     // What flushing the site to the disk before and after the swap costs (the default).
     let unsynced = try bestOf { try build(["--jobs", String(cores), "--no-fsync"]) }
     print(line("  --jobs \(cores) --no-fsync:", unsynced))
+    let written = try writeFloor(site: lastFull)
     print("  fsync costs: \(format(all.seconds - unsynced.seconds, 3)) s (\(format(100 * (all.seconds - unsynced.seconds) / unsynced.seconds, 1))%)")
 
     // Incremental: a full --incremental build, then rebuilds after one thread changes: a new
@@ -405,7 +501,7 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
     let lines = try bestOf { try build(["--jobs", String(cores)], input: jsonl) }
     print(line("  JSON Lines form (\(format(mb, 1)) MB in one file), \(cores) jobs:", lines))
     print("  peak memory of the JSON Lines build: \(format(lines.peakMiB, 0)) MiB (target: under 1 GB)")
-    return two
+    return (two, written)
 }
 
 // MARK: Hugo
@@ -415,8 +511,10 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
 /// data, titles included) and a layout that renders every comment's body with `markdownify`,
 /// flat in file order (nesting in Go templates would need a children lookup per comment).
 /// Prints Hugo's best of 3 against `threadfold build --jobs 2`.
-func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) throws {
-    guard let hugo = which("hugo") else { print("hugo:        skipped (hugo is not on PATH)"); return }
+/// Returns Hugo's best wall time, nil when Hugo is not installed.
+@discardableResult
+func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) throws -> Double? {
+    guard let hugo = which("hugo") else { print("hugo:        skipped (hugo is not on PATH)"); return nil }
     let fm = FileManager.default
     let site = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-hugo-\(getpid())")
     defer { try? fm.removeItem(atPath: site) }
@@ -465,6 +563,7 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
     }
     print("hugo:        \(format(result.seconds, 3)) s wall, \(format(result.cpu, 3)) s CPU (\(format(result.system, 3)) s system) · \(Int(Double(rendered) / result.seconds)) comments/s · peak memory \(format(result.peakMiB, 0)) MiB (best of 3, \(rendered) comments rendered\(rendered == generated.comments ? "" : ", EXPECTED \(generated.comments)"))")
     print("hugo / build --jobs 2: \(format(result.seconds / build.seconds, 1))x faster (target: at least 10x)")
+    return result.seconds
 }
 
 // MARK: Measuring
@@ -721,7 +820,7 @@ do {
     let mb = Double(generated.bytes) / 1_000_000
     print("corpus: \(generated.files.count) thread files, \(generated.comments) comments, \(format(mb, 1)) MB of JSON in \(settings.corpus)/")
     let sizes = generated.bodySizes
-    print("bodies: \(generated.comments) comments of log-normal size: median \(sizes[0]) B, p90 \(sizes[1]) B, p99 \(sizes[2]) B, max \(sizes[3]) B of Markdown; \(format(Double(sizes[4]) / 1_000_000, 1)) MB in all")
+    print("bodies (\(settings.bodies.rawValue)): \(generated.comments) comments of log-normal size: median \(sizes[0]) B, p90 \(sizes[1]) B, p99 \(sizes[2]) B, max \(sizes[3]) B of Markdown; \(format(Double(sizes[4]) / 1_000_000, 1)) MB in all")
 
     // End to end: threadfold on every file, and the reference, every body through the cmark CLI
     // in one process. Runs alternate so both see the same machine; the best of each is kept.
@@ -754,8 +853,30 @@ do {
     print("             (system time is the kernel creating 2,000 files; on ext4 it grows with recent file churn, 0.2 to 1.9 s here)")
     // The archive: `threadfold build` of the corpus folder with one job and with every core, an
     // incremental rebuild after one thread changes, and the JSON Lines form of the same corpus.
-    let build = try benchArchive(generated, mb: mb, cmarkSeconds: cm.seconds)
-    try benchHugo(generated, build: build)
+    let (build, writeSeconds) = try benchArchive(generated, mb: mb, cmarkSeconds: cm.seconds)
+    let hugoSeconds = try benchHugo(generated, build: build)
+
+    // The floor: each piece no build can skip, alone, on the same input: reading the files,
+    // a JSON parse that builds only the tape, cmark over every body (its CLI, pinned), and
+    // writing the site's bytes to a memory file system. Their sum is one core's floor; over
+    // the cores, a parallel build's.
+    let readSeconds = best(settings.runs) {
+        let start = DispatchTime.now()
+        for file in generated.files { _ = FileManager.default.contents(atPath: file) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+    let contents = generated.files.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+    let parseSeconds = best(settings.runs) {
+        let start = DispatchTime.now()
+        for bytes in contents { _ = try? JSONDocument(bytes: bytes) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+    let floor = readSeconds + parseSeconds + cm.cpu + writeSeconds
+    let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+    print("floor:       read \(format(readSeconds, 3)) s + JSON \(format(parseSeconds, 3)) s + cmark \(format(cm.cpu, 3)) s + write \(format(writeSeconds, 3)) s (the build's site, to a memory file system) = \(format(floor, 3)) s on one core, \(format(floor / cores, 3)) s over \(Int(cores))")
+    print("  render, one core: \(format(tf.seconds / floor, 2))x the floor (aim: 1.3x) · build --jobs \(Int(cores)): \(format(build.seconds / (floor / cores), 2))x the floor over \(Int(cores)) cores (aim: 1.3x)")
+    print("ecosystem (wall, as ratios of build --jobs \(Int(cores)) = \(format(build.seconds, 3)) s): floor over the cores \(format(floor / cores / build.seconds, 2))x · cmark CLI alone \(format(cm.seconds / build.seconds, 2))x · "
+        + (hugoSeconds.map { "Hugo \(format($0 / build.seconds, 1))x" } ?? "Hugo not installed"))
 
     // In-process: the JSON stage alone, ours against Foundation's.
     var tape = 0.0, serialization = 0.0
