@@ -179,9 +179,11 @@ DATADIR     ?= $(PREFIX)/share/threadfold
 
 ## install: the release binary, its man page, the bash, zsh and fish completions and the JSON Schemas
 ## (docs/*.schema.json, to share/threadfold/) under $(DESTDIR)$(PREFIX); templates and assets are built
-## into the binary. Builds no tests.
-install: build
-	@$(MAKE) --no-print-directory install-files BINARY="$$($(SWIFT) build -c release --show-bin-path)/threadfold"
+## into the binary. The binary is the package's: linked with --static-swift-stdlib (in .build/static),
+## so it still runs once the Swift toolchain is gone. Builds no tests.
+install: deps dist-deps
+	$(SWIFT) build -c release --product threadfold --static-swift-stdlib --scratch-path $(DIST_BUILD)
+	@$(MAKE) --no-print-directory install-files BINARY="$$($(SWIFT) build -c release --scratch-path $(DIST_BUILD) --show-bin-path)/threadfold"
 
 # install-files: what install copies, from BINARY: the man page and the completions are made by the
 # binary itself, from the option tables its --help prints.

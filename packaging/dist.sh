@@ -53,6 +53,28 @@ Description: turn forum comment JSON into static HTML pages whose replies fold
  index, feeds and search. Built with Swift's standard library linked in, so
  Swift is not needed to run it.
 CONTROL
+# The copyright file Debian policy asks for: the Swift runtime and Foundation are linked in, and
+# their licence travels with them.
+mkdir -p "$deb/usr/share/doc/threadfold" "$tarroot/share/doc/threadfold"
+cat > "$deb/usr/share/doc/threadfold/copyright" <<'COPYRIGHT'
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: threadfold
+Comment: Threadfold's own sources carry the terms of the repository they come from. The binary
+ links these statically; their terms follow.
+
+Files: usr/bin/threadfold (the Swift standard library and runtime, Foundation, Dispatch)
+Copyright: Apple Inc. and the Swift project authors
+License: Apache-2.0 WITH Swift-exception
+ Licensed under the Apache License, Version 2.0 with the Runtime Library Exception; on Debian
+ systems the Apache License 2.0 is in /usr/share/common-licenses/Apache-2.0.
+ .
+ Runtime Library Exception: as an exception, if you use this Software to compile your source
+ code and portions of this Software are embedded into the binary product as a result, you may
+ redistribute such product without providing attribution as would otherwise be required by
+ Sections 4(a), 4(b) and 4(d) of the License.
+COPYRIGHT
+chmod 644 "$deb/usr/share/doc/threadfold/copyright"
+cp "$deb/usr/share/doc/threadfold/copyright" "$tarroot/share/doc/threadfold/copyright"
 package="$output/threadfold_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$deb" "$package" >/dev/null
 rm -rf "$deb/DEBIAN"
@@ -80,6 +102,7 @@ Then copy the files under a prefix, such as /usr/local:
   share/zsh/site-functions/_threadfold              zsh completion
   share/fish/vendor_completions.d/threadfold.fish   fish completion
   share/threadfold/*.schema.json                    JSON Schemas of Threadfold's files
+  share/doc/threadfold/copyright                    the terms of what the binary links in
 
 On Debian, threadfold_${version}_${arch}.deb installs the same files under /usr:
 

@@ -52,6 +52,11 @@ struct ParsedArguments {
     var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
+    /// Flags and bare options turned off with `--no-NAME`: a config file does not turn them on.
+    var negated: Set<String> = []
+    /// Where each value taken from a config file stands in it (`threadfold.json:3:14`), so a
+    /// bad value's message names its place.
+    var origins: [String: String] = [:]
 
     func value(_ long: String) -> String? { values[long] }
     /// The values of a repeatable option (`OptionSpec.repeatable`), none when it was not given.
@@ -72,24 +77,28 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
     var i = 0
     func spec(long: String) -> OptionSpec? { specs.first { $0.long == long } }
     func spec(short: Character) -> OptionSpec? { specs.first { $0.short == short } }
-    func set(_ spec: OptionSpec, _ value: String) {
+    func set(_ spec: OptionSpec, _ value: String) throws {
+        // An empty path (`-o "$OUT"` with OUT unset) is never the working folder by accident.
+        if value.isEmpty && (spec.kind == .file || spec.kind == .directory) {
+            throw UsageError(message: "'--\(spec.long)' needs a \(spec.kind == .file ? "file" : "folder") name; found an empty one")
+        }
         parsed.values[spec.long] = value
         if spec.repeatable { parsed.repeated[spec.long, default: []].append(value) }
     }
     func takeValue(_ spec: OptionSpec, inline: String?, shown: String) throws {
         if let inline {
-            set(spec, inline)
+            try set(spec, inline)
         } else if let bare = spec.bare {
             if i + 1 < words.count, bare.choices.contains(words[i + 1]) {
                 i += 1
-                set(spec, words[i])
+                try set(spec, words[i])
             } else {
-                set(spec, bare.value)
+                try set(spec, bare.value)
             }
         } else {
             guard i + 1 < words.count else { throw UsageError(message: "missing value for '\(shown) <\(spec.value!)>'") }
             i += 1
-            set(spec, words[i])
+            try set(spec, words[i])
         }
     }
     while i < words.count {
@@ -102,8 +111,19 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
             let body = word.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            // `--no-NAME` turns off a flag (or a bare option such as --strict) a config file sets.
+            if spec(long: name) == nil, name.hasPrefix("no-"), let negated = spec(long: String(name.dropFirst(3))),
+               negated.value == nil || negated.bare != nil {
+                guard inline == nil else { throw UsageError(message: "'--\(name)' takes no value") }
+                parsed.negated.insert(negated.long)
+                parsed.flags.remove(negated.long)
+                parsed.values[negated.long] = nil
+                i += 1
+                continue
+            }
             guard let spec = spec(long: name) else {
-                throw UsageError(message: "unknown option '--\(name)'")
+                let near = ConfigFile.nearest(name, among: Set(specs.map(\.long))).map { " (did you mean '--\($0)'?)" } ?? ""
+                throw UsageError(message: "unknown option '--\(name)'" + near)
             }
             if spec.value != nil {
                 try takeValue(spec, inline: inline, shown: "--\(name)")
@@ -134,7 +154,10 @@ func optionsHelp(_ specs: [OptionSpec]) -> String {
     let rows = specs.map { spec -> (String, String) in
         var left = spec.short.map { "-\($0), " } ?? ""
         left += "--\(spec.long)"
-        if let value = spec.value { left += spec.bare == nil ? " <\(value)>" : " [<\(value)>]" }
+        if let value = spec.value {
+            // A bare option whose value is never a word of its own (`--strict=orphan,cycle`) takes it after '='.
+            left += spec.bare == nil ? " <\(value)>" : spec.bare!.choices.isEmpty ? "[=<\(value)>]" : " [<\(value)>]"
+        }
         if spec.repeatable { left += " ..." }
         return (left, spec.help)
     }

@@ -179,12 +179,17 @@ enum BuildCommand {
     static func execute(_ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
                         _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report) -> Int32 {
         let quiet = parsed.has("quiet")
+        // `--report -`: the report is standard output's one document; the summary goes to standard error.
+        let reportConsole = console
+        let console = parsed.value("report") == "-" ? console.summaryOnError : console
         let strict: StrictRule?
         do { strict = try StrictRule.parse(parsed) } catch { return CLI.usageError("\(error)", usage: command.usage, console) }
         if let problem = ProgressBar.check(parsed) { return CLI.usageError(problem, usage: command.usage, console) }
         if let path = parsed.value("report"), let problem = ReportFile.problem(path) {
             return CLI.usageError(problem, usage: command.usage, console)
         }
+        // What stood at the output before the build, for the words that say it is unchanged.
+        let before = (try? FileStatus.of(output, followLinks: false))?.kind
         let started = DispatchTime.now().uptimeNanoseconds
         var bar = ProgressBar(console: console, start: started)
         var report: ArchiveBuilder.Report = .init()
@@ -217,7 +222,11 @@ enum BuildCommand {
             for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
             if report.errors.count > 50 { console.err("… and \(Printable.count(report.errors.count - 50, "more error", "more errors"))\n") }
             if let error = report.siteError { SharedOptions.printErrors(error, console) }
-            let kept = FileManager.default.fileExists(atPath: output) ? "\(Printable.escape(output))/ is as it was" : "\(Printable.escape(output))/ was not made"
+            let kept = switch before {
+            case nil: "\(Printable.escape(output))/ was not made"
+            case .folder?: "\(Printable.escape(output))/ is as it was"
+            default: "\(Printable.escape(output)) is as it was"
+            }
             if report.errors.isEmpty, report.siteError?.temporary == true {
                 console.err("Error: nothing was published; \(kept). Another build is writing it: run this one again when that one has finished.\n")
                 code = CLI.ExitCode.temporaryFailure
@@ -235,7 +244,7 @@ enum BuildCommand {
             }
             if !failing.isEmpty {
                 // What made it fail is shown even with -q.
-                if quiet { console.show(failing) }
+                if quiet { console.show(failing, notesInFull: true) }
                 console.err("Error: the site was published, but --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
                 code = CLI.ExitCode.warnings
             }
@@ -243,7 +252,7 @@ enum BuildCommand {
         }
         if let path = parsed.value("report") {
             let bytes = reportJSON(report, messages: messages, exit: code, seconds: seconds)
-            if let reason = ReportFile.write(bytes, to: path) {
+            if let reason = ReportFile.write(bytes, to: path, reportConsole) {
                 console.err(Printable.escape("\(path): error: cannot write the report: \(reason)") + "\n")
                 if code == CLI.ExitCode.success { code = CLI.ExitCode.failure }
             }
@@ -337,6 +346,13 @@ struct ProgressBar {
         }
     }
 
+    /// What returns to the start of the line and clears it: the ANSI erase where `TERM` names a
+    /// terminal that has it, spaces over the line where it is dumb or unset (`--progress always`).
+    static let erase: String = {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        return term.isEmpty || term == "dumb" ? "\r" + String(repeating: " ", count: 79) + "\r" : "\r\u{1B}[2K"
+    }()
+
     /// A usage error's text when `--progress` names no choice.
     static func check(_ parsed: ParsedArguments) -> String? {
         guard let value = parsed.value("progress"), !["auto", "always", "never"].contains(value) else { return nil }
@@ -351,12 +367,12 @@ struct ProgressBar {
         let width = 24
         let filled = width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        console.err("\r\u{1B}[2K[\(bar)] \(done)/\(total) threads \(Int(rate))/s ETA \(Int(eta.rounded(.up))) s")
+        console.err(ProgressBar.erase + "[\(bar)] \(done)/\(total) threads \(Int(rate))/s ETA \(Int(eta.rounded(.up))) s")
         shown = true
     }
 
     mutating func finish() {
-        if shown { console.err("\r\u{1B}[2K") }
+        if shown { console.err(ProgressBar.erase) }
         shown = false
     }
 }
@@ -380,7 +396,7 @@ final class ReadingBar: Sendable {
         let width = 24
         let filled = Int(Int64(width) * min(read, total) / total)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        console.err("\r\u{1B}[2K[\(bar)] \(read >> 20)/\(total >> 20) MB read \(Int(rate) >> 20) MB/s ETA \(Int(eta.rounded(.up))) s")
+        console.err(ProgressBar.erase + "[\(bar)] \(read >> 20)/\(total >> 20) MB read \(Int(rate) >> 20) MB/s ETA \(Int(eta.rounded(.up))) s")
     }
 }
 

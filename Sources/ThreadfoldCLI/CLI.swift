@@ -111,7 +111,7 @@ public enum CLI {
                 if ConfigFile.subcommands.contains(command.name) {
                     try ConfigFile.apply(to: &parsed, command: command, all: ordered)
                 }
-                return command.run(parsed, console)
+                return command.run(parsed, parsed.origins.isEmpty ? console : console.locating(parsed.origins))
             } catch let error as UsageError {
                 return usageError(error.message, usage: command.usage, console)
             } catch {

@@ -40,6 +40,9 @@ enum CheckCommand {
     }
 
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
+        // `--report -`: the report is standard output's one document; the findings go to standard error.
+        let reportConsole = console
+        let console = parsed.value("report") == "-" ? console.summaryOnError : console
         guard !parsed.positionals.isEmpty else {
             return CLI.usageError("missing <input>", usage: command.usage, console)
         }
@@ -68,13 +71,13 @@ enum CheckCommand {
         let failing = strict.map { rule in findings.messages.filter { rule.fails(Message($0)) } } ?? []
         var code = failed ? CLI.ExitCode.failure : CLI.ExitCode.success
         if !failed && !failing.isEmpty {
-            if quiet { console.show(failing) }
+            if quiet { console.show(failing, notesInFull: true) }
             console.err("Error: --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
             code = CLI.ExitCode.warnings
         }
         if let path = parsed.value("report") {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            if let reason = ReportFile.write(reportJSON(findings, exit: code, seconds: seconds), to: path) {
+            if let reason = ReportFile.write(reportJSON(findings, exit: code, seconds: seconds), to: path, reportConsole) {
                 console.err(Printable.escape("\(path): error: cannot write the report: \(reason)") + "\n")
                 if code == CLI.ExitCode.success { code = CLI.ExitCode.failure }
             }
@@ -106,6 +109,8 @@ enum CheckCommand {
                 }
                 var check = DumpCheck(units: units, importing: importing, thread: options, jobs: jobs)
                 check.eachThread = all
+                // A report lists every message, and --strict judges every one: none is left at the first few.
+                if parsed.value("report") != nil || parsed.value("strict") != nil { check.messagesPerKind = .max }
                 if !checkDumps(check, console, shown: shown, into: &findings) { failed = true }
                 continue
             }

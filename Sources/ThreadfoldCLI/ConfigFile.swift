@@ -50,6 +50,9 @@ enum ConfigFile {
     struct Settings {
         var top: [String: Value] = [:]
         var per: [String: [String: Value]] = [:]
+        /// Where each value stands in the file (`file:line:column`), at the top level and per subcommand.
+        var topPlaces: [String: String] = [:]
+        var perPlaces: [String: [String: String]] = [:]
 
         enum Value {
             case flag(Bool)
@@ -61,12 +64,16 @@ enum ConfigFile {
             var merged = top.filter { key, _ in key == "inputs" || key == "output" || command.options.contains { $0.long == key } }
             if command.name == "merge" { merged["inputs"] = nil }
             merged.merge(per[command.name] ?? [:]) { $1 }
-            for (key, value) in merged {
+            var places = topPlaces
+            places.merge(perPlaces[command.name] ?? [:]) { $1 }
+            for (key, value) in merged where !parsed.negated.contains(key) {
+                let given = parsed.values[key] != nil || parsed.flags.contains(key) || !parsed.all(key).isEmpty
+                if !given, key != "inputs", let place = places[key] { parsed.origins[key] = place }
                 switch (key, value) {
                 case ("inputs", .list(let inputs)):
                     if parsed.positionals.isEmpty { parsed.positionals = inputs }
                 case (_, .flag(let on)):
-                    if on && !parsed.flags.contains(key) && parsed.values[key] == nil { parsed.flags.insert(key) }
+                    if on && !given { parsed.flags.insert(key) }
                 case (_, .text(let text)):
                     if parsed.values[key] == nil {
                         parsed.values[key] = text
@@ -100,22 +107,32 @@ enum ConfigFile {
         guard document.kind(document.root) == .object else {
             throw fail(document.root, "found \(document.kind(document.root).described); expected an object of options, like {\"title\": \"My forum\"}")
         }
+        func place(_ node: Int) -> String {
+            let (line, column) = document.location(ofOffset: document.offset(node))
+            return "\(Printable.escape(file)):\(line):\(column)"
+        }
         let byName = Dictionary(commands.map { ($0.name, $0) }) { a, _ in a }
+        let options = Set(commands.flatMap(\.options).map(\.long))
         var settings = Settings()
         var failure: UsageError?
+        var seen: Set<String> = []
         document.forEachMemberNode(document.root) { keyNode, value in
             guard failure == nil else { return }
             let key = document.string(keyNode)
             do throws(UsageError) {
+                guard seen.insert(key).inserted else { throw fail(keyNode, "\"\(key)\" is given twice; expected each key once") }
                 if key == "$schema" { return }
-                if let command = byName[key] {
+                // A subcommand's object; "preview" names the subcommand when it holds an object
+                // and the option (replies shown per level) otherwise.
+                if let command = byName[key], document.kind(value) == .object || !options.contains(key) {
                     guard document.kind(value) == .object else {
                         throw fail(value, "\"\(key)\": found \(document.kind(value).described); expected an object of \(key)'s options")
                     }
-                    settings.per[key] = try members(document, value, in: [command], fail: fail)
+                    (settings.per[key], settings.perPlaces[key]) = try members(document, value, in: [command], fail: fail, place: place)
                     return
                 }
                 settings.top[key] = try self.value(document, value, key: key, keyNode: keyNode, in: commands, fail: fail)
+                settings.topPlaces[key] = place(value)
             } catch {
                 failure = error
             }
@@ -125,21 +142,24 @@ enum ConfigFile {
     }
 
     /// The members of the object at `node` as values of the options of `commands`.
-    private static func members(_ document: JSONDocument, _ node: Int, in commands: [CLI.Command],
-                                fail: (Int, String) -> UsageError) throws(UsageError) -> [String: Settings.Value] {
+    private static func members(_ document: JSONDocument, _ node: Int, in commands: [CLI.Command], fail: (Int, String) -> UsageError,
+                                place: (Int) -> String) throws(UsageError) -> ([String: Settings.Value], [String: String]) {
         var values: [String: Settings.Value] = [:]
+        var places: [String: String] = [:]
         var failure: UsageError?
         document.forEachMemberNode(node) { keyNode, value in
             guard failure == nil else { return }
             do throws(UsageError) {
                 let key = document.string(keyNode)
+                guard values[key] == nil else { throw fail(keyNode, "\"\(key)\" is given twice; expected each key once") }
                 values[key] = try self.value(document, value, key: key, keyNode: keyNode, in: commands, fail: fail)
+                places[key] = place(value)
             } catch {
                 failure = error
             }
         }
         if let failure { throw failure }
-        return values
+        return (values, places)
     }
 
     /// One option's value, checked against what the option takes.
@@ -174,6 +194,8 @@ enum ConfigFile {
             }
             return .list(try strings(document, node, key: key, fail: fail))
         case (_, .true) where spec.bare != nil: return .text(spec.bare!.value)
+        // Off: a bare option the top level turned on is off for this subcommand.
+        case (_, .false) where spec.bare != nil: return .flag(false)
         default:
             throw fail(node, "\"\(key)\": found \(kind.described); expected --\(key)'s <\(spec.value ?? "value")> as a string (or a number)")
         }
@@ -196,9 +218,14 @@ enum ConfigFile {
 
     /// " (did you mean "per-page"?)" for the known name nearest to `name`, when one is near.
     static func suggestion(_ name: String, among names: Set<String>) -> String {
+        nearest(name, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+    }
+
+    /// The known name nearest to `name` (an edit distance of at most 2, or a third of its
+    /// length), ties broken by byte order; nil when none is near.
+    static func nearest(_ name: String, among names: Set<String>) -> String? {
         let scored = names.map { ($0, distance(name, $0)) }.filter { $0.1 <= max(2, name.count / 3) }
-        guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return "" }
-        return " (did you mean \"\(best.0)\"?)"
+        return scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) })?.0
     }
 
     /// Edit distance (insertions, deletions, substitutions) between two short names.
@@ -241,31 +268,65 @@ enum ConfigFile {
                 }
             }
         }
-        func properties(_ options: [OptionSpec], _ w: inout JSONWriter) {
-            var seen = Set<String>()
-            for spec in options where !skipped.contains(spec.long) && seen.insert(spec.long).inserted {
-                w.key(spec.long)
-                w.object { w in
-                    w.field("description", spec.help.replacingOccurrences(of: "\n", with: " "))
-                    switch (spec.value, spec.kind) {
-                    case (nil, _):
-                        w.field("type", "boolean")
-                    case (_, _) where spec.repeatable:
-                        stringOrArray(&w, of: nil)
-                    case (_, .oneOf(let words)) where !words.isEmpty:
-                        w.key("enum")
-                        w.array { w in for word in words { w.string(word) } }
-                    case (_, .listOf(let words)):
-                        stringOrArray(&w, of: words)
-                    default:
-                        w.key("type")
-                        w.array { w in
-                            w.string("string")
-                            w.string("number")
-                        }
+        // One option's value: a flag's boolean; a bare option's value or true (as given bare) or
+        // false (off); a list's string or array; a choice's words; else a string or a number.
+        func option(_ spec: OptionSpec, _ w: inout JSONWriter) {
+            w.field("description", spec.help.replacingOccurrences(of: "\n", with: " "))
+            if spec.value == nil { return w.field("type", "boolean") }
+            func value(_ w: inout JSONWriter) {
+                switch spec.kind {
+                case _ where spec.repeatable:
+                    stringOrArray(&w, of: nil)
+                case .oneOf(let words) where !words.isEmpty:
+                    w.key("enum")
+                    w.array { w in for word in words { w.string(word) } }
+                case .listOf(let words):
+                    stringOrArray(&w, of: words)
+                case .file, .directory:
+                    w.field("type", "string")
+                default:
+                    w.key("type")
+                    w.array { w in
+                        w.string("string")
+                        w.string("number")
                     }
                 }
             }
+            guard spec.bare != nil else { return value(&w) }
+            w.key("anyOf")
+            w.array { w in
+                w.object { w in value(&w) }
+                w.object { w in w.field("type", "boolean") }
+            }
+        }
+        func properties(_ options: [OptionSpec], _ w: inout JSONWriter, skipping: Set<String> = []) {
+            var seen = Set<String>()
+            for spec in options where !skipped.contains(spec.long) && !skipping.contains(spec.long) && seen.insert(spec.long).inserted {
+                w.key(spec.long)
+                w.object { w in option(spec, &w) }
+            }
+        }
+        // A subcommand's object, for its key at the top level.
+        func subcommand(_ command: CLI.Command, _ w: inout JSONWriter) {
+            w.field("description", "Options for threadfold \(command.name) alone; they win over the top level.")
+            w.field("type", "object")
+            w.key("properties")
+            w.object { w in
+                w.key("inputs")
+                w.object { w in
+                    w.field("type", "array")
+                    w.key("items")
+                    w.object { w in w.field("type", "string") }
+                }
+                properties(command.options, &w, skipping: ["output"])
+                w.key("output")
+                w.object { w in
+                    w.field("description", "The output folder (-o).")
+                    w.field("type", "string")
+                }
+            }
+            w.key("additionalProperties")
+            w.bool(false)
         }
         var w = JSONWriter(pretty: true)
         w.object { w in
@@ -284,24 +345,26 @@ enum ConfigFile {
                     w.key("items")
                     w.object { w in w.field("type", "string") }
                 }
-                properties(readers.flatMap(\.options), &w)
+                let names = Set(readers.map(\.name))
+                properties(readers.flatMap(\.options), &w, skipping: names.union(["output"]))
+                w.key("output")
+                w.object { w in
+                    w.field("description", "The output folder (-o); each subcommand's default is in its --help (build: site; render: threadfold-site).")
+                    w.field("type", "string")
+                }
                 for command in readers {
                     w.key(command.name)
                     w.object { w in
-                        w.field("description", "Options for threadfold \(command.name) alone; they win over the top level.")
-                        w.field("type", "object")
-                        w.key("properties")
-                        w.object { w in
-                            w.key("inputs")
-                            w.object { w in
-                                w.field("type", "array")
-                                w.key("items")
-                                w.object { w in w.field("type", "string") }
+                        // "preview" is also an option (replies shown per level): an object is the subcommand's.
+                        if let spec = readers.flatMap(\.options).first(where: { $0.long == command.name }) {
+                            w.key("anyOf")
+                            w.array { w in
+                                w.object { w in subcommand(command, &w) }
+                                w.object { w in option(spec, &w) }
                             }
-                            properties(command.options, &w)
+                        } else {
+                            subcommand(command, &w)
                         }
-                        w.key("additionalProperties")
-                        w.bool(false)
                     }
                 }
             }

@@ -25,6 +25,30 @@ public struct Console: Sendable {
         self.inputIsTerminal = inputIsTerminal
     }
 
+    /// This console with what it would print on standard output sent to standard error, so
+    /// standard output carries one document (`--report -`).
+    public var summaryOnError: Console {
+        var console = self
+        console.out = err
+        return console
+    }
+
+    /// This console with a usage error about an option whose value came from a config file
+    /// (`Error: '--per-page' must be …`) told where that value stands (`Error:
+    /// threadfold.json:3:15: '--per-page' must be …`).
+    func locating(_ origins: [String: String]) -> Console {
+        var console = self
+        let err = self.err
+        console.err = { text in
+            let prefix = "Error: '--"
+            guard text.hasPrefix(prefix) else { return err(text) }
+            let name = String(text.dropFirst(prefix.count).prefix { $0 != "'" && $0 != " " && $0 != "=" })
+            guard let place = origins[name] else { return err(text) }
+            err("Error: \(place): " + text.dropFirst("Error: ".count))
+        }
+        return console
+    }
+
     /// The process's standard streams.
     public static var standard: Console {
         Console(

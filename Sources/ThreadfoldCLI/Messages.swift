@@ -123,11 +123,18 @@ struct StrictRule {
 /// Writing `--report`: its path is checked before the run, and the file is written whole or
 /// not at all (a temporary file beside it, renamed over it).
 enum ReportFile {
-    /// Why `path` cannot take a report, or nil when it can: its folder must exist and be
-    /// writable, and it must not be a folder.
+    /// Why `path` cannot take a report, or nil when it can: `-` (standard output), or a new
+    /// file or a regular one in a folder that exists and can be written. A link, a pipe or a
+    /// device is refused: the report is written beside it and renamed over it, which would put a
+    /// file in its place.
     static func problem(_ path: String) -> String? {
-        if (try? FileStatus.of(path))?.kind == .folder {
-            return "'--report' names a folder (\(Printable.escape(path))); expected a file to write"
+        if path == "-" { return nil }
+        if path.isEmpty { return "'--report' needs a file name, or - for standard output; found an empty one" }
+        if let kind = (try? FileStatus.of(path, followLinks: false))?.kind {
+            if kind == .folder { return "'--report' names a folder (\(Printable.escape(path))); expected a file to write" }
+            guard kind == .regular else {
+                return "'--report \(Printable.escape(path))' \(kind.described); expected a regular file or a new one (the report replaces it whole), or - for standard output"
+            }
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard (try? FileStatus.of(folder))?.kind == .folder else {
@@ -139,8 +146,13 @@ enum ReportFile {
         return nil
     }
 
-    /// Writes `bytes` to `path` atomically; the error's text when it cannot.
-    static func write(_ bytes: [UInt8], to path: String) -> String? {
+    /// Writes `bytes` to `path` atomically, or to `console`'s standard output for `-`; the
+    /// error's text when it cannot.
+    static func write(_ bytes: [UInt8], to path: String, _ console: Console) -> String? {
+        if path == "-" {
+            console.out(String(decoding: bytes, as: UTF8.self))
+            return nil
+        }
         let temporary = URL(fileURLWithPath: path).deletingLastPathComponent()
             .appendingPathComponent(".\(URL(fileURLWithPath: path).lastPathComponent).tmp-\(getpid())").path
         do {
@@ -161,11 +173,12 @@ enum ReportFile {
 extension Console {
     /// Warnings by kind, the first few of each, then how many there were in all; notes as one
     /// line a kind. `--report` lists every one.
-    func show(_ messages: [InputError], shownPerKind: Int = 3) {
+    /// With `notesInFull`, notes are shown as warnings are (the messages that failed `--strict`).
+    func show(_ messages: [InputError], shownPerKind: Int = 3, notesInFull: Bool = false) {
         var order: [String] = []
         var byKind: [String: [InputError]] = [:]
         for message in messages where message.severity != .error {
-            let kind = (message.severity == .note ? "note:" : "") + (message.kind ?? "other")
+            let kind = (message.severity == .note && !notesInFull ? "note:" : "") + (message.kind ?? "other")
             if byKind[kind] == nil { order.append(kind) }
             byKind[kind, default: []].append(message)
         }
@@ -180,7 +193,8 @@ extension Console {
             for warning in list.prefix(limit) { err(warning.shown + "\n") }
             guard list.count > limit else { continue }
             let tail = ["orphan", "cycle"].contains(key) ? " shown at top level" : ""
-            err("note: \(MessageKinds.phrase(key, count: list.count))\(tail) in all, \(limit) shown above; --report FILE lists every one\n")
+            let severity = list[0].severity == .note ? "note" : "warning"
+            err("\(severity): \(MessageKinds.phrase(key, count: list.count))\(tail) in all, \(limit) shown above; --report FILE lists every one\n")
         }
     }
 }

@@ -11,11 +11,13 @@ enum PreviewCommand {
         options: [
             OptionSpec("watch", "Render again whenever an input, template or asset changes\n(checked twice a second) until interrupted."),
             OptionSpec("no-open", "Print the URL without opening a browser."),
+            OptionSpec("example", "Preview the bundled example thread (docs/examples/thread.json)."),
             OptionSpec("quiet", short: "q", "Print nothing but the URL and errors."),
             SharedOptions.exclude,
         ] + BuildCommand.archive + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
-            Inputs are what 'build' reads; with none, the bundled example thread. One thread
+            Inputs are what 'build' reads; with none, the bundled example thread, from a terminal
+            (a script with no input gets a usage error: --example asks for it). One thread
             opens its page; several open the index. The browser is $BROWSER (a command, or a
             list separated by ':'), else xdg-open, else open. The folder is the same for the same
             inputs and is replaced whole on each render. It lies in a private folder (mode 0700,
@@ -30,6 +32,9 @@ enum PreviewCommand {
         run: run)
 
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
+        if let problem = RenderCommand.inputProblem(parsed, inputIsTerminal: console.inputIsTerminal) {
+            return CLI.usageError(problem, usage: command.usage, console)
+        }
         if parsed.has("watch") && parsed.positionals.contains("-") {
             return CLI.usageError("'--watch' cannot watch standard input; name a file", usage: command.usage, console)
         }

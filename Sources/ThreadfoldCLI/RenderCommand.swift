@@ -78,9 +78,14 @@ enum RenderCommand {
         // When the output cannot be written, the inputs are still read, so one run reports both.
         var staging: SiteWriter.Staging?
         var failed = false
+        // Another build's lock on the output: nothing is wrong, so the exit says "retry" when the
+        // inputs had no error of their own.
+        var locked = false
+        var inputFailed = false
         do { staging = try SiteWriter(output: output, durable: !parsed.has("no-fsync")).begin() } catch {
             SharedOptions.printErrors(error, console)
             failed = true
+            locked = error.temporary
         }
         var names = PageNames()
         var comments = 0
@@ -101,7 +106,7 @@ enum RenderCommand {
             rendered += pages.sorted { $0.place.lexicographicallyPrecedes($1.place) }.map { ($0.page, $0.comments) }
             for error in report.errors { console.err(error.shown + "\n") }
             if report.moreErrors > 0 { console.err("… and \(Printable.count(report.moreErrors, "more error", "more errors"))\n") }
-            if !report.errors.isEmpty { failed = true }
+            if !report.errors.isEmpty { failed = true; inputFailed = true }
             guard !quiet else { return }
             for warning in report.warnings { console.err(warning.shown + "\n") }
             let label = SharedOptions.dumpsLabel(render.files)
@@ -159,11 +164,16 @@ enum RenderCommand {
                 return CLI.ExitCode.failure
             } catch {
                 failed = true
+                inputFailed = true
                 SharedOptions.printErrors(error, console)
             }
         }
         guard !failed, let staging else {
             staging?.abandon()
+            if locked && !inputFailed {
+                console.err("Error: nothing was written. Another build is writing the folder: run this one again when that one has finished.\n")
+                return CLI.ExitCode.temporaryFailure
+            }
             console.err("Error: nothing was written; fix the errors above and run again.\n")
             return CLI.ExitCode.failure
         }
@@ -179,6 +189,10 @@ enum RenderCommand {
         } catch {
             staging.abandon()
             SharedOptions.printErrors(error, console)
+            if let error = error as? SiteError, error.temporary {
+                console.err("Error: nothing was written. Another build made the folder first: run this one again.\n")
+                return CLI.ExitCode.temporaryFailure
+            }
             return CLI.ExitCode.failure
         }
         if !quiet {

@@ -76,7 +76,7 @@ struct BuildCommandTests {
         let lines = built.err.split(separator: "\n").map(String.init)
         #expect(!lines.contains { $0.contains("is deleted and has no replies") }, "deleted comments left out are notes, counted: \(built.err)")
         #expect(lines.contains("note: 12 deleted or removed comments without replies were left out; --report FILE lists each"), "\(built.err)")
-        #expect(lines.contains("note: 5 replies whose parent is not in their thread were shown at top level in all, 3 shown above; --report FILE lists every one"), "\(built.err)")
+        #expect(lines.contains("warning: 5 replies whose parent is not in their thread were shown at top level in all, 3 shown above; --report FILE lists every one"), "\(built.err)")
         let report = String(decoding: try Data(contentsOf: folder.appendingPathComponent("report.json")), as: UTF8.self)
         #expect(report.components(separatedBy: "\"message\"").count - 1 == 17)
         #expect(report.components(separatedBy: "\"severity\": \"note\"").count - 1 == 12)
@@ -378,7 +378,7 @@ struct BuildCommandTests {
         #expect(opened.trimmingCharacters(in: .whitespacesAndNewlines) == url)
         #expect(FileManager.default.fileExists(atPath: URL(string: url)!.path))
 
-        let example = try cli.run(["preview", "--no-open"], in: folder, environment: ["TMPDIR": folder.path, "BROWSER": "/bin/false", "XDG_RUNTIME_DIR": ""])
+        let example = try cli.run(["preview", "--no-open", "--example"], in: folder, environment: ["TMPDIR": folder.path, "BROWSER": "/bin/false", "XDG_RUNTIME_DIR": ""])
         #expect(example.status == 0 && example.out.contains("Preview: file://"))
     }
 

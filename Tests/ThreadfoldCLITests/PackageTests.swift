@@ -20,6 +20,7 @@ struct PackageTests {
         "usr/share/bash-completion/completions/threadfold",
         "usr/share/zsh/vendor-completions/_threadfold",
         "usr/share/fish/vendor_completions.d/threadfold.fish",
+        "usr/share/doc/threadfold/copyright",
     ] + schemas.map { "usr/share/threadfold/" + $0 }
 
     /// docs/*.schema.json.

@@ -182,13 +182,13 @@ struct ScriptTests {
             : try cli.write("#!/bin/sh\nexit 3\n", "browser.sh", in: folder)
         if browser != "missing" { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: command) }
         let environment = ["BROWSER": command, "TMPDIR": folder.path, "XDG_RUNTIME_DIR": ""]
-        let run = try cli.run(["preview", "-q"], in: folder, environment: environment)
+        let run = try cli.run(["preview", "-q", "--example"], in: folder, environment: environment)
         #expect(run.status == 1, "\(run.out)\(run.err)")
         let url = try #require(run.out.components(separatedBy: "Preview: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(url.hasPrefix("file://"))
         #expect(run.err.contains("Error: the browser did not start ($BROWSER): '\(command) \(url)' \(reason)"), "\(run.err)")
         #expect(run.err.contains("Open the preview yourself: \(url)\n"), "\(run.err)")
-        let noOpen = try cli.run(["preview", "-q", "--no-open"], in: folder, environment: environment)
+        let noOpen = try cli.run(["preview", "-q", "--no-open", "--example"], in: folder, environment: environment)
         #expect(noOpen.status == 0 && noOpen.err.isEmpty, "\(noOpen.err)")
     }
 

@@ -92,6 +92,13 @@ package enum ArchiveInput {
                              filter: FolderFilter = FolderFilter()) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []
+        // Each file is read once, under the first name it was given (named twice, or named and
+        // also in a folder given): a second reading would claim its own threads again.
+        var read: Set<Identity> = []
+        func first(_ path: String) -> Bool {
+            guard let status = try? FileStatus.of(path) else { return true }
+            return read.insert(Identity(device: status.device, inode: status.inode)).inserted
+        }
         for input in inputs {
             do throws(InputError) {
                 if input == "-" {
@@ -103,6 +110,7 @@ package enum ArchiveInput {
                     // `<(…)` or a FIFO: read now, as standard input is.
                     units.append(ArchiveUnit(source: .bytes(try InputFile.read(input, display: input, streams: true)), display: input))
                 case .regular:
+                    guard first(input) else { continue }
                     do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
                 case .folder:
                     let listing = listFolder(input, filter: filter)
@@ -110,7 +118,7 @@ package enum ArchiveInput {
                     if listing.files.isEmpty && listing.errors.isEmpty {
                         errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files (plain, or .zst, .zstd or .gz); expected a folder of thread files or dumps"))
                     }
-                    for file in listing.files {
+                    for file in listing.files where first(file) {
                         // In a folder, a .json file is one document (of one thread or many); .jsonl
                         // and .ndjson files are looked into.
                         if file.hasSuffix(".json") {
