@@ -58,7 +58,10 @@ package enum Importer {
                 return ImportResult(threads: threads, format: form.format, detected: named == nil, skipped: skipped)
             }
         }
+        // A server's error saved in place of the export is named as such, whatever form was asked for.
+        if options.mapping == nil, records == nil, let error = ServerResponse.html(bytes, file: file) { throw InputErrors([error]) }
         let document = try parse(bytes, file: file, records: records)
+        if options.mapping == nil, records == nil, let error = ServerResponse.json(document, file: file) { throw InputErrors([error]) }
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
         if detected {
