@@ -9,6 +9,11 @@
 ///   other fields (the data is there under other names); or
 /// - arrays of objects the form does not read hold more items than were read (at least 20); or
 /// - lenient reading skipped more than `ImportOptions.maxSkipped` of the comments.
+///
+/// The first two are asked only of a form that was guessed (or a mapping's names): a form named
+/// with `--from` is read as named. Threadfold's own format, guessed, is never refused for its
+/// authors: its comments may have none (docs/thread.schema.json), while a body under another
+/// name is what a misread file shows.
 enum ImportAudit {
     /// An array of objects in the file: its path with indices as `[*]`, the objects in all the
     /// arrays of that path, and the field names seen on them (from the first 200).
@@ -21,7 +26,7 @@ enum ImportAudit {
     /// `unreadArrays`: whether to look for arrays of objects the form left unread (for forms
     /// whose lists of comments `arrays` knows, that is Threadfold's own).
     static func check(_ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
-                      skipped: [InputError], unreadArrays: Bool, options: ImportOptions) throws(InputErrors) {
+                      skipped: [InputError], unreadArrays: Bool, guessed: Bool, options: ImportOptions) throws(InputErrors) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
         // Only comments lenient reading skipped; a form's own exclusions (private statuses) are not losses.
@@ -29,8 +34,9 @@ enum ImportAudit {
         if skipped > 0, Double(skipped) > options.maxSkipped * Double(read + skipped) {
             problems.append("\(Printable.count(skipped, "comment")) of \(read + skipped) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
         }
+        guard guessed || !problems.isEmpty else { return }
         var shown = 0, noBody = 0, noAuthor = 0
-        for thread in threads {
+        for thread in threads where guessed {
             for comment in thread.comments where !comment.deleted && !comment.removed {
                 shown += 1
                 if comment.body.isEmpty { noBody += 1 }
@@ -39,8 +45,10 @@ enum ImportAudit {
         }
         // Counted first without field names (a file that passes never needs them), then again
         // with them when the file may be refused.
+        let unreadArrays = unreadArrays && guessed
         var arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(document, fields: false) : (nil, [])
         let unread = arrays.unread.reduce(0) { $0 + $1.items }
+        if format == .threadfold { noAuthor = 0 }
         let fieldsMissing = shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown)
         if unreadArrays && (fieldsMissing || (unread >= 20 && unread > read)) { arrays = self.arrays(document) }
         let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread

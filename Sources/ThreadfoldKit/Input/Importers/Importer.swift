@@ -91,8 +91,9 @@ package enum Importer {
         }
         if !context.errors.isEmpty { throw InputErrors(context.errors) }
         for t in threads.indices { threads[t].locator = document.locator }
+        // The audit asks whether a guessed form (or a mapping's field names) fits; a form named with `--from` is read as named.
         try ImportAudit.check(document, file: file, format: format, threads: threads, skipped: context.skipped,
-                              unreadArrays: form?.auditsUnreadArrays ?? false, options: options)
+                              unreadArrays: form?.auditsUnreadArrays ?? false, guessed: detected || format == .mapped, options: options)
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
                 threads[t].info.bodyFormat = bodyFormat

@@ -19,24 +19,29 @@ struct ImportAuditTests {
         return #"{"id": 8863, "title": "My YC app", "points": 111, "user": "dhouston", "time": 1175714200, "type": "link", "url": "http://www.getdropbox.com/u/2/screencast.html", "domain": "getdropbox.com", "comments_count": 35, "comments": [\#(top.joined(separator: ", "))]}"#
     }()
 
-    @Test("an HNPWA thread read as Threadfold's own format is refused, naming the form, the arrays and their fields")
+    @Test("an HNPWA-like thread guessed to be Threadfold's own format is refused, naming the form, the arrays and their fields")
     func hnpwa() throws {
         // Detected, it is read as Hacker News, every comment with its body and author.
         let detected = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json")
         #expect(detected.format == .hn && detected.threads[0].comments.count == 35)
         #expect(detected.threads[0].comments.allSatisfy { !$0.body.isEmpty && $0.author != nil })
+        // Named with --from, the form is read as named: the audit is for guesses.
+        let named = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(format: .threadfold))
+        #expect(named.threads[0].comments.count == 5 && named.threads[0].comments.allSatisfy(\.body.isEmpty))
+        // Without HNPWA's own fields nothing tells it from Threadfold's format but the audit.
+        let guessed = Self.hnpwa.replacingOccurrences(of: #""comments_count": 35, "#, with: "")
         let errors = try #require(throws: InputErrors.self) {
-            try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(format: .threadfold))
+            try Importer.read(bytes: Array(guessed.utf8), file: "hn.json")
         }
         let lines = errors.errors.map(\.description)
-        #expect(lines[0] == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body and 5 no author; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read")
+        #expect(lines[0] == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read")
         #expect(errors.errors[0].hint == .otherForm)
         #expect(lines.contains("hn.json:1:1: error: $.comments: an array of 5 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(lines.contains("hn.json:1:1: error: $.comments[*].comments: an array of 30 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(lines.last == "hn.json:1:1: error: $.comments: to read these comments by their own field names, try --map comments=$.comments,replies=comments,id=id,author=user,body=content,time=time,thread.title=$.title,thread.url=$.url,thread.author=$.user,thread.created=$.time,format=html")
         // Run as suggested, every comment arrives with its body, nested under its parent, and the page renders.
         let line = String(try #require(errors.errors.last?.message.split(separator: " ").last))
-        let result = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
+        let result = try Importer.read(bytes: Array(guessed.utf8), file: "hn.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
         let thread = try #require(result.threads.first)
         #expect(thread.comments.count == 35 && thread.comments.allSatisfy { $0.body.hasPrefix("<p>") && $0.author != nil && $0.bodyFormat == .html })
         #expect(thread.comments.filter { $0.parentID != nil }.count == 30)
@@ -106,5 +111,18 @@ struct ImportAuditTests {
         _ = try Importer.read(bytes: Array(deleted.utf8), file: "d.json")
         let anonymous = #"[{"id": 1, "body": "one"}, {"id": 2, "body": "two"}, {"id": 3, "parent_id": 1, "body": "three"}]"#
         _ = try Importer.read(bytes: Array(anonymous.utf8), file: "a.json")
+    }
+
+    @Test("a file that matches docs/thread.schema.json is read whatever its authors, its unknown fields ignored, guessed or named",
+          arguments: [SourceFormat.auto, .threadfold])
+    func schemaFile(format: SourceFormat) throws {
+        // issue 40's example: no authors, and `likes`, which the format does not read.
+        let json = #"{"comments":[{"id":1,"body":"a","likes":1},{"id":2,"parent_id":1,"body":"b","likes":2},{"id":3,"parent_id":1,"body":"c","likes":0}]}"#
+        let result = try Importer.read(bytes: Array(json.utf8), file: "own.json", options: ImportOptions(format: format))
+        #expect(result.format == .threadfold)
+        #expect(result.threads[0].comments.map(\.body) == ["a", "b", "c"])
+        #expect(result.threads[0].comments.allSatisfy { $0.author == nil })
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
+        #expect(page.contains("<p>b</p>") && page.contains("<p>c</p>"))
     }
 }
