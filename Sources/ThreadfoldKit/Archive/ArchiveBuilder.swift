@@ -666,8 +666,8 @@ struct WorkerContext: Sendable {
         var warnings = imported.skipped.map(locate)
         var written: [String] = []
         var comments = 0
-        for (position, record) in imported.threads.enumerated() {
-            let id = ThreadRenderer.id(of: record, source: source, position: position)
+        for record in imported.threads {
+            let id = ThreadRenderer.id(of: record)
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
             if !sharded, let shard, !shard.contains(folder: folder) {
                 result.otherShards += 1

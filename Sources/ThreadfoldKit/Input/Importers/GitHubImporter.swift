@@ -4,7 +4,8 @@
 ///
 /// - The issue (when given) is the thread: `title`, `body` (Markdown) as the opening post, `user.login`,
 ///   `created_at`, `html_url` as the original link, `labels` as tags, and `comments`, GitHub's count.
-///   Without it, the first comment's `issue_url` and `html_url` name the thread and its link.
+///   Without it, the first comment's `issue_url` and `html_url` name the thread (its id, the
+///   issue's API address, or the page's when there is none) and its link.
 /// - The repository (`owner/repo`, from the links) is the category.
 /// - Comments are flat, in file order; a pull request review comment's `in_reply_to_id` names its
 ///   parent. Each has `user.login`, `body` (GFM; else `body_html` as HTML or `body_text` as text),
@@ -103,9 +104,14 @@ enum GitHubImporter: ImporterForm {
             if let reactions = context.object(item, "reactions", path) {
                 comment.score = context.integer(reactions, "total_count", path + ".reactions")
             }
-            // Without the issue, the first comment's links name the thread.
+            // Without the issue, the first comment's links name the thread: its id is the issue's
+            // address (the API's `issue_url`, else the page), the same whoever saved the file where.
+            if position == 0, record.info.id == nil, let issue = context.string(item, "issue_url", path), !issue.isEmpty {
+                record.info.id = CommentID(issue)
+            }
             if position == 0, record.info.url == nil, let link = context.string(item, "html_url", path) {
                 let page = String(link.prefix { $0 != "#" })
+                if record.info.id == nil, !page.isEmpty { record.info.id = CommentID(page) }
                 record.info.url = page
                 record.info.category = repository(page)
                 if record.info.title == nil, let issue = context.string(item, "issue_url", path) ?? Optional(page),

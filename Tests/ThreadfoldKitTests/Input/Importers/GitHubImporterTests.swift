@@ -31,6 +31,7 @@ struct GitHubImporterTests {
             let result = try Importer.read(bytes: Array(json.utf8), file: "c.json")
             let record = try #require(result.threads.first)
             #expect(result.format == .github && record.info.title == "o/r#3" && record.info.url == "https://github.com/o/r/pull/3")
+            #expect(record.info.id?.string == "https://api.github.com/repos/o/r/issues/3")
             #expect(record.comments[0].authorFlair == "member" && !record.comments[0].edited)
         }
         let broken = "[\(comment.replacingOccurrences(of: #""body": "LGTM""#, with: #""body": 5"#))]"
