@@ -711,9 +711,11 @@ struct WorkerContext: Sendable {
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
     func claim(id: String, path: String, source: String) throws(InputError) {
         guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
+        // The error is the claiming thread's own, so a dump's unit puts it at its line; the message
+        // names both inputs in one order, whichever claimed first.
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        throw InputError(file: places[1], path: "$.id",
-                         message: "the thread id \"\(id)\" (page \(path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")
+        throw InputError(file: source, path: "$.id",
+                         message: "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)")
     }
 }
 

@@ -57,7 +57,7 @@ struct RedditImporterTests {
         // &amp; @MikeGarafolo"), as dumps do: unescaped here, and escaped again by the page.
         #expect(record.info.title == "A & B")
         #expect(record.info.body == "Post > text")
-        #expect(record.info.id == CommentID("t3_abc"))
+        #expect(record.info.id == CommentID("abc"), "t3_ dropped, as a dump's records name the thread")
         let c = record.comments
         #expect(c.map(\.id.string) == ["c1", "c2", "c3"])
         // The count-0 stub under c1 is Reddit's "continue this thread", not a reply missing.
