@@ -52,14 +52,14 @@ enum GitHubImporter: ImporterForm {
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)
         var list: (node: Int, key: String?)?
-        var expected: Int?
+        var expected: (count: Int, node: Int)?
         switch document.kind(root) {
         case .array:
             list = (root, nil)
         case .object:
             if let issue = context.object(root, "issue", "$") {
                 readIssue(&context, &record, issue, "$.issue")
-                expected = context.count(issue, "comments", "$.issue")
+                if let count = context.count(issue, "comments", "$.issue") { expected = (count, context.member(issue, "comments")!) }
             }
             for key in ["comments", "data"] where list == nil {
                 if let array = context.array(root, key, "$") { list = (array, "." + key) }
@@ -121,8 +121,12 @@ enum GitHubImporter: ImporterForm {
             }
             record.comments.append(comment)
         }
-        if let expected, expected > record.comments.count {
-            record.info.unarchivedComments = expected - record.comments.count
+        if let expected, expected.count > record.comments.count {
+            record.info.unarchivedComments = expected.count - record.comments.count
+            // The API gives 30 comments a page unless asked for up to 100.
+            let issue = record.info.url.flatMap(apiPath) ?? "/repos/<owner>/<repo>/issues/<number>"
+            context.noteMissing(expected.count - record.comments.count, of: expected.count, "comments", at: expected.node, "$.issue.comments",
+                                fetch: "page through \(issue)/comments?per_page=100&page=1, 2, … for the rest")
         }
         return [record]
     }
@@ -142,6 +146,16 @@ enum GitHubImporter: ImporterForm {
                 if let name, !name.isEmpty { record.info.tags.append(name) }
             }
         }
+    }
+
+    /// The API's path of the issue or pull request a web link names
+    /// (`https://github.com/o/r/pull/3` → `/repos/o/r/issues/3`); nil for anything else.
+    static func apiPath(_ url: String) -> String? {
+        guard let repo = repository(url) else { return nil }
+        let parts = url.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count >= 2, let number = parts.last, number.allSatisfy(\.isNumber),
+              ["issues", "pull", "pulls"].contains(parts[parts.count - 2]) else { return nil }
+        return "/repos/\(repo)/issues/\(number)"
     }
 
     /// `owner/repo` from a GitHub link, web (`https://github.com/o/r/issues/1`) or API
