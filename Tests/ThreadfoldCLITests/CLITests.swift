@@ -363,6 +363,25 @@ struct CLITests {
         #expect(built.status == 0 && built.out.hasPrefix("Built 1 thread (3 comments)"), "\(built.out)\(built.err)")
     }
 
+    @Test("an all-private Mastodon context has nothing to show: render writes no page and fails, check warns")
+    func emptyThread() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let statuses = (1...2).map { n -> String in
+            let parent = n == 1 ? "null" : #""1""#
+            return #"{"id": "\#(n)", "account": {"acct": "u\#(n)", "url": "https://social.example/@u\#(n)"}, "content": "<p>only for followers \#(n)</p>", "in_reply_to_id": \#(parent), "visibility": "private", "created_at": "2024-01-01T00:00:0\#(n)Z"}"#
+        }
+        let input = try write("[" + statuses.joined(separator: ", ") + "]", "private.json", in: folder)
+        let render = try run(["render", input, "-o", "site"], in: folder)
+        #expect(render.status == 1, "\(render.err)")
+        #expect(render.err.contains("private.json: error: $: the thread"), "\(render.err)")
+        #expect(render.err.contains("expected a thread with something to show (nothing was written)"), "\(render.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("site").path))
+        let check = try run(["check", input])
+        #expect(check.status == 0 && check.err.contains("warning: $: the thread"), "\(check.err)")
+        #expect(try run(["check", "--strict", input]).status == 2)
+    }
+
     @Test("Lemmy, Mastodon and GitHub exports are recognised by themselves: check names the form, render renders them")
     func newForms() throws {
         let files = ["fixtures/lemmy-post/post.json", "fixtures/mastodon-context/context.json", "fixtures/github-issue/issue.json"].map { TestData.url($0).path }

@@ -214,6 +214,11 @@ package struct ArchiveBuilder: Sendable {
         }
         manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: signatures)
         report.threads = summaries.count
+        // Threads with nothing to show are left out with a warning; a site of none is no site.
+        if summaries.count == 0, shard == nil, report.errors.isEmpty, report.warnings.contains(where: { $0.kind == "emptyThread" }) {
+            report.errors.append(InputError(file: units.first?.display ?? "-",
+                                            message: "no thread has anything to show (each is named in a warning above); expected at least one thread with a comment or an opening post (nothing was published)"))
+        }
         guard report.errors.isEmpty else {
             staging.abandon()
             return report
@@ -674,7 +679,7 @@ struct WorkerContext: Sendable {
                 continue
             }
             try claim(id: id.string, path: "t/\(folder)", source: source)
-            let files = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
+            let rendered = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 if try staging.write(path, bytes) {
                     result.filesWritten += 1
@@ -683,6 +688,13 @@ struct WorkerContext: Sendable {
                     result.filesReused += 1
                     result.pagesReused += page
                 }
+            }
+            guard let files = rendered else {
+                // Nothing to show: not published, said in a warning at the thread's input.
+                let tree = try ThreadBuilder.build(record, options: renderer.options.render.thread)
+                warnings += tree.diagnostics.map { locate($0.error) }
+                warnings.append(locate(ThreadRenderer.emptyThread(tree, file: source, severity: .warning)))
+                continue
             }
             written += files.paths
             summaries.append(files.summary)

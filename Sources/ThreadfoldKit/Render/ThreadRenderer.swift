@@ -137,6 +137,24 @@ package struct ThreadRenderer: Sendable {
         return RenderedThread(thread: thread, html: html)
     }
 
+    /// Whether a thread has nothing a page would show: no comment left (every one deleted without
+    /// replies, not public, or none at all), no opening post and no notice. Such a thread is not
+    /// published: an empty page would pass for a thread nobody answered.
+    package static func isEmpty(_ tree: ThreadTree) -> Bool {
+        tree.totals.comments == 0 && (tree.info.body ?? "").isEmpty && tree.notices.isEmpty
+    }
+
+    /// The message for a thread `isEmpty` finds, about `file` (kind `emptyThread`).
+    package static func emptyThread(_ tree: ThreadTree, file: String, severity: InputError.Severity) -> InputError {
+        let read = tree.records.count
+        let comments = read == 0 ? "no comments" : "none of its \(Printable.count(read, "comment")) left to show"
+        var problem = InputError(file: file, path: "$", message: "the thread\(tree.info.id.map { " \"\($0.string)\"" } ?? "") has \(comments) and no opening post; "
+            + (severity == .error ? "expected a thread with something to show (nothing was written)" : "left out of the site, as an empty page would pass for a thread nobody answered"),
+            severity: severity)
+        problem.kind = "emptyThread"
+        return problem
+    }
+
     /// The record with its thread's link as its bodies' links are: a relative one (a Discourse
     /// topic's `/t/slug/123`) resolves against the forum's address when it is known
     /// (`sourceURL`), and is left out otherwise.
@@ -206,13 +224,15 @@ package struct ThreadRenderer: Sendable {
 
     /// Renders an archive thread's files, handing each to `write` as it is done (the bytes are a
     /// buffer reused for the next file: write them before returning).
+    /// Nil, with nothing written, for a thread with nothing to show (`isEmpty`): it is not published.
     package func files(_ record: ThreadRecord, id: CommentID, folder: String, source: String,
-                       write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles {
+                       write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles? {
         let record = linked(record)
         var threadOptions = options.render.thread
         threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
         let first = try ThreadBuilder.build(record, options: threadOptions)
+        if Self.isEmpty(first) { return nil }
         // Every order's tree, but an order whose comments would stand as an earlier one's (`top` with
         // no scores, `newest` with one comment) is not written or offered, unless it shows notices
         // that one does not (`oldest` after `top`: only time orders show notices).
