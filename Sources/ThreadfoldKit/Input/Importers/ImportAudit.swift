@@ -105,7 +105,8 @@ enum ImportAudit {
 
     /// A `--map` line for comments in one list, from the field names on them: the list's path
     /// (`comments=$.data` when it is not the root), where replies nest (`replies=children`, when
-    /// its items hold arrays of objects of the same shape), the comment fields, the thread's
+    /// its items hold arrays of objects of the same shape), the comment fields, the field naming
+    /// each comment's thread and its title (`thread=story_id,title=story_title`), the thread's
     /// fields from the root object, and `format=html` when the bodies are HTML. Nil when no id
     /// field is there.
     static func suggestion(_ document: JSONDocument, _ list: ArrayShape, _ unread: [ArrayShape]) -> String? {
@@ -129,6 +130,11 @@ enum ImportAudit {
         let body = pick(["body", "content", "text", "comment", "comment_text", "message", "body_html"])
         if let body { parts.append("body=\(body)") }
         if let time = pick(["created_at", "time", "created_utc", "created", "date", "timestamp", "published", "posted"]) { parts.append("time=\(time)") }
+        // Comments of many threads, each naming its thread (and its thread's title): one page a thread.
+        if let thread = pick(threadKeys.filter { $0 != id }) {
+            parts.append("thread=\(thread)")
+            if let title = pick(threadTitles) { parts.append("title=\(title)") }
+        }
         // The thread's own fields, when the list sits in an object at the root.
         let root = document.root
         if list.path.hasPrefix("$."), document.kind(root) == .object {
@@ -148,6 +154,14 @@ enum ImportAudit {
         if let body, looksLikeHTML(document, list.path, body) { parts.append("format=html") }
         return "to read these comments by their own field names, try --map \(parts.joined(separator: ","))"
     }
+
+    /// Fields by which a comment names its thread, most telling first: Hacker News (`story_id`),
+    /// Reddit (`link_id`), Discourse (`topic_id`), Lemmy (`post_id`), GitHub (`issue_url`) and others.
+    static let threadKeys = ["story_id", "link_id", "topic_id", "thread_id", "threadId", "discussion_id", "submission_id",
+                             "post_id", "issue_url", "thread"]
+
+    /// Fields that carry, on each comment, its thread's title.
+    static let threadTitles = ["story_title", "link_title", "topic_title", "thread_title", "post_title", "issue_title", "title"]
 
     /// Whether most of the first 20 bodies in the list at `path` (a path without `[*]`) look like
     /// HTML: they start with a tag or hold a paragraph or line break.

@@ -87,6 +87,31 @@ struct ImportAuditTests {
         #expect(result.threads[0].comments.map { $0.author ?? "" } == ["ann", "bo", "cy"])
     }
 
+    @Test("flat comments of many stories: the suggested --map names thread= and title=, and pasted, gives one page per story with every reply in place")
+    func threadKeySuggestion() throws {
+        // Hacker News comments as Algolia's search returns them: each with its story's id and title.
+        var hits: [String] = []
+        for story in [8863, 121003] {
+            for k in 0..<4 {
+                let id = story * 10 + k
+                let parent = k < 2 ? story : story * 10 + k - 2
+                hits.append(#"{"objectID": "\#(id)", "parent_id": \#(parent), "story_id": \#(story), "story_title": "Story \#(story)", "author": "u\#(k)", "comment_text": "<p>c \#(id)</p>", "created_at": "2024-01-01T00:00:0\#(k)Z", "points": null}"#)
+            }
+        }
+        let json = "[" + hits.joined(separator: ",\n") + "]"
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "hits.json") }
+        let suggestion = try #require(errors.errors.last?.message)
+        #expect(suggestion == "to read these comments by their own field names, try --map id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at,thread=story_id,title=story_title,format=html")
+        let line = String(suggestion.split(separator: " ").last!)
+        let result = try Importer.read(bytes: Array(json.utf8), file: "hits.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
+        #expect(result.threads.map { $0.info.title ?? "-" } == ["Story 8863", "Story 121003"])
+        #expect(result.threads.map { $0.info.id?.string ?? "-" } == ["8863", "121003"])
+        for thread in result.threads {
+            let tree = try ThreadBuilder.build(thread)
+            #expect(tree.totals.comments == 4 && tree.roots.count == 2 && tree.diagnostics.isEmpty, "no orphans: \(tree.diagnostics.map(\.error))")
+        }
+    }
+
     @Test("lenient reading never turns a file into an empty page: past --max-skipped the file is refused")
     func maxSkipped() throws {
         let json = #"{"title": "Lobsters", "comments": [{"short_id": "a", "comment": "x"}, {"short_id": "b", "comment": "y"}, {"id": "c", "body": "z", "author": "k"}]}"#
