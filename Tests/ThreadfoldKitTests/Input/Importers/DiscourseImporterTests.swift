@@ -54,6 +54,13 @@ struct DiscourseImporterTests {
         chinese.locale = "zh-Hans"
         let zh = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: chinese)).page(record).html, as: UTF8.self)
         #expect(zh.contains("另有 336 条回复未存档"))
+        // A stream whose ids name none of the posts present still counts: 340 listed, 4 present.
+        var renumbered = try JSONSerialization.jsonObject(with: Data(Self.partial(stream: true))) as! [String: Any]
+        var postStream = renumbered["post_stream"] as! [String: Any]
+        postStream["stream"] = Array(1...340)
+        renumbered["post_stream"] = postStream
+        let counted = try Importer.read(bytes: Array(try JSONSerialization.data(withJSONObject: renumbered)), file: "topic.json")
+        #expect(counted.threads[0].info.unarchivedComments == 336 && counted.skipped.first?.message.hasPrefix("336 of 340 posts") == true)
         // The whole topic says nothing.
         #expect(try Importer.read(bytes: TestData.bytes("fixtures/discourse-topic/topic.json"), file: "topic.json").skipped.isEmpty)
     }
