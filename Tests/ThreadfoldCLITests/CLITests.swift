@@ -374,7 +374,7 @@ struct CLITests {
         let input = try write("[" + statuses.joined(separator: ", ") + "]", "private.json", in: folder)
         let render = try run(["render", input, "-o", "site"], in: folder)
         #expect(render.status == 1, "\(render.err)")
-        #expect(render.err.contains("private.json: error: $: the thread"), "\(render.err)")
+        #expect(render.err.contains("private.json:1:1: error: $: the thread"), "\(render.err)")
         #expect(render.err.contains("expected a thread with something to show (nothing was written)"), "\(render.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("site").path))
         let check = try run(["check", input])

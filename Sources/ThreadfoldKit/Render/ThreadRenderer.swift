@@ -148,7 +148,8 @@ package struct ThreadRenderer: Sendable {
     package static func emptyThread(_ tree: ThreadTree, file: String, severity: InputError.Severity) -> InputError {
         let read = tree.records.count
         let comments = read == 0 ? "no comments" : "none of its \(Printable.count(read, "comment")) left to show"
-        var problem = InputError(file: file, path: "$", message: "the thread\(tree.info.id.map { " \"\($0.string)\"" } ?? "") has \(comments) and no opening post; "
+        // At the thread's start: line 1 of its document, which a dump's thread or a line of JSON Lines puts at its own line.
+        var problem = InputError(file: file, line: 1, column: 1, path: "$", message: "the thread\(tree.info.id.map { " \"\($0.string)\"" } ?? "") has \(comments) and no opening post; "
             + (severity == .error ? "expected a thread with something to show (nothing was written)" : "left out of the site, as an empty page would pass for a thread nobody answered"),
             severity: severity)
         problem.kind = "emptyThread"
