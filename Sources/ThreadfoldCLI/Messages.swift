@@ -82,6 +82,7 @@ enum MessageKinds {
         ("omittedDeleted", "deleted or removed comment without replies was left out", "deleted or removed comments without replies were left out"),
         ("deletedNotice", "deleted small-action post was left out of the notices", "deleted small-action posts were left out of the notices"),
         ("filtered", "item was left out by the mapping's filter", "items were left out by the mapping's filter"),
+        ("notArchived", "thread is missing posts its source counts", "threads are missing posts their source counts"),
         ("other", "warning", "warnings"),
     ]
 

@@ -148,16 +148,28 @@ enum RenderCommand {
                 }
                 let result = try Importer.read(bytes: bytes, file: display, options: options.importing)
                 if !quiet { SharedOptions.noteDetected(result, file: display, console) }
+                var empty: [InputError] = []
                 for thread in result.threads {
+                    let done = try renderer.page(thread)
+                    // A thread with nothing to show gets no page: one alone is an error, one of many a warning.
+                    if ThreadRenderer.isEmpty(done.thread) {
+                        if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
+                        empty.append(ThreadRenderer.emptyThread(done.thread, file: display, severity: result.threads.count == 1 ? .error : .warning))
+                        continue
+                    }
                     // A file of several threads gets a page per thread, named after each id.
                     let name = result.threads.count == 1 ? base : "\(base)-\(thread.info.id?.string ?? "thread")"
                     let page = names.claim(name)
-                    let done = try renderer.page(thread)
                     if !failed { try staging?.write(page, done.html) }
                     comments += done.thread.totals.comments
                     rendered.append((page, done.thread.totals.comments))
                     if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
                 }
+                if !empty.isEmpty, empty.count == result.threads.count {
+                    if empty.count > 1 { empty.append(InputError(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)")) }
+                    throw InputErrors(empty.map { var e = $0; e.severity = .error; return e })
+                }
+                if !quiet { for warning in empty { console.err(warning.shown + "\n") } }
             } catch let error as SiteError {
                 staging?.abandon()
                 SharedOptions.printErrors(error, console)

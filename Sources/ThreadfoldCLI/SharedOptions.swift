@@ -213,7 +213,15 @@ enum SharedOptions {
     /// Says which form `auto` recognised, when it is not Threadfold's own.
     static func noteDetected(_ result: ImportResult, file: String, _ console: Console) {
         for warning in result.skipped.prefix(10) { console.err(warning.shown + "\n") }
-        if result.skipped.count > 10 { console.err("\(Printable.escape(file)): note: \(Printable.count(result.skipped.count, "comment")) left out in all\n") }
+        if result.skipped.count > 10 {
+            // Notes of posts the export lacks are about threads, not comments left out.
+            let comments = result.skipped.count { $0.kind != "notArchived" }
+            let threads = result.skipped.count - comments
+            var said: [String] = []
+            if comments > 0 { said.append("\(Printable.count(comments, "comment")) left out") }
+            if threads > 0 { said.append("\(Printable.count(threads, "thread")) missing posts") }
+            console.err("\(Printable.escape(file)): note: \(said.joined(separator: " and ")) in all\n")
+        }
         guard result.detected, result.format != .threadfold else { return }
         console.err("\(Printable.escape(file)): note: read as \(result.format.described); --from \(result.format.rawValue) says so explicitly\n")
     }

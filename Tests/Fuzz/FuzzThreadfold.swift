@@ -19,9 +19,9 @@ let archive: ThreadRenderer = {
 public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if let result = try? Importer.read(bytes: bytes, file: "fuzz.json", options: ImportOptions(lenient: true)) {
-        for (position, record) in result.threads.prefix(8).enumerated() {
+        for record in result.threads.prefix(8) {
             _ = try? standalone.page(record)
-            let id = ThreadRenderer.id(of: record, source: "fuzz.json", position: position)
+            let id = ThreadRenderer.id(of: record)
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
             if let files = try? archive.files(record, id: id, folder: folder, source: "fuzz.json", write: { path, _ in
                 precondition(SiteWriter.isSafeRelativePath(path))

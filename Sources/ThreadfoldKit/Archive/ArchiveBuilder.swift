@@ -214,6 +214,11 @@ package struct ArchiveBuilder: Sendable {
         }
         manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: signatures)
         report.threads = summaries.count
+        // Threads with nothing to show are left out with a warning; a site of none is no site.
+        if summaries.count == 0, shard == nil, report.errors.isEmpty, report.warnings.contains(where: { $0.kind == "emptyThread" }) {
+            report.errors.append(InputError(file: units.first?.display ?? "-",
+                                            message: "no thread has anything to show (each is named in a warning above); expected at least one thread with a comment or an opening post (nothing was published)"))
+        }
         guard report.errors.isEmpty else {
             staging.abandon()
             return report
@@ -667,15 +672,15 @@ struct WorkerContext: Sendable {
         var warnings = imported.skipped.map(locate)
         var written: [String] = []
         var comments = 0
-        for (position, record) in imported.threads.enumerated() {
-            let id = ThreadRenderer.id(of: record, source: source, position: position)
+        for record in imported.threads {
+            let id = ThreadRenderer.id(of: record)
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
             if !sharded, let shard, !shard.contains(folder: folder) {
                 result.otherShards += 1
                 continue
             }
             try claim(id: id.string, path: "t/\(folder)", source: source)
-            let files = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
+            let rendered = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 if try staging.write(path, bytes) {
                     result.filesWritten += 1
@@ -684,6 +689,13 @@ struct WorkerContext: Sendable {
                     result.filesReused += 1
                     result.pagesReused += page
                 }
+            }
+            guard let files = rendered else {
+                // Nothing to show: not published, said in a warning at the thread's input.
+                let tree = try ThreadBuilder.build(record, options: renderer.options.render.thread)
+                warnings += tree.diagnostics.map { locate($0.error) }
+                warnings.append(locate(ThreadRenderer.emptyThread(tree, file: source, severity: .warning)))
+                continue
             }
             written += files.paths
             summaries.append(files.summary)
@@ -712,9 +724,11 @@ struct WorkerContext: Sendable {
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
     func claim(id: String, path: String, source: String) throws(InputError) {
         guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
+        // The error is the claiming thread's own, so a dump's unit puts it at its line; the message
+        // names both inputs in one order, whichever claimed first.
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        throw InputError(file: places[1], path: "$.id",
-                         message: "the thread id \"\(id)\" (page \(path)/) is also used by a thread in \(places[0]); expected every thread to have its own id")
+        throw InputError(file: source, path: "$.id",
+                         message: "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)")
     }
 }
 

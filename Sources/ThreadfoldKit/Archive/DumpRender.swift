@@ -70,6 +70,7 @@ package struct DumpRender: Sendable {
         let start = FirstMessages.start(outcome, files: files, errorsKept: errorsKept, warningsKept: messagesPerKind)
         var (errors, warnings) = (start.errors, start.warnings)
         let places = start.places
+        var empty = 0
         if outcome.errors.isEmpty, let dumps {
             var failed: SiteError?
             for p in 0..<(dumps.spill.count - 1) where failed == nil {
@@ -79,6 +80,13 @@ package struct DumpRender: Sendable {
                     var found = thread.imported.skipped
                     for record in thread.imported.threads {
                         let page = try renderer.page(record)
+                        // A thread with nothing to show gets no page, and a warning.
+                        if ThreadRenderer.isEmpty(page.thread) {
+                            found += page.diagnostics.map(\.error)
+                            found.append(ThreadRenderer.emptyThread(page.thread, file: record.info.file, severity: .warning))
+                            empty += 1
+                            continue
+                        }
                         pages.append(Page(id: record.info.id?.string, place: thread.order,
                                           comments: page.thread.totals.comments, html: page.html))
                         found += page.diagnostics.map(\.error)
@@ -103,6 +111,10 @@ package struct DumpRender: Sendable {
         }
         (report.errors, report.moreErrors) = errors.sorted()
         (report.warnings, report.moreWarnings) = warnings.sorted()
+        if report.errors.isEmpty, report.threads == 0, empty > 0 {
+            report.errors.append(InputError(file: files.first?.display ?? "-",
+                                            message: "no thread has anything to show (each is named in a warning); expected at least one thread with a comment or an opening post (nothing was written)"))
+        }
         return report
     }
 }

@@ -377,7 +377,7 @@ struct JSONParser {
                 }
                 if let open = stack.last, !(sequence && stack.count == 1) {
                     let what = open.isArray ? "array" : "object"
-                    throw JSONSyntaxError(offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open.index)].start); expected more JSON")
+                    throw JSONSyntaxError(offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open.index)].start): it is cut short (truncated); expected the rest of the file")
                 }
                 throw JSONSyntaxError(offset: count, message: "the file is empty; expected a JSON value")
             }
@@ -629,7 +629,9 @@ struct JSONParser {
                     i += length
                 }
             }
-            throw JSONSyntaxError(offset: quote, message: "found a string that never ends; expected a closing '\"'")
+            // A string runs to the end of the file only when the file stops inside it: a missing
+            // quote in a whole file meets the next string's quote first.
+            throw JSONSyntaxError(offset: quote, message: "the file is cut short (truncated) inside the string that starts here; expected the rest of the file, from the string's closing '\"' on")
         }()
         return (result, escaped)
     }

@@ -137,6 +137,25 @@ package struct ThreadRenderer: Sendable {
         return RenderedThread(thread: thread, html: html)
     }
 
+    /// Whether a thread has nothing a page would show: no comment left (every one deleted without
+    /// replies, not public, or none at all), no opening post and no notice. Such a thread is not
+    /// published: an empty page would pass for a thread nobody answered.
+    package static func isEmpty(_ tree: ThreadTree) -> Bool {
+        tree.totals.comments == 0 && (tree.info.body ?? "").isEmpty && tree.notices.isEmpty
+    }
+
+    /// The message for a thread `isEmpty` finds, about `file` (kind `emptyThread`).
+    package static func emptyThread(_ tree: ThreadTree, file: String, severity: InputError.Severity) -> InputError {
+        let read = tree.records.count
+        let comments = read == 0 ? "no comments" : "none of its \(Printable.count(read, "comment")) left to show"
+        // At the thread's start: line 1 of its document, which a dump's thread or a line of JSON Lines puts at its own line.
+        var problem = InputError(file: file, line: 1, column: 1, path: "$", message: "the thread\(tree.info.id.map { " \"\($0.string)\"" } ?? "") has \(comments) and no opening post; "
+            + (severity == .error ? "expected a thread with something to show (nothing was written)" : "left out of the site, as an empty page would pass for a thread nobody answered"),
+            severity: severity)
+        problem.kind = "emptyThread"
+        return problem
+    }
+
     /// The record with its thread's link as its bodies' links are: a relative one (a Discourse
     /// topic's `/t/slug/123`) resolves against the forum's address when it is known
     /// (`sourceURL`), and is left out otherwise.
@@ -183,20 +202,38 @@ package struct ThreadRenderer: Sendable {
         }
     }
 
-    /// The thread's id, or for a thread without one, a stable stand-in from where it was read.
-    package static func id(of record: ThreadRecord, source: String, position: Int) -> CommentID {
-        record.info.id ?? CommentID("\(source)#\(position)")
+    /// The thread's id, or for a thread without one, a stand-in made from what it says: 16 hex
+    /// digits of a hash of its title, author, time, link and opening post and of its first
+    /// comment's id, author, time and body. Never from where the file lies, which would be
+    /// published in `thread.json` and the manifest; stable while comments are added after the first.
+    package static func id(of record: ThreadRecord) -> CommentID {
+        if let id = record.info.id { return id }
+        var bytes: [UInt8] = []
+        func add(_ text: String?) {
+            // Each field with its length, so no two lists of fields make the same bytes.
+            let field = text.map { Array($0.utf8) } ?? []
+            bytes += "\(text == nil ? -1 : field.count):".utf8
+            bytes += field
+        }
+        let info = record.info
+        for text in [info.title, info.author, info.createdAt.map { String($0.milliseconds) }, info.url, info.body] { add(text) }
+        if let first = record.comments.first {
+            for text in [first.id.string, first.author, first.createdAt.map { String($0.milliseconds) }, first.body] { add(text) }
+        }
+        return CommentID(ContentHash.hex(ContentHash.hash(bytes)))
     }
 
     /// Renders an archive thread's files, handing each to `write` as it is done (the bytes are a
     /// buffer reused for the next file: write them before returning).
+    /// Nil, with nothing written, for a thread with nothing to show (`isEmpty`): it is not published.
     package func files(_ record: ThreadRecord, id: CommentID, folder: String, source: String,
-                       write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles {
+                       write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles? {
         let record = linked(record)
         var threadOptions = options.render.thread
         threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
         let first = try ThreadBuilder.build(record, options: threadOptions)
+        if Self.isEmpty(first) { return nil }
         // Every order's tree, but an order whose comments would stand as an earlier one's (`top` with
         // no scores, `newest` with one comment) is not written or offered, unless it shows notices
         // that one does not (`oldest` after `top`: only time orders show notices).

@@ -96,13 +96,15 @@ private struct Builder {
         // 4. Children of every comment, grouped by parent (counting sort, input order kept).
         var (allStart, allChildren, allRoots) = group(include: { !dropped[$0] })
 
-        // 5. Visibility: a deleted comment stays (as a placeholder) only for visible replies.
+        // 5. Visibility: a deleted comment stays (as a placeholder) only for visible replies, or
+        // for replies the export counts but does not hold (Reddit's `more` stubs, "continue this
+        // thread"), whose count the placeholder carries.
         let preorderAll = preorder(roots: allRoots, start: allStart, children: allChildren)
         // Records are read a field at a time here and below: a copy of one retained every string in it.
         for i in preorderAll.reversed() {
             let removed = records[Int(i)].removed
             guard records[Int(i)].deleted || removed else { continue }
-            var keep = false
+            var keep = records[Int(i)].unarchivedReplies > 0 || records[Int(i)].continuation != nil
             for c in allChildren[Int(allStart[Int(i)])..<Int(allStart[Int(i) + 1])] where flags[Int(c)].contains(.visible) {
                 keep = true
                 break

@@ -217,7 +217,29 @@ struct ArchiveBuilderTests {
         let report = try ArchiveFixture.build([a, b], in: folder)
         #expect(!report.published)
         let error = try #require(report.errors.first)
-        #expect(error.file == b && error.message.contains(a) && error.message.contains("\"same\""))
+        #expect([a, b].contains(error.file) && error.message.contains("\"same\""))
+        #expect(error.message.contains("is used by a thread in \(a) and by one in \(b)"), "both, in one order whichever claimed first")
+    }
+
+    @Test("a thread with nothing left to show is not published but warned about; a build of nothing but such threads fails")
+    func emptyThreads() throws {
+        let folder = try ArchiveFixture.folder()
+        let empty = try ArchiveFixture.write(#"{"id": "e", "title": "Empty", "comments": [{"id": 1, "deleted": true}, {"id": 2, "removed": true}]}"#, "empty.json", in: folder)
+        let full = try ArchiveFixture.write(ArchiveFixture.thread(id: "full", title: "Full"), "full.json", in: folder)
+        let report = try ArchiveFixture.build([empty, full], in: folder)
+        #expect(report.published && report.errors.isEmpty && report.threads == 1)
+        let warning = try #require(report.warnings.first { $0.kind == "emptyThread" })
+        #expect(warning.severity == .warning && warning.file == empty)
+        #expect(warning.message == "the thread \"e\" has none of its 2 comments left to show and no opening post; left out of the site, as an empty page would pass for a thread nobody answered")
+        let site = folder.appendingPathComponent("site")
+        #expect(!ArchiveFixture.files(site).keys.contains { $0.hasPrefix("t/empty-e/") } && !ArchiveFixture.text(site, "index.html").contains("Empty"))
+        // An opening post alone is something to show.
+        let post = try ArchiveFixture.write(#"{"id": "p", "title": "Post", "body": "Just the post.", "comments": []}"#, "post.json", in: folder)
+        #expect(try ArchiveFixture.build([post], in: folder, site: "post").threads == 1)
+        // Nothing left at all: the build fails, and nothing is published.
+        let none = try ArchiveFixture.build([empty], in: folder, site: "none")
+        #expect(!none.published && none.errors.first?.message.hasPrefix("no thread has anything to show") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none").path))
     }
 
     @Test("hostile ids and titles give distinct, safe folders whose pages escape them")

@@ -189,6 +189,35 @@ struct ArchiveSafetyTests {
         #expect(again.threadsRendered == 0 && again.threadsReused == 10)
     }
 
+    @Test("a thread without an id gets one from what it says, never from its path: no published file or manifest names the input")
+    func idWithoutPath() throws {
+        let folder = try ArchiveFixture.folder()
+        let input = folder.appendingPathComponent("inputs-here")
+        _ = try ArchiveFixture.write(#"{"title": "No id", "comments": [{"id": 1, "author": "a", "body": "one"}]}"#, "no-id.json", in: input)
+        let comment = #"{"id": 7, "html_url": "https://github.com/o/r/issues/3#issuecomment-7", "issue_url": "https://api.github.com/repos/o/r/issues/3", "user": {"login": "ann"}, "body": "LGTM", "created_at": "2024-01-01T00:00:00Z"}"#
+        _ = try ArchiveFixture.write("[\(comment)]", "gh-comments.json", in: input)
+        let report = try ArchiveFixture.build([input.path], in: folder, incremental: true)
+        #expect(report.published && report.errors.isEmpty && report.threads == 2)
+        let site = folder.appendingPathComponent("site")
+        var published = ArchiveFixture.files(site)
+        published[Manifest.fileName] = Array(ArchiveFixture.text(site, Manifest.fileName).utf8)
+        for (path, bytes) in published {
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(!text.contains(folder.path) && !text.contains("inputs-here") && !text.contains("no-id.json") && !text.contains("gh-comments"), "\(path)")
+        }
+        let sidecars = published.keys.filter { $0.hasSuffix("/thread.json") }.sorted()
+        #expect(sidecars.count == 2)
+        let ids = try sidecars.map { try ThreadSummary.decode(published[$0]!, file: $0).id }.sorted()
+        #expect(ids.contains("https://api.github.com/repos/o/r/issues/3"))
+        // The other id is 16 hex digits of the thread's content: the same file elsewhere gets the same folder.
+        let hashed = try #require(ids.first { $0 != "https://api.github.com/repos/o/r/issues/3" })
+        #expect(hashed.utf8.count == 16 && hashed.allSatisfy(\.isHexDigit))
+        let moved = folder.appendingPathComponent("elsewhere")
+        _ = try ArchiveFixture.write(#"{"title": "No id", "comments": [{"id": 1, "author": "a", "body": "one"}]}"#, "renamed.json", in: moved)
+        _ = try ArchiveFixture.build([moved.path], in: folder, site: "site2")
+        #expect(ArchiveFixture.files(folder.appendingPathComponent("site2")).keys.contains("t/no-id-\(hashed)/index.html"))
+    }
+
     @Test("a build holding the site's lock keeps a second one out, with a message that says so")
     func lock() throws {
         let (folder, input, _) = try setUp()

@@ -31,6 +31,30 @@ struct DumpBuildTests {
         }
     }
 
+    @Test("one Reddit thread has one identity: a /comments/<id>.json listing and a submissions dump line give the same folder, and both together are refused naming both inputs")
+    func oneIdentity() throws {
+        let folder = try ArchiveFixture.folder()
+        let listingBytes = try TestData.bytes("fixtures/reddit-listing/comments.json")
+        let listing = try ArchiveFixture.write(String(decoding: listingBytes, as: UTF8.self), "comments.json", in: folder)
+        // The post as a dump's submissions file has it: the listing's own post data, on one line.
+        let posts = try JSONSerialization.jsonObject(with: Data(listingBytes)) as! [[String: Any]]
+        let post = ((posts[0]["data"] as! [String: Any])["children"] as! [[String: Any]])[0]["data"]!
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: post, options: [.sortedKeys]), as: UTF8.self)
+        let dump = try ArchiveFixture.write(line + "\n", "RS_2015-01.jsonl", in: folder)
+        var folders: [[String]] = []
+        for (n, input) in [listing, dump].enumerated() {
+            let report = try ArchiveFixture.build([input], in: folder, site: "site\(n)")
+            #expect(report.published && report.errors.isEmpty, "\(report.errors)")
+            folders.append(report.threadPaths)
+        }
+        #expect(folders[0] == folders[1] && folders[0].count == 1 && folders[0][0].hasSuffix("-2tpycj"), "\(folders)")
+        let both = try ArchiveFixture.build([listing, dump], in: folder, site: "both")
+        #expect(!both.published)
+        let error = try #require(both.errors.first)
+        let named = [error.file, error.message].joined(separator: " ")
+        #expect(named.contains(listing) && named.contains(dump) && error.message.contains("the same thread from two inputs"), "\(error) \(listing) \(dump)")
+    }
+
     @Test("submissions and comments join by thread: the title, opening post, author, link, flags and the comments not archived come from the submission")
     func join() throws {
         let folder = try ArchiveFixture.folder()

@@ -34,6 +34,26 @@ struct DumpRenderTests {
         return pages[0]
     }
 
+    @Test("a dump's thread with nothing to show gets no page but a warning at its line; a dump of nothing but such threads fails")
+    func emptyThreads() throws {
+        let folder = try ArchiveFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = [
+            #"{"id": "c1", "link_id": "t3_gone", "parent_id": "t3_gone", "author": "[deleted]", "body": "[deleted]", "created_utc": 1700000000}"#,
+            #"{"id": "c2", "link_id": "t3_kept", "parent_id": "t3_kept", "author": "ann", "body": "here", "created_utc": 1700000001}"#,
+        ]
+        let rc = folder.appendingPathComponent("RC_x.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: rc)
+        var pages: [DumpRender.Page] = []
+        let report = try Self.render([rc.path], in: folder) { pages.append($0) }
+        #expect(report.errors.isEmpty && pages.map(\.id) == ["kept"] && report.threads == 1)
+        let warning = try #require(report.warnings.first { $0.kind == "emptyThread" })
+        #expect(warning.file == rc.path && warning.line == 1 && warning.message.hasPrefix("the thread \"gone\" has none of its 1 comment left to show"))
+        try Data((lines[0] + "\n").utf8).write(to: rc)
+        let none = try Self.render([rc.path], in: folder) { _ in Issue.record("no page is delivered") }
+        #expect(none.errors.first?.message.hasPrefix("no thread has anything to show") == true)
+    }
+
     @Test("submissions join their comments across files: each thread's page is the page of its own lines alone, and the threads and comments are a build's")
     func join() throws {
         let folder = try ArchiveFixture.folder()

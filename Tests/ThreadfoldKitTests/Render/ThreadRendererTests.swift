@@ -158,8 +158,8 @@ struct OrdersOfferedTests {
         }
         var options = ArchiveOptions()
         options.orders = [.oldest, .top, .newest]
-        return try ThreadRenderer(options: options).files(ThreadRecord(id: CommentID("t"), title: "t", comments: comments),
-                                                          id: CommentID("t"), folder: "t-t", source: "t.json") { _, _ in }
+        return try #require(try ThreadRenderer(options: options).files(ThreadRecord(id: CommentID("t"), title: "t", comments: comments),
+                                                                       id: CommentID("t"), folder: "t-t", source: "t.json") { _, _ in })
     }
 
     @Test("an order whose pages would equal another's is neither written nor offered: top with no scores, newest with one comment")

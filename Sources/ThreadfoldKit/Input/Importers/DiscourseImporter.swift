@@ -8,7 +8,9 @@
 /// post with `version` above 1 is edited (at `updated_at`); `like_count` (or the `actions_summary`
 /// entry with id 2) is its score. `category_id` becomes the category's name when the forum's
 /// categories were given (`ImportOptions.categoryNames`), else "Category N", and the thread
-/// links `/t/<slug>/<id>`, which the renderer makes absolute against the forum's address.
+/// links `/t/<slug>/<id>`, which the renderer makes absolute against the forum's address. Posts
+/// `post_stream.stream` (or `posts_count`) counts that the export lacks are noted and counted as
+/// not archived.
 enum DiscourseImporter: ImporterForm {
     static let name = "discourse"
     static let described = "a Discourse topic (/t/<id>.json)"
@@ -55,12 +57,17 @@ enum DiscourseImporter: ImporterForm {
         // Small-action posts (the topic closed, moved, split, pinned) are notices, not comments, and a
         // reply to one is top level.
         var smallActions: Set<CommentID> = []
+        // The posts present, by their ids (`stream` lists every post's id) and of the kinds `posts_count` counts.
+        var present: Set<CommentID> = []
+        var counted = 0
         document.forEachElement(posts) { position, post in
             let path = "$.post_stream.posts[\(position)]"
             guard document.kind(post) == .object else {
                 context.fail(post, path, "expected a post object, found \(document.kind(post).described)")
                 return
             }
+            if let id = context.id(post, "id", path) { present.insert(id) }
+            if context.integer(post, "post_type", path) != 3 { counted += 1 }
             guard let number = context.integer(post, "post_number", path) else {
                 context.fail(post, path + ".post_number", "expected a post number, found none")
                 return
@@ -119,7 +126,36 @@ enum DiscourseImporter: ImporterForm {
                 record.comments[i].parentID = nil
             }
         }
+        countMissing(&context, &record, stream: stream, present: present, counted: counted)
         return record
+    }
+
+    /// Posts the topic has that the export lacks: `post_stream.stream` lists the id of every post
+    /// (a plain `/t/<id>.json` holds only the first 20 or so), else `posts_count` counts its posts
+    /// but small actions. They are noted at that member and counted as replies not archived.
+    static func countMissing(_ context: inout ImportContext, _ record: inout ThreadRecord, stream: Int, present: Set<CommentID>, counted: Int) {
+        let document = context.document
+        let id = record.info.id?.string ?? "<id>"
+        let fetch = "fetch /t/\(id).json?print=true, or page through /t/\(id)/posts.json, for the rest"
+        var missing = 0, total = 0
+        if let ids = context.array(stream, "stream", "$.post_stream") {
+            total = document.count(ids)
+            var seen: Set<CommentID> = []
+            var matched = 0
+            let reader = context.reader
+            document.forEachElement(ids) { _, element in
+                guard let postID = reader.id(element), seen.insert(postID).inserted else { return }
+                if present.contains(postID) { matched += 1 } else { missing += 1 }
+            }
+            // A stream that names none of the posts present (rewritten ids, as some test data has)
+            // still counts them: what it lists beyond the posts in the file is missing.
+            if matched == 0, !present.isEmpty { missing = max(0, total - present.count) }
+            context.noteMissing(missing, of: total, "posts", at: ids, "$.post_stream.stream", fetch: fetch)
+        } else if let count = context.count(document.root, "posts_count", "$"), count > counted {
+            (missing, total) = (count - counted, count)
+            context.noteMissing(missing, of: total, "posts", at: context.member(document.root, "posts_count")!, "$.posts_count", fetch: fetch)
+        }
+        record.info.unarchivedComments = min(record.info.unarchivedComments + missing, InputLimits.maxCount)
     }
 }
 

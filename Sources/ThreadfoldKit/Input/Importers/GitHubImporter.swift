@@ -4,7 +4,8 @@
 ///
 /// - The issue (when given) is the thread: `title`, `body` (Markdown) as the opening post, `user.login`,
 ///   `created_at`, `html_url` as the original link, `labels` as tags, and `comments`, GitHub's count.
-///   Without it, the first comment's `issue_url` and `html_url` name the thread and its link.
+///   Without it, the first comment's `issue_url` and `html_url` name the thread (its id, the
+///   issue's API address, or the page's when there is none) and its link.
 /// - The repository (`owner/repo`, from the links) is the category.
 /// - Comments are flat, in file order; a pull request review comment's `in_reply_to_id` names its
 ///   parent. Each has `user.login`, `body` (GFM; else `body_html` as HTML or `body_text` as text),
@@ -51,14 +52,14 @@ enum GitHubImporter: ImporterForm {
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)
         var list: (node: Int, key: String?)?
-        var expected: Int?
+        var expected: (count: Int, node: Int)?
         switch document.kind(root) {
         case .array:
             list = (root, nil)
         case .object:
             if let issue = context.object(root, "issue", "$") {
                 readIssue(&context, &record, issue, "$.issue")
-                expected = context.count(issue, "comments", "$.issue")
+                if let count = context.count(issue, "comments", "$.issue") { expected = (count, context.member(issue, "comments")!) }
             }
             for key in ["comments", "data"] where list == nil {
                 if let array = context.array(root, key, "$") { list = (array, "." + key) }
@@ -103,9 +104,14 @@ enum GitHubImporter: ImporterForm {
             if let reactions = context.object(item, "reactions", path) {
                 comment.score = context.integer(reactions, "total_count", path + ".reactions")
             }
-            // Without the issue, the first comment's links name the thread.
+            // Without the issue, the first comment's links name the thread: its id is the issue's
+            // address (the API's `issue_url`, else the page), the same whoever saved the file where.
+            if position == 0, record.info.id == nil, let issue = context.string(item, "issue_url", path), !issue.isEmpty {
+                record.info.id = CommentID(issue)
+            }
             if position == 0, record.info.url == nil, let link = context.string(item, "html_url", path) {
                 let page = String(link.prefix { $0 != "#" })
+                if record.info.id == nil, !page.isEmpty { record.info.id = CommentID(page) }
                 record.info.url = page
                 record.info.category = repository(page)
                 if record.info.title == nil, let issue = context.string(item, "issue_url", path) ?? Optional(page),
@@ -115,8 +121,12 @@ enum GitHubImporter: ImporterForm {
             }
             record.comments.append(comment)
         }
-        if let expected, expected > record.comments.count {
-            record.info.unarchivedComments = expected - record.comments.count
+        if let expected, expected.count > record.comments.count {
+            record.info.unarchivedComments = expected.count - record.comments.count
+            // The API gives 30 comments a page unless asked for up to 100.
+            let issue = record.info.url.flatMap(apiPath) ?? "/repos/<owner>/<repo>/issues/<number>"
+            context.noteMissing(expected.count - record.comments.count, of: expected.count, "comments", at: expected.node, "$.issue.comments",
+                                fetch: "page through \(issue)/comments?per_page=100&page=1, 2, … for the rest")
         }
         return [record]
     }
@@ -136,6 +146,16 @@ enum GitHubImporter: ImporterForm {
                 if let name, !name.isEmpty { record.info.tags.append(name) }
             }
         }
+    }
+
+    /// The API's path of the issue or pull request a web link names
+    /// (`https://github.com/o/r/pull/3` → `/repos/o/r/issues/3`); nil for anything else.
+    static func apiPath(_ url: String) -> String? {
+        guard let repo = repository(url) else { return nil }
+        let parts = url.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count >= 2, let number = parts.last, number.allSatisfy(\.isNumber),
+              ["issues", "pull", "pulls"].contains(parts[parts.count - 2]) else { return nil }
+        return "/repos/\(repo)/issues/\(number)"
     }
 
     /// `owner/repo` from a GitHub link, web (`https://github.com/o/r/issues/1`) or API

@@ -9,6 +9,11 @@
 ///   other fields (the data is there under other names); or
 /// - arrays of objects the form does not read hold more items than were read (at least 20); or
 /// - lenient reading skipped more than `ImportOptions.maxSkipped` of the comments.
+///
+/// The first two are asked only of a form that was guessed (or a mapping's names): a form named
+/// with `--from` is read as named. Threadfold's own format, guessed, is never refused for its
+/// authors: its comments may have none (docs/thread.schema.json), while a body under another
+/// name is what a misread file shows.
 enum ImportAudit {
     /// An array of objects in the file: its path with indices as `[*]`, the objects in all the
     /// arrays of that path, and the field names seen on them (from the first 200).
@@ -21,7 +26,7 @@ enum ImportAudit {
     /// `unreadArrays`: whether to look for arrays of objects the form left unread (for forms
     /// whose lists of comments `arrays` knows, that is Threadfold's own).
     static func check(_ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
-                      skipped: [InputError], unreadArrays: Bool, options: ImportOptions) throws(InputErrors) {
+                      skipped: [InputError], unreadArrays: Bool, guessed: Bool, options: ImportOptions) throws(InputErrors) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
         // Only comments lenient reading skipped; a form's own exclusions (private statuses) are not losses.
@@ -29,8 +34,9 @@ enum ImportAudit {
         if skipped > 0, Double(skipped) > options.maxSkipped * Double(read + skipped) {
             problems.append("\(Printable.count(skipped, "comment")) of \(read + skipped) were skipped for a missing field, more than \(Int((options.maxSkipped * 100).rounded()))% of the file")
         }
+        guard guessed || !problems.isEmpty else { return }
         var shown = 0, noBody = 0, noAuthor = 0
-        for thread in threads {
+        for thread in threads where guessed {
             for comment in thread.comments where !comment.deleted && !comment.removed {
                 shown += 1
                 if comment.body.isEmpty { noBody += 1 }
@@ -39,8 +45,10 @@ enum ImportAudit {
         }
         // Counted first without field names (a file that passes never needs them), then again
         // with them when the file may be refused.
+        let unreadArrays = unreadArrays && guessed
         var arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(document, fields: false) : (nil, [])
         let unread = arrays.unread.reduce(0) { $0 + $1.items }
+        if format == .threadfold { noAuthor = 0 }
         let fieldsMissing = shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown)
         if unreadArrays && (fieldsMissing || (unread >= 20 && unread > read)) { arrays = self.arrays(document) }
         let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread
@@ -97,7 +105,8 @@ enum ImportAudit {
 
     /// A `--map` line for comments in one list, from the field names on them: the list's path
     /// (`comments=$.data` when it is not the root), where replies nest (`replies=children`, when
-    /// its items hold arrays of objects of the same shape), the comment fields, the thread's
+    /// its items hold arrays of objects of the same shape), the comment fields, the field naming
+    /// each comment's thread and its title (`thread=story_id,title=story_title`), the thread's
     /// fields from the root object, and `format=html` when the bodies are HTML. Nil when no id
     /// field is there.
     static func suggestion(_ document: JSONDocument, _ list: ArrayShape, _ unread: [ArrayShape]) -> String? {
@@ -121,6 +130,11 @@ enum ImportAudit {
         let body = pick(["body", "content", "text", "comment", "comment_text", "message", "body_html"])
         if let body { parts.append("body=\(body)") }
         if let time = pick(["created_at", "time", "created_utc", "created", "date", "timestamp", "published", "posted"]) { parts.append("time=\(time)") }
+        // Comments of many threads, each naming its thread (and its thread's title): one page a thread.
+        if let thread = pick(threadKeys.filter { $0 != id }) {
+            parts.append("thread=\(thread)")
+            if let title = pick(threadTitles) { parts.append("title=\(title)") }
+        }
         // The thread's own fields, when the list sits in an object at the root.
         let root = document.root
         if list.path.hasPrefix("$."), document.kind(root) == .object {
@@ -140,6 +154,14 @@ enum ImportAudit {
         if let body, looksLikeHTML(document, list.path, body) { parts.append("format=html") }
         return "to read these comments by their own field names, try --map \(parts.joined(separator: ","))"
     }
+
+    /// Fields by which a comment names its thread, most telling first: Hacker News (`story_id`),
+    /// Reddit (`link_id`), Discourse (`topic_id`), Lemmy (`post_id`), GitHub (`issue_url`) and others.
+    static let threadKeys = ["story_id", "link_id", "topic_id", "thread_id", "threadId", "discussion_id", "submission_id",
+                             "post_id", "issue_url", "thread"]
+
+    /// Fields that carry, on each comment, its thread's title.
+    static let threadTitles = ["story_title", "link_title", "topic_title", "thread_title", "post_title", "issue_title", "title"]
 
     /// Whether most of the first 20 bodies in the list at `path` (a path without `[*]`) look like
     /// HTML: they start with a tag or hold a paragraph or line break.

@@ -181,6 +181,21 @@ struct ImportContext {
         return String(host)
     }
 
+    /// A note, located at the count that says so, that the source counts `total` of something
+    /// (`what`: "posts", "comments") where the export holds `total - missing`, with how to fetch
+    /// the rest: "320 of 340 posts are not in this export; fetch …". Kind `notArchived`; the page
+    /// says the same through the record's counts of replies not archived.
+    mutating func noteMissing(_ missing: Int, of total: Int, _ what: String, at node: Int, _ path: String, fetch: String) {
+        guard missing > 0 else { return }
+        var note = reader.error(at: node, path: path, "\(missing) of \(total) \(what) \(missing == 1 ? "is" : "are") not in this export; \(fetch)",
+                                severity: .note)
+        note.kind = Self.notArchivedKind
+        skipped.append(note)
+    }
+
+    /// The kind of `noteMissing`'s notes.
+    static let notArchivedKind = "notArchived"
+
     func origin(_ node: Int, container: Int32, key: String?, index: Int) -> RecordOrigin {
         RecordOrigin(offset: Int32(document.offset(node)), container: container, key: key, index: Int32(index))
     }

@@ -58,7 +58,10 @@ package enum Importer {
                 return ImportResult(threads: threads, format: form.format, detected: named == nil, skipped: skipped)
             }
         }
+        // A server's error saved in place of the export is named as such, whatever form was asked for.
+        if options.mapping == nil, records == nil, let error = ServerResponse.html(bytes, file: file) { throw InputErrors([error]) }
         let document = try parse(bytes, file: file, records: records)
+        if options.mapping == nil, records == nil, let error = ServerResponse.json(document, file: file) { throw InputErrors([error]) }
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
         if detected {
@@ -88,8 +91,9 @@ package enum Importer {
         }
         if !context.errors.isEmpty { throw InputErrors(context.errors) }
         for t in threads.indices { threads[t].locator = document.locator }
+        // The audit asks whether a guessed form (or a mapping's field names) fits; a form named with `--from` is read as named.
         try ImportAudit.check(document, file: file, format: format, threads: threads, skipped: context.skipped,
-                              unreadArrays: form?.auditsUnreadArrays ?? false, options: options)
+                              unreadArrays: form?.auditsUnreadArrays ?? false, guessed: detected || format == .mapped, options: options)
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
                 threads[t].info.bodyFormat = bodyFormat

@@ -38,9 +38,13 @@ enum LemmyImporter: ImporterForm {
             return [record]
         }
         var expected: Int?
+        var expectedAt = root
         if let view = context.object(root, "post_view", "$") {
             readPost(&context, &record, view, "$.post_view")
-            if let counts = context.object(view, "counts", "$.post_view") { expected = context.count(counts, "comments", "$.post_view.counts") }
+            if let counts = context.object(view, "counts", "$.post_view") {
+                expected = context.count(counts, "comments", "$.post_view.counts")
+                expectedAt = context.member(counts, "comments") ?? root
+            }
         }
         guard let list = context.array(root, "comments", "$") else { return [record] }
         // Each comment's ancestors in the file's order, for the counts of descendants not archived.
@@ -99,6 +103,11 @@ enum LemmyImporter: ImporterForm {
             descendants.append(childCount)
         }
         countUnarchived(&record, ancestors: ancestors, descendants: descendants, expected: expected)
+        if let expected {
+            let post = record.info.id?.string ?? "<id>"
+            context.noteMissing(expected - record.comments.count, of: expected, "comments", at: expectedAt, "$.post_view.counts.comments",
+                                fetch: "page through /api/v3/comment/list?post_id=\(post)&type_=All&limit=50&page=1, 2, … for the rest")
+        }
         return [record]
     }
 

@@ -70,8 +70,10 @@ enum LobstersImporter: ImporterForm {
             if comment.deleted || comment.removed { comment.body = "" }
             record.comments.append(comment)
         }
-        if let count = context.integer(root, "comment_count", "$"), count > Int64(record.comments.count) {
-            record.info.unarchivedComments = Int(clamping: min(count - Int64(record.comments.count), Int64(InputLimits.maxCount)))
+        if let count = context.count(root, "comment_count", "$"), count > record.comments.count {
+            record.info.unarchivedComments = count - record.comments.count
+            context.noteMissing(count - record.comments.count, of: count, "comments", at: context.member(root, "comment_count")!, "$.comment_count",
+                                fetch: "fetch /s/\(record.info.id?.string ?? "<short_id>").json again for the rest")
         }
         return record
     }

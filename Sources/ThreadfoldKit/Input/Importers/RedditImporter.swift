@@ -1,7 +1,8 @@
 /// Reads a Reddit thread as the API returns it from `/comments/<id>.json`: an array of two
 /// Listings, the post and the comment tree, with replies nested in `replies` Listings (or `""`).
 ///
-/// - Comment ids drop their `t1_` prefix (so anchors read `c-co1abcd`); nesting decides parents.
+/// - The post's id drops its `t3_` and comment ids their `t1_` (so anchors read `c-co1abcd`), as in
+///   dumps: one thread has one id in every form. Nesting decides parents.
 /// - The post is read as a dump's submission is (`submission`): title, self text or link, author,
 ///   time, subreddit, permalink, score and flags.
 /// - `body` is Reddit Markdown, which the API sends with `&amp;`, `&lt;` and `&gt;` escaped; those
@@ -31,7 +32,9 @@ enum RedditImporter {
             let post = children + 1
             if let data = context.member(post, "data") {
                 let path = "$[0].data.children[0].data"
-                if let name = context.string(data, "name", path) { record.info.id = CommentID(name) }
+                // The thread's id is its base-36 id without `t3_`, as a dump's records name it, so the
+                // thread has one id (and one folder) whichever form it comes in.
+                if let name = context.string(data, "name", path) ?? context.string(data, "id", path) { record.info.id = CommentID(strip(name)) }
                 // The post is the submission a dump's RS_ file holds, read the same way. Its
                 // num_comments is not used: the comments' `more` stubs count what is missing.
                 _ = submission(&context, data, path, into: &record.info)

@@ -23,6 +23,48 @@ struct DiscourseImporterTests {
         #expect(page.contains("Try is a sandbox"))
     }
 
+    /// The real topic as a plain `/t/<id>.json` of a longer one returns it: `stream` lists 340
+    /// post ids, of which the file holds the first 4 (`posts_count` as the forum counts them).
+    static func partial(stream: Bool) throws -> [UInt8] {
+        var topic = try JSONSerialization.jsonObject(with: Data(TestData.bytes("fixtures/discourse-topic/topic.json"))) as! [String: Any]
+        var postStream = topic["post_stream"] as! [String: Any]
+        if stream {
+            postStream["stream"] = (postStream["stream"] as! [Int]) + Array(900_000..<900_336)
+        } else {
+            postStream["stream"] = nil
+        }
+        topic["post_stream"] = postStream
+        topic["posts_count"] = 340
+        return Array(try JSONSerialization.data(withJSONObject: topic, options: [.sortedKeys]))
+    }
+
+    @Test("a partial topic: the posts stream or posts_count lists that the file lacks are noted where counted and shown on the page, in both locales",
+          arguments: [true, false])
+    func partialTopic(stream: Bool) throws {
+        let result = try Importer.read(bytes: try Self.partial(stream: stream), file: "topic.json")
+        let record = try #require(result.threads.first)
+        #expect(record.comments.count == 3 && record.info.unarchivedComments == 336)
+        let note = try #require(result.skipped.first)
+        #expect(result.skipped.count == 1 && note.kind == "notArchived" && note.severity == .note && note.line == 1 && note.column != nil)
+        #expect(note.path == (stream ? "$.post_stream.stream" : "$.posts_count"))
+        #expect(note.message == "336 of 340 posts are not in this export; fetch /t/57.json?print=true, or page through /t/57/posts.json, for the rest")
+        let english = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        #expect(english.contains("336 more replies were not archived"))
+        var chinese = RenderOptions()
+        chinese.locale = "zh-Hans"
+        let zh = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: chinese)).page(record).html, as: UTF8.self)
+        #expect(zh.contains("另有 336 条回复未存档"))
+        // A stream whose ids name none of the posts present still counts: 340 listed, 4 present.
+        var renumbered = try JSONSerialization.jsonObject(with: Data(Self.partial(stream: true))) as! [String: Any]
+        var postStream = renumbered["post_stream"] as! [String: Any]
+        postStream["stream"] = Array(1...340)
+        renumbered["post_stream"] = postStream
+        let counted = try Importer.read(bytes: Array(try JSONSerialization.data(withJSONObject: renumbered)), file: "topic.json")
+        #expect(counted.threads[0].info.unarchivedComments == 336 && counted.skipped.first?.message.hasPrefix("336 of 340 posts") == true)
+        // The whole topic says nothing.
+        #expect(try Importer.read(bytes: TestData.bytes("fixtures/discourse-topic/topic.json"), file: "topic.json").skipped.isEmpty)
+    }
+
     static let own = #"""
         {"id": 9, "title": "Hostile", "post_stream": {"posts": [
           {"post_number": 1, "username": "op", "cooked": "<p>Opening <script>alert(1)</script></p>", "created_at": "2024-01-01T00:00:00Z"},

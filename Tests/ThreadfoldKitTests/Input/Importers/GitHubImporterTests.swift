@@ -20,6 +20,8 @@ struct GitHubImporterTests {
         #expect(c.map { $0.score ?? -1 } == [2, 0, 5, 0, 2])
         #expect(c.map { $0.authorFlair ?? "-" } == ["owner", "-", "contributor", "bot", "owner"])
         #expect(record.info.unarchivedComments == 1)
+        #expect(result.skipped.map(\.message) == ["1 of 6 comments is not in this export; page through /repos/threadfold-example/forum-archive/issues/128/comments?per_page=100&page=1, 2, … for the rest"])
+        #expect(result.skipped.map(\.path) == ["$.issue.comments"] && result.skipped.allSatisfy { $0.kind == "notArchived" && $0.severity == .note })
         let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains(#"<input type="checkbox" checked="" disabled="">"#) && page.contains("<th>depth</th>"))
     }
@@ -31,6 +33,7 @@ struct GitHubImporterTests {
             let result = try Importer.read(bytes: Array(json.utf8), file: "c.json")
             let record = try #require(result.threads.first)
             #expect(result.format == .github && record.info.title == "o/r#3" && record.info.url == "https://github.com/o/r/pull/3")
+            #expect(record.info.id?.string == "https://api.github.com/repos/o/r/issues/3")
             #expect(record.comments[0].authorFlair == "member" && !record.comments[0].edited)
         }
         let broken = "[\(comment.replacingOccurrences(of: #""body": "LGTM""#, with: #""body": 5"#))]"

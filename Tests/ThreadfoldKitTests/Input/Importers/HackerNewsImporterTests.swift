@@ -118,4 +118,15 @@ struct HackerNewsImporterTests {
         #expect(page.contains("71 more replies were not archived"))
         #expect(!page.contains("No comments yet"))
     }
+
+    @Test("an item id is one id whether written as a number or as its digits: the same thread, the same parents")
+    func idsAsNumbers() throws {
+        let numbers = #"[{"id": 8863, "type": "story", "by": "pg", "title": "S", "time": 1}, {"id": 8864, "type": "comment", "by": "a", "parent": 8863, "text": "x", "time": 2}, {"id": 8865, "type": "comment", "by": "b", "parent": 8864, "text": "y", "time": 3}]"#
+        let strings = #"[{"id": "8863", "type": "story", "by": "pg", "title": "S", "time": 1}, {"id": "8864", "type": "comment", "by": "a", "parent": "8863", "text": "x", "time": 2}, {"id": 8865, "type": "comment", "by": "b", "parent": "8864", "text": "y", "time": 3}]"#
+        let a = try #require(try Importer.read(bytes: Array(numbers.utf8), file: "a.json").threads.first)
+        let b = try #require(try Importer.read(bytes: Array(strings.utf8), file: "b.json").threads.first)
+        #expect(a.info.id == CommentID("8863") && b.info.id == a.info.id)
+        #expect(a.comments.map { $0.parentID?.string ?? "-" } == ["-", "8864"] && b.comments.map { $0.parentID?.string ?? "-" } == ["-", "8864"])
+        #expect(ThreadPaths.folder(title: a.info.title, id: ThreadRenderer.id(of: a)) == ThreadPaths.folder(title: b.info.title, id: ThreadRenderer.id(of: b)))
+    }
 }

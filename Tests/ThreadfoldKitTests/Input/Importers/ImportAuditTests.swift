@@ -19,24 +19,29 @@ struct ImportAuditTests {
         return #"{"id": 8863, "title": "My YC app", "points": 111, "user": "dhouston", "time": 1175714200, "type": "link", "url": "http://www.getdropbox.com/u/2/screencast.html", "domain": "getdropbox.com", "comments_count": 35, "comments": [\#(top.joined(separator: ", "))]}"#
     }()
 
-    @Test("an HNPWA thread read as Threadfold's own format is refused, naming the form, the arrays and their fields")
+    @Test("an HNPWA-like thread guessed to be Threadfold's own format is refused, naming the form, the arrays and their fields")
     func hnpwa() throws {
         // Detected, it is read as Hacker News, every comment with its body and author.
         let detected = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json")
         #expect(detected.format == .hn && detected.threads[0].comments.count == 35)
         #expect(detected.threads[0].comments.allSatisfy { !$0.body.isEmpty && $0.author != nil })
+        // Named with --from, the form is read as named: the audit is for guesses.
+        let named = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(format: .threadfold))
+        #expect(named.threads[0].comments.count == 5 && named.threads[0].comments.allSatisfy(\.body.isEmpty))
+        // Without HNPWA's own fields nothing tells it from Threadfold's format but the audit.
+        let guessed = Self.hnpwa.replacingOccurrences(of: #""comments_count": 35, "#, with: "")
         let errors = try #require(throws: InputErrors.self) {
-            try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(format: .threadfold))
+            try Importer.read(bytes: Array(guessed.utf8), file: "hn.json")
         }
         let lines = errors.errors.map(\.description)
-        #expect(lines[0] == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body and 5 no author; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read")
+        #expect(lines[0] == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read")
         #expect(errors.errors[0].hint == .otherForm)
         #expect(lines.contains("hn.json:1:1: error: $.comments: an array of 5 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(lines.contains("hn.json:1:1: error: $.comments[*].comments: an array of 30 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(lines.last == "hn.json:1:1: error: $.comments: to read these comments by their own field names, try --map comments=$.comments,replies=comments,id=id,author=user,body=content,time=time,thread.title=$.title,thread.url=$.url,thread.author=$.user,thread.created=$.time,format=html")
         // Run as suggested, every comment arrives with its body, nested under its parent, and the page renders.
         let line = String(try #require(errors.errors.last?.message.split(separator: " ").last))
-        let result = try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "hn.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
+        let result = try Importer.read(bytes: Array(guessed.utf8), file: "hn.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
         let thread = try #require(result.threads.first)
         #expect(thread.comments.count == 35 && thread.comments.allSatisfy { $0.body.hasPrefix("<p>") && $0.author != nil && $0.bodyFormat == .html })
         #expect(thread.comments.filter { $0.parentID != nil }.count == 30)
@@ -82,6 +87,31 @@ struct ImportAuditTests {
         #expect(result.threads[0].comments.map { $0.author ?? "" } == ["ann", "bo", "cy"])
     }
 
+    @Test("flat comments of many stories: the suggested --map names thread= and title=, and pasted, gives one page per story with every reply in place")
+    func threadKeySuggestion() throws {
+        // Hacker News comments as Algolia's search returns them: each with its story's id and title.
+        var hits: [String] = []
+        for story in [8863, 121003] {
+            for k in 0..<4 {
+                let id = story * 10 + k
+                let parent = k < 2 ? story : story * 10 + k - 2
+                hits.append(#"{"objectID": "\#(id)", "parent_id": \#(parent), "story_id": \#(story), "story_title": "Story \#(story)", "author": "u\#(k)", "comment_text": "<p>c \#(id)</p>", "created_at": "2024-01-01T00:00:0\#(k)Z", "points": null}"#)
+            }
+        }
+        let json = "[" + hits.joined(separator: ",\n") + "]"
+        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "hits.json") }
+        let suggestion = try #require(errors.errors.last?.message)
+        #expect(suggestion == "to read these comments by their own field names, try --map id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at,thread=story_id,title=story_title,format=html")
+        let line = String(suggestion.split(separator: " ").last!)
+        let result = try Importer.read(bytes: Array(json.utf8), file: "hits.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
+        #expect(result.threads.map { $0.info.title ?? "-" } == ["Story 8863", "Story 121003"])
+        #expect(result.threads.map { $0.info.id?.string ?? "-" } == ["8863", "121003"])
+        for thread in result.threads {
+            let tree = try ThreadBuilder.build(thread)
+            #expect(tree.totals.comments == 4 && tree.roots.count == 2 && tree.diagnostics.isEmpty, "no orphans: \(tree.diagnostics.map(\.error))")
+        }
+    }
+
     @Test("lenient reading never turns a file into an empty page: past --max-skipped the file is refused")
     func maxSkipped() throws {
         let json = #"{"title": "Lobsters", "comments": [{"short_id": "a", "comment": "x"}, {"short_id": "b", "comment": "y"}, {"id": "c", "body": "z", "author": "k"}]}"#
@@ -106,5 +136,18 @@ struct ImportAuditTests {
         _ = try Importer.read(bytes: Array(deleted.utf8), file: "d.json")
         let anonymous = #"[{"id": 1, "body": "one"}, {"id": 2, "body": "two"}, {"id": 3, "parent_id": 1, "body": "three"}]"#
         _ = try Importer.read(bytes: Array(anonymous.utf8), file: "a.json")
+    }
+
+    @Test("a file that matches docs/thread.schema.json is read whatever its authors, its unknown fields ignored, guessed or named",
+          arguments: [SourceFormat.auto, .threadfold])
+    func schemaFile(format: SourceFormat) throws {
+        // issue 40's example: no authors, and `likes`, which the format does not read.
+        let json = #"{"comments":[{"id":1,"body":"a","likes":1},{"id":2,"parent_id":1,"body":"b","likes":2},{"id":3,"parent_id":1,"body":"c","likes":0}]}"#
+        let result = try Importer.read(bytes: Array(json.utf8), file: "own.json", options: ImportOptions(format: format))
+        #expect(result.format == .threadfold)
+        #expect(result.threads[0].comments.map(\.body) == ["a", "b", "c"])
+        #expect(result.threads[0].comments.allSatisfy { $0.author == nil })
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
+        #expect(page.contains("<p>b</p>") && page.contains("<p>c</p>"))
     }
 }

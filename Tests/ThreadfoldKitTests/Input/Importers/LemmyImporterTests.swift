@@ -29,6 +29,8 @@ struct LemmyImporterTests {
         #expect(c.map(\.unarchivedReplies) == [1, 0, 1, 0, 0, 0, 0, 0])
         // The post counts 11: 8 in the file, 2 placed under comments, 1 more at the top.
         #expect(record.info.unarchivedComments == 1)
+        #expect(result.skipped.map(\.path) == ["$.post_view.counts.comments"] && result.skipped.allSatisfy { $0.kind == "notArchived" && $0.severity == .note })
+        #expect(result.skipped.first?.message.hasPrefix("3 of 11 comments are not in this export; page through /api/v3/comment/list?post_id=") == true)
         let page = try Self.page(record)
         #expect(page.contains(#"<a rel="nofollow ugc noopener" href="https://example.org/blog/static-threads">https://example.org/blog/static-threads</a>"#))
         #expect(page.contains("<del>a database</del>") && page.contains("Replying to a comment that has since been deleted"))

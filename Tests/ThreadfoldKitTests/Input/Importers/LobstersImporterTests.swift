@@ -37,6 +37,8 @@ struct LobstersImporterTests {
         #expect(!record.comments[0].edited && record.comments[1].edited)
         #expect(record.comments[2].deleted && record.comments[2].body.isEmpty)
         #expect(record.info.unarchivedComments == 2)
+        #expect(result.skipped.map(\.message) == ["2 of 6 comments are not in this export; fetch /s/abc123.json again for the rest"])
+        #expect(result.skipped.map(\.path) == ["$.comment_count"] && result.skipped.first?.line == 2)
         let tree = try ThreadBuilder.build(record)
         #expect(tree.totals.levels == 3 && tree.diagnostics.isEmpty)
         let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)

@@ -35,6 +35,29 @@ struct RedditImporterTests {
         #expect(page.contains("<blockquote>\n<p>what you can"))
     }
 
+    @Test("a removed comment whose only replies are more stubs stays as a placeholder carrying their count")
+    func removedOverStubs() throws {
+        let json = #"""
+            [{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"name": "t3_p", "title": "P"}}]}},
+             {"kind": "Listing", "data": {"children": [
+                {"kind": "t1", "data": {"id": "r1", "author": "[deleted]", "body": "[removed]", "replies": {"kind": "Listing", "data": {"children": [
+                    {"kind": "more", "data": {"count": 1660, "children": ["x1", "x2"]}}]}}}},
+                {"kind": "t1", "data": {"id": "d1", "author": "[deleted]", "body": "[deleted]", "replies": {"kind": "Listing", "data": {"children": [
+                    {"kind": "more", "data": {"count": 0, "children": []}}]}}}},
+                {"kind": "t1", "data": {"id": "k1", "author": "ann", "body": "kept", "replies": ""}},
+                {"kind": "t1", "data": {"id": "g1", "author": "[deleted]", "body": "[deleted]", "replies": ""}}]}}]
+            """#
+        let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
+        let tree = try ThreadBuilder.build(record)
+        // r1 carries 1,660 replies not archived; d1 goes on at the source ("continue this thread"); g1 has nothing.
+        #expect(Fixtures.ids(tree, tree.roots) == ["r1", "d1", "k1"])
+        #expect(tree.flags[0].contains(.placeholder) && tree.flags[1].contains(.placeholder))
+        #expect(tree.diagnostics.map(\.kind) == [.omittedDeleted])
+        #expect(try ThreadRenderer.unarchived(tree, source: "r.json") == 1660)
+        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        #expect(page.contains("1,660 more replies were not archived") && page.contains("[removed]"))
+    }
+
     static let own = #"""
         [{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {
             "name": "t3_abc", "title": "A &amp; B", "author": "op", "created_utc": 1700000000.0,
@@ -57,7 +80,7 @@ struct RedditImporterTests {
         // &amp; @MikeGarafolo"), as dumps do: unescaped here, and escaped again by the page.
         #expect(record.info.title == "A & B")
         #expect(record.info.body == "Post > text")
-        #expect(record.info.id == CommentID("t3_abc"))
+        #expect(record.info.id == CommentID("abc"), "t3_ dropped, as a dump's records name the thread")
         let c = record.comments
         #expect(c.map(\.id.string) == ["c1", "c2", "c3"])
         // The count-0 stub under c1 is Reddit's "continue this thread", not a reply missing.
