@@ -122,6 +122,20 @@ struct ScriptContractTests {
         #expect(try cli.run(["build", "-q", orphan, "-o", "site4", "--no-strict"], in: folder).status == 0, "--no-strict won over it")
     }
 
+    @Test("merge refuses shards built with other options than its own, naming the shard; the same options merge")
+    func mergeMismatch() throws {
+        let (folder, input) = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let other = try cli.write(BuildCommandTests().thread("t2"), "t2.json", in: folder)
+        for k in 1...2 {
+            #expect(try cli.run(["build", "-q", "--no-fsync", input, other, "--shard", "\(k)/2", "-o", "shard-\(k)", "--authors"], in: folder).status == 0)
+        }
+        let refused = try cli.run(["merge", "shard-1", "shard-2", "-o", "merged", "--no-fsync"], in: folder)
+        #expect(refused.status == 1 && refused.err.contains("shard-1/shard.json: error: $.settings: this shard was built with other options"), "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("merged").path))
+        #expect(try cli.run(["merge", "-q", "shard-1", "shard-2", "-o", "merged", "--no-fsync", "--authors"], in: folder).status == 0)
+    }
+
     @Test("--progress always on a dumb terminal draws with carriage returns and spaces, never an escape code")
     func dumbProgress() throws {
         let (folder, input) = try folder()

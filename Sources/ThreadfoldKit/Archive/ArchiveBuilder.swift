@@ -255,6 +255,9 @@ package struct ArchiveBuilder: Sendable {
                     w.field("shard", "\(shard!.index)/\(shard!.count)")
                     w.field("threads", ordered.count)
                     w.field("version", Threadfold.version)
+                    // What the shard's pages were rendered with: a merge with other options
+                    // (another --authors, another --per-page) would join pages that disagree.
+                    w.field("settings", BuildSettings.mergeHash(options, resources: resources))
                 }
                 try write("shard.json", w.out + [0x0A], ResourceStore.publishedMode)
             }

@@ -44,9 +44,22 @@ package struct ArchiveMerge: Sendable {
         var links: [(path: String, source: Int)] = []
         // Thread files whose shard lacks some of their compressed siblings.
         var unpacked: [(path: String, encodings: [Precompression.Encoding])] = []
+        // The settings every shard must have been rendered with: this merge's own.
+        let expected = BuildSettings.mergeHash(options, resources: resources)
         for shard in shards {
             guard let root = try? Folder.open(shard), root.entry("shard.json")?.kind == .file else {
                 report.errors.append(InputError(file: shard, message: "is not a shard folder (no shard.json); expected the output of a sharded build", hint: .shard))
+                continue
+            }
+            guard let described = root.read("shard.json", limit: 1 << 20), let document = try? JSONDocument(bytes: described.bytes),
+                  document.kind(document.root) == .object else {
+                report.errors.append(InputError(file: root.path("shard.json"), message: "is not JSON as a sharded build writes it; expected the output of a sharded build", hint: .shard))
+                continue
+            }
+            let settings = document.member(document.root, "settings").flatMap { document.kind($0) == .string ? document.string($0) : nil }
+            guard settings == expected else {
+                report.errors.append(InputError(file: root.path("shard.json"), path: "$.settings",
+                                                message: "this shard was built with other options, templates or Threadfold version than this merge is given; expected every shard built, and the merge run, with the same options (a threadfold.json keeps them together)", hint: .shard))
                 continue
             }
             guard root.entry("t") != nil else { continue }

@@ -11,6 +11,26 @@ enum BuildSettings {
         ContentHash.hex(ContentHash.hash(text(options, shard: shard, precompress: precompress), seed: resources.fingerprint()))
     }
 
+    /// What a shard and the merge that joins it must agree on: the options `merge` takes (the
+    /// listing's, and those of the thread pages' that the listing links to), the templates and
+    /// assets, and the version (`shard.json`'s `settings`).
+    static func mergeHash(_ o: ArchiveOptions, resources: ResourceStore) -> String {
+        var w = JSONWriter(pretty: false)
+        w.object { w in
+            w.field("version", Threadfold.version)
+            w.field("title", o.title)
+            w.field("perPage", o.perPage)
+            w.field("sections", o.sections.rawValue)
+            w.field("baseURL", o.baseURL)
+            w.field("feedEntries", o.feedEntries)
+            w.field("layout", o.layout.rawValue)
+            w.field("search", o.search.rawValue)
+            w.key("authors"); w.bool(o.authors)
+            w.field("locale", o.render.locale)
+        }
+        return ContentHash.hex(ContentHash.hash(w.out, seed: resources.fingerprint()))
+    }
+
     /// The settings as JSON text, keys in a fixed order: the archive's options, and the build
     /// options (`BuildOptions`) that change which files are written.
     static func text(_ options: ArchiveOptions, shard: Shard?, precompress: Bool) -> [UInt8] {
