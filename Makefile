@@ -98,7 +98,9 @@ demo-archive: build
 ## archive build against the cmark CLI, and against Hugo (installed when missing); then a synthetic
 ## subreddit as Reddit dump files (RS/RC .zst, in time order) of DUMP_COMMENTS comments, built whole,
 ## against a file per thread, incrementally, and with 10x the warnings. BENCH_ARGS=--no-dump skips
-## the dump, BENCH_ARGS=--dump-only runs only it. Generated files are kept in bench-corpus/; sites
+## the dump, BENCH_ARGS=--dump-only runs only it. Then the same threads with short plain comments
+## (--bodies short, in bench-corpus-short/), as most forums hold them. Each prints a floor line: reading,
+## a tape parse, cmark and writing the site alone, and each build as a ratio of it. Generated files are kept in bench-corpus/; sites
 ## and scratch files go to $TMPDIR (TMPDIR=/dev/shm make bench times them in memory, without the disk).
 DUMP_COMMENTS ?= 1000000
 BENCH_ARGS ?=
@@ -112,6 +114,11 @@ bench: deps zstd-cli
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
 	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus \
 	  --dump-comments $(DUMP_COMMENTS) $(BENCH_ARGS)
+	@case "$(BENCH_ARGS)" in *--dump-only*|*--pathological*|*--import-scaling*) exit 0;; esac; \
+	  echo; echo "The same threads with short comments, as most forums hold them:"; \
+	  "$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
+	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus-short \
+	  --bodies short --no-dump $(BENCH_ARGS)
 
 ## zstd-cli: the zstd command (Debian's zstd), which writes the benchmark's dump files
 zstd-cli:
@@ -234,4 +241,4 @@ dist-deps:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf "$(SITE)" "$(ARCHIVE)" ".$(SITE).lock" ".$(ARCHIVE).lock" ".$(ARCHIVE).spare" bench-corpus
+	rm -rf "$(SITE)" "$(ARCHIVE)" ".$(SITE).lock" ".$(ARCHIVE).lock" ".$(ARCHIVE).spare" bench-corpus bench-corpus-short
