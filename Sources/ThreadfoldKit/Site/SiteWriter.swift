@@ -96,30 +96,9 @@ package struct SiteWriter: Sendable {
             throw SiteError(path: parentPath, message: "cannot create this folder: \((error as NSError).localizedDescription)")
         }
         let parent = try Folder.open(parentPath)
-
-        // The output: none, or a real folder that is empty or Threadfold's; its marker is the lock.
-        var locks: [Int32] = []
+        let (exists, claimed) = try claimOutput(in: parent)
+        var locks = claimed
         func unlock() { for fd in locks { close(fd) } }
-        var exists = false
-        if let found = parent.entry(name) {
-            switch found.kind {
-            case .link: throw SiteError(path: output.path, message: "is a symbolic link; expected a folder Threadfold owns (or none)")
-            case .file, .other: throw SiteError(path: output.path, message: "is a file; expected a folder Threadfold owns (or none)")
-            case .folder: exists = true
-            }
-            let live = try parent.folder(name)
-            let names = live.names()
-            if !names.isEmpty {
-                guard let marker = live.entry(Self.markerName), marker.kind == .file else {
-                    throw SiteError(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
-                }
-                guard marker.own, found.own else {
-                    let owner = marker.own ? found.owner : marker.owner
-                    throw SiteError(path: output.path, message: "is a Threadfold output that belongs to another user (uid \(owner)) or that others can write; expected your own (remove it, or build as its owner)")
-                }
-                locks.append(try Self.lock(live, display: output.path))
-            }
-        }
         Self.removeAbandoned(in: parent, prefixes: [".\(name).staging-", ".\(name).old-"])
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         // What this build changes in its staging folder, flushed alone when it commits.
@@ -131,43 +110,27 @@ package struct SiteWriter: Sendable {
         Staging.active.withLock { $0[ObjectIdentifier(pending)] = (parent, stagingName) }
         defer { _ = Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(pending)) } }
 
-        // The spare: taken (renamed to this build's staging name) and, when its manifest vouches
-        // for files, locked and cleaned (on another thread while `meanwhile` runs); or removed.
-        // A spare that is not this user's own is never taken (`isOwn`): it is discarded unread.
-        var recycling: (folder: Folder, vouched: [String: FileStamp])?
-        if let spare = parent.entry(spareName) {
-            if keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 {
-                do {
-                    let folder = try parent.folder(stagingName, display: display, journal: journal)
-                    if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
-                       let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes }) {
-                        locks.append(try Self.lock(folder, display: folder.display))
-                        recycling = (folder, vouched)
-                    }
-                } catch {
-                    unlock()
-                    try? parent.removeTree(stagingName)
-                    throw error
-                }
-                if recycling == nil { try? parent.removeTree(stagingName) }
-            } else {
-                discard(spareName, in: parent, tag: tag)
-            }
+        let recycling: (folder: Folder, vouched: [String: FileStamp])?
+        do {
+            recycling = try takeSpare(in: parent, as: stagingName, tag: tag, exists: exists, keepSpare: keepSpare, recycle: recycle,
+                                      journal: journal, locks: &locks)
+        } catch {
+            unlock()
+            throw error
         }
         // A kept spill serves incremental builds only.
         if !keepSpare, parent.entry(keptSpillName) != nil { discard(keptSpillName, in: parent, tag: tag) }
-        if recycling == nil {
-            if mkdirat(parent.fd, stagingName, 0o755) != 0 {
-                let code = errno
-                unlock()
-                throw SiteError(path: parent.path(stagingName),
-                                message: "cannot create the staging folder: \(SystemError.describe(code)); expected a folder you can write in", errno: code)
-            }
-        }
         let folder: Folder
         do throws(SiteError) {
-            if let recycling { folder = recycling.folder } else { folder = try parent.folder(stagingName, display: display, journal: journal) }
-            if recycling == nil {
+            if let recycling {
+                folder = recycling.folder
+            } else {
+                guard mkdirat(parent.fd, stagingName, 0o755) == 0 else {
+                    let code = errno
+                    throw SiteError(path: parent.path(stagingName),
+                                    message: "cannot create the staging folder: \(SystemError.describe(code)); expected a folder you can write in", errno: code)
+                }
+                folder = try parent.folder(stagingName, display: display, journal: journal)
                 try folder.create(Self.markerName, Array(Self.markerText.utf8))
                 locks.append(try Self.lock(folder, display: folder.display))
             }
@@ -182,7 +145,62 @@ package struct SiteWriter: Sendable {
             meanwhile?(staging)
             return staging
         }
-        // What the spare's manifest vouches for is kept; everything else is removed.
+        try clean(recycling, staging: staging, meanwhile: meanwhile)
+        return staging
+    }
+
+    /// The output: none, or a real folder that is empty or Threadfold's, whose marker is then
+    /// locked. Returns whether it exists, and the lock's descriptor.
+    private func claimOutput(in parent: Folder) throws(SiteError) -> (exists: Bool, locks: [Int32]) {
+        guard let found = parent.entry(name) else { return (false, []) }
+        switch found.kind {
+        case .link: throw SiteError(path: output.path, message: "is a symbolic link; expected a folder Threadfold owns (or none)")
+        case .file, .other: throw SiteError(path: output.path, message: "is a file; expected a folder Threadfold owns (or none)")
+        case .folder: break
+        }
+        let live = try parent.folder(name)
+        guard !live.names().isEmpty else { return (true, []) }
+        guard let marker = live.entry(Self.markerName), marker.kind == .file else {
+            throw SiteError(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
+        }
+        guard marker.own, found.own else {
+            let owner = marker.own ? found.owner : marker.owner
+            throw SiteError(path: output.path, message: "is a Threadfold output that belongs to another user (uid \(owner)) or that others can write; expected your own (remove it, or build as its owner)")
+        }
+        return (true, [try Self.lock(live, display: output.path)])
+    }
+
+    /// The spare, taken (renamed to `stagingName`) and, when its manifest vouches for files
+    /// (`recycle`), locked: the folder and what it vouches for. Otherwise it is removed, and nil.
+    /// A spare that is not this user's own is never taken (`isOwn`): it is discarded unread.
+    private func takeSpare(in parent: Folder, as stagingName: String, tag: String, exists: Bool, keepSpare: Bool,
+                           recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)?,
+                           journal: WriteJournal?, locks: inout [Int32]) throws(SiteError) -> (folder: Folder, vouched: [String: FileStamp])? {
+        guard let spare = parent.entry(spareName) else { return nil }
+        guard keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 else {
+            discard(spareName, in: parent, tag: tag)
+            return nil
+        }
+        do throws(SiteError) {
+            let folder = try parent.folder(stagingName, display: display, journal: journal)
+            if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
+               let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes }) {
+                locks.append(try Self.lock(folder, display: folder.display))
+                return (folder, vouched)
+            }
+        } catch {
+            try? parent.removeTree(stagingName)
+            throw error
+        }
+        try? parent.removeTree(stagingName)
+        return nil
+    }
+
+    /// Cleans a recycled staging folder: what the spare's manifest vouches for is kept, everything
+    /// else removed, on another thread while `meanwhile` runs on this one. Abandons the staging
+    /// folder when cleaning fails.
+    private func clean(_ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
+                       meanwhile: ((Staging) -> Void)?) throws(SiteError) {
         let sparing: Set<String> = meanwhile == nil ? [] : [Spill.folderName, Spill.previousName]
         @Sendable func clean() -> Result<[String: FileStamp], SiteError> {
             do { return .success(try Self.clean(recycling.folder, keeping: recycling.vouched, sparing: sparing)) } catch { return .failure(error) }
@@ -206,7 +224,6 @@ package struct SiteWriter: Sendable {
         switch cleaned {
         case .success(let kept):
             staging.recycled(kept)
-            return staging
         case .failure(let error):
             staging.abandon()
             throw error
