@@ -37,102 +37,8 @@ package struct ArchiveMerge: Sendable {
             }
             pagefind = command
         }
-        var summaries = PackedSummaries()
-        var owners: [String: String] = [:]
-        // Each shard's `t` folder, and the files to take from it (paths under the site root).
-        var sources: [Folder] = []
-        var links: [(path: String, source: Int)] = []
-        // Thread files whose shard lacks some of their compressed siblings.
-        var unpacked: [(path: String, encodings: [Precompression.Encoding])] = []
-        // The settings every shard must have been rendered with: this merge's own.
-        let expected = BuildSettings.mergeHash(options, resources: resources)
-        for shard in shards {
-            guard let root = try? Folder.open(shard), root.entry("shard.json")?.kind == .file else {
-                report.errors.append(InputError(file: shard, message: "is not a shard folder (no shard.json); expected the output of a sharded build", hint: .shard))
-                continue
-            }
-            guard let described = root.read("shard.json", limit: 1 << 20), let document = try? JSONDocument(bytes: described.bytes),
-                  document.kind(document.root) == .object else {
-                report.errors.append(InputError(file: root.path("shard.json"), message: "is not JSON as a sharded build writes it; expected the output of a sharded build", hint: .shard))
-                continue
-            }
-            let settings = document.member(document.root, "settings").flatMap { document.kind($0) == .string ? document.string($0) : nil }
-            guard settings == expected else {
-                report.errors.append(InputError(file: root.path("shard.json"), path: "$.settings",
-                                                message: "this shard was built with other options, templates or Threadfold version than this merge is given; expected every shard built, and the merge run, with the same options (a threadfold.json keeps them together)", hint: .shard))
-                continue
-            }
-            guard root.entry("t") != nil else { continue }
-            let threads: Folder
-            do { threads = try root.folder("t") } catch {
-                report.errors.append(InputError(file: error.path, message: error.message))
-                continue
-            }
-            sources.append(threads)
-            let names = threads.names().map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
-            for bytes in names {
-                guard let folder = String(validating: bytes, as: UTF8.self) else {
-                    report.errors.append(InputError(file: threads.path(String(decoding: bytes, as: UTF8.self)),
-                                                    message: "is not a UTF-8 name; expected only the thread folders Threadfold writes"))
-                    continue
-                }
-                let display = threads.path(folder)
-                do {
-                    let thread = try threads.folder(folder)
-                    guard let sidecar = thread.read("thread.json") else {
-                        report.errors.append(InputError(file: display + "/thread.json", message: "is missing or not a regular file; expected every thread folder of a shard to have its sidecar"))
-                        continue
-                    }
-                    let summary = try ThreadSummary.decode(sidecar.bytes, file: display + "/thread.json")
-                    // The folder is derived from the thread, as a build derives it; the shard's
-                    // own names and paths are never used as they are.
-                    let derived = "t/" + ThreadPaths.folder(title: summary.title, id: CommentID(summary.id))
-                    guard summary.path == derived, "t/" + folder == derived else {
-                        report.errors.append(InputError(file: display + "/thread.json", path: "$.path",
-                                                        message: "found \"\(summary.path)\" in folder t/\(folder); expected \"\(derived)\", the folder of this thread's id and title"))
-                        continue
-                    }
-                    if let other = owners[summary.path] {
-                        report.errors.append(InputError(file: display, message: "the thread \(summary.path)/ is also in \(other); expected each thread in one shard"))
-                        continue
-                    }
-                    owners[summary.path] = shard
-                    // Exactly the files a build writes for this thread, each a regular file.
-                    var missing: String?
-                    for file in Manifest.files(of: [summary]) {
-                        let parts = RelativePath.segments(file).dropFirst(2)
-                        guard SiteWriter.isSafeRelativePath(file),
-                              let directory = try? thread.folder(at: Array(parts.dropLast())),
-                              directory.entry(String(parts.last!))?.kind == .file else {
-                            missing = file
-                            break
-                        }
-                        links.append((file, sources.count - 1))
-                        guard precompress, Precompression.applies(to: file) else { continue }
-                        var lacking: [Precompression.Encoding] = []
-                        for encoding in Precompression.Encoding.allCases {
-                            if directory.entry(String(parts.last!) + encoding.suffix)?.kind == .file {
-                                links.append((file + encoding.suffix, sources.count - 1))
-                            } else {
-                                lacking.append(encoding)
-                            }
-                        }
-                        if !lacking.isEmpty { unpacked.append((file, lacking)) }
-                    }
-                    if let missing {
-                        report.errors.append(InputError(file: threads.path(String(missing.dropFirst(2))),
-                                                        message: "is missing, a link or not a regular file; expected the page Threadfold wrote there"))
-                        continue
-                    }
-                    summaries.append(summary)
-                    report.comments += summary.stats.comments
-                } catch let error as InputErrors {
-                    report.errors += error.errors
-                } catch let error as SiteError {
-                    report.errors.append(InputError(file: error.path, message: error.message))
-                }
-            }
-        }
+        let shards = gather(into: &report)
+        let summaries = shards.summaries, links = shards.links, unpacked = shards.unpacked, sources = shards.sources
         report.threads = summaries.count
         report.threadsReused = summaries.count
         guard report.errors.isEmpty else { return report }
@@ -170,5 +76,120 @@ package struct ArchiveMerge: Sendable {
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))
         return report
+    }
+
+    /// What the shards hold: every thread's summary, the files to link (paths under the site
+    /// root, and which shard's `t` folder has them), the thread files whose siblings are to be
+    /// made here. Problems go to `report`'s errors.
+    private struct Shards {
+        var summaries = PackedSummaries()
+        var owners: [String: String] = [:]
+        var sources: [Folder] = []
+        var links: [(path: String, source: Int)] = []
+        var unpacked: [(path: String, encodings: [Precompression.Encoding])] = []
+    }
+
+    private func gather(into report: inout ArchiveBuilder.Report) -> Shards {
+        var gathered = Shards()
+        // The settings every shard must have been rendered with: this merge's own.
+        let expected = BuildSettings.mergeHash(options, resources: resources)
+        for shard in shards {
+            guard let threads = openShard(shard, expected: expected, into: &report) else { continue }
+            gathered.sources.append(threads)
+            let names = threads.names().map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
+            for bytes in names {
+                guard let folder = String(validating: bytes, as: UTF8.self) else {
+                    report.errors.append(InputError(file: threads.path(String(decoding: bytes, as: UTF8.self)),
+                                                    message: "is not a UTF-8 name; expected only the thread folders Threadfold writes"))
+                    continue
+                }
+                do {
+                    try take(folder, of: shard, in: threads, into: &gathered, report: &report)
+                } catch let error as InputErrors {
+                    report.errors += error.errors
+                } catch let error as SiteError {
+                    report.errors.append(InputError(file: error.path, message: error.message))
+                } catch {
+                    report.errors.append(InputError(file: threads.path(folder), message: "\(error)"))
+                }
+            }
+        }
+        return gathered
+    }
+
+    /// The `t` folder of the shard at `path` when it is one built with this merge's settings;
+    /// nil, with the reason in `report`, otherwise (and for a shard of no threads).
+    private func openShard(_ path: String, expected: String, into report: inout ArchiveBuilder.Report) -> Folder? {
+        guard let root = try? Folder.open(path), root.entry("shard.json")?.kind == .file else {
+            report.errors.append(InputError(file: path, message: "is not a shard folder (no shard.json); expected the output of a sharded build", hint: .shard))
+            return nil
+        }
+        guard let described = root.read("shard.json", limit: 1 << 20), let document = try? JSONDocument(bytes: described.bytes),
+              document.kind(document.root) == .object else {
+            report.errors.append(InputError(file: root.path("shard.json"), message: "is not JSON as a sharded build writes it; expected the output of a sharded build", hint: .shard))
+            return nil
+        }
+        let settings = document.member(document.root, "settings").flatMap { document.kind($0) == .string ? document.string($0) : nil }
+        guard settings == expected else {
+            report.errors.append(InputError(file: root.path("shard.json"), path: "$.settings",
+                                            message: "this shard was built with other options, templates or Threadfold version than this merge is given; expected every shard built, and the merge run, with the same options (a threadfold.json keeps them together)", hint: .shard))
+            return nil
+        }
+        guard root.entry("t") != nil else { return nil }
+        do { return try root.folder("t") } catch {
+            report.errors.append(InputError(file: error.path, message: error.message))
+            return nil
+        }
+    }
+
+    /// One thread folder of a shard: its summary, checked against its folder and against the
+    /// other shards', and its files, each a regular file, to link.
+    private func take(_ folder: String, of shard: String, in threads: Folder, into gathered: inout Shards,
+                      report: inout ArchiveBuilder.Report) throws {
+        let display = threads.path(folder)
+        let thread = try threads.folder(folder)
+        guard let sidecar = thread.read("thread.json") else {
+            report.errors.append(InputError(file: display + "/thread.json", message: "is missing or not a regular file; expected every thread folder of a shard to have its sidecar"))
+            return
+        }
+        let summary = try ThreadSummary.decode(sidecar.bytes, file: display + "/thread.json")
+        // The folder is derived from the thread, as a build derives it; the shard's
+        // own names and paths are never used as they are.
+        let derived = "t/" + ThreadPaths.folder(title: summary.title, id: CommentID(summary.id))
+        guard summary.path == derived, "t/" + folder == derived else {
+            report.errors.append(InputError(file: display + "/thread.json", path: "$.path",
+                                            message: "found \"\(summary.path)\" in folder t/\(folder); expected \"\(derived)\", the folder of this thread's id and title"))
+            return
+        }
+        if let other = gathered.owners[summary.path] {
+            report.errors.append(InputError(file: display, message: "the thread \(summary.path)/ is also in \(other); expected each thread in one shard"))
+            return
+        }
+        gathered.owners[summary.path] = shard
+        // Exactly the files a build writes for this thread, each a regular file.
+        let source = gathered.sources.count - 1
+        for file in Manifest.files(of: [summary]) {
+            let parts = RelativePath.segments(file).dropFirst(2)
+            guard SiteWriter.isSafeRelativePath(file),
+                  let directory = try? thread.folder(at: Array(parts.dropLast())),
+                  directory.entry(String(parts.last!))?.kind == .file else {
+                report.errors.append(InputError(file: threads.path(String(file.dropFirst(2))),
+                                                message: "is missing, a link or not a regular file; expected the page Threadfold wrote there"))
+                return
+            }
+            gathered.links.append((file, source))
+            guard precompress, Precompression.applies(to: file) else { continue }
+            var lacking: [Precompression.Encoding] = []
+            for encoding in Precompression.Encoding.allCases {
+                if directory.entry(String(parts.last!) + encoding.suffix)?.kind == .file {
+                    gathered.links.append((file + encoding.suffix, source))
+                } else {
+                    lacking.append(encoding)
+                }
+            }
+            if !lacking.isEmpty { gathered.unpacked.append((file, lacking)) }
+        }
+        gathered.summaries.append(summary)
+        report.comments += summary.stats.comments
     }
 }
