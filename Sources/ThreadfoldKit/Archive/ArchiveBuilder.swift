@@ -100,60 +100,8 @@ package struct ArchiveBuilder: Sendable {
             guard case .dump(let path, let form) = unit.source else { return nil }
             return (path, unit.display, form)
         }
-        var spare: Manifest?
-        // Dumps are streamed once into spill partitions of whole threads (inside the staging
-        // folder, so a failed or killed build leaves none behind), while the recycled spare is cleaned.
-        var partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?
-        let staging: SiteWriter.Staging
-        do {
-            // An incremental build recycles the spare (the site from two builds ago) whenever it has
-            // a manifest: files it vouches for are kept when their bytes are unchanged, and with
-            // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
-            staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(keepSpare: incremental, recycle: { read in
-                guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
-                spare = manifest
-                return manifest.stamps
-            }, meanwhile: dumpFiles.isEmpty ? nil : { staging in partitioned = partition(dumpFiles, staging: staging) })
-        } catch {
-            // Say what is wrong with the inputs too, so one run reports every problem.
-            report.siteError = error
-            report.errors = check(renderer)
-            return report
-        }
-        if !staging.recycled { spare = nil }
-        let kept = staging.kept ?? [:]
-        let spareUnits = spare?.settings == settings ? spare?.units : nil
-        // The live site's manifest is read only when the recycled spare cannot serve: a unit
-        // that changed in the last build is then rendered again rather than linked.
-        let previous = incremental && spareUnits == nil
-            ? SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.init(bytes:)).flatMap { $0.settings == settings ? $0 : nil }
-            : nil
-        report.incrementalBase = previous != nil || spareUnits != nil
-
-        // 1. One stat per input file, taken before anything is read, so a manifest never pairs a
-        //    newer modification time with older bytes.
-        let signatures = Self.signatures(units)
-        // 2. Every unit's hash, when an earlier build could serve it: untouched files are not read
-        //    (their stat matches). Otherwise rendering hashes the bytes it reads anyway.
-        var hashes = [UInt64?](repeating: nil, count: units.count)
-        if spareUnits != nil || previous != nil {
-            let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [previous, spare].compactMap { $0 })
-            hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
-                if let hash = known[i] { return hash }
-                return InputBudget.scope { try? ContentHash.hash(units[i].read()) }
-            }
-        }
-
-        // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
-        // The live site's table of dump partitions: the last build's input, to compare this one's with.
-        let table = report.incrementalBase && !dumpFiles.isEmpty
-            ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
-            : nil
-        let reuse = Reuse(spareUnits: spareUnits, previous: previous, kept: kept, dumps: table)
-        let actions = units.indices.map { i -> Action in
-            guard let hash = hashes[i] else { return .render(key: nil) }
-            return reuse.action(key: Manifest.key(units[i].key(contentHash: hash)), hash: hash)
-        }
+        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, renderer: renderer, report: &report) else { return report }
+        let plan = self.plan(base: base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
         // 4. The dumps' partitions, read while the staging folder was cleaned.
         var dumps: DumpInputs?
@@ -173,17 +121,142 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: reuse,
+        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
                                     progress: ThreadProgress())
-        var results = work(actions, context: context, hashes: hashes, signatures: signatures, dumps: dumps, progress: progress)
+        let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps, progress: progress)
         // An incremental build keeps its spill beside the site: the next one writes only what changed.
         if let spill = dumps?.spill { if incremental { staging.keep(spill) } else { spill.remove() } }
         report.timings.append(("read and render", clock.lap()))
 
-        // Every unit's threads, files and warnings, compact: a table per unit of work, in unit
-        // order; the listings read the summaries from the tables' own buffers.
-        var tables: [ManifestUnits] = []
         var manifest = Manifest(settings: settings, units: [:], files: [:])
+        let (tables, summaries, dumpTable) = collect(results, dumps: dumps, settings: settings, manifest: &manifest, plan: plan, report: &report)
+        guard report.errors.isEmpty else {
+            staging.abandon()
+            return report
+        }
+
+        report.siteError = try Self.publish(staging) {
+            let listing = try writeListing(summaries, staging: staging, renderer: renderer, base: base, manifest: &manifest, report: &report)
+            // Every file is vouched for by its stamp, for the next build, with its compressed
+            // siblings (counted as files). The threads' files were taken as they were written.
+            (manifest.listing, manifest.listingStamps) = staging.take(listing)
+            report.filesWritten += staging.siblingCounts.written
+            report.filesReused += staging.siblingCounts.unchanged
+            // What the recycled folder held that this build did not take goes.
+            let untaken = Set(staging.untaken)
+            for file in base.kept.keys where untaken.contains(file) { staging.remove(file) }
+            report.timings.append(("index, feeds and sitemap", clock.lap()))
+            if let pagefind {
+                staging.handedToAnotherProgram()
+                try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
+                report.timings.append(("pagefind", clock.lap()))
+            }
+            try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
+                try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
+            }
+            if let dumpTable {
+                try staging.writeMetadata(DumpTable.fileName) { (write) throws(SiteError) in try write(dumpTable.encoded()) }
+            } else {
+                try staging.removeMetadata(DumpTable.fileName)
+            }
+        }
+        report.published = report.siteError == nil
+        report.timings.append(("publish", clock.lap()))
+        return report
+    }
+
+    /// What an earlier build left that this one may reuse: the recycled spare's manifest and
+    /// the files it kept, its units when its settings are this build's, and the live site's
+    /// manifest when the spare cannot serve.
+    struct Base {
+        var spare: Manifest?
+        var kept: [String: FileStamp]
+        var spareUnits: [String: Manifest.Unit]?
+        var previous: Manifest?
+        var exists: Bool { previous != nil || spareUnits != nil }
+    }
+
+    /// Opens the staging folder (recycling the spare in an incremental build) while the dumps
+    /// are partitioned into their spill; nil when the output is refused, with the reason and the
+    /// inputs' own problems in `report`.
+    private func begin(dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String, renderer: ThreadRenderer,
+                       report: inout Report) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
+        var spare: Manifest?
+        // Dumps are streamed once into spill partitions of whole threads (inside the staging
+        // folder, so a failed or killed build leaves none behind), while the recycled spare is cleaned.
+        var partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?
+        let staging: SiteWriter.Staging
+        do {
+            // An incremental build recycles the spare (the site from two builds ago) whenever it has
+            // a manifest: files it vouches for are kept when their bytes are unchanged, and with
+            // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
+            staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(keepSpare: incremental, recycle: { read in
+                guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
+                spare = manifest
+                return manifest.stamps
+            }, meanwhile: dumpFiles.isEmpty ? nil : { staging in partitioned = partition(dumpFiles, staging: staging) })
+        } catch {
+            // Say what is wrong with the inputs too, so one run reports every problem.
+            report.siteError = error
+            report.errors = check(renderer)
+            return nil
+        }
+        if !staging.recycled { spare = nil }
+        let spareUnits = spare?.settings == settings ? spare?.units : nil
+        // The live site's manifest is read only when the recycled spare cannot serve: a unit
+        // that changed in the last build is then rendered again rather than linked.
+        let previous = incremental && spareUnits == nil
+            ? SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.init(bytes:)).flatMap { $0.settings == settings ? $0 : nil }
+            : nil
+        let base = Base(spare: spare, kept: staging.kept ?? [:], spareUnits: spareUnits, previous: previous)
+        report.incrementalBase = base.exists
+        return (staging, base, partitioned)
+    }
+
+    /// What each unit needs, from one stat per input and, where an earlier build could serve,
+    /// its content hash.
+    struct Plan {
+        var signatures: [String: Manifest.Signature]
+        var hashes: [UInt64?]
+        var reuse: Reuse
+        var actions: [Action]
+    }
+
+    private func plan(base: Base, hasDumps: Bool, settings: String) -> Plan {
+        // 1. One stat per input file, taken before anything is read, so a manifest never pairs a
+        //    newer modification time with older bytes.
+        let signatures = Self.signatures(units)
+        // 2. Every unit's hash, when an earlier build could serve it: untouched files are not read
+        //    (their stat matches). Otherwise rendering hashes the bytes it reads anyway.
+        var hashes = [UInt64?](repeating: nil, count: units.count)
+        if base.exists {
+            let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [base.previous, base.spare].compactMap { $0 })
+            let units = self.units
+            hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
+                if let hash = known[i] { return hash }
+                return InputBudget.scope { try? ContentHash.hash(units[i].read()) }
+            }
+        }
+        // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
+        // The live site's table of dump partitions: the last build's input, to compare this one's with.
+        let table = base.exists && hasDumps
+            ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
+            : nil
+        let reuse = Reuse(spareUnits: base.spareUnits, previous: base.previous, kept: base.kept, dumps: table)
+        let actions = units.indices.map { i -> Action in
+            guard let hash = hashes[i] else { return .render(key: nil) }
+            return reuse.action(key: Manifest.key(units[i].key(contentHash: hash)), hash: hash)
+        }
+        return Plan(signatures: signatures, hashes: hashes, reuse: reuse, actions: actions)
+    }
+
+    /// Every unit's threads, files and warnings, compact: a table per unit of work, in unit
+    /// order, added to `report` as each result is let go; the listings read the summaries from
+    /// the tables' own buffers. Sets the manifest's input files, and refuses a site of no thread.
+    private func collect(_ results: [UnitResult], dumps: DumpInputs?, settings: String, manifest: inout Manifest, plan: Plan,
+                         report: inout Report) -> (tables: [ManifestUnits], summaries: PackedSummaries, dumpTable: DumpTable?) {
+        var results = results
+        var tables: [ManifestUnits] = []
         // Messages about dumps come in the order of their files and lines, whatever partition found them.
         var dumpErrors: [InputError] = []
         var dumpWarnings: [InputError] = []
@@ -210,83 +283,60 @@ package struct ArchiveBuilder: Sendable {
             let places = MessagePlaces(files: dumps.files)
             report.errors += places.sorted(dumpErrors)
             report.warnings += places.sorted(dumpWarnings)
-            dumpWarnings = []
         }
-        manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: signatures)
+        manifest.files = Self.fileStates(units: units, hashes: readHashes, signatures: plan.signatures)
         report.threads = summaries.count
         // Threads with nothing to show are left out with a warning; a site of none is no site.
         if summaries.count == 0, shard == nil, report.errors.isEmpty, report.warnings.contains(where: { $0.kind == "emptyThread" }) {
             report.errors.append(InputError(file: units.first?.display ?? "-",
                                             message: "no thread has anything to show (each is named in a warning above); expected at least one thread with a comment or an opening post (nothing was published)"))
         }
-        guard report.errors.isEmpty else {
-            staging.abandon()
-            return report
-        }
+        return (tables, summaries, dumpTable)
+    }
 
-        report.siteError = try Self.publish(staging) {
-            let ordered = ThreadSummary.sortedForIndex(summaries)
-            report.threadPaths = ordered.map(\.path)
-            // Each listing file is written as soon as it is rendered.
-            var listing: [String] = []
-            let write = { (path: String, bytes: [UInt8], mode: UInt32) throws in
-                listing.append(path)
-                // An unchanged listing page keeps its file (and date) from an earlier build; an
-                // asset of narrower mode is written afresh, never linked with another mode.
-                let reused = try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
-                    && staging.link(path, expected: nil, bytes: bytes)
-                let written = try !reused && staging.write(path, bytes, mode: mode)
-                report.count(path, written: written)
-            }
-            if shard == nil {
-                // Listings depend on the settings and the summaries alone: when both are as an
-                // earlier build left them, its listing files are taken as they are.
-                let digest = ContentHash.hex(ordered.digest())
-                manifest.listingHash = digest
-                if let reused = try reuseListing(digest: digest, staging: staging, spare: spareUnits == nil ? nil : spare, previous: previous) {
-                    listing = reused
-                    for path in reused { report.count(path, written: false) }
-                } else {
-                    try renderer.listing(ordered, jobs: jobs, write: write)
-                }
-            } else {
-                var w = JSONWriter(pretty: false)
-                w.object { w in
-                    w.field("shard", "\(shard!.index)/\(shard!.count)")
-                    w.field("threads", ordered.count)
-                    w.field("version", Threadfold.version)
-                    // What the shard's pages were rendered with: a merge with other options
-                    // (another --authors, another --per-page) would join pages that disagree.
-                    w.field("settings", BuildSettings.mergeHash(options, resources: resources))
-                }
-                try write("shard.json", w.out + [0x0A], ResourceStore.publishedMode)
-            }
-            // Every file is vouched for by its stamp, for the next build, with its compressed
-            // siblings (counted as files). The threads' files were taken as they were written.
-            (manifest.listing, manifest.listingStamps) = staging.take(listing)
-            report.filesWritten += staging.siblingCounts.written
-            report.filesReused += staging.siblingCounts.unchanged
-            // What the recycled folder held that this build did not take goes.
-            let untaken = Set(staging.untaken)
-            for file in kept.keys where untaken.contains(file) { staging.remove(file) }
-            report.timings.append(("index, feeds and sitemap", clock.lap()))
-            if let pagefind {
-                staging.handedToAnotherProgram()
-                try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
-                report.timings.append(("pagefind", clock.lap()))
-            }
-            try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
-                try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
-            }
-            if let dumpTable {
-                try staging.writeMetadata(DumpTable.fileName) { (write) throws(SiteError) in try write(dumpTable.encoded()) }
-            } else {
-                try staging.removeMetadata(DumpTable.fileName)
-            }
+    /// Writes the index, sections, feeds and sitemap (or a shard's `shard.json`), each file as it
+    /// is rendered, or takes an earlier build's when the summaries and settings are unchanged.
+    /// Returns the listing's paths.
+    private func writeListing(_ summaries: PackedSummaries, staging: SiteWriter.Staging, renderer: ThreadRenderer, base: Base,
+                              manifest: inout Manifest, report: inout Report) throws -> [String] {
+        let ordered = ThreadSummary.sortedForIndex(summaries)
+        report.threadPaths = ordered.map(\.path)
+        var listing: [String] = []
+        var counts: [(path: String, written: Bool)] = []
+        let previous = base.previous
+        let write = { (path: String, bytes: [UInt8], mode: UInt32) throws in
+            listing.append(path)
+            // An unchanged listing page keeps its file (and date) from an earlier build; an
+            // asset of narrower mode is written afresh, never linked with another mode.
+            let reused = try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
+                && staging.link(path, expected: nil, bytes: bytes)
+            let written = try !reused && staging.write(path, bytes, mode: mode)
+            counts.append((path, written))
         }
-        report.published = report.siteError == nil
-        report.timings.append(("publish", clock.lap()))
-        return report
+        defer { for count in counts { report.count(count.path, written: count.written) } }
+        if let shard {
+            var w = JSONWriter(pretty: false)
+            w.object { w in
+                w.field("shard", "\(shard.index)/\(shard.count)")
+                w.field("threads", ordered.count)
+                w.field("version", Threadfold.version)
+                // What the shard's pages were rendered with: a merge with other options
+                // (another --authors, another --per-page) would join pages that disagree.
+                w.field("settings", BuildSettings.mergeHash(options, resources: resources))
+            }
+            try write("shard.json", w.out + [0x0A], ResourceStore.publishedMode)
+            return listing
+        }
+        // Listings depend on the settings and the summaries alone: when both are as an
+        // earlier build left them, its listing files are taken as they are.
+        let digest = ContentHash.hex(ordered.digest())
+        manifest.listingHash = digest
+        if let reused = try reuseListing(digest: digest, staging: staging, spare: base.spareUnits == nil ? nil : base.spare, previous: previous) {
+            for path in reused { counts.append((path, false)) }
+            return reused
+        }
+        try renderer.listing(ordered, jobs: jobs, write: write)
+        return listing
     }
 
     /// The listing files (with their compressed siblings) of an earlier build with these settings
