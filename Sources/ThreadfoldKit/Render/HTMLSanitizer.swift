@@ -9,8 +9,8 @@ import Foundation
 /// is repaired the same way. The tree is then written out again from an allowlist, keeping to
 /// each element's content model, so the output passes the W3C checker whatever came in:
 /// - kept: paragraphs, line breaks, emphasis, code, pre, blockquotes (and `<aside>` quotes and
-///   oneboxes, as blockquotes), lists, links, headings (h1 and h2 become h3, so a comment cannot
-///   outrank the page's own), strikethrough, superscript, subscript, rules, images and tables
+///   oneboxes, as blockquotes), lists, links, headings (at their own levels: `ThreadRenderer` fits them
+///   into the page's outline with `HeadingLevels`), strikethrough, superscript, subscript, rules, images and tables
 ///   (whole or not at all: a row or cell is kept only inside a kept table, with its alignment
 ///   but not its span; rows without cells go; the table scrolls in a box of its own);
 /// - a block inside an element that takes phrasing content only (`<code><ol>`, `<a><p>`, a
@@ -121,7 +121,7 @@ package struct HTMLSanitizer: Sendable {
     static let kept: [String: String] = [
         "p": "p", "br": "br", "em": "em", "i": "em", "strong": "strong", "b": "strong",
         "code": "code", "pre": "pre", "blockquote": "blockquote", "ul": "ul", "ol": "ol", "li": "li",
-        "a": "a", "h1": "h3", "h2": "h3", "h3": "h3", "h4": "h4", "h5": "h5", "h6": "h6",
+        "a": "a", "h1": "h1", "h2": "h2", "h3": "h3", "h4": "h4", "h5": "h5", "h6": "h6",
         "del": "del", "s": "del", "strike": "del", "sup": "sup", "sub": "sub", "hr": "hr", "aside": "blockquote",
         "img": "img", "table": "table", "caption": "caption", "thead": "thead", "tbody": "tbody", "tfoot": "tfoot",
         "tr": "tr", "th": "th", "td": "td",
@@ -134,9 +134,9 @@ package struct HTMLSanitizer: Sendable {
     ]
     static let void: Set<String> = ["br", "hr", "img"]
     /// Kept elements that are blocks: never written inside an element of `phrasingOnly`.
-    static let blocks: Set<String> = ["p", "pre", "blockquote", "ul", "ol", "li", "h3", "h4", "h5", "h6", "hr", "table"]
+    static let blocks: Set<String> = ["p", "pre", "blockquote", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "table"]
     /// Kept elements whose content must be phrasing content.
-    static let phrasingOnly: Set<String> = ["p", "pre", "h3", "h4", "h5", "h6", "em", "strong", "code", "a", "del", "sup", "sub"]
+    static let phrasingOnly: Set<String> = ["p", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "em", "strong", "code", "a", "del", "sup", "sub"]
     /// Elements dropped with everything inside them.
     static let dropped: Set<String> = [
         "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math",
@@ -237,7 +237,7 @@ private struct Writer {
     /// How one element is written: its tag (nil: unwrapped to its content), and the opening
     /// tag's bytes.
     func decide(_ node: UnsafeMutablePointer<GumboNode>, name: String) -> (tag: String?, opening: String) {
-        guard var tag = HTMLSanitizer.kept[name] else { return (nil, "") }
+        guard let tag = HTMLSanitizer.kept[name] else { return (nil, "") }
         if let parents = HTMLSanitizer.tableParents[tag] {
             // The table reserved room for its parts under the nesting limit.
             guard let parent = open.last?.tag, parents.contains(parent) else { return (nil, "") }
@@ -270,7 +270,6 @@ private struct Writer {
             // one, so a body's leading blank line survives.
             return ("pre", "<pre>\n")
         default:
-            if name == "h1" || name == "h2" { tag = "h3" }
             return (tag, "<\(tag)>")
         }
     }
