@@ -648,11 +648,45 @@ package struct MarkdownRenderer: Sendable {
             guard let literal = cmark_node_get_literal(text), let box = MarkdownRenderer.newNode(CMARK_NODE_CUSTOM_INLINE) else { continue }
             let rest = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self) + 3, count: strlen(literal) - 3))
             setLiteral(text, rest)
-            cmark_node_set_on_enter(box, checked ? "<input type=\"checkbox\" checked=\"\" disabled=\"\">" : "<input type=\"checkbox\" disabled=\"\">")
+            // The box is named by its item's words, as a label would name it (axe-core's `label`).
+            var opening: [UInt8] = Array((checked ? "<input type=\"checkbox\" checked=\"\" disabled=\"\" aria-label=\"" : "<input type=\"checkbox\" disabled=\"\" aria-label=\"").utf8)
+            HTML.escape(String(decoding: Self.words(of: cmark_node_parent(text)), as: UTF8.self), into: &opening)
+            opening.append(contentsOf: "\">".utf8)
+            opening.append(0)
+            opening.withUnsafeBufferPointer { cmark_node_set_on_enter(box, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
             cmark_node_set_on_exit(box, "")
             cmark_node_insert_before(text, box)
         }
     }
+
+    /// The text of `node`'s inline content (its text and code spans), white space runs as one
+    /// space, at most `taskNameLimit` bytes cut at a character's start: a task box's name.
+    private static func words(of node: OpaquePointer?) -> [UInt8] {
+        guard let node, let iterator = cmark_iter_new(node) else { return [] }
+        defer { cmark_iter_free(iterator) }
+        var out: [UInt8] = []
+        while out.count < taskNameLimit {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(child)
+            if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { out.append(0x20); continue }
+            guard type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE, let literal = cmark_node_get_literal(child) else { continue }
+            out.append(contentsOf: buffer(literal))
+        }
+        var words: [UInt8] = []
+        for byte in out where !(byte == 0x20 && (words.last == 0x20 || words.isEmpty)) {
+            words.append(byte == 0x09 || byte == 0x0A ? 0x20 : byte)
+        }
+        while words.last == 0x20 { words.removeLast() }
+        guard words.count > taskNameLimit else { return words }
+        var end = taskNameLimit
+        while end > 0, words[end] & 0xC0 == 0x80 { end -= 1 }
+        return Array(words[..<end])
+    }
+
+    /// The most bytes of a task box's name.
+    static let taskNameLimit = 160
 
     /// Replaces paragraphs that hold a pipe table (`MarkdownTable`) with the table. Its cells are
     /// parsed by cmark in one more document, one ATX heading per cell (a heading holds inline

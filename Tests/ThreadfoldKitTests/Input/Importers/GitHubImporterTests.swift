@@ -21,7 +21,7 @@ struct GitHubImporterTests {
         #expect(c.map { $0.authorFlair ?? "-" } == ["owner", "-", "contributor", "bot", "owner"])
         #expect(record.info.unarchivedComments == 1)
         let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
-        #expect(page.contains(#"<input type="checkbox" checked="" disabled="">"#) && page.contains("<th>depth</th>"))
+        #expect(page.contains(#"<input type="checkbox" checked="" disabled="" aria-label="#) && page.contains("<th>depth</th>"))
     }
 
     @Test("comments alone, as an array or wrapped in data: the first comment's links name the thread")
