@@ -85,6 +85,9 @@ package struct ThreadInfo: Sendable {
     /// The Markdown flavour the source writes in, when its importer knows it (`reddit` for
     /// Reddit); nil reads as GFM.
     package var markdownFlavor: MarkdownFlavor?
+    /// The source writes emoji in its Markdown as `:name:` shortcodes (Discourse, GitHub), which
+    /// the renderer shows as the emoji (`EmojiShortcodes`).
+    package var emojiShortcodes = false
     /// Top-level comments the export knows of but does not contain.
     package var unarchivedComments: Int = 0
     /// The opening post's score (a Reddit submission's), when the source has one.

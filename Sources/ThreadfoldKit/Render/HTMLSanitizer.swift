@@ -24,9 +24,9 @@ import Foundation
 ///   is known; otherwise a relative link keeps its text only and a relative image its alt text,
 ///   since a root-relative `/u/name` breaks once the archive is hosted elsewhere. Links get
 ///   `rel="nofollow ugc noopener"` and images `loading="lazy"`;
-/// - emoji images (Discourse's `<img class="emoji" alt=":heart:">`) become their emoji, or
-///   their alt text when the emoji is not a common one; Discourse's lightbox captions
-///   ("image 841×150 22.4 KB") are dropped.
+/// - emoji images (Discourse's `<img class="emoji" alt=":heart:">`) become their emoji
+///   (`EmojiShortcodes`), or their alt text for a name not in the table (a forum's own emoji);
+///   Discourse's lightbox captions ("image 841×150 22.4 KB") are dropped.
 ///
 /// The tree is walked with an explicit stack. A body with more than `tagLimit` tags, or with so
 /// many formatting elements left open that HTML5's reconstruction would multiply them, is shown
@@ -154,20 +154,6 @@ package struct HTMLSanitizer: Sendable {
     /// Kept elements nested deeper than this are unwrapped to their text: browsers stop nesting
     /// at a few hundred elements and a comment needs nothing like that.
     static let nestingLimit = 32
-
-    /// Common emoji by the shortcode Discourse (and GitHub) write as an image's alt text.
-    static let emoji: [String: String] = [
-        ":heart:": "❤️", ":smile:": "😄", ":smiley:": "😃", ":grinning:": "😀", ":slight_smile:": "🙂", ":wink:": "😉",
-        ":laughing:": "😆", ":joy:": "😂", ":rofl:": "🤣", ":blush:": "😊", ":innocent:": "😇", ":thinking:": "🤔",
-        ":neutral_face:": "😐", ":confused:": "😕", ":frowning:": "😦", ":slight_frown:": "🙁", ":cry:": "😢", ":sob:": "😭",
-        ":angry:": "😠", ":rage:": "😡", ":scream:": "😱", ":open_mouth:": "😮", ":sweat_smile:": "😅", ":sunglasses:": "😎",
-        ":heart_eyes:": "😍", ":kissing_heart:": "😘", ":stuck_out_tongue:": "😛", ":roll_eyes:": "🙄", ":upside_down_face:": "🙃",
-        ":+1:": "👍", ":thumbsup:": "👍", ":-1:": "👎", ":thumbsdown:": "👎", ":clap:": "👏", ":pray:": "🙏", ":wave:": "👋",
-        ":ok_hand:": "👌", ":muscle:": "💪", ":raised_hands:": "🙌", ":point_up:": "☝️", ":eyes:": "👀", ":fire:": "🔥",
-        ":tada:": "🎉", ":rocket:": "🚀", ":star:": "⭐", ":sparkles:": "✨", ":100:": "💯", ":warning:": "⚠️",
-        ":white_check_mark:": "✅", ":heavy_check_mark:": "✔️", ":x:": "❌", ":question:": "❓", ":exclamation:": "❗",
-        ":bulb:": "💡", ":bug:": "🐛", ":coffee:": "☕", ":beers:": "🍻", ":skull:": "💀", ":poop:": "💩", ":slightly_smiling_face:": "🙂",
-    ]
 }
 
 /// The children of a node, as pointers.
@@ -298,7 +284,7 @@ private struct Writer {
         let classes = (attribute(node, "class") ?? "").split(separator: " ")
         var text: [UInt8] = []
         if classes.contains("emoji") {
-            HTML.escape(HTMLSanitizer.emoji[alt] ?? alt, into: &text)
+            HTML.escape(EmojiShortcodes.emoji(shortcode: alt) ?? alt, into: &text)
             return String(decoding: text, as: UTF8.self)
         }
         guard let src = attribute(node, "src"), let url = resolve(src, image: true) else {

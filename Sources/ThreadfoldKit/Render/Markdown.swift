@@ -62,14 +62,19 @@ package struct MarkdownRenderer: Sendable {
 
     /// Renders `markdown` in the flavour the options name, else `sourceFlavor` (the one its
     /// importer chose), else GFM. `spoilerLabel` is what screen readers hear before a spoiler.
-    package func render(_ markdown: String, sourceFlavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler") -> HTML {
+    /// With `emoji`, a `:name:` shortcode in text (not in code) is shown as its emoji
+    /// (`EmojiShortcodes`), as Discourse and GitHub show them.
+    package func render(_ markdown: String, sourceFlavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler", emoji: Bool = false) -> HTML {
         if markdown.utf8.count > options.maxBytes || isPathological(markdown) { return plainText(markdown) }
         let flavor = options.flavor ?? sourceFlavor ?? .gfm
         // cmark copies control characters and noncharacters through; HTML forbids them.
         let text = HTML.scrub(markdown)
         let hardBreaks = options.hardBreaks ?? (flavor != .reddit)
-        if !options.smart, let html = Self.plainParagraphs(text, flavor: flavor, hardBreaks: hardBreaks) { return html }
-        return renderWithCmark(text, flavor: flavor, hardBreaks: hardBreaks, spoilerLabel: spoilerLabel) ?? plainText(markdown)
+        if !options.smart, let html = Self.plainParagraphs(text, flavor: flavor, hardBreaks: hardBreaks) {
+            // Plain paragraphs are text, `<p>` and `<br>`: a shortcode's name holds none of `<>&;`.
+            return emoji ? HTML(trusted: EmojiShortcodes.replacing(in: html.raw)) : html
+        }
+        return renderWithCmark(text, flavor: flavor, hardBreaks: hardBreaks, spoilerLabel: spoilerLabel, emoji: emoji) ?? plainText(markdown)
     }
 
     /// `text` as `PlainMarkdown` renders it, when it is plain paragraphs and none of the
@@ -81,7 +86,7 @@ package struct MarkdownRenderer: Sendable {
     }
 
     /// `text` (scrubbed) rendered by cmark and the flavour's extensions, or nil if cmark fails.
-    func renderWithCmark(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool, spoilerLabel: String) -> HTML? {
+    func renderWithCmark(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool, spoilerLabel: String, emoji: Bool = false) -> HTML? {
         var text = text
         // The extensions' delimiters typed with a backslash (`\~`, `\^`) stand as private-use
         // characters while cmark and the extensions read the text, so they stay as typed.
@@ -120,6 +125,7 @@ package struct MarkdownRenderer: Sendable {
                 }
             }
             if escapes.used { escapes.restore(document) }
+            if emoji && ByteSearch.contains(UInt8(ascii: ":"), in: buffer) { applyEmoji(document) }
             // Links and images need '[' or '<' (autolinks); without either there is nothing to check.
             if ByteSearch.contains(UInt8(ascii: "["), in: buffer) || ByteSearch.contains(UInt8(ascii: "<"), in: buffer) {
                 removeRefusedURLs(document)
@@ -656,6 +662,28 @@ package struct MarkdownRenderer: Sendable {
             opening.withUnsafeBufferPointer { cmark_node_set_on_enter(box, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
             cmark_node_set_on_exit(box, "")
             cmark_node_insert_before(text, box)
+        }
+    }
+
+    /// Every text node's `:name:` shortcodes as their emoji (code spans and blocks are other
+    /// node types, so they keep theirs).
+    private func applyEmoji(_ document: OpaquePointer) {
+        var texts: [OpaquePointer] = []
+        do {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_TEXT else { continue }
+                texts.append(node)
+            }
+        }
+        for node in texts {
+            guard let literal = cmark_node_get_literal(node) else { continue }
+            let text = String(decoding: Self.buffer(literal), as: UTF8.self)
+            let replaced = EmojiShortcodes.replacing(in: text)
+            if replaced != text { setLiteral(node, Array(replaced.utf8)) }
         }
     }
 

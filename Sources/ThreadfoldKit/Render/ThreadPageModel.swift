@@ -18,7 +18,7 @@ struct ThreadPageModel: TemplateModel {
         /// A comment's reply section: the summary with its precomputed counts, the shown replies
         /// and the fold with the rest, by reply block.
         case replies(Int32)
-        /// The fold inside a reply section: "Show 8 more replies by 3 people", by reply block.
+        /// The fold inside a reply section: "Show 2 more replies (8 comments, 3 people)", by reply block.
         case more(Int32)
         /// "Continue this thread", by comment.
         case continued(Int32)
@@ -399,8 +399,14 @@ struct ThreadPageModel: TemplateModel {
         let b = Int(index)
         switch key.field {
         case .summary:
-            var text = language.counts.moreReplies(blocks[b].hidden.count)
-            if blocks[b].hiddenPeople > 0 { text += " " + language.counts.byPeople(Int(blocks[b].hiddenPeople)) }
+            // "Show 1 more reply (5 comments, 4 people)": the comments are the whole hidden branch,
+            // said only when there are more of them than replies, and so are the people.
+            let replies = blocks[b].hidden.count, comments = Int(blocks[b].hiddenComments), people = Int(blocks[b].hiddenPeople)
+            var text = language.counts.moreReplies(replies)
+            var details: [String] = []
+            if comments > replies { details.append(language.counts.comments(comments)) }
+            if people > 0 { details.append(language.counts.foldPeople(people)) }
+            if !details.isEmpty { text += language.foldDetails(field: "list", details.joined(separator: language.listSeparator)) }
             return .text(text)
         case .hide: return .text(language.counts.hideReplies(blocks[b].hidden.count))
         case .count: return .int(blocks[b].hidden.count)

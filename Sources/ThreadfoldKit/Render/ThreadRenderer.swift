@@ -61,6 +61,8 @@ package struct ThreadRenderer: Sendable {
     struct BodyContext {
         var flavor: MarkdownFlavor?
         var spoilerLabel: String
+        /// `:name:` shortcodes in Markdown are shown as their emoji (`ThreadInfo.emojiShortcodes`).
+        var emoji = false
 
         init(flavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler") {
             self.flavor = flavor
@@ -70,6 +72,7 @@ package struct ThreadRenderer: Sendable {
         init(_ info: ThreadInfo, _ language: PageLanguage) {
             flavor = info.markdownFlavor
             spoilerLabel = language.strings.text("spoiler")
+            emoji = info.emojiShortcodes
         }
     }
 
@@ -84,7 +87,8 @@ package struct ThreadRenderer: Sendable {
               below parent: Int = commentsHeadingLevel) -> HTML {
         switch format {
         case .markdown:
-            return HeadingLevels.fit(markdown.render(text, sourceFlavor: context.flavor, spoilerLabel: context.spoilerLabel), below: parent)
+            let html = markdown.render(text, sourceFlavor: context.flavor, spoilerLabel: context.spoilerLabel, emoji: context.emoji)
+            return HeadingLevels.fit(html, below: parent)
         case .html: return HeadingLevels.fit(sanitizer.sanitize(text), below: parent)
         case .text: return markdown.plainText(text)
         }

@@ -70,11 +70,11 @@ struct MarkdownTableTests {
         let table = "| a |\n|---|\n| b |"
         #expect(!Self.renderer.render(table, sourceFlavor: .commonmark).raw.contains("<table>"))
         #expect(Self.renderer.render(table, sourceFlavor: .reddit).raw.contains("<table>"))
-        #expect(Self.render("- [x] done\n- [ ] todo") == #"<ul><li><input type="checkbox" checked="" disabled="" aria-label="done"> done</li><li><input type="checkbox" disabled="" aria-label="todo"> todo</li></ul>"#)
+        #expect(Self.render("- [x] done\n- [ ] todo") == #"<ul><li><input type="checkbox" checked="" disabled=""> done</li><li><input type="checkbox" disabled=""> todo</li></ul>"#)
         #expect(Self.render("- [x] done", .reddit) == "<ul><li>[x] done</li></ul>")
         #expect(Self.render("- [x] done", .commonmark) == "<ul><li>[x] done</li></ul>")
         #expect(Self.render("- [x]") == "<ul><li>[x]</li></ul>")
-        #expect(Self.render("1. [X] ordered") == #"<ol><li><input type="checkbox" checked="" disabled="" aria-label="ordered"> ordered</li></ol>"#)
+        #expect(Self.render("1. [X] ordered") == #"<ol><li><input type="checkbox" checked="" disabled=""> ordered</li></ol>"#)
     }
 
     @Test("a task box is named by its item's words, escaped and bounded")

@@ -9,6 +9,7 @@
 /// entry with id 2) is its score. `category_id` becomes the category's name when the forum's
 /// categories were given (`ImportOptions.categoryNames`), else "Category N", and the thread
 /// links `/t/<slug>/<id>`, which the renderer makes absolute against the forum's address.
+/// Emoji shortcodes (`:confetti_ball:`) in the title and in `raw` bodies are shown as their emoji.
 enum DiscourseImporter: ImporterForm {
     static let name = "discourse"
     static let described = "a Discourse topic (/t/<id>.json)"
@@ -29,7 +30,9 @@ enum DiscourseImporter: ImporterForm {
         var record = ThreadRecord(file: context.file, source: document.bytes)
         let root = document.root
         record.info.id = context.id(root, "id", "$")
-        record.info.title = context.string(root, "title", "$")
+        // Discourse shows a title's `:name:` shortcodes as emoji, as it does a body's.
+        record.info.title = context.string(root, "title", "$").map(EmojiShortcodes.replacing)
+        record.info.emojiShortcodes = true
         // Discourse exports name a category only by number; tags come as names.
         if let tags = document.member(root, "tags"), document.kind(tags) == .array {
             document.forEachElement(tags) { _, tag in

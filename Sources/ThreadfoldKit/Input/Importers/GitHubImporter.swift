@@ -50,6 +50,7 @@ enum GitHubImporter: ImporterForm {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)
+        record.info.emojiShortcodes = true
         var list: (node: Int, key: String?)?
         var expected: Int?
         switch document.kind(root) {
