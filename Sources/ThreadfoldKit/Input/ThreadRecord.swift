@@ -3,6 +3,24 @@ public enum BodyFormat: String, Sendable, CaseIterable {
     case markdown, html, text
 }
 
+/// One kind of reaction a post got and how many, as the source counts them (GitHub's 👍 3,
+/// Discourse's ❤️ likes, Mastodon's ⭐ favourites): shown as they are, never added into points.
+package struct Reaction: Sendable, Equatable {
+    /// The emoji the source shows for it.
+    package var emoji: String
+    package var count: Int64
+
+    package init(_ emoji: String, _ count: Int64) {
+        self.emoji = emoji
+        self.count = count
+    }
+
+    /// `(emoji, count)` pairs as reactions, leaving out those counted 0 (or not at all).
+    package static func counted(_ pairs: [(String, Int64?)]) -> [Reaction] {
+        pairs.compactMap { emoji, count in count.flatMap { $0 > 0 ? Reaction(emoji, $0) : nil } }
+    }
+}
+
 /// One comment as read from the input: plain values, ids as strings, nothing resolved yet.
 package struct CommentRecord: Sendable {
     package var id: CommentID
@@ -20,7 +38,10 @@ package struct CommentRecord: Sendable {
     package var createdAt: Timestamp?
     package var editedAt: Timestamp?
     package var edited: Bool
+    /// Points, for a source that counts them (Reddit, Hacker News, Lobsters, Lemmy); nil otherwise.
     package var score: Int64?
+    /// Reactions, for a source that counts those instead (GitHub, Discourse, Mastodon).
+    package var reactions: [Reaction] = []
     package var deleted: Bool
     package var removed: Bool
     package var authorFlair: String?
@@ -29,6 +50,12 @@ package struct CommentRecord: Sendable {
     package var authorDeleted = false
     /// Where the comment stands in the input, for messages.
     package var origin: RecordOrigin
+
+    /// What `top` orders by: the score, else the reactions added up, else 0.
+    package var rank: Int64 {
+        if let score { return score }
+        return reactions.reduce(0) { $0.addingReportingOverflow($1.count).overflow ? Int64.max : $0 + $1.count }
+    }
 
     package init(id: CommentID, parentID: CommentID? = nil, author: String? = nil, body: String = "",
                 createdAt: Timestamp? = nil, editedAt: Timestamp? = nil, edited: Bool = false,
@@ -90,8 +117,10 @@ package struct ThreadInfo: Sendable {
     package var emojiShortcodes = false
     /// Top-level comments the export knows of but does not contain.
     package var unarchivedComments: Int = 0
-    /// The opening post's score (a Reddit submission's), when the source has one.
+    /// The opening post's points (a Reddit submission's, a Hacker News story's), when the source has them.
     package var score: Int64?
+    /// The opening post's reactions (a GitHub issue's), when the source has them.
+    package var reactions: [Reaction] = []
     /// A category the thread belongs to, when the source has one.
     package var category: String?
     /// Free-form labels, in input order.

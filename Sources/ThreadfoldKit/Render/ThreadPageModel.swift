@@ -36,6 +36,10 @@ struct ThreadPageModel: TemplateModel {
         case item(TimelineItem)
         /// A notice about the thread (closed, pinned, split), by its place in the page model's notices.
         case notice(Int32)
+        /// A post's reactions ("👍 3 · ❤️ 1"), by comment, or -1 for the opening post.
+        case reactions(Int32)
+        /// One of them: its post as above, and its place in the post's reactions.
+        case reaction(Int32, Int32)
 
         var kind: Int {
             switch self {
@@ -56,6 +60,8 @@ struct ThreadPageModel: TemplateModel {
             case .atSource: return 14
             case .item: return 15
             case .notice: return 16
+            case .reactions: return 17
+            case .reaction: return 18
             }
         }
     }
@@ -212,8 +218,25 @@ struct ThreadPageModel: TemplateModel {
             default: return nil
             }
         case .notice(let place): return notice(key, index: Int(shownNotices[Int(place)].notice))
+        case .reactions(let post):
+            let list = reactions(of: post)
+            switch key.field {
+            case .text: return .text(strings.join(list.map { "\($0.emoji) \(strings.number(Int(clamping: $0.count)))" }))
+            case .items: return .list(list.indices.map { .node(.reaction(post, Int32($0))) })
+            default: return nil
+            }
+        case .reaction(let post, let i):
+            let reaction = reactions(of: post)[Int(i)]
+            switch key.field {
+            case .emoji: return .text(reaction.emoji)
+            case .count: return .int(Int(clamping: reaction.count))
+            default: return nil
+            }
         }
     }
+
+    /// The reactions of comment `post`, or of the opening post for -1.
+    func reactions(of post: Int32) -> [Reaction] { post < 0 ? info.reactions : records[Int(post)].reactions }
 
     /// The top level in display order: the top-level comments, with each notice before the
     /// comment its place names (after them all when it names none).
@@ -272,6 +295,7 @@ struct ThreadPageModel: TemplateModel {
         case .created: return info.createdAt.map { .node(.time($0)) } ?? .null
         case .url: return URLPolicy.originalLink(info.url).map(Value.text) ?? .null
         case .score: return info.score.map { .node(.score($0)) } ?? .null
+        case .reactions: return info.reactions.isEmpty ? .null : .node(.reactions(-1))
         case .tags: return info.tags.isEmpty ? .null : .list(info.tags.map(Value.text))
         case .stats:
             return .text(strings.join([
@@ -335,6 +359,9 @@ struct ThreadPageModel: TemplateModel {
         case .score:
             guard let score = records[index].score, !flags.contains(.placeholder) else { return .null }
             return .node(.score(score))
+        case .reactions:
+            guard !records[index].reactions.isEmpty, !flags.contains(.placeholder) else { return .null }
+            return .node(.reactions(entry.comment))
         case .body: return bodies[index].map(Value.html) ?? .null
         case .unarchived:
             let count = records[index].unarchivedReplies

@@ -293,7 +293,7 @@ struct NoticePageTests {
         // Without likes, `top` orders the comments as `oldest` does, less the notices: not offered after it,
         // while `oldest` after `top` shows the notices `top` lacks, so it is.
         var unliked = try Self.topic()
-        for i in unliked.comments.indices { unliked.comments[i].score = nil }
+        for i in unliked.comments.indices { unliked.comments[i].reactions = [] }
         #expect(try files(unliked, [.oldest, .top]).keys.sorted() == ["t/t-57/index.html"])
         let topFirst = try files(unliked, [.top, .oldest])
         #expect(Self.timeline(try #require(topFirst["t/t-57/index.html"])) == ["c-2", "c-3", "c-14"])

@@ -6,7 +6,7 @@
 /// deleted post; moderator posts (`post_type` 2) and whispers (4) are marked as such; small-action
 /// posts (3: the topic closed, pinned, split) are notices, not comments (`NoticeRecord`). A
 /// post with `version` above 1 is edited (at `updated_at`); `like_count` (or the `actions_summary`
-/// entry with id 2) is its score. `category_id` becomes the category's name when the forum's
+/// entry with id 2) is its ❤️ reaction. `category_id` becomes the category's name when the forum's
 /// categories were given (`ImportOptions.categoryNames`), else "Category N", and the thread
 /// links `/t/<slug>/<id>`, which the renderer makes absolute against the forum's address.
 /// Emoji shortcodes (`:confetti_ball:`) in the title and in `raw` bodies are shown as their emoji.
@@ -114,7 +114,8 @@ enum DiscourseImporter: ImporterForm {
             case 4: comment.authorFlair = "whisper"
             default: comment.authorFlair = context.string(post, "user_title", path).flatMap { $0.isEmpty ? nil : $0 }
             }
-            comment.score = context.integer(post, "like_count", path) ?? likes(&context, post, path)
+            // Discourse counts likes, shown under a post as a heart.
+            comment.reactions = Reaction.counted([("❤️", context.integer(post, "like_count", path) ?? likes(&context, post, path))])
             record.comments.append(comment)
         }
         if !smallActions.isEmpty {

@@ -4,7 +4,8 @@
 ///
 /// - The post: `name` the title, `body` (Markdown) the opening post, a link post's `url` a link
 ///   above it, `ap_id` the original link, `published`; the view's `creator` is the author and its
-///   `community` the category (`c/name`). `counts.comments` is Lemmy's own count.
+///   `community` the category (`c/name`). `counts.comments` is Lemmy's own count, `counts.score`
+///   the post's points.
 /// - A comment view: `comment.id`; `comment.path` ("0.12.34", the chain of ids from the post, so
 ///   the parent is the second-to-last id and "0.x" is top level); `content` (Markdown);
 ///   `published`; `updated` (edited); `deleted` and `removed` (placeholders); `creator` (its
@@ -40,7 +41,10 @@ enum LemmyImporter: ImporterForm {
         var expected: Int?
         if let view = context.object(root, "post_view", "$") {
             readPost(&context, &record, view, "$.post_view")
-            if let counts = context.object(view, "counts", "$.post_view") { expected = context.count(counts, "comments", "$.post_view.counts") }
+            if let counts = context.object(view, "counts", "$.post_view") {
+                expected = context.count(counts, "comments", "$.post_view.counts")
+                record.info.score = context.integer(counts, "score", "$.post_view.counts")
+            }
         }
         guard let list = context.array(root, "comments", "$") else { return [record] }
         // Each comment's ancestors in the file's order, for the counts of descendants not archived.

@@ -18,7 +18,8 @@ struct MastodonImporterTests {
         #expect(c.map(\.id.string) == ["112030000000000002", "112030000000000003", "112030000000000004", "112030000000000006"])
         #expect(c.map { $0.parentID?.string ?? "-" } == ["-", "112030000000000002", "112030000000000003", "-"])
         #expect(c.map { $0.author ?? "-" } == ["ben@fosstodon.org", "ann@mastodon.social", "cho@hachyderm.io", "threadbot@botsin.space"])
-        #expect(c[1].edited && !c[0].edited && c[0].score == 5 && c[3].authorFlair == "Thread Bot · bot")
+        #expect(c[1].edited && !c[0].edited && c[0].score == nil && c[0].reactions == [Reaction("⭐", 5)] && c[3].authorFlair == "Thread Bot · bot")
+        #expect(record.info.reactions == [Reaction("⭐", 48), Reaction("🔁", 12)])
         #expect(c[2].body.hasPrefix("<p><strong>CW: migration numbers</strong></p>"))
         // 3 replies to the root, 2 in the file; 2 to ben's, 1 in the file (the others were not public).
         #expect(record.info.unarchivedComments == 1 && c[0].unarchivedReplies == 1)
