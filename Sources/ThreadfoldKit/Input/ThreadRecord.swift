@@ -21,6 +21,33 @@ package struct Reaction: Sendable, Equatable {
     }
 }
 
+/// A poll a post holds (Reddit's `poll_data`, a Mastodon status's `poll`), as plain values: shown
+/// as a static list of its options with their votes, the total and when voting ends.
+package struct Poll: Sendable, Equatable {
+    package struct Option: Sendable, Equatable {
+        package var text: String
+        /// Nil when the source does not say (Reddit hides counts while a poll is open).
+        package var votes: Int64?
+
+        package init(_ text: String, votes: Int64?) {
+            self.text = text
+            self.votes = votes
+        }
+    }
+
+    package var options: [Option]
+    /// Votes in all (Mastodon's `votes_count`: one a choice, so more than the voters for a
+    /// multiple-choice poll), when the source says.
+    package var total: Int64?
+    package var endsAt: Timestamp?
+
+    package init(options: [Option], total: Int64? = nil, endsAt: Timestamp? = nil) {
+        self.options = options
+        self.total = total
+        self.endsAt = endsAt
+    }
+}
+
 /// One comment as read from the input: plain values, ids as strings, nothing resolved yet.
 package struct CommentRecord: Sendable {
     package var id: CommentID
@@ -42,6 +69,8 @@ package struct CommentRecord: Sendable {
     package var score: Int64?
     /// Reactions, for a source that counts those instead (GitHub, Discourse, Mastodon).
     package var reactions: [Reaction] = []
+    /// A poll the comment holds (a Mastodon status's).
+    package var poll: Poll?
     package var deleted: Bool
     package var removed: Bool
     package var authorFlair: String?
@@ -121,6 +150,8 @@ package struct ThreadInfo: Sendable {
     package var score: Int64?
     /// The opening post's reactions (a GitHub issue's), when the source has them.
     package var reactions: [Reaction] = []
+    /// The opening post's poll (a Reddit poll post's, a Mastodon status's).
+    package var poll: Poll?
     /// A category the thread belongs to, when the source has one.
     package var category: String?
     /// Free-form labels, in input order.

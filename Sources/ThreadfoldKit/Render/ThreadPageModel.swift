@@ -40,6 +40,10 @@ struct ThreadPageModel: TemplateModel {
         case reactions(Int32)
         /// One of them: its post as above, and its place in the post's reactions.
         case reaction(Int32, Int32)
+        /// A post's poll, by comment, or -1 for the opening post.
+        case poll(Int32)
+        /// One of its options: its post as above, and its place among them.
+        case pollOption(Int32, Int32)
 
         var kind: Int {
             switch self {
@@ -62,6 +66,8 @@ struct ThreadPageModel: TemplateModel {
             case .notice: return 16
             case .reactions: return 17
             case .reaction: return 18
+            case .poll: return 19
+            case .pollOption: return 20
             }
         }
     }
@@ -225,6 +231,15 @@ struct ThreadPageModel: TemplateModel {
             case .items: return .list(list.indices.map { .node(.reaction(post, Int32($0))) })
             default: return nil
             }
+        case .poll(let post): return poll(key, post: post)
+        case .pollOption(let post, let i):
+            guard let option = poll(of: post)?.options[Int(i)] else { return nil }
+            switch key.field {
+            case .text: return .text(option.text)
+            case .votes: return option.votes.map { .text(strings.text("votes", count: Int(clamping: $0))) } ?? .null
+            case .count: return option.votes.map { .int(Int(clamping: $0)) } ?? .null
+            default: return nil
+            }
         case .reaction(let post, let i):
             let reaction = reactions(of: post)[Int(i)]
             switch key.field {
@@ -232,6 +247,22 @@ struct ThreadPageModel: TemplateModel {
             case .count: return .int(Int(clamping: reaction.count))
             default: return nil
             }
+        }
+    }
+
+    /// The poll of comment `post`, or of the opening post for -1.
+    func poll(of post: Int32) -> Poll? { post < 0 ? info.poll : records[Int(post)].poll }
+
+    /// A poll's keys: "Poll · 11,249 votes · voting until 3 Mar 2024" and its options, each with
+    /// its votes when the source gives them.
+    private func poll(_ key: TemplateKey, post: Int32) -> Value? {
+        guard let poll = poll(of: post) else { return nil }
+        switch key.field {
+        case .label: return .text(strings.text("poll"))
+        case .total: return poll.total.map { .text(strings.text("votes", count: Int(clamping: $0))) } ?? .null
+        case .ends: return poll.endsAt.map { .node(.time($0)) } ?? .null
+        case .options: return .list(poll.options.indices.map { .node(.pollOption(post, Int32($0))) })
+        default: return nil
         }
     }
 
@@ -296,6 +327,7 @@ struct ThreadPageModel: TemplateModel {
         case .url: return URLPolicy.originalLink(info.url).map(Value.text) ?? .null
         case .score: return info.score.map { .node(.score($0)) } ?? .null
         case .reactions: return info.reactions.isEmpty ? .null : .node(.reactions(-1))
+        case .poll: return info.poll == nil ? .null : .node(.poll(-1))
         case .tags: return info.tags.isEmpty ? .null : .list(info.tags.map(Value.text))
         case .stats:
             return .text(strings.join([
@@ -362,6 +394,9 @@ struct ThreadPageModel: TemplateModel {
         case .reactions:
             guard !records[index].reactions.isEmpty, !flags.contains(.placeholder) else { return .null }
             return .node(.reactions(entry.comment))
+        case .poll:
+            guard records[index].poll != nil, !flags.contains(.placeholder) else { return .null }
+            return .node(.poll(entry.comment))
         case .body: return bodies[index].map(Value.html) ?? .null
         case .unarchived:
             let count = records[index].unarchivedReplies

@@ -29,7 +29,7 @@ package enum TemplateField: Int32, CaseIterable, Sendable {
     // Notices among the top-level comments
     case timeline, hasTimeline, comment, notice, actor, action, code
     // The site's own name; reactions and polls
-    case siteName, reactions, emoji, poll, options, votes, ends, percent, closed
+    case siteName, reactions, emoji, poll, options, votes, ends
 
     var name: String {
         switch self {
