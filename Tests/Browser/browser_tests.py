@@ -588,6 +588,28 @@ def markdown_checks(browser, url, javascript):
     browser.set_window_size(1000, 1200)
 
 
+# axe-core's rules that do not apply to these pages, each with its reason. None so far: every rule
+# runs, and a rule is added here only with a written reason.
+AXE_DISABLED = {}
+
+
+def axe_checks(browser, url):
+    """axe-core (through PyPI selenium-axe-python, which bundles it) finds no violation on the page.
+
+    Run with JavaScript on only: axe is a script. The page without JavaScript is the same markup
+    less what the optional script adds, so this run covers both."""
+    from selenium_axe_python import Axe
+    browser.get(url)
+    axe = Axe(browser)
+    axe.inject()
+    browser.set_script_timeout(120)
+    options = {"rules": {rule: {"enabled": False} for rule in AXE_DISABLED}}
+    results = axe.run(options=json.dumps(options))
+    found = [f"{v['id']} ({len(v['nodes'])}: {', '.join(str(n['target']) for n in v['nodes'][:3])})" for v in results["violations"]]
+    name = url.rsplit("/", 2)[-2] + "/" + url.rsplit("/", 1)[-1]
+    check(f"axe-core {results.get('testEngine', {}).get('version', '?')}: no violations on {name}", not found, "; ".join(found))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--site", required=True)
@@ -599,6 +621,7 @@ def main():
     parser.add_argument("--markdown", action="append", default=[], help="a page with Reddit spoilers and a wide table")
     parser.add_argument("--search", nargs=2, metavar=("WORD", "TITLE"), help="the archive has --search: a word of one title, and that title")
     parser.add_argument("--authors", action="store_true", help="the archive has --authors")
+    parser.add_argument("--axe", action="append", default=[], help="a page axe-core must find no violation on")
     parser.add_argument("--pagefind", nargs=3, metavar=("SITE", "PHRASE", "TITLE"), help="a site built with --search pagefind")
     args = parser.parse_args()
     site = Path(args.site).resolve()
@@ -619,6 +642,8 @@ def main():
                 author_checks(browser, Path(args.archive).resolve(), javascript)
             if args.archive and args.search:
                 search_checks(browser, Path(args.archive).resolve(), args.search[0], args.search[1], javascript)
+            for page in args.axe if javascript else []:
+                axe_checks(browser, (site / page).as_uri())
             if args.pagefind and javascript:
                 pagefind_checks(browser, Path(args.pagefind[0]).resolve(), args.pagefind[1], args.pagefind[2])
         finally:

@@ -54,7 +54,7 @@ public enum ExternalTools {
     public static var hasBrowser: Bool {
         let fm = FileManager.default
         guard fm.isExecutableFile(atPath: "/usr/bin/chromium"), fm.isExecutableFile(atPath: "/usr/bin/chromedriver"),
-              let (status, _) = try? run("/usr/bin/env", ["python3", "-c", "import selenium"]) else { return false }
+              let (status, _) = try? run("/usr/bin/env", ["python3", "-c", "import selenium, selenium_axe_python"]) else { return false }
         return status == 0
     }
 

@@ -8,10 +8,10 @@ import ThreadfoldKit
 /// failure, not a skip; `make test` installs it.
 @Suite("Browser (headless Chromium)")
 struct BrowserTests {
-    @Test("folding, anchors, counts, keyboard, and hostile pages in Chromium",
+    @Test("folding, anchors, counts, keyboard, hostile pages, and axe-core on every fixture's page in Chromium",
           .enabled(if: ExternalTools.runs(when: ExternalTools.hasBrowser && Pagefind.command() != nil)))
     func browser() throws {
-        try #require(ExternalTools.hasBrowser, "the browser is missing: apt-get install chromium chromium-driver; python3 -m pip install selenium (make test does both)")
+        try #require(ExternalTools.hasBrowser, "the browser is missing: apt-get install chromium chromium-driver; python3 -m pip install selenium selenium-axe-python (make test does both)")
         try #require(Pagefind.command() != nil, "Pagefind is missing: \(Pagefind.install) (make test-deps does it)")
         let cli = CLITests()
         let folder = try cli.temporaryFolder()
@@ -56,13 +56,30 @@ struct BrowserTests {
         #expect(indexed.status == 0, "\(indexed.err)")
         let pagefindArguments = ["--pagefind", pagefindSite, SearchPages.phrase, SearchPages.title]
 
+        // axe-core on a page of every vendored fixture and of the bundled example, and on the
+        // archive's listings, author and search pages.
+        let fixtures = folder.appendingPathComponent("fixtures").path
+        let fixtureFiles = try FileManager.default.contentsOfDirectory(atPath: TestData.url("fixtures").path).sorted().flatMap { name in
+            try FileManager.default.contentsOfDirectory(atPath: TestData.url("fixtures/\(name)").path).sorted()
+                .filter { $0.hasSuffix(".json") || $0.hasSuffix(".xml") }.map { TestData.url("fixtures/\(name)/\($0)").path }
+        }
+        #expect(fixtureFiles.count >= 8, "\(fixtureFiles)")
+        let fixturesRendered = try cli.run(["render", "-q", "-o", fixtures] + fixtureFiles + [example], in: folder)
+        #expect(fixturesRendered.status == 0, "\(fixturesRendered.err)")
+        var axePages = try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted().filter { $0.hasSuffix(".html") }.map { "../fixtures/" + $0 }
+        #expect(axePages.count >= fixtureFiles.count, "\(axePages)")
+        let authorPage = try FileManager.default.contentsOfDirectory(atPath: archive + "/u").sorted().first ?? "missing"
+        axePages += ["../archive/index.html", "../archive/search/index.html", "../archive/u/\(authorPage)/index.html",
+                     "../archive/t/\(hostileThread)/index.html"]
+
         let (status, report) = try ExternalTools.run("/usr/bin/env", [
             "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
             "--site", site, "--page", "thread.html", "--input", example,
             "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html",
             "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive,
             "--layout", "thread.html", "--layout", "../deep/comments.html", "--layout", "../deep/deep.html",
-            "--markdown", "../flavours/flavours.html", "--authors", "--search", "chain", "A deep chain"] + pagefindArguments)
+            "--markdown", "../flavours/flavours.html", "--authors", "--search", "chain", "A deep chain"]
+            + axePages.flatMap { ["--axe", $0] } + pagefindArguments)
         #expect(status == 0, "\(report)")
         #expect(report.contains(" passed, 0 failed"), "\(report)")
     }

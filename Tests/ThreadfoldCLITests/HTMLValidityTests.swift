@@ -15,13 +15,20 @@ struct HTMLValidityTests {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var inputs = ["fixtures/reddit-listing/comments.json", "fixtures/discourse-topic/topic.json", "fixtures/discourse-small-actions/topic.json",
-                      "fixtures/lemmy-post/post.json",
+                      "fixtures/lemmy-post/post.json", "fixtures/lemmy-lemmykit/getCommentsResponseV3.json",
                       "fixtures/mastodon-context/context.json", "fixtures/github-issue/issue.json"].map { TestData.url($0).path }
         let hostile = HostilePages.metadata
         let discourse = HostilePages.discourse
         inputs.append(try cli.write(hostile, "hostile.json", in: folder))
         inputs.append(try cli.write(discourse, "discourse-hostile.json", in: folder))
         inputs.append(try cli.write(String(HackerNewsImporterTests_algolia), "hn.json", in: folder))
+        // Polls on the opening post and on a reply, reactions, and headings in bodies.
+        inputs.append(try cli.write(#"""
+            {"ancestors": [{"id": "1", "in_reply_to_id": null, "content": "<h1>Which</h1><h4>one?</h4>", "created_at": "2024-03-01T00:00:00Z", "visibility": "public", "favourites_count": 3, "reblogs_count": 1, "account": {"acct": "ann"},
+              "poll": {"expires_at": "2024-03-03T10:00:00Z", "votes_count": 10, "options": [{"title": "static <b>HTML</b>", "votes_count": 7}, {"title": "a database", "votes_count": null}]}}],
+             "descendants": [{"id": "2", "in_reply_to_id": "1", "content": "<p>mine</p><h2>Why</h2>", "created_at": "2024-03-01T01:00:00Z", "visibility": "public", "favourites_count": 2, "account": {"acct": "bob"},
+              "poll": {"expires_at": null, "votes_count": null, "options": [{"title": "yes", "votes_count": 1}]}}]}
+            """#, "polls.json", in: folder))
         // Every Markdown extension, read as GFM in `site` and as Reddit Markdown in `reddit`.
         let extensions = try cli.write(#"""
             {"title": "Extensions", "comments": [

@@ -22,7 +22,7 @@ struct ThemeCommandTests {
         #expect(theme.status == 0 && theme.err.isEmpty, "\(theme.err)")
         #expect(theme.out.contains("--templates theme/templates --assets theme/assets"), "\(theme.out)")
         let templates = cli.files(folder.appendingPathComponent("theme/templates"))
-        #expect(templates == ["author.mustache", "comment.mustache", "index.mustache", "locales", "notice.mustache", "page.mustache",
+        #expect(templates == ["author.mustache", "comment.mustache", "index.mustache", "locales", "notice.mustache", "page.mustache", "poll.mustache",
                               "replies.mustache", "search-box.mustache", "search.mustache", "thread-item.mustache"])
         #expect(cli.files(folder.appendingPathComponent("theme/templates/locales")) == ["en.json", "zh-Hans.json"])
         #expect(cli.files(folder.appendingPathComponent("theme/assets")) == ["threadfold-search.js", "threadfold.css", "threadfold.js"])

@@ -196,7 +196,7 @@ package enum DumpForm: String, Sendable, Equatable {
 
     /// `quickKey`, which also leaves off the line's members that its thread's parse would not
     /// keep (`recordMembers`), in place (`JSONScan.leaveOff`): a Reddit comment's 50 to 65 members
-    /// become the 10 to 15 it has of the 22 read, and its 1.8 KB about 600 bytes, so the spill
+    /// become the 10 to 15 it has of the 23 read, and its 1.8 KB about 600 bytes, so the spill
     /// holds and the thread's parse reads the body and a few short values. Also returns the line's
     /// new length (the same when nothing was left off: a line whose members are all read, a Hacker
     /// News item), and in `gaps` where members were taken out, so that every message can name

@@ -3,6 +3,51 @@ public enum BodyFormat: String, Sendable, CaseIterable {
     case markdown, html, text
 }
 
+/// One kind of reaction a post got and how many, as the source counts them (GitHub's 👍 3,
+/// Discourse's ❤️ likes, Mastodon's ⭐ favourites): shown as they are, never added into points.
+package struct Reaction: Sendable, Equatable {
+    /// The emoji the source shows for it.
+    package var emoji: String
+    package var count: Int64
+
+    package init(_ emoji: String, _ count: Int64) {
+        self.emoji = emoji
+        self.count = count
+    }
+
+    /// `(emoji, count)` pairs as reactions, leaving out those counted 0 (or not at all).
+    package static func counted(_ pairs: [(String, Int64?)]) -> [Reaction] {
+        pairs.compactMap { emoji, count in count.flatMap { $0 > 0 ? Reaction(emoji, $0) : nil } }
+    }
+}
+
+/// A poll a post holds (Reddit's `poll_data`, a Mastodon status's `poll`), as plain values: shown
+/// as a static list of its options with their votes, the total and when voting ends.
+package struct Poll: Sendable, Equatable {
+    package struct Option: Sendable, Equatable {
+        package var text: String
+        /// Nil when the source does not say (Reddit hides counts while a poll is open).
+        package var votes: Int64?
+
+        package init(_ text: String, votes: Int64?) {
+            self.text = text
+            self.votes = votes
+        }
+    }
+
+    package var options: [Option]
+    /// Votes in all (Mastodon's `votes_count`: one a choice, so more than the voters for a
+    /// multiple-choice poll), when the source says.
+    package var total: Int64?
+    package var endsAt: Timestamp?
+
+    package init(options: [Option], total: Int64? = nil, endsAt: Timestamp? = nil) {
+        self.options = options
+        self.total = total
+        self.endsAt = endsAt
+    }
+}
+
 /// One comment as read from the input: plain values, ids as strings, nothing resolved yet.
 package struct CommentRecord: Sendable {
     package var id: CommentID
@@ -20,7 +65,12 @@ package struct CommentRecord: Sendable {
     package var createdAt: Timestamp?
     package var editedAt: Timestamp?
     package var edited: Bool
+    /// Points, for a source that counts them (Reddit, Hacker News, Lobsters, Lemmy); nil otherwise.
     package var score: Int64?
+    /// Reactions, for a source that counts those instead (GitHub, Discourse, Mastodon).
+    package var reactions: [Reaction] = []
+    /// A poll the comment holds (a Mastodon status's).
+    package var poll: Poll?
     package var deleted: Bool
     package var removed: Bool
     package var authorFlair: String?
@@ -29,6 +79,12 @@ package struct CommentRecord: Sendable {
     package var authorDeleted = false
     /// Where the comment stands in the input, for messages.
     package var origin: RecordOrigin
+
+    /// What `top` orders by: the score, else the reactions added up, else 0.
+    package var rank: Int64 {
+        if let score { return score }
+        return reactions.reduce(0) { $0.addingReportingOverflow($1.count).overflow ? Int64.max : $0 + $1.count }
+    }
 
     package init(id: CommentID, parentID: CommentID? = nil, author: String? = nil, body: String = "",
                 createdAt: Timestamp? = nil, editedAt: Timestamp? = nil, edited: Bool = false,
@@ -85,10 +141,17 @@ package struct ThreadInfo: Sendable {
     /// The Markdown flavour the source writes in, when its importer knows it (`reddit` for
     /// Reddit); nil reads as GFM.
     package var markdownFlavor: MarkdownFlavor?
+    /// The source writes emoji in its Markdown as `:name:` shortcodes (Discourse, GitHub), which
+    /// the renderer shows as the emoji (`EmojiShortcodes`).
+    package var emojiShortcodes = false
     /// Top-level comments the export knows of but does not contain.
     package var unarchivedComments: Int = 0
-    /// The opening post's score (a Reddit submission's), when the source has one.
+    /// The opening post's points (a Reddit submission's, a Hacker News story's), when the source has them.
     package var score: Int64?
+    /// The opening post's reactions (a GitHub issue's), when the source has them.
+    package var reactions: [Reaction] = []
+    /// The opening post's poll (a Reddit poll post's, a Mastodon status's).
+    package var poll: Poll?
     /// A category the thread belongs to, when the source has one.
     package var category: String?
     /// Free-form labels, in input order.

@@ -9,8 +9,8 @@ import Foundation
 /// is repaired the same way. The tree is then written out again from an allowlist, keeping to
 /// each element's content model, so the output passes the W3C checker whatever came in:
 /// - kept: paragraphs, line breaks, emphasis, code, pre, blockquotes (and `<aside>` quotes and
-///   oneboxes, as blockquotes), lists, links, headings (h1 and h2 become h3, so a comment cannot
-///   outrank the page's own), strikethrough, superscript, subscript, rules, images and tables
+///   oneboxes, as blockquotes), lists, links, headings (at their own levels: `ThreadRenderer` fits them
+///   into the page's outline with `HeadingLevels`), strikethrough, superscript, subscript, rules, images and tables
 ///   (whole or not at all: a row or cell is kept only inside a kept table, with its alignment
 ///   but not its span; rows without cells go; the table scrolls in a box of its own);
 /// - a block inside an element that takes phrasing content only (`<code><ol>`, `<a><p>`, a
@@ -24,9 +24,9 @@ import Foundation
 ///   is known; otherwise a relative link keeps its text only and a relative image its alt text,
 ///   since a root-relative `/u/name` breaks once the archive is hosted elsewhere. Links get
 ///   `rel="nofollow ugc noopener"` and images `loading="lazy"`;
-/// - emoji images (Discourse's `<img class="emoji" alt=":heart:">`) become their emoji, or
-///   their alt text when the emoji is not a common one; Discourse's lightbox captions
-///   ("image 841×150 22.4 KB") are dropped.
+/// - emoji images (Discourse's `<img class="emoji" alt=":heart:">`) become their emoji
+///   (`EmojiShortcodes`), or their alt text for a name not in the table (a forum's own emoji);
+///   Discourse's lightbox captions ("image 841×150 22.4 KB") are dropped.
 ///
 /// The tree is walked with an explicit stack. A body with more than `tagLimit` tags, or with so
 /// many formatting elements left open that HTML5's reconstruction would multiply them, is shown
@@ -121,7 +121,7 @@ package struct HTMLSanitizer: Sendable {
     static let kept: [String: String] = [
         "p": "p", "br": "br", "em": "em", "i": "em", "strong": "strong", "b": "strong",
         "code": "code", "pre": "pre", "blockquote": "blockquote", "ul": "ul", "ol": "ol", "li": "li",
-        "a": "a", "h1": "h3", "h2": "h3", "h3": "h3", "h4": "h4", "h5": "h5", "h6": "h6",
+        "a": "a", "h1": "h1", "h2": "h2", "h3": "h3", "h4": "h4", "h5": "h5", "h6": "h6",
         "del": "del", "s": "del", "strike": "del", "sup": "sup", "sub": "sub", "hr": "hr", "aside": "blockquote",
         "img": "img", "table": "table", "caption": "caption", "thead": "thead", "tbody": "tbody", "tfoot": "tfoot",
         "tr": "tr", "th": "th", "td": "td",
@@ -134,9 +134,9 @@ package struct HTMLSanitizer: Sendable {
     ]
     static let void: Set<String> = ["br", "hr", "img"]
     /// Kept elements that are blocks: never written inside an element of `phrasingOnly`.
-    static let blocks: Set<String> = ["p", "pre", "blockquote", "ul", "ol", "li", "h3", "h4", "h5", "h6", "hr", "table"]
+    static let blocks: Set<String> = ["p", "pre", "blockquote", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "table"]
     /// Kept elements whose content must be phrasing content.
-    static let phrasingOnly: Set<String> = ["p", "pre", "h3", "h4", "h5", "h6", "em", "strong", "code", "a", "del", "sup", "sub"]
+    static let phrasingOnly: Set<String> = ["p", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "em", "strong", "code", "a", "del", "sup", "sub"]
     /// Elements dropped with everything inside them.
     static let dropped: Set<String> = [
         "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math",
@@ -154,20 +154,6 @@ package struct HTMLSanitizer: Sendable {
     /// Kept elements nested deeper than this are unwrapped to their text: browsers stop nesting
     /// at a few hundred elements and a comment needs nothing like that.
     static let nestingLimit = 32
-
-    /// Common emoji by the shortcode Discourse (and GitHub) write as an image's alt text.
-    static let emoji: [String: String] = [
-        ":heart:": "❤️", ":smile:": "😄", ":smiley:": "😃", ":grinning:": "😀", ":slight_smile:": "🙂", ":wink:": "😉",
-        ":laughing:": "😆", ":joy:": "😂", ":rofl:": "🤣", ":blush:": "😊", ":innocent:": "😇", ":thinking:": "🤔",
-        ":neutral_face:": "😐", ":confused:": "😕", ":frowning:": "😦", ":slight_frown:": "🙁", ":cry:": "😢", ":sob:": "😭",
-        ":angry:": "😠", ":rage:": "😡", ":scream:": "😱", ":open_mouth:": "😮", ":sweat_smile:": "😅", ":sunglasses:": "😎",
-        ":heart_eyes:": "😍", ":kissing_heart:": "😘", ":stuck_out_tongue:": "😛", ":roll_eyes:": "🙄", ":upside_down_face:": "🙃",
-        ":+1:": "👍", ":thumbsup:": "👍", ":-1:": "👎", ":thumbsdown:": "👎", ":clap:": "👏", ":pray:": "🙏", ":wave:": "👋",
-        ":ok_hand:": "👌", ":muscle:": "💪", ":raised_hands:": "🙌", ":point_up:": "☝️", ":eyes:": "👀", ":fire:": "🔥",
-        ":tada:": "🎉", ":rocket:": "🚀", ":star:": "⭐", ":sparkles:": "✨", ":100:": "💯", ":warning:": "⚠️",
-        ":white_check_mark:": "✅", ":heavy_check_mark:": "✔️", ":x:": "❌", ":question:": "❓", ":exclamation:": "❗",
-        ":bulb:": "💡", ":bug:": "🐛", ":coffee:": "☕", ":beers:": "🍻", ":skull:": "💀", ":poop:": "💩", ":slightly_smiling_face:": "🙂",
-    ]
 }
 
 /// The children of a node, as pointers.
@@ -237,7 +223,7 @@ private struct Writer {
     /// How one element is written: its tag (nil: unwrapped to its content), and the opening
     /// tag's bytes.
     func decide(_ node: UnsafeMutablePointer<GumboNode>, name: String) -> (tag: String?, opening: String) {
-        guard var tag = HTMLSanitizer.kept[name] else { return (nil, "") }
+        guard let tag = HTMLSanitizer.kept[name] else { return (nil, "") }
         if let parents = HTMLSanitizer.tableParents[tag] {
             // The table reserved room for its parts under the nesting limit.
             guard let parent = open.last?.tag, parents.contains(parent) else { return (nil, "") }
@@ -270,7 +256,6 @@ private struct Writer {
             // one, so a body's leading blank line survives.
             return ("pre", "<pre>\n")
         default:
-            if name == "h1" || name == "h2" { tag = "h3" }
             return (tag, "<\(tag)>")
         }
     }
@@ -299,7 +284,7 @@ private struct Writer {
         let classes = (attribute(node, "class") ?? "").split(separator: " ")
         var text: [UInt8] = []
         if classes.contains("emoji") {
-            HTML.escape(HTMLSanitizer.emoji[alt] ?? alt, into: &text)
+            HTML.escape(EmojiShortcodes.emoji(shortcode: alt) ?? alt, into: &text)
             return String(decoding: text, as: UTF8.self)
         }
         guard let src = attribute(node, "src"), let url = resolve(src, image: true) else {

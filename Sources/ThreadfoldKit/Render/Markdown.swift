@@ -62,14 +62,19 @@ package struct MarkdownRenderer: Sendable {
 
     /// Renders `markdown` in the flavour the options name, else `sourceFlavor` (the one its
     /// importer chose), else GFM. `spoilerLabel` is what screen readers hear before a spoiler.
-    package func render(_ markdown: String, sourceFlavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler") -> HTML {
+    /// With `emoji`, a `:name:` shortcode in text (not in code) is shown as its emoji
+    /// (`EmojiShortcodes`), as Discourse and GitHub show them.
+    package func render(_ markdown: String, sourceFlavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler", emoji: Bool = false) -> HTML {
         if markdown.utf8.count > options.maxBytes || isPathological(markdown) { return plainText(markdown) }
         let flavor = options.flavor ?? sourceFlavor ?? .gfm
         // cmark copies control characters and noncharacters through; HTML forbids them.
         let text = HTML.scrub(markdown)
         let hardBreaks = options.hardBreaks ?? (flavor != .reddit)
-        if !options.smart, let html = Self.plainParagraphs(text, flavor: flavor, hardBreaks: hardBreaks) { return html }
-        return renderWithCmark(text, flavor: flavor, hardBreaks: hardBreaks, spoilerLabel: spoilerLabel) ?? plainText(markdown)
+        if !options.smart, let html = Self.plainParagraphs(text, flavor: flavor, hardBreaks: hardBreaks) {
+            // Plain paragraphs are text, `<p>` and `<br>`: a shortcode's name holds none of `<>&;`.
+            return emoji ? HTML(trusted: EmojiShortcodes.replacing(in: html.raw)) : html
+        }
+        return renderWithCmark(text, flavor: flavor, hardBreaks: hardBreaks, spoilerLabel: spoilerLabel, emoji: emoji) ?? plainText(markdown)
     }
 
     /// `text` as `PlainMarkdown` renders it, when it is plain paragraphs and none of the
@@ -81,7 +86,7 @@ package struct MarkdownRenderer: Sendable {
     }
 
     /// `text` (scrubbed) rendered by cmark and the flavour's extensions, or nil if cmark fails.
-    func renderWithCmark(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool, spoilerLabel: String) -> HTML? {
+    func renderWithCmark(_ text: String, flavor: MarkdownFlavor, hardBreaks: Bool, spoilerLabel: String, emoji: Bool = false) -> HTML? {
         var text = text
         // The extensions' delimiters typed with a backslash (`\~`, `\^`) stand as private-use
         // characters while cmark and the extensions read the text, so they stay as typed.
@@ -120,6 +125,7 @@ package struct MarkdownRenderer: Sendable {
                 }
             }
             if escapes.used { escapes.restore(document) }
+            if emoji && ByteSearch.contains(UInt8(ascii: ":"), in: buffer) { applyEmoji(document) }
             // Links and images need '[' or '<' (autolinks); without either there is nothing to check.
             if ByteSearch.contains(UInt8(ascii: "["), in: buffer) || ByteSearch.contains(UInt8(ascii: "<"), in: buffer) {
                 removeRefusedURLs(document)
@@ -648,11 +654,67 @@ package struct MarkdownRenderer: Sendable {
             guard let literal = cmark_node_get_literal(text), let box = MarkdownRenderer.newNode(CMARK_NODE_CUSTOM_INLINE) else { continue }
             let rest = Array(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self) + 3, count: strlen(literal) - 3))
             setLiteral(text, rest)
-            cmark_node_set_on_enter(box, checked ? "<input type=\"checkbox\" checked=\"\" disabled=\"\">" : "<input type=\"checkbox\" disabled=\"\">")
+            // The box is named by its item's words, as a label would name it (axe-core's `label`).
+            var opening: [UInt8] = Array((checked ? "<input type=\"checkbox\" checked=\"\" disabled=\"\" aria-label=\"" : "<input type=\"checkbox\" disabled=\"\" aria-label=\"").utf8)
+            HTML.escape(String(decoding: Self.words(of: cmark_node_parent(text)), as: UTF8.self), into: &opening)
+            opening.append(contentsOf: "\">".utf8)
+            opening.append(0)
+            opening.withUnsafeBufferPointer { cmark_node_set_on_enter(box, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
             cmark_node_set_on_exit(box, "")
             cmark_node_insert_before(text, box)
         }
     }
+
+    /// Every text node's `:name:` shortcodes as their emoji (code spans and blocks are other
+    /// node types, so they keep theirs).
+    private func applyEmoji(_ document: OpaquePointer) {
+        var texts: [OpaquePointer] = []
+        do {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_TEXT else { continue }
+                texts.append(node)
+            }
+        }
+        for node in texts {
+            guard let literal = cmark_node_get_literal(node) else { continue }
+            let text = String(decoding: Self.buffer(literal), as: UTF8.self)
+            let replaced = EmojiShortcodes.replacing(in: text)
+            if replaced != text { setLiteral(node, Array(replaced.utf8)) }
+        }
+    }
+
+    /// The text of `node`'s inline content (its text and code spans), white space runs as one
+    /// space, at most `taskNameLimit` bytes cut at a character's start: a task box's name.
+    private static func words(of node: OpaquePointer?) -> [UInt8] {
+        guard let node, let iterator = cmark_iter_new(node) else { return [] }
+        defer { cmark_iter_free(iterator) }
+        var out: [UInt8] = []
+        while out.count < taskNameLimit {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(child)
+            if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { out.append(0x20); continue }
+            guard type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE, let literal = cmark_node_get_literal(child) else { continue }
+            out.append(contentsOf: buffer(literal))
+        }
+        var words: [UInt8] = []
+        for byte in out where !(byte == 0x20 && (words.last == 0x20 || words.isEmpty)) {
+            words.append(byte == 0x09 || byte == 0x0A ? 0x20 : byte)
+        }
+        while words.last == 0x20 { words.removeLast() }
+        guard words.count > taskNameLimit else { return words }
+        var end = taskNameLimit
+        while end > 0, words[end] & 0xC0 == 0x80 { end -= 1 }
+        return Array(words[..<end])
+    }
+
+    /// The most bytes of a task box's name.
+    static let taskNameLimit = 160
 
     /// Replaces paragraphs that hold a pipe table (`MarkdownTable`) with the table. Its cells are
     /// parsed by cmark in one more document, one ATX heading per cell (a heading holds inline

@@ -10,9 +10,12 @@ struct PageLanguage: Sendable {
     let counts: Counts
     /// "latest {date}", in every reply section's summary.
     let latest: StringsTable.FieldMessage
+    /// " ({list})" after "Show 1 more reply" (its space, if any, is the locale's), and the list's separator.
+    let foldDetails: StringsTable.FieldMessage
+    let listSeparator: String
 
     struct Counts: Sendable {
-        let foldHidden, points, replies, inThread, people, hideReplies, moreReplies, byPeople: StringsTable.CountedMessage
+        let foldHidden, points, replies, inThread, people, hideReplies, moreReplies, comments, foldPeople: StringsTable.CountedMessage
 
         init(_ strings: StringsTable) {
             foldHidden = strings.counted("fold_hidden")
@@ -22,7 +25,8 @@ struct PageLanguage: Sendable {
             people = strings.counted("people")
             hideReplies = strings.counted("hide_replies")
             moreReplies = strings.counted("more_replies")
-            byPeople = strings.counted("by_people")
+            comments = strings.counted("comments")
+            foldPeople = strings.counted("fold_people")
         }
     }
 
@@ -32,6 +36,8 @@ struct PageLanguage: Sendable {
         self.messages = messages ?? keys.names.map { strings.text($0) }
         counts = Counts(strings)
         latest = strings.withField("latest")
+        foldDetails = strings.withField("fold_details")
+        listSeparator = strings.text("list_separator")
     }
 
     /// The message named by `key`, a key of the template set this language was made for (whose

@@ -18,7 +18,7 @@ struct ThreadPageModel: TemplateModel {
         /// A comment's reply section: the summary with its precomputed counts, the shown replies
         /// and the fold with the rest, by reply block.
         case replies(Int32)
-        /// The fold inside a reply section: "Show 8 more replies by 3 people", by reply block.
+        /// The fold inside a reply section: "Show 2 more replies (8 comments, 3 people)", by reply block.
         case more(Int32)
         /// "Continue this thread", by comment.
         case continued(Int32)
@@ -36,6 +36,14 @@ struct ThreadPageModel: TemplateModel {
         case item(TimelineItem)
         /// A notice about the thread (closed, pinned, split), by its place in the page model's notices.
         case notice(Int32)
+        /// A post's reactions ("👍 3 · ❤️ 1"), by comment, or -1 for the opening post.
+        case reactions(Int32)
+        /// One of them: its post as above, and its place in the post's reactions.
+        case reaction(Int32, Int32)
+        /// A post's poll, by comment, or -1 for the opening post.
+        case poll(Int32)
+        /// One of its options: its post as above, and its place among them.
+        case pollOption(Int32, Int32)
 
         var kind: Int {
             switch self {
@@ -56,6 +64,10 @@ struct ThreadPageModel: TemplateModel {
             case .atSource: return 14
             case .item: return 15
             case .notice: return 16
+            case .reactions: return 17
+            case .reaction: return 18
+            case .poll: return 19
+            case .pollOption: return 20
             }
         }
     }
@@ -212,8 +224,50 @@ struct ThreadPageModel: TemplateModel {
             default: return nil
             }
         case .notice(let place): return notice(key, index: Int(shownNotices[Int(place)].notice))
+        case .reactions(let post):
+            let list = reactions(of: post)
+            switch key.field {
+            case .text: return .text(strings.join(list.map { "\($0.emoji) \(strings.number(Int(clamping: $0.count)))" }))
+            case .items: return .list(list.indices.map { .node(.reaction(post, Int32($0))) })
+            default: return nil
+            }
+        case .poll(let post): return poll(key, post: post)
+        case .pollOption(let post, let i):
+            guard let option = poll(of: post)?.options[Int(i)] else { return nil }
+            switch key.field {
+            case .text: return .text(option.text)
+            case .votes: return option.votes.map { .text(strings.text("votes", count: Int(clamping: $0))) } ?? .null
+            case .count: return option.votes.map { .int(Int(clamping: $0)) } ?? .null
+            default: return nil
+            }
+        case .reaction(let post, let i):
+            let reaction = reactions(of: post)[Int(i)]
+            switch key.field {
+            case .emoji: return .text(reaction.emoji)
+            case .count: return .int(Int(clamping: reaction.count))
+            default: return nil
+            }
         }
     }
+
+    /// The poll of comment `post`, or of the opening post for -1.
+    func poll(of post: Int32) -> Poll? { post < 0 ? info.poll : records[Int(post)].poll }
+
+    /// A poll's keys: "Poll · 11,249 votes · voting until 3 Mar 2024" and its options, each with
+    /// its votes when the source gives them.
+    private func poll(_ key: TemplateKey, post: Int32) -> Value? {
+        guard let poll = poll(of: post) else { return nil }
+        switch key.field {
+        case .label: return .text(strings.text("poll"))
+        case .total: return poll.total.map { .text(strings.text("votes", count: Int(clamping: $0))) } ?? .null
+        case .ends: return poll.endsAt.map { .node(.time($0)) } ?? .null
+        case .options: return .list(poll.options.indices.map { .node(.pollOption(post, Int32($0))) })
+        default: return nil
+        }
+    }
+
+    /// The reactions of comment `post`, or of the opening post for -1.
+    func reactions(of post: Int32) -> [Reaction] { post < 0 ? info.reactions : records[Int(post)].reactions }
 
     /// The top level in display order: the top-level comments, with each notice before the
     /// comment its place names (after them all when it names none).
@@ -272,6 +326,8 @@ struct ThreadPageModel: TemplateModel {
         case .created: return info.createdAt.map { .node(.time($0)) } ?? .null
         case .url: return URLPolicy.originalLink(info.url).map(Value.text) ?? .null
         case .score: return info.score.map { .node(.score($0)) } ?? .null
+        case .reactions: return info.reactions.isEmpty ? .null : .node(.reactions(-1))
+        case .poll: return info.poll == nil ? .null : .node(.poll(-1))
         case .tags: return info.tags.isEmpty ? .null : .list(info.tags.map(Value.text))
         case .stats:
             return .text(strings.join([
@@ -335,6 +391,12 @@ struct ThreadPageModel: TemplateModel {
         case .score:
             guard let score = records[index].score, !flags.contains(.placeholder) else { return .null }
             return .node(.score(score))
+        case .reactions:
+            guard !records[index].reactions.isEmpty, !flags.contains(.placeholder) else { return .null }
+            return .node(.reactions(entry.comment))
+        case .poll:
+            guard records[index].poll != nil, !flags.contains(.placeholder) else { return .null }
+            return .node(.poll(entry.comment))
         case .body: return bodies[index].map(Value.html) ?? .null
         case .unarchived:
             let count = records[index].unarchivedReplies
@@ -399,8 +461,14 @@ struct ThreadPageModel: TemplateModel {
         let b = Int(index)
         switch key.field {
         case .summary:
-            var text = language.counts.moreReplies(blocks[b].hidden.count)
-            if blocks[b].hiddenPeople > 0 { text += " " + language.counts.byPeople(Int(blocks[b].hiddenPeople)) }
+            // "Show 1 more reply (5 comments, 4 people)": the comments are the whole hidden branch,
+            // said only when there are more of them than replies, and so are the people.
+            let replies = blocks[b].hidden.count, comments = Int(blocks[b].hiddenComments), people = Int(blocks[b].hiddenPeople)
+            var text = language.counts.moreReplies(replies)
+            var details: [String] = []
+            if comments > replies { details.append(language.counts.comments(comments)) }
+            if people > 0 { details.append(language.counts.foldPeople(people)) }
+            if !details.isEmpty { text += language.foldDetails(field: "list", details.joined(separator: language.listSeparator)) }
             return .text(text)
         case .hide: return .text(language.counts.hideReplies(blocks[b].hidden.count))
         case .count: return .int(blocks[b].hidden.count)

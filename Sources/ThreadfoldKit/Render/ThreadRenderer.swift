@@ -61,6 +61,8 @@ package struct ThreadRenderer: Sendable {
     struct BodyContext {
         var flavor: MarkdownFlavor?
         var spoilerLabel: String
+        /// `:name:` shortcodes in Markdown are shown as their emoji (`ThreadInfo.emojiShortcodes`).
+        var emoji = false
 
         init(flavor: MarkdownFlavor? = nil, spoilerLabel: String = "Spoiler") {
             self.flavor = flavor
@@ -70,14 +72,24 @@ package struct ThreadRenderer: Sendable {
         init(_ info: ThreadInfo, _ language: PageLanguage) {
             flavor = info.markdownFlavor
             spoilerLabel = language.strings.text("spoiler")
+            emoji = info.emojiShortcodes
         }
     }
 
-    /// A body rendered by its format: Markdown through cmark, HTML through the sanitizer, text escaped.
-    func body(_ text: String, _ format: BodyFormat, _ context: BodyContext = BodyContext()) -> HTML {
+    /// The level of the page heading comments and notices sit under (the `<h2>` over them).
+    static let commentsHeadingLevel = 2
+    /// The level of the page heading the opening post sits under (the thread's `<h1>`).
+    static let postHeadingLevel = 1
+
+    /// A body rendered by its format: Markdown through cmark, HTML through the sanitizer, text
+    /// escaped; its headings fitted below a page heading of level `below` (`HeadingLevels`).
+    func body(_ text: String, _ format: BodyFormat, _ context: BodyContext = BodyContext(),
+              below parent: Int = commentsHeadingLevel) -> HTML {
         switch format {
-        case .markdown: return markdown.render(text, sourceFlavor: context.flavor, spoilerLabel: context.spoilerLabel)
-        case .html: return sanitizer.sanitize(text)
+        case .markdown:
+            let html = markdown.render(text, sourceFlavor: context.flavor, spoilerLabel: context.spoilerLabel, emoji: context.emoji)
+            return HeadingLevels.fit(html, below: parent)
+        case .html: return HeadingLevels.fit(sanitizer.sanitize(text), below: parent)
         case .text: return markdown.plainText(text)
         }
     }
@@ -119,7 +131,7 @@ package struct ThreadRenderer: Sendable {
 
     /// The opening post's body, shown on the first page of a thread only.
     func threadBody(_ info: ThreadInfo, _ context: BodyContext) -> HTML? {
-        info.body.map { body($0, info.bodyFormat, context) }
+        info.body.map { body($0, info.bodyFormat, context, below: Self.postHeadingLevel) }
     }
 
     /// A standalone page of a thread (`render`, `preview`): the whole thread on one page, with

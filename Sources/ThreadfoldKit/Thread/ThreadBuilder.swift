@@ -125,7 +125,7 @@ private struct Builder {
         // Fields read through the buffer, a record at a time in place: `records.map` handed its
         // closure a copy of each whole record, retaining every string in it.
         let (timeKey, scoreKey) = records.withUnsafeBufferPointer { buffer in
-            (buffer.indices.map { buffer[$0].createdAt?.milliseconds ?? Int64.min }, buffer.indices.map { buffer[$0].score ?? 0 })
+            (buffer.indices.map { buffer[$0].createdAt?.milliseconds ?? Int64.min }, buffer.indices.map { buffer[$0].rank })
         }
         func sort(_ slice: inout ArraySlice<Int32>, _ order: CommentOrder) {
             switch order {

@@ -87,6 +87,20 @@ struct DumpBuildTests {
         #expect(index.contains("r/swiftdump"))
     }
 
+    @Test("a dump submission's poll survives the member filter and reaches its page")
+    func poll() throws {
+        let folder = try ArchiveFixture.folder()
+        let submission = #"{"id": "p0ll", "title": "Vote", "author": "ann", "created_utc": 1709000000, "subreddit": "swiftdump", "permalink": "/r/swiftdump/comments/p0ll/vote/", "is_self": true, "selftext": "", "num_comments": 1, "score": 3, "#
+            + RedditImporterTests.pollData + "}"
+        let comment = #"{"id": "c1", "link_id": "t3_p0ll", "parent_id": "t3_p0ll", "author": "bob", "body": "Tabs!", "created_utc": 1709000100, "score": 1}"#
+        let input = try ArchiveFixture.write(submission + "\n", "RS_poll.jsonl", in: folder)
+        let comments = try ArchiveFixture.write(comment + "\n", "RC_poll.jsonl", in: folder)
+        let report = try ArchiveFixture.build([input, comments], in: folder)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let page = ArchiveFixture.text(folder.appendingPathComponent("site"), try #require(report.threadPaths.first) + "/index.html")
+        #expect(page.contains("<figcaption>Poll · 11,249 votes") && page.contains("<bdi>Tabs</bdi> <span class=\"tf-votes\">6,200 votes</span>"))
+    }
+
     @Test("a dump builds the same thread pages as the same threads in files of their own")
     func samePages() throws {
         let folder = try ArchiveFixture.folder()

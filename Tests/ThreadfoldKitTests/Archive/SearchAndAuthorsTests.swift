@@ -121,6 +121,10 @@ struct SearchAndAuthorsTests {
         #expect(page.contains("<h1 class=\"tf-author-heading\"><bdi>ann</bdi></h1>") && page.contains("0 threads · 2 comments"))
         let under = try #require(page.range(of: "#c-p5\"")), lower = try #require(page.range(of: "#c-p1\""))
         #expect(under.lowerBound < lower.lowerBound, "newest first")
+        // The link to the index says "All threads"; the default site title does not say it again.
+        let body = try #require(page.range(of: "<body>")).upperBound
+        #expect(page[body...].components(separatedBy: ">All threads<").count - 1 == 1, "\(page)")
+        #expect(!page.contains("tf-site-title"))
         #expect(page.contains(#"href="../../t/people-people/index.html#c-p1"><bdi>lower case</bdi></a>"#))
         let u0 = ThreadPaths.authorFolder("u0")
         #expect(files["u/\(u0)/2/index.html"] != nil, "u0 has more than two items")
@@ -132,6 +136,11 @@ struct SearchAndAuthorsTests {
         #expect(!thread.contains(#"tf-author-link" href="../../u/user-"#))
         let index = files.keys.filter { $0 == "index.html" || $0.hasPrefix("page/") }.map { ArchiveFixture.text(site, $0) }.joined()
         #expect(index.contains(#"<a class="tf-author-link" href="../../u/\#(ThreadPaths.authorFolder("Ann"))/index.html">"#))
+        // A site title of its own is shown beside the link.
+        options.title = "Town <forum>"
+        #expect(try ArchiveFixture.build([input.path], in: folder, site: "titled", options: options).published)
+        #expect(ArchiveFixture.text(folder.appendingPathComponent("titled"), "u/\(ann)/index.html")
+            .contains(#"<p class="tf-site-title"><bdi>Town &lt;forum&gt;</bdi></p>"#))
         // Without --authors: no pages, no links.
         let plain = try ArchiveFixture.build([input.path], in: folder, site: "plain")
         #expect(plain.published)

@@ -16,7 +16,7 @@ struct HostileInputTests {
         "article": ["class", "id", "itemprop", "itemscope", "itemtype"], "header": ["class"], "abbr": ["class", "title"],
         "span": ["class", "itemprop", "itemscope", "itemtype", "aria-hidden", "tabindex"], "div": ["class", "itemprop", "tabindex"],
         "meta": ["itemprop", "content"], "details": ["class", "open"], "summary": [],
-        "table": [], "thead": [], "tbody": [], "tr": [], "th": ["class"], "td": ["class"], "input": ["type", "checked", "disabled"],
+        "table": [], "thead": [], "tbody": [], "tr": [], "th": ["class"], "td": ["class"], "input": ["type", "checked", "disabled", "aria-label"],
     ]
 
     static func render(_ payload: String, flavor: MarkdownFlavor? = nil) throws -> String {

@@ -77,6 +77,14 @@ struct MarkdownTableTests {
         #expect(Self.render("1. [X] ordered") == #"<ol><li><input type="checkbox" checked="" disabled=""> ordered</li></ol>"#)
     }
 
+    @Test("a task box is named by its item's words, escaped and bounded")
+    func taskNames() {
+        #expect(Self.renderer.render("- [ ] ship **the** `x<y` \"fix\"\n  now").raw == #"<ul>\#n<li><input type="checkbox" disabled="" aria-label="ship the x&lt;y &quot;fix&quot; now"> ship <strong>the</strong> <code>x&lt;y</code> &quot;fix&quot;\#nnow</li>\#n</ul>\#n"#)
+        let long = String(repeating: "é", count: 200)
+        let name = Self.renderer.render("- [ ] " + long).raw.split(separator: "\"", omittingEmptySubsequences: false)[5]
+        #expect(name.utf8.count <= MarkdownRenderer.taskNameLimit && name.allSatisfy { $0 == "é" } && !name.isEmpty)
+    }
+
     @Test("a cell's own heading markers and trailing hashes stay its text")
     func hashes() {
         #expect(Self.render("| C# | # x | a # |\n|-|-|-|") == "<table><thead><tr><th>C#</th><th># x</th><th>a #</th></tr></thead></table>")

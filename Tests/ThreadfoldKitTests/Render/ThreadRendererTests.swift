@@ -143,8 +143,21 @@ struct ThreadRendererTests {
         }
         #expect(html.contains(summary("3 replies · 4 in thread · 3 people · latest 14 Nov 2023", "Hide 3 replies")))
         #expect(html.contains(summary("1 reply · 1 person · latest 14 Nov 2023", "Hide 1 reply")))
-        #expect(html.contains(summary("Show 2 more replies by 1 person", "Hide 2 replies")))
+        #expect(html.contains(summary("Show 2 more replies (1 person)", "Hide 2 replies")))
         #expect(html.contains("<details class=\"tf-replies\" open>"))
+    }
+
+    @Test("a fold says how many comments and people its whole branch holds, when it holds more than its replies, in both locales")
+    func foldBranch() throws {
+        var options = RenderOptions()
+        options.layout = LayoutOptions(preview: 1, openDepth: 1, maxDepth: 8)
+        // a's second reply, d, hides four more comments below it, by four people in all.
+        let thread = Fixtures.flat([("a", nil, "A"), ("b", "a", "B"), ("d", "a", "D"), ("e", "d", "E"), ("f", "e", "F"), ("g", "d", "G"), ("h", "g", "E")])
+        let html = try page(thread, options)
+        #expect(html.contains(">Show 1 more reply (5 comments, 4 people)<"))
+        #expect(!html.contains("by 4 people"))
+        options.locale = "zh-Hans"
+        #expect(try page(thread, options).contains(">展开其余 1 条回复（5 条评论，4 人）<"))
     }
 }
 
@@ -280,7 +293,7 @@ struct NoticePageTests {
         // Without likes, `top` orders the comments as `oldest` does, less the notices: not offered after it,
         // while `oldest` after `top` shows the notices `top` lacks, so it is.
         var unliked = try Self.topic()
-        for i in unliked.comments.indices { unliked.comments[i].score = nil }
+        for i in unliked.comments.indices { unliked.comments[i].reactions = [] }
         #expect(try files(unliked, [.oldest, .top]).keys.sorted() == ["t/t-57/index.html"])
         let topFirst = try files(unliked, [.top, .oldest])
         #expect(Self.timeline(try #require(topFirst["t/t-57/index.html"])) == ["c-2", "c-3", "c-14"])

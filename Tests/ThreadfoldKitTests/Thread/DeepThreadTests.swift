@@ -65,6 +65,6 @@ struct DeepThreadTests {
         #expect(result.thread.stats[0].directReplies == Int32(Self.depth))
         #expect(result.thread.stats[0].participants == 1000)
         let html = String(decoding: result.html, as: UTF8.self)
-        #expect(html.contains("Show 99,998 more replies by 1,000 people"))
+        #expect(html.contains("Show 99,998 more replies (1,000 people)"))
     }
 }

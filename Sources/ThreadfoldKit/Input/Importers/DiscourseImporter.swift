@@ -6,11 +6,12 @@
 /// deleted post; moderator posts (`post_type` 2) and whispers (4) are marked as such; small-action
 /// posts (3: the topic closed, pinned, split) are notices, not comments (`NoticeRecord`). A
 /// post with `version` above 1 is edited (at `updated_at`); `like_count` (or the `actions_summary`
-/// entry with id 2) is its score. `category_id` becomes the category's name when the forum's
+/// entry with id 2) is its ❤️ reaction. `category_id` becomes the category's name when the forum's
 /// categories were given (`ImportOptions.categoryNames`), else "Category N", and the thread
 /// links `/t/<slug>/<id>`, which the renderer makes absolute against the forum's address. Posts
 /// `post_stream.stream` (or `posts_count`) counts that the export lacks are noted and counted as
 /// not archived.
+/// Emoji shortcodes (`:confetti_ball:`) in the title and in `raw` bodies are shown as their emoji.
 enum DiscourseImporter: ImporterForm {
     static let name = "discourse"
     static let described = "a Discourse topic (/t/<id>.json)"
@@ -31,7 +32,9 @@ enum DiscourseImporter: ImporterForm {
         var record = ThreadRecord(file: context.file, source: document.bytes)
         let root = document.root
         record.info.id = context.id(root, "id", "$")
-        record.info.title = context.string(root, "title", "$")
+        // Discourse shows a title's `:name:` shortcodes as emoji, as it does a body's.
+        record.info.title = context.string(root, "title", "$").map(EmojiShortcodes.replacing)
+        record.info.emojiShortcodes = true
         // Discourse exports name a category only by number; tags come as names.
         if let tags = document.member(root, "tags"), document.kind(tags) == .array {
             document.forEachElement(tags) { _, tag in
@@ -118,7 +121,8 @@ enum DiscourseImporter: ImporterForm {
             case 4: comment.authorFlair = "whisper"
             default: comment.authorFlair = context.string(post, "user_title", path).flatMap { $0.isEmpty ? nil : $0 }
             }
-            comment.score = context.integer(post, "like_count", path) ?? likes(&context, post, path)
+            // Discourse counts likes, shown under a post as a heart.
+            comment.reactions = Reaction.counted([("❤️", context.integer(post, "like_count", path) ?? likes(&context, post, path))])
             record.comments.append(comment)
         }
         if !smallActions.isEmpty {

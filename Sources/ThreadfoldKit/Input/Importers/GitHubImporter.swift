@@ -10,7 +10,8 @@
 /// - Comments are flat, in file order; a pull request review comment's `in_reply_to_id` names its
 ///   parent. Each has `user.login`, `body` (GFM; else `body_html` as HTML or `body_text` as text),
 ///   `created_at`, `updated_at` (edited only when it differs from `created_at`),
-///   `reactions.total_count` as the score, and `author_association` (but NONE) and a bot account
+///   `reactions` (`+1`, `-1`, `laugh`, `hooray`, `confused`, `heart`, `rocket`, `eyes`) as reactions,
+///   the issue's too (GitHub has no points), and `author_association` (but NONE) and a bot account
 ///   as flair.
 enum GitHubImporter: ImporterForm {
     static let name = "github"
@@ -51,6 +52,7 @@ enum GitHubImporter: ImporterForm {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)
+        record.info.emojiShortcodes = true
         var list: (node: Int, key: String?)?
         var expected: (count: Int, node: Int)?
         switch document.kind(root) {
@@ -101,9 +103,7 @@ enum GitHubImporter: ImporterForm {
                 comment.editedAt = updated
                 comment.edited = true
             }
-            if let reactions = context.object(item, "reactions", path) {
-                comment.score = context.integer(reactions, "total_count", path + ".reactions")
-            }
+            comment.reactions = reactions(&context, item, path)
             // Without the issue, the first comment's links name the thread: its id is the issue's
             // address (the API's `issue_url`, else the page), the same whoever saved the file where.
             if position == 0, record.info.id == nil, let issue = context.string(item, "issue_url", path), !issue.isEmpty {
@@ -139,6 +139,7 @@ enum GitHubImporter: ImporterForm {
         record.info.url = context.string(issue, "html_url", path)
         record.info.category = record.info.url.flatMap(repository)
         if let body = context.string(issue, "body", path), !body.isEmpty { record.info.body = body }
+        record.info.reactions = reactions(&context, issue, path)
         if let labels = context.array(issue, "labels", path) {
             context.document.forEachElement(labels) { position, label in
                 let name = context.document.kind(label) == .string ? context.document.string(label)
@@ -156,6 +157,17 @@ enum GitHubImporter: ImporterForm {
         guard parts.count >= 2, let number = parts.last, number.allSatisfy(\.isNumber),
               ["issues", "pull", "pulls"].contains(parts[parts.count - 2]) else { return nil }
         return "/repos/\(repo)/issues/\(number)"
+    }
+
+    /// GitHub's reactions, by their names in the `reactions` object, and the emoji GitHub shows.
+    static let reactionEmoji: [(name: String, emoji: String)] = [
+        ("+1", "👍"), ("-1", "👎"), ("laugh", "😄"), ("hooray", "🎉"), ("confused", "😕"), ("heart", "❤️"), ("rocket", "🚀"), ("eyes", "👀"),
+    ]
+
+    /// An issue's or comment's `reactions`, in GitHub's order, those counted 0 left out.
+    static func reactions(_ context: inout ImportContext, _ item: Int, _ path: String) -> [Reaction] {
+        guard let reactions = context.object(item, "reactions", path) else { return [] }
+        return Reaction.counted(reactionEmoji.map { ($0.emoji, context.integer(reactions, $0.name, path + ".reactions")) })
     }
 
     /// `owner/repo` from a GitHub link, web (`https://github.com/o/r/issues/1`) or API

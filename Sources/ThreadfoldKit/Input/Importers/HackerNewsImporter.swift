@@ -10,6 +10,9 @@
 /// - HNPWA (`api.hnpwa.com/v0/item/<id>.json`): one story with comments nested in `comments`;
 ///   `user`, `content`, `time`, `points`, `comments_count`.
 ///
+/// A story's points are its score (Algolia's and HNPWA's `points`, Firebase's `score`); comments
+/// have none that the APIs give (Algolia's `points` is null on them).
+///
 /// `text` (and HNPWA's `content`) is HTML and is sanitised. `deleted` items are deleted placeholders; `dead` ones are
 /// removed placeholders (flagged or killed).
 enum HackerNewsImporter: ImporterForm {
@@ -80,6 +83,7 @@ enum HackerNewsImporter: ImporterForm {
         record.info.title = context.string(story, "title", "$")
         record.info.author = context.string(story, "author", "$")
         record.info.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
+        record.info.score = context.integer(story, "points", "$")
         // The original thread is the discussion on HN; a link post's URL is its opening post.
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
         if let body = context.openingPost(story, text: "text", "$") {
@@ -106,6 +110,7 @@ enum HackerNewsImporter: ImporterForm {
         record.info.title = context.string(story, "title", "$")
         record.info.author = context.string(story, "user", "$")
         record.info.createdAt = context.time(story, "time", "$")
+        record.info.score = context.integer(story, "points", "$")
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
         if let body = context.openingPost(story, text: "content", "$") {
             record.info.body = body
@@ -192,6 +197,7 @@ enum HackerNewsImporter: ImporterForm {
                 threads[key]!.info.title = context.string(node, "title", item.path) ?? threads[key]!.info.title
                 threads[key]!.info.author = context.string(node, "by", item.path)
                 threads[key]!.info.createdAt = context.time(node, "time", item.path)
+                threads[key]!.info.score = context.integer(node, "score", item.path)
                 // The thread links its discussion on HN; a link post's URL is its opening post.
                 if let body = context.openingPost(node, text: "text", item.path) {
                     threads[key]!.info.body = body

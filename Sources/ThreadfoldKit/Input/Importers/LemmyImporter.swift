@@ -4,7 +4,8 @@
 ///
 /// - The post: `name` the title, `body` (Markdown) the opening post, a link post's `url` a link
 ///   above it, `ap_id` the original link, `published`; the view's `creator` is the author and its
-///   `community` the category (`c/name`). `counts.comments` is Lemmy's own count.
+///   `community` the category (`c/name`). `counts.comments` is Lemmy's own count, `counts.score`
+///   the post's points.
 /// - A comment view: `comment.id`; `comment.path` ("0.12.34", the chain of ids from the post, so
 ///   the parent is the second-to-last id and "0.x" is top level); `content` (Markdown);
 ///   `published`; `updated` (edited); `deleted` and `removed` (placeholders); `creator` (its
@@ -44,6 +45,7 @@ enum LemmyImporter: ImporterForm {
             if let counts = context.object(view, "counts", "$.post_view") {
                 expected = context.count(counts, "comments", "$.post_view.counts")
                 expectedAt = context.member(counts, "comments") ?? root
+                record.info.score = context.integer(counts, "score", "$.post_view.counts")
             }
         }
         guard let list = context.array(root, "comments", "$") else { return [record] }

@@ -1,7 +1,7 @@
 /// Reads a Lobsters story as the site returns it from `/s/<short_id>.json`.
 ///
 /// The story is the thread: `title`, `url`, `description` (HTML) as the opening post (a link
-/// post without one shows its URL), `submitter_user`, `created_at`, `tags`, and `short_id_url`
+/// post without one shows its URL), `submitter_user`, `created_at`, `score`, `tags`, and `short_id_url`
 /// as the original link. `comments` is one flat list in thread order, each naming its
 /// `parent_comment` by short id: `commenting_user` (a name, or an object with `username`),
 /// `comment` (HTML, sanitised), `score`, `created_at`, and `updated_at`, which makes a comment
@@ -35,6 +35,7 @@ enum LobstersImporter: ImporterForm {
         record.info.title = context.string(root, "title", "$")
         record.info.author = user(&context, root, "submitter_user", "$")
         record.info.createdAt = context.time(root, "created_at", "$")
+        record.info.score = context.integer(root, "score", "$")
         record.info.url = context.string(root, "short_id_url", "$") ?? context.string(root, "comments_url", "$")
         if let tags = context.array(root, "tags", "$") {
             document.forEachElement(tags) { _, tag in

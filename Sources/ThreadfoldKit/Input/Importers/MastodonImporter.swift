@@ -9,7 +9,8 @@
 /// - Every other status is a comment answering `in_reply_to_id`: `content` (HTML, sanitised),
 ///   `account.acct` as the author (`name@host` also for the instance's own accounts, from
 ///   `account.url`), `display_name` and `bot` as flair, `created_at`, `edited_at`,
-///   `favourites_count` as the score. `spoiler_text` is shown first, as a content warning, and
+///   `favourites_count` (⭐) and `reblogs_count` (🔁, boosts) as reactions, and a `poll` with its
+///   options, votes and `expires_at`, the root's too. `spoiler_text` is shown first, as a content warning, and
 ///   `media_attachments` after the text (images as images, the rest as links).
 /// - `replies_count` beyond the replies in the file is counted as not archived.
 /// - Statuses whose `visibility` is `private` or `direct` are left out, with a warning.
@@ -112,6 +113,8 @@ enum MastodonImporter: ImporterForm {
                         if let name = context.string(tag, "name", path + ".tags[\(position)]"), !name.isEmpty { record.info.tags.append(name) }
                     }
                 }
+                record.info.reactions = reactions(&context, node, path)
+                record.info.poll = poll(&context, node, path)
                 openingReplies = context.count(node, "replies_count", path)
                 continue
             }
@@ -126,7 +129,8 @@ enum MastodonImporter: ImporterForm {
                 comment.editedAt = edited
                 comment.edited = true
             }
-            comment.score = context.integer(node, "favourites_count", path)
+            comment.reactions = reactions(&context, node, path)
+            comment.poll = poll(&context, node, path)
             var flair: [String] = []
             if let account, let name = context.string(account, "display_name", path + ".account"), !name.isEmpty { flair.append(name) }
             if let account, context.bool(account, "bot", path + ".account") { flair.append("bot") }
@@ -196,6 +200,30 @@ enum MastodonImporter: ImporterForm {
 
     /// The text of an HTML fragment (tags as spaces; `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`
     /// and `&nbsp;` decoded; white space collapsed), cut to 80 characters at a word, for a title.
+    /// A status's favourites and boosts, as Mastodon shows them.
+    static func reactions(_ context: inout ImportContext, _ status: Int, _ path: String) -> [Reaction] {
+        Reaction.counted([("⭐", context.integer(status, "favourites_count", path)), ("🔁", context.integer(status, "reblogs_count", path))])
+    }
+
+    /// A status's `poll`: `options` (`title`, `votes_count`), `votes_count` and `expires_at`.
+    static func poll(_ context: inout ImportContext, _ status: Int, _ path: String) -> Poll? {
+        guard let poll = context.object(status, "poll", path) else { return nil }
+        let p = path + ".poll"
+        var options: [Poll.Option] = []
+        if let list = context.array(poll, "options", p) {
+            context.document.forEachElement(list) { position, option in
+                let o = p + ".options[\(position)]"
+                guard context.document.kind(option) == .object else {
+                    context.fail(option, o, "expected a poll option object, found \(context.document.kind(option).described)")
+                    return
+                }
+                options.append(Poll.Option(context.string(option, "title", o) ?? "", votes: context.integer(option, "votes_count", o)))
+            }
+        }
+        guard !options.isEmpty else { return nil }
+        return Poll(options: options, total: context.integer(poll, "votes_count", p), endsAt: context.time(poll, "expires_at", p))
+    }
+
     static func excerpt(_ html: String, limit: Int = 80) -> String? {
         var text = ""
         var count = 0

@@ -127,7 +127,7 @@ enum RedditImporter {
     static let dumpMembers = JSONMemberFilter([
         "link_id", "parent_id", "id", "name", "link_title", "subreddit", "author", "body", "created_utc", "edited",
         "score", "author_flair_text", "title", "selftext", "num_comments", "permalink", "is_self", "url",
-        "stickied", "locked", "over_18", "spoiler",
+        "stickied", "locked", "over_18", "spoiler", "poll_data",
     ])
 
     /// The flat dump form archive projects distribute for whole subreddits: one comment per line
@@ -223,7 +223,7 @@ enum RedditImporter {
     }
 
     /// A dump's submission, onto its thread: title, opening post (`selftext`, or a link post's
-    /// URL), author, time, subreddit, permalink, score and flags. Returns `num_comments`.
+    /// URL), author, time, subreddit, permalink, score, poll and flags. Returns `num_comments`.
     static func submission(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String, into info: inout ThreadInfo) -> Int64? {
         if let title = context.string(item, "title", path()), !title.isEmpty { info.title = unescapeEntities(title) }
         let author = context.string(item, "author", path())
@@ -234,6 +234,7 @@ enum RedditImporter {
             info.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
         }
         info.score = context.integer(item, "score", path())
+        info.poll = poll(&context, item, path())
         let text = context.string(item, "selftext", path()) ?? ""
         if !text.isEmpty, text != "[deleted]", text != "[removed]" {
             info.body = unescapeEntities(text)
@@ -251,6 +252,26 @@ enum RedditImporter {
         info.tags = flags
         guard let count = context.member(item, "num_comments"), context.document.kind(count) == .number else { return 0 }
         return context.integer(item, "num_comments", path()).map { max(0, $0) }
+    }
+
+    /// A poll post's `poll_data`: `options` (`text`, `vote_count`, which Reddit leaves out while the
+    /// poll is open), `total_vote_count` and `voting_end_timestamp` (milliseconds).
+    static func poll(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String) -> Poll? {
+        guard let data = context.object(item, "poll_data", path()) else { return nil }
+        let p = path() + ".poll_data"
+        var options: [Poll.Option] = []
+        if let list = context.array(data, "options", p) {
+            context.document.forEachElement(list) { position, option in
+                let o = p + ".options[\(position)]"
+                guard context.document.kind(option) == .object else {
+                    context.fail(option, o, "expected a poll option object, found \(context.document.kind(option).described)")
+                    return
+                }
+                options.append(Poll.Option(unescapeEntities(context.string(option, "text", o) ?? ""), votes: context.integer(option, "vote_count", o)))
+            }
+        }
+        guard !options.isEmpty else { return nil }
+        return Poll(options: options, total: context.integer(data, "total_vote_count", p), endsAt: context.time(data, "voting_end_timestamp", p))
     }
 
     /// `t1_abc` → `abc`.

@@ -51,6 +51,9 @@ struct ListingPageModel: TemplateModel {
 
     let language: PageLanguage
     let siteTitle: String
+    /// The site's title when it has one of its own (`--title`), else nil: the default title is
+    /// the words of the link to the index, which a page then says once.
+    let siteName: String?
     let generator: String
     let dir: [String]
     let stats: String
@@ -93,6 +96,7 @@ struct ListingPageModel: TemplateModel {
          pager: ListingRenderer.Pager?) {
         language = listing.language
         siteTitle = listing.siteTitle
+        siteName = listing.options.title.flatMap { $0.isEmpty ? nil : $0 }
         generator = listing.generator
         self.dir = dir
         self.stats = stats
@@ -186,6 +190,7 @@ struct ListingPageModel: TemplateModel {
         case .lang: return .text(language.tag)
         case .dir: return .text(strings.direction)
         case .title: return .text(siteTitle)
+        case .siteName: return siteName.map(Value.text) ?? .null
         case .stats: return .text(stats)
         case .assets: return .text(root)
         case .feed: return .text(root + "atom.xml")

@@ -28,6 +28,8 @@ package enum TemplateField: Int32, CaseIterable, Sendable {
     case authorHref, pagefind, year, search, mode, chunks, one, other, limit, here, posts, hasPosts, started, threadHref, commentsOne, commentsOther
     // Notices among the top-level comments
     case timeline, hasTimeline, comment, notice, actor, action, code
+    // The site's own name; reactions and polls
+    case siteName, reactions, emoji, poll, options, votes, ends
 
     var name: String {
         switch self {

@@ -91,7 +91,7 @@ struct DiscourseImporterTests {
         #expect(page.contains("reply to the deleted one") && page.contains("[deleted]"))
     }
 
-    @Test("category_id keeps categories apart, likes are the score, small-action posts are notices, the topic links its page on the forum")
+    @Test("category_id keeps categories apart, likes are ❤️ reactions, small-action posts are notices, the topic links its page on the forum")
     func faithful() throws {
         let json = #"""
             {"id": 77, "slug": "static-pages", "title": "T", "category_id": 7, "post_stream": {"posts": [
@@ -104,7 +104,8 @@ struct DiscourseImporterTests {
         let result = try Importer.read(bytes: Array(json.utf8), file: "t.json")
         let record = try #require(result.threads.first)
         #expect(record.info.category == "Category 7" && record.info.url == "/t/static-pages/77")
-        #expect(record.comments.map(\.id.string) == ["2", "4"] && record.comments.map(\.score) == [4, 2])
+        #expect(record.comments.map(\.id.string) == ["2", "4"] && record.comments.map(\.reactions) == [[Reaction("❤️", 4)], [Reaction("❤️", 2)]])
+        #expect(record.comments.allSatisfy { $0.score == nil })
         #expect(record.comments[1].parentID == nil) // it answers the notice, which answers nobody
         #expect(record.notices == [NoticeRecord(action: "split_topic", actor: "system", bodyFormat: .html)])
         #expect(result.skipped.isEmpty)

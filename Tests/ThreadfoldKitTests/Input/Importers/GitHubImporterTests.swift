@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite("GitHub importer")
 struct GitHubImporterTests {
-    @Test("the fixture: the issue is the thread, comments flat, edited only when updated_at differs, reactions as the score")
+    @Test("the fixture: the issue is the thread, comments flat, edited only when updated_at differs, reactions shown as reactions")
     func fixture() throws {
         let result = try Importer.read(bytes: try TestData.bytes("fixtures/github-issue/issue.json"), file: "issue.json")
         #expect(result.format == .github && result.detected)
@@ -17,13 +17,18 @@ struct GitHubImporterTests {
         let c = record.comments
         #expect(c.count == 5 && c.allSatisfy { $0.parentID == nil })
         #expect(c.map(\.edited) == [false, true, false, false, false])
-        #expect(c.map { $0.score ?? -1 } == [2, 0, 5, 0, 2])
+        // GitHub has reactions, not points: no score, and each reaction counted apart, 0s left out.
+        #expect(c.allSatisfy { $0.score == nil } && record.info.score == nil)
+        #expect(c.map(\.reactions) == [[Reaction("👍", 2)], [], [Reaction("🎉", 4), Reaction("❤️", 1)], [], [Reaction("🚀", 2)]])
+        #expect(record.info.reactions == [Reaction("👍", 3), Reaction("👀", 1)])
         #expect(c.map { $0.authorFlair ?? "-" } == ["owner", "-", "contributor", "bot", "owner"])
         #expect(record.info.unarchivedComments == 1)
         #expect(result.skipped.map(\.message) == ["1 of 6 comments is not in this export; page through /repos/threadfold-example/forum-archive/issues/128/comments?per_page=100&page=1, 2, … for the rest"])
         #expect(result.skipped.map(\.path) == ["$.issue.comments"] && result.skipped.allSatisfy { $0.kind == "notArchived" && $0.severity == .note })
         let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
-        #expect(page.contains(#"<input type="checkbox" checked="" disabled="">"#) && page.contains("<th>depth</th>"))
+        #expect(page.contains(#"<input type="checkbox" checked="" disabled="" aria-label="#) && page.contains("<th>depth</th>"))
+        #expect(page.contains(#"<span class="tf-reactions">🎉 4 · ❤️ 1</span>"#) && page.contains(#"<span class="tf-reactions">👍 3 · 👀 1</span>"#))
+        #expect(!page.contains("point"))
     }
 
     @Test("comments alone, as an array or wrapped in data: the first comment's links name the thread")

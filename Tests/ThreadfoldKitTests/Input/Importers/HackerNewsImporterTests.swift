@@ -61,6 +61,20 @@ struct HackerNewsImporterTests {
         #expect(try Importer.read(bytes: Array(Self.hnpwa.utf8), file: "8863.json", options: ImportOptions(format: .hn)).threads[0].comments.count == 5)
     }
 
+    @Test("a story's points are its score in every API, shown on the page; comments show none")
+    func storyPoints() throws {
+        let firebase = #"{"id": 1, "type": "story", "by": "pg", "time": 1160418111, "title": "Y", "score": 3089, "kids": [2]}"# + "\n"
+            + #"{"id": 2, "type": "comment", "by": "a", "time": 1160418200, "parent": 1, "text": "x"}"#
+        for (json, points) in [(Self.algolia, 50), (Self.hnpwa, 111), (firebase, 3089)] {
+            let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "hn.json").threads.first)
+            #expect(record.info.score == Int64(points))
+            #expect(record.comments.allSatisfy { $0.score == nil && $0.reactions.isEmpty })
+            let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+            #expect(page.contains(#"<span class="tf-score">\#(points == 3089 ? "3,089" : String(points)) points</span>"#))
+            #expect(page.components(separatedBy: "tf-score").count == 2, "the story's points only")
+        }
+    }
+
     static let firebaseLines = """
         {"id": 1, "type": "story", "by": "pg", "time": 1160418111, "title": "Y Combinator", "url": "http://ycombinator.com", "kids": [2]}
         {"id": 2, "type": "comment", "by": "a", "time": 1160418200, "parent": 1, "text": "Nice &amp; fast", "kids": [3, 4]}

@@ -36,6 +36,38 @@ struct LemmyImporterTests {
         #expect(page.contains("<del>a database</del>") && page.contains("Replying to a comment that has since been deleted"))
     }
 
+    /// The vendored real responses (LemmyKit's, from a Lemmy 0.19 test instance) joined as
+    /// docs/importers.md joins them: the post's object with the comment list's `comments` added.
+    static func lemmyKit() throws -> [UInt8] {
+        let post = String(decoding: try TestData.bytes("fixtures/lemmy-lemmykit/getPostResponseV3.json"), as: UTF8.self)
+        let list = String(decoding: try TestData.bytes("fixtures/lemmy-lemmykit/getCommentsResponseV3.json"), as: UTF8.self)
+        let open = try #require(post.lastIndex(of: "}")), from = try #require(list.firstIndex(of: "[")), to = try #require(list.lastIndex(of: "]"))
+        return Array((post[..<open] + ",\n  \"comments\": " + list[from...to] + "\n}\n").utf8)
+    }
+
+    @Test("real responses: LemmyKit's /api/v3/post and /api/v3/comment/list, joined, read with exact counts")
+    func realResponses() throws {
+        let result = try Importer.read(bytes: try Self.lemmyKit(), file: "post.json")
+        #expect(result.format == .lemmy && result.detected && result.skipped.isEmpty)
+        let record = try #require(result.threads.first)
+        #expect(record.info.id == CommentID("180") && record.info.title == "Live recording (thread 8)" && record.info.author == "seed_mod1")
+        #expect(record.info.url == "https://test1.lemmy.ddenis.info/post/180" && record.info.category == "c/music")
+        #expect(record.info.createdAt == Timestamp(iso: "2026-06-12T23:37:46.566Z") && record.info.score == 1)
+        #expect(record.info.body?.contains("https://example.com/live") == true)
+        #expect(record.comments.count == 1)
+        let c = try #require(record.comments.first)
+        #expect(c.id == CommentID("501") && c.parentID == nil && c.author == "seed_mod1" && c.score == 3)
+        #expect(c.body == "Great track, thanks for sharing!" && c.createdAt == Timestamp(iso: "2026-06-12T23:39:00Z") && !c.edited)
+        // The post counts 7 comments; the list holds 1.
+        #expect(record.info.unarchivedComments == 6 && c.unarchivedReplies == 0)
+        let page = try Self.page(record)
+        #expect(page.contains("Great track, thanks for sharing!") && page.contains("6 more replies were not archived"))
+        // Each response alone reads too: the post without comments, the list with the post from its view.
+        #expect(try Importer.read(bytes: try TestData.bytes("fixtures/lemmy-lemmykit/getPostResponseV3.json"), file: "p.json").threads[0].comments.isEmpty)
+        let alone = try Importer.read(bytes: try TestData.bytes("fixtures/lemmy-lemmykit/getCommentsResponseV3.json"), file: "c.json").threads[0]
+        #expect(alone.comments.count == 1 && alone.info.title == "Live recording (thread 8)")
+    }
+
     @Test("the comment list alone: the post comes from each view; a bad path is an error at its place")
     func commentList() throws {
         let json = #"""

@@ -18,7 +18,9 @@ struct MastodonImporterTests {
         #expect(c.map(\.id.string) == ["112030000000000002", "112030000000000003", "112030000000000004", "112030000000000006"])
         #expect(c.map { $0.parentID?.string ?? "-" } == ["-", "112030000000000002", "112030000000000003", "-"])
         #expect(c.map { $0.author ?? "-" } == ["ben@fosstodon.org", "ann@mastodon.social", "cho@hachyderm.io", "threadbot@botsin.space"])
-        #expect(c[1].edited && !c[0].edited && c[0].score == 5 && c[3].authorFlair == "Thread Bot · bot")
+        #expect(c[1].edited && !c[0].edited && c[0].score == nil && c[0].reactions == [Reaction("⭐", 5)] && c[3].authorFlair == "Thread Bot · bot")
+        #expect(record.info.reactions == [Reaction("⭐", 48), Reaction("🔁", 12)])
+        #expect(record.info.poll == nil && c.allSatisfy { $0.poll == nil })
         #expect(c[2].body.hasPrefix("<p><strong>CW: migration numbers</strong></p>"))
         // 3 replies to the root, 2 in the file; 2 to ben's, 1 in the file (the others were not public).
         #expect(record.info.unarchivedComments == 1 && c[0].unarchivedReplies == 1)
@@ -43,6 +45,24 @@ struct MastodonImporterTests {
         let broken = context.replacingOccurrences(of: #""id": "3", "#, with: "")
         let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(broken.utf8), file: "c.json") }
         #expect(errors.errors[0].description.contains("$.descendants[1].id: expected a status id, found none (read as a Mastodon status"))
+    }
+
+    @Test("a status's poll: options with their votes, the total and when it expires, on the root and on a reply")
+    func poll() throws {
+        let poll = #""poll": {"id": "34830", "expires_at": "2024-03-03T10:00:00.000Z", "expired": true, "multiple": false, "votes_count": 10, "voters_count": 10, "options": [{"title": "static <b>HTML</b>", "votes_count": 7}, {"title": "a database", "votes_count": 3}], "emojis": [], "voted": false, "own_votes": []}"#
+        let context = #"{"ancestors": [{"id": "1", "in_reply_to_id": null, "content": "<p>Which?</p>", "created_at": "2024-03-01T00:00:00Z", "visibility": "public", "account": {"acct": "ann"}, "#
+            + poll + #"}], "descendants": [{"id": "2", "in_reply_to_id": "1", "content": "<p>And you?</p>", "created_at": "2024-03-01T01:00:00Z", "visibility": "public", "account": {"acct": "bob"}, "#
+            + poll.replacingOccurrences(of: "\"votes_count\": 10", with: "\"votes_count\": null") + "}]}"
+        let record = try #require(try Importer.read(bytes: Array(context.utf8), file: "c.json").threads.first)
+        let expected = Poll(options: [Poll.Option("static <b>HTML</b>", votes: 7), Poll.Option("a database", votes: 3)], total: 10,
+                            endsAt: Timestamp(iso: "2024-03-03T10:00:00Z"))
+        #expect(record.info.poll == expected)
+        var reply = expected
+        reply.total = nil
+        #expect(record.comments.map(\.poll) == [reply])
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        #expect(page.contains("<figcaption>Poll · 10 votes · voting until <time datetime=\"2024-03-03T10:00:00Z\">3 Mar 2024</time></figcaption>"))
+        #expect(page.contains("<figcaption>Poll · voting until") && page.contains("<li><bdi>static &lt;b&gt;HTML&lt;/b&gt;</bdi> <span class=\"tf-votes\">7 votes</span></li>"))
     }
 
     @Test("a title is the start of the text, cut at a word, tags and entities read as text")

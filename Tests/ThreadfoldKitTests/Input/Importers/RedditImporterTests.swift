@@ -106,6 +106,36 @@ struct RedditImporterTests {
         #expect(!(record.info.body ?? "").contains("&amp;amp;"))
     }
 
+    /// A poll post's `poll_data` as Reddit's API writes it (option ids, prediction fields).
+    static let pollData = #""poll_data": {"prediction_status": null, "total_stake_amount": null, "voting_end_timestamp": 1709460000000, "options": [{"text": "Tabs", "id": "1", "vote_count": 6200}, {"text": "Spaces &amp; <script>alert(1)</script>", "id": "2", "vote_count": 5049}], "vote_updates_remained": null, "is_prediction": false, "resolved_option_id": null, "user_won_amount": null, "user_selection": null, "total_vote_count": 11249, "tournament_id": null}"#
+
+    @Test("a poll post's options, votes, total and end time reach the page as a static list, escaped, in both locales")
+    func poll() throws {
+        let json = Self.own.replacingOccurrences(of: #""selftext": "Post &gt; text""#, with: #""selftext": "Which?", "# + Self.pollData)
+        let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
+        #expect(record.info.poll == Poll(options: [Poll.Option("Tabs", votes: 6200), Poll.Option("Spaces & <script>alert(1)</script>", votes: 5049)],
+                                         total: 11249, endsAt: Timestamp(milliseconds: 1709460000000)))
+        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        #expect(page.contains("""
+            <figure class="tf-poll">
+            <figcaption>Poll · 11,249 votes · voting until <time datetime="2024-03-03T10:00:00Z">3 Mar 2024</time></figcaption>
+            <ul class="tf-poll-options">
+            <li><bdi>Tabs</bdi> <span class="tf-votes">6,200 votes</span></li>
+            <li><bdi>Spaces &amp; &lt;script&gt;alert(1)&lt;/script&gt;</bdi> <span class="tf-votes">5,049 votes</span></li>
+            </ul>
+            </figure>
+            """))
+        var options = RenderOptions()
+        options.locale = "zh-Hans"
+        let zh = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
+        #expect(zh.contains("<figcaption>投票 · 11,249 票 · 投票截止于 <time") && zh.contains("6,200 票"))
+        // While a poll is open Reddit leaves out the counts: the options are listed without them.
+        let open = json.replacingOccurrences(of: #", "vote_count": 6200"#, with: "").replacingOccurrences(of: #", "vote_count": 5049"#, with: "")
+            .replacingOccurrences(of: #""total_vote_count": 11249"#, with: #""total_vote_count": null"#)
+        let openPage = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(open.utf8), file: "r.json").html, as: UTF8.self)
+        #expect(openPage.contains("<figcaption>Poll · voting until") && openPage.contains("<li><bdi>Tabs</bdi></li>"))
+    }
+
     @Test("a count-0 stub without a known permalink says so without a link, in the page's language")
     func continueWithoutLink() throws {
         let json = Self.own.replacingOccurrences(of: #""permalink": "/r/x/comments/abc/a_b/", "#, with: "")
