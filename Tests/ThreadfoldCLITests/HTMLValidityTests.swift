@@ -14,9 +14,16 @@ struct HTMLValidityTests {
         let cli = CLITests()
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var inputs = ["fixtures/reddit-listing/comments.json", "fixtures/discourse-topic/topic.json", "fixtures/discourse-small-actions/topic.json",
-                      "fixtures/lemmy-post/post.json", "fixtures/lemmy-lemmykit/getCommentsResponseV3.json",
-                      "fixtures/mastodon-context/context.json", "fixtures/github-issue/issue.json"].map { TestData.url($0).path }
+        // Every vendored fixture, each file rendered on its own.
+        let fixtures = TestData.url("fixtures")
+        var inputs: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted() {
+            let folder = fixtures.appendingPathComponent(name)
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".json") || file.hasSuffix(".xml") {
+                inputs.append(folder.appendingPathComponent(file).path)
+            }
+        }
+        #expect(inputs.count >= 10, "\(inputs)")
         let hostile = HostilePages.metadata
         let discourse = HostilePages.discourse
         inputs.append(try cli.write(hostile, "hostile.json", in: folder))
