@@ -21,17 +21,17 @@ enum ConfigFile {
     /// The subcommands that read it, each with an object of its own.
     static let subcommands = ["build", "render", "merge", "preview", "check"]
 
-    static let specs = [
-        OptionSpec("config", value: "file", kind: .file, "Read options from this JSON file (default: ./threadfold.json\nwhen there is one); options given here win over it."),
-        OptionSpec("no-config", "Read no threadfold.json."),
-    ]
+    static let config: Option<String> = .file("config", "Read options from this JSON file (default: ./threadfold.json\nwhen there is one); options given here win over it.")
+    static let noConfig = Flag("no-config", "Read no threadfold.json.")
+
+    static let specs = [config.spec, noConfig.spec]
 
     /// Adds the file's options for `command` to what the command line gave: `--config FILE`,
     /// else `./threadfold.json` when it exists, unless `--no-config`.
     static func apply(to parsed: inout ParsedArguments, command: CLI.Command, all commands: [CLI.Command]) throws(UsageError) {
-        guard !parsed.has("no-config") else { return }
+        guard !parsed[noConfig] else { return }
         let path: String
-        if let given = parsed.value("config") {
+        if let given = try parsed[config] {
             path = given
         } else {
             guard FileManager.default.fileExists(atPath: fileName) else { return }
@@ -67,7 +67,7 @@ enum ConfigFile {
             var places = topPlaces
             places.merge(perPlaces[command.name] ?? [:]) { $1 }
             for (key, value) in merged where !parsed.negated.contains(key) {
-                let given = parsed.values[key] != nil || parsed.flags.contains(key) || !parsed.all(key).isEmpty
+                let given = parsed.values[key] != nil || parsed.flags.contains(key) || !(parsed.repeated[key] ?? []).isEmpty
                 if !given, key != "inputs", let place = places[key] { parsed.origins[key] = place }
                 switch (key, value) {
                 case ("inputs", .list(let inputs)):
@@ -80,7 +80,7 @@ enum ConfigFile {
                         if command.options.contains(where: { $0.long == key && $0.repeatable }) { parsed.repeated[key] = [text] }
                     }
                 case (_, .list(let items)) where command.options.contains(where: { $0.long == key && $0.repeatable }):
-                    if parsed.all(key).isEmpty {
+                    if (parsed.repeated[key] ?? []).isEmpty {
                         parsed.repeated[key] = items
                         if let last = items.last { parsed.values[key] = last }
                     }

@@ -9,10 +9,10 @@ enum RenderCommand {
         abstract: "Render thread files to HTML pages, one page per file.",
         usage: "threadfold render [<input> ...] [-o <dir>] [<options>]",
         options: [
-            OptionSpec("output", short: "o", value: "dir", kind: .directory, "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
-            OptionSpec("example", "Render the bundled example thread (docs/examples/thread.json)."),
-            OptionSpec("quiet", short: "q", "Print nothing but errors."),
-            OptionSpec("no-fsync", "Do not flush the pages to the disk before publishing them."),
+            SharedOptions.output.spec,
+            SharedOptions.example.spec,
+            SharedOptions.quiet.spec,
+            SharedOptions.noFsync.spec,
         ] + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Each <input> is a thread JSON file (docs/input-format.md), or '-' for standard input.
@@ -31,17 +31,22 @@ enum RenderCommand {
 
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
         let options: RenderOptions
-        do { options = try SharedOptions.renderOptions(parsed) } catch {
+        let outputPath: String
+        let resources: ResourceStore
+        do {
+            options = try SharedOptions.renderOptions(parsed)
+            outputPath = try parsed[SharedOptions.output] ?? "threadfold-site"
+            resources = try SharedOptions.resources(parsed)
+        } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         if parsed.positionals.filter({ $0 == "-" }).count > 1 {
             return CLI.usageError("'-' (standard input) can be given only once", usage: command.usage, console)
         }
-        let quiet = parsed.has("quiet")
+        let quiet = parsed[SharedOptions.quiet]
         let renderer: ThreadRenderer
         let assets: [ResourceStore.Asset]
         do {
-            let resources = SharedOptions.resources(parsed)
             renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
             assets = try resources.assets(search: false)
         } catch let error as ResourceError where error.isUnknownLocale {
@@ -74,7 +79,7 @@ enum RenderCommand {
 
         // Pages go into a staging folder as they are rendered; the folder replaces the output
         // only when every input rendered.
-        let output = URL(fileURLWithPath: parsed.value("output") ?? "threadfold-site")
+        let output = URL(fileURLWithPath: outputPath)
         // When the output cannot be written, the inputs are still read, so one run reports both.
         var staging: SiteWriter.Staging?
         var failed = false
@@ -82,7 +87,7 @@ enum RenderCommand {
         // inputs had no error of their own.
         var locked = false
         var inputFailed = false
-        do { staging = try SiteWriter(output: output, durable: !parsed.has("no-fsync")).begin() } catch {
+        do { staging = try SiteWriter(output: output, durable: !parsed[SharedOptions.noFsync]).begin() } catch {
             SharedOptions.printErrors(error, console)
             failed = true
             locked = error.temporary
@@ -209,7 +214,7 @@ enum RenderCommand {
         }
         if !quiet {
             let folder = output.standardizedFileURL
-            console.out("Rendered \(Printable.count(rendered.count, "thread")) (\(Printable.count(comments, "comment"))) into \(Printable.escape(parsed.value("output") ?? "threadfold-site"))/\n")
+            console.out("Rendered \(Printable.count(rendered.count, "thread")) (\(Printable.count(comments, "comment"))) into \(Printable.escape(outputPath))/\n")
             for page in rendered.prefix(10) {
                 console.out("  \(folder.appendingPathComponent(page.page).absoluteString)\n")
             }
@@ -222,7 +227,7 @@ enum RenderCommand {
     /// while standard input is not a terminal, where the bundled example would be a surprise
     /// (an empty glob or `xargs` with nothing to pass must not publish a demo page).
     static func inputProblem(_ parsed: ParsedArguments, inputIsTerminal: Bool) -> String? {
-        if parsed.has("example") {
+        if parsed[SharedOptions.example] {
             guard parsed.positionals.isEmpty else {
                 return "'--example' renders the bundled example alone; found inputs too: \(parsed.positionals.map(Printable.escape).joined(separator: " "))"
             }
