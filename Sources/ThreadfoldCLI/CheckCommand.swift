@@ -8,8 +8,6 @@ import ThreadfoldKit
 /// other input is read whole and checked on its own.
 enum CheckCommand {
     static let all = Flag("all", "List every warning (default: at most 10 of each kind per file), and each\nthread of a file of many.")
-    /// `--report` as `check` has it: its value is not completed as a file, as `build`'s is.
-    static let report: Option<String> = .text("report", value: "file", "Write a JSON summary: each input's counts and every\nerror, warning and note with its place, kind and severity\n(docs/report.schema.json).")
 
     static let command = CLI.Command(
         name: "check",
@@ -18,7 +16,7 @@ enum CheckCommand {
         options: [
             all.spec,
             SharedOptions.jobs.help("Threads of dumps checked at once (default: all cores).").spec,
-            report.spec,
+            ReportFile.option.help("Write a JSON summary: each input's counts and every\nerror, warning and note with its place, kind and severity\n(docs/report.schema.json).").spec,
             StrictRule.option.spec,
             SharedOptions.quiet.help("Print nothing but errors and what fails --strict.").spec,
         ] + SharedOptions.threadKeys + SharedOptions.thread + ConfigFile.specs,
@@ -46,7 +44,7 @@ enum CheckCommand {
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
         // `--report -`: the report is standard output's one document; the findings go to standard error.
         let reportConsole = console
-        let console = parsed.given(report) == "-" ? console.summaryOnError : console
+        let console = parsed.given(ReportFile.option) == "-" ? console.summaryOnError : console
         guard !parsed.positionals.isEmpty else {
             return CLI.usageError("missing <input>", usage: command.usage, console)
         }
@@ -62,7 +60,7 @@ enum CheckCommand {
             try SharedOptions.readThreadKey(parsed, into: &importing)
             if let n = try parsed[SharedOptions.jobs] { jobs = n }
             strict = try parsed[StrictRule.option]
-            reportPath = try parsed[report]
+            reportPath = try parsed[ReportFile.option]
             if let reportPath, let problem = ReportFile.problem(reportPath) { throw UsageError(message: problem) }
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
@@ -116,7 +114,7 @@ enum CheckCommand {
                 var check = DumpCheck(units: units, importing: importing, thread: options, jobs: jobs)
                 check.eachThread = all
                 // A report lists every message, and --strict judges every one: none is left at the first few.
-                if parsed.given(report) != nil || parsed.given(StrictRule.option) != nil { check.messagesPerKind = .max }
+                if parsed.given(ReportFile.option) != nil || parsed.given(StrictRule.option) != nil { check.messagesPerKind = .max }
                 if !checkDumps(check, console, shown: shown, into: &findings) { failed = true }
                 continue
             }

@@ -125,7 +125,7 @@ struct StrictRule {
 /// Writing `--report`: its path is checked before the run, and the file is written whole or
 /// not at all (a temporary file beside it, renamed over it).
 enum ReportFile {
-    /// `--report FILE`, as `build` words it; `merge` and `check` word it for themselves.
+    /// `--report FILE`, as `build` words it; `merge` and `check` say it in their own words.
     static let option: Option<String> = .file("report", "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build.")
 
     /// Why `path` cannot take a report, or nil when it can: `-` (standard output), or a new

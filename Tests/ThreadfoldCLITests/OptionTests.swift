@@ -111,6 +111,22 @@ struct OptionTests {
         }
     }
 
+    @Test("an option named alike in two commands is one option: the same short letter, value, kind and bare value")
+    func sameEverywhere() {
+        var first: [String: (command: String, spec: OptionSpec)] = [:]
+        for command in CLI.ordered {
+            for spec in command.allOptions {
+                guard let (name, seen) = first[spec.long] else {
+                    first[spec.long] = (command.name, spec)
+                    continue
+                }
+                let same = seen.short == spec.short && seen.value == spec.value && seen.kind == spec.kind
+                    && seen.repeatable == spec.repeatable && seen.bare?.value == spec.bare?.value && seen.bare?.choices == spec.bare?.choices
+                #expect(same, "--\(spec.long) differs between \(name) and \(command.name)")
+            }
+        }
+    }
+
     @Test("a choice's message is the same through the command line, and a config file's value is told by its place")
     func endToEnd() throws {
         let folder = try cli.temporaryFolder()
