@@ -100,7 +100,7 @@ enum SharedOptions {
         locale.spec, templates.spec, assets.spec,
     ]
 
-    // MARK: Running a command (each table words their help for its command)
+    // MARK: Running a command (each command may word their help in its own way, with `.help(…)`)
 
     static let output: Option<String> = .folder("output", short: "o", "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused.")
     static let quiet = Flag("quiet", short: "q", "Print nothing but errors.")
