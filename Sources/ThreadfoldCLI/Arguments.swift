@@ -45,7 +45,8 @@ struct OptionSpec: Sendable {
     }
 }
 
-/// Parsed command-line words: options by long name, flags, and positional arguments.
+/// Parsed command-line words: options by long name, flags, and positional arguments. Commands
+/// read them through their typed declarations (`Option`, `Flag`, `Repeatable`).
 struct ParsedArguments {
     var values: [String: String] = [:]
     /// Every value of a repeatable option, in the order given.
@@ -58,10 +59,9 @@ struct ParsedArguments {
     /// bad value's message names its place.
     var origins: [String: String] = [:]
 
+    /// The text stored under a long name, as the parser and the config file keep it. Commands
+    /// read their options typed instead (`parsed[SharedOptions.sort]`, `Option`).
     func value(_ long: String) -> String? { values[long] }
-    /// The values of a repeatable option (`OptionSpec.repeatable`), none when it was not given.
-    func all(_ long: String) -> [String] { repeated[long] ?? [] }
-    func has(_ long: String) -> Bool { flags.contains(long) }
 }
 
 struct UsageError: Error, CustomStringConvertible {

@@ -3,41 +3,60 @@ import ThreadfoldKit
 
 /// `threadfold build INPUT... -o SITE`: a whole archive in one site.
 enum BuildCommand {
+    // MARK: The archive's options (`build`, and `merge` and `preview` as they apply)
+
+    static let title: Option<String> = .text("title", value: "text", "The site's title (default: \"All threads\" in the locale).")
+    static let perPage: Option<Int> = .integer("per-page", in: 1...100_000, "Threads per index or section page (default: 50).")
+    static let sections: Option<ArchiveOptions.Sections> = .choice("sections", value: "kind", "Group the index into collapsible sections: category,\nmonth or none (default: none).")
+    static let pageDepth: Option<Int> = .integer("page-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8).")
+    static let pageSize: Option<Int> = .integer("page-size", in: 1...Int.max, "Top-level comments per page of a thread; longer threads\nare split between them (default: 200).")
+    static let layout: Option<ArchiveOptions.Layout> = .choice("layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested).")
+    static let orders: Option<[CommentOrder]> = .list("orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page.")
+    /// The site's address: an absolute http or https URL.
+    static let baseURL = Option<String>(OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml.")) { text throws(UsageError) in
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil, !text.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " }) else {
+            throw UsageError(message: "'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(text)'")
+        }
+        return text
+    }
+    static let feedEntries: Option<Int> = .integer("feed-entries", in: 0...100_000, "Entries per Atom feed (default: 50).")
+    static let search: Option<ArchiveOptions.Search> = .choice("search", value: "kind", bare: .titles,
+        "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites.")
+    static let searchTimeout: Option<Double> = .duration("search-timeout", "How long Pagefind may index the site before it is\nstopped, with everything it started, and the build\nfails: seconds, or 90s, 10m, 1h (default: 10m).")
+    static let authors = Flag("authors", "Write a page per participant at u/<name>-<hash>/ with\ntheir threads and comments, and link names to it.")
+
     static let archive: [OptionSpec] = [
-        OptionSpec("title", value: "text", "The site's title (default: \"All threads\" in the locale)."),
-        OptionSpec("per-page", value: "n", "Threads per index or section page (default: 50)."),
-        OptionSpec("sections", value: "kind", kind: .cases(of: ArchiveOptions.Sections.self), "Group the index into collapsible sections: category,\nmonth or none (default: none)."),
-        OptionSpec("page-depth", value: "d", "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8)."),
-        OptionSpec("page-size", value: "n", "Top-level comments per page of a thread; longer threads\nare split between them (default: 200)."),
-        OptionSpec("layout", value: "kind", kind: .cases(of: ArchiveOptions.Layout.self), "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested)."),
-        OptionSpec("orders", value: "list", kind: .listOf(CommentOrder.allCases.map(\.rawValue)), "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page."),
-        OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml."),
-        OptionSpec("feed-entries", value: "n", "Entries per Atom feed (default: 50)."),
-        OptionSpec("search", value: "kind", bare: ("titles", ArchiveOptions.Search.allCases.map(\.rawValue)),
-                   "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites."),
-        OptionSpec("search-timeout", value: "duration", "How long Pagefind may index the site before it is\nstopped, with everything it started, and the build\nfails: seconds, or 90s, 10m, 1h (default: 10m)."),
-        OptionSpec("authors", "Write a page per participant at u/<name>-<hash>/ with\ntheir threads and comments, and link names to it."),
+        title.spec, perPage.spec, sections.spec, pageDepth.spec, pageSize.spec, layout.spec, orders.spec, baseURL.spec, feedEntries.spec,
+        search.spec, searchTimeout.spec, authors.spec,
     ]
 
-    static let precompress = OptionSpec("precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
+    // MARK: Building
+
+    static let incremental = Flag("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare, and\nwith dumps their sorted lines as .<site>.spill.")
+    static let precompress = Flag("precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
+    static let shard = Option<Shard>(OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'.")) { text throws(UsageError) in
+        guard let shard = Shard(text) else { throw UsageError(message: "'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
+        return shard
+    }
 
     static let command = CLI.Command(
         name: "build",
         abstract: "Build a static site from many threads: an index, a page per thread, feeds.",
         usage: "threadfold build <input> ... -o <site> [<options>]",
         options: [
-            OptionSpec("output", short: "o", value: "dir", kind: .directory, "Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused."),
-        ] + SharedOptions.threadKey + [
-            SharedOptions.exclude,
-            OptionSpec("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare, and\nwith dumps their sorted lines as .<site>.spill."),
-            OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete)."),
-            precompress,
-            OptionSpec("jobs", short: "j", value: "n", "Threads rendered at once (default: all cores)."),
-            OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'."),
-            OptionSpec("report", value: "file", kind: .file, "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build."),
-            StrictRule.spec,
-            ProgressBar.spec,
-            OptionSpec("quiet", short: "q", "Print nothing but errors and what fails --strict (and no\nprogress bar)."),
+            SharedOptions.output.help("Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused.").spec,
+        ] + SharedOptions.threadKeys + [
+            SharedOptions.exclude.spec,
+            incremental.spec,
+            SharedOptions.noFsync.help("Do not flush the site to the disk before publishing it\n(faster; a power loss may then leave it incomplete).").spec,
+            precompress.spec,
+            SharedOptions.jobs.spec,
+            shard.spec,
+            ReportFile.option.spec,
+            StrictRule.option.spec,
+            ProgressBar.option.spec,
+            SharedOptions.quiet.help("Print nothing but errors and what fails --strict (and no\nprogress bar).").spec,
         ] + archive + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Each <input> is a thread file in any form 'render' reads, a folder of them (searched
@@ -58,67 +77,31 @@ enum BuildCommand {
             """,
         run: run)
 
-    /// `--search-timeout`: seconds, or a number with s, m or h; 10 minutes when not given.
-    static func searchTimeout(_ parsed: ParsedArguments) throws -> Double {
-        guard let text = parsed.value("search-timeout") else { return 600 }
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
-        let unit = text.last.flatMap { units[$0] }
-        guard let number = Double(unit == nil ? text : String(text.dropLast())), number.isFinite, number > 0,
-              number * (unit ?? 1) <= 7 * 86_400, text.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-            throw UsageError(message: "'--search-timeout' must be a duration above 0 and at most a week: seconds, or a number with s, m or h, like 90s or 10m; found '\(text)'")
-        }
-        return number * (unit ?? 1)
+    /// `--search-timeout` in seconds; 10 minutes when not given.
+    static func searchTimeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
+        try parsed[searchTimeout] ?? 600
     }
 
     static func archiveOptions(_ parsed: ParsedArguments) throws -> ArchiveOptions {
         var options = ArchiveOptions()
         options.render = try SharedOptions.renderOptions(parsed)
-        try SharedOptions.threadKey(parsed, into: &options.render.importing)
-        options.title = parsed.value("title")
-        if let n = try SharedOptions.integer(parsed, "per-page", in: 1...100_000) { options.perPage = n }
-        if let n = try SharedOptions.integer(parsed, "page-depth", in: 1...LayoutOptions.maxDepthLimit) { options.pageDepth = n }
-        if let n = try SharedOptions.integer(parsed, "page-size", in: 1...Int.max) { options.pageSize = n }
-        if let n = try SharedOptions.integer(parsed, "feed-entries", in: 0...100_000) { options.feedEntries = n }
-        if let text = parsed.value("sections") {
-            guard let sections = ArchiveOptions.Sections(rawValue: text) else {
-                throw UsageError(message: "'--sections' must be category, month or none; found '\(text)'")
+        try SharedOptions.readThreadKey(parsed, into: &options.render.importing)
+        options.title = try parsed[title]
+        if let n = try parsed[perPage] { options.perPage = n }
+        if let n = try parsed[pageDepth] { options.pageDepth = n }
+        if let n = try parsed[pageSize] { options.pageSize = n }
+        if let n = try parsed[feedEntries] { options.feedEntries = n }
+        if let kind = try parsed[sections] { options.sections = kind }
+        if let kind = try parsed[layout] { options.layout = kind }
+        if let list = try parsed[orders] {
+            if let sort = try parsed[SharedOptions.sort], sort != list.first {
+                throw UsageError(message: "'--sort \(sort.rawValue)' and '--orders \(parsed.given(orders)!)' disagree: the first of --orders is the main page's order")
             }
-            options.sections = sections
+            options.orders = list
         }
-        if let text = parsed.value("layout") {
-            guard let layout = ArchiveOptions.Layout(rawValue: text) else {
-                throw UsageError(message: "'--layout' must be nested, flat or auto; found '\(text)'")
-            }
-            options.layout = layout
-        }
-        if let text = parsed.value("orders") {
-            var orders: [CommentOrder] = []
-            for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let order = CommentOrder(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw UsageError(message: "'--orders' takes a list of oldest, newest, top and input, like oldest,newest,top; found '\(name)'")
-                }
-                guard !orders.contains(order) else { throw UsageError(message: "'--orders' names '\(order.rawValue)' twice") }
-                orders.append(order)
-            }
-            if let sort = parsed.value("sort"), sort != orders.first?.rawValue {
-                throw UsageError(message: "'--sort \(sort)' and '--orders \(text)' disagree: the first of --orders is the main page's order")
-            }
-            options.orders = orders
-        }
-        if let text = parsed.value("search") {
-            guard let search = ArchiveOptions.Search(rawValue: text) else {
-                throw UsageError(message: "'--search' must be titles, pagefind or none; found '\(text)'")
-            }
-            options.search = search
-        }
-        options.authors = parsed.has("authors")
-        if let url = parsed.value("base-url") {
-            guard let parsedURL = URL(string: url), let scheme = parsedURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  parsedURL.host != nil, !url.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " }) else {
-                throw UsageError(message: "'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(url)'")
-            }
-            options.baseURL = url
-        }
+        if let kind = try parsed[search] { options.search = kind }
+        options.authors = parsed[authors]
+        if let url = try parsed[baseURL] { options.baseURL = url }
         return options
     }
 
@@ -131,19 +114,19 @@ enum BuildCommand {
         }
         let options: ArchiveOptions
         var jobs = ProcessInfo.processInfo.activeProcessorCount
-        var shard: Shard?
-        var searchTimeout = 600.0
-        let output = parsed.value("output") ?? "site"
+        let shard: Shard?
+        let searchTimeout: Double
+        let output: String
         let filter: FolderFilter
+        let resources: ResourceStore
         do {
             options = try archiveOptions(parsed)
+            output = try parsed[SharedOptions.output] ?? "site"
             filter = try SharedOptions.folderFilter(parsed, output: output)
-            if let n = try SharedOptions.integer(parsed, "jobs", in: 1...1024) { jobs = n }
+            if let n = try parsed[SharedOptions.jobs] { jobs = n }
             searchTimeout = try Self.searchTimeout(parsed)
-            if let text = parsed.value("shard") {
-                guard let value = Shard(text) else { throw UsageError(message: "'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
-                shard = value
-            }
+            shard = try parsed[Self.shard]
+            resources = try SharedOptions.resources(parsed)
         } catch let error as InputErrors {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure
@@ -161,11 +144,11 @@ enum BuildCommand {
             return CLI.ExitCode.failure
         }
         var builder = ArchiveBuilder(units: units, output: URL(fileURLWithPath: output), options: options,
-                                     resources: SharedOptions.resources(parsed), jobs: jobs)
-        builder.incremental = parsed.has("incremental")
+                                     resources: resources, jobs: jobs)
+        builder.incremental = parsed[incremental]
         builder.shard = shard
-        builder.durable = !parsed.has("no-fsync")
-        builder.precompress = parsed.has("precompress")
+        builder.durable = !parsed[SharedOptions.noFsync]
+        builder.precompress = parsed[precompress]
         builder.searchTimeout = searchTimeout
         return execute(parsed, console, output: output, command: command) { progress, read in
             builder.readProgress = read
@@ -178,47 +161,73 @@ enum BuildCommand {
     /// (another build held the site: nothing wrong with the input, run it again).
     static func execute(_ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
                         _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report) -> Int32 {
-        let quiet = parsed.has("quiet")
+        let quiet = parsed[SharedOptions.quiet]
+        let strict: StrictRule?
+        let reportPath: String?
+        do throws(UsageError) {
+            strict = try parsed[StrictRule.option]
+            _ = try parsed[ProgressBar.option]
+            reportPath = try parsed[ReportFile.option]
+            if let reportPath, let problem = ReportFile.problem(reportPath) { throw UsageError(message: problem) }
+        } catch {
+            return CLI.usageError(error.message, usage: command.usage, console)
+        }
         // `--report -`: the report is standard output's one document; the summary goes to standard error.
         let reportConsole = console
-        let console = parsed.value("report") == "-" ? console.summaryOnError : console
-        let strict: StrictRule?
-        do { strict = try StrictRule.parse(parsed) } catch { return CLI.usageError("\(error)", usage: command.usage, console) }
-        if let problem = ProgressBar.check(parsed) { return CLI.usageError(problem, usage: command.usage, console) }
-        if let path = parsed.value("report"), let problem = ReportFile.problem(path) {
-            return CLI.usageError(problem, usage: command.usage, console)
-        }
+        let console = reportPath == "-" ? console.summaryOnError : console
         // What stood at the output before the build, for the words that say it is unchanged.
         let before = (try? FileStatus.of(output, followLinks: false))?.kind
         let started = DispatchTime.now().uptimeNanoseconds
+        let report: ArchiveBuilder.Report
+        let thrown: [Message]
+        do {
+            (report, thrown) = try withBars(!quiet && ProgressBar.shows(parsed, console), console, started: started, output: output, body)
+        } catch {
+            return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        var code = conclude(report, thrown: thrown, strict: strict, quiet: quiet, output: output, before: before, seconds: seconds, console)
+        if let reportPath {
+            var messages: [Message] = report.errors.map { Message($0) }
+            if let error = report.siteError { messages.append(Message(error)) }
+            messages += thrown
+            messages += report.warnings.map { Message($0) }
+            let bytes = reportJSON(report, messages: messages, exit: code, seconds: seconds)
+            if let reason = ReportFile.write(bytes, to: reportPath, reportConsole) {
+                console.err(Printable.escape("\(reportPath): error: cannot write the report: \(reason)") + "\n")
+                if code == CLI.ExitCode.success { code = CLI.ExitCode.failure }
+            }
+        }
+        return code
+    }
+
+    /// Runs `body` with the bars when `shows`: megabytes read while dumps are read (by one
+    /// thread, first), then threads done. Errors it throws are printed and returned as messages;
+    /// a locale the templates lack is thrown, a usage error.
+    private static func withBars(_ shows: Bool, _ console: Console, started: UInt64, output: String,
+                                 _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report)
+        throws(ResourceError) -> (ArchiveBuilder.Report, [Message]) {
         var bar = ProgressBar(console: console, start: started)
-        var report: ArchiveBuilder.Report = .init()
-        var thrown: [Message] = []
-        let shows = !quiet && ProgressBar.shows(parsed, console)
-        // Dumps are read first, by one thread: their bar counts megabytes read.
+        defer { bar.finish() }
         let reading = ReadingBar(console: console, start: started)
         do {
             let units: ((Int, Int) -> Void)? = shows ? { bar.update(done: $0, total: $1) } : nil
             var bytes: (@Sendable (Int64, Int64) -> Void)?
             if shows { bytes = { @Sendable read, total in reading.update(read: read, total: total) } }
-            report = try body(units, bytes)
+            return (try body(units, bytes), [])
         } catch let error as ResourceError where error.isUnknownLocale {
-            return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
+            throw error
         } catch {
             SharedOptions.printErrors(error, console)
-            thrown = Message.of(error, file: output)
+            return (.init(), Message.of(error, file: output))
         }
-        bar.finish()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        var messages: [Message] = report.errors.map { Message($0) }
-        if let error = report.siteError { messages.append(Message(error)) }
-        messages += thrown
-        messages += report.warnings.map { Message($0) }
-        let failing = strict.map { rule in report.warnings.filter { rule.fails(Message($0)) } } ?? []
-        var code = CLI.ExitCode.success
-        if !thrown.isEmpty {
-            code = CLI.ExitCode.failure
-        } else if !report.errors.isEmpty || report.siteError != nil {
+    }
+
+    /// Prints what a build or merge did, or why nothing was published, and returns its exit code.
+    private static func conclude(_ report: ArchiveBuilder.Report, thrown: [Message], strict: StrictRule?, quiet: Bool, output: String,
+                                 before: FileKind?, seconds: Double, _ console: Console) -> Int32 {
+        if !thrown.isEmpty { return CLI.ExitCode.failure }
+        if !report.errors.isEmpty || report.siteError != nil {
             for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
             if report.errors.count > 50 { console.err("… and \(Printable.count(report.errors.count - 50, "more error", "more errors"))\n") }
             if let error = report.siteError { SharedOptions.printErrors(error, console) }
@@ -229,34 +238,27 @@ enum BuildCommand {
             }
             if report.errors.isEmpty, report.siteError?.temporary == true {
                 console.err("Error: nothing was published; \(kept). Another build is writing it: run this one again when that one has finished.\n")
-                code = CLI.ExitCode.temporaryFailure
-            } else {
-                console.err("Error: nothing was published; \(kept). Fix the errors above and run again.\n")
-                code = CLI.ExitCode.failure
+                return CLI.ExitCode.temporaryFailure
             }
-        } else {
-            if !quiet {
-                for (format, count) in report.formats.sorted(by: { $0.key < $1.key }) where format != "threadfold" {
-                    let name = SourceFormat(rawValue: format)?.described ?? format
-                    console.err("note: read \(Printable.count(count, "input")) as \(name); --from \(format) says so explicitly\n")
-                }
-                console.show(report.warnings)
-            }
-            if !failing.isEmpty {
-                // What made it fail is shown even with -q.
-                if quiet { console.show(failing, notesInFull: true) }
-                console.err("Error: the site was published, but --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
-                code = CLI.ExitCode.warnings
-            }
-            if !quiet { printBuilt(report, output: output, seconds: seconds, console) }
+            console.err("Error: nothing was published; \(kept). Fix the errors above and run again.\n")
+            return CLI.ExitCode.failure
         }
-        if let path = parsed.value("report") {
-            let bytes = reportJSON(report, messages: messages, exit: code, seconds: seconds)
-            if let reason = ReportFile.write(bytes, to: path, reportConsole) {
-                console.err(Printable.escape("\(path): error: cannot write the report: \(reason)") + "\n")
-                if code == CLI.ExitCode.success { code = CLI.ExitCode.failure }
+        var code = CLI.ExitCode.success
+        if !quiet {
+            for (format, count) in report.formats.sorted(by: { $0.key < $1.key }) where format != "threadfold" {
+                let name = SourceFormat(rawValue: format)?.described ?? format
+                console.err("note: read \(Printable.count(count, "input")) as \(name); --from \(format) says so explicitly\n")
             }
+            console.show(report.warnings)
         }
+        let failing = strict.map { rule in report.warnings.filter { rule.fails(Message($0)) } } ?? []
+        if !failing.isEmpty {
+            // What made it fail is shown even with -q.
+            if quiet { console.show(failing, notesInFull: true) }
+            console.err("Error: the site was published, but --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
+            code = CLI.ExitCode.warnings
+        }
+        if !quiet { printBuilt(report, output: output, seconds: seconds, console) }
         return code
     }
 
@@ -333,14 +335,20 @@ struct ProgressBar {
     let start: UInt64
     var shown = false
 
-    static let spec = OptionSpec("progress", value: "when", kind: .oneOf(["auto", "always", "never"]), "Draw a progress bar: auto (on a terminal whose TERM is\nset and not dumb, outside CI), always or never. -q never\ndraws one.")
+    /// When to draw the bar.
+    enum When: String, CaseIterable, Sendable {
+        case auto, always, never
+    }
 
-    /// Whether `--progress` (or its default, auto) asks for a bar on this console.
+    static let option: Option<When> = .choice("progress", value: "when", "Draw a progress bar: auto (on a terminal whose TERM is\nset and not dumb, outside CI), always or never. -q never\ndraws one.")
+
+    /// Whether `--progress` (or its default, auto) asks for a bar on this console. A value that
+    /// names no choice was refused as a usage error before the run, and counts as auto here.
     static func shows(_ parsed: ParsedArguments, _ console: Console, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        switch parsed.value("progress") ?? "auto" {
-        case "always": return true
-        case "never": return false
-        default:
+        switch (try? parsed[option]) ?? .auto {
+        case .always: return true
+        case .never: return false
+        case .auto:
             let term = environment["TERM"] ?? ""
             return console.errIsTerminal && !term.isEmpty && term != "dumb" && environment["CI"] == nil
         }
@@ -352,12 +360,6 @@ struct ProgressBar {
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         return term.isEmpty || term == "dumb" ? "\r" + String(repeating: " ", count: 79) + "\r" : "\r\u{1B}[2K"
     }()
-
-    /// A usage error's text when `--progress` names no choice.
-    static func check(_ parsed: ParsedArguments) -> String? {
-        guard let value = parsed.value("progress"), !["auto", "always", "never"].contains(value) else { return nil }
-        return "'--progress' must be auto, always or never; found '\(value)'"
-    }
 
     mutating func update(done: Int, total: Int) {
         guard total > 0 else { return }
@@ -407,17 +409,20 @@ enum MergeCommand {
         abstract: "Join shard builds into one site: index, sections, feeds and sitemap.",
         usage: "threadfold merge <shard> ... -o <site> [<options>]",
         options: [
-            OptionSpec("output", short: "o", value: "dir", kind: .directory, "Site folder to write (default: site)."),
-            OptionSpec("report", value: "file", kind: .file, "Write a JSON summary of the merge (docs/report.schema.json)."),
-            OptionSpec("no-fsync", "Do not flush the site to the disk before publishing it."),
-            BuildCommand.precompress,
-            StrictRule.spec,
-            ProgressBar.spec,
-            OptionSpec("quiet", short: "q", "Print nothing but errors (and what fails --strict)."),
-            OptionSpec("locale", value: "tag", "Language of the index's words (default: en)."),
-            OptionSpec("templates", value: "dir", kind: .directory, "Folder of templates replacing the built-in ones."),
-            OptionSpec("assets", value: "dir", kind: .directory, "Folder of files replacing or adding to the stylesheet\nand script."),
-        ] + BuildCommand.archive.filter { ["title", "per-page", "sections", "base-url", "feed-entries", "layout", "search", "search-timeout", "authors"].contains($0.long) } + ConfigFile.specs,
+            SharedOptions.output.help("Site folder to write (default: site).").spec,
+            ReportFile.option.help("Write a JSON summary of the merge (docs/report.schema.json).").spec,
+            SharedOptions.noFsync.help("Do not flush the site to the disk before publishing it.").spec,
+            BuildCommand.precompress.spec,
+            StrictRule.option.spec,
+            ProgressBar.option.spec,
+            SharedOptions.quiet.help("Print nothing but errors (and what fails --strict).").spec,
+            SharedOptions.locale.help("Language of the index's words (default: en).").spec,
+            SharedOptions.templates.help("Folder of templates replacing the built-in ones.").spec,
+            SharedOptions.assets.help("Folder of files replacing or adding to the stylesheet\nand script.").spec,
+            BuildCommand.title.spec, BuildCommand.perPage.spec, BuildCommand.sections.spec, BuildCommand.layout.spec,
+            BuildCommand.baseURL.spec, BuildCommand.feedEntries.spec, BuildCommand.search.spec, BuildCommand.searchTimeout.spec,
+            BuildCommand.authors.spec,
+        ] + ConfigFile.specs,
         discussion: """
             Each <shard> is a folder written by 'threadfold build --shard K/N'. Thread pages are
             linked, not rendered again; the listing pages are built from the thread.json sidecars.
@@ -436,17 +441,19 @@ enum MergeCommand {
         }
         let options: ArchiveOptions
         let searchTimeout: Double
+        let output: String
+        let resources: ResourceStore
         do {
             options = try BuildCommand.archiveOptions(parsed)
             searchTimeout = try BuildCommand.searchTimeout(parsed)
+            output = try parsed[SharedOptions.output] ?? "site"
+            resources = try SharedOptions.resources(parsed)
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
-        let output = parsed.value("output") ?? "site"
-        var merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options,
-                                 resources: SharedOptions.resources(parsed))
-        merge.durable = !parsed.has("no-fsync")
-        merge.precompress = parsed.has("precompress")
+        var merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options, resources: resources)
+        merge.durable = !parsed[SharedOptions.noFsync]
+        merge.precompress = parsed[BuildCommand.precompress]
         merge.searchTimeout = searchTimeout
         return BuildCommand.execute(parsed, console, output: output, command: command) { _, _ in try merge.run() }
     }

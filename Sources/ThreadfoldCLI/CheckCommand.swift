@@ -7,17 +7,19 @@ import ThreadfoldKit
 /// Dumps among the inputs are checked together, as `build` reads them (`DumpCheck`); every
 /// other input is read whole and checked on its own.
 enum CheckCommand {
+    static let all = Flag("all", "List every warning (default: at most 10 of each kind per file), and each\nthread of a file of many.")
+
     static let command = CLI.Command(
         name: "check",
         abstract: "Validate thread files and report what they hold.",
         usage: "threadfold check <input> ... [<options>]",
         options: [
-            OptionSpec("all", "List every warning (default: at most 10 of each kind per file), and each\nthread of a file of many."),
-            OptionSpec("jobs", short: "j", value: "n", "Threads of dumps checked at once (default: all cores)."),
-            OptionSpec("report", value: "file", "Write a JSON summary: each input's counts and every\nerror, warning and note with its place, kind and severity\n(docs/report.schema.json)."),
-            StrictRule.spec,
-            OptionSpec("quiet", short: "q", "Print nothing but errors and what fails --strict."),
-        ] + SharedOptions.threadKey + SharedOptions.thread + ConfigFile.specs,
+            all.spec,
+            SharedOptions.jobs.help("Threads of dumps checked at once (default: all cores).").spec,
+            ReportFile.option.help("Write a JSON summary: each input's counts and every\nerror, warning and note with its place, kind and severity\n(docs/report.schema.json).").spec,
+            StrictRule.option.spec,
+            SharedOptions.quiet.help("Print nothing but errors and what fails --strict.").spec,
+        ] + SharedOptions.threadKeys + SharedOptions.thread + ConfigFile.specs,
         discussion: """
             Prints, per file (or per thread, for one thread or with --all): comments, people and
             levels; orphans (replies to missing comments),
@@ -42,7 +44,7 @@ enum CheckCommand {
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
         // `--report -`: the report is standard output's one document; the findings go to standard error.
         let reportConsole = console
-        let console = parsed.value("report") == "-" ? console.summaryOnError : console
+        let console = parsed.given(ReportFile.option) == "-" ? console.summaryOnError : console
         guard !parsed.positionals.isEmpty else {
             return CLI.usageError("missing <input>", usage: command.usage, console)
         }
@@ -50,21 +52,23 @@ enum CheckCommand {
         var importing: ImportOptions
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         let strict: StrictRule?
+        let reportPath: String?
         do {
-            if let sort = try SharedOptions.sortOrder(parsed, "sort") { options.sort = sort }
-            options.replySort = try SharedOptions.sortOrder(parsed, "reply-sort")
+            if let sort = try parsed[SharedOptions.sort] { options.sort = sort }
+            options.replySort = try parsed[SharedOptions.replySort]
             importing = try SharedOptions.importOptions(parsed)
-            try SharedOptions.threadKey(parsed, into: &importing)
-            if let n = try SharedOptions.integer(parsed, "jobs", in: 1...1024) { jobs = n }
-            strict = try StrictRule.parse(parsed)
-            if let path = parsed.value("report"), let problem = ReportFile.problem(path) { throw UsageError(message: problem) }
+            try SharedOptions.readThreadKey(parsed, into: &importing)
+            if let n = try parsed[SharedOptions.jobs] { jobs = n }
+            strict = try parsed[StrictRule.option]
+            reportPath = try parsed[ReportFile.option]
+            if let reportPath, let problem = ReportFile.problem(reportPath) { throw UsageError(message: problem) }
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
-        options.allowDuplicates = parsed.has("allow-duplicates")
+        options.allowDuplicates = parsed[SharedOptions.allowDuplicates]
         let started = DispatchTime.now().uptimeNanoseconds
         // With -q only errors reach the terminal: what is found otherwise goes to `shown`.
-        let quiet = parsed.has("quiet")
+        let quiet = parsed[SharedOptions.quiet]
         let shown = quiet ? Console(out: { _ in }, err: { _ in }) : console
         var findings = Findings()
         let failed = check(parsed, options: options, importing: importing, jobs: jobs, into: &findings, console: console, shown: shown)
@@ -75,7 +79,7 @@ enum CheckCommand {
             console.err("Error: --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
             code = CLI.ExitCode.warnings
         }
-        if let path = parsed.value("report") {
+        if let path = reportPath {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             if let reason = ReportFile.write(reportJSON(findings, exit: code, seconds: seconds), to: path, reportConsole) {
                 console.err(Printable.escape("\(path): error: cannot write the report: \(reason)") + "\n")
@@ -89,7 +93,7 @@ enum CheckCommand {
     /// when any input failed.
     private static func check(_ parsed: ParsedArguments, options: ThreadOptions, importing: ImportOptions, jobs: Int,
                               into findings: inout Findings, console: Console, shown: Console) -> Bool {
-        let all = parsed.has("all")
+        let all = parsed[Self.all]
         // Which inputs are dumps: the rule `build` lists its inputs by, from each file's first line.
         let detect = ArchiveInput.dumps(importing)
         let linesAreThreads: Bool? = importing.mapping != nil ? false : nil
@@ -110,7 +114,7 @@ enum CheckCommand {
                 var check = DumpCheck(units: units, importing: importing, thread: options, jobs: jobs)
                 check.eachThread = all
                 // A report lists every message, and --strict judges every one: none is left at the first few.
-                if parsed.value("report") != nil || parsed.value("strict") != nil { check.messagesPerKind = .max }
+                if parsed.given(ReportFile.option) != nil || parsed.given(StrictRule.option) != nil { check.messagesPerKind = .max }
                 if !checkDumps(check, console, shown: shown, into: &findings) { failed = true }
                 continue
             }

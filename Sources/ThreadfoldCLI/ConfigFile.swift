@@ -21,17 +21,17 @@ enum ConfigFile {
     /// The subcommands that read it, each with an object of its own.
     static let subcommands = ["build", "render", "merge", "preview", "check"]
 
-    static let specs = [
-        OptionSpec("config", value: "file", kind: .file, "Read options from this JSON file (default: ./threadfold.json\nwhen there is one); options given here win over it."),
-        OptionSpec("no-config", "Read no threadfold.json."),
-    ]
+    static let config: Option<String> = .file("config", "Read options from this JSON file (default: ./threadfold.json\nwhen there is one); options given here win over it.")
+    static let noConfig = Flag("no-config", "Read no threadfold.json.")
+
+    static let specs = [config.spec, noConfig.spec]
 
     /// Adds the file's options for `command` to what the command line gave: `--config FILE`,
     /// else `./threadfold.json` when it exists, unless `--no-config`.
     static func apply(to parsed: inout ParsedArguments, command: CLI.Command, all commands: [CLI.Command]) throws(UsageError) {
-        guard !parsed.has("no-config") else { return }
+        guard !parsed[noConfig] else { return }
         let path: String
-        if let given = parsed.value("config") {
+        if let given = try parsed[config] {
             path = given
         } else {
             guard FileManager.default.fileExists(atPath: fileName) else { return }
@@ -67,7 +67,7 @@ enum ConfigFile {
             var places = topPlaces
             places.merge(perPlaces[command.name] ?? [:]) { $1 }
             for (key, value) in merged where !parsed.negated.contains(key) {
-                let given = parsed.values[key] != nil || parsed.flags.contains(key) || !parsed.all(key).isEmpty
+                let given = parsed.values[key] != nil || parsed.flags.contains(key) || !(parsed.repeated[key] ?? []).isEmpty
                 if !given, key != "inputs", let place = places[key] { parsed.origins[key] = place }
                 switch (key, value) {
                 case ("inputs", .list(let inputs)):
@@ -80,7 +80,7 @@ enum ConfigFile {
                         if command.options.contains(where: { $0.long == key && $0.repeatable }) { parsed.repeated[key] = [text] }
                     }
                 case (_, .list(let items)) where command.options.contains(where: { $0.long == key && $0.repeatable }):
-                    if parsed.all(key).isEmpty {
+                    if (parsed.repeated[key] ?? []).isEmpty {
                         parsed.repeated[key] = items
                         if let last = items.last { parsed.values[key] = last }
                     }
@@ -248,9 +248,61 @@ enum ConfigFile {
     /// this text, and a test keeps it so).
     static func schema(commands: [CLI.Command]) -> String {
         let readers = commands.filter { subcommands.contains($0.name) }
-        let skipped = Set(specs.map(\.long) + ["help"])
-        // A string, or an array of strings (of `words`, when given).
-        func stringOrArray(_ w: inout JSONWriter, of words: [String]?) {
+        var w = JSONWriter(pretty: true)
+        w.object { w in
+            w.field("$schema", "https://json-schema.org/draft/2020-12/schema")
+            w.field("title", "threadfold.json")
+            w.field("description", "Options for threadfold build, render, merge, preview and check: long options as typed on the command line; the command line wins.")
+            w.field("type", "object")
+            w.key("properties")
+            w.object { w in
+                w.key("$schema")
+                w.object { w in w.field("type", "string") }
+                w.key("inputs")
+                w.object { w in
+                    w.field("description", "The inputs, as given on the command line (merge: its own object's inputs, the shard folders).")
+                    w.field("type", "array")
+                    w.key("items")
+                    w.object { w in w.field("type", "string") }
+                }
+                let names = Set(readers.map(\.name))
+                Schema.properties(readers.flatMap(\.options), &w, skipping: names.union(["output"]))
+                w.key("output")
+                w.object { w in
+                    w.field("description", "The output folder (-o); each subcommand's default is in its --help (build: site; render: threadfold-site).")
+                    w.field("type", "string")
+                }
+                for command in readers {
+                    w.key(command.name)
+                    w.object { w in
+                        // "preview" is also an option (replies shown per level): an object is the subcommand's.
+                        if let spec = readers.flatMap(\.options).first(where: { $0.long == command.name }) {
+                            w.key("anyOf")
+                            w.array { w in
+                                w.object { w in Schema.subcommand(command, &w) }
+                                w.object { w in Schema.option(spec, &w) }
+                            }
+                        } else {
+                            Schema.subcommand(command, &w)
+                        }
+                    }
+                }
+            }
+            w.key("additionalProperties")
+            w.bool(false)
+        }
+        return String(decoding: w.out, as: UTF8.self) + "\n"
+    }
+}
+
+/// The parts of threadfold.json's schema.
+private extension ConfigFile {
+    enum Schema {
+        /// What the file does not take: the options that name it, and --help.
+        static let skipped = Set(ConfigFile.specs.map(\.long) + ["help"])
+
+        /// A string, or an array of strings (of `words`, when given).
+        static func stringOrArray(_ w: inout JSONWriter, of words: [String]?) {
             w.key("anyOf")
             w.array { w in
                 w.object { w in w.field("type", "string") }
@@ -268,9 +320,10 @@ enum ConfigFile {
                 }
             }
         }
-        // One option's value: a flag's boolean; a bare option's value or true (as given bare) or
-        // false (off); a list's string or array; a choice's words; else a string or a number.
-        func option(_ spec: OptionSpec, _ w: inout JSONWriter) {
+
+        /// One option's value: a flag's boolean; a bare option's value or true (as given bare) or
+        /// false (off); a list's string or array; a choice's words; else a string or a number.
+        static func option(_ spec: OptionSpec, _ w: inout JSONWriter) {
             w.field("description", spec.help.replacingOccurrences(of: "\n", with: " "))
             if spec.value == nil { return w.field("type", "boolean") }
             func value(_ w: inout JSONWriter) {
@@ -299,15 +352,19 @@ enum ConfigFile {
                 w.object { w in w.field("type", "boolean") }
             }
         }
-        func properties(_ options: [OptionSpec], _ w: inout JSONWriter, skipping: Set<String> = []) {
+
+        /// Each option of `options` once, under its long name, but those the file does not take
+        /// and those in `skipping`.
+        static func properties(_ options: [OptionSpec], _ w: inout JSONWriter, skipping: Set<String> = []) {
             var seen = Set<String>()
             for spec in options where !skipped.contains(spec.long) && !skipping.contains(spec.long) && seen.insert(spec.long).inserted {
                 w.key(spec.long)
                 w.object { w in option(spec, &w) }
             }
         }
-        // A subcommand's object, for its key at the top level.
-        func subcommand(_ command: CLI.Command, _ w: inout JSONWriter) {
+
+        /// A subcommand's object, for its key at the top level.
+        static func subcommand(_ command: CLI.Command, _ w: inout JSONWriter) {
             w.field("description", "Options for threadfold \(command.name) alone; they win over the top level.")
             w.field("type", "object")
             w.key("properties")
@@ -328,49 +385,5 @@ enum ConfigFile {
             w.key("additionalProperties")
             w.bool(false)
         }
-        var w = JSONWriter(pretty: true)
-        w.object { w in
-            w.field("$schema", "https://json-schema.org/draft/2020-12/schema")
-            w.field("title", "threadfold.json")
-            w.field("description", "Options for threadfold build, render, merge, preview and check: long options as typed on the command line; the command line wins.")
-            w.field("type", "object")
-            w.key("properties")
-            w.object { w in
-                w.key("$schema")
-                w.object { w in w.field("type", "string") }
-                w.key("inputs")
-                w.object { w in
-                    w.field("description", "The inputs, as given on the command line (merge: its own object's inputs, the shard folders).")
-                    w.field("type", "array")
-                    w.key("items")
-                    w.object { w in w.field("type", "string") }
-                }
-                let names = Set(readers.map(\.name))
-                properties(readers.flatMap(\.options), &w, skipping: names.union(["output"]))
-                w.key("output")
-                w.object { w in
-                    w.field("description", "The output folder (-o); each subcommand's default is in its --help (build: site; render: threadfold-site).")
-                    w.field("type", "string")
-                }
-                for command in readers {
-                    w.key(command.name)
-                    w.object { w in
-                        // "preview" is also an option (replies shown per level): an object is the subcommand's.
-                        if let spec = readers.flatMap(\.options).first(where: { $0.long == command.name }) {
-                            w.key("anyOf")
-                            w.array { w in
-                                w.object { w in subcommand(command, &w) }
-                                w.object { w in option(spec, &w) }
-                            }
-                        } else {
-                            subcommand(command, &w)
-                        }
-                    }
-                }
-            }
-            w.key("additionalProperties")
-            w.bool(false)
-        }
-        return String(decoding: w.out, as: UTF8.self) + "\n"
     }
 }

@@ -99,9 +99,8 @@ struct StrictRule {
     /// Nil: every warning (not notes); else the kinds named, warnings or notes.
     var kinds: Set<String>?
 
-    /// The rule `parsed` asks for, or nil without `--strict`.
-    static func parse(_ parsed: ParsedArguments) throws -> StrictRule? {
-        guard let text = parsed.value("strict") else { return nil }
+    /// The rule `--strict`'s text names: `all`, or kinds.
+    static func parse(_ text: String) throws(UsageError) -> StrictRule {
         if text == "all" { return StrictRule(kinds: nil) }
         let kinds = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         for kind in kinds where !MessageKinds.names.contains(kind) {
@@ -117,13 +116,18 @@ struct StrictRule {
         return kinds.contains(message.kind)
     }
 
-    static let spec = OptionSpec("strict", value: "kinds", bare: ("all", []), kind: .listOf(MessageKinds.names),
-                                 "Exit 2 when there were warnings (notes, such as deleted\ncomments left out, do not count); --strict=KIND,… fails on\nthose kinds only, warnings or notes: \(MessageKinds.names.joined(separator: ", ")).")
+    static let option = Option<StrictRule>(OptionSpec("strict", value: "kinds", bare: ("all", []), kind: .listOf(MessageKinds.names),
+        "Exit 2 when there were warnings (notes, such as deleted\ncomments left out, do not count); --strict=KIND,… fails on\nthose kinds only, warnings or notes: \(MessageKinds.names.joined(separator: ", ")).")) { text throws(UsageError) in
+        try parse(text)
+    }
 }
 
 /// Writing `--report`: its path is checked before the run, and the file is written whole or
 /// not at all (a temporary file beside it, renamed over it).
 enum ReportFile {
+    /// `--report FILE`, as `build` words it; `merge` and `check` say it in their own words.
+    static let option: Option<String> = .file("report", "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build.")
+
     /// Why `path` cannot take a report, or nil when it can: `-` (standard output), or a new
     /// file or a regular one in a folder that exists and can be written. A link, a pipe or a
     /// device is refused: the report is written beside it and renamed over it, which would put a

@@ -4,16 +4,19 @@ import ThreadfoldKit
 /// `threadfold preview [INPUT...] [--watch]`: builds into a temporary folder and opens the page
 /// in a browser, printing its `file://` URL either way.
 enum PreviewCommand {
+    static let watch = Flag("watch", "Render again whenever an input, template or asset changes\n(checked twice a second) until interrupted.")
+    static let noOpen = Flag("no-open", "Print the URL without opening a browser.")
+
     static let command = CLI.Command(
         name: "preview",
         abstract: "Render into a temporary folder and open it in a browser.",
         usage: "threadfold preview [<input> ...] [--watch] [<options>]",
         options: [
-            OptionSpec("watch", "Render again whenever an input, template or asset changes\n(checked twice a second) until interrupted."),
-            OptionSpec("no-open", "Print the URL without opening a browser."),
-            OptionSpec("example", "Preview the bundled example thread (docs/examples/thread.json)."),
-            OptionSpec("quiet", short: "q", "Print nothing but the URL and errors."),
-            SharedOptions.exclude,
+            watch.spec,
+            noOpen.spec,
+            SharedOptions.example.help("Preview the bundled example thread (docs/examples/thread.json).").spec,
+            SharedOptions.quiet.help("Print nothing but the URL and errors.").spec,
+            SharedOptions.exclude.spec,
         ] + BuildCommand.archive + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Inputs are what 'build' reads; with none, the bundled example thread, from a terminal
@@ -35,14 +38,16 @@ enum PreviewCommand {
         if let problem = RenderCommand.inputProblem(parsed, inputIsTerminal: console.inputIsTerminal) {
             return CLI.usageError(problem, usage: command.usage, console)
         }
-        if parsed.has("watch") && parsed.positionals.contains("-") {
+        if parsed[watch] && parsed.positionals.contains("-") {
             return CLI.usageError("'--watch' cannot watch standard input; name a file", usage: command.usage, console)
         }
         let options: ArchiveOptions
         let filter: FolderFilter
+        let resources: ResourceStore
         do {
             options = try BuildCommand.archiveOptions(parsed)
             filter = try SharedOptions.folderFilter(parsed, output: nil)
+            resources = try SharedOptions.resources(parsed)
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
@@ -57,7 +62,6 @@ enum PreviewCommand {
         if let parent = chosen.parent { PreviewFolder.removeStale(in: parent, keep: key) }
         let folder = chosen.folder
         let site = folder.appendingPathComponent("site")
-        let resources = SharedOptions.resources(parsed)
 
         func build() -> (code: Int32, page: URL?) {
             let units: [ArchiveUnit]
@@ -79,7 +83,7 @@ enum PreviewCommand {
                 for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
                 if let error = report.siteError { console.err("\(error)\n") }
                 guard report.published else { return (CLI.ExitCode.failure, nil) }
-                if !parsed.has("quiet") { for warning in report.warnings.prefix(10) { console.err(warning.shown + "\n") } }
+                if !parsed[SharedOptions.quiet] { for warning in report.warnings.prefix(10) { console.err(warning.shown + "\n") } }
                 let page = report.threadPaths.count == 1
                     ? site.appendingPathComponent(report.threadPaths[0]).appendingPathComponent("index.html")
                     : site.appendingPathComponent("index.html")
@@ -95,24 +99,24 @@ enum PreviewCommand {
 
         let first = build()
         guard let page = first.page else {
-            if !parsed.has("watch") { return first.code }
+            if !parsed[watch] { return first.code }
             console.err("Waiting for the input to be fixed…\n")
-            return watch(parsed, console, inputs: inputs, build: build)
+            return watchInputs(parsed, console, inputs: inputs, build: build)
         }
         console.out("Preview: \(page.absoluteString)\n")
         // A browser that did not start fails the command; with --watch the preview goes on
         // being rendered for the URL opened by hand.
-        let opened = parsed.has("no-open") || open(page, console)
-        if parsed.has("watch") { return watch(parsed, console, inputs: inputs, build: build) }
+        let opened = parsed[noOpen] || open(page, console)
+        if parsed[watch] { return watchInputs(parsed, console, inputs: inputs, build: build) }
         return opened ? CLI.ExitCode.success : CLI.ExitCode.failure
     }
 
     /// Polls the inputs, templates and assets; renders again when any changed. Runs until killed.
-    static func watch(_ parsed: ParsedArguments, _ console: Console, inputs: [String],
+    static func watchInputs(_ parsed: ParsedArguments, _ console: Console, inputs: [String],
                       build: () -> (code: Int32, page: URL?)) -> Int32 {
-        let watched = inputs + [parsed.value("templates"), parsed.value("assets"), parsed.value("map-file")].compactMap { $0 }
+        let watched = inputs + [SharedOptions.templates, SharedOptions.assets, SharedOptions.mapFile].compactMap { parsed.given($0) }
         var last = signature(watched)
-        if !parsed.has("quiet") { console.err("Watching \(Printable.count(watched.count, "path")) for changes; Ctrl-C stops.\n") }
+        if !parsed[SharedOptions.quiet] { console.err("Watching \(Printable.count(watched.count, "path")) for changes; Ctrl-C stops.\n") }
         while true {
             usleep(500_000)
             let now = signature(watched)
@@ -120,7 +124,7 @@ enum PreviewCommand {
             last = now
             let result = build()
             if let page = result.page {
-                if !parsed.has("quiet") { console.err("Rendered again: \(page.absoluteString)\n") }
+                if !parsed[SharedOptions.quiet] { console.err("Rendered again: \(page.absoluteString)\n") }
             } else {
                 console.err("The previous preview stays; fix the errors above.\n")
             }

@@ -9,10 +9,10 @@ enum RenderCommand {
         abstract: "Render thread files to HTML pages, one page per file.",
         usage: "threadfold render [<input> ...] [-o <dir>] [<options>]",
         options: [
-            OptionSpec("output", short: "o", value: "dir", kind: .directory, "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused."),
-            OptionSpec("example", "Render the bundled example thread (docs/examples/thread.json)."),
-            OptionSpec("quiet", short: "q", "Print nothing but errors."),
-            OptionSpec("no-fsync", "Do not flush the pages to the disk before publishing them."),
+            SharedOptions.output.spec,
+            SharedOptions.example.spec,
+            SharedOptions.quiet.spec,
+            SharedOptions.noFsync.spec,
         ] + SharedOptions.thread + SharedOptions.page + ConfigFile.specs,
         discussion: """
             Each <input> is a thread JSON file (docs/input-format.md), or '-' for standard input.
@@ -31,17 +31,21 @@ enum RenderCommand {
 
     static func run(_ parsed: ParsedArguments, _ console: Console) -> Int32 {
         let options: RenderOptions
-        do { options = try SharedOptions.renderOptions(parsed) } catch {
+        let outputPath: String
+        let resources: ResourceStore
+        do {
+            options = try SharedOptions.renderOptions(parsed)
+            outputPath = try parsed[SharedOptions.output] ?? "threadfold-site"
+            resources = try SharedOptions.resources(parsed)
+        } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         if parsed.positionals.filter({ $0 == "-" }).count > 1 {
             return CLI.usageError("'-' (standard input) can be given only once", usage: command.usage, console)
         }
-        let quiet = parsed.has("quiet")
         let renderer: ThreadRenderer
         let assets: [ResourceStore.Asset]
         do {
-            let resources = SharedOptions.resources(parsed)
             renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
             assets = try resources.assets(search: false)
         } catch let error as ResourceError where error.isUnknownLocale {
@@ -53,123 +57,74 @@ enum RenderCommand {
         if let problem = inputProblem(parsed, inputIsTerminal: console.inputIsTerminal) {
             return CLI.usageError(problem, usage: command.usage, console)
         }
+        var pages = RenderRun(renderer: renderer, importing: options.importing, quiet: parsed[SharedOptions.quiet], console: console)
+        pages.begin(URL(fileURLWithPath: outputPath), durable: !parsed[SharedOptions.noFsync])
+        if let code = pages.renderAll(parsed.positionals.isEmpty ? [nil] : parsed.positionals) { return code }
+        return pages.publish(assets: assets, output: outputPath)
+    }
 
-        // Inputs: the files named, or the bundled example. Each is read when its turn comes, so
-        // memory holds one file at a time. A plain file of up to 16 MiB is read whole once, and
-        // its first line, in memory, says whether it is a dump (`ArchiveInput.contents(ofFile:
-        // dumpForm:)`); a larger or compressed one is looked at first and read after. Dumps are
-        // read together, where the first is named, as `build` reads them: that one looks ahead
-        // for the others.
-        let detect = ArchiveInput.dumps(options.importing)
-        let named: [String?] = parsed.positionals.isEmpty ? [nil] : parsed.positionals
-        func isRegular(_ input: String) -> Bool { input != "-" && (try? InputFile.kind(input, missing: "")) == .regular }
-        func unit(_ input: String, _ form: DumpForm) -> ArchiveUnit { ArchiveUnit(source: .dump(path: input, form: form), display: input) }
-        func dump(_ input: String) -> ArchiveUnit? {
-            guard isRegular(input), let form = ArchiveInput.dumpForm(ofFile: input, linesAreThreads: nil, dumpForm: detect) else { return nil }
-            return unit(input, form)
+    /// Why the inputs cannot be rendered, or nil: `--example` with inputs, or no input at all
+    /// while standard input is not a terminal, where the bundled example would be a surprise
+    /// (an empty glob or `xargs` with nothing to pass must not publish a demo page).
+    static func inputProblem(_ parsed: ParsedArguments, inputIsTerminal: Bool) -> String? {
+        if parsed[SharedOptions.example] {
+            guard parsed.positionals.isEmpty else {
+                return "'--example' renders the bundled example alone; found inputs too: \(parsed.positionals.map(Printable.escape).joined(separator: " "))"
+            }
+            return nil
         }
-        var dumps: [ArchiveUnit] = []
-        /// The inputs the first dump's look-ahead found to be dumps, read with it.
-        var readWithDumps: Set<Int> = []
+        guard parsed.positionals.isEmpty, !inputIsTerminal else { return nil }
+        return "no input, and standard input is not a terminal; expected thread files, '-' to read standard input, or --example for the bundled example"
+    }
+}
 
-        // Pages go into a staging folder as they are rendered; the folder replaces the output
-        // only when every input rendered.
-        let output = URL(fileURLWithPath: parsed.value("output") ?? "threadfold-site")
-        // When the output cannot be written, the inputs are still read, so one run reports both.
-        var staging: SiteWriter.Staging?
-        var failed = false
-        // Another build's lock on the output: nothing is wrong, so the exit says "retry" when the
-        // inputs had no error of their own.
-        var locked = false
-        var inputFailed = false
-        do { staging = try SiteWriter(output: output, durable: !parsed.has("no-fsync")).begin() } catch {
+/// One run of `render`: each input's pages, written into a staging folder as they are rendered;
+/// the folder replaces the output only when every input rendered.
+private struct RenderRun {
+    let renderer: ThreadRenderer
+    let importing: ImportOptions
+    let quiet: Bool
+    let console: Console
+    /// Whether a file's first line is a dump's, and of which form.
+    let detect: ([UInt8]) -> DumpForm?
+    /// Nil when the output cannot be written: the inputs are still read, so one run reports both.
+    var staging: SiteWriter.Staging?
+    var failed = false
+    /// Another build's lock on the output: nothing is wrong, so the exit says "retry" when the
+    /// inputs had no error of their own.
+    var locked = false
+    var inputFailed = false
+    /// The dumps among the inputs, read together where the first is named.
+    var dumps: [ArchiveUnit] = []
+    var names = PageNames()
+    var comments = 0
+    var rendered: [(page: String, comments: Int)] = []
+
+    init(renderer: ThreadRenderer, importing: ImportOptions, quiet: Bool, console: Console) {
+        self.renderer = renderer
+        self.importing = importing
+        self.quiet = quiet
+        self.console = console
+        detect = ArchiveInput.dumps(importing)
+    }
+
+    mutating func begin(_ output: URL, durable: Bool) {
+        do { staging = try SiteWriter(output: output, durable: durable).begin() } catch {
             SharedOptions.printErrors(error, console)
             failed = true
             locked = error.temporary
         }
-        var names = PageNames()
-        var comments = 0
-        var rendered: [(page: String, comments: Int)] = []
-        func renderDumps() throws(SiteError) {
-            let render = DumpRender(units: dumps, importing: options.importing)
-            if !quiet { SharedOptions.noteForms(render.files, importing: options.importing, console) }
-            let bases = render.files.map { pageBase($0.path) }
-            var pages: [(place: [Int], page: String, comments: Int)] = []
-            let report = try render.run(renderer: renderer) { (page) throws(SiteError) in
-                // Named by the dump its first record is in and the thread's id, in the spill's order.
-                let name = names.claim("\(bases[page.place[0]])-\(page.id ?? "thread")")
-                if !failed { try staging?.write(name, page.html) }
-                comments += page.comments
-                pages.append((page.place, name, page.comments))
-            }
-            // Listed in the dumps' order.
-            rendered += pages.sorted { $0.place.lexicographicallyPrecedes($1.place) }.map { ($0.page, $0.comments) }
-            for error in report.errors { console.err(error.shown + "\n") }
-            if report.moreErrors > 0 { console.err("… and \(Printable.count(report.moreErrors, "more error", "more errors"))\n") }
-            if !report.errors.isEmpty { failed = true; inputFailed = true }
-            guard !quiet else { return }
-            for warning in report.warnings { console.err(warning.shown + "\n") }
-            let label = SharedOptions.dumpsLabel(render.files)
-            if report.skippedLines > 0 {
-                console.err("\(label): note: \(report.skippedLines) of \(Printable.count(report.lines, "line", "lines")) skipped (--lenient)\n")
-            }
-            if report.moreWarnings > 0 {
-                console.err("\(label): note: \(Printable.count(report.moreWarnings, "more warning", "more warnings")) like these; 'threadfold check --all' with the same dumps lists every one\n")
-            }
-        }
-        for (k, input) in named.enumerated() where !readWithDumps.contains(k) {
+    }
+
+    /// Renders the inputs named (nil: the bundled example), each when its turn comes, so memory
+    /// holds one file at a time. An input's errors are printed and the next is read; an error
+    /// writing the pages ends the run, with its exit code.
+    mutating func renderAll(_ named: [String?]) -> Int32? {
+        /// The inputs the first dump's look-ahead found to be dumps, read with it.
+        var readWithDumps: Set<Int> = []
+        for k in named.indices where !readWithDumps.contains(k) {
             do {
-                let display = input.map { $0 == "-" ? "<stdin>" : $0 } ?? "example.json (bundled)"
-                let base = input.map { $0 == "-" ? "thread" : pageBase($0) } ?? "example"
-                let bytes: [UInt8]
-                if let input {
-                    var first: ArchiveUnit?
-                    var read: [UInt8]?
-                    if dumps.isEmpty, isRegular(input) {
-                        switch ArchiveInput.contents(ofFile: input, dumpForm: detect) {
-                        case .dump(let form): first = unit(input, form)
-                        case .document(let whole): read = whole
-                        case nil: first = dump(input)
-                        }
-                    }
-                    if let first {
-                        dumps = [first]
-                        for later in named.indices.dropFirst(k + 1) {
-                            guard let path = named[later], let unit = dump(path) else { continue }
-                            dumps.append(unit)
-                            readWithDumps.insert(later)
-                        }
-                        try renderDumps()
-                        continue
-                    }
-                    bytes = try read ?? SharedOptions.read(input, console).get()
-                } else {
-                    bytes = ResourceStore.exampleThread
-                }
-                let result = try Importer.read(bytes: bytes, file: display, options: options.importing)
-                if !quiet { SharedOptions.noteDetected(result, file: display, console) }
-                var empty: [InputError] = []
-                for thread in result.threads {
-                    let done = try renderer.page(thread)
-                    // A thread with nothing to show gets no page: one alone is an error, one of many a warning.
-                    if ThreadRenderer.isEmpty(done.thread) {
-                        if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
-                        empty.append(ThreadRenderer.emptyThread(done.thread, file: display, severity: result.threads.count == 1 ? .error : .warning))
-                        continue
-                    }
-                    // A file of several threads gets a page per thread, named after each id.
-                    let name = result.threads.count == 1 ? base : "\(base)-\(thread.info.id?.string ?? "thread")"
-                    let page = names.claim(name)
-                    if !failed { try staging?.write(page, done.html) }
-                    comments += done.thread.totals.comments
-                    rendered.append((page, done.thread.totals.comments))
-                    if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
-                }
-                if !empty.isEmpty, empty.count == result.threads.count {
-                    if empty.count > 1 { empty.append(InputError(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)")) }
-                    throw InputErrors(empty.map { var e = $0; e.severity = .error; return e })
-                }
-                if !quiet { for warning in empty { console.err(warning.shown + "\n") } }
+                try render(k, of: named, readWithDumps: &readWithDumps)
             } catch let error as SiteError {
                 staging?.abandon()
                 SharedOptions.printErrors(error, console)
@@ -180,6 +135,107 @@ enum RenderCommand {
                 SharedOptions.printErrors(error, console)
             }
         }
+        return nil
+    }
+
+    /// Renders input `k`. A plain file of up to 16 MiB is read whole once, and its first line, in
+    /// memory, says whether it is a dump (`ArchiveInput.contents(ofFile:dumpForm:)`); a larger or
+    /// compressed one is looked at first and read after. Dumps are read together, where the first
+    /// is named, as `build` reads them: that one looks ahead for the others.
+    private mutating func render(_ k: Int, of named: [String?], readWithDumps: inout Set<Int>) throws {
+        let input = named[k]
+        let display = input.map { $0 == "-" ? "<stdin>" : $0 } ?? "example.json (bundled)"
+        let base = input.map { $0 == "-" ? "thread" : pageBase($0) } ?? "example"
+        guard let input else { return try renderThreads(ResourceStore.exampleThread, display: display, base: base) }
+        var first: ArchiveUnit?
+        var read: [UInt8]?
+        if dumps.isEmpty, isRegular(input) {
+            switch ArchiveInput.contents(ofFile: input, dumpForm: detect) {
+            case .dump(let form): first = unit(input, form)
+            case .document(let whole): read = whole
+            case nil: first = dump(input)
+            }
+        }
+        if let first {
+            dumps = [first]
+            for later in named.indices.dropFirst(k + 1) {
+                guard let path = named[later], let unit = dump(path) else { continue }
+                dumps.append(unit)
+                readWithDumps.insert(later)
+            }
+            return try renderDumps()
+        }
+        try renderThreads(try read ?? SharedOptions.read(input, console).get(), display: display, base: base)
+    }
+
+    private func isRegular(_ input: String) -> Bool { input != "-" && (try? InputFile.kind(input, missing: "")) == .regular }
+
+    private func unit(_ input: String, _ form: DumpForm) -> ArchiveUnit { ArchiveUnit(source: .dump(path: input, form: form), display: input) }
+
+    private func dump(_ input: String) -> ArchiveUnit? {
+        guard isRegular(input), let form = ArchiveInput.dumpForm(ofFile: input, linesAreThreads: nil, dumpForm: detect) else { return nil }
+        return unit(input, form)
+    }
+
+    /// A page per thread of one file's bytes; a file of several threads gets a page per thread,
+    /// named after each id.
+    private mutating func renderThreads(_ bytes: [UInt8], display: String, base: String) throws {
+        let result = try Importer.read(bytes: bytes, file: display, options: importing)
+        if !quiet { SharedOptions.noteDetected(result, file: display, console) }
+        var empty: [InputError] = []
+        for thread in result.threads {
+            let done = try renderer.page(thread)
+            // A thread with nothing to show gets no page: one alone is an error, one of many a warning.
+            if ThreadRenderer.isEmpty(done.thread) {
+                if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
+                empty.append(ThreadRenderer.emptyThread(done.thread, file: display, severity: result.threads.count == 1 ? .error : .warning))
+                continue
+            }
+            let name = result.threads.count == 1 ? base : "\(base)-\(thread.info.id?.string ?? "thread")"
+            let page = names.claim(name)
+            if !failed { try staging?.write(page, done.html) }
+            comments += done.thread.totals.comments
+            rendered.append((page, done.thread.totals.comments))
+            if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
+        }
+        if !empty.isEmpty, empty.count == result.threads.count {
+            if empty.count > 1 { empty.append(InputError(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)")) }
+            throw InputErrors(empty.map { var e = $0; e.severity = .error; return e })
+        }
+        if !quiet { for warning in empty { console.err(warning.shown + "\n") } }
+    }
+
+    /// The dumps' threads, a page each, named by the dump its first record is in and the
+    /// thread's id, and listed in the dumps' order.
+    private mutating func renderDumps() throws(SiteError) {
+        let render = DumpRender(units: dumps, importing: importing)
+        if !quiet { SharedOptions.noteForms(render.files, importing: importing, console) }
+        let bases = render.files.map { pageBase($0.path) }
+        var pages: [(place: [Int], page: String, comments: Int)] = []
+        let report = try render.run(renderer: renderer) { (page) throws(SiteError) in
+            let name = names.claim("\(bases[page.place[0]])-\(page.id ?? "thread")")
+            if !failed { try staging?.write(name, page.html) }
+            comments += page.comments
+            pages.append((page.place, name, page.comments))
+        }
+        rendered += pages.sorted { $0.place.lexicographicallyPrecedes($1.place) }.map { ($0.page, $0.comments) }
+        for error in report.errors { console.err(error.shown + "\n") }
+        if report.moreErrors > 0 { console.err("… and \(Printable.count(report.moreErrors, "more error", "more errors"))\n") }
+        if !report.errors.isEmpty { failed = true; inputFailed = true }
+        guard !quiet else { return }
+        for warning in report.warnings { console.err(warning.shown + "\n") }
+        let label = SharedOptions.dumpsLabel(render.files)
+        if report.skippedLines > 0 {
+            console.err("\(label): note: \(report.skippedLines) of \(Printable.count(report.lines, "line", "lines")) skipped (--lenient)\n")
+        }
+        if report.moreWarnings > 0 {
+            console.err("\(label): note: \(Printable.count(report.moreWarnings, "more warning", "more warnings")) like these; 'threadfold check --all' with the same dumps lists every one\n")
+        }
+    }
+
+    /// Adds the assets and swaps the staging folder in for `output` when every input rendered;
+    /// says what was written, or why nothing was, and returns the exit code.
+    func publish(assets: [ResourceStore.Asset], output: String) -> Int32 {
         guard !failed, let staging else {
             staging?.abandon()
             if locked && !inputFailed {
@@ -208,28 +264,14 @@ enum RenderCommand {
             return CLI.ExitCode.failure
         }
         if !quiet {
-            let folder = output.standardizedFileURL
-            console.out("Rendered \(Printable.count(rendered.count, "thread")) (\(Printable.count(comments, "comment"))) into \(Printable.escape(parsed.value("output") ?? "threadfold-site"))/\n")
+            let folder = URL(fileURLWithPath: output).standardizedFileURL
+            console.out("Rendered \(Printable.count(rendered.count, "thread")) (\(Printable.count(comments, "comment"))) into \(Printable.escape(output))/\n")
             for page in rendered.prefix(10) {
                 console.out("  \(folder.appendingPathComponent(page.page).absoluteString)\n")
             }
             if rendered.count > 10 { console.out("  … and \(Printable.count(rendered.count - 10, "more page", "more pages"))\n") }
         }
         return CLI.ExitCode.success
-    }
-
-    /// Why the inputs cannot be rendered, or nil: `--example` with inputs, or no input at all
-    /// while standard input is not a terminal, where the bundled example would be a surprise
-    /// (an empty glob or `xargs` with nothing to pass must not publish a demo page).
-    static func inputProblem(_ parsed: ParsedArguments, inputIsTerminal: Bool) -> String? {
-        if parsed.has("example") {
-            guard parsed.positionals.isEmpty else {
-                return "'--example' renders the bundled example alone; found inputs too: \(parsed.positionals.map(Printable.escape).joined(separator: " "))"
-            }
-            return nil
-        }
-        guard parsed.positionals.isEmpty, !inputIsTerminal else { return nil }
-        return "no input, and standard input is not a terminal; expected thread files, '-' to read standard input, or --example for the bundled example"
     }
 }
 

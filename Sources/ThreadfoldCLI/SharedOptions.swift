@@ -1,23 +1,42 @@
 import Foundation
 import ThreadfoldKit
 
-/// Options that `render` and `check` share, and how they become `RenderOptions`.
+/// Options that several commands share, each declared once (`Option`, `Flag`), the tables
+/// commands list them in, and how they become `ImportOptions` and `RenderOptions`.
 enum SharedOptions {
+    // MARK: Reading a thread
+
+    static let from: Option<SourceFormat> = .choice("from", value: "form", among: SourceFormat.named,
+                                                    wrapped("Input form: \(formNames) (default: auto, which says what it recognised)."))
+    static let bodyFormat: Option<BodyFormat> = .choice("body-format", value: "format", "Read every body as markdown, html or text, whatever\nthe importer would choose.")
+    static let map: Option<String> = .text("map", value: "fields", mapHelp)
+    static let mapFile: Option<String> = .file("map-file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win.")
+    static let topLevelParent: Option<String> = .text("top-level-parent", value: "value", "A parent value that means top level (with --map).")
+    static let categories: Option<String> = .file("categories", "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\").")
+    static let lenient = Flag("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file.")
+    /// The share of a file's comments `--lenient` may skip, from 0 to 1.
+    static let maxSkipped = Option<Double>(OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50).")) { text throws(UsageError) in
+        guard let percent = Double(text), percent >= 0, percent <= 100 else {
+            throw UsageError(message: "'--max-skipped' must be a percentage from 0 to 100; found '\(text)'")
+        }
+        return percent / 100
+    }
+    static let sort: Option<CommentOrder> = .choice("sort", value: "order", "Order of top-level comments: oldest, newest, top or input\n(the file's order; default: oldest).")
+    static let replySort: Option<CommentOrder> = .choice("reply-sort", value: "order", "Order of replies (default: the same as --sort).")
+    static let allowDuplicates = Flag("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing.")
+    static let sourceURL = Option<String>(OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only.")) { text throws(UsageError) in
+        guard let scheme = URL(string: text)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              URL(string: text)?.host?.isEmpty == false else {
+            throw UsageError(message: "'--source-url' must be an absolute http or https URL such as https://forum.example/; found '\(text)'")
+        }
+        return text
+    }
+    static let maxDecompressed: Option<Int> = .size("max-decompressed", in: 1...InputLimits.maxDocumentBytes + 2, "The most a compressed file read whole may decompress to,\nand the most blank lines before a file's first line (default:\n2GiB, the most; e.g. 256MiB). A dump read a line at a time holds\none line, whatever its size.")
+    static let maxWindow: Option<Int> = .size("max-window", in: 1 << 10...1 << 31, "The largest zstd window a frame may ask for, which the\ndecoder holds in memory (default: 2GiB, as Pushshift dumps\nneed; a power of two, e.g. 128MiB).")
+
     static let thread: [OptionSpec] = [
-        OptionSpec("from", value: "form", kind: .oneOf(SourceFormat.named.map(\.rawValue)), wrapped("Input form: \(formNames) (default: auto, which says what it recognised).")),
-        OptionSpec("body-format", value: "format", kind: .cases(of: BodyFormat.self), "Read every body as markdown, html or text, whatever\nthe importer would choose."),
-        OptionSpec("map", value: "fields", mapHelp),
-        OptionSpec("map-file", value: "file", kind: .file, "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win."),
-        OptionSpec("top-level-parent", value: "value", "A parent value that means top level (with --map)."),
-        OptionSpec("categories", value: "file", kind: .file, "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\")."),
-        OptionSpec("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file."),
-        OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50)."),
-        OptionSpec("sort", value: "order", kind: .cases(of: CommentOrder.self), "Order of top-level comments: oldest, newest, top or input\n(the file's order; default: oldest)."),
-        OptionSpec("reply-sort", value: "order", kind: .cases(of: CommentOrder.self), "Order of replies (default: the same as --sort)."),
-        OptionSpec("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing."),
-        OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only."),
-        OptionSpec("max-decompressed", value: "size", "The most a compressed file read whole may decompress to,\nand the most blank lines before a file's first line (default:\n2GiB, the most; e.g. 256MiB). A dump read a line at a time holds\none line, whatever its size."),
-        OptionSpec("max-window", value: "size", "The largest zstd window a frame may ask for, which the\ndecoder holds in memory (default: 2GiB, as Pushshift dumps\nneed; a power of two, e.g. 128MiB)."),
+        from.spec, bodyFormat.spec, map.spec, mapFile.spec, topLevelParent.spec, categories.spec, lenient.spec, maxSkipped.spec,
+        sort.spec, replySort.spec, allowDuplicates.spec, sourceURL.spec, maxDecompressed.spec, maxWindow.spec,
     ]
 
     /// `--map`'s help, its keys listed from `FieldMapping`'s own (`FieldMapping.keys`).
@@ -32,65 +51,66 @@ enum SharedOptions {
             + " top_level_parent=0 (as --top-level-parent).")
     }
 
-    /// A list of comments from many threads, read as a dump (`build` and `check`).
-    static let threadKey: [OptionSpec] = [
-        OptionSpec("thread-key", value: "field", "Input is one list of comments from many threads: this\nfield says which thread each belongs to (e.g. story_id)."),
-        OptionSpec("thread-title-key", value: "field", "With --thread-key: the field holding the thread title."),
-    ]
+    // MARK: A list of comments from many threads, read as a dump (`build` and `check`)
 
-    /// What a folder input's walk leaves out (`build` and `preview`, the commands that walk folders).
-    static let exclude = OptionSpec("exclude", value: "glob", repeatable: true,
-                                    "Leave out of folder inputs the files and folders this\nmatches, as in .gitignore: a name at any depth (*.bak,\ndrafts), or with a / a path below the folder given\n(2019/*.json, **/old/); * and ? stop at /, ** is any\nfolders. Repeatable. Inputs named here are always read;\nThreadfold's own sites and the output are always left out.")
+    static let threadKey: Option<String> = .text("thread-key", value: "field", "Input is one list of comments from many threads: this\nfield says which thread each belongs to (e.g. story_id).")
+    static let threadTitleKey: Option<String> = .text("thread-title-key", value: "field", "With --thread-key: the field holding the thread title.")
+
+    static let threadKeys: [OptionSpec] = [threadKey.spec, threadTitleKey.spec]
+
+    // MARK: Folder inputs (`build` and `preview`, the commands that walk folders)
+
+    /// What a folder input's walk leaves out.
+    static let exclude = Repeatable<FolderFilter.Glob>("exclude", value: "glob", "Leave out of folder inputs the files and folders this\nmatches, as in .gitignore: a name at any depth (*.bak,\ndrafts), or with a / a path below the folder given\n(2019/*.json, **/old/); * and ? stop at /, ** is any\nfolders. Repeatable. Inputs named here are always read;\nThreadfold's own sites and the output are always left out.") { pattern throws(UsageError) in
+        guard let glob = FolderFilter.Glob(pattern) else {
+            throw UsageError(message: "'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '\(pattern)'")
+        }
+        return glob
+    }
 
     /// `--exclude`'s globs, and Threadfold's output (sites by their marker, and `output`), left
     /// out of folder inputs.
-    static func folderFilter(_ parsed: ParsedArguments, output: String?) throws -> FolderFilter {
-        var globs: [FolderFilter.Glob] = []
-        for pattern in parsed.all("exclude") {
-            guard let glob = FolderFilter.Glob(pattern) else {
-                throw UsageError(message: "'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '\(pattern)'")
-            }
-            globs.append(glob)
-        }
-        return FolderFilter(excludes: globs, output: output, marker: SiteWriter.markerName)
+    static func folderFilter(_ parsed: ParsedArguments, output: String?) throws(UsageError) -> FolderFilter {
+        FolderFilter(excludes: try parsed[exclude], output: output, marker: SiteWriter.markerName)
     }
+
+    // MARK: A page
+
+    static let preview: Option<Int> = .integer("preview", value: "n", in: 0...Int.max, "Replies shown per level before \"Show K more replies\"\n(default: 2).")
+    static let openDepth: Option<Int> = .integer("open-depth", value: "d", in: 0...Int.max, "Reply sections of the first d levels start open\n(default: 2; 0 closes all).")
+    static let maxDepth: Option<Int> = .integer("max-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels).")
+    static let smart = Flag("smart", "Smart punctuation: curly quotes, dashes, ellipses.")
+    static let markdown: Option<MarkdownFlavor> = .choice("markdown", value: "flavor", "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm.")
+    /// Where `r/` and `u/` links point, without a trailing slash.
+    static let redditBase = Option<String>(OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com).")) { text throws(UsageError) in
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false, url.query == nil, url.fragment == nil else {
+            throw UsageError(message: "'--reddit-base' must be an absolute http or https URL such as https://old.reddit.com; found '\(text)'")
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+    static let hardBreaks = Flag("hard-breaks", "Single newlines in bodies become line breaks (the default,\nbut for Reddit Markdown).")
+    static let noHardBreaks = Flag("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark and\non Reddit (the default for Reddit Markdown).")
+    static let locale: Option<String> = .text("locale", value: "tag", "Language of the page's own words (default: the input's\n\"lang\" when there is a locale for it, else en).")
+    static let templates: Option<String> = .folder("templates", "Folder of .mustache templates (and locales/*.json) that\nreplace the built-in ones of the same name.")
+    static let assets: Option<String> = .folder("assets", "Folder of files that replace or add to the built-in\nstylesheet and script.")
 
     static let page: [OptionSpec] = [
-        OptionSpec("preview", value: "n", "Replies shown per level before \"Show K more replies\"\n(default: 2)."),
-        OptionSpec("open-depth", value: "d", "Reply sections of the first d levels start open\n(default: 2; 0 closes all)."),
-        OptionSpec("max-depth", value: "d", "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels)."),
-        OptionSpec("smart", "Smart punctuation: curly quotes, dashes, ellipses."),
-        OptionSpec("markdown", value: "flavor", kind: .cases(of: MarkdownFlavor.self), "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm."),
-        OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com)."),
-        OptionSpec("hard-breaks", "Single newlines in bodies become line breaks (the default,\nbut for Reddit Markdown)."),
-        OptionSpec("no-hard-breaks", "Single newlines in bodies are spaces, as in CommonMark and\non Reddit (the default for Reddit Markdown)."),
-        OptionSpec("locale", value: "tag", "Language of the page's own words (default: the input's\n\"lang\" when there is a locale for it, else en)."),
-        OptionSpec("templates", value: "dir", kind: .directory, "Folder of .mustache templates (and locales/*.json) that\nreplace the built-in ones of the same name."),
-        OptionSpec("assets", value: "dir", kind: .directory, "Folder of files that replace or add to the built-in\nstylesheet and script."),
+        preview.spec, openDepth.spec, maxDepth.spec, smart.spec, markdown.spec, redditBase.spec, hardBreaks.spec, noHardBreaks.spec,
+        locale.spec, templates.spec, assets.spec,
     ]
 
-    static func sortOrder(_ parsed: ParsedArguments, _ name: String) throws -> CommentOrder? {
-        guard let text = parsed.value(name) else { return nil }
-        guard let order = CommentOrder(rawValue: text) else {
-            throw UsageError(message: "'--\(name)' must be oldest, newest, top or input; found '\(text)'")
-        }
-        return order
-    }
+    // MARK: Running a command (each command may word their help in its own way, with `.help(…)`)
 
-    static func integer(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = parsed.value(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            let bound = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
-            throw UsageError(message: "'--\(name)' must be a whole number \(bound); found '\(text)'")
-        }
-        return value
-    }
+    static let output: Option<String> = .folder("output", short: "o", "Folder to write (default: threadfold-site). It is replaced\nwhole, atomically; a folder Threadfold did not write is refused.")
+    static let quiet = Flag("quiet", short: "q", "Print nothing but errors.")
+    static let noFsync = Flag("no-fsync", "Do not flush the pages to the disk before publishing them.")
+    static let example = Flag("example", "Render the bundled example thread (docs/examples/thread.json).")
+    /// Threads rendered or checked at once.
+    static let jobs: Option<Int> = .integer("jobs", short: "j", in: 1...1024, "Threads rendered at once (default: all cores).")
 
     /// The names `--from` takes: "auto, threadfold, reddit, … or lobsters".
-    static var formNames: String {
-        let names = SourceFormat.named.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    static var formNames: String { listed(SourceFormat.named.map(\.rawValue)) }
 
     /// Help text broken into lines of at most 60 characters, at spaces.
     static func wrapped(_ text: String) -> String {
@@ -108,104 +128,80 @@ enum SharedOptions {
 
     /// `--max-decompressed` and `--max-window`: process-wide limits on reading, set before any
     /// input is read (`InputLimits`).
-    static func inputLimits(_ parsed: ParsedArguments) throws {
-        if let bytes = try size(parsed, "max-decompressed", in: 1...InputLimits.maxDocumentBytes + 2) {
+    static func inputLimits(_ parsed: ParsedArguments) throws(UsageError) {
+        if let bytes = try parsed[maxDecompressed] {
             InputLimits.maxDecompressedBytes = bytes
         }
-        if let bytes = try size(parsed, "max-window", in: 1 << 10...1 << 31) {
+        if let bytes = try parsed[maxWindow] {
             guard bytes & (bytes - 1) == 0 else {
-                throw UsageError(message: "'--max-window' must be a power of two (zstd windows are); found '\(parsed.value("max-window")!)'")
+                throw UsageError(message: "'--max-window' must be a power of two (zstd windows are); found '\(parsed.given(maxWindow)!)'")
             }
             InputLimits.maxWindowBytes = bytes
         }
     }
 
-    /// A size in bytes: a whole number, optionally followed by KiB, MiB or GiB (or K, M, G, each
-    /// a power of 1,024).
-    static func size(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = parsed.value(name) else { return nil }
-        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("B", 1)]
-        var number = Substring(text)
-        var scale = 1
-        if let (suffix, factor) = units.first(where: { text.hasSuffix($0.0) }) {
-            number = number.dropLast(suffix.count)
-            scale = factor
-        }
-        guard let value = Int(number.trimmingCharacters(in: .whitespaces)), value >= 0,
-              value <= Int.max / scale, range.contains(value * scale) else {
-            throw UsageError(message: "'--\(name)' must be a size from \(range.lowerBound) bytes to \(range.upperBound >> 30) GiB, as bytes or with KiB, MiB or GiB (e.g. 256MiB); found '\(text)'")
-        }
-        return value * scale
-    }
-
     static func importOptions(_ parsed: ParsedArguments) throws -> ImportOptions {
         try inputLimits(parsed)
         var options = ImportOptions()
-        if let text = parsed.value("from") {
-            guard let format = SourceFormat(rawValue: text), SourceFormat.named.contains(format) else {
-                throw UsageError(message: "'--from' must be \(formNames); found '\(text)'")
-            }
-            options.format = format
+        let format = try parsed[from]
+        if let format { options.format = format }
+        options.mapping = try fieldMapping(parsed)
+        if options.mapping != nil, let format, format != .auto {
+            throw UsageError(message: "'--from \(format.rawValue)' and a field mapping cannot be used together")
         }
-        // A mapping file, with --map's keys over it (the command line wins per key).
-        var fileMapping: FieldMapping?
-        if let path = parsed.value("map-file") {
-            let data: [UInt8]
-            do { data = try InputFile.read(path, display: path, streams: true) } catch {
-                throw UsageError(message: "'--map-file': \(error.description)")
-            }
-            fileMapping = try FieldMapping.load(json: data, file: path, requireID: parsed.value("map") == nil)
-        }
-        if fileMapping != nil || parsed.value("map") != nil {
-            do { options.mapping = try FieldMapping.combined(file: fileMapping, command: parsed.value("map")) } catch {
-                throw UsageError(message: "'--map': \(error.message)")
-            }
-        }
-        if let value = parsed.value("top-level-parent") {
-            guard options.mapping != nil else { throw UsageError(message: "'--top-level-parent' goes with --map or --map-file") }
-            options.mapping?.topLevelParent = value
-        }
-        if options.mapping != nil, let from = parsed.value("from"), from != "auto" {
-            throw UsageError(message: "'--from \(from)' and a field mapping cannot be used together")
-        }
-        if let path = parsed.value("categories") {
+        if let path = try parsed[categories] {
             let data: [UInt8]
             do { data = try InputFile.read(path, display: path, streams: true) } catch {
                 throw UsageError(message: "'--categories': \(error.description)")
             }
             options.categoryNames = try DiscourseCategories.load(json: data, file: path)
         }
-        options.lenient = parsed.has("lenient")
-        if let text = parsed.value("max-skipped") {
-            guard let percent = Double(text), percent >= 0, percent <= 100 else {
-                throw UsageError(message: "'--max-skipped' must be a percentage from 0 to 100; found '\(text)'")
-            }
-            options.maxSkipped = percent / 100
-        }
-        if let text = parsed.value("body-format") {
-            guard let format = BodyFormat(rawValue: text) else {
-                throw UsageError(message: "'--body-format' must be markdown, html or text; found '\(text)'")
-            }
-            options.bodyFormat = format
-        }
+        options.lenient = parsed[lenient]
+        if let share = try parsed[maxSkipped] { options.maxSkipped = share }
+        if let format = try parsed[bodyFormat] { options.bodyFormat = format }
         return options
+    }
+
+    /// The field mapping of `--map-file`, with `--map`'s keys over it (the command line wins per
+    /// key), and `--top-level-parent`; nil when none is given.
+    static func fieldMapping(_ parsed: ParsedArguments) throws -> FieldMapping? {
+        var fileMapping: FieldMapping?
+        let command = try parsed[map]
+        if let path = try parsed[mapFile] {
+            let data: [UInt8]
+            do { data = try InputFile.read(path, display: path, streams: true) } catch {
+                throw UsageError(message: "'--map-file': \(error.description)")
+            }
+            fileMapping = try FieldMapping.load(json: data, file: path, requireID: command == nil)
+        }
+        var mapping: FieldMapping?
+        if fileMapping != nil || command != nil {
+            do { mapping = try FieldMapping.combined(file: fileMapping, command: command) } catch {
+                throw UsageError(message: "'--map': \(error.message)")
+            }
+        }
+        if let value = try parsed[topLevelParent] {
+            guard mapping != nil else { throw UsageError(message: "'--top-level-parent' goes with --map or --map-file") }
+            mapping?.topLevelParent = value
+        }
+        return mapping
     }
 
     /// `--thread-key` and `--thread-title-key`: the mapping (given, or Threadfold's own field
     /// names) reads each comment's thread, and its title, from those fields.
-    static func threadKey(_ parsed: ParsedArguments, into options: inout ImportOptions) throws {
-        if let key = parsed.value("thread-key") {
+    static func readThreadKey(_ parsed: ParsedArguments, into options: inout ImportOptions) throws(UsageError) {
+        if let key = try parsed[threadKey] {
             var mapping = options.mapping ?? FieldMapping(paths: [
                 .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"], .time: ["created_at"],
                 .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .removed: ["removed"], .url: ["url"], .category: ["category"],
             ])
             mapping.paths[.thread] = key.split(separator: ".").map(String.init)
-            if let title = parsed.value("thread-title-key") { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
+            if let title = try parsed[threadTitleKey] { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
             options.mapping = mapping
-            if let from = parsed.value("from"), from != "auto" {
-                throw UsageError(message: "'--thread-key' reads a list of comments by field names; it cannot be used with '--from \(from)'")
+            if let format = try parsed[from], format != .auto {
+                throw UsageError(message: "'--thread-key' reads a list of comments by field names; it cannot be used with '--from \(format.rawValue)'")
             }
-        } else if parsed.value("thread-title-key") != nil {
+        } else if try parsed[threadTitleKey] != nil {
             throw UsageError(message: "'--thread-title-key' goes with --thread-key")
         }
     }
@@ -243,44 +239,27 @@ enum SharedOptions {
     static func renderOptions(_ parsed: ParsedArguments) throws -> RenderOptions {
         var options = RenderOptions()
         options.importing = try importOptions(parsed)
-        if let sort = try sortOrder(parsed, "sort") { options.thread.sort = sort }
-        options.thread.replySort = try sortOrder(parsed, "reply-sort")
-        options.thread.allowDuplicates = parsed.has("allow-duplicates")
-        if let preview = try integer(parsed, "preview", in: 0...Int.max) { options.layout.preview = preview }
-        if let depth = try integer(parsed, "open-depth", in: 0...Int.max) { options.layout.openDepth = depth }
-        if let depth = try integer(parsed, "max-depth", in: 1...LayoutOptions.maxDepthLimit) { options.layout.maxDepth = depth }
-        options.markdown.smart = parsed.has("smart")
-        if let flavor = parsed.value("markdown") {
-            guard let chosen = MarkdownFlavor(rawValue: flavor) else {
-                throw UsageError(message: "'--markdown' must be gfm, reddit or commonmark; found '\(flavor)'")
-            }
-            options.markdown.flavor = chosen
-        }
-        if let base = parsed.value("reddit-base") {
-            guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  url.host?.isEmpty == false, url.query == nil, url.fragment == nil else {
-                throw UsageError(message: "'--reddit-base' must be an absolute http or https URL such as https://old.reddit.com; found '\(base)'")
-            }
-            options.markdown.redditBase = base.hasSuffix("/") ? String(base.dropLast()) : base
-        }
-        if parsed.has("hard-breaks") && parsed.has("no-hard-breaks") {
+        if let order = try parsed[sort] { options.thread.sort = order }
+        options.thread.replySort = try parsed[replySort]
+        options.thread.allowDuplicates = parsed[allowDuplicates]
+        if let count = try parsed[preview] { options.layout.preview = count }
+        if let depth = try parsed[openDepth] { options.layout.openDepth = depth }
+        if let depth = try parsed[maxDepth] { options.layout.maxDepth = depth }
+        options.markdown.smart = parsed[smart]
+        if let flavor = try parsed[markdown] { options.markdown.flavor = flavor }
+        if let base = try parsed[redditBase] { options.markdown.redditBase = base }
+        if parsed[hardBreaks] && parsed[noHardBreaks] {
             throw UsageError(message: "'--hard-breaks' and '--no-hard-breaks' cannot be used together")
         }
-        if parsed.has("hard-breaks") { options.markdown.hardBreaks = true }
-        if parsed.has("no-hard-breaks") { options.markdown.hardBreaks = false }
-        options.locale = parsed.value("locale")
-        if let source = parsed.value("source-url") {
-            guard let scheme = URL(string: source)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  URL(string: source)?.host?.isEmpty == false else {
-                throw UsageError(message: "'--source-url' must be an absolute http or https URL such as https://forum.example/; found '\(source)'")
-            }
-            options.sourceURL = source
-        }
+        if parsed[hardBreaks] { options.markdown.hardBreaks = true }
+        if parsed[noHardBreaks] { options.markdown.hardBreaks = false }
+        options.locale = try parsed[locale]
+        if let source = try parsed[sourceURL] { options.sourceURL = source }
         return options
     }
 
-    static func resources(_ parsed: ParsedArguments) -> ResourceStore {
-        ResourceStore(templatesDirectory: parsed.value("templates"), assetsDirectory: parsed.value("assets"))
+    static func resources(_ parsed: ParsedArguments) throws(UsageError) -> ResourceStore {
+        try ResourceStore(templatesDirectory: parsed[templates], assetsDirectory: parsed[assets])
     }
 
     /// Reads an input argument: a regular file or a pipe (`<(…)`, a FIFO), or `-` for standard

@@ -4,14 +4,13 @@ import ThreadfoldKit
 /// `threadfold theme DIR [--force]`: writes the built-in templates, locales and assets into DIR,
 /// with a README listing every template variable, as a theme to edit.
 enum ThemeCommand {
+    static let force = Flag("force", short: "f", "Replace theme files that exist (a link is replaced, never\nfollowed). Other files in <dir> are left alone.")
+
     static let command = CLI.Command(
         name: "theme",
         abstract: "Write the built-in templates and assets into a folder, to edit.",
         usage: "threadfold theme <dir> [--force]",
-        options: [
-            OptionSpec("force", short: "f", "Replace theme files that exist (a link is replaced, never\nfollowed). Other files in <dir> are left alone."),
-            OptionSpec("quiet", short: "q", "Print nothing but errors."),
-        ],
+        options: [force.spec, SharedOptions.quiet.spec],
         discussion: """
             Writes <dir>/templates (the Mustache templates, and locales/ with the locales),
             <dir>/assets (the stylesheet and scripts) and <dir>/README.md (how to use them,
@@ -30,7 +29,7 @@ enum ThemeCommand {
             let found = parsed.positionals.isEmpty ? "none" : parsed.positionals.map { "'\(Printable.escape($0))'" }.joined(separator: " ")
             return CLI.usageError("expected one folder to write the theme into; found \(found)", usage: command.usage, console)
         }
-        let force = parsed.has("force")
+        let force = parsed[Self.force]
         let problems = ThemeExport.problems(in: directory, replacing: force)
         if !problems.isEmpty {
             for problem in problems { console.err("\(problem)\n") }
@@ -43,7 +42,7 @@ enum ThemeCommand {
             console.err("\(error)\n")
             return CLI.ExitCode.failure
         }
-        if !parsed.has("quiet") {
+        if !parsed[SharedOptions.quiet] {
             let shown = Printable.escape(directory)
             console.out("Wrote \(Printable.count(written.count, "file")) into \(shown)/ (README.md lists every template variable).\n")
             console.out("Build with it: threadfold build <input> ... --templates \(shown)/templates --assets \(shown)/assets\n")
