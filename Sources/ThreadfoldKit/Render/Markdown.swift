@@ -5,18 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The Markdown dialect of bodies.
-public enum MarkdownFlavor: String, Sendable, CaseIterable {
-    /// CommonMark as cmark implements it.
-    case commonmark
-    /// CommonMark with GitHub's extensions: bare URLs linked, strikethrough, pipe tables and
-    /// task lists.
-    case gfm
-    /// Reddit's Markdown: GitHub's extensions but task lists, plus `^superscript`,
-    /// `>!spoilers!<` and `r/sub` and `u/name` links.
-    case reddit
-}
-
 /// How comment bodies are rendered.
 public struct MarkdownOptions: Sendable, Hashable {
     /// Curly quotes, dashes and ellipses (cmark's SMART option).
