@@ -19,17 +19,19 @@ enum BlockSpoilers {
     private static func spoilerQuotes(in document: CmarkNode, source: UnsafeBufferPointer<UInt8>) -> [CmarkNode] {
         var quotes: [CmarkNode] = []
         var lineStarts: [Int] = []
-        document.walk { node, entering in
-            guard entering, node.kind == .blockQuote,
+        var walk = document.walk()
+        while let step = walk.next() {
+            let node = step.node
+            guard step.entering, node.kind == .blockQuote,
                   let paragraph = node.firstChild, paragraph.kind == .paragraph,
                   let text = paragraph.firstChild, text.kind == .text,
-                  let literal = text.literal, literal.first == UInt8(ascii: "!") else { return }
+                  let literal = text.literal, literal.first == UInt8(ascii: "!") else { continue }
             if lineStarts.isEmpty { lineStarts = SourceLines.starts(in: source) }
             let line = paragraph.startLine - 1
             let column = paragraph.startColumn - 1
-            guard line >= 0, line < lineStarts.count, column >= 1 else { return }
+            guard line >= 0, line < lineStarts.count, column >= 1 else { continue }
             let at = lineStarts[line] + column
-            guard at < source.count, source[at] == UInt8(ascii: "!"), source[at - 1] == UInt8(ascii: ">") else { return }
+            guard at < source.count, source[at] == UInt8(ascii: "!"), source[at - 1] == UInt8(ascii: ">") else { continue }
             quotes.append(node)
         }
         return quotes

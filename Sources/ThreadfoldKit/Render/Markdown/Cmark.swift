@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 // The one file that imports `Ccmark`. The Markdown passes see cmark through the Swift face
-// below: `Cmark` parses, `CmarkNode` reads, changes, walks and renders a tree, and every tree
-// is made with the allocator of the body being rendered (`CmarkArena`).
+// below: `Cmark` parses, `CmarkNode` reads, changes and renders a tree, `CmarkWalk` walks it,
+// and every tree is made with the allocator of the body being rendered (`CmarkArena`).
 
 /// cmark's parser and version.
 enum Cmark {
@@ -21,6 +21,7 @@ enum Cmark {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, smart: Bool) -> CmarkNode? {
         var options = CMARK_OPT_VALIDATE_UTF8
         if smart { options |= CMARK_OPT_SMART }
+        assert(CmarkNode.Kind.matchesHeader, "CmarkNode.Kind's numbers are not cmark's node types")
         guard let parser = cmark_parser_new_with_mem(options, allocator) else { return nil }
         defer { cmark_parser_free(parser) }
         let base = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
@@ -64,36 +65,19 @@ struct CmarkNode {
 
     fileprivate init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
-    /// What a node is: cmark's node types.
-    enum Kind {
-        case unknown
+    /// What a node is: cmark's node types, declared in cmark's order with cmark's numbers
+    /// (`cmark_node_type`), so a node's kind is read with one comparison: a case's number is
+    /// its place in the declaration, which is how Swift stores it. `type` spells out each
+    /// case's C constant, and `matchesHeader` (asserted on every parse of a debug build) checks
+    /// the numbers and the reading against it.
+    enum Kind: UInt8, CaseIterable {
+        case unknown = 0
         case document, blockQuote, list, item, codeBlock, htmlBlock, customBlock, paragraph, heading, thematicBreak
         case text, softBreak, lineBreak, code, htmlInline, customInline, emph, strong, link, image
 
+        @inline(__always)
         fileprivate init(_ type: cmark_node_type) {
-            switch type {
-            case CMARK_NODE_DOCUMENT: self = .document
-            case CMARK_NODE_BLOCK_QUOTE: self = .blockQuote
-            case CMARK_NODE_LIST: self = .list
-            case CMARK_NODE_ITEM: self = .item
-            case CMARK_NODE_CODE_BLOCK: self = .codeBlock
-            case CMARK_NODE_HTML_BLOCK: self = .htmlBlock
-            case CMARK_NODE_CUSTOM_BLOCK: self = .customBlock
-            case CMARK_NODE_PARAGRAPH: self = .paragraph
-            case CMARK_NODE_HEADING: self = .heading
-            case CMARK_NODE_THEMATIC_BREAK: self = .thematicBreak
-            case CMARK_NODE_TEXT: self = .text
-            case CMARK_NODE_SOFTBREAK: self = .softBreak
-            case CMARK_NODE_LINEBREAK: self = .lineBreak
-            case CMARK_NODE_CODE: self = .code
-            case CMARK_NODE_HTML_INLINE: self = .htmlInline
-            case CMARK_NODE_CUSTOM_INLINE: self = .customInline
-            case CMARK_NODE_EMPH: self = .emph
-            case CMARK_NODE_STRONG: self = .strong
-            case CMARK_NODE_LINK: self = .link
-            case CMARK_NODE_IMAGE: self = .image
-            default: self = .unknown
-            }
+            self = type.rawValue <= UInt32(Kind.image.rawValue) ? unsafeBitCast(UInt8(truncatingIfNeeded: type.rawValue), to: Kind.self) : .unknown
         }
 
         fileprivate var type: cmark_node_type {
@@ -121,6 +105,9 @@ struct CmarkNode {
             case .image: CMARK_NODE_IMAGE
             }
         }
+
+        /// Whether every case's number is its C constant's, and reads back as the case.
+        fileprivate static let matchesHeader = allCases.allSatisfy { UInt32($0.rawValue) == $0.type.rawValue && Kind($0.type) == $0 }
     }
 
     /// A new node, made with the allocator of the body being rendered; nil when cmark fails.
@@ -129,15 +116,32 @@ struct CmarkNode {
     }
 
     /// A new custom node (`.customBlock` or `.customInline`) that renders as `onEnter`, its
-    /// children, then `onExit`: markup written as it is, so only ever markup made here.
-    static func custom(_ kind: Kind, onEnter: String, onExit: String) -> CmarkNode? {
+    /// children, then `onExit`: markup written as it is, hence `HTML` and literals only.
+    static func custom(_ kind: Kind, onEnter: HTML, onExit: StaticString) -> CmarkNode? {
         guard let node = make(kind) else { return nil }
-        cmark_node_set_on_enter(node.pointer, onEnter)
-        cmark_node_set_on_exit(node.pointer, onExit)
+        cmark_node_set_on_enter(node.pointer, onEnter.raw)
+        cmark_node_set_on_exit(node.pointer, cString(onExit))
         return node
     }
 
-    var kind: Kind { Kind(cmark_node_get_type(pointer)) }
+    /// The same for fixed markup, handed to cmark where the literal stands rather than copied
+    /// into a C string first.
+    static func custom(_ kind: Kind, onEnter: StaticString, onExit: StaticString) -> CmarkNode? {
+        guard let node = make(kind) else { return nil }
+        cmark_node_set_on_enter(node.pointer, cString(onEnter))
+        cmark_node_set_on_exit(node.pointer, cString(onExit))
+        return node
+    }
+
+    /// A string literal as a C string: the compiler stores literals NUL-terminated. (A literal
+    /// of one character may be stored as a scalar instead, which `utf8Start` refuses.)
+    private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    var kind: Kind {
+        @inline(__always) get { Kind(cmark_node_get_type(pointer)) }
+    }
 
     // MARK: Values
 
@@ -195,21 +199,8 @@ struct CmarkNode {
     /// Joins adjacent text nodes under this node into one.
     func consolidateTextNodes() { cmark_consolidate_text_nodes(pointer) }
 
-    /// Every node from this one down, in document order: `body(node, true)` as each is
-    /// entered and, for a node that may hold children, `body(node, false)` as it is left (a
-    /// leaf is entered only). cmark's iterator keeps its place in the tree, not on the stack,
-    /// so a deep tree is walked in constant stack. `body` may set a node's values but must not
-    /// change the tree's shape: a pass gathers the nodes it changes and changes them after.
-    func walk(_ body: (_ node: CmarkNode, _ entering: Bool) -> Void) {
-        guard let iterator = cmark_iter_new(pointer) else { return }
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard let node = cmark_iter_get_node(iterator) else { continue }
-            body(CmarkNode(node), event == CMARK_EVENT_ENTER)
-        }
-    }
+    /// A walk over every node from this one down, in document order (see `CmarkWalk`).
+    func walk() -> CmarkWalk { CmarkWalk(self) }
 
     // MARK: Rendering
 
@@ -225,6 +216,42 @@ struct CmarkNode {
         let length = strlen(rendered)
         return rendered.withMemoryRebound(to: UInt8.self, capacity: length) { start in
             body(UnsafeBufferPointer(start: start, count: length))
+        }
+    }
+}
+
+/// A walk over a cmark tree, the one every pass uses: `next()` gives each node as it is entered
+/// and, for a node that may hold children, again as it is left (a leaf is entered only).
+///
+///     var walk = root.walk()
+///     while let step = walk.next() { … step.node, step.entering … }
+///
+/// cmark's iterator keeps its place in the tree, not on the stack, so a deep tree is walked in
+/// constant stack. A pass may set a node's values during the walk but must not change the
+/// tree's shape: it gathers the nodes it changes and changes them after. A loop rather than a
+/// closure, so each pass's body is compiled into its own loop over cmark's events.
+struct CmarkWalk: ~Copyable {
+    /// One step: a node, entered or left.
+    struct Step {
+        let node: CmarkNode
+        let entering: Bool
+    }
+
+    private let iterator: OpaquePointer?
+
+    fileprivate init(_ root: CmarkNode) { iterator = cmark_iter_new(root.pointer) }
+
+    deinit { if let iterator { cmark_iter_free(iterator) } }
+
+    /// The next step, or nil when the walk is done.
+    @inline(__always)
+    mutating func next() -> Step? {
+        guard let iterator else { return nil }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { return nil }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            return Step(node: CmarkNode(node), entering: event == CMARK_EVENT_ENTER)
         }
     }
 }

@@ -52,8 +52,10 @@ struct EscapedDelimiters {
     /// code blocks' info strings as the character, in code and raw HTML as typed.
     func restore(in root: CmarkNode) {
         guard !characters.isEmpty else { return }
-        root.walk { node, entering in
-            guard entering else { return }
+        var walk = root.walk()
+        while let step = walk.next() {
+            guard step.entering else { continue }
+            let node = step.node
             switch node.kind {
             case .text:
                 if let value = replaced(node.literal, backslash: false) { node.setLiteral(value) }

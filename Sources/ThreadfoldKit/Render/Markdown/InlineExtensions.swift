@@ -14,11 +14,11 @@ struct InlineExtensions {
     /// The words screen readers hear before a spoiler (made only when a body has one).
     var label: String { "<span class=\"tf-sr\">\(HTML(escaping: spoilerLabel).raw): </span>" }
     /// A spoiler's opening markup.
-    var spoilerOpening: String { "<span class=\"tf-spoiler\" tabindex=\"0\">" + label }
+    var spoilerOpening: HTML { HTML(trusted: "<span class=\"tf-spoiler\" tabindex=\"0\">" + label) }
     /// The same inside a link, which may hold nothing focusable.
-    var spoilerOpeningInLink: String { "<span class=\"tf-spoiler\">" + label }
+    var spoilerOpeningInLink: HTML { HTML(trusted: "<span class=\"tf-spoiler\">" + label) }
     /// A spoiler block's opening markup (`>!` starting a quote).
-    var spoilerBlockOpening: String { "<div class=\"tf-spoiler tf-spoiler-block\" tabindex=\"0\">" + label }
+    var spoilerBlockOpening: HTML { HTML(trusted: "<div class=\"tf-spoiler tf-spoiler-block\" tabindex=\"0\">" + label) }
 
     /// A span an inline extension wraps: its delimiters and the element it becomes.
     struct Span {
@@ -40,12 +40,13 @@ struct InlineExtensions {
     private func containers(in root: CmarkNode) -> [(node: CmarkNode, insideLink: Bool)] {
         var containers: [(node: CmarkNode, insideLink: Bool)] = []
         var insideLink = 0
-        root.walk { node, entering in
-            let kind = node.kind
-            if kind == .link || kind == .image { insideLink += entering ? 1 : -1 }
-            guard entering else { return }
+        var walk = root.walk()
+        while let step = walk.next() {
+            let kind = step.node.kind
+            if kind == .link || kind == .image { insideLink += step.entering ? 1 : -1 }
+            guard step.entering else { continue }
             switch kind {
-            case .paragraph, .heading, .emph, .strong, .link: containers.append((node, insideLink > 0))
+            case .paragraph, .heading, .emph, .strong, .link: containers.append((step.node, insideLink > 0))
             default: break
             }
         }

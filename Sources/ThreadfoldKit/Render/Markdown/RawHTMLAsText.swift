@@ -3,10 +3,10 @@
 enum RawHTMLAsText {
     static func apply(to document: CmarkNode) {
         var found: [CmarkNode] = []
-        document.walk { node, entering in
-            guard entering else { return }
-            let kind = node.kind
-            if kind == .htmlInline || kind == .htmlBlock { found.append(node) }
+        var walk = document.walk()
+        while let step = walk.next() {
+            let kind = step.node.kind
+            if step.entering && (kind == .htmlInline || kind == .htmlBlock) { found.append(step.node) }
         }
         for node in found {
             guard let literal = node.literal else { continue }

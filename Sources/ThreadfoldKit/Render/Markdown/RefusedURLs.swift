@@ -4,11 +4,12 @@ enum RefusedURLs {
     static func remove(from root: CmarkNode) {
         var refused: [CmarkNode] = []
         var links = 0
-        root.walk { node, entering in
-            let kind = node.kind
-            guard kind == .link || kind == .image else { return }
-            if kind == .link { links += entering ? 1 : -1 }
-            guard entering else { return }
+        var walk = root.walk()
+        while let step = walk.next() {
+            let node = step.node, kind = node.kind
+            guard kind == .link || kind == .image else { continue }
+            if kind == .link { links += step.entering ? 1 : -1 }
+            guard step.entering else { continue }
             // The URL's bytes read where cmark keeps them, not copied into a String.
             let url = node.url ?? UnsafeBufferPointer(start: nil, count: 0)
             let allowed = kind == .link ? URLPolicy.allowsLink(url) : URLPolicy.allowsImage(url)

@@ -3,8 +3,9 @@
 enum ShortcodeEmoji {
     static func apply(to document: CmarkNode) {
         var texts: [CmarkNode] = []
-        document.walk { node, entering in
-            if entering && node.kind == .text { texts.append(node) }
+        var walk = document.walk()
+        while let step = walk.next() {
+            if step.entering && step.node.kind == .text { texts.append(step.node) }
         }
         for node in texts {
             guard let literal = node.literal else { continue }

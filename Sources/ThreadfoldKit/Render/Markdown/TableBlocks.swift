@@ -18,7 +18,7 @@ struct TableBlocks {
         var heading = cells.firstChild
         for (paragraph, table) in found {
             guard let html = html(of: table, cells: &heading),
-                  let block = CmarkNode.custom(.customBlock, onEnter: html, onExit: "") else { return }
+                  let block = CmarkNode.custom(.customBlock, onEnter: HTML(trusted: html), onExit: "") else { return }
             paragraph.insertAfter(block)
             keepLines(before: table.headerLine, of: paragraph)
         }
@@ -29,17 +29,19 @@ struct TableBlocks {
         var found: [(paragraph: CmarkNode, table: MarkdownTable.Table)] = []
         var lineStarts: [Int] = []
         var quoteDepth = 0
-        document.walk { node, entering in
+        var walk = document.walk()
+        while let step = walk.next() {
+            let node = step.node
             switch node.kind {
-            case .blockQuote: quoteDepth += entering ? 1 : -1
-            case .paragraph where entering:
+            case .blockQuote: quoteDepth += step.entering ? 1 : -1
+            case .paragraph where step.entering:
                 if lineStarts.isEmpty { lineStarts = SourceLines.starts(in: source) }
                 let paragraphLines = lines(of: node, quoteDepth: quoteDepth, lineStarts: lineStarts)
-                guard let table = MarkdownTable.find(in: paragraphLines) else { return }
+                guard let table = MarkdownTable.find(in: paragraphLines) else { continue }
                 // Lines before the header stay the paragraph, cut at its line breaks; when an
                 // inline span crosses lines (or a link definition took lines), they do not
                 // match, and the paragraph stays as typed.
-                if table.headerLine > 0 && Self.lineBreaks(in: node) != paragraphLines.count - 1 { return }
+                if table.headerLine > 0 && Self.lineBreaks(in: node) != paragraphLines.count - 1 { continue }
                 found.append((node, table))
             default: break
             }

@@ -14,17 +14,19 @@ enum TaskLists {
 
     static func apply(to document: CmarkNode) {
         var items: [(paragraph: CmarkNode, text: CmarkNode, checked: Bool)] = []
-        document.walk { node, entering in
-            guard entering, node.kind == .item,
+        var walk = document.walk()
+        while let step = walk.next() {
+            let node = step.node
+            guard step.entering, node.kind == .item,
                   let paragraph = node.firstChild, paragraph.kind == .paragraph,
                   let text = paragraph.firstChild, text.kind == .text,
                   let bytes = text.literal, bytes.count >= 4,
                   bytes[0] == UInt8(ascii: "["), bytes[2] == UInt8(ascii: "]"),
-                  bytes[3] == 0x20 || bytes[3] == 0x09 else { return }
+                  bytes[3] == 0x20 || bytes[3] == 0x09 else { continue }
             switch bytes[1] {
             case 0x20: items.append((paragraph, text, false))
             case UInt8(ascii: "x"), UInt8(ascii: "X"): items.append((paragraph, text, true))
-            default: return
+            default: continue
             }
         }
         for (paragraph, text, checked) in items {
@@ -33,7 +35,7 @@ enum TaskLists {
             var opening = Array((checked ? #"<input type="checkbox" checked="" disabled="" aria-label=""# : #"<input type="checkbox" disabled="" aria-label=""#).utf8)
             HTML.escape(String(decoding: words(of: paragraph), as: UTF8.self), into: &opening)
             opening.append(contentsOf: "\">".utf8)
-            guard let box = CmarkNode.custom(.customInline, onEnter: String(decoding: opening, as: UTF8.self), onExit: "") else { continue }
+            guard let box = CmarkNode.custom(.customInline, onEnter: HTML(trusted: String(decoding: opening, as: UTF8.self)), onExit: "") else { continue }
             text.insertBefore(box)
         }
     }
@@ -42,11 +44,12 @@ enum TaskLists {
     /// one space, at most `nameLimit` bytes cut at a character's start: a task box's name.
     private static func words(of paragraph: CmarkNode) -> [UInt8] {
         var out: [UInt8] = []
-        paragraph.walk { node, entering in
-            guard entering, out.count < nameLimit else { return }
-            let kind = node.kind
-            if kind == .softBreak || kind == .lineBreak { out.append(0x20); return }
-            guard kind == .text || kind == .code, let literal = node.literal else { return }
+        var walk = paragraph.walk()
+        while out.count < nameLimit, let step = walk.next() {
+            guard step.entering else { continue }
+            let node = step.node, kind = node.kind
+            if kind == .softBreak || kind == .lineBreak { out.append(0x20); continue }
+            guard kind == .text || kind == .code, let literal = node.literal else { continue }
             out.append(contentsOf: literal)
         }
         var words: [UInt8] = []
