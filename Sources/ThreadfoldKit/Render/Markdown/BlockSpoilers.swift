@@ -22,9 +22,7 @@ enum BlockSpoilers {
         var walk = document.walk()
         while let step = walk.next() {
             let node = step.node
-            guard step.entering, node.kind == .blockQuote,
-                  let paragraph = node.firstChild, paragraph.kind == .paragraph,
-                  let text = paragraph.firstChild, text.kind == .text,
+            guard step.entering, node.kind == .blockQuote, let (paragraph, text) = node.leadingText,
                   let literal = text.literal, literal.first == UInt8(ascii: "!") else { continue }
             if lineStarts.isEmpty { lineStarts = SourceLines.starts(in: source) }
             let line = paragraph.startLine - 1

@@ -180,6 +180,14 @@ struct CmarkNode {
     var firstChild: CmarkNode? { cmark_node_first_child(pointer).map(CmarkNode.init) }
     var next: CmarkNode? { cmark_node_next(pointer).map(CmarkNode.init) }
 
+    /// The paragraph a container block (a quote, a list item) starts with, and the text that
+    /// starts that paragraph; nil when the block starts otherwise.
+    var leadingText: (paragraph: CmarkNode, text: CmarkNode)? {
+        guard let paragraph = firstChild, paragraph.kind == .paragraph,
+              let text = paragraph.firstChild, text.kind == .text else { return nil }
+        return (paragraph, text)
+    }
+
     /// Puts `sibling` (taken out of where it was) right before this node.
     @discardableResult
     func insertBefore(_ sibling: CmarkNode) -> Bool { cmark_node_insert_before(pointer, sibling.pointer) == 1 }

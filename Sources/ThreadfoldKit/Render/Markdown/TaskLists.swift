@@ -17,9 +17,7 @@ enum TaskLists {
         var walk = document.walk()
         while let step = walk.next() {
             let node = step.node
-            guard step.entering, node.kind == .item,
-                  let paragraph = node.firstChild, paragraph.kind == .paragraph,
-                  let text = paragraph.firstChild, text.kind == .text,
+            guard step.entering, node.kind == .item, let (paragraph, text) = node.leadingText,
                   let bytes = text.literal, bytes.count >= 4,
                   bytes[0] == UInt8(ascii: "["), bytes[2] == UInt8(ascii: "]"),
                   bytes[3] == 0x20 || bytes[3] == 0x09 else { continue }
