@@ -1,5 +1,5 @@
-// Render stage: page models in, HTML bytes out. Markdown goes through cmark (Markdown.swift, the
-// one file that imports it) and HTML bodies through Gumbo (HTMLSanitizer.swift), pages through the
+// Render stage: page models in, HTML bytes out. Markdown goes through cmark (Markdown/, where
+// Cmark.swift is the one file that imports it) and HTML bodies through Gumbo (HTMLSanitizer.swift), pages through the
 // compiled Mustache engine, and every string from the input is escaped unless it is already `HTML`.
 
 /// Markup that is already safe to write as is: cmark's output, a template's own text, or text

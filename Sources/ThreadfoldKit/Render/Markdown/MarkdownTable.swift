@@ -1,7 +1,7 @@
 /// GitHub's pipe tables, found in the lines of a paragraph cmark has parsed: a header row, a
 /// delimiter row (`| --- | :-: |`) with as many cells, then body rows up to the paragraph's end
 /// (a blank line or the start of another block). Lines before the header stay a paragraph.
-/// Every scan here is linear in the lines; `MarkdownRenderer` renders the cells.
+/// Every scan here is linear in the lines; `TableBlocks` puts the table in cmark's tree and renders the cells.
 enum MarkdownTable {
     enum Alignment: Sendable, Equatable { case none, left, center, right }
 

@@ -1,12 +1,12 @@
 /// GitHub-flavoured extensions, found in the text cmark leaves as text: extended autolinks (bare
 /// `https://…`, `www.…` and e-mail addresses) and strikethrough (`~~x~~` or `~x~`), as GitHub's
 /// cmark-gfm does them (its extension examples are a test). The scans are
-/// linear in the text; `MarkdownRenderer` turns what they find into link and `<del>` nodes of
+/// linear in the text; `InlineExtensions` turns what they find into link and `<del>` nodes of
 /// cmark's tree, so the URL allowlist and escaping apply as to any other node.
 ///
-/// Both work within one text node: a strikethrough whose text holds other inline markup
-/// (`~~**bold**~~`) is left as typed (docs/input-format.md lists what passes of GitHub's
-/// examples).
+/// Both read one byte string, which `InlineExtensions` makes of a node's inline children (every
+/// child that is not text standing as one byte), so a span may hold other inline markup
+/// (`~~**bold** text~~`); docs/input-format.md lists what passes of GitHub's examples.
 enum MarkdownExtensions {
     /// Whether `text` could hold an extension at all, so most bodies skip the second walk of
     /// cmark's tree: a '~' before a non-space, an '@' between letters, or a scheme's "://" or a
@@ -309,7 +309,7 @@ enum RedditMarkdown {
             var start = i
             if i > 0 && text[i - 1] == UInt8(ascii: "/") { start = i - 1 }
             guard start == 0 || !isNameByte(text[start - 1]) && text[start - 1] != UInt8(ascii: "/") && text[start - 1] != UInt8(ascii: "@") else { i += 1; continue }
-            // Nor after an escaped slash (`\/u/name`), which stands as U+E002 here (see `Escapes`).
+            // Nor after an escaped slash (`\/u/name`), which stands as U+E002 here (see `EscapedDelimiters`).
             if start >= 3, text[start - 3] == 0xEE, text[start - 2] == 0x80, text[start - 1] == 0x82 { i += 1; continue }
             let subreddit = byte == UInt8(ascii: "r")
             var end = i + 2
