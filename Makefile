@@ -9,7 +9,7 @@ SITE    ?= site
 # apt-get needs root; use sudo when not root and sudo exists.
 SUDO    := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: docs all deps zstd-cli test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install install-files uninstall dist dist-deps check-dist clean check-html
+.PHONY: lint format docs all deps zstd-cli test-deps check-web check-slow check-library build test demo demo-archive bench fuzz install install-files uninstall dist dist-deps check-dist clean check-html
 
 all: build
 
@@ -53,10 +53,20 @@ test-deps:
 	@python3 -c "import jsonschema" 2>/dev/null || { echo "Installing jsonschema with pip (the config and report schemas' tests)..."; python3 -m pip install -q jsonschema; }
 	@python3 -m pagefind --version >/dev/null 2>&1 || command -v pagefind >/dev/null 2>&1 || { echo "Installing pagefind[bin] with pip..."; python3 -m pip install -q "pagefind[bin]"; }
 
-## test: the example package that uses the library (Examples/library), built and run against the
+## lint: the toolchain's swift-format, with the checked-in .swift-format, over every Swift file; any
+## difference from its formatting fails (make format applies it)
+lint:
+	swift-format lint --strict --recursive --parallel Sources Tests Examples Package.swift
+
+## format: rewrite every Swift file as swift-format formats it (.swift-format)
+format:
+	swift-format format --in-place --recursive --parallel Sources Tests Examples Package.swift
+
+## test: make lint; the example package that uses the library (Examples/library), built and run against the
 ## bundled example thread; make dist into .build/dist-test (PackageTests check the package and run
 ## its binary with the toolchain hidden); then the whole test suite (Swift Testing)
 test: deps test-deps
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory check-library
 	$(MAKE) --no-print-directory dist DIST=.build/dist-test
 	$(SWIFT) build --build-tests

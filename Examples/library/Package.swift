@@ -7,7 +7,7 @@ let package = Package(
     name: "threadfold-example",
     dependencies: [.package(name: "Threadfold", path: "../..")],
     targets: [
-        .executableTarget(name: "threadfold-example", dependencies: [.product(name: "ThreadfoldKit", package: "Threadfold")]),
+        .executableTarget(name: "threadfold-example", dependencies: [.product(name: "ThreadfoldKit", package: "Threadfold")])
     ],
     swiftLanguageModes: [.v6]
 )

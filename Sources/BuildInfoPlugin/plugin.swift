@@ -14,7 +14,8 @@ struct BuildInfo: BuildToolPlugin {
         var commit = "commit"
         // Only the package's own checkout counts, not a repository it was unpacked into.
         if FileManager.default.fileExists(atPath: root.appendingPathComponent(".git").path),
-           let hash = Self.output("git", ["-C", root.path, "rev-parse", "HEAD"]) {
+            let hash = Self.output("git", ["-C", root.path, "rev-parse", "HEAD"])
+        {
             let changed = Self.output("git", ["-C", root.path, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no"])
             commit += "=" + hash + (changed?.isEmpty == false ? "-dirty" : "")
         }

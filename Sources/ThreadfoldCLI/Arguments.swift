@@ -33,8 +33,10 @@ struct OptionSpec: Sendable {
     }
 
     /// `kind` defaults to the words of `bare`, else free text (and to nothing for a flag).
-    init(_ long: String, short: Character? = nil, value: String? = nil, bare: (value: String, choices: [String])? = nil,
-         kind: ValueKind? = nil, repeatable: Bool = false, _ help: String) {
+    init(
+        _ long: String, short: Character? = nil, value: String? = nil, bare: (value: String, choices: [String])? = nil,
+        kind: ValueKind? = nil, repeatable: Bool = false, _ help: String
+    ) {
         self.long = long
         self.repeatable = repeatable
         self.short = short
@@ -113,7 +115,8 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
             // `--no-NAME` turns off a flag (or a bare option such as --strict) a config file sets.
             if spec(long: name) == nil, name.hasPrefix("no-"), let negated = spec(long: String(name.dropFirst(3))),
-               negated.value == nil || negated.bare != nil {
+                negated.value == nil || negated.bare != nil
+            {
                 guard inline == nil else { throw UsageError(message: "'--\(name)' takes no value") }
                 parsed.negated.insert(negated.long)
                 parsed.flags.remove(negated.long)

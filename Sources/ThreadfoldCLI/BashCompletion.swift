@@ -36,11 +36,11 @@ enum BashCompletion {
                 case ${COMP_WORDS[1]} in
 
             """ + commands.map(arm).joined() + """
-                esac
-            }
-            complete -F _threadfold threadfold
+                    esac
+                }
+                complete -F _threadfold threadfold
 
-            """
+                """
     }
 
     /// One subcommand's arm of the `case`: its options' values, then its options, then its inputs.

@@ -8,22 +8,30 @@ enum BuildCommand {
     static let title: Option<String> = .text("title", value: "text", "The site's title (default: \"All threads\" in the locale).")
     static let perPage: Option<Int> = .integer("per-page", in: 1...100_000, "Threads per index or section page (default: 50).")
     static let sections: Option<ArchiveOptions.Sections> = .choice("sections", value: "kind", "Group the index into collapsible sections: category,\nmonth or none (default: none).")
-    static let pageDepth: Option<Int> = .integer("page-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8).")
+    static let pageDepth: Option<Int> = .integer(
+        "page-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8).")
     static let pageSize: Option<Int> = .integer("page-size", in: 1...Int.max, "Top-level comments per page of a thread; longer threads\nare split between them (default: 200).")
-    static let layout: Option<ArchiveOptions.Layout> = .choice("layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested).")
-    static let orders: Option<[CommentOrder]> = .list("orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page.")
+    static let layout: Option<ArchiveOptions.Layout> = .choice(
+        "layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested).")
+    static let orders: Option<[CommentOrder]> = .list(
+        "orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page.")
     /// The site's address: an absolute http or https URL.
-    static let baseURL = Option<String>(OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml.")) { text throws(UsageError) in
+    static let baseURL = Option<String>(OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml.")) {
+        text throws(UsageError) in
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil, !text.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " }) else {
+            url.host != nil, !text.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " })
+        else {
             throw UsageError(message: "'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(text)'")
         }
         return text
     }
     static let feedEntries: Option<Int> = .integer("feed-entries", in: 0...100_000, "Entries per Atom feed (default: 50).")
-    static let search: Option<ArchiveOptions.Search> = .choice("search", value: "kind", bare: .titles,
-        "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites.")
-    static let searchTimeout: Option<Double> = .duration("search-timeout", "How long Pagefind may index the site before it is\nstopped, with everything it started, and the build\nfails: seconds, or 90s, 10m, 1h (default: 10m).")
+    static let search: Option<ArchiveOptions.Search> = .choice(
+        "search", value: "kind", bare: .titles,
+        "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites."
+    )
+    static let searchTimeout: Option<Double> = .duration(
+        "search-timeout", "How long Pagefind may index the site before it is\nstopped, with everything it started, and the build\nfails: seconds, or 90s, 10m, 1h (default: 10m).")
     static let authors = Flag("authors", "Write a page per participant at u/<name>-<hash>/ with\ntheir threads and comments, and link names to it.")
 
     static let archive: [OptionSpec] = [
@@ -33,9 +41,14 @@ enum BuildCommand {
 
     // MARK: Building
 
-    static let incremental = Flag("incremental", "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare, and\nwith dumps their sorted lines as .<site>.spill.")
-    static let precompress = Flag("precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
-    static let shard = Option<Shard>(OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'.")) { text throws(UsageError) in
+    static let incremental = Flag(
+        "incremental",
+        "Re-render only threads whose input changed since the\nlast build into the same site (a manifest of hashes).\nKeeps the previous site beside it as .<site>.spare, and\nwith dumps their sorted lines as .<site>.spill."
+    )
+    static let precompress = Flag(
+        "precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
+    static let shard = Option<Shard>(OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'.")) {
+        text throws(UsageError) in
         guard let shard = Shard(text) else { throw UsageError(message: "'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
         return shard
     }
@@ -45,7 +58,7 @@ enum BuildCommand {
         abstract: "Build a static site from many threads: an index, a page per thread, feeds.",
         usage: "threadfold build <input> ... -o <site> [<options>]",
         options: [
-            SharedOptions.output.help("Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused.").spec,
+            SharedOptions.output.help("Site folder to write (default: site). It is built beside\nand swapped in whole; a folder Threadfold did not write\nis refused.").spec
         ] + SharedOptions.threadKeys + [
             SharedOptions.exclude.spec,
             incremental.spec,
@@ -135,16 +148,18 @@ enum BuildCommand {
         }
         let units: [ArchiveUnit]
         do {
-            units = try ArchiveInput.units(parsed.positionals, readStandardInput: console.readStandardInput,
-                                           linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                                           dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
+            units = try ArchiveInput.units(
+                parsed.positionals, readStandardInput: console.readStandardInput,
+                linesAreThreads: options.render.importing.mapping != nil ? false : nil,
+                dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
         } catch {
             SharedOptions.printErrors(error, console)
             console.err("Error: nothing was published; fix the errors above and run again.\n")
             return CLI.ExitCode.failure
         }
-        var builder = ArchiveBuilder(units: units, output: URL(fileURLWithPath: output), options: options,
-                                     resources: resources, jobs: jobs)
+        var builder = ArchiveBuilder(
+            units: units, output: URL(fileURLWithPath: output), options: options,
+            resources: resources, jobs: jobs)
         builder.incremental = parsed[incremental]
         builder.shard = shard
         builder.durable = !parsed[SharedOptions.noFsync]
@@ -159,8 +174,10 @@ enum BuildCommand {
     /// Runs a build or merge with progress, prints what happened, writes `--report`, and
     /// returns the exit code: 0, 1 (nothing published), 2 (`--strict` failed), 64 (usage) or 75
     /// (another build held the site: nothing wrong with the input, run it again).
-    static func execute(_ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
-                        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report) -> Int32 {
+    static func execute(
+        _ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
+        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report
+    ) -> Int32 {
         let quiet = parsed[SharedOptions.quiet]
         let strict: StrictRule?
         let reportPath: String?
@@ -204,9 +221,12 @@ enum BuildCommand {
     /// Runs `body` with the bars when `shows`: megabytes read while dumps are read (by one
     /// thread, first), then threads done. Errors it throws are printed and returned as messages;
     /// a locale the templates lack is thrown, a usage error.
-    private static func withBars(_ shows: Bool, _ console: Console, started: UInt64, output: String,
-                                 _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report)
-        throws(ResourceError) -> (ArchiveBuilder.Report, [Message]) {
+    private static func withBars(
+        _ shows: Bool, _ console: Console, started: UInt64, output: String,
+        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report
+    )
+        throws(ResourceError) -> (ArchiveBuilder.Report, [Message])
+    {
         var bar = ProgressBar(console: console, start: started)
         defer { bar.finish() }
         let reading = ReadingBar(console: console, start: started)
@@ -224,18 +244,21 @@ enum BuildCommand {
     }
 
     /// Prints what a build or merge did, or why nothing was published, and returns its exit code.
-    private static func conclude(_ report: ArchiveBuilder.Report, thrown: [Message], strict: StrictRule?, quiet: Bool, output: String,
-                                 before: FileKind?, seconds: Double, _ console: Console) -> Int32 {
+    private static func conclude(
+        _ report: ArchiveBuilder.Report, thrown: [Message], strict: StrictRule?, quiet: Bool, output: String,
+        before: FileKind?, seconds: Double, _ console: Console
+    ) -> Int32 {
         if !thrown.isEmpty { return CLI.ExitCode.failure }
         if !report.errors.isEmpty || report.siteError != nil {
             for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
             if report.errors.count > 50 { console.err("… and \(Printable.count(report.errors.count - 50, "more error", "more errors"))\n") }
             if let error = report.siteError { SharedOptions.printErrors(error, console) }
-            let kept = switch before {
-            case nil: "\(Printable.escape(output))/ was not made"
-            case .folder?: "\(Printable.escape(output))/ is as it was"
-            default: "\(Printable.escape(output)) is as it was"
-            }
+            let kept =
+                switch before {
+                case nil: "\(Printable.escape(output))/ was not made"
+                case .folder?: "\(Printable.escape(output))/ is as it was"
+                default: "\(Printable.escape(output)) is as it was"
+                }
             if report.errors.isEmpty, report.siteError?.temporary == true {
                 console.err("Error: nothing was published; \(kept). Another build is writing it: run this one again when that one has finished.\n")
                 return CLI.ExitCode.temporaryFailure
@@ -255,7 +278,9 @@ enum BuildCommand {
         if !failing.isEmpty {
             // What made it fail is shown even with -q.
             if quiet { console.show(failing, notesInFull: true) }
-            console.err("Error: the site was published, but --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n")
+            console.err(
+                "Error: the site was published, but --strict fails on \(Printable.count(failing.count, "message", "messages")) (\(Set(failing.map { $0.kind ?? "other" }).sorted().joined(separator: ", "))).\n"
+            )
             code = CLI.ExitCode.warnings
         }
         if !quiet { printBuilt(report, output: output, seconds: seconds, console) }
@@ -275,7 +300,8 @@ enum BuildCommand {
         if warnings > 0 { line += ", " + Printable.count(warnings, "warning") }
         if notes > 0 { line += ", " + Printable.count(notes, "note") }
         console.out(line + ".\n")
-        let page = FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path)
+        let page =
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path)
             ? folder.appendingPathComponent("index.html").absoluteString : folder.absoluteString
         console.out("  \(page)\n")
     }
@@ -289,10 +315,12 @@ enum BuildCommand {
             w.field("exit", Int(exit))
             w.key("published")
             w.bool(report.published)
-            for (name, value) in [("threads", report.threads), ("comments", report.comments), ("threadsRendered", report.threadsRendered),
-                                  ("threadsReused", report.threadsReused), ("threadsInOtherShards", report.threadsInOtherShards),
-                                  ("pagesWritten", report.pagesWritten), ("pagesReused", report.pagesReused),
-                                  ("filesWritten", report.filesWritten), ("filesReused", report.filesReused)] {
+            for (name, value) in [
+                ("threads", report.threads), ("comments", report.comments), ("threadsRendered", report.threadsRendered),
+                ("threadsReused", report.threadsReused), ("threadsInOtherShards", report.threadsInOtherShards),
+                ("pagesWritten", report.pagesWritten), ("pagesReused", report.pagesReused),
+                ("filesWritten", report.filesWritten), ("filesReused", report.filesReused),
+            ] {
                 w.field(name, value)
             }
             if report.dumpPartitions > 0 {
@@ -320,8 +348,9 @@ enum BuildCommand {
 /// this program's memory (getrusage's maxrss also counts the parent's when it was spawned).
 func peakMemoryMiB() -> Int {
     if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-       let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+    {
         return (kib + 1023) / 1024
     }
     var usage = rusage()

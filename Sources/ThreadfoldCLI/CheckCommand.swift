@@ -91,8 +91,10 @@ enum CheckCommand {
 
     /// Checks every input, printing errors to `console` and everything else to `shown`; true
     /// when any input failed.
-    private static func check(_ parsed: ParsedArguments, options: ThreadOptions, importing: ImportOptions, jobs: Int,
-                              into findings: inout Findings, console: Console, shown: Console) -> Bool {
+    private static func check(
+        _ parsed: ParsedArguments, options: ThreadOptions, importing: ImportOptions, jobs: Int,
+        into findings: inout Findings, console: Console, shown: Console
+    ) -> Bool {
         let all = parsed[Self.all]
         // Which inputs are dumps: the rule `build` lists its inputs by, from each file's first line.
         let detect = ArchiveInput.dumps(importing)
@@ -175,9 +177,11 @@ enum CheckCommand {
                         w.field("file", input.file)
                         if !input.form.isEmpty { w.field("form", input.form) }
                         guard let c = input.counts else { return }
-                        for (name, value) in [("threads", c.threads), ("comments", c.comments), ("orphans", c.orphans), ("cycles", c.cycles),
-                                              ("duplicates", c.duplicates), ("deletedLeftOut", c.deletedLeftOut), ("records", c.records),
-                                              ("withBody", c.bodies), ("withAuthor", c.authors), ("withTime", c.times), ("notices", c.notices)] {
+                        for (name, value) in [
+                            ("threads", c.threads), ("comments", c.comments), ("orphans", c.orphans), ("cycles", c.cycles),
+                            ("duplicates", c.duplicates), ("deletedLeftOut", c.deletedLeftOut), ("records", c.records),
+                            ("withBody", c.bodies), ("withAuthor", c.authors), ("withTime", c.times), ("notices", c.notices),
+                        ] {
                             w.field(name, value)
                         }
                     }
@@ -225,16 +229,18 @@ enum CheckCommand {
 
     /// One thread's two lines: its tree, then what its form gave. `label` is escaped.
     static func printThread(_ label: String, _ counts: ThreadCounts, readAs: String, _ console: Console) {
-        console.out("\(label): ok: \(Printable.count(counts.comments, "comment", "comments")), \(Printable.count(counts.people, "person", "people")), \(Printable.count(counts.levels, "level", "levels")); "
-            + "\(problems(counts))\n")
+        console.out(
+            "\(label): ok: \(Printable.count(counts.comments, "comment", "comments")), \(Printable.count(counts.people, "person", "people")), \(Printable.count(counts.levels, "level", "levels")); "
+                + "\(problems(counts))\n")
         console.out("\(label): read as \(readAs): \(given(counts))\n")
     }
 
     /// Many threads summed up in two lines. `label` is escaped.
     static func printSum(_ label: String, _ counts: ThreadCounts, readAs: String, listed: Bool = false, extra: String = "", _ console: Console) {
-        console.out("\(label): ok: \(Printable.count(counts.threads, "thread", "threads")), \(Printable.count(counts.comments, "comment", "comments")); "
-            + "at most \(Printable.count(counts.people, "person", "people")) and \(Printable.count(counts.levels, "level", "levels")) in one thread; "
-            + "\(problems(counts))\(listed ? "" : " (--all lists each thread)")\n")
+        console.out(
+            "\(label): ok: \(Printable.count(counts.threads, "thread", "threads")), \(Printable.count(counts.comments, "comment", "comments")); "
+                + "at most \(Printable.count(counts.people, "person", "people")) and \(Printable.count(counts.levels, "level", "levels")) in one thread; "
+                + "\(problems(counts))\(listed ? "" : " (--all lists each thread)")\n")
         console.out("\(label): read as \(readAs): \(given(counts))\(extra)\n")
     }
 

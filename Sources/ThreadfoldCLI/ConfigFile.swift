@@ -1,7 +1,8 @@
 import Foundation
 import ThreadfoldKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `threadfold.json`: the options a project always gives, kept in one file that every build,
@@ -142,8 +143,10 @@ enum ConfigFile {
     }
 
     /// The members of the object at `node` as values of the options of `commands`.
-    private static func members(_ document: JSONDocument, _ node: Int, in commands: [CLI.Command], fail: (Int, String) -> UsageError,
-                                place: (Int) -> String) throws(UsageError) -> ([String: Settings.Value], [String: String]) {
+    private static func members(
+        _ document: JSONDocument, _ node: Int, in commands: [CLI.Command], fail: (Int, String) -> UsageError,
+        place: (Int) -> String
+    ) throws(UsageError) -> ([String: Settings.Value], [String: String]) {
         var values: [String: Settings.Value] = [:]
         var places: [String: String] = [:]
         var failure: UsageError?
@@ -163,8 +166,10 @@ enum ConfigFile {
     }
 
     /// One option's value, checked against what the option takes.
-    private static func value(_ document: JSONDocument, _ node: Int, key: String, keyNode: Int, in commands: [CLI.Command],
-                              fail: (Int, String) -> UsageError) throws(UsageError) -> Settings.Value {
+    private static func value(
+        _ document: JSONDocument, _ node: Int, key: String, keyNode: Int, in commands: [CLI.Command],
+        fail: (Int, String) -> UsageError
+    ) throws(UsageError) -> Settings.Value {
         let kind = document.kind(node)
         if key == "inputs" {
             guard kind == .array else { throw fail(node, "\"inputs\": found \(kind.described); expected an array of paths") }

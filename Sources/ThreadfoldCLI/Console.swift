@@ -15,9 +15,11 @@ public struct Console: Sendable {
     /// (an empty glob) gets a usage error instead.
     public var inputIsTerminal: Bool
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
-                inputIsTerminal: Bool = false) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
+        inputIsTerminal: Bool = false
+    ) {
         self.out = out
         self.err = err
         self.readStandardInput = readStandardInput

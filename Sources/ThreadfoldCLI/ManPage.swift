@@ -56,7 +56,9 @@ enum ManPage {
             var head = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
             head += "\\fB" + ("--" + option.long).replacingOccurrences(of: "-", with: "\\-") + "\\fR"
             if let value = option.value {
-                head += option.bare == nil ? " \\fI\(escaped(value))\\fR"
+                head +=
+                    option.bare == nil
+                    ? " \\fI\(escaped(value))\\fR"
                     : option.bare!.choices.isEmpty ? "[=\\fI\(escaped(value))\\fR]" : " [\\fI\(escaped(value))\\fR]"
                 if option.repeatable { head += " ..." }
             }

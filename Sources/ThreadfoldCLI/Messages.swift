@@ -1,7 +1,8 @@
 import Foundation
 import ThreadfoldKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `build`, `merge` and `check` report: every message with a kind and a severity, shown on
@@ -116,8 +117,12 @@ struct StrictRule {
         return kinds.contains(message.kind)
     }
 
-    static let option = Option<StrictRule>(OptionSpec("strict", value: "kinds", bare: ("all", []), kind: .listOf(MessageKinds.names),
-        "Exit 2 when there were warnings (notes, such as deleted\ncomments left out, do not count); --strict=KIND,… fails on\nthose kinds only, warnings or notes: \(MessageKinds.names.joined(separator: ", ")).")) { text throws(UsageError) in
+    static let option = Option<StrictRule>(
+        OptionSpec(
+            "strict", value: "kinds", bare: ("all", []), kind: .listOf(MessageKinds.names),
+            "Exit 2 when there were warnings (notes, such as deleted\ncomments left out, do not count); --strict=KIND,… fails on\nthose kinds only, warnings or notes: \(MessageKinds.names.joined(separator: ", "))."
+        )
+    ) { text throws(UsageError) in
         try parse(text)
     }
 }
@@ -126,7 +131,10 @@ struct StrictRule {
 /// not at all (a temporary file beside it, renamed over it).
 enum ReportFile {
     /// `--report FILE`, as `build` words it; `merge` and `check` say it in their own words.
-    static let option: Option<String> = .file("report", "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build.")
+    static let option: Option<String> = .file(
+        "report",
+        "Write a JSON summary: pages written and reused, every\nerror, warning and note with its place, kind and severity,\ntimings (docs/report.schema.json). Written whole, or not at all;\na path that cannot be written is a usage error before the build."
+    )
 
     /// Why `path` cannot take a report, or nil when it can: `-` (standard output), or a new
     /// file or a regular one in a folder that exists and can be written. A link, a pipe or a

@@ -120,7 +120,8 @@ extension Option where Value == Int {
                 scale = factor
             }
             guard let count = Int(number.trimmingCharacters(in: .whitespaces)), count >= 0,
-                  count <= Int.max / scale, range.contains(count * scale) else {
+                count <= Int.max / scale, range.contains(count * scale)
+            else {
                 throw UsageError(message: "'--\(long)' must be a size from \(range.lowerBound) bytes to \(range.upperBound >> 30) GiB, as bytes or with KiB, MiB or GiB (e.g. 256MiB); found '\(text)'")
             }
             return count * scale
@@ -135,7 +136,8 @@ extension Option where Value == Double {
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
             let unit = text.last.flatMap { units[$0] }
             guard let number = Double(unit == nil ? text : String(text.dropLast())), number.isFinite, number > 0,
-                  number * (unit ?? 1) <= 7 * 86_400, text.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                number * (unit ?? 1) <= 7 * 86_400, text.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+            else {
                 throw UsageError(message: "'--\(long)' must be a duration above 0 and at most a week: seconds, or a number with s, m or h, like 90s or 10m; found '\(text)'")
             }
             return number * (unit ?? 1)

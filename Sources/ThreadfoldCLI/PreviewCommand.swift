@@ -66,11 +66,13 @@ enum PreviewCommand {
         func build() -> (code: Int32, page: URL?) {
             let units: [ArchiveUnit]
             do {
-                units = inputs.isEmpty
+                units =
+                    inputs.isEmpty
                     ? [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")]
-                    : try ArchiveInput.units(inputs, readStandardInput: console.readStandardInput,
-                                             linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                                             dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
+                    : try ArchiveInput.units(
+                        inputs, readStandardInput: console.readStandardInput,
+                        linesAreThreads: options.render.importing.mapping != nil ? false : nil,
+                        dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
             } catch {
                 SharedOptions.printErrors(error, console)
                 return (CLI.ExitCode.failure, nil)
@@ -84,7 +86,8 @@ enum PreviewCommand {
                 if let error = report.siteError { console.err("\(error)\n") }
                 guard report.published else { return (CLI.ExitCode.failure, nil) }
                 if !parsed[SharedOptions.quiet] { for warning in report.warnings.prefix(10) { console.err(warning.shown + "\n") } }
-                let page = report.threadPaths.count == 1
+                let page =
+                    report.threadPaths.count == 1
                     ? site.appendingPathComponent(report.threadPaths[0]).appendingPathComponent("index.html")
                     : site.appendingPathComponent("index.html")
                 return (CLI.ExitCode.success, page)
@@ -112,8 +115,10 @@ enum PreviewCommand {
     }
 
     /// Polls the inputs, templates and assets; renders again when any changed. Runs until killed.
-    static func watchInputs(_ parsed: ParsedArguments, _ console: Console, inputs: [String],
-                      build: () -> (code: Int32, page: URL?)) -> Int32 {
+    static func watchInputs(
+        _ parsed: ParsedArguments, _ console: Console, inputs: [String],
+        build: () -> (code: Int32, page: URL?)
+    ) -> Int32 {
         let watched = inputs + [SharedOptions.templates, SharedOptions.assets, SharedOptions.mapFile].compactMap { parsed.given($0) }
         var last = signature(watched)
         if !parsed[SharedOptions.quiet] { console.err("Watching \(Printable.count(watched.count, "path")) for changes; Ctrl-C stops.\n") }
@@ -139,7 +144,10 @@ enum PreviewCommand {
             var pending = [path]
             while let current = pending.popLast() {
                 var isDirectory: ObjCBool = false
-                guard fm.fileExists(atPath: current, isDirectory: &isDirectory) else { out.append(current + " missing"); continue }
+                guard fm.fileExists(atPath: current, isDirectory: &isDirectory) else {
+                    out.append(current + " missing")
+                    continue
+                }
                 if isDirectory.boolValue {
                     for name in ((try? fm.contentsOfDirectory(atPath: current)) ?? []).sorted() where !name.hasPrefix(".") {
                         pending.append(current + "/" + name)
@@ -161,8 +169,10 @@ enum PreviewCommand {
     /// non-zero within `patience` seconds all count as failures), or when xdg-open or open ran and
     /// failed. A browser still running after `patience` is taken as started and left running.
     /// No browser at all (no $BROWSER, xdg-open or open) is a note, not a failure.
-    static func open(_ page: URL, _ console: Console, environment: [String: String] = ProcessInfo.processInfo.environment,
-                     patience: Double = 1.0) -> Bool {
+    static func open(
+        _ page: URL, _ console: Console, environment: [String: String] = ProcessInfo.processInfo.environment,
+        patience: Double = 1.0
+    ) -> Bool {
         var candidates: [[String]] = []
         let chosen = environment["BROWSER"].map { !$0.isEmpty } ?? false
         if chosen, let browser = environment["BROWSER"] {

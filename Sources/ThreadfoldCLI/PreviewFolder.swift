@@ -81,8 +81,9 @@ struct PreviewFolder {
             throw PreviewFolderError(message: "\(warning); and cannot create a private folder in \(temporaryDirectory(environment)): \(String(cString: strerror(errno)))")
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return PreviewFolder(folder: URL(fileURLWithPath: path), parent: nil,
-                             warning: "\(warning); using the new private folder \(path) instead")
+        return PreviewFolder(
+            folder: URL(fileURLWithPath: path), parent: nil,
+            warning: "\(warning); using the new private folder \(path) instead")
     }
 
     /// Removes previews in the private parent last modified more than `maximumAge` ago, except

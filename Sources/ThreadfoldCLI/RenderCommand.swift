@@ -199,8 +199,16 @@ private struct RenderRun {
             if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
         }
         if !empty.isEmpty, empty.count == result.threads.count {
-            if empty.count > 1 { empty.append(InputError(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)")) }
-            throw InputErrors(empty.map { var e = $0; e.severity = .error; return e })
+            if empty.count > 1 {
+                empty.append(
+                    InputError(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)"))
+            }
+            throw InputErrors(
+                empty.map {
+                    var e = $0
+                    e.severity = .error
+                    return e
+                })
         }
         if !quiet { for warning in empty { console.err(warning.shown + "\n") } }
     }
@@ -221,7 +229,10 @@ private struct RenderRun {
         rendered += pages.sorted { $0.place.lexicographicallyPrecedes($1.place) }.map { ($0.page, $0.comments) }
         for error in report.errors { console.err(error.shown + "\n") }
         if report.moreErrors > 0 { console.err("… and \(Printable.count(report.moreErrors, "more error", "more errors"))\n") }
-        if !report.errors.isEmpty { failed = true; inputFailed = true }
+        if !report.errors.isEmpty {
+            failed = true
+            inputFailed = true
+        }
         guard !quiet else { return }
         for warning in report.warnings { console.err(warning.shown + "\n") }
         let label = SharedOptions.dumpsLabel(render.files)

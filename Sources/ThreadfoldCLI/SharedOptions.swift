@@ -6,8 +6,9 @@ import ThreadfoldKit
 enum SharedOptions {
     // MARK: Reading a thread
 
-    static let from: Option<SourceFormat> = .choice("from", value: "form", among: SourceFormat.named,
-                                                    wrapped("Input form: \(formNames) (default: auto, which says what it recognised)."))
+    static let from: Option<SourceFormat> = .choice(
+        "from", value: "form", among: SourceFormat.named,
+        wrapped("Input form: \(formNames) (default: auto, which says what it recognised)."))
     static let bodyFormat: Option<BodyFormat> = .choice("body-format", value: "format", "Read every body as markdown, html or text, whatever\nthe importer would choose.")
     static let map: Option<String> = .text("map", value: "fields", mapHelp)
     static let mapFile: Option<String> = .file("map-file", "The same mapping as a JSON object in a file\n({\"id\": \"objectID\", …, \"top_level_parent\": \"0\"}); with --map,\n--map's keys win.")
@@ -15,7 +16,8 @@ enum SharedOptions {
     static let categories: Option<String> = .file("categories", "Discourse category names: the forum's /categories.json\nor /site.json (without it, a topic's category is \"Category N\").")
     static let lenient = Flag("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file.")
     /// The share of a file's comments `--lenient` may skip, from 0 to 1.
-    static let maxSkipped = Option<Double>(OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50).")) { text throws(UsageError) in
+    static let maxSkipped = Option<Double>(OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50).")) {
+        text throws(UsageError) in
         guard let percent = Double(text), percent >= 0, percent <= 100 else {
             throw UsageError(message: "'--max-skipped' must be a percentage from 0 to 100; found '\(text)'")
         }
@@ -24,15 +26,22 @@ enum SharedOptions {
     static let sort: Option<CommentOrder> = .choice("sort", value: "order", "Order of top-level comments: oldest, newest, top or input\n(the file's order; default: oldest).")
     static let replySort: Option<CommentOrder> = .choice("reply-sort", value: "order", "Order of replies (default: the same as --sort).")
     static let allowDuplicates = Flag("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing.")
-    static let sourceURL = Option<String>(OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only.")) { text throws(UsageError) in
+    static let sourceURL = Option<String>(
+        OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only.")
+    ) { text throws(UsageError) in
         guard let scheme = URL(string: text)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              URL(string: text)?.host?.isEmpty == false else {
+            URL(string: text)?.host?.isEmpty == false
+        else {
             throw UsageError(message: "'--source-url' must be an absolute http or https URL such as https://forum.example/; found '\(text)'")
         }
         return text
     }
-    static let maxDecompressed: Option<Int> = .size("max-decompressed", in: 1...InputLimits.maxDocumentBytes + 2, "The most a compressed file read whole may decompress to,\nand the most blank lines before a file's first line (default:\n2GiB, the most; e.g. 256MiB). A dump read a line at a time holds\none line, whatever its size.")
-    static let maxWindow: Option<Int> = .size("max-window", in: 1 << 10...1 << 31, "The largest zstd window a frame may ask for, which the\ndecoder holds in memory (default: 2GiB, as Pushshift dumps\nneed; a power of two, e.g. 128MiB).")
+    static let maxDecompressed: Option<Int> = .size(
+        "max-decompressed", in: 1...InputLimits.maxDocumentBytes + 2,
+        "The most a compressed file read whole may decompress to,\nand the most blank lines before a file's first line (default:\n2GiB, the most; e.g. 256MiB). A dump read a line at a time holds\none line, whatever its size."
+    )
+    static let maxWindow: Option<Int> = .size(
+        "max-window", in: 1 << 10...1 << 31, "The largest zstd window a frame may ask for, which the\ndecoder holds in memory (default: 2GiB, as Pushshift dumps\nneed; a power of two, e.g. 128MiB).")
 
     static let thread: [OptionSpec] = [
         from.spec, bodyFormat.spec, map.spec, mapFile.spec, topLevelParent.spec, categories.spec, lenient.spec, maxSkipped.spec,
@@ -43,12 +52,13 @@ enum SharedOptions {
     static var mapHelp: String {
         let fields = FieldMapping.Field.allCases.map(\.rawValue).joined(separator: " ")
         let threadFields = FieldMapping.ThreadField.allCases.map { "thread.\($0.rawValue)" }.joined(separator: " ")
-        return wrapped("Read any JSON list of comments by naming its fields: id=objectID,parent=parent_id,body=text,thread=story_id"
-            + " (comment keys: \(fields); path is a chain of ids ending in the comment's own, as Lemmy's 0.12.34;"
-            + " values: members or dotted paths). Also: comments=$.data (the array to read), replies=children (nested replies),"
-            + " thread keys from the document's root, like thread.title=$.title (\(threadFields)),"
-            + " where.kind=t1 (read only such items), strip=t1_|t3_ (id prefixes), format=html (the bodies' format),"
-            + " top_level_parent=0 (as --top-level-parent).")
+        return wrapped(
+            "Read any JSON list of comments by naming its fields: id=objectID,parent=parent_id,body=text,thread=story_id"
+                + " (comment keys: \(fields); path is a chain of ids ending in the comment's own, as Lemmy's 0.12.34;"
+                + " values: members or dotted paths). Also: comments=$.data (the array to read), replies=children (nested replies),"
+                + " thread keys from the document's root, like thread.title=$.title (\(threadFields)),"
+                + " where.kind=t1 (read only such items), strip=t1_|t3_ (id prefixes), format=html (the bodies' format),"
+                + " top_level_parent=0 (as --top-level-parent).")
     }
 
     // MARK: A list of comments from many threads, read as a dump (`build` and `check`)
@@ -61,7 +71,10 @@ enum SharedOptions {
     // MARK: Folder inputs (`build` and `preview`, the commands that walk folders)
 
     /// What a folder input's walk leaves out.
-    static let exclude = Repeatable<FolderFilter.Glob>("exclude", value: "glob", "Leave out of folder inputs the files and folders this\nmatches, as in .gitignore: a name at any depth (*.bak,\ndrafts), or with a / a path below the folder given\n(2019/*.json, **/old/); * and ? stop at /, ** is any\nfolders. Repeatable. Inputs named here are always read;\nThreadfold's own sites and the output are always left out.") { pattern throws(UsageError) in
+    static let exclude = Repeatable<FolderFilter.Glob>(
+        "exclude", value: "glob",
+        "Leave out of folder inputs the files and folders this\nmatches, as in .gitignore: a name at any depth (*.bak,\ndrafts), or with a / a path below the folder given\n(2019/*.json, **/old/); * and ? stop at /, ** is any\nfolders. Repeatable. Inputs named here are always read;\nThreadfold's own sites and the output are always left out."
+    ) { pattern throws(UsageError) in
         guard let glob = FolderFilter.Glob(pattern) else {
             throw UsageError(message: "'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '\(pattern)'")
         }
@@ -78,13 +91,18 @@ enum SharedOptions {
 
     static let preview: Option<Int> = .integer("preview", value: "n", in: 0...Int.max, "Replies shown per level before \"Show K more replies\"\n(default: 2).")
     static let openDepth: Option<Int> = .integer("open-depth", value: "d", in: 0...Int.max, "Reply sections of the first d levels start open\n(default: 2; 0 closes all).")
-    static let maxDepth: Option<Int> = .integer("max-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels).")
+    static let maxDepth: Option<Int> = .integer(
+        "max-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: 8, at most 64; 1 gives two levels).")
     static let smart = Flag("smart", "Smart punctuation: curly quotes, dashes, ellipses.")
-    static let markdown: Option<MarkdownFlavor> = .choice("markdown", value: "flavor", "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm.")
+    static let markdown: Option<MarkdownFlavor> = .choice(
+        "markdown", value: "flavor",
+        "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm."
+    )
     /// Where `r/` and `u/` links point, without a trailing slash.
     static let redditBase = Option<String>(OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com).")) { text throws(UsageError) in
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host?.isEmpty == false, url.query == nil, url.fragment == nil else {
+            url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else {
             throw UsageError(message: "'--reddit-base' must be an absolute http or https URL such as https://old.reddit.com; found '\(text)'")
         }
         return text.hasSuffix("/") ? String(text.dropLast()) : text
@@ -191,10 +209,12 @@ enum SharedOptions {
     /// names) reads each comment's thread, and its title, from those fields.
     static func readThreadKey(_ parsed: ParsedArguments, into options: inout ImportOptions) throws(UsageError) {
         if let key = try parsed[threadKey] {
-            var mapping = options.mapping ?? FieldMapping(paths: [
-                .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"], .time: ["created_at"],
-                .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .removed: ["removed"], .url: ["url"], .category: ["category"],
-            ])
+            var mapping =
+                options.mapping
+                ?? FieldMapping(paths: [
+                    .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"], .time: ["created_at"],
+                    .edited: ["edited_at"], .score: ["score"], .deleted: ["deleted"], .removed: ["removed"], .url: ["url"], .category: ["category"],
+                ])
             mapping.paths[.thread] = key.split(separator: ".").map(String.init)
             if let title = try parsed[threadTitleKey] { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
             options.mapping = mapping

@@ -29,9 +29,11 @@ public struct BuildOptions: Sendable {
     /// everything it started, and the build fails; how the build runs, not what it writes.
     public var searchTimeout: Double = 600
 
-    public init(archive: ArchiveOptions = ArchiveOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                incremental: Bool = false, shard: Shard? = nil, durable: Bool = true, precompress: Bool = false,
-                resources: ResourceStore = ResourceStore()) {
+    public init(
+        archive: ArchiveOptions = ArchiveOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        incremental: Bool = false, shard: Shard? = nil, durable: Bool = true, precompress: Bool = false,
+        resources: ResourceStore = ResourceStore()
+    ) {
         self.archive = archive
         self.jobs = max(1, jobs)
         self.incremental = incremental

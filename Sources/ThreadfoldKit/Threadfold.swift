@@ -28,14 +28,17 @@ public enum Threadfold {
     ///   - resources: the templates, locales and assets (the built-in ones by default).
     /// - Throws: ``ThreadfoldError`` when the input is not one valid thread, or a custom
     ///   template is broken.
-    public static func renderPage(json: [UInt8], file: String = "input.json", options: RenderOptions = RenderOptions(),
-                                  resources: ResourceStore = ResourceStore()) throws(ThreadfoldError) -> RenderedPage {
+    public static func renderPage(
+        json: [UInt8], file: String = "input.json", options: RenderOptions = RenderOptions(),
+        resources: ResourceStore = ResourceStore()
+    ) throws(ThreadfoldError) -> RenderedPage {
         do {
             let renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
             let page = try renderer.page(bytes: json, file: file)
             let assets = try resources.assets(search: false).map { RenderedPage.Asset(name: $0.name, bytes: $0.bytes) }
-            return RenderedPage(html: page.html, assets: assets, warnings: page.diagnostics.map(\.error),
-                                comments: page.thread.totals.comments)
+            return RenderedPage(
+                html: page.html, assets: assets, warnings: page.diagnostics.map(\.error),
+                comments: page.thread.totals.comments)
         } catch {
             throw ThreadfoldError(error)
         }
@@ -57,8 +60,10 @@ public enum Threadfold {
     /// - Returns: what was built, with every warning.
     /// - Throws: ``ThreadfoldError`` with every input problem found, or the reason the site could
     ///   not be written.
-    public static func buildSite(inputs: [String], output: URL, options: BuildOptions = BuildOptions(),
-                                 progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws(ThreadfoldError) -> BuildReport {
+    public static func buildSite(
+        inputs: [String], output: URL, options: BuildOptions = BuildOptions(),
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(ThreadfoldError) -> BuildReport {
         let report: ArchiveBuilder.Report
         var globs: [FolderFilter.Glob] = []
         for pattern in options.exclude {
@@ -69,10 +74,12 @@ public enum Threadfold {
         }
         let filter = FolderFilter(excludes: globs, output: output.path, marker: SiteWriter.markerName)
         do {
-            let units = try ArchiveInput.units(inputs, readStandardInput: { () throws(InputError) -> [UInt8] in
-                throw InputError(file: "-", message: "standard input is not read by the library; expected a file or folder")
-            }, linesAreThreads: options.archive.render.importing.mapping != nil ? false : nil,
-                                           dumpForm: ArchiveInput.dumps(options.archive.render.importing), filter: filter)
+            let units = try ArchiveInput.units(
+                inputs,
+                readStandardInput: { () throws(InputError) -> [UInt8] in
+                    throw InputError(file: "-", message: "standard input is not read by the library; expected a file or folder")
+                }, linesAreThreads: options.archive.render.importing.mapping != nil ? false : nil,
+                dumpForm: ArchiveInput.dumps(options.archive.render.importing), filter: filter)
             var builder = ArchiveBuilder(units: units, output: output, options: options.archive, resources: options.resources, jobs: options.jobs)
             builder.incremental = options.incremental
             builder.shard = options.shard
@@ -102,8 +109,10 @@ public struct RenderOptions: Sendable {
     /// it. Without it they keep their text (or alt text) only.
     public var sourceURL: String?
 
-    public init(thread: ThreadOptions = ThreadOptions(), layout: LayoutOptions = LayoutOptions(),
-                markdown: MarkdownOptions = MarkdownOptions(), locale: String? = nil) {
+    public init(
+        thread: ThreadOptions = ThreadOptions(), layout: LayoutOptions = LayoutOptions(),
+        markdown: MarkdownOptions = MarkdownOptions(), locale: String? = nil
+    ) {
         self.thread = thread
         self.layout = layout
         self.markdown = markdown

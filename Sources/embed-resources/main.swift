@@ -67,7 +67,8 @@ source += "enum BuiltinResources {\n    static let files: [String: String] = [\n
 for name in names {
     let url = root.appendingPathComponent(name)
     guard let data = FileManager.default.contents(atPath: url.path),
-          let text = String(data: data, encoding: .utf8) else {
+        let text = String(data: data, encoding: .utf8)
+    else {
         FileHandle.standardError.write(Data("embed-resources: cannot read \(url.path) as UTF-8\n".utf8))
         exit(1)
     }

@@ -39,8 +39,9 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
     let limit = settings.dumpTimeout ?? max(120, 30 * Double(comments) / 50_000)
     let start = DispatchTime.now()
     do {
-        run = try time(settings.threadfold, ["build"] + inputs + ["-o", site, "--jobs", "2", "-q", "--no-fsync", "--report", report] + extra,
-                       stderr: errors, timeout: limit)
+        run = try time(
+            settings.threadfold, ["build"] + inputs + ["-o", site, "--jobs", "2", "-q", "--no-fsync", "--report", report] + extra,
+            stderr: errors, timeout: limit)
     } catch {
         let status = (error as NSError).code
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -54,7 +55,8 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
     }
     var build = DumpBuild(seconds: run.seconds, cpu: run.cpu, peakMiB: run.peakMiB)
     if let data = FileManager.default.contents(atPath: report),
-       let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+        let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    {
         // The build's own VmHWM: a spawned child's maxrss also counts this process.
         if let peak = json["peakMemoryMiB"] as? Int { build.peakMiB = Double(peak) }
         build.threads = json["threads"] as? Int ?? 0
@@ -150,7 +152,10 @@ func probeSubmission(_ files: [(name: String, text: String)], scratch: String) -
 
 func benchDump() {
     print("")
-    guard which("zstd") != nil else { print("Reddit dump: skipped (the zstd CLI is missing: apt-get install zstd)"); return }
+    guard which("zstd") != nil else {
+        print("Reddit dump: skipped (the zstd CLI is missing: apt-get install zstd)")
+        return
+    }
     let fm = FileManager.default
     // Sites go to the temp folder, as the corpus's do (creating files under /work costs more here).
     let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-dump-\(getpid())")
@@ -159,7 +164,8 @@ func benchDump() {
     // What this threadfold reads, from two tiny builds: a submission file with a comment file (the
     // dump), and a submission line followed by comments in one file (the per-thread form).
     let pairProblem = probeSubmission([("RS_probe.zst", probeSubmissionLines), ("RC_probe.zst", probeCommentLines)], scratch: scratch)
-    let form: PerThreadForm = probeSubmission([("t3_probe1.jsonl", String(probeSubmissionLines.split(separator: "\n")[0]) + "\n" + probeCommentLines)], scratch: scratch) == nil ? .withSubmission : .comments
+    let form: PerThreadForm =
+        probeSubmission([("t3_probe1.jsonl", String(probeSubmissionLines.split(separator: "\n")[0]) + "\n" + probeCommentLines)], scratch: scratch) == nil ? .withSubmission : .comments
     let files: DumpFiles
     do {
         (files, _) = try ensureDump(warnings: false, comments: settings.dumpComments, form: form)
@@ -170,14 +176,20 @@ func benchDump() {
     let n = files.number("comments"), threads = files.number("threads")
     let runs = settings.dumpRuns
     print("Reddit dump (seed \(settings.seed); --dump-comments \(grouped(n)); best of \(runs) unless said; --jobs 2 -q --no-fsync; each full build into a new folder, all removed at the end):")
-    print("  generated: r/\(dumpSubreddit), \(grouped(threads)) submissions and \(grouped(n)) comments over \(files.summary["days"] ?? "?") days, in time order, in \(files.folder)/ (\(files.summary["seconds"] ?? "?") s to generate)")
-    print("  RS_bench.zst \(megabytes(fileSize(files.submissions))) (\(megabytes(files.number("rs_bytes"))) of JSON) · RC_bench.zst \(megabytes(fileSize(files.comments))) (\(megabytes(files.number("rc_bytes"))) of JSON)")
+    print(
+        "  generated: r/\(dumpSubreddit), \(grouped(threads)) submissions and \(grouped(n)) comments over \(files.summary["days"] ?? "?") days, in time order, in \(files.folder)/ (\(files.summary["seconds"] ?? "?") s to generate)"
+    )
+    print(
+        "  RS_bench.zst \(megabytes(fileSize(files.submissions))) (\(megabytes(files.number("rs_bytes"))) of JSON) · RC_bench.zst \(megabytes(fileSize(files.comments))) (\(megabytes(files.number("rc_bytes"))) of JSON)"
+    )
     let bodies = (files.summary["bodies"] ?? "").split(separator: " ")
     let sizes = (files.summary["thread_sizes"] ?? "").split(separator: " ")
     if bodies.count == 4 && sizes.count == 4 {
         print("  bodies: median \(bodies[0]) B, p90 \(bodies[1]) B, p99 \(bodies[2]) B, max \(bodies[3]) B · comments a thread: median \(sizes[0]), p90 \(sizes[1]), p99 \(sizes[2]), max \(sizes[3])")
     }
-    print("  \(grouped(files.number("deleted"))) deleted, \(grouped(files.number("removed"))) removed, \(grouped(files.number("account_deleted"))) by deleted accounts; \(grouped(files.number("warnings"))) of the deleted and removed have no replies (one warning each)")
+    print(
+        "  \(grouped(files.number("deleted"))) deleted, \(grouped(files.number("removed"))) removed, \(grouped(files.number("account_deleted"))) by deleted accounts; \(grouped(files.number("warnings"))) of the deleted and removed have no replies (one warning each)"
+    )
 
     // 1. The dump, end to end. When this threadfold does not read submissions beside comments,
     // the comments alone still measure the comment path (a thread per link_id, titled by its id).
@@ -195,12 +207,17 @@ func benchDump() {
     }
     if let full {
         let rate = Double(n) / full.seconds
-        print("  \(label): \(format(full.seconds, 2)) s wall, \(format(full.cpu, 2)) s CPU · \(grouped(Int(rate))) comments/s (target: at least 50,000) · peak RSS \(format(full.peakMiB, 0)) MiB (target: under 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB)")
-        print("    read \(grouped(full.threads)) threads (expected \(grouped(threads))), \(grouped(full.comments)) comments, \(grouped(full.warnings)) warnings (expected \(grouped(files.number("warnings"))))")
+        print(
+            "  \(label): \(format(full.seconds, 2)) s wall, \(format(full.cpu, 2)) s CPU · \(grouped(Int(rate))) comments/s (target: at least 50,000) · peak RSS \(format(full.peakMiB, 0)) MiB (target: under 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB)"
+        )
+        print(
+            "    read \(grouped(full.threads)) threads (expected \(grouped(threads))), \(grouped(full.comments)) comments, \(grouped(full.warnings)) warnings (expected \(grouped(files.number("warnings"))))"
+        )
     }
 
     // 2. The same threads as a file each.
-    let perThreadLabel = form == .withSubmission
+    let perThreadLabel =
+        form == .withSubmission
         ? "\(grouped(threads)) files, submission and comments"
         : "\(grouped(threads)) files of comments only: this threadfold does not read a submission line among comments, so unlike the dump these have no submissions"
     do {
@@ -229,7 +246,9 @@ func benchDump() {
                 changed = true
                 return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
             }
-            print("  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused, \(incremental.partitionsReused) of \(incremental.partitions) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)")
+            print(
+                "  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused, \(incremental.partitionsReused) of \(incremental.partitions) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)"
+            )
         } catch {
             print("  incremental: \(error.message)")
         }
@@ -258,7 +277,9 @@ func benchDumpWarnings(scratch: String, commentsOnly: Bool) {
             let build = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site-warnings"), scratch: scratch, comments: files.number("comments")) }
             times[name] = build
             let expected = files.number("warnings_" + name)
-            print("    \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(format(build.seconds, 3)) s wall, \(format(build.cpu, 3)) s CPU · \(grouped(build.warnings)) warnings\(build.warnings == expected ? "" : " (EXPECTED \(grouped(expected)))") · peak RSS \(format(build.peakMiB, 0)) MiB")
+            print(
+                "    \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(format(build.seconds, 3)) s wall, \(format(build.cpu, 3)) s CPU · \(grouped(build.warnings)) warnings\(build.warnings == expected ? "" : " (EXPECTED \(grouped(expected)))") · peak RSS \(format(build.peakMiB, 0)) MiB"
+            )
         } catch {
             print("    \(name): \(error.message)")
         }
@@ -272,9 +293,13 @@ func benchDumpWarnings(scratch: String, commentsOnly: Bool) {
     let wall = "wall: 1x \(format(one.seconds - none.seconds, 3)) s, 10x \(format(ten.seconds - none.seconds, 3)) s"
     // Below ~1% of the build, the 1x difference is the machine's noise, not warnings.
     if oneCost > max(0.01, 0.01 * none.cpu) {
-        print("    CPU time on warnings (minus the build without): 1x \(format(oneCost, 3)) s, 10x \(format(tenCost, 3)) s: \(format(tenCost / oneCost, 1))x for 10x the warnings (target: about 10x at most) · \(format(1e6 * tenCost / count, 1)) µs a warning (\(wall))")
+        print(
+            "    CPU time on warnings (minus the build without): 1x \(format(oneCost, 3)) s, 10x \(format(tenCost, 3)) s: \(format(tenCost / oneCost, 1))x for 10x the warnings (target: about 10x at most) · \(format(1e6 * tenCost / count, 1)) µs a warning (\(wall))"
+        )
     } else {
-        print("    CPU time on warnings (minus the build without): 1x \(format(oneCost, 3)) s is within noise, so no ratio (target: about 10x at most); 10x \(format(tenCost, 3)) s, \(format(1e6 * tenCost / count, 1)) µs a warning (\(wall))")
+        print(
+            "    CPU time on warnings (minus the build without): 1x \(format(oneCost, 3)) s is within noise, so no ratio (target: about 10x at most); 10x \(format(tenCost, 3)) s, \(format(1e6 * tenCost / count, 1)) µs a warning (\(wall))"
+        )
     }
 }
 
@@ -293,11 +318,15 @@ func checkDumpMemory() -> Bool {
         return false
     }
     let n = files.number("comments")
-    print("Reddit dump: \(grouped(files.number("threads"))) submissions, \(grouped(n)) comments (RS_bench.zst \(megabytes(fileSize(files.submissions))), RC_bench.zst \(megabytes(fileSize(files.comments))), \(megabytes(files.number("rc_bytes"))) of comment JSON)")
+    print(
+        "Reddit dump: \(grouped(files.number("threads"))) submissions, \(grouped(n)) comments (RS_bench.zst \(megabytes(fileSize(files.submissions))), RC_bench.zst \(megabytes(fileSize(files.comments))), \(megabytes(files.number("rc_bytes"))) of comment JSON)"
+    )
     do {
         let build = try dumpBuild([files.submissions, files.comments], site: scratch + "/site", scratch: scratch, comments: n)
         let ok = build.peakMiB < dumpMemoryBoundMiB
-        print("dump build: \(format(build.seconds, 1)) s wall, \(grouped(Int(Double(n) / build.seconds))) comments/s, \(grouped(build.threads)) threads · peak RSS \(format(build.peakMiB, 0)) MiB against the bound of 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB: \(ok ? "ok" : "OVER THE BOUND")")
+        print(
+            "dump build: \(format(build.seconds, 1)) s wall, \(grouped(Int(Double(n) / build.seconds))) comments/s, \(grouped(build.threads)) threads · peak RSS \(format(build.peakMiB, 0)) MiB against the bound of 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB: \(ok ? "ok" : "OVER THE BOUND")"
+        )
         return ok
     } catch {
         print("dump build: \(error.message)")

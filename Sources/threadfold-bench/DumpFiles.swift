@@ -165,7 +165,8 @@ func ensureDump(warnings: Bool, comments: Int, form: PerThreadForm) throws -> (D
     let folder = dumpFolder(warnings: warnings, comments: comments)
     func cached() -> DumpFiles? {
         guard let stamp = try? String(contentsOfFile: folder + "/STAMP", encoding: .utf8),
-              let text = try? String(contentsOfFile: folder + "/SUMMARY", encoding: .utf8) else { return nil }
+            let text = try? String(contentsOfFile: folder + "/SUMMARY", encoding: .utf8)
+        else { return nil }
         let forms = form == .none ? [PerThreadForm.none, .comments, .withSubmission] : [form]
         guard forms.contains(where: { dumpStamp(warnings: warnings, comments: comments, form: $0) == stamp }) else { return nil }
         var files = DumpFiles(folder: folder)
@@ -181,8 +182,10 @@ func ensureDump(warnings: Bool, comments: Int, form: PerThreadForm) throws -> (D
     fflush(nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-    process.arguments = ["--generate-dump", warnings ? "warnings" : "main", String(comments), form.rawValue,
-                         "--corpus", settings.corpus, "--seed", String(settings.seed)]
+    process.arguments = [
+        "--generate-dump", warnings ? "warnings" : "main", String(comments), form.rawValue,
+        "--corpus", settings.corpus, "--seed", String(settings.seed),
+    ]
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0, let files = cached() else { throw benchError("generating the dump in \(folder)/ failed") }
@@ -225,9 +228,11 @@ func generateDump(warnings: Bool, comments: Int, form: PerThreadForm) throws {
         for k in 0..<(9 * warningCount) {
             let parent = visible[rng.below(visible.count)]
             let kind: DumpCommentKind = rng.below(2) == 0 ? .deleted : .removed
-            extended.comments.append(DumpComment(time: model.comments[parent].time + Int32(30 + rng.below(7200)),
-                                                 thread: model.comments[parent].thread, parent: Int32(parent),
-                                                 id: Int32(model.comments.count + k), kind: kind))
+            extended.comments.append(
+                DumpComment(
+                    time: model.comments[parent].time + Int32(30 + rng.below(7200)),
+                    thread: model.comments[parent].thread, parent: Int32(parent),
+                    id: Int32(model.comments.count + k), kind: kind))
         }
         extended.order = fileOrder(extended.comments)
         let variants: [(String, DumpModel, (Int) -> Bool)] = [("none", model, { !omitted[$0] }), ("1x", model, { _ in true }), ("10x", extended, { _ in true })]

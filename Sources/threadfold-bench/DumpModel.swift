@@ -134,8 +134,10 @@ func makeDumpModel(comments total: Int, seed: UInt64) -> DumpModel {
             let parent = replyParent(&rng, index: i, replies: &replies)
             let u = rng.unit()
             let kind: DumpCommentKind = u < 0.03 ? .deleted : u < 0.04 ? .removed : u < 0.05 ? .removedAuthorKept : u < 0.07 ? .accountDeleted : .normal
-            comments.append(DumpComment(time: starts[t] + Int32(min(delays[i], 1e9)), thread: Int32(t),
-                                        parent: parent < 0 ? -1 : Int32(first + parent), id: 0, kind: kind))
+            comments.append(
+                DumpComment(
+                    time: starts[t] + Int32(min(delays[i], 1e9)), thread: Int32(t),
+                    parent: parent < 0 ? -1 : Int32(first + parent), id: 0, kind: kind))
         }
         threads.append(DumpThread(time: starts[t], comments: Int32(n)))
     }
@@ -143,7 +145,10 @@ func makeDumpModel(comments total: Int, seed: UInt64) -> DumpModel {
     for (position, index) in order.enumerated() { comments[Int(index)].id = Int32(position) }
     // The marker goes on an ordinary comment in the middle of the file.
     var marker = Int(order[order.count / 2])
-    for index in order[(order.count / 2)...] where comments[Int(index)].kind == .normal { marker = Int(index); break }
+    for index in order[(order.count / 2)...] where comments[Int(index)].kind == .normal {
+        marker = Int(index)
+        break
+    }
     return DumpModel(seed: seed, authors: max(1_000, total / 8), threads: threads, comments: comments, order: order, marker: marker)
 }
 
@@ -240,8 +245,10 @@ func dumpBody(_ rng: inout SplitMix64, author: String) -> String {
     return text
 }
 
-let linkDomains = ["github.com", "youtube.com", "i.redd.it", "swift.org", "forums.swift.org", "en.wikipedia.org",
-                   "medium.com", "arstechnica.com", "news.ycombinator.com", "example.org"]
+let linkDomains = [
+    "github.com", "youtube.com", "i.redd.it", "swift.org", "forums.swift.org", "en.wikipedia.org",
+    "medium.com", "arstechnica.com", "news.ycombinator.com", "example.org",
+]
 
 /// One submission line (RS), with its newline.
 func submissionLine(_ model: DumpModel, _ t: Int, into out: inout [UInt8]) {
@@ -267,15 +274,27 @@ func submissionLine(_ model: DumpModel, _ t: Int, into out: inout [UInt8]) {
     func flag(_ percentTimesTen: Int) -> String { rng.below(1000) < percentTimesTen ? "true" : "false" }
     out.append(contentsOf: Array("{\"all_awardings\":[],\"allow_live_comments\":false,\"archived\":false,\"author\":".utf8))
     appendJSONString(&out, fate < 3 ? "[deleted]" : name)
-    out.append(contentsOf: Array(",\"author_flair_background_color\":null,\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":null,\"author_flair_text_color\":null,\"author_flair_type\":\"text\"".utf8))
+    out.append(
+        contentsOf: Array(
+            ",\"author_flair_background_color\":null,\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":null,\"author_flair_text_color\":null,\"author_flair_type\":\"text\""
+                .utf8))
     if fate >= 3 { out.append(contentsOf: Array(",\"author_fullname\":\"\(fullname)\",\"author_patreon_flair\":false,\"author_premium\":false".utf8)) }
-    out.append(contentsOf: Array(",\"awarders\":[],\"banned_by\":null,\"can_gild\":true,\"can_mod_post\":false,\"category\":null,\"content_categories\":null,\"contest_mode\":false,\"created_utc\":\(created),\"discussion_type\":null,\"distinguished\":null,\"domain\":\"\(domain)\",\"edited\":false,\"gilded\":0,\"gildings\":{},\"hidden\":false,\"hide_score\":false,\"id\":\"\(id)\",\"is_created_from_ads_ui\":false,\"is_crosspostable\":true,\"is_meta\":false,\"is_original_content\":false,\"is_reddit_media_domain\":\(domain == "i.redd.it"),\"is_robot_indexable\":true,\"is_self\":\(isSelf),\"is_video\":false,\"link_flair_background_color\":\"\",\"link_flair_css_class\":null,\"link_flair_richtext\":[],\"link_flair_text\":null,\"link_flair_text_color\":\"dark\",\"link_flair_type\":\"text\",\"locked\":\(flag(10)),\"media\":null,\"media_embed\":{},\"media_only\":false,\"name\":\"t3_\(id)\",\"no_follow\":false,\"num_comments\":\(Int(thread.comments) + extra),\"num_crossposts\":0,\"over_18\":\(flag(10)),\"parent_whitelist_status\":\"all_ads\",\"permalink\":".utf8))
+    out.append(
+        contentsOf: Array(
+            ",\"awarders\":[],\"banned_by\":null,\"can_gild\":true,\"can_mod_post\":false,\"category\":null,\"content_categories\":null,\"contest_mode\":false,\"created_utc\":\(created),\"discussion_type\":null,\"distinguished\":null,\"domain\":\"\(domain)\",\"edited\":false,\"gilded\":0,\"gildings\":{},\"hidden\":false,\"hide_score\":false,\"id\":\"\(id)\",\"is_created_from_ads_ui\":false,\"is_crosspostable\":true,\"is_meta\":false,\"is_original_content\":false,\"is_reddit_media_domain\":\(domain == "i.redd.it"),\"is_robot_indexable\":true,\"is_self\":\(isSelf),\"is_video\":false,\"link_flair_background_color\":\"\",\"link_flair_css_class\":null,\"link_flair_richtext\":[],\"link_flair_text\":null,\"link_flair_text_color\":\"dark\",\"link_flair_type\":\"text\",\"locked\":\(flag(10)),\"media\":null,\"media_embed\":{},\"media_only\":false,\"name\":\"t3_\(id)\",\"no_follow\":false,\"num_comments\":\(Int(thread.comments) + extra),\"num_crossposts\":0,\"over_18\":\(flag(10)),\"parent_whitelist_status\":\"all_ads\",\"permalink\":"
+                .utf8))
     appendJSONString(&out, permalink)
-    out.append(contentsOf: Array(",\"pinned\":false,\"pwls\":6,\"quarantine\":false,\"removed_by_category\":\(fate < 3 ? "\"deleted\"" : fate < 5 ? "\"moderator\"" : "null"),\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"score\":\(score),\"selftext\":".utf8))
+    out.append(
+        contentsOf: Array(
+            ",\"pinned\":false,\"pwls\":6,\"quarantine\":false,\"removed_by_category\":\(fate < 3 ? "\"deleted\"" : fate < 5 ? "\"moderator\"" : "null"),\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"score\":\(score),\"selftext\":"
+                .utf8))
     appendJSONString(&out, selftext)
     out.append(contentsOf: Array(",\"send_replies\":true,\"spoiler\":\(flag(10)),\"stickied\":\(flag(2)),\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"title\":".utf8))
     appendJSONString(&out, title)
-    out.append(contentsOf: Array(",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_subscribers\":48213,\"subreddit_type\":\"public\",\"suggested_sort\":null,\"thumbnail\":\"\(isSelf ? "self" : "default")\",\"total_awards_received\":0,\"treatment_tags\":[],\"upvote_ratio\":0.\(80 + rng.below(20)),\"url\":".utf8))
+    out.append(
+        contentsOf: Array(
+            ",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_subscribers\":48213,\"subreddit_type\":\"public\",\"suggested_sort\":null,\"thumbnail\":\"\(isSelf ? "self" : "default")\",\"total_awards_received\":0,\"treatment_tags\":[],\"upvote_ratio\":0.\(80 + rng.below(20)),\"url\":"
+                .utf8))
     appendJSONString(&out, url)
     out.append(contentsOf: Array(",\"whitelist_status\":\"all_ads\",\"wls\":6}\n".utf8))
 }
@@ -298,10 +317,16 @@ func commentLine(_ model: DumpModel, _ index: Int, into out: inout [UInt8]) -> I
     var text: String
     var author = name
     switch comment.kind {
-    case .deleted: text = "[deleted]"; author = "[deleted]"
-    case .removed: text = "[removed]"; author = "[deleted]"
+    case .deleted:
+        text = "[deleted]"
+        author = "[deleted]"
+    case .removed:
+        text = "[removed]"
+        author = "[deleted]"
     case .removedAuthorKept: text = "[removed]"
-    case .accountDeleted: text = dumpBody(&rng, author: name); author = "[deleted]"
+    case .accountDeleted:
+        text = dumpBody(&rng, author: name)
+        author = "[deleted]"
     case .normal: text = dumpBody(&rng, author: name)
     }
     if index == model.marker { text = String(decoding: dumpMarker, as: UTF8.self) + "A " + text }
@@ -313,12 +338,18 @@ func commentLine(_ model: DumpModel, _ index: Int, into out: inout [UInt8]) -> I
     let flaired = flair != nil && author != "[deleted]"
     out.append(contentsOf: Array("{\"all_awardings\":[],\"archived\":false,\"associated_award\":null,\"author\":".utf8))
     appendJSONString(&out, author)
-    out.append(contentsOf: Array(",\"author_flair_background_color\":\(flaired ? "\"#dadada\"" : "null"),\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":".utf8))
+    out.append(
+        contentsOf: Array(
+            ",\"author_flair_background_color\":\(flaired ? "\"#dadada\"" : "null"),\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":"
+                .utf8))
     if let flair, flaired { appendJSONString(&out, flair) } else { out.append(contentsOf: Array("null".utf8)) }
     out.append(contentsOf: Array(",\"author_flair_text_color\":\(flaired ? "\"dark\"" : "null"),\"author_flair_type\":\"\(flaired ? "richtext" : "text")\"".utf8))
     if author != "[deleted]" { out.append(contentsOf: Array(",\"author_fullname\":\"\(fullname)\",\"author_patreon_flair\":false,\"author_premium\":\(rng.below(20) == 0)".utf8)) }
     out.append(contentsOf: Array(",\"awarders\":[],\"banned_at_utc\":null,\"banned_by\":null,\"body\":".utf8))
     appendJSONString(&out, redditEscaped(text))
-    out.append(contentsOf: Array(",\"can_gild\":true,\"can_mod_post\":false,\"collapsed\":false,\"collapsed_because_crowd_control\":null,\"collapsed_reason\":null,\"collapsed_reason_code\":null,\"comment_type\":null,\"controversiality\":\(score < 0 ? 1 : 0),\"created_utc\":\(createdText),\"distinguished\":\(distinguished ? "\"moderator\"" : "null"),\"edited\":\(edited),\"gilded\":0,\"gildings\":{},\"id\":\"\(id)\",\"is_submitter\":\(isSubmitter),\"link_id\":\"t3_\(link)\",\"locked\":false,\"mod_note\":null,\"mod_reason_by\":null,\"mod_reason_title\":null,\"mod_reports\":[],\"name\":\"t1_\(id)\",\"no_follow\":\(score < 3),\"parent_id\":\"\(parent)\",\"permalink\":\"/r/\(dumpSubreddit)/comments/\(link)/comment/\(id)/\",\"removal_reason\":null,\"report_reasons\":null,\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"saved\":false,\"score\":\(score),\"score_hidden\":false,\"send_replies\":true,\"stickied\":false,\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_type\":\"public\",\"top_awarded_type\":null,\"total_awards_received\":0,\"treatment_tags\":[],\"unrepliable_reason\":null,\"ups\":\(score),\"user_reports\":[]}\n".utf8))
+    out.append(
+        contentsOf: Array(
+            ",\"can_gild\":true,\"can_mod_post\":false,\"collapsed\":false,\"collapsed_because_crowd_control\":null,\"collapsed_reason\":null,\"collapsed_reason_code\":null,\"comment_type\":null,\"controversiality\":\(score < 0 ? 1 : 0),\"created_utc\":\(createdText),\"distinguished\":\(distinguished ? "\"moderator\"" : "null"),\"edited\":\(edited),\"gilded\":0,\"gildings\":{},\"id\":\"\(id)\",\"is_submitter\":\(isSubmitter),\"link_id\":\"t3_\(link)\",\"locked\":false,\"mod_note\":null,\"mod_reason_by\":null,\"mod_reason_title\":null,\"mod_reports\":[],\"name\":\"t1_\(id)\",\"no_follow\":\(score < 3),\"parent_id\":\"\(parent)\",\"permalink\":\"/r/\(dumpSubreddit)/comments/\(link)/comment/\(id)/\",\"removal_reason\":null,\"report_reasons\":null,\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"saved\":false,\"score\":\(score),\"score_hidden\":false,\"send_replies\":true,\"stickied\":false,\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_type\":\"public\",\"top_awarded_type\":null,\"total_awards_received\":0,\"treatment_tags\":[],\"unrepliable_reason\":null,\"ups\":\(score),\"user_reports\":[]}\n"
+                .utf8))
     return size
 }

@@ -54,9 +54,10 @@ func checkImportScaling(sizes: [Int]) -> Bool {
             let passed = failure == nil && linear
             ok = ok && passed
             let cells = times.map { (format($0 * 1000, 1) + " ms").padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
-            print(form.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + shape.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
-                  + cells + growth.map { format($0, 1) + "x" }.joined(separator: " ").padding(toLength: 12, withPad: " ", startingAt: 0)
-                  + (failure ?? (passed ? "ok" : "SUPER-LINEAR")))
+            print(
+                form.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + shape.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
+                    + cells + growth.map { format($0, 1) + "x" }.joined(separator: " ").padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + (failure ?? (passed ? "ok" : "SUPER-LINEAR")))
             fflush(nil)
         }
     }

@@ -77,52 +77,70 @@ func usageError(_ message: String) -> Never {
 }
 
 func parseSettings() -> Settings {
-var settings = Settings()
-var arguments = Array(CommandLine.arguments.dropFirst())
-func number<T: LosslessStringConvertible>(_ text: String, _ flag: String, as: T.Type = Int.self) -> T {
-    guard let value = T(text) else { usageError("\(flag) expects a number, not '\(text)'") }
-    return value
-}
-while !arguments.isEmpty {
-    let flag = arguments.removeFirst()
-    if flag == "--help" || flag == "-h" { print(usage); exit(0) }
-    if flag == "--pathological" { settings.pathological = true; continue }
-    if flag == "--no-dump" { settings.dump = false; continue }
-    if flag == "--import-scaling" { settings.importScaling = true; continue }
-    if flag == "--dump-only" { settings.dumpOnly = true; continue }
-    if flag == "--dump-check" { settings.dumpCheck = true; continue }
-    if flag == "--generate-dump", arguments.count >= 3 {
-        settings.generateDump = (arguments[0] == "warnings", number(arguments[1], flag), arguments[2])
-        arguments.removeFirst(3)
-        continue
+    var settings = Settings()
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    func number<T: LosslessStringConvertible>(_ text: String, _ flag: String, as: T.Type = Int.self) -> T {
+        guard let value = T(text) else { usageError("\(flag) expects a number, not '\(text)'") }
+        return value
     }
-    if flag == "--time-body", arguments.count >= 3 {
-        settings.timeBody = (number(arguments[0], flag), number(arguments[1], flag), arguments[2] == "capped")
-        arguments.removeFirst(3)
-        continue
+    while !arguments.isEmpty {
+        let flag = arguments.removeFirst()
+        if flag == "--help" || flag == "-h" {
+            print(usage)
+            exit(0)
+        }
+        if flag == "--pathological" {
+            settings.pathological = true
+            continue
+        }
+        if flag == "--no-dump" {
+            settings.dump = false
+            continue
+        }
+        if flag == "--import-scaling" {
+            settings.importScaling = true
+            continue
+        }
+        if flag == "--dump-only" {
+            settings.dumpOnly = true
+            continue
+        }
+        if flag == "--dump-check" {
+            settings.dumpCheck = true
+            continue
+        }
+        if flag == "--generate-dump", arguments.count >= 3 {
+            settings.generateDump = (arguments[0] == "warnings", number(arguments[1], flag), arguments[2])
+            arguments.removeFirst(3)
+            continue
+        }
+        if flag == "--time-body", arguments.count >= 3 {
+            settings.timeBody = (number(arguments[0], flag), number(arguments[1], flag), arguments[2] == "capped")
+            arguments.removeFirst(3)
+            continue
+        }
+        guard let value = arguments.first else { usageError("\(flag) needs a value") }
+        arguments.removeFirst()
+        switch flag {
+        case "--threadfold": settings.threadfold = value
+        case "--corpus": settings.corpus = value
+        case "--threads": settings.threads = number(value, flag)
+        case "--comments": settings.comments = number(value, flag)
+        case "--seed": settings.seed = number(value, flag, as: UInt64.self)
+        case "--bodies":
+            guard let profile = BodyProfile(rawValue: value) else { usageError("--bodies expects rich or short, not '\(value)'") }
+            settings.bodies = profile
+        case "--runs": settings.runs = number(value, flag)
+        case "--huge": settings.hugeMB = number(value, flag)
+        case "--import-sizes": settings.importSizes = value.split(separator: ",").map { number(String($0), flag) }
+        case "--dump-comments": settings.dumpComments = max(50, number(value, flag))
+        case "--dump-runs": settings.dumpRuns = max(1, number(value, flag))
+        case "--warnings-comments": settings.warningsComments = max(50, number(value, flag))
+        case "--dump-timeout": settings.dumpTimeout = number(value, flag, as: Double.self)
+        default: usageError("unknown option \(flag)")
+        }
     }
-    guard let value = arguments.first else { usageError("\(flag) needs a value") }
-    arguments.removeFirst()
-    switch flag {
-    case "--threadfold": settings.threadfold = value
-    case "--corpus": settings.corpus = value
-    case "--threads": settings.threads = number(value, flag)
-    case "--comments": settings.comments = number(value, flag)
-    case "--seed": settings.seed = number(value, flag, as: UInt64.self)
-    case "--bodies":
-        guard let profile = BodyProfile(rawValue: value) else { usageError("--bodies expects rich or short, not '\(value)'") }
-        settings.bodies = profile
-    case "--runs": settings.runs = number(value, flag)
-    case "--huge": settings.hugeMB = number(value, flag)
-    case "--import-sizes": settings.importSizes = value.split(separator: ",").map { number(String($0), flag) }
-    case "--dump-comments": settings.dumpComments = max(50, number(value, flag))
-    case "--dump-runs": settings.dumpRuns = max(1, number(value, flag))
-    case "--warnings-comments": settings.warningsComments = max(50, number(value, flag))
-    case "--dump-timeout": settings.dumpTimeout = number(value, flag, as: Double.self)
-    default: usageError("unknown option \(flag)")
-    }
-}
-return settings
+    return settings
 }
 
 let settings = parseSettings()
@@ -256,7 +274,8 @@ func body(_ rng: inout SplitMix64, target: Int) -> String {
         case 1: out += fill(2 + rng.below(4), "\n", room) { "- " + sentence(&rng, budget: $1 - 3) }
         case 2 where room > 40:
             let name = words[rng.below(words.count)]
-            out += "```\nlet \(name) = \(rng.below(100))\n"
+            out +=
+                "```\nlet \(name) = \(rng.below(100))\n"
                 + fill(1 + rng.below(6), "\n", room - 24) { _, _ in ["print(\(name) * 2)", "if \(name) > \(rng.below(50)) { return }", "\(name) += 1"][rng.below(3)] }
                 + "\n```"
         case 3: out += fill(2 + rng.below(3), "\n", room) { "\($0 + 1). " + sentence(&rng, budget: $1 - 4) }
@@ -305,7 +324,8 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
     // COUNT holds the comments and the JSON bytes: a bench killed during the incremental runs
     // leaves one thread with an extra comment, and the size tells.
     if (try? String(contentsOfFile: stampPath, encoding: .utf8)) == stamp, case let count = numbers("COUNT"), count.count == 2,
-       case let sizes = numbers("BODIES"), sizes.count == 5 {
+        case let sizes = numbers("BODIES"), sizes.count == 5
+    {
         let files = try fm.contentsOfDirectory(atPath: settings.corpus).filter { $0.hasSuffix(".json") }.sorted()
             .map { settings.corpus + "/" + $0 }
         let bytes = try files.reduce(0) { $0 + (try fm.attributesOfItem(atPath: $1)[.size] as! Int) }
@@ -339,7 +359,8 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
             bodySizes.append(text.utf8.count)
             allBodies += text + separator
             if i > 0 { json += "," }
-            json += "{\"id\":\(i + 1),\"parent_id\":\(parent < 0 ? "null" : String(parent + 1)),\"author\":\"user\(rng.below(5000))\",\"created_at\":\(time),\"score\":\(rng.below(50) - 5),\"body\":\(jsonString(text))}"
+            json +=
+                "{\"id\":\(i + 1),\"parent_id\":\(parent < 0 ? "null" : String(parent + 1)),\"author\":\"user\(rng.below(5000))\",\"created_at\":\(time),\"score\":\(rng.below(50) - 5),\"body\":\(jsonString(text))}"
         }
         json += "]}\n"
         let path = String(format: "%@/thread-%05d.json", settings.corpus, t + 1)
@@ -351,7 +372,8 @@ func generateCorpus() throws -> (Corpus, fresh: Bool) {
     try Data(allBodies.utf8).write(to: URL(fileURLWithPath: bodiesPath))
     try Data("\(total) \(bytes)".utf8).write(to: URL(fileURLWithPath: settings.corpus + "/COUNT"))
     bodySizes.sort()
-    let summary = [0.5, 0.9, 0.99].map { bodySizes[min(bodySizes.count - 1, Int(Double(bodySizes.count) * $0))] }
+    let summary =
+        [0.5, 0.9, 0.99].map { bodySizes[min(bodySizes.count - 1, Int(Double(bodySizes.count) * $0))] }
         + [bodySizes.last ?? 0, bodySizes.reduce(0, +)]
     try Data(summary.map(String.init).joined(separator: " ").utf8).write(to: URL(fileURLWithPath: settings.corpus + "/BODIES"))
     try Data(stamp.utf8).write(to: URL(fileURLWithPath: stampPath))
@@ -419,7 +441,8 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
         if !extra.contains("--incremental") { lastFull = output }
         var run = try time(settings.threadfold, ["build", "-q", "-o", output, input, "--report", reportPath] + extra)
         if let data = fm.contents(atPath: reportPath),
-           let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let peak = json["peakMemoryMiB"] as? Int {
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let peak = json["peakMemoryMiB"] as? Int
+        {
             run.peakMiB = Double(peak)
         }
         return run
@@ -491,7 +514,10 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
         try Data((text + comment).utf8).write(to: URL(fileURLWithPath: changed))
         let run = try build(["--incremental"])
         if let data = fm.contents(atPath: reportPath), let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-           let count = json["threadsRendered"] as? Int { rendered.append(count) }
+            let count = json["threadsRendered"] as? Int
+        {
+            rendered.append(count)
+        }
         return run
     }
     print(line("  incremental after a cache restore (site and spare copied anew):", restored))
@@ -514,7 +540,10 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
 /// Returns Hugo's best wall time, nil when Hugo is not installed.
 @discardableResult
 func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) throws -> Double? {
-    guard let hugo = which("hugo") else { print("hugo:        skipped (hugo is not on PATH)"); return nil }
+    guard let hugo = which("hugo") else {
+        print("hugo:        skipped (hugo is not on PATH)")
+        return nil
+    }
     let fm = FileManager.default
     let site = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-hugo-\(getpid())")
     defer { try? fm.removeItem(atPath: site) }
@@ -523,11 +552,15 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
     }
     func write(_ path: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: site + "/" + path)) }
     // Hard breaks as cmark renders them here (--hardbreaks), and no taxonomies: the corpus has none.
-    try write("config.json", """
+    try write(
+        "config.json",
+        """
         {"baseURL": "https://example.org/", "title": "Threadfold bench", "disableKinds": ["taxonomy", "term"],
          "markup": {"goldmark": {"renderer": {"hardWraps": true}}}}
         """)
-    try write("layouts/_default/single.html", """
+    try write(
+        "layouts/_default/single.html",
+        """
         <!DOCTYPE html>
         {{ $thread := index site.Data.threads .Params.thread }}<html lang="en"><head><meta charset="utf-8"><title>{{ $thread.title }}</title></head>
         <body><h1>{{ $thread.title }}</h1>
@@ -535,7 +568,9 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
         {{ .body | markdownify }}</article>
         {{ end }}</body></html>
         """)
-    try write("layouts/_default/list.html", """
+    try write(
+        "layouts/_default/list.html",
+        """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
         <body><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ (index site.Data.threads .Params.thread).title }}</a></li>{{ end }}</ul></body></html>
@@ -561,7 +596,9 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
         let page = try Data(contentsOf: URL(fileURLWithPath: output + "/" + key + "/index.html"))
         rendered += String(decoding: page, as: UTF8.self).components(separatedBy: "<article id=").count - 1
     }
-    print("hugo:        \(format(result.seconds, 3)) s wall, \(format(result.cpu, 3)) s CPU (\(format(result.system, 3)) s system) · \(Int(Double(rendered) / result.seconds)) comments/s · peak memory \(format(result.peakMiB, 0)) MiB (best of 3, \(rendered) comments rendered\(rendered == generated.comments ? "" : ", EXPECTED \(generated.comments)"))")
+    print(
+        "hugo:        \(format(result.seconds, 3)) s wall, \(format(result.cpu, 3)) s CPU (\(format(result.system, 3)) s system) · \(Int(Double(rendered) / result.seconds)) comments/s · peak memory \(format(result.peakMiB, 0)) MiB (best of 3, \(rendered) comments rendered\(rendered == generated.comments ? "" : ", EXPECTED \(generated.comments)"))"
+    )
     print("hugo / build --jobs 2: \(format(result.seconds / build.seconds, 1))x faster (target: at least 10x)")
     return result.seconds
 }
@@ -627,43 +664,49 @@ func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(
 
 /// cmark's pathological shapes (its test/pathological_tests.py, and the two CVEs Debian's 0.30.2
 /// lacks fixes for), each a function from a repeat count to a body.
-func pathologicalShapes() -> [(String, (Int) -> String)] { [
-    ("CVE-2023-22486 ![[]() repeated", { String(repeating: "![[]()", count: $0 / 6) }),
-    ("CVE-2023-24824 deep > with a* runs", { String(repeating: "> ", count: $0 / 4) + String(repeating: "a*", count: $0 / 4) }),
-    ("' -' runs with many newlines", { String(repeating: " -", count: $0 / 4) + String(repeating: "\n", count: $0 / 2) }),
-    ("nested strong emph", { String(repeating: "*a **a ", count: $0 / 14) + "b" + String(repeating: " a** a*", count: $0 / 14) }),
-    ("many emph closers with no openers", { String(repeating: "a_ ", count: $0 / 3) }),
-    ("many emph openers with no closers", { String(repeating: "_a ", count: $0 / 3) }),
-    ("many link closers with no openers", { String(repeating: "a]", count: $0 / 2) }),
-    ("many link openers with no closers", { String(repeating: "[a", count: $0 / 2) }),
-    ("mismatched openers and closers", { String(repeating: "*a_ ", count: $0 / 4) }),
-    ("openers and closers multiple of 3", { "a**b" + String(repeating: "c* ", count: $0 / 3) }),
-    ("link openers and emph closers", { String(repeating: "[ a_", count: $0 / 4) }),
-    ("pattern [ (]( repeated", { String(repeating: "[ (](", count: $0 / 5) }),
-    ("hard link/emph case", { "**x [a*b**c*](d)" + String(repeating: "x", count: $0 / 2) }),
-    ("nested brackets", { String(repeating: "[", count: $0 / 2) + "a" + String(repeating: "]", count: $0 / 2) }),
-    ("nested block quotes", { String(repeating: "> ", count: $0 / 2) + "a" }),
-    ("deeply nested lists", { count in (0..<min(count / 60, 2000)).map { String(repeating: "  ", count: $0) + "* a\n" }.joined() }),
-    ("U+0000 in input", { String(repeating: "abc\u{0}de\u{0}", count: $0 / 7) }),
-    ("backticks", { (1...max(1, Int(Double($0).squareRoot() / 2))).map { "e" + String(repeating: "`", count: $0) }.joined() }),
-    ("unclosed links A", { String(repeating: "[a](<b", count: $0 / 6) }),
-    ("unclosed links B", { String(repeating: "[a](b", count: $0 / 5) }),
-    ("link reference map", { count in (0..<(count / 40)).map { "[\($0)]: u\n" }.joined() + String(repeating: "[0] ", count: count / 8) }),
-    // The extensions Threadfold adds on cmark's tree (GFM and Reddit flavours).
-    ("GFM table, 10,000+ columns", { count in
-        let columns = count / 8
-        return String(repeating: "|a", count: columns) + "\n" + String(repeating: "|-", count: columns) + "\n" + String(repeating: "|b", count: columns) + "\n" }),
-    ("GFM table, 100,000+ rows", { count in "|a|b|\n|-|-|\n" + String(repeating: "|c|d|\n", count: count / 6) }),
-    ("GFM 100,000+ ~ runs", { String(repeating: "~a ", count: $0 / 3) }),
-    ("GFM nested ~~ spans", { String(repeating: "~~a ", count: $0 / 8) + String(repeating: "a~~ ", count: $0 / 8) }),
-    ("GFM task list items", { String(repeating: "- [x] a\n", count: $0 / 8) }),
-    ("GFM bare URLs", { String(repeating: "www.a.b ", count: $0 / 8) }),
-    ("reddit one word of ^", { String(repeating: "^", count: $0 - 1) + "a" }),
-    ("reddit nested ^( )", { String(repeating: "^(", count: $0 / 4) + String(repeating: ")", count: $0 / 4) }),
-    ("reddit >! openers without closers", { String(repeating: ">!a ", count: $0 / 4) }),
-    ("reddit line spoilers", { String(repeating: ">!a!<\n", count: $0 / 6) }),
-    ("reddit r/ and u/ names", { String(repeating: "r/ab u/abc ", count: $0 / 11) }),
-] }
+func pathologicalShapes() -> [(String, (Int) -> String)] {
+    [
+        ("CVE-2023-22486 ![[]() repeated", { String(repeating: "![[]()", count: $0 / 6) }),
+        ("CVE-2023-24824 deep > with a* runs", { String(repeating: "> ", count: $0 / 4) + String(repeating: "a*", count: $0 / 4) }),
+        ("' -' runs with many newlines", { String(repeating: " -", count: $0 / 4) + String(repeating: "\n", count: $0 / 2) }),
+        ("nested strong emph", { String(repeating: "*a **a ", count: $0 / 14) + "b" + String(repeating: " a** a*", count: $0 / 14) }),
+        ("many emph closers with no openers", { String(repeating: "a_ ", count: $0 / 3) }),
+        ("many emph openers with no closers", { String(repeating: "_a ", count: $0 / 3) }),
+        ("many link closers with no openers", { String(repeating: "a]", count: $0 / 2) }),
+        ("many link openers with no closers", { String(repeating: "[a", count: $0 / 2) }),
+        ("mismatched openers and closers", { String(repeating: "*a_ ", count: $0 / 4) }),
+        ("openers and closers multiple of 3", { "a**b" + String(repeating: "c* ", count: $0 / 3) }),
+        ("link openers and emph closers", { String(repeating: "[ a_", count: $0 / 4) }),
+        ("pattern [ (]( repeated", { String(repeating: "[ (](", count: $0 / 5) }),
+        ("hard link/emph case", { "**x [a*b**c*](d)" + String(repeating: "x", count: $0 / 2) }),
+        ("nested brackets", { String(repeating: "[", count: $0 / 2) + "a" + String(repeating: "]", count: $0 / 2) }),
+        ("nested block quotes", { String(repeating: "> ", count: $0 / 2) + "a" }),
+        ("deeply nested lists", { count in (0..<min(count / 60, 2000)).map { String(repeating: "  ", count: $0) + "* a\n" }.joined() }),
+        ("U+0000 in input", { String(repeating: "abc\u{0}de\u{0}", count: $0 / 7) }),
+        ("backticks", { (1...max(1, Int(Double($0).squareRoot() / 2))).map { "e" + String(repeating: "`", count: $0) }.joined() }),
+        ("unclosed links A", { String(repeating: "[a](<b", count: $0 / 6) }),
+        ("unclosed links B", { String(repeating: "[a](b", count: $0 / 5) }),
+        ("link reference map", { count in (0..<(count / 40)).map { "[\($0)]: u\n" }.joined() + String(repeating: "[0] ", count: count / 8) }),
+        // The extensions Threadfold adds on cmark's tree (GFM and Reddit flavours).
+        (
+            "GFM table, 10,000+ columns",
+            { count in
+                let columns = count / 8
+                return String(repeating: "|a", count: columns) + "\n" + String(repeating: "|-", count: columns) + "\n" + String(repeating: "|b", count: columns) + "\n"
+            }
+        ),
+        ("GFM table, 100,000+ rows", { count in "|a|b|\n|-|-|\n" + String(repeating: "|c|d|\n", count: count / 6) }),
+        ("GFM 100,000+ ~ runs", { String(repeating: "~a ", count: $0 / 3) }),
+        ("GFM nested ~~ spans", { String(repeating: "~~a ", count: $0 / 8) + String(repeating: "a~~ ", count: $0 / 8) }),
+        ("GFM task list items", { String(repeating: "- [x] a\n", count: $0 / 8) }),
+        ("GFM bare URLs", { String(repeating: "www.a.b ", count: $0 / 8) }),
+        ("reddit one word of ^", { String(repeating: "^", count: $0 - 1) + "a" }),
+        ("reddit nested ^( )", { String(repeating: "^(", count: $0 / 4) + String(repeating: ")", count: $0 / 4) }),
+        ("reddit >! openers without closers", { String(repeating: ">!a ", count: $0 / 4) }),
+        ("reddit line spoilers", { String(repeating: ">!a!<\n", count: $0 / 6) }),
+        ("reddit r/ and u/ names", { String(repeating: "r/ab u/abc ", count: $0 / 11) }),
+    ]
+}
 
 func seconds(_ body: () -> Void) -> Double {
     let start = DispatchTime.now()
@@ -711,10 +754,11 @@ func checkPathological() -> Bool {
         func cell(_ seconds: Double, _ bytes: Int) -> String {
             "\(format(seconds * 1000, 2)) ms (\(size(bytes)))".padding(toLength: 19, withPad: " ", startingAt: 0)
         }
-        print(name.padding(toLength: 40, withPad: " ", startingAt: 0) + cell(t1, small) + cell(t2, small * 10)
-              + (format(growth, 1) + "x").padding(toLength: 9, withPad: " ", startingAt: 0)
-              + (format(t3 * 1000, 1) + " ms").padding(toLength: 14, withPad: " ", startingAt: 0)
-              + (passed ? "ok" : "TOO SLOW"))
+        print(
+            name.padding(toLength: 40, withPad: " ", startingAt: 0) + cell(t1, small) + cell(t2, small * 10)
+                + (format(growth, 1) + "x").padding(toLength: 9, withPad: " ", startingAt: 0)
+                + (format(t3 * 1000, 1) + " ms").padding(toLength: 14, withPad: " ", startingAt: 0)
+                + (passed ? "ok" : "TOO SLOW"))
     }
     return ok
 }
@@ -723,7 +767,10 @@ func checkPathological() -> Bool {
 func checkHuge(_ megabytes: Int) throws -> Bool {
     let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-huge-\(getpid()).json")
     let out = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-huge-site-\(getpid())")
-    defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: out) }
+    defer {
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: out)
+    }
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = FileHandle(forWritingAtPath: path)!
     var rng = SplitMix64(state: 7)
@@ -732,11 +779,16 @@ func checkHuge(_ megabytes: Int) throws -> Bool {
     var chunk = ""
     while written < megabytes * 1_000_000 {
         let parent = count == 0 || rng.below(4) == 0 ? "null" : String(1 + rng.below(count))
-        let item = (count > 0 ? "," : "") + "{\"id\":\(count + 1),\"parent_id\":\(parent),\"author\":\"u\(rng.below(9000))\",\"created_at\":\(1_600_000_000 + count),\"body\":\(jsonString(body(&rng, target: bodySize(&rng))))}"
+        let item =
+            (count > 0 ? "," : "")
+            + "{\"id\":\(count + 1),\"parent_id\":\(parent),\"author\":\"u\(rng.below(9000))\",\"created_at\":\(1_600_000_000 + count),\"body\":\(jsonString(body(&rng, target: bodySize(&rng))))}"
         chunk += item
         written += item.utf8.count
         count += 1
-        if chunk.utf8.count > 4_000_000 { handle.write(Data(chunk.utf8)); chunk = "" }
+        if chunk.utf8.count > 4_000_000 {
+            handle.write(Data(chunk.utf8))
+            chunk = ""
+        }
     }
     handle.write(Data((chunk + "]}\n").utf8))
     try handle.close()
@@ -786,7 +838,10 @@ if settings.pathological {
     print("Slow inputs: cmark's pathological shapes through Threadfold's Markdown renderer (best of 3 fresh processes each)")
     var ok = checkPathological()
     if settings.hugeMB > 0 {
-        do { ok = try checkHuge(settings.hugeMB) && ok } catch { print("huge file: failed: \(error)"); ok = false }
+        do { ok = try checkHuge(settings.hugeMB) && ok } catch {
+            print("huge file: failed: \(error)")
+            ok = false
+        }
     }
     print(ok ? "all within limits" : "some inputs broke a limit")
     exit(ok ? 0 : 1)
@@ -820,7 +875,9 @@ do {
     let mb = Double(generated.bytes) / 1_000_000
     print("corpus: \(generated.files.count) thread files, \(generated.comments) comments, \(format(mb, 1)) MB of JSON in \(settings.corpus)/")
     let sizes = generated.bodySizes
-    print("bodies (\(settings.bodies.rawValue)): \(generated.comments) comments of log-normal size: median \(sizes[0]) B, p90 \(sizes[1]) B, p99 \(sizes[2]) B, max \(sizes[3]) B of Markdown; \(format(Double(sizes[4]) / 1_000_000, 1)) MB in all")
+    print(
+        "bodies (\(settings.bodies.rawValue)): \(generated.comments) comments of log-normal size: median \(sizes[0]) B, p90 \(sizes[1]) B, p99 \(sizes[2]) B, max \(sizes[3]) B of Markdown; \(format(Double(sizes[4]) / 1_000_000, 1)) MB in all"
+    )
 
     // End to end: threadfold on every file, and the reference, every body through the cmark CLI
     // in one process. Runs alternate so both see the same machine; the best of each is kept.
@@ -847,7 +904,9 @@ do {
         let reference = try pinned([cmark, "--hardbreaks", "--validate-utf8", generated.bodies])
         cm = (min(cm.seconds, reference.seconds), min(cm.cpu, reference.cpu), max(cm.peakMiB, reference.peakMiB))
     }
-    print("threadfold:  \(format(tf.seconds, 3)) s wall, \(format(tf.cpu, 3)) s CPU (\(format(tfUser, 3)) s user + \(format(tfSystem, 3)) s system) · \(Int(Double(generated.comments) / tf.seconds)) comments/s · \(format(mb / tf.seconds, 1)) MB/s · peak memory \(format(tf.peakMiB, 0)) MiB")
+    print(
+        "threadfold:  \(format(tf.seconds, 3)) s wall, \(format(tf.cpu, 3)) s CPU (\(format(tfUser, 3)) s user + \(format(tfSystem, 3)) s system) · \(Int(Double(generated.comments) / tf.seconds)) comments/s · \(format(mb / tf.seconds, 1)) MB/s · peak memory \(format(tf.peakMiB, 0)) MiB"
+    )
     print("cmark CLI:   \(format(cm.seconds, 3)) s wall, \(format(cm.cpu, 3)) s CPU for the same bodies in one process (reference; peak memory \(format(cm.peakMiB, 0)) MiB)")
     print("ratio:       \(format(tf.seconds / cm.seconds, 2))x wall, \(format(tf.cpu / cm.cpu, 2))x CPU, \(format(tfUser / cm.cpu, 2))x user CPU of the cmark-only time (target: at most 1.5x)")
     print("             (system time is the kernel creating 2,000 files; on ext4 it grows with recent file churn, 0.2 to 1.9 s here)")
@@ -873,10 +932,15 @@ do {
     }
     let floor = readSeconds + parseSeconds + cm.cpu + writeSeconds
     let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
-    print("floor:       read \(format(readSeconds, 3)) s + JSON \(format(parseSeconds, 3)) s + cmark \(format(cm.cpu, 3)) s + write \(format(writeSeconds, 3)) s (the build's site, to a memory file system) = \(format(floor, 3)) s on one core, \(format(floor / cores, 3)) s over \(Int(cores))")
-    print("  render, one core: \(format(tf.seconds / floor, 2))x the floor (aim: 1.3x) · build --jobs \(Int(cores)): \(format(build.seconds / (floor / cores), 2))x the floor over \(Int(cores)) cores (aim: 1.3x)")
-    print("ecosystem (wall, as ratios of build --jobs \(Int(cores)) = \(format(build.seconds, 3)) s): floor over the cores \(format(floor / cores / build.seconds, 2))x · cmark CLI alone \(format(cm.seconds / build.seconds, 2))x · "
-        + (hugoSeconds.map { "Hugo \(format($0 / build.seconds, 1))x" } ?? "Hugo not installed"))
+    print(
+        "floor:       read \(format(readSeconds, 3)) s + JSON \(format(parseSeconds, 3)) s + cmark \(format(cm.cpu, 3)) s + write \(format(writeSeconds, 3)) s (the build's site, to a memory file system) = \(format(floor, 3)) s on one core, \(format(floor / cores, 3)) s over \(Int(cores))"
+    )
+    print(
+        "  render, one core: \(format(tf.seconds / floor, 2))x the floor (aim: 1.3x) · build --jobs \(Int(cores)): \(format(build.seconds / (floor / cores), 2))x the floor over \(Int(cores)) cores (aim: 1.3x)"
+    )
+    print(
+        "ecosystem (wall, as ratios of build --jobs \(Int(cores)) = \(format(build.seconds, 3)) s): floor over the cores \(format(floor / cores / build.seconds, 2))x · cmark CLI alone \(format(cm.seconds / build.seconds, 2))x · "
+            + (hugoSeconds.map { "Hugo \(format($0 / build.seconds, 1))x" } ?? "Hugo not installed"))
 
     // In-process: the JSON stage alone, ours against Foundation's.
     var tape = 0.0, serialization = 0.0
@@ -891,8 +955,19 @@ do {
         for data in datas { _ = try? JSONSerialization.jsonObject(with: data) }
         return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
-    struct Comment: Decodable { let id: Int; let parent_id: Int?; let author: String; let created_at: Int; let score: Int; let body: String }
-    struct ThreadFile: Decodable { let id: Int; let title: String; let comments: [Comment] }
+    struct Comment: Decodable {
+        let id: Int
+        let parent_id: Int?
+        let author: String
+        let created_at: Int
+        let score: Int
+        let body: String
+    }
+    struct ThreadFile: Decodable {
+        let id: Int
+        let title: String
+        let comments: [Comment]
+    }
     let decoder = best(settings.runs) {
         let start = DispatchTime.now()
         for data in datas { _ = try? JSONDecoder().decode(ThreadFile.self, from: data) }
@@ -937,15 +1012,17 @@ do {
     var htmlBytes = 0
     for record in records { htmlBytes += try renderer.page(record).html.count }
     let pageTime = Double(clock() - t) / 1e9 - buildTime - layoutTime
-    let plainRenderer = try ThreadRenderer(options: ArchiveOptions(render: RenderOptions(markdown: MarkdownOptions(maxBytes: 0))),
-                                           resources: resources)
+    let plainRenderer = try ThreadRenderer(
+        options: ArchiveOptions(render: RenderOptions(markdown: MarkdownOptions(maxBytes: 0))),
+        resources: resources)
     t = clock()
     for record in records { _ = try plainRenderer.page(record) }
     let plainPageTime = Double(clock() - t) / 1e9 - buildTime - layoutTime
     print("templates alone (bodies as plain text, no cmark): \(format(plainPageTime, 3)) s")
-    print("stages:      decode \(format(decodeTime, 3)) s · tree \(format(buildTime, 3)) s · layout \(format(layoutTime, 3)) s · "
-        + "Markdown (cmark + link checks) \(format(markdownTime, 3)) s · templates \(format(pageTime - markdownTime, 3)) s "
-        + "(pages incl. Markdown \(format(pageTime, 3)) s, \(format(Double(htmlBytes) / 1_000_000, 1)) MB of HTML)")
+    print(
+        "stages:      decode \(format(decodeTime, 3)) s · tree \(format(buildTime, 3)) s · layout \(format(layoutTime, 3)) s · "
+            + "Markdown (cmark + link checks) \(format(markdownTime, 3)) s · templates \(format(pageTime - markdownTime, 3)) s "
+            + "(pages incl. Markdown \(format(pageTime, 3)) s, \(format(Double(htmlBytes) / 1_000_000, 1)) MB of HTML)")
 
     try? FileManager.default.removeItem(atPath: out)
     if settings.dump { benchDump() }

@@ -23,9 +23,12 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = try? standalone.page(record)
             let id = ThreadRenderer.id(of: record)
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
-            if let files = try? archive.files(record, id: id, folder: folder, source: "fuzz.json", write: { path, _ in
-                precondition(SiteWriter.isSafeRelativePath(path))
-            }) {
+            if let files = try? archive.files(
+                record, id: id, folder: folder, source: "fuzz.json",
+                write: { path, _ in
+                    precondition(SiteWriter.isSafeRelativePath(path))
+                })
+            {
                 // The sidecar reads back as what was written.
                 precondition((try? ThreadSummary.decode(files.summary.encoded(), file: "thread.json")) == files.summary)
             }
@@ -57,8 +60,9 @@ func recordMembersAgree(_ bytes: [UInt8]) {
     case (.failure(let a), .failure(let b)):
         precondition(a.offset == b.offset && a.message == b.message)
     case (.success(let all), .success(let some)):
-        precondition(all.kind(all.root) == some.kind(some.root) && all.count(all.root) == some.count(some.root)
-                     && some.nodes.count <= all.nodes.count)
+        precondition(
+            all.kind(all.root) == some.kind(some.root) && all.count(all.root) == some.count(some.root)
+                && some.nodes.count <= all.nodes.count)
         if all.kind(all.root) == .array {
             var records: [Int] = [], others: [Int] = []
             all.forEachElement(all.root) { _, element in records.append(element) }

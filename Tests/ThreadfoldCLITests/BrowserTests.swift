@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ThreadfoldKit
 
 /// Pages in a real browser: headless Chromium driven by Tests/Browser/browser_tests.py through
@@ -8,8 +8,9 @@ import ThreadfoldKit
 /// failure, not a skip; `make test` installs it.
 @Suite("Browser (headless Chromium)")
 struct BrowserTests {
-    @Test("folding, anchors, counts, keyboard, hostile pages, and axe-core on every fixture's page in Chromium",
-          .enabled(if: ExternalTools.runs(when: ExternalTools.hasBrowser && Pagefind.command() != nil)))
+    @Test(
+        "folding, anchors, counts, keyboard, hostile pages, and axe-core on every fixture's page in Chromium",
+        .enabled(if: ExternalTools.runs(when: ExternalTools.hasBrowser && Pagefind.command() != nil)))
     func browser() throws {
         try #require(ExternalTools.hasBrowser, "the browser is missing: apt-get install chromium chromium-driver; python3 -m pip install selenium selenium-axe-python (make test does both)")
         try #require(Pagefind.command() != nil, "Pagefind is missing: \(Pagefind.install) (make test-deps does it)")
@@ -30,9 +31,12 @@ struct BrowserTests {
         for d in 1..<14 { chain.append(#"{"id": "c\#(d)", "parent_id": "c\#(d - 1)", "author": "u\#(d % 3)", "body": "reply \#(d)", "created_at": \#(1_700_000_000 + d)}"#) }
         let deep = try cli.write(#"{"id": "deep", "title": "A deep chain", "category": "Long", "comments": [\#(chain.joined(separator: ","))]}"#, "deep.json", in: folder)
         let archive = folder.appendingPathComponent("archive").path
-        let built = try cli.run(["build", "-q", "-o", archive, example, deep, hostile, repository.appendingPathComponent("docs/examples/nested.json").path,
-                                 "--sections", "category", "--per-page", "1", "--orders", "oldest,newest", "--page-depth", "4",
-                                 "--search", "--authors"], in: folder)
+        let built = try cli.run(
+            [
+                "build", "-q", "-o", archive, example, deep, hostile, repository.appendingPathComponent("docs/examples/nested.json").path,
+                "--sections", "category", "--per-page", "1", "--orders", "oldest,newest", "--page-depth", "4",
+                "--search", "--authors",
+            ], in: folder)
         #expect(built.status == 0, "\(built.err)")
         let hostileThread = try FileManager.default.contentsOfDirectory(atPath: archive + "/t").first { $0.hasPrefix("script-alert") } ?? "missing"
         // A real Reddit thread and the 13-level chain, nested up to 16 deep, for the layout checks.
@@ -45,7 +49,9 @@ struct BrowserTests {
         let columns = (0..<20).map { "column\($0)" }.joined(separator: " | ")
         let dashes = Array(repeating: "---", count: 20).joined(separator: " | ")
         let cells = (0..<20).map { "value-\($0)-long" }.joined(separator: " | ")
-        let flavours = try cli.write(#"{"title": "Flavours", "comments": [{"id": "1", "author": "ann", "body": "Who dies? >!Everyone, in **the** end!< See r/books and 2^10."}, {"id": "2", "parent_id": "1", "author": "bob", "body": "| \#(columns) |\n| \#(dashes) |\n| \#(cells) |"}]}"#, "flavours.json", in: folder)
+        let flavours = try cli.write(
+            #"{"title": "Flavours", "comments": [{"id": "1", "author": "ann", "body": "Who dies? >!Everyone, in **the** end!< See r/books and 2^10."}, {"id": "2", "parent_id": "1", "author": "bob", "body": "| \#(columns) |\n| \#(dashes) |\n| \#(cells) |"}]}"#,
+            "flavours.json", in: folder)
         let flavoured = try cli.run(["render", "-q", "-o", folder.appendingPathComponent("flavours").path, flavours, "--markdown", "reddit"], in: folder)
         #expect(flavoured.status == 0, "\(flavoured.err)")
 
@@ -69,17 +75,22 @@ struct BrowserTests {
         var axePages = try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted().filter { $0.hasSuffix(".html") }.map { "../fixtures/" + $0 }
         #expect(axePages.count >= fixtureFiles.count, "\(axePages)")
         let authorPage = try FileManager.default.contentsOfDirectory(atPath: archive + "/u").sorted().first ?? "missing"
-        axePages += ["../archive/index.html", "../archive/search/index.html", "../archive/u/\(authorPage)/index.html",
-                     "../archive/t/\(hostileThread)/index.html"]
+        axePages += [
+            "../archive/index.html", "../archive/search/index.html", "../archive/u/\(authorPage)/index.html",
+            "../archive/t/\(hostileThread)/index.html",
+        ]
 
-        let (status, report) = try ExternalTools.run("/usr/bin/env", [
-            "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
-            "--site", site, "--page", "thread.html", "--input", example,
-            "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html",
-            "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive,
-            "--layout", "thread.html", "--layout", "../deep/comments.html", "--layout", "../deep/deep.html",
-            "--markdown", "../flavours/flavours.html", "--authors", "--search", "chain", "A deep chain"]
-            + axePages.flatMap { ["--axe", $0] } + pagefindArguments)
+        let (status, report) = try ExternalTools.run(
+            "/usr/bin/env",
+            [
+                "python3", repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
+                "--site", site, "--page", "thread.html", "--input", example,
+                "--hostile", "hostile.html", "--hostile", "discourse-hostile.html", "--hostile", "hn.html",
+                "--hostile", "../archive/index.html", "--hostile", "../archive/t/\(hostileThread)/index.html", "--archive", archive,
+                "--layout", "thread.html", "--layout", "../deep/comments.html", "--layout", "../deep/deep.html",
+                "--markdown", "../flavours/flavours.html", "--authors", "--search", "chain", "A deep chain",
+            ]
+                + axePages.flatMap { ["--axe", $0] } + pagefindArguments)
         #expect(status == 0, "\(report)")
         #expect(report.contains(" passed, 0 failed"), "\(report)")
     }
@@ -110,5 +121,6 @@ enum HostilePages {
           {"id": "o", "parent_id": "missing", "deleted": true, "author": "<script>alert(1)</script>", "body": "<script>alert(1)</script>"},
           {"id": "p", "parent_id": "o", "body": "under a deleted one [ok](https://ok.example)"}]}
         """#
-    static let discourse = #"{"title": "t", "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x<ul><li>a<p>b</ul><table><tr><td>c</table><a href=\"https://a.example\"><a href=\"https://b.example\">nested</a></a><h1>big</h1><blockquote><p>q</blockquote><pre><code>c</code></pre>"}, {"post_number": 2, "username": "b<script>alert(1)</script>", "cooked": "<div><p>one<div>two</div></p><svg><a href=x>s</a></svg><img src=x onerror=alert(1) alt=\"alt\"><iframe src=\"javascript:alert(1)\"></iframe><object data=x></object><form action=javascript:alert(1)><button formaction=javascript:alert(1)>go</button></form><a href=\" javascript:alert(1)\">click</a><math><mtext><script>alert(1)</script></mtext></math><style>@import 'x'</style>"}, {"post_number": 3, "post_type": 3, "username": "</bdi></p><script>alert(1)</script>", "action_code": "<img src=x onerror=alert(1)>", "action_code_who": "\"><svg onload=alert(1)>", "created_at": "2024-01-01T00:00:00Z", "cooked": "<p onclick=alert(1)>moved <a href=\"javascript:alert(1)\">x</a><script>alert(1)</script><details open ontoggle=alert(1)>"}, {"post_number": 4, "post_type": 3, "username": "m", "action_code": "invited_user", "action_code_who": "</li><iframe src=javascript:alert(1)>"}]}}"#
+    static let discourse =
+        #"{"title": "t", "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x<ul><li>a<p>b</ul><table><tr><td>c</table><a href=\"https://a.example\"><a href=\"https://b.example\">nested</a></a><h1>big</h1><blockquote><p>q</blockquote><pre><code>c</code></pre>"}, {"post_number": 2, "username": "b<script>alert(1)</script>", "cooked": "<div><p>one<div>two</div></p><svg><a href=x>s</a></svg><img src=x onerror=alert(1) alt=\"alt\"><iframe src=\"javascript:alert(1)\"></iframe><object data=x></object><form action=javascript:alert(1)><button formaction=javascript:alert(1)>go</button></form><a href=\" javascript:alert(1)\">click</a><math><mtext><script>alert(1)</script></mtext></math><style>@import 'x'</style>"}, {"post_number": 3, "post_type": 3, "username": "</bdi></p><script>alert(1)</script>", "action_code": "<img src=x onerror=alert(1)>", "action_code_who": "\"><svg onload=alert(1)>", "created_at": "2024-01-01T00:00:00Z", "cooked": "<p onclick=alert(1)>moved <a href=\"javascript:alert(1)\">x</a><script>alert(1)</script><details open ontoggle=alert(1)>"}, {"post_number": 4, "post_type": 3, "username": "m", "action_code": "invited_user", "action_code_who": "</li><iframe src=javascript:alert(1)>"}]}}"#
 }

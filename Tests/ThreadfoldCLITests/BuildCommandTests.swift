@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ThreadfoldCLI
+import Testing
 import ThreadfoldKit
+
+@testable import ThreadfoldCLI
 
 /// `threadfold build`, `merge` and `preview` as processes: exit codes, messages, reports.
 @Suite("threadfold build, merge and preview")
@@ -11,7 +12,8 @@ struct BuildCommandTests {
 
     func thread(_ id: String, orphan: Bool = false, day: Int = 0) -> String {
         let extra = orphan ? #", {"id": "o", "parent_id": "nowhere", "body": "lost"}"# : ""
-        return #"{"id": "\#(id)", "title": "Thread \#(id)", "created_at": \#(1_700_000_000 + day * 86_400), "comments": [{"id": "a", "author": "ann", "body": "hi"}, {"id": "b", "parent_id": "a", "author": "bob", "body": "yo"}\#(extra)]}"#
+        return
+            #"{"id": "\#(id)", "title": "Thread \#(id)", "created_at": \#(1_700_000_000 + day * 86_400), "comments": [{"id": "a", "author": "ann", "body": "hi"}, {"id": "b", "parent_id": "a", "author": "bob", "body": "yo"}\#(extra)]}"#
     }
 
     @Test("builds a folder and says where the index is; exit 0")
@@ -111,7 +113,8 @@ struct BuildCommandTests {
         #expect(pages.count > 10)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.appendingPathComponent("packed/t").path).sorted() == pages)
         for page in pages where page.hasSuffix(".html") || page.hasSuffix(".json") {
-            #expect(FileManager.default.contents(atPath: folder.appendingPathComponent("plain/t/" + page).path)
+            #expect(
+                FileManager.default.contents(atPath: folder.appendingPathComponent("plain/t/" + page).path)
                     == FileManager.default.contents(atPath: folder.appendingPathComponent("packed/t/" + page).path), "\(page)")
         }
         // Cut short, it is an error and nothing is published.
@@ -126,13 +129,17 @@ struct BuildCommandTests {
     @Test("the README's --thread-key example: an Algolia comment export, grouped by story")
     func threadKeyWithMap() throws {
         let folder = try cli.temporaryFolder()
-        let input = try cli.write(#"""
+        let input = try cli.write(
+            #"""
             [{"objectID":"11","parent_id":1,"story_id":1,"story_title":"Show HN: Threadfold","author":"pg","comment_text":"<p>Nice <script>x</script>","created_at_i":1709460000},
              {"objectID":"12","parent_id":11,"story_id":1,"story_title":"Show HN: Threadfold","author":"dang","comment_text":"Agreed","created_at_i":1709460100},
              {"objectID":"21","parent_id":2,"story_id":2,"story_title":"Ask HN: Archives?","author":"tptacek","comment_text":"Yes","created_at_i":1709470000}]
             """#, "hn-comments.json", in: folder)
-        let run = try cli.run(["build", input, "-o", "site", "--body-format", "html", "--thread-key", "story_id", "--thread-title-key", "story_title",
-                               "--map", "id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at_i"], in: folder)
+        let run = try cli.run(
+            [
+                "build", input, "-o", "site", "--body-format", "html", "--thread-key", "story_id", "--thread-title-key", "story_title",
+                "--map", "id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at_i",
+            ], in: folder)
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.contains("Built 2 threads (3 comments)"))
         let page = try String(contentsOf: folder.appendingPathComponent("site/t/show-hn-threadfold-1/index.html"), encoding: .utf8)
@@ -159,10 +166,12 @@ struct BuildCommandTests {
         #expect(failed.err.contains("nothing was published"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/t/thread-w-w/index.html").path), "old site kept")
 
-        for arguments in [["build"], ["build", good, "--per-page", "0"], ["build", good, "--sections", "year"], ["build", good, "--layout", "grid"],
-                          ["build", good, "--orders", "oldest,best"], ["build", good, "--orders", "top,top"], ["build", good, "--shard", "3/2"],
-                          ["build", good, "--base-url", "javascript:alert(1)"], ["build", good, "--thread-title-key", "t"],
-                          ["build", good, "--sort", "top", "--orders", "oldest,top"], ["merge"], ["build", good, "--jobs", "0"]] {
+        for arguments in [
+            ["build"], ["build", good, "--per-page", "0"], ["build", good, "--sections", "year"], ["build", good, "--layout", "grid"],
+            ["build", good, "--orders", "oldest,best"], ["build", good, "--orders", "top,top"], ["build", good, "--shard", "3/2"],
+            ["build", good, "--base-url", "javascript:alert(1)"], ["build", good, "--thread-title-key", "t"],
+            ["build", good, "--sort", "top", "--orders", "oldest,top"], ["merge"], ["build", good, "--jobs", "0"],
+        ] {
             let run = try cli.run(arguments, in: folder)
             #expect(run.status == 64, "\(arguments): \(run.err)")
             #expect(run.err.contains("Usage:"))
@@ -175,8 +184,9 @@ struct BuildCommandTests {
         let lines = (0..<6).map { thread("z\($0)", day: $0 * 40) }.joined(separator: "\n")
         let input = try cli.write(lines, "z.jsonl", in: folder)
         let a = try cli.run(["build", input, "-o", "utc", "-q", "--sections", "month"], in: folder, environment: ["TZ": "UTC", "LC_ALL": "C", "LANG": "C"])
-        let b = try cli.run(["build", input, "-o", "tokyo", "-q", "--sections", "month"], in: folder,
-                            environment: ["TZ": "Pacific/Kiritimati", "LC_ALL": "de_DE.UTF-8", "LANG": "tr_TR.UTF-8"])
+        let b = try cli.run(
+            ["build", input, "-o", "tokyo", "-q", "--sections", "month"], in: folder,
+            environment: ["TZ": "Pacific/Kiritimati", "LC_ALL": "de_DE.UTF-8", "LANG": "tr_TR.UTF-8"])
         #expect(a.status == 0 && b.status == 0)
         let diff = try ExternalDiff.run(folder.appendingPathComponent("utc").path, folder.appendingPathComponent("tokyo").path)
         #expect(diff.isEmpty, "\(diff)")
@@ -194,8 +204,9 @@ struct BuildCommandTests {
         #expect(err.text.contains("5/5 threads") && err.text.contains("/s ETA"), "\(err.text)")
         #expect(err.text.hasSuffix("\r\u{1B}[2K"), "the bar clears its line when done")
         let quiet = Collected()
-        _ = CLI.run(["build", input, "--progress", "always", "-o", folder.appendingPathComponent("site").path, "-q"],
-                    console: Console(out: { _ in }, err: { quiet.add($0) }, errIsTerminal: true))
+        _ = CLI.run(
+            ["build", input, "--progress", "always", "-o", folder.appendingPathComponent("site").path, "-q"],
+            console: Console(out: { _ in }, err: { quiet.add($0) }, errIsTerminal: true))
         #expect(quiet.text.isEmpty)
     }
 
@@ -287,7 +298,10 @@ struct BuildCommandTests {
         try edit(second, #""comments": 2,"#, #""comments": 9223372036854775807,"#)
         let huge = try cli.run(["merge", "shard-1", "shard-2", "shard-3", "-o", "merged"], in: folder)
         #expect(huge.status == 1, "\(huge.err)")
-        #expect(huge.err.contains("\(first):16:17: error: $.stats.comments: expected a count from 0 to 1099511627776, found the number 9223372036854775807, as in a thread.json that 'threadfold build' writes\n"), "\(huge.err)")
+        #expect(
+            huge.err.contains(
+                "\(first):16:17: error: $.stats.comments: expected a count from 0 to 1099511627776, found the number 9223372036854775807, as in a thread.json that 'threadfold build' writes\n"),
+            "\(huge.err)")
         #expect(huge.err.contains("\(second):16:17: error: $.stats.comments: expected a count from 0 to 1099511627776, found the number 9223372036854775807"), "\(huge.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("merged").path))
 
@@ -325,8 +339,9 @@ struct BuildCommandTests {
         #expect(notShard.status == 1 && notShard.err.contains("is not a shard folder"))
     }
 
-    @Test("--precompress: a .gz and a .br beside every text file, which gzip and brotli decode; counted as files; merge --precompress equals build --precompress",
-          .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
+    @Test(
+        "--precompress: a .gz and a .br beside every text file, which gzip and brotli decode; counted as files; merge --precompress equals build --precompress",
+        .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
     func precompress() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -387,14 +402,18 @@ struct BuildCommandTests {
         var out: [String: String] = [:]
         for name in (FileManager.default.subpaths(atPath: folder.path) ?? []) {
             let path = folder.appendingPathComponent(name).path
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) { out[name] = "-> " + target; continue }
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                out[name] = "-> " + target
+                continue
+            }
             out[name] = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? "dir"
         }
         return out
     }
 
-    @Test("preview refuses a planted preview folder of another user and leaves the victim's files alone",
-          .enabled(if: getuid() == 0, "needs root, to make a folder owned by another user (chown 65534)"))
+    @Test(
+        "preview refuses a planted preview folder of another user and leaves the victim's files alone",
+        .enabled(if: getuid() == 0, "needs root, to make a folder owned by another user (chown 65534)"))
     func previewPlantedFolder() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -424,10 +443,13 @@ struct BuildCommandTests {
         for url in [parent, parent.appendingPathComponent(key), planted[1]] + planted.map({ $0.appendingPathComponent("site") }) {
             #expect(chmod(url.path, 0o777) == 0 && chown(url.path, 65534, 65534) == 0)
         }
-        let run = try cli.run(["preview", "--no-open", input], in: folder,
-                              environment: ["TMPDIR": tmp.path, "XDG_RUNTIME_DIR": "", "BROWSER": "/bin/false"])
+        let run = try cli.run(
+            ["preview", "--no-open", input], in: folder,
+            environment: ["TMPDIR": tmp.path, "XDG_RUNTIME_DIR": "", "BROWSER": "/bin/false"])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.err.contains("warning: refusing the preview folder \(parent.path): it is owned by uid 65534, not \(getuid()); expected a directory owned by uid \(getuid()) with mode 0700"), "\(run.err)")
+        #expect(
+            run.err.contains("warning: refusing the preview folder \(parent.path): it is owned by uid 65534, not \(getuid()); expected a directory owned by uid \(getuid()) with mode 0700"),
+            "\(run.err)")
         let url = try #require(URL(string: run.out.components(separatedBy: "Preview: ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
         #expect(!url.path.hasPrefix(parent.path + "/") && !url.path.hasPrefix(planted[1].path))
         #expect(url.path.hasPrefix(tmp.path + "/threadfold-preview-") && FileManager.default.fileExists(atPath: url.path))
@@ -482,8 +504,9 @@ struct BuildCommandTests {
         let lines = (0..<600).map { thread("f\($0)", day: $0 % 30).replacingOccurrences(of: "\n", with: " ") }
         _ = try cli.write(lines.joined(separator: "\n") + "\n", "many.jsonl", in: folder)
         for round in 0..<3 {
-            let run = try cli.run(["-c", "ulimit -n 256 && exec \"$0\" build many.jsonl -o site -q --incremental --no-fsync", CLITests.binary.path],
-                                  in: folder, executable: URL(fileURLWithPath: "/bin/sh"))
+            let run = try cli.run(
+                ["-c", "ulimit -n 256 && exec \"$0\" build many.jsonl -o site -q --incremental --no-fsync", CLITests.binary.path],
+                in: folder, executable: URL(fileURLWithPath: "/bin/sh"))
             #expect(run.status == 0, "round \(round): \(run.err)")
         }
     }
@@ -502,7 +525,10 @@ struct BuildCommandTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // SIGKILL: a test runner may block SIGTERM for the processes it starts.
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         // The first render: wait for the URL.
         var text = ""
         let deadline = Date().addingTimeInterval(30)
@@ -523,10 +549,12 @@ struct BuildCommandTests {
         #expect(process.isRunning)
     }
 
-    @Test("--search-timeout takes seconds or a number with s, m or h, on build and merge; anything else is a usage error naming it", arguments: [
-        ("600", 600.0 as Double?), ("90s", 90), ("10m", 600), ("1.5h", 5400), ("0.5", 0.5),
-        ("0", nil), ("-5s", nil), ("10x", nil), ("m", nil), ("nan", nil), ("8d", nil), (" 9s", nil), ("9999999h", nil),
-    ])
+    @Test(
+        "--search-timeout takes seconds or a number with s, m or h, on build and merge; anything else is a usage error naming it",
+        arguments: [
+            ("600", 600.0 as Double?), ("90s", 90), ("10m", 600), ("1.5h", 5400), ("0.5", 0.5),
+            ("0", nil), ("-5s", nil), ("10x", nil), ("m", nil), ("nan", nil), ("8d", nil), (" 9s", nil), ("9999999h", nil),
+        ])
     func searchTimeout(_ text: String, _ seconds: Double?) throws {
         for options in [BuildCommand.command.options, MergeCommand.command.options] {
             let parsed = try parseArguments(["--search-timeout", text, "in"], specs: options)
@@ -551,7 +579,8 @@ struct BuildCommandTests {
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("assets/theme.css").path, withDestinationPath: shadow)
         let linked = try cli.run(["build", "all.jsonl", "-o", "site", "--assets", "assets"], in: folder)
         #expect(linked.status == 1)
-        #expect(linked.err.hasPrefix("assets/theme.css: error: is a symbolic link (to \(shadow)); expected a regular file or folder (links in the assets folder are never followed)\n"), "\(linked.err)")
+        #expect(
+            linked.err.hasPrefix("assets/theme.css: error: is a symbolic link (to \(shadow)); expected a regular file or folder (links in the assets folder are never followed)\n"), "\(linked.err)")
         try FileManager.default.removeItem(atPath: folder.appendingPathComponent("assets/theme.css").path)
 
         _ = try cli.write("<p>mine</p>", "assets/index.html", in: folder)
@@ -577,8 +606,16 @@ struct BuildCommandTests {
 final class Collected: @unchecked Sendable {
     private let lock = NSLock()
     private var parts: [String] = []
-    func add(_ text: String) { lock.lock(); parts.append(text); lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return parts.joined() }
+    func add(_ text: String) {
+        lock.lock()
+        parts.append(text)
+        lock.unlock()
+    }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return parts.joined()
+    }
 }
 
 /// `diff -r` of two folders, ignoring Threadfold's hidden bookkeeping; empty when equal.

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ThreadfoldCLI
+import Testing
 import ThreadfoldKit
+
+@testable import ThreadfoldCLI
 
 /// The CLI end to end: the built `threadfold` binary run as a process, with its stdout,
 /// stderr and exit code checked, writing into temporary folders.
@@ -26,8 +27,10 @@ struct CLITests {
     }()
 
     /// Runs the binary (or `executable`, such as a shell around it) with `arguments`.
-    func run(_ arguments: [String], stdin: String? = nil, in folder: URL? = nil, environment: [String: String] = [:],
-             executable: URL? = nil) throws -> Run {
+    func run(
+        _ arguments: [String], stdin: String? = nil, in folder: URL? = nil, environment: [String: String] = [:],
+        executable: URL? = nil
+    ) throws -> Run {
         let process = Process()
         process.executableURL = executable ?? Self.binary
         process.arguments = arguments
@@ -45,18 +48,23 @@ struct CLITests {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                   err: String(decoding: errData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+            err: String(decoding: errData, as: UTF8.self))
     }
 
-    @Test("the command line adds the flag that helps to the library's messages", arguments: [
-        (#"{"comments": [{"body": "no id"}]}"#, [] as [String], "$.comments[0].id: expected an \"id\" (a string or an integer), found none; --lenient skips such comments"),
-        (#"{"comments": [{"id": 1}, {"body": "no id"}]}"#, ["--lenient"], "$.comments[1].id: has no id; skipped (--lenient)"),
-        (#"{"what": 1}"#, [], ". Name it with --from, or map its fields with --map"),
-        (#"{"comments": [{"id": "a"}, {"id": "a"}]}"#, [], "expected unique ids (first used at 1:15 ($.comments[0])) (--allow-duplicates keeps the first)"),
-        (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#, [],
-         "found the number 5.5 (read as Reddit (a /comments/<id>.json thread, or dump comments and submissions)); --from picks another form"),
-    ])
+    @Test(
+        "the command line adds the flag that helps to the library's messages",
+        arguments: [
+            (#"{"comments": [{"body": "no id"}]}"#, [] as [String], "$.comments[0].id: expected an \"id\" (a string or an integer), found none; --lenient skips such comments"),
+            (#"{"comments": [{"id": 1}, {"body": "no id"}]}"#, ["--lenient"], "$.comments[1].id: has no id; skipped (--lenient)"),
+            (#"{"what": 1}"#, [], ". Name it with --from, or map its fields with --map"),
+            (#"{"comments": [{"id": "a"}, {"id": "a"}]}"#, [], "expected unique ids (first used at 1:15 ($.comments[0])) (--allow-duplicates keeps the first)"),
+            (
+                #"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#, [],
+                "found the number 5.5 (read as Reddit (a /comments/<id>.json thread, or dump comments and submissions)); --from picks another form"
+            ),
+        ])
     func hints(_ json: String, _ flags: [String], _ expected: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -95,8 +103,9 @@ struct CLITests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let a = try write(#"[{"id": 1, "body": "a"}]"#, "First Thread.json", in: folder)
-        let result = try run(["render", a, "-", "--output=site", "--preview", "1", "--max-depth=2", "--sort", "newest"],
-                             stdin: #"{"title": "From stdin", "comments": [{"id": "x", "body": "*hi*"}]}"#, in: folder)
+        let result = try run(
+            ["render", a, "-", "--output=site", "--preview", "1", "--max-depth=2", "--sort", "newest"],
+            stdin: #"{"title": "From stdin", "comments": [{"id": "x", "body": "*hi*"}]}"#, in: folder)
         #expect(result.status == 0, "\(result.err)")
         #expect(files(folder.appendingPathComponent("site")).contains("first-thread.html"))
         let page = try String(contentsOf: folder.appendingPathComponent("site/thread.html"), encoding: .utf8)
@@ -125,14 +134,16 @@ struct CLITests {
     func mapFile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try write(#"""
+        let input = try write(
+            #"""
             {"topic": {"name": "Mapped topic"}, "list": [
              {"kind": "c", "n": "c_2", "who": "zed", "said": "second in the file", "at": 1700000200},
              {"kind": "c", "n": "c_1", "who": "amy", "said": "first in time", "at": 1700000100},
              {"kind": "ad", "n": "c_9", "said": "an advert"}]}
             """#, "topic.json", in: folder)
-        let map = try write(#"{"comments": "$.list", "id": "n", "author": "who", "body": "body", "time": "at", "thread.title": "$.topic.name", "where.kind": "c", "strip": ["c_"]}"#,
-                            "map.json", in: folder)
+        let map = try write(
+            #"{"comments": "$.list", "id": "n", "author": "who", "body": "body", "time": "at", "thread.title": "$.topic.name", "where.kind": "c", "strip": ["c_"]}"#,
+            "map.json", in: folder)
         let result = try run(["render", input, "-o", "site", "--map-file", map, "--map", "body=said", "--sort", "input"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err.contains("1 item left out by where.kind=c"), "\(result.err)")
@@ -148,8 +159,9 @@ struct CLITests {
     func categories() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let topic = try write(#"{"id": 77, "slug": "s", "title": "Installing on Debian", "category_id": 12, "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x</p>"}, {"post_number": 2, "username": "b", "cooked": "<p>y</p>"}]}}"#,
-                              "topic.json", in: folder)
+        let topic = try write(
+            #"{"id": 77, "slug": "s", "title": "Installing on Debian", "category_id": 12, "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x</p>"}, {"post_number": 2, "username": "b", "cooked": "<p>y</p>"}]}}"#,
+            "topic.json", in: folder)
         let site = try write(#"{"categories": [{"id": 5, "name": "Support"}, {"id": 12, "name": "Installing", "parent_category_id": 5}]}"#, "site.json", in: folder)
         let result = try run(["build", topic, "-o", "site", "--sections", "category", "--categories", site], in: folder)
         #expect(result.status == 0, "\(result.err)")
@@ -219,8 +231,10 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let name = "evil\u{1B}]0;owned\u{07}\u{202E}.json"
         _ = try write(#"{"comments": [{"id": "a\u001b[31m", "parent_id": [1]}]}"#, name, in: folder)
-        for arguments in [["check", name], ["render", name, "-o", "site"], ["build", name, "-o", "site"], ["build", ".", "-o", "site"],
-                          ["check", "missing\u{1B}[2J.json"], ["render", "--sort", "x\u{1B}[2J"]] {
+        for arguments in [
+            ["check", name], ["render", name, "-o", "site"], ["build", name, "-o", "site"], ["build", ".", "-o", "site"],
+            ["check", "missing\u{1B}[2J.json"], ["render", "--sort", "x\u{1B}[2J"],
+        ] {
             let result = try run(arguments, in: folder)
             #expect(result.status != 0, "\(arguments)")
             #expect(!result.err.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(arguments): \(result.err)")
@@ -232,12 +246,14 @@ struct CLITests {
         #expect(check.err.split(separator: "\n").count == 1, "\(check.err)")
     }
 
-    @Test("usage errors exit 64 with the usage line", arguments: [
-        ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
-        ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],
-        ["render", "-", "-"], ["render", "--hard-breaks", "--no-hard-breaks"], ["render", "--locale", "xx"],
-        ["render", "--from", "myspace"], ["check", "x.json", "--body-format=rtf"], ["render", "--example", "x.json"],
-    ])
+    @Test(
+        "usage errors exit 64 with the usage line",
+        arguments: [
+            ["render", "--preview", "many"], ["render", "--max-depth", "0"], ["render", "--sort=random"],
+            ["render", "--bogus"], ["render", "-o"], ["frobnicate"], ["check"], ["render", "--smart=yes"],
+            ["render", "-", "-"], ["render", "--hard-breaks", "--no-hard-breaks"], ["render", "--locale", "xx"],
+            ["render", "--from", "myspace"], ["check", "x.json", "--body-format=rtf"], ["render", "--example", "x.json"],
+        ])
     func usageErrors(_ arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 64)
@@ -269,10 +285,11 @@ struct CLITests {
         let help = spec.help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(try run(["help", "render"]).out.contains(spec.help.split(separator: "\n")[0]))
         // Keys shown as key=value, and the lists of comment keys and thread keys.
-        var listed = Set(help.split(separator: " ").compactMap { word -> String? in
-            guard let equals = word.firstIndex(of: "=") else { return nil }
-            return word[..<equals].split(separator: ",").last.map(String.init)
-        })
+        var listed = Set(
+            help.split(separator: " ").compactMap { word -> String? in
+                guard let equals = word.firstIndex(of: "=") else { return nil }
+                return word[..<equals].split(separator: ",").last.map(String.init)
+            })
         let commentKeys = try #require(help.range(of: "(comment keys: ")).upperBound
         listed.formUnion(help[commentKeys...].prefix { $0 != ";" }.split(separator: " ").map(String.init))
         let threadKeys = try #require(help.range(of: "thread.title=$.title (")).upperBound
@@ -329,7 +346,8 @@ struct CLITests {
         let good = try write(#"[{"id": "a", "author": "x"}, {"id": "b", "parent_id": "gone"}, {"id": "c", "parent_id": "c"}]"#, "good.json", in: folder)
         let result = try run(["check", good])
         #expect(result.status == 0)
-        #expect(result.out == "\(good): ok: 3 comments, 1 person, 1 level; 1 orphan, 1 cycle broken, 0 duplicates, 0 deleted comments left out\n"
+        #expect(
+            result.out == "\(good): ok: 3 comments, 1 person, 1 level; 1 orphan, 1 cycle broken, 0 duplicates, 0 deleted comments left out\n"
                 + "\(good): read as a Threadfold thread: 0 of 3 comments with a body, 1 with an author, 0 with a time\n")
         #expect(result.err.contains("$[1]: is a reply to \"gone\""))
         let dup = try write(#"[{"id": "a"}, {"id": "a"}]"#, "dup.json", in: folder)
@@ -369,7 +387,8 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let statuses = (1...2).map { n -> String in
             let parent = n == 1 ? "null" : #""1""#
-            return #"{"id": "\#(n)", "account": {"acct": "u\#(n)", "url": "https://social.example/@u\#(n)"}, "content": "<p>only for followers \#(n)</p>", "in_reply_to_id": \#(parent), "visibility": "private", "created_at": "2024-01-01T00:00:0\#(n)Z"}"#
+            return
+                #"{"id": "\#(n)", "account": {"acct": "u\#(n)", "url": "https://social.example/@u\#(n)"}, "content": "<p>only for followers \#(n)</p>", "in_reply_to_id": \#(parent), "visibility": "private", "created_at": "2024-01-01T00:00:0\#(n)Z"}"#
         }
         let input = try write("[" + statuses.joined(separator: ", ") + "]", "private.json", in: folder)
         let render = try run(["render", input, "-o", "site"], in: folder)
@@ -392,7 +411,9 @@ struct CLITests {
         #expect(check.out.contains("issue.json: read as GitHub issue or pull request comments (/repos/<owner>/<repo>/issues/<n>/comments): 5 of 5 comments"))
         #expect(check.err.contains("context.json:239:7: warning: $.context.descendants[1].visibility: is a direct message; left out"))
         // Comments the export counts but lacks: a located note each, which --strict=notArchived can fail on.
-        #expect(check.err.contains(": note: $.issue.comments: 1 of 6 comments is not in this export; page through /repos/threadfold-example/forum-archive/issues/128/comments?per_page=100&page=1, 2, … for the rest"))
+        #expect(
+            check.err.contains(
+                ": note: $.issue.comments: 1 of 6 comments is not in this export; page through /repos/threadfold-example/forum-archive/issues/128/comments?per_page=100&page=1, 2, … for the rest"))
         #expect(check.err.contains(": note: $.post_view.counts.comments: 3 of 11 comments are not in this export"))
         #expect(try run(["check", "--strict=notArchived", files[2]]).status == 2)
         let folder = try temporaryFolder()

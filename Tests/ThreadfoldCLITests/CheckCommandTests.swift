@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldCLI
 
 /// `threadfold check` on dumps, as a process: read as `build` reads them, streamed through a
@@ -39,7 +40,8 @@ struct CheckCommandTests {
         let label = "\(dumps[0]) + \(dumps[1])"
         #expect(lines[0].hasPrefix("\(label): ok: 13 threads, 145 comments; at most "), "\(lines[0])")
         #expect(lines[0].hasSuffix(" deleted comments left out (--all lists each thread)"))
-        #expect(lines[1].hasPrefix("\(label): read as a Reddit dump (comments with link_id, or submissions): ")
+        #expect(
+            lines[1].hasPrefix("\(label): read as a Reddit dump (comments with link_id, or submissions): ")
                 && lines[1].contains(" of 161 comments with a body"))
         #expect(checked.err.contains("\(dumps[0]): note: read as a Reddit dump (comments with link_id, or submissions); --from reddit says so explicitly"))
         let built = try cli.run(["build", "-q", "--no-fsync", "-o", "site"] + dumps, in: folder)
@@ -108,9 +110,10 @@ struct CheckCommandTests {
         let bytes: [UInt8]
         if streamed {
             // Many blocks: its first lines come out, and it is checked as a dump until the cut.
-            let text = (0..<3_000).map { i in
-                #"{"id": "c\#(i)", "link_id": "t3_\#(i % 40)", "parent_id": "t3_\#(i % 40)", "author": "u\#(i % 7)", "body": "comment \#(i)", "created_utc": \#(1_700_000_000 + i)}"#
-            }.joined(separator: "\n") + "\n"
+            let text =
+                (0..<3_000).map { i in
+                    #"{"id": "c\#(i)", "link_id": "t3_\#(i % 40)", "parent_id": "t3_\#(i % 40)", "author": "u\#(i % 7)", "body": "comment \#(i)", "created_utc": \#(1_700_000_000 + i)}"#
+                }.joined(separator: "\n") + "\n"
             bytes = ZstdFrame.stored(Array(text.utf8))
         } else {
             bytes = try TestData.bytes("dumps/RC_sample.zst")

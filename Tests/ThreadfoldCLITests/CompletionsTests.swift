@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldCLI
 
 /// `threadfold completions bash|zsh|fish`: each script parses in its shell, and bash's and fish's
@@ -30,8 +31,9 @@ struct CompletionsTests {
     /// What fish offers for the command line `line`, in `folder`: the words, without descriptions.
     func fish(_ script: String, _ line: String, in folder: URL) throws -> [String] {
         let shell = try #require(ExternalTools.path(of: "fish"), "fish is missing: apt-get install fish (make test does)")
-        let result = try cli.run(["-c", "source $argv[1]; complete -C $argv[2]", script, line], in: folder,
-                                 executable: URL(fileURLWithPath: shell))
+        let result = try cli.run(
+            ["-c", "source $argv[1]; complete -C $argv[2]", script, line], in: folder,
+            executable: URL(fileURLWithPath: shell))
         #expect(result.status == 0, "\(result.err)")
         return result.out.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     }
@@ -84,8 +86,9 @@ struct CompletionsTests {
         #expect(try bash(file, ["threadfold", "help", "m"], in: folder) == ["merge"])
     }
 
-    @Test("fish: the script parses, and completes subcommands, each one's options and every value word of the tables",
-          .enabled(if: ExternalTools.canRun("fish")))
+    @Test(
+        "fish: the script parses, and completes subcommands, each one's options and every value word of the tables",
+        .enabled(if: ExternalTools.canRun("fish")))
     func fishCompletes() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -107,8 +110,9 @@ struct CompletionsTests {
         #expect(try fish(file, "threadfold completions ", in: folder).sorted() == ["bash", "fish", "zsh"])
     }
 
-    @Test("zsh: the script parses, and each subcommand's function names every option and value word",
-          .enabled(if: ExternalTools.canRun("zsh")))
+    @Test(
+        "zsh: the script parses, and each subcommand's function names every option and value word",
+        .enabled(if: ExternalTools.canRun("zsh")))
     func zsh() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

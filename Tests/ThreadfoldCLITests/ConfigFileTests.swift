@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ThreadfoldCLI
+import Testing
 import ThreadfoldKit
+
+@testable import ThreadfoldCLI
 
 /// `threadfold.json`: the same options for every build, shard, merge and check.
 @Suite("threadfold.json")
@@ -52,8 +53,11 @@ struct ConfigFileTests {
         try cli.write(Self.config, "threadfold.json", in: folder)
         let configured = try cli.run(["build"], in: folder)
         #expect(configured.status == 0 && configured.out.isEmpty, "quiet from the build object: \(configured.out)\(configured.err)")
-        let flagged = try cli.run(["build", "--no-config", "-q", "--no-fsync", "--title", "Config forum", "--per-page", "5", "--sections", "category",
-                                   "--orders", "oldest,top", "-o", "flags", "archive.jsonl", "thread.json", "nested.json"], in: folder)
+        let flagged = try cli.run(
+            [
+                "build", "--no-config", "-q", "--no-fsync", "--title", "Config forum", "--per-page", "5", "--sections", "category",
+                "--orders", "oldest,top", "-o", "flags", "archive.jsonl", "thread.json", "nested.json",
+            ], in: folder)
         #expect(flagged.status == 0, "\(flagged.err)")
         let published = pages(folder.appendingPathComponent("public"))
         #expect(!published.isEmpty && published == pages(folder.appendingPathComponent("flags")))
@@ -81,16 +85,18 @@ struct ConfigFileTests {
         #expect(joined.keys.filter { $0.hasPrefix("s/") }.sorted() == whole.keys.filter { $0.hasPrefix("s/") }.sorted())
     }
 
-    @Test("a wrong key or value is a usage error at the file's line and column, with what was expected", arguments: [
-        (#"{"titel": "x"}"#, #"threadfold.json:1:2: "titel": no subcommand has an option of that name; expected a long option as typed on the command line (did you mean "title"?)"#),
-        ("{\n  \"build\": {\"per-page\": true}}", #"threadfold.json:2:25: "per-page": found true; expected --per-page's <n> as a string (or a number)"#),
-        (#"{"render": {"sections": "category"}}"#, #"threadfold.json:1:13: "sections": 'render' has no option of that name; expected a long option as typed on the command line"#),
-        (#"{"quiet": "yes"}"#, #"threadfold.json:1:11: "quiet": found a string; expected true or false (it is a flag)"#),
-        (#"{"inputs": "a.json"}"#, #"threadfold.json:1:12: "inputs": found a string; expected an array of paths"#),
-        (#"{"build": []}"#, #"threadfold.json:1:11: "build": found an array; expected an object of build's options"#),
-        (#"["title"]"#, #"threadfold.json:1:1: found an array; expected an object of options, like {"title": "My forum"}"#),
-        (#"{"title": "x",}"#, #"threadfold.json:1:15: found '}'; expected a member name in double quotes"#),
-    ])
+    @Test(
+        "a wrong key or value is a usage error at the file's line and column, with what was expected",
+        arguments: [
+            (#"{"titel": "x"}"#, #"threadfold.json:1:2: "titel": no subcommand has an option of that name; expected a long option as typed on the command line (did you mean "title"?)"#),
+            ("{\n  \"build\": {\"per-page\": true}}", #"threadfold.json:2:25: "per-page": found true; expected --per-page's <n> as a string (or a number)"#),
+            (#"{"render": {"sections": "category"}}"#, #"threadfold.json:1:13: "sections": 'render' has no option of that name; expected a long option as typed on the command line"#),
+            (#"{"quiet": "yes"}"#, #"threadfold.json:1:11: "quiet": found a string; expected true or false (it is a flag)"#),
+            (#"{"inputs": "a.json"}"#, #"threadfold.json:1:12: "inputs": found a string; expected an array of paths"#),
+            (#"{"build": []}"#, #"threadfold.json:1:11: "build": found an array; expected an object of build's options"#),
+            (#"["title"]"#, #"threadfold.json:1:1: found an array; expected an object of options, like {"title": "My forum"}"#),
+            (#"{"title": "x",}"#, #"threadfold.json:1:15: found '}'; expected a member name in double quotes"#),
+        ])
     func errors(_ text: String, _ message: String) throws {
         let folder = try project()
         defer { try? FileManager.default.removeItem(at: folder) }

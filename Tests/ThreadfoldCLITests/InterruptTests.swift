@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldCLI
 @testable import ThreadfoldKit
 
@@ -47,8 +48,9 @@ struct InterruptTests {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("staging") || $0.contains(".old-") }
     }
 
-    @Test("on tmpfs, incremental builds killed at any moment (the spare's cleanup included) never leave a spare that is trusted wrongly",
-          .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/shm"), "needs /dev/shm (tmpfs)"))
+    @Test(
+        "on tmpfs, incremental builds killed at any moment (the spare's cleanup included) never leave a spare that is trusted wrongly",
+        .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/shm"), "needs /dev/shm (tmpfs)"))
     func killsOnTmpfs() throws {
         let folder = URL(fileURLWithPath: "/dev/shm").appendingPathComponent("tf-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -106,12 +108,14 @@ struct InterruptTests {
         (0..<comments).map { i in
             let thread = i % threads
             let parent = i < threads ? "t3_\(thread)" : "t1_c\(i - threads)"
-            return #"{"id": "c\#(i)", "link_id": "t3_\#(thread)", "parent_id": "\#(parent)", "author": "u\#(i % 97)", "body": "Comment \#(i) with some words in it to make the line a realistic length for a dump of a forum", "created_utc": \#(1_700_000_000 + i)}"#
+            return
+                #"{"id": "c\#(i)", "link_id": "t3_\#(thread)", "parent_id": "\#(parent)", "author": "u\#(i % 97)", "body": "Comment \#(i) with some words in it to make the line a realistic length for a dump of a forum", "created_utc": \#(1_700_000_000 + i)}"#
         }.joined(separator: "\n") + "\n"
     }
 
-    @Test("a dump build killed while it spills or renders leaves its spill inside the staging folder, which the next build removes; SIGTERM and SIGINT remove both at once",
-          arguments: [SIGKILL, SIGTERM, SIGINT])
+    @Test(
+        "a dump build killed while it spills or renders leaves its spill inside the staging folder, which the next build removes; SIGTERM and SIGINT remove both at once",
+        arguments: [SIGKILL, SIGTERM, SIGINT])
     func killedDump(_ signal: Int32) throws {
         let folder = try cli.temporaryFolder()
         let path = try cli.write(dump(12_000, threads: 150), "RC_test.jsonl", in: folder)
@@ -206,16 +210,20 @@ struct InterruptTests {
         return read()
     }
 
-    @Test("attack: a hung pagefind that starts a grandchild is ended by --search-timeout with an error naming pagefind and the timeout; its whole group is dead and nothing is published or left beside the site")
+    @Test(
+        "attack: a hung pagefind that starts a grandchild is ended by --search-timeout with an error naming pagefind and the timeout; its whole group is dead and nothing is published or left beside the site"
+    )
     func hungPagefind() throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = try hangingPagefind(in: folder)
         let path = try cli.write(threads(5), "all.jsonl", in: folder)
-        let run = try cli.run(["build", path, "-o", "site", "--search", "pagefind", "--search-timeout", "2s", "--no-fsync"],
-                              in: folder, environment: environment)
+        let run = try cli.run(
+            ["build", path, "-o", "site", "--search", "pagefind", "--search-timeout", "2s", "--no-fsync"],
+            in: folder, environment: environment)
         #expect(run.status == 1)
-        #expect(run.err.hasPrefix("pagefind: error: did not finish indexing the site within 2s, the search timeout; it was stopped with everything it started, and nothing was published"), "\(run.err)")
+        #expect(
+            run.err.hasPrefix("pagefind: error: did not finish indexing the site within 2s, the search timeout; it was stopped with everything it started, and nothing was published"), "\(run.err)")
         #expect(!run.err.contains("staging"))
         let pids = pagefindPids(in: folder)
         defer { for pid in pids { kill(pid, SIGKILL) } }

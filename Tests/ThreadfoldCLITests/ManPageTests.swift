@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldCLI
 
 /// `threadfold help --man`: threadfold(1), with a part per subcommand holding every option of its

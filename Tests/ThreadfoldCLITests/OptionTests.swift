@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ThreadfoldCLI
+import Testing
 import ThreadfoldKit
+
+@testable import ThreadfoldCLI
 
 /// Typed options (`Option`, `Flag`, `Repeatable`): one helper per kind of value, each option
 /// declared once in a table, and read by its declaration.
@@ -34,7 +35,7 @@ struct OptionTests {
     @Test("every enum choice takes its cases and refuses another word in one message listing allCases in order")
     func choices() throws {
         let problems: [String: String?] = [
-            "--from": nil, // checked below: its cases are SourceFormat.named
+            "--from": nil,  // checked below: its cases are SourceFormat.named
             "--body-format": Self.choiceProblem(SharedOptions.bodyFormat),
             "--sort": Self.choiceProblem(SharedOptions.sort),
             "--reply-sort": Self.choiceProblem(SharedOptions.replySort),
@@ -66,8 +67,9 @@ struct OptionTests {
     func listOfChoices() throws {
         #expect(BuildCommand.orders.spec.kind == .listOf(CommentOrder.allCases.map(\.rawValue)))
         #expect(try BuildCommand.orders.parse("top, oldest") == [.top, .oldest])
-        #expect(Self.message(BuildCommand.orders, "oldest,best")
-            == "'--orders' takes a list of oldest, newest, top and input, like oldest,newest,top; found 'best'")
+        #expect(
+            Self.message(BuildCommand.orders, "oldest,best")
+                == "'--orders' takes a list of oldest, newest, top and input, like oldest,newest,top; found 'best'")
         #expect(Self.message(BuildCommand.orders, "top,top") == "'--orders' names 'top' twice")
     }
 
@@ -77,17 +79,20 @@ struct OptionTests {
         #expect(Self.message(BuildCommand.perPage, "0") == "'--per-page' must be a whole number from 1 to 100000; found '0'")
         #expect(Self.message(SharedOptions.preview, "-1") == "'--preview' must be a whole number 0 or more; found '-1'")
         #expect(try SharedOptions.maxWindow.parse("1K") == 1024 && SharedOptions.maxDecompressed.parse("256MiB") == 256 << 20)
-        #expect(Self.message(SharedOptions.maxWindow, "100")
-            == "'--max-window' must be a size from 1024 bytes to 2 GiB, as bytes or with KiB, MiB or GiB (e.g. 256MiB); found '100'")
+        #expect(
+            Self.message(SharedOptions.maxWindow, "100")
+                == "'--max-window' must be a size from 1024 bytes to 2 GiB, as bytes or with KiB, MiB or GiB (e.g. 256MiB); found '100'")
         #expect(try BuildCommand.searchTimeout.parse("10m") == 600 && BuildCommand.searchTimeout.parse("90") == 90)
-        #expect(Self.message(BuildCommand.searchTimeout, "8d")
-            == "'--search-timeout' must be a duration above 0 and at most a week: seconds, or a number with s, m or h, like 90s or 10m; found '8d'")
+        #expect(
+            Self.message(BuildCommand.searchTimeout, "8d")
+                == "'--search-timeout' must be a duration above 0 and at most a week: seconds, or a number with s, m or h, like 90s or 10m; found '8d'")
     }
 
     @Test("flags, values and repeated values are read by their declarations")
     func typedReads() throws {
-        let parsed = try parseArguments(["-q", "--per-page=7", "--exclude", "*.bak", "--exclude", "drafts/", "--sort", "top", "x.json"],
-                                        specs: BuildCommand.command.options)
+        let parsed = try parseArguments(
+            ["-q", "--per-page=7", "--exclude", "*.bak", "--exclude", "drafts/", "--sort", "top", "x.json"],
+            specs: BuildCommand.command.options)
         #expect(parsed[SharedOptions.quiet] && !parsed[BuildCommand.authors])
         #expect(try parsed[BuildCommand.perPage] == 7 && parsed[BuildCommand.title] == nil)
         #expect(try parsed[SharedOptions.sort] == .top && parsed.given(SharedOptions.sort) == "top")
@@ -120,7 +125,8 @@ struct OptionTests {
                     first[spec.long] = (command.name, spec)
                     continue
                 }
-                let same = seen.short == spec.short && seen.value == spec.value && seen.kind == spec.kind
+                let same =
+                    seen.short == spec.short && seen.value == spec.value && seen.kind == spec.kind
                     && seen.repeatable == spec.repeatable && seen.bare?.value == spec.bare?.value && seen.bare?.choices == spec.bare?.choices
                 #expect(same, "--\(spec.long) differs between \(name) and \(command.name)")
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ThreadfoldKit
 
 /// `make dist`'s Debian package and tarball, which `make test` writes into .build/dist-test:
@@ -14,14 +14,15 @@ struct PackageTests {
     static let tarball = DistTest.tarball
 
     /// Every file the package installs, under /usr.
-    static let files = [
-        "usr/bin/threadfold",
-        "usr/share/man/man1/threadfold.1.gz",
-        "usr/share/bash-completion/completions/threadfold",
-        "usr/share/zsh/vendor-completions/_threadfold",
-        "usr/share/fish/vendor_completions.d/threadfold.fish",
-        "usr/share/doc/threadfold/copyright",
-    ] + schemas.map { "usr/share/threadfold/" + $0 }
+    static let files =
+        [
+            "usr/bin/threadfold",
+            "usr/share/man/man1/threadfold.1.gz",
+            "usr/share/bash-completion/completions/threadfold",
+            "usr/share/zsh/vendor-completions/_threadfold",
+            "usr/share/fish/vendor_completions.d/threadfold.fish",
+            "usr/share/doc/threadfold/copyright",
+        ] + schemas.map { "usr/share/threadfold/" + $0 }
 
     /// docs/*.schema.json.
     static var schemas: [String] {
@@ -61,8 +62,9 @@ struct PackageTests {
         #expect(files.first { $0.hasSuffix("usr/bin/threadfold") }?.hasPrefix("-rwxr-xr-x") == true)
     }
 
-    @Test("the packaged binary renders the example with the Swift toolchain hidden; the test's own build cannot",
-          .enabled(if: getuid() == 0 || ExternalTools.inCI, "needs root, for unshare -m and mount"))
+    @Test(
+        "the packaged binary renders the example with the Swift toolchain hidden; the test's own build cannot",
+        .enabled(if: getuid() == 0 || ExternalTools.inCI, "needs root, for unshare -m and mount"))
     func withoutSwift() throws {
         try #require(FileManager.default.fileExists(atPath: Self.package.path), "no \(Self.package.path): make test builds it (make dist)")
         let folder = try cli.temporaryFolder()
@@ -90,7 +92,8 @@ struct PackageTests {
         #expect(listing.status == 0)
         let files = listing.output.split(separator: "\n").filter { $0.hasPrefix("-") }.map { String($0.split(separator: " ").last!) }
         let top = "threadfold-\(Threadfold.version)/"
-        let expected = Self.files.map { top + $0.dropFirst("usr/".count) }
+        let expected =
+            Self.files.map { top + $0.dropFirst("usr/".count) }
             .map { $0.replacingOccurrences(of: "zsh/vendor-completions", with: "zsh/site-functions") } + [top + "INSTALL"]
         #expect(Set(files) == Set(expected))
         let install = try ExternalTools.run("/usr/bin/env", ["tar", "-xzOf", Self.tarball.path, top + "INSTALL"])
@@ -107,9 +110,10 @@ struct PackageTests {
     static func toolchain() -> String? {
         // Read to the end: /proc files say they are empty.
         guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile(),
-              let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
-              let path = line.split(separator: " ").last,
-              let range = path.range(of: "/usr/lib/swift/") else { return nil }
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+            let path = line.split(separator: " ").last,
+            let range = path.range(of: "/usr/lib/swift/")
+        else { return nil }
         return String(path[..<range.lowerBound])
     }
 }

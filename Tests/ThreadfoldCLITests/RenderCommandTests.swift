@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldCLI
 
 /// `threadfold render` on dumps, as a process: read together as `build` reads them, streamed
@@ -49,7 +50,8 @@ struct RenderCommandTests {
         let again = try render(["-q", "-o", "again"] + dumps, in: folder)
         #expect(again.status == 0 && again.out.isEmpty && again.err.isEmpty, "\(again.err)")
         for name in pages {
-            #expect(FileManager.default.contents(atPath: folder.appendingPathComponent("site/" + name).path)
+            #expect(
+                FileManager.default.contents(atPath: folder.appendingPathComponent("site/" + name).path)
                     == FileManager.default.contents(atPath: folder.appendingPathComponent("again/" + name).path), "\(name)")
         }
     }

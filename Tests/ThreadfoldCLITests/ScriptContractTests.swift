@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ThreadfoldCLI
+import Testing
 import ThreadfoldKit
+
+@testable import ThreadfoldCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The command-line contract a build script relies on, beyond exit codes: report paths, empty

@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ThreadfoldCLI
+import Testing
 import ThreadfoldKit
+
+@testable import ThreadfoldCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a build script relies on: exit codes, reports, and a quiet terminal.
@@ -172,12 +174,14 @@ struct ScriptTests {
         #expect(RenderCommand.inputProblem(both, inputIsTerminal: true)?.contains("found inputs too: a.json") == true)
     }
 
-    @Test("scripts: preview reports a browser that did not start, with the command, the reason and the URL; exit 1 unless --no-open",
-          arguments: [("missing", "is not an executable file"), ("exits 3", "exited with status 3")])
+    @Test(
+        "scripts: preview reports a browser that did not start, with the command, the reason and the URL; exit 1 unless --no-open",
+        arguments: [("missing", "is not an executable file"), ("exits 3", "exited with status 3")])
     func previewBrowserFails(_ browser: String, _ reason: String) throws {
         let folder = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let command = browser == "missing"
+        let command =
+            browser == "missing"
             ? folder.appendingPathComponent("nonexistent").path
             : try cli.write("#!/bin/sh\nexit 3\n", "browser.sh", in: folder)
         if browser != "missing" { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: command) }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ThreadfoldCLI
+import Testing
 import ThreadfoldKit
+
+@testable import ThreadfoldCLI
 
 /// `threadfold theme DIR`, as a process: the built-in theme written out, read back byte for byte,
 /// never written over or through a link without being asked.
@@ -22,8 +23,11 @@ struct ThemeCommandTests {
         #expect(theme.status == 0 && theme.err.isEmpty, "\(theme.err)")
         #expect(theme.out.contains("--templates theme/templates --assets theme/assets"), "\(theme.out)")
         let templates = cli.files(folder.appendingPathComponent("theme/templates"))
-        #expect(templates == ["author.mustache", "comment.mustache", "index.mustache", "locales", "notice.mustache", "page.mustache", "poll.mustache",
-                              "replies.mustache", "search-box.mustache", "search.mustache", "thread-item.mustache"])
+        #expect(
+            templates == [
+                "author.mustache", "comment.mustache", "index.mustache", "locales", "notice.mustache", "page.mustache", "poll.mustache",
+                "replies.mustache", "search-box.mustache", "search.mustache", "thread-item.mustache",
+            ])
         #expect(cli.files(folder.appendingPathComponent("theme/templates/locales")) == ["en.json", "zh-Hans.json"])
         #expect(cli.files(folder.appendingPathComponent("theme/assets")) == ["threadfold-search.js", "threadfold.css", "threadfold.js"])
         let css = try Data(contentsOf: Self.repository.appendingPathComponent("Public/threadfold.css"))

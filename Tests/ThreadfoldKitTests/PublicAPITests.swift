@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The library's public surface, pinned: every public symbol of ThreadfoldKit, as the toolchain's
 /// swift-symbolgraph-extract reads it from the module the tests were built with, listed one a line
@@ -16,8 +16,9 @@ struct PublicAPITests {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("Modules").path
     }
 
-    @Test("the public symbols are the listing in docs/api/ThreadfoldKit.txt",
-          .enabled(if: ExternalTools.runs(when: ExternalTools.path(of: "swift-symbolgraph-extract") != nil)))
+    @Test(
+        "the public symbols are the listing in docs/api/ThreadfoldKit.txt",
+        .enabled(if: ExternalTools.runs(when: ExternalTools.path(of: "swift-symbolgraph-extract") != nil)))
     func surface() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-api-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -33,7 +34,9 @@ struct PublicAPITests {
         let expected = (try? String(contentsOf: Self.baseline, encoding: .utf8)) ?? ""
         let got = Set(listing.split(separator: "\n")), want = Set(expected.split(separator: "\n"))
         let unchanged = got == want
-        #expect(unchanged, """
+        #expect(
+            unchanged,
+            """
             the public API changed; if that is meant, run RECORD_API=1 swift test --filter PublicAPI and commit docs/api/ThreadfoldKit.txt
             added: \(got.subtracting(want).sorted().joined(separator: "\n       "))
             removed: \(want.subtracting(got).sorted().joined(separator: "\n         "))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ThreadfoldKit
 
 /// The library's public face, `Threadfold.buildSite`, as another package calls it.
@@ -12,8 +12,9 @@ struct ThreadfoldTests {
         let own = try ArchiveFixture.write(ArchiveFixture.thread(id: "a"), "in/a.json", in: folder)
         let reddit = folder.appendingPathComponent("in/reddit.json")
         try Data(TestData.bytes("fixtures/reddit-listing/comments.json")).write(to: reddit)
-        let report = try Threadfold.buildSite(inputs: [own, reddit.path], output: folder.appendingPathComponent("site"),
-                                              options: BuildOptions(jobs: 1, durable: false))
+        let report = try Threadfold.buildSite(
+            inputs: [own, reddit.path], output: folder.appendingPathComponent("site"),
+            options: BuildOptions(jobs: 1, durable: false))
         #expect(report.formats == ["threadfold": 1, "reddit": 1])
     }
 

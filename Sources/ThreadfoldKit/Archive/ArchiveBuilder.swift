@@ -32,8 +32,10 @@ package struct ArchiveBuilder: Sendable {
     /// Seconds Pagefind may run (`Pagefind.index`).
     package var searchTimeout: Double = 600
 
-    package init(units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(
+        units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.units = units
         self.output = output
         self.options = options
@@ -121,8 +123,9 @@ package struct ArchiveBuilder: Sendable {
         }
 
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
-        let context = WorkerContext(units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
-                                    progress: ThreadProgress())
+        let context = WorkerContext(
+            units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
+            progress: ThreadProgress())
         let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps, progress: progress)
         // An incremental build keeps its spill beside the site: the next one writes only what changed.
         if let spill = dumps?.spill { if incremental { staging.keep(spill) } else { spill.remove() } }
@@ -179,8 +182,10 @@ package struct ArchiveBuilder: Sendable {
     /// Opens the staging folder (recycling the spare in an incremental build) while the dumps
     /// are partitioned into their spill; nil when the output is refused, with the reason and the
     /// inputs' own problems in `report`.
-    private func begin(dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String, renderer: ThreadRenderer,
-                       report: inout Report) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
+    private func begin(
+        dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String, renderer: ThreadRenderer,
+        report: inout Report
+    ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
         var spare: Manifest?
         // Dumps are streamed once into spill partitions of whole threads (inside the staging
         // folder, so a failed or killed build leaves none behind), while the recycled spare is cleaned.
@@ -190,11 +195,13 @@ package struct ArchiveBuilder: Sendable {
             // An incremental build recycles the spare (the site from two builds ago) whenever it has
             // a manifest: files it vouches for are kept when their bytes are unchanged, and with
             // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
-            staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(keepSpare: incremental, recycle: { read in
-                guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
-                spare = manifest
-                return manifest.stamps
-            }, meanwhile: dumpFiles.isEmpty ? nil : { staging in partitioned = partition(dumpFiles, staging: staging) })
+            staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(
+                keepSpare: incremental,
+                recycle: { read in
+                    guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
+                    spare = manifest
+                    return manifest.stamps
+                }, meanwhile: dumpFiles.isEmpty ? nil : { staging in partitioned = partition(dumpFiles, staging: staging) })
         } catch {
             // Say what is wrong with the inputs too, so one run reports every problem.
             report.siteError = error
@@ -205,7 +212,8 @@ package struct ArchiveBuilder: Sendable {
         let spareUnits = spare?.settings == settings ? spare?.units : nil
         // The live site's manifest is read only when the recycled spare cannot serve: a unit
         // that changed in the last build is then rendered again rather than linked.
-        let previous = incremental && spareUnits == nil
+        let previous =
+            incremental && spareUnits == nil
             ? SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.init(bytes:)).flatMap { $0.settings == settings ? $0 : nil }
             : nil
         let base = Base(spare: spare, kept: staging.kept ?? [:], spareUnits: spareUnits, previous: previous)
@@ -239,7 +247,8 @@ package struct ArchiveBuilder: Sendable {
         }
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
         // The live site's table of dump partitions: the last build's input, to compare this one's with.
-        let table = base.exists && hasDumps
+        let table =
+            base.exists && hasDumps
             ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
             : nil
         let reuse = Reuse(spareUnits: base.spareUnits, previous: base.previous, kept: base.kept, dumps: table)
@@ -253,8 +262,10 @@ package struct ArchiveBuilder: Sendable {
     /// Every unit's threads, files and warnings, compact: a table per unit of work, in unit
     /// order, added to `report` as each result is let go; the listings read the summaries from
     /// the tables' own buffers. Sets the manifest's input files, and refuses a site of no thread.
-    private func collect(_ results: [UnitResult], dumps: DumpInputs?, settings: String, manifest: inout Manifest, plan: Plan,
-                         report: inout Report) -> (tables: [ManifestUnits], summaries: PackedSummaries, dumpTable: DumpTable?) {
+    private func collect(
+        _ results: [UnitResult], dumps: DumpInputs?, settings: String, manifest: inout Manifest, plan: Plan,
+        report: inout Report
+    ) -> (tables: [ManifestUnits], summaries: PackedSummaries, dumpTable: DumpTable?) {
         var results = results
         var tables: [ManifestUnits] = []
         // Messages about dumps come in the order of their files and lines, whatever partition found them.
@@ -288,8 +299,10 @@ package struct ArchiveBuilder: Sendable {
         report.threads = summaries.count
         // Threads with nothing to show are left out with a warning; a site of none is no site.
         if summaries.count == 0, shard == nil, report.errors.isEmpty, report.warnings.contains(where: { $0.kind == "emptyThread" }) {
-            report.errors.append(InputError(file: units.first?.display ?? "-",
-                                            message: "no thread has anything to show (each is named in a warning above); expected at least one thread with a comment or an opening post (nothing was published)"))
+            report.errors.append(
+                InputError(
+                    file: units.first?.display ?? "-",
+                    message: "no thread has anything to show (each is named in a warning above); expected at least one thread with a comment or an opening post (nothing was published)"))
         }
         return (tables, summaries, dumpTable)
     }
@@ -297,8 +310,10 @@ package struct ArchiveBuilder: Sendable {
     /// Writes the index, sections, feeds and sitemap (or a shard's `shard.json`), each file as it
     /// is rendered, or takes an earlier build's when the summaries and settings are unchanged.
     /// Returns the listing's paths.
-    private func writeListing(_ summaries: PackedSummaries, staging: SiteWriter.Staging, renderer: ThreadRenderer, base: Base,
-                              manifest: inout Manifest, report: inout Report) throws -> [String] {
+    private func writeListing(
+        _ summaries: PackedSummaries, staging: SiteWriter.Staging, renderer: ThreadRenderer, base: Base,
+        manifest: inout Manifest, report: inout Report
+    ) throws -> [String] {
         let ordered = ThreadSummary.sortedForIndex(summaries)
         report.threadPaths = ordered.map(\.path)
         var listing: [String] = []
@@ -308,7 +323,8 @@ package struct ArchiveBuilder: Sendable {
             listing.append(path)
             // An unchanged listing page keeps its file (and date) from an earlier build; an
             // asset of narrower mode is written afresh, never linked with another mode.
-            let reused = try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
+            let reused =
+                try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
                 && staging.link(path, expected: nil, bytes: bytes)
             let written = try !reused && staging.write(path, bytes, mode: mode)
             counts.append((path, written))
@@ -346,7 +362,8 @@ package struct ArchiveBuilder: Sendable {
     func reuseListing(digest: String, staging: SiteWriter.Staging, spare: Manifest?, previous: Manifest?) throws(SiteError) -> [String]? {
         if staging.recycled {
             guard let spare, spare.listingHash == digest, let kept = staging.kept,
-                  spare.listing.allSatisfy({ kept[$0] != nil }) else { return nil }
+                spare.listing.allSatisfy({ kept[$0] != nil })
+            else { return nil }
             return spare.listing
         }
         guard let previous, previous.listingHash == digest else { return nil }
@@ -355,8 +372,11 @@ package struct ArchiveBuilder: Sendable {
 
     /// Streams the dump files into a spill in the staging folder. Nil dumps when the spill
     /// cannot be made (its error is in the outcome).
-    func partition(_ files: [(path: String, display: String, form: DumpForm)], staging: SiteWriter.Staging)
-        -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
+    func partition(
+        _ files: [(path: String, display: String, form: DumpForm)], staging: SiteWriter.Staging
+    )
+        -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
+    {
         DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
             (count, bufferBytes) throws(SiteError) in
             try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
@@ -375,8 +395,10 @@ package struct ArchiveBuilder: Sendable {
     /// Carries out every unit's action: kept units at once, the rest on `jobs` workers, largest
     /// first (the sizes come from the stats taken before reading), so no long thread ends the
     /// run alone. Results are in unit order.
-    func work(_ actions: [Action], context: WorkerContext, hashes: [UInt64?], signatures: [String: Manifest.Signature],
-              dumps: DumpInputs?, progress: ((Int, Int) -> Void)?) -> [UnitResult] {
+    func work(
+        _ actions: [Action], context: WorkerContext, hashes: [UInt64?], signatures: [String: Manifest.Signature],
+        dumps: DumpInputs?, progress: ((Int, Int) -> Void)?
+    ) -> [UnitResult] {
         // Units first, then the dumps' partitions, each a unit of work.
         let partitions = dumps?.spill.sizes.dropLast().count ?? 0
         var results = [UnitResult?](repeating: nil, count: units.count + partitions)
@@ -408,7 +430,8 @@ package struct ArchiveBuilder: Sendable {
         let total = units.count { if case .dump = $0.source { false } else { true } } + (dumps?.threads.reduce(0, +) ?? 0)
         context.progress.done.store(total - pending.filter { $0 < units.count }.count - (dumps?.threads.reduce(0, +) ?? 0), ordering: .relaxed)
         let counter = context.progress
-        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { _ in report(counter.done.load(ordering: .relaxed), total) } }) { [pending, units] p -> UnitResult in
+        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { _ in report(counter.done.load(ordering: .relaxed), total) } }) {
+            [pending, units] p -> UnitResult in
             InputBudget.scope { work(unit: pending[p], units: units, actions: actions, context: context, hashes: hashes, dumps: dumps) }
         }
         for (p, i) in pending.enumerated() { results[i] = computed[p] }
@@ -499,8 +522,12 @@ package struct ArchiveBuilder: Sendable {
             guard let signature = signatures[path], signature.size > 0 else { continue }
             for manifest in manifests {
                 guard let state = manifest.files[Manifest.key(path)], state.size == signature.size, state.mtime == signature.mtime,
-                      state.inode == signature.inode else { continue }
-                if line < 0, state.lines == nil, let hash = UInt64(state.hash, radix: 16) { known[i] = hash; break }
+                    state.inode == signature.inode
+                else { continue }
+                if line < 0, state.lines == nil, let hash = UInt64(state.hash, radix: 16) {
+                    known[i] = hash
+                    break
+                }
                 if line >= 0, let lines = state.lines, lines.count == lineCounts[path], let hash = UInt64(lines[line], radix: 16) {
                     known[i] = hash
                     break
@@ -703,8 +730,9 @@ struct WorkerContext: Sendable {
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
             let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
-            try renderThreads(Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing), source: source,
-                              key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: unit.located)
+            try renderThreads(
+                Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing), source: source,
+                key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: unit.located)
         } catch {
             result.errors += unit.errors(error)
         }
@@ -717,8 +745,10 @@ struct WorkerContext: Sendable {
     ///
     /// With a shard, threads of other shards are left out by their folder, unless `sharded` says
     /// the input was split by shard already (a dump, by thread key, as it was read).
-    func renderThreads(_ imported: @autoclosure () throws -> ImportResult, source: String, key: String, hash: UInt64,
-                       sharded: Bool = false, into result: inout UnitResult, locate: (InputError) -> InputError) throws {
+    func renderThreads(
+        _ imported: @autoclosure () throws -> ImportResult, source: String, key: String, hash: UInt64,
+        sharded: Bool = false, into result: inout UnitResult, locate: (InputError) -> InputError
+    ) throws {
         let imported = try imported()
         if imported.detected { result.format = imported.format.rawValue }
         var summaries: [ThreadSummary] = []
@@ -759,8 +789,11 @@ struct WorkerContext: Sendable {
         result.comments += comments
         // The files are taken with their stamps as soon as they are written.
         let (files, stamps) = staging.take(written)
-        result.units.append(key: key, Manifest.Unit(hash: ContentHash.hex(hash), threads: summaries, files: files,
-                                                    warnings: warnings, comments: comments, stamps: stamps))
+        result.units.append(
+            key: key,
+            Manifest.Unit(
+                hash: ContentHash.hex(hash), threads: summaries, files: files,
+                warnings: warnings, comments: comments, stamps: stamps))
     }
 
     /// Whatever reading or rendering threw, as input errors put in place by `locate`.
@@ -780,8 +813,11 @@ struct WorkerContext: Sendable {
         // The error is the claiming thread's own, so a dump's unit puts it at its line; the message
         // names both inputs in one order, whichever claimed first.
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        throw InputError(file: source, path: "$.id",
-                         message: "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)")
+        throw InputError(
+            file: source, path: "$.id",
+            message:
+                "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
+        )
     }
 }
 

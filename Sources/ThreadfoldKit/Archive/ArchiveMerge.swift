@@ -99,8 +99,10 @@ package struct ArchiveMerge: Sendable {
             let names = threads.names().map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
             for bytes in names {
                 guard let folder = String(validating: bytes, as: UTF8.self) else {
-                    report.errors.append(InputError(file: threads.path(String(decoding: bytes, as: UTF8.self)),
-                                                    message: "is not a UTF-8 name; expected only the thread folders Threadfold writes"))
+                    report.errors.append(
+                        InputError(
+                            file: threads.path(String(decoding: bytes, as: UTF8.self)),
+                            message: "is not a UTF-8 name; expected only the thread folders Threadfold writes"))
                     continue
                 }
                 do {
@@ -125,14 +127,19 @@ package struct ArchiveMerge: Sendable {
             return nil
         }
         guard let described = root.read("shard.json", limit: 1 << 20), let document = try? JSONDocument(bytes: described.bytes),
-              document.kind(document.root) == .object else {
+            document.kind(document.root) == .object
+        else {
             report.errors.append(InputError(file: root.path("shard.json"), message: "is not JSON as a sharded build writes it; expected the output of a sharded build", hint: .shard))
             return nil
         }
         let settings = document.member(document.root, "settings").flatMap { document.kind($0) == .string ? document.string($0) : nil }
         guard settings == expected else {
-            report.errors.append(InputError(file: root.path("shard.json"), path: "$.settings",
-                                            message: "this shard was built with other options, templates or Threadfold version than this merge is given; expected every shard built, and the merge run, with the same options (a threadfold.json keeps them together)", hint: .shard))
+            report.errors.append(
+                InputError(
+                    file: root.path("shard.json"), path: "$.settings",
+                    message:
+                        "this shard was built with other options, templates or Threadfold version than this merge is given; expected every shard built, and the merge run, with the same options (a threadfold.json keeps them together)",
+                    hint: .shard))
             return nil
         }
         guard root.entry("t") != nil else { return nil }
@@ -144,8 +151,10 @@ package struct ArchiveMerge: Sendable {
 
     /// One thread folder of a shard: its summary, checked against its folder and against the
     /// other shards', and its files, each a regular file, to link.
-    private func take(_ folder: String, of shard: String, in threads: Folder, into gathered: inout Shards,
-                      report: inout ArchiveBuilder.Report) throws {
+    private func take(
+        _ folder: String, of shard: String, in threads: Folder, into gathered: inout Shards,
+        report: inout ArchiveBuilder.Report
+    ) throws {
         let display = threads.path(folder)
         let thread = try threads.folder(folder)
         guard let sidecar = thread.read("thread.json") else {
@@ -157,8 +166,10 @@ package struct ArchiveMerge: Sendable {
         // own names and paths are never used as they are.
         let derived = "t/" + ThreadPaths.folder(title: summary.title, id: CommentID(summary.id))
         guard summary.path == derived, "t/" + folder == derived else {
-            report.errors.append(InputError(file: display + "/thread.json", path: "$.path",
-                                            message: "found \"\(summary.path)\" in folder t/\(folder); expected \"\(derived)\", the folder of this thread's id and title"))
+            report.errors.append(
+                InputError(
+                    file: display + "/thread.json", path: "$.path",
+                    message: "found \"\(summary.path)\" in folder t/\(folder); expected \"\(derived)\", the folder of this thread's id and title"))
             return
         }
         if let other = gathered.owners[summary.path] {
@@ -171,10 +182,13 @@ package struct ArchiveMerge: Sendable {
         for file in Manifest.files(of: [summary]) {
             let parts = RelativePath.segments(file).dropFirst(2)
             guard SiteWriter.isSafeRelativePath(file),
-                  let directory = try? thread.folder(at: Array(parts.dropLast())),
-                  directory.entry(String(parts.last!))?.kind == .file else {
-                report.errors.append(InputError(file: threads.path(String(file.dropFirst(2))),
-                                                message: "is missing, a link or not a regular file; expected the page Threadfold wrote there"))
+                let directory = try? thread.folder(at: Array(parts.dropLast())),
+                directory.entry(String(parts.last!))?.kind == .file
+            else {
+                report.errors.append(
+                    InputError(
+                        file: threads.path(String(file.dropFirst(2))),
+                        message: "is missing, a link or not a regular file; expected the page Threadfold wrote there"))
                 return
             }
             gathered.links.append((file, source))

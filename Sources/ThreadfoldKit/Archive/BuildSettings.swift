@@ -25,7 +25,8 @@ enum BuildSettings {
             w.field("feedEntries", o.feedEntries)
             w.field("layout", o.layout.rawValue)
             w.field("search", o.search.rawValue)
-            w.key("authors"); w.bool(o.authors)
+            w.key("authors")
+            w.bool(o.authors)
             w.field("locale", o.render.locale)
         }
         return ContentHash.hex(ContentHash.hash(w.out, seed: resources.fingerprint()))
@@ -38,7 +39,8 @@ enum BuildSettings {
         w.object { w in
             w.field("version", Threadfold.version)
             w.field("shard", shard.map { "\($0.index)/\($0.count)" })
-            w.key("precompress"); w.bool(precompress)
+            w.key("precompress")
+            w.bool(precompress)
             write(options, into: &w)
         }
         return w.out
@@ -60,7 +62,8 @@ enum BuildSettings {
         w.field("feedEntries", o.feedEntries)
         w.field("sectionPreview", o.sectionPreview)
         w.field("search", o.search.rawValue)
-        w.key("authors"); w.bool(o.authors)
+        w.key("authors")
+        w.bool(o.authors)
     }
 
     static func write(_ o: RenderOptions, into w: inout JSONWriter) {
@@ -70,19 +73,23 @@ enum BuildSettings {
         w.object { w in
             w.field("sort", o.thread.sort.rawValue)
             w.field("replySort", o.thread.replySort?.rawValue)
-            w.key("allowDuplicates"); w.bool(o.thread.allowDuplicates)
+            w.key("allowDuplicates")
+            w.bool(o.thread.allowDuplicates)
         }
         w.key("layout")
         w.object { w in
             w.field("preview", o.layout.preview)
             w.field("openDepth", o.layout.openDepth)
             w.field("maxDepth", o.layout.maxDepth)
-            w.key("pageDepth"); o.layout.pageDepth.map { w.int($0) } ?? w.null()
+            w.key("pageDepth")
+            o.layout.pageDepth.map { w.int($0) } ?? w.null()
         }
         w.key("markdown")
         w.object { w in
-            w.key("smart"); w.bool(o.markdown.smart)
-            w.key("hardBreaks"); o.markdown.hardBreaks.map { w.bool($0) } ?? w.null()
+            w.key("smart")
+            w.bool(o.markdown.smart)
+            w.key("hardBreaks")
+            o.markdown.hardBreaks.map { w.bool($0) } ?? w.null()
             w.field("maxBytes", o.markdown.maxBytes)
             w.field("maxImageOpeners", o.markdown.maxImageOpeners)
             w.field("maxQuoteDepth", o.markdown.maxQuoteDepth)
@@ -96,12 +103,14 @@ enum BuildSettings {
     static func write(_ o: ImportOptions, into w: inout JSONWriter) {
         w.field("format", o.format.rawValue)
         w.field("bodyFormat", o.bodyFormat?.rawValue)
-        w.key("lenient"); w.bool(o.lenient)
+        w.key("lenient")
+        w.bool(o.lenient)
         w.key("categoryNames")
         w.object { w in
             for id in o.categoryNames.keys.sorted() { w.field(id, o.categoryNames[id]) }
         }
-        w.key("maxSkipped"); w.string(String(o.maxSkipped))
+        w.key("maxSkipped")
+        w.string(String(o.maxSkipped))
         w.key("mapping")
         guard let mapping = o.mapping else { return w.null() }
         w.object { w in

@@ -90,8 +90,10 @@ package struct DumpCheck: Sendable {
     package var errorsKept = ThreadDecoder.errorLimit
 
     /// The check of `units`' dumps (the `.dump` units; others are left out), in their order.
-    package init(units: [ArchiveUnit], importing: ImportOptions, thread: ThreadOptions = ThreadOptions(),
-                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(
+        units: [ArchiveUnit], importing: ImportOptions, thread: ThreadOptions = ThreadOptions(),
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         files = units.compactMap { unit in
             guard case .dump(let path, let form) = unit.source else { return nil }
             return (path, unit.display, form)
@@ -198,8 +200,10 @@ package struct DumpCheck: Sendable {
                     }
                     if eachThread {
                         let sorted = keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.warning)
-                        result.threads.append(CheckedThread(source: thread.source, id: checked.id, form: thread.form, counts: checked.counts,
-                                                            warnings: sorted, order: thread.order))
+                        result.threads.append(
+                            CheckedThread(
+                                source: thread.source, id: checked.id, form: thread.form, counts: checked.counts,
+                                warnings: sorted, order: thread.order))
                     } else {
                         for (key, warning) in keyed { result.warnings.add(warning, key: key) }
                     }
@@ -254,8 +258,10 @@ extension DumpInputs {
     /// Reads each thread of spill partition `p` (`forEachThread`) through its form's importer and
     /// hands `body` what it read. When the import or `body` throws, each error, located on its
     /// dump's line, goes to `failed` with its key among the dumps' messages (`places`).
-    func forEachImported(in p: Int, places: MessagePlaces, _ body: (ImportedThread) throws -> Void,
-                         failed: (_ key: [Int], _ error: InputError) -> Void) throws(SiteError) {
+    func forEachImported(
+        in p: Int, places: MessagePlaces, _ body: (ImportedThread) throws -> Void,
+        failed: (_ key: [Int], _ error: InputError) -> Void
+    ) throws(SiteError) {
         try forEachThread(in: p) { _, form, thread in
             let source = source(of: thread)
             let order = thread.order
@@ -272,8 +278,10 @@ extension DumpInputs {
 
     /// `partition` into a spill in a temporary folder of its own in `directory`, for the
     /// commands that have no staging folder to spill into (`check`, `render`).
-    static func partition(_ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, jobs: Int,
-                          temporaryIn directory: String) -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
+    static func partition(
+        _ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, jobs: Int,
+        temporaryIn directory: String
+    ) -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
         partition(files, importing: importing, shard: nil, jobs: jobs) { (count, bufferBytes) throws(SiteError) in
             try Spill.temporary(in: directory, count: count, bufferBytes: bufferBytes)
         }
@@ -291,8 +299,10 @@ struct FirstMessages: Sendable {
 
     /// The errors and warnings of a run over `files`, starting with the partition pass's (its
     /// errors, and the lines it skipped), and where messages stand among the dumps'.
-    static func start(_ outcome: DumpPartition.Outcome, files: [(path: String, display: String, form: DumpForm)],
-                      errorsKept: Int, warningsKept: Int) -> (errors: FirstMessages, warnings: FirstMessages, places: MessagePlaces) {
+    static func start(
+        _ outcome: DumpPartition.Outcome, files: [(path: String, display: String, form: DumpForm)],
+        errorsKept: Int, warningsKept: Int
+    ) -> (errors: FirstMessages, warnings: FirstMessages, places: MessagePlaces) {
         var errors = FirstMessages(limit: errorsKept)
         var warnings = FirstMessages(limit: warningsKept)
         let places = MessagePlaces(files: files)

@@ -105,14 +105,18 @@ struct DumpPartition {
         let fileHashes = files.enumerated().map { Self.fileHash(display: $0.element.display, form: $0.element.form, index: $0.offset) }
         var stories = StoryMap(limit: storyLimit)
         func mapFull(_ file: String, line: Int?) -> InputError {
-            InputError(file: file, line: line, message: "more Hacker News items than the story map holds (\(stories.limit) stories with replies, or as many items before their parent); expected a smaller dump")
+            InputError(
+                file: file, line: line,
+                message: "more Hacker News items than the story map holds (\(stories.limit) stories with replies, or as many items before their parent); expected a smaller dump")
         }
         var base: Int64 = 0
         var header = [UInt8](repeating: 0, count: Self.headerBytes)
         // The last partition holds Hacker News items whose parent comes later in the dump.
         let pending = spill.count - 1
-        func append(_ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
-                    _ origin: DumpOrigin) throws(SiteError) {
+        func append(
+            _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
+            _ origin: DumpOrigin
+        ) throws(SiteError) {
             if let shard, !shard.contains(threadKey: key) {
                 otherShards.insert(Array(key))
                 return
@@ -126,8 +130,10 @@ struct DumpPartition {
         }
         // A line whose key is read: into its thread's partition, or, for a Hacker News item whose
         // parent comes later in the dump, kept aside until every item is known.
-        func place(_ key: DumpForm.LineKey, keys: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
-                   gaps: UnsafeRawBufferPointer, hash: UInt64, _ origin: DumpOrigin) throws(SiteError) {
+        func place(
+            _ key: DumpForm.LineKey, keys: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
+            gaps: UnsafeRawBufferPointer, hash: UInt64, _ origin: DumpOrigin
+        ) throws(SiteError) {
             switch key {
             case .thread(let range):
                 try append(UnsafeBufferPointer(rebasing: keys[range]), line, gaps: gaps, hash: hash, origin)
@@ -196,8 +202,10 @@ struct DumpPartition {
                         }
                     }
                 }
-                func placeLines(_ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: KeyedLines,
-                                _ keyBytes: UnsafeBufferPointer<UInt8>, _ gaps: UnsafeRawBufferPointer) -> Bool {
+                func placeLines(
+                    _ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: KeyedLines,
+                    _ keyBytes: UnsafeBufferPointer<UInt8>, _ gaps: UnsafeRawBufferPointer
+                ) -> Bool {
                     for (entry, keyed) in zip(lines, keys.lines) {
                         let origin = DumpOrigin(file: index, line: entry.number, position: entry.position)
                         switch keyed.key {
@@ -222,9 +230,10 @@ struct DumpPartition {
                                 return false
                             }
                             do throws(SiteError) {
-                                try place(key, keys: keyBytes, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
-                                          gaps: UnsafeRawBufferPointer(rebasing: gaps[(Int(keyed.gapStart) * Self.gapBytes)..<(Int(keyed.gapEnd) * Self.gapBytes)]),
-                                          hash: keyed.hash, origin)
+                                try place(
+                                    key, keys: keyBytes, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
+                                    gaps: UnsafeRawBufferPointer(rebasing: gaps[(Int(keyed.gapStart) * Self.gapBytes)..<(Int(keyed.gapEnd) * Self.gapBytes)]),
+                                    hash: keyed.hash, origin)
                             } catch {
                                 siteError = error
                                 return false
@@ -235,7 +244,10 @@ struct DumpPartition {
                 }
                 var streamError: InputError?
                 do throws(InputError) {
-                    try stream.forEachLine(read: { fileBytes = $0; read(base + $0) }) { (line) throws(InputError) -> Bool in
+                    try stream.forEachLine(read: {
+                        fileBytes = $0
+                        read(base + $0)
+                    }) { (line) throws(InputError) -> Bool in
                         linesHere += 1
                         batch.append(line)
                         guard batch.lines.count >= Self.batchLines || batch.bytes.count >= Self.batchBytes else { return true }
@@ -257,7 +269,12 @@ struct DumpPartition {
                 if let siteError { throw siteError }
                 outcome.lines += linesHere
                 if options.lenient, linesHere > 0, Double(skippedHere) > options.maxSkipped * Double(linesHere) {
-                    outcome.errors.append(InputError(file: file.display, message: "\(skippedHere) of its \(Printable.count(linesHere, "line")) could not be read as \(file.form.described) (skipped), more than \(Int(options.maxSkipped * 100))%; expected a dump of that form (is this the right file, or the right form?)"))
+                    outcome.errors.append(
+                        InputError(
+                            file: file.display,
+                            message:
+                                "\(skippedHere) of its \(Printable.count(linesHere, "line")) could not be read as \(file.form.described) (skipped), more than \(Int(options.maxSkipped * 100))%; expected a dump of that form (is this the right file, or the right form?)"
+                        ))
                 }
                 if outcome.errors.count >= ThreadDecoder.errorLimit { break fileLoop }
             }
@@ -278,8 +295,9 @@ struct DumpPartition {
                     try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
                         try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(SiteError) in
                             try Self.withStoryKey(story) { (key) throws(SiteError) in
-                                try append(key, raw, gaps: UnsafeRawBufferPointer(gaps),
-                                           hash: Self.lineHash(UnsafeRawBufferPointer(raw), gaps: UnsafeRawBufferPointer(gaps)), record.origin)
+                                try append(
+                                    key, raw, gaps: UnsafeRawBufferPointer(gaps),
+                                    hash: Self.lineHash(UnsafeRawBufferPointer(raw), gaps: UnsafeRawBufferPointer(gaps)), record.origin)
                             }
                         }
                     }
@@ -304,8 +322,10 @@ struct DumpPartition {
     /// `fileHash`, and its line number and position there. It covers every byte of the record
     /// (`header`), so it is also the spill's chain digest.
     static func digest(_ digest: UInt64, line: UInt64, key: UInt64, file: UInt64, origin: DumpOrigin) -> UInt64 {
-        let words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (line.littleEndian, key.littleEndian, file.littleEndian,
-                                                               UInt64(origin.line).littleEndian, UInt64(origin.position).littleEndian)
+        let words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (
+            line.littleEndian, key.littleEndian, file.littleEndian,
+            UInt64(origin.line).littleEndian, UInt64(origin.position).littleEndian
+        )
         return withUnsafeBytes(of: words) { ContentHash.hash($0, seed: digest) }
     }
 
@@ -376,9 +396,9 @@ struct DumpPartition {
         /// The gaps as a record holds them: each one's two fields as 32-bit little-endian integers.
         var spilledGaps: [JSONScan.Gap] {
             #if _endian(big)
-            return gaps.map { JSONScan.Gap(at: $0.at.littleEndian, columns: $0.columns.littleEndian) }
+                return gaps.map { JSONScan.Gap(at: $0.at.littleEndian, columns: $0.columns.littleEndian) }
             #else
-            return gaps
+                return gaps
             #endif
         }
     }
@@ -390,8 +410,10 @@ struct DumpPartition {
     static func readGaps(_ raw: ArraySlice<UInt8>, into gaps: inout [JSONScan.Gap]) {
         raw.withUnsafeBytes { raw in
             for at in stride(from: 0, to: raw.count - gapBytes + 1, by: gapBytes) {
-                gaps.append(JSONScan.Gap(at: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)),
-                                         columns: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))))
+                gaps.append(
+                    JSONScan.Gap(
+                        at: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)),
+                        columns: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))))
             }
         }
     }
@@ -407,16 +429,19 @@ struct DumpPartition {
     /// line's document (`documentKey`), which also says what is wrong with a line that has none.
     static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
         if let quick = form.quickKey(line.bytes) { return quick }
-        return try documentKey(of: Array(line.bytes), number: line.number, offset: line.offset, position: line.position, form: form,
-                               display: display, mapping: mapping)
+        return try documentKey(
+            of: Array(line.bytes), number: line.number, offset: line.offset, position: line.position, form: form,
+            display: display, mapping: mapping)
     }
 
     /// The keys of `batch`'s lines, in order, read on up to `jobs` threads. A line read without
     /// its document is left with only the members its thread's parse keeps
     /// (`DumpForm.quickKey(leavingOff:keeping:filtering:blanks:gaps:keys:)`), in place, and may end sooner
     /// (`KeyedLine.length`); its hash is of the line as it was left, gaps included.
-    static func keys(of batch: inout Batch, form: DumpForm, display: String, mapping: FieldMapping?,
-                     jobs: Int) -> KeyedLines {
+    static func keys(
+        of batch: inout Batch, form: DumpForm, display: String, mapping: FieldMapping?,
+        jobs: Int
+    ) -> KeyedLines {
         let lines = batch.lines
         return batch.bytes.withUnsafeMutableBufferPointer { all in
             let all = SharedBytes(all)
@@ -433,21 +458,27 @@ struct DumpPartition {
                 for k in range {
                     let line = lines[k]
                     let bytes = UnsafeMutableBufferPointer(rebasing: all.bytes[line.start..<(line.start + line.count)])
-                    if let quick = form.quickKey(leavingOff: bytes, keeping: filter, filtering: members != nil, blanks: &blanks, gaps: &gaps,
-                                                 keys: &keyed.keys) {
+                    if let quick = form.quickKey(
+                        leavingOff: bytes, keeping: filter, filtering: members != nil, blanks: &blanks, gaps: &gaps,
+                        keys: &keyed.keys)
+                    {
                         let hash = gaps.withUnsafeBytes { gaps in
                             Self.lineHash(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<quick.length]), gaps: gaps)
                         }
                         let start = Int32(keyed.gaps.count)
                         keyed.gaps += gaps
-                        keyed.lines.append(KeyedLine(key: .read(quick.key), hash: hash, length: quick.length, gapStart: start,
-                                                     gapEnd: Int32(keyed.gaps.count)))
+                        keyed.lines.append(
+                            KeyedLine(
+                                key: .read(quick.key), hash: hash, length: quick.length, gapStart: start,
+                                gapEnd: Int32(keyed.gaps.count)))
                         continue
                     }
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
                     do throws(InputErrors) {
-                        keyed.append(try documentKey(of: Array(bytes), number: line.number, offset: line.offset, position: line.position,
-                                                     form: form, display: display, mapping: mapping), hash: hash, length: line.count)
+                        keyed.append(
+                            try documentKey(
+                                of: Array(bytes), number: line.number, offset: line.offset, position: line.position,
+                                form: form, display: display, mapping: mapping), hash: hash, length: line.count)
                     } catch {
                         keyed.append(error, hash: hash, length: line.count)
                     }
@@ -477,15 +508,20 @@ struct DumpPartition {
 
     /// The thread of one line's `bytes` (line `number`, starting at byte `offset`, the file's
     /// `position`-th record), read through its document, or its located errors.
-    static func documentKey(of bytes: [UInt8], number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
-                            mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
+    static func documentKey(
+        of bytes: [UInt8], number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
+        mapping: FieldMapping?
+    ) throws(InputErrors) -> DumpForm.Key {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
         } catch {
             let (_, column) = JSONDocument.location(in: bytes, offset: error.offset)
-            throw InputErrors([InputError(file: display, line: number, column: column,
-                                          message: "\(error.message) (the line starts at byte \(offset))")])
+            throw InputErrors([
+                InputError(
+                    file: display, line: number, column: column,
+                    message: "\(error.message) (the line starts at byte \(offset))")
+            ])
         }
         let reader = JSONReader(document: document, file: display)
         do throws(JSONMismatch) {
@@ -548,9 +584,10 @@ struct DumpPartition {
                 let line = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
                 let key = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
                 let gaps = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))) * gapBytes
-                let origin = DumpOrigin(file: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))),
-                                        line: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))),
-                                        position: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))))
+                let origin = DumpOrigin(
+                    file: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))),
+                    line: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))),
+                    position: Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))))
                 let keyStart = at + headerBytes
                 let lineStart = keyStart + key
                 let gapStart = lineStart + line

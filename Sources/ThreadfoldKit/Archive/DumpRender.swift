@@ -87,8 +87,10 @@ package struct DumpRender: Sendable {
                             empty += 1
                             continue
                         }
-                        pages.append(Page(id: record.info.id?.string, place: thread.order,
-                                          comments: page.thread.totals.comments, html: page.html))
+                        pages.append(
+                            Page(
+                                id: record.info.id?.string, place: thread.order,
+                                comments: page.thread.totals.comments, html: page.html))
                         found += page.diagnostics.map(\.error)
                     }
                     // Counted only once every record of the thread is rendered: a page is whole or not at all.
@@ -112,8 +114,10 @@ package struct DumpRender: Sendable {
         (report.errors, report.moreErrors) = errors.sorted()
         (report.warnings, report.moreWarnings) = warnings.sorted()
         if report.errors.isEmpty, report.threads == 0, empty > 0 {
-            report.errors.append(InputError(file: files.first?.display ?? "-",
-                                            message: "no thread has anything to show (each is named in a warning); expected at least one thread with a comment or an opening post (nothing was written)"))
+            report.errors.append(
+                InputError(
+                    file: files.first?.display ?? "-",
+                    message: "no thread has anything to show (each is named in a warning); expected at least one thread with a comment or an opening post (nothing was written)"))
         }
         return report
     }

@@ -61,11 +61,12 @@ struct DumpTable: Sendable, Equatable {
         guard let r = try? JSONReader(bytes: bytes, file: Self.fileName) else { return nil }
         let d = r.document
         guard d.kind(r.root) == .object, let format = d.member(r.root, "format"), d.int64(format) == Int64(Self.format),
-              let version = d.member(r.root, "version"), d.kind(version) == .string, d.string(version) == Threadfold.version,
-              let written = d.member(r.root, "settings"), d.kind(written) == .string, d.string(written) == settings,
-              let digestsNode = d.member(r.root, "digests"), let threadsNode = d.member(r.root, "threads"),
-              let digests = try? r.strings(digestsNode, "$.digests"), d.kind(threadsNode) == .array,
-              d.count(threadsNode) == digests.count else { return nil }
+            let version = d.member(r.root, "version"), d.kind(version) == .string, d.string(version) == Threadfold.version,
+            let written = d.member(r.root, "settings"), d.kind(written) == .string, d.string(written) == settings,
+            let digestsNode = d.member(r.root, "digests"), let threadsNode = d.member(r.root, "threads"),
+            let digests = try? r.strings(digestsNode, "$.digests"), d.kind(threadsNode) == .array,
+            d.count(threadsNode) == digests.count
+        else { return nil }
         self.settings = settings
         self.digests = []
         self.threads = []
@@ -76,7 +77,10 @@ struct DumpTable: Sendable, Equatable {
         var valid = true
         var threads: [[Thread]] = []
         d.forEachElement(threadsNode) { _, list in
-            guard valid, d.kind(list) == .array, d.count(list) % 4 == 0 else { valid = false; return }
+            guard valid, d.kind(list) == .array, d.count(list) % 4 == 0 else {
+                valid = false
+                return
+            }
             var values: [Int] = []
             d.forEachElement(list) { _, value in values.append(value) }
             var partition: [Thread] = []
@@ -84,7 +88,11 @@ struct DumpTable: Sendable, Equatable {
             func hex(_ node: Int) -> UInt64? { d.kind(node) == .string ? UInt64(d.string(node), radix: 16) : nil }
             for k in stride(from: 0, to: values.count, by: 4) {
                 guard let key = hex(values[k]), let hash = hex(values[k + 1]), let file = hex(values[k + 2]),
-                      let line = d.int64(values[k + 3]), (0...(1 << 48)).contains(line) else { valid = false; return }
+                    let line = d.int64(values[k + 3]), (0...(1 << 48)).contains(line)
+                else {
+                    valid = false
+                    return
+                }
                 partition.append(Thread(key: key, hash: hash, file: file, line: Int(line)))
             }
             threads.append(partition)

@@ -16,8 +16,10 @@ struct DumpInputs: Sendable {
     /// Each partition's digest (`DumpPartition.Outcome.digests`).
     let digests: [UInt64]
 
-    init(files: [(path: String, display: String, form: DumpForm)], spill: Spill, importing: ImportOptions, threads: [Int],
-         digests: [UInt64]) {
+    init(
+        files: [(path: String, display: String, form: DumpForm)], spill: Spill, importing: ImportOptions, threads: [Int],
+        digests: [UInt64]
+    ) {
         self.files = files
         self.spill = spill
         self.importing = importing
@@ -121,8 +123,9 @@ struct DumpThread {
         let end = index + 1 < starts.count ? starts[index + 1] - 2 : bytes.count
         return bytes.withUnsafeBufferPointer { all in
             gaps.withUnsafeBufferPointer { gaps in
-                JSONScan.column(column, in: UnsafeBufferPointer(rebasing: all[starts[index]..<max(starts[index], end)]),
-                                gaps: UnsafeBufferPointer(rebasing: gaps[first..<Int(gapEnds[index])]))
+                JSONScan.column(
+                    column, in: UnsafeBufferPointer(rebasing: all[starts[index]..<max(starts[index], end)]),
+                    gaps: UnsafeBufferPointer(rebasing: gaps[first..<Int(gapEnds[index])]))
             }
         }
     }
@@ -140,10 +143,13 @@ extension DumpInputs {
     /// records a partition, a compressed dump taken to be eight times its size. Nil dumps when
     /// the spill cannot be made (its error is in the outcome). `readProgress(read, total)` is
     /// called about ten times a second with the input bytes read.
-    static func partition(_ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, shard: Shard?,
-                          jobs: Int, readProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
-                          spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(SiteError) -> Spill)
-        -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
+    static func partition(
+        _ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, shard: Shard?,
+        jobs: Int, readProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(SiteError) -> Spill
+    )
+        -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
+    {
         var estimate: Int64 = 0
         var total: Int64 = 0
         for file in files {
@@ -171,8 +177,12 @@ extension DumpInputs {
         if outcome.errors.isEmpty {
             do { try spill.finishWriting() } catch { outcome.errors.append(InputError(file: error.path, message: error.message)) }
         }
-        return (outcome, DumpInputs(files: files, spill: spill, importing: importing, threads: outcome.threads,
-                                     digests: outcome.digests))
+        return (
+            outcome,
+            DumpInputs(
+                files: files, spill: spill, importing: importing, threads: outcome.threads,
+                digests: outcome.digests)
+        )
     }
 
     /// Reads spill partition `p`, removes its file, and hands `body` each of its threads in the
@@ -182,8 +192,10 @@ extension DumpInputs {
     ///
     /// With `only`, the threads it refuses (given their key and form) are skipped before their
     /// bytes are gathered.
-    func forEachThread(in p: Int, only: ((_ key: [UInt8], _ form: DumpForm) -> Bool)? = nil,
-                       _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void) throws(SiteError) {
+    func forEachThread(
+        in p: Int, only: ((_ key: [UInt8], _ form: DumpForm) -> Bool)? = nil,
+        _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void
+    ) throws(SiteError) {
         let bytes = try spill.read(p)
         spill.discard(p)
         let records = DumpPartition.records(bytes)
@@ -244,8 +256,10 @@ extension WorkerContext {
             var unserved: Set<UInt64> = []
             for thread in table.threads[p] {
                 guard let file = dumps.fileOfDisplayHash[thread.file],
-                      let reused = serve(reuse.action(key: ContentHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
-                                         display: "\(dumps.files[file].display):\(thread.line)") else {
+                    let reused = serve(
+                        reuse.action(key: ContentHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
+                        display: "\(dumps.files[file].display):\(thread.line)")
+                else {
                     unserved.insert(thread.key)
                     continue
                 }
@@ -268,8 +282,10 @@ extension WorkerContext {
                 let keyValue = keyOf(key, form)
                 let unitKey = ContentHash.hex(keyValue)
                 let hash = thread.hash(displayHashes: dumps.displayHashes)
-                result.dumpThreads.append(DumpTable.Thread(key: keyValue, hash: hash,
-                                                           file: dumps.displayHashes[thread.origins[0].file], line: thread.origins[0].line))
+                result.dumpThreads.append(
+                    DumpTable.Thread(
+                        key: keyValue, hash: hash,
+                        file: dumps.displayHashes[thread.origins[0].file], line: thread.origins[0].line))
                 let source = dumps.source(of: thread)
                 // A thread the table could not serve is not tried again.
                 if pending == nil, let reused = serve(reuse.action(key: unitKey, hash: hash), hash: hash, display: source) {
@@ -277,8 +293,10 @@ extension WorkerContext {
                     return
                 }
                 do {
-                    try renderThreads(dumps.read(thread, form), source: source, key: unitKey, hash: hash,
-                                      sharded: true, into: &result) { dumps.locate($0, in: thread) }
+                    try renderThreads(
+                        dumps.read(thread, form), source: source, key: unitKey, hash: hash,
+                        sharded: true, into: &result
+                    ) { dumps.locate($0, in: thread) }
                 } catch {
                     result.errors += Self.errors(error, display: source) { dumps.locate($0, in: thread) }
                 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `.threadfold-manifest.json` in a built site (JSONCodec.swift reads and writes it): for every input unit, the hash of its bytes,

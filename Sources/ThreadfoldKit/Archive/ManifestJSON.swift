@@ -29,9 +29,12 @@ extension Manifest {
                 let state = files[path]!
                 w.key(path)
                 w.object { w in
-                    w.key("size"); w.int(state.size)
-                    w.key("mtime"); w.int(state.mtime)
-                    w.key("inode"); w.int(Int64(bitPattern: state.inode))
+                    w.key("size")
+                    w.int(state.size)
+                    w.key("mtime")
+                    w.int(state.mtime)
+                    w.key("inode")
+                    w.int(Int64(bitPattern: state.inode))
                     w.field("hash", state.hash)
                     if let lines = state.lines { w.field("lines", strings: lines) }
                 }
@@ -115,8 +118,9 @@ extension Manifest {
         }
         guard !failed, numbers.count % 5 == 0 else { return nil }
         return stride(from: 0, to: numbers.count, by: 5).map {
-            FileStamp(inode: UInt64(bitPattern: numbers[$0]), size: numbers[$0 + 1], mtime: numbers[$0 + 2],
-                      ctime: numbers[$0 + 3], hash: UInt64(bitPattern: numbers[$0 + 4]))
+            FileStamp(
+                inode: UInt64(bitPattern: numbers[$0]), size: numbers[$0 + 1], mtime: numbers[$0 + 2],
+                ctime: numbers[$0 + 3], hash: UInt64(bitPattern: numbers[$0 + 4]))
         }
     }
 
@@ -232,7 +236,8 @@ extension Manifest {
         let files = unitFiles ?? Manifest.files(of: threads)
         // A count out of range makes the manifest unusable (a full build), never a trap.
         guard let hash, let comments, (0...(1 << 40)).contains(comments), let stamps, stamps.count == files.count,
-              warnings.count == (r.member(node, "warnings").map { r.document.count($0) } ?? 0) else { return nil }
+            warnings.count == (r.member(node, "warnings").map { r.document.count($0) } ?? 0)
+        else { return nil }
         return Unit(hash: hash, threads: threads, files: files, warnings: warnings, comments: Int(comments), stamps: stamps)
     }
 }

@@ -47,8 +47,9 @@ struct ManifestUnits: Sendable {
         for summary in unit.threads { summaries.append(summary) }
         stamps += unit.stamps
         warnings += unit.warnings
-        var record = Record(key: keyValue, hash: hashValue, comments: unit.comments, threads: summaries.count, stamps: stamps.count,
-                            warnings: warnings.count, files: .derived)
+        var record = Record(
+            key: keyValue, hash: hashValue, comments: unit.comments, threads: summaries.count, stamps: stamps.count,
+            warnings: warnings.count, files: .derived)
         let derived = Manifest.files(of: unit.threads)
         if unit.files != derived {
             if let siblings = Self.siblingMasks(unit.files, derived) {
@@ -65,8 +66,10 @@ struct ManifestUnits: Sendable {
     }
 
     mutating func append(contentsOf other: ManifestUnits) {
-        let base = (threads: summaries.count, stamps: stamps.count, warnings: warnings.count, masks: Int32(masks.count),
-                    lists: Int32(lists.count))
+        let base = (
+            threads: summaries.count, stamps: stamps.count, warnings: warnings.count, masks: Int32(masks.count),
+            lists: Int32(lists.count)
+        )
         summaries.append(contentsOf: other.summaries)
         stamps += other.stamps
         warnings += other.warnings
@@ -96,15 +99,17 @@ struct ManifestUnits: Sendable {
         case .siblings:
             let mask = masks[Int(record.filesAt)...]
             files = zip(files, mask).flatMap { file, bits in
-                [file] + Precompression.Encoding.allCases.enumerated().compactMap { e, encoding in
-                    bits & (1 << e) != 0 ? file + encoding.suffix : nil
-                }
+                [file]
+                    + Precompression.Encoding.allCases.enumerated().compactMap { e, encoding in
+                        bits & (1 << e) != 0 ? file + encoding.suffix : nil
+                    }
             }
         case .listed: files = lists[Int(record.filesAt)]
         }
-        let unit = Manifest.Unit(hash: ContentHash.hex(record.hash), threads: threads, files: files,
-                                 warnings: Array(warnings[(previous?.warnings ?? 0)..<record.warnings]), comments: record.comments,
-                                 stamps: Array(stamps[(previous?.stamps ?? 0)..<record.stamps]))
+        let unit = Manifest.Unit(
+            hash: ContentHash.hex(record.hash), threads: threads, files: files,
+            warnings: Array(warnings[(previous?.warnings ?? 0)..<record.warnings]), comments: record.comments,
+            stamps: Array(stamps[(previous?.stamps ?? 0)..<record.stamps]))
         return (ContentHash.hex(record.key), unit)
     }
 

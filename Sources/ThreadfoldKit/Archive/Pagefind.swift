@@ -44,7 +44,11 @@ package enum Pagefind {
         }
         if SiteWriter.interrupted { throw SiteError(path: "pagefind", message: "was stopped: the build was interrupted") }
         if outcome.timedOut {
-            throw SiteError(path: "pagefind", message: "did not finish indexing the site within \(duration(timeout)), the search timeout; it was stopped with everything it started, and nothing was published; expected it to finish in time (allow it longer)")
+            throw SiteError(
+                path: "pagefind",
+                message:
+                    "did not finish indexing the site within \(duration(timeout)), the search timeout; it was stopped with everything it started, and nothing was published; expected it to finish in time (allow it longer)"
+            )
         }
         guard outcome.status != 0 else { return }
         let tail = String(decoding: outcome.output.suffix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -191,8 +191,10 @@ struct StoryMap {
         if pages.count >= Self.freePages {
             let budget = Self.slotsPerPagedItem * (pagedItems + 1) + otherItems / 4
             guard (pages.count + 1 - Self.freePages) * Self.pageSize <= budget else { return nil }
-            guard pageIndex[number - 1] != nil || pageIndex[number + 1] != nil
-                || (id > .min && others[id - 1] != nil) || (id < .max && others[id + 1] != nil) else { return nil }
+            guard
+                pageIndex[number - 1] != nil || pageIndex[number + 1] != nil
+                    || (id > .min && others[id - 1] != nil) || (id < .max && others[id + 1] != nil)
+            else { return nil }
         }
         pages.append([UInt32](repeating: 0, count: Self.pageSize))
         _ = pageIndex.set(number, UInt32(pages.count))

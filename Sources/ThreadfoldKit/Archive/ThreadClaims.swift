@@ -55,7 +55,8 @@ final class ThreadClaims: Sendable {
         let idHash = hash(id), folderHash = hash(folder)
         return state.withLock { state -> String? in
             if let c = state.find(id, hash: idHash, field: 0, in: state.ids, state.otherIDs)
-                ?? state.find(folder, hash: folderHash, field: 1, in: state.folders, state.otherFolders) {
+                ?? state.find(folder, hash: folderHash, field: 1, in: state.folders, state.otherFolders)
+            {
                 return String(decoding: state.field(c, 2), as: UTF8.self)
             }
             let c = Int32(state.starts.count)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The inputs of an archive build, as units that can be read one at a time and in any order:
@@ -87,9 +88,11 @@ package enum ArchiveInput {
     ///
     /// Folders are walked with `filter` (`FolderFilter`); what is named in `inputs` is read
     /// whatever it says.
-    package static func units(_ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
-                             linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
-                             filter: FolderFilter = FolderFilter()) throws(InputErrors) -> [ArchiveUnit] {
+    package static func units(
+        _ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
+        linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
+        filter: FolderFilter = FolderFilter()
+    ) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [InputError] = []
         // Each file is read once, under the first name it was given (named twice, or named and
@@ -154,8 +157,10 @@ package enum ArchiveInput {
 
     /// The rule `dumpForm(ofFile:)` applies to a file's first line (`plain` when the file is not
     /// compressed).
-    private static func dumpForm(ofFirstLine first: [UInt8], plain: Bool, linesAreThreads: Bool?,
-                                 dumpForm: ([UInt8]) -> DumpForm?) -> DumpForm? {
+    private static func dumpForm(
+        ofFirstLine first: [UInt8], plain: Bool, linesAreThreads: Bool?,
+        dumpForm: ([UInt8]) -> DumpForm?
+    ) -> DumpForm? {
         if linesAreThreads == true && plain { return nil }
         // The form before `isThread`: `dumpForm` rules most files out without parsing them
         // (`DumpForm.mayDetect`), and `isThread` parses the line.
@@ -183,11 +188,13 @@ package enum ArchiveInput {
     /// cannot be read (the later read says why).
     package static func contents(ofFile path: String, dumpForm: ([UInt8]) -> DumpForm?) -> Contents? {
         guard case .success(let file) = OpenFile.regular(path), file.size <= wholeReadBytes,
-              InputFile.compression(file.fd) == nil,
-              case .success(let bytes) = file.readAll(limit: wholeReadBytes, sizeHint: file.size),
-              Compression.detect(bytes) == nil else { return nil }
+            InputFile.compression(file.fd) == nil,
+            case .success(let bytes) = file.readAll(limit: wholeReadBytes, sizeHint: file.size),
+            Compression.detect(bytes) == nil
+        else { return nil }
         if let first = LineStream.firstLine(of: bytes),
-           let form = Self.dumpForm(ofFirstLine: first, plain: true, linesAreThreads: nil, dumpForm: dumpForm) {
+            let form = Self.dumpForm(ofFirstLine: first, plain: true, linesAreThreads: nil, dumpForm: dumpForm)
+        {
             return .dump(form)
         }
         return .document(bytes)
@@ -250,8 +257,10 @@ package enum ArchiveInput {
                 guard type == UInt8(DT_DIR) || (type == UInt8(DT_REG) && isInputName(nameBytes)) else { continue }
                 guard let name = String(validating: nameBytes, as: UTF8.self) else {
                     let what = type == UInt8(DT_DIR) ? "a folder" : "a file"
-                    errors.append(InputError(file: prefix + Printable.escape(bytes: nameBytes),
-                                             message: "is \(what) whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it"))
+                    errors.append(
+                        InputError(
+                            file: prefix + Printable.escape(bytes: nameBytes),
+                            message: "is \(what) whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it"))
                     continue
                 }
                 if filter.excludes(relative + [name], isFolder: type == UInt8(DT_DIR)) { continue }
@@ -275,14 +284,19 @@ package enum ArchiveInput {
     }
 
     /// A device and inode: how a walk knows a folder or a file under any of its paths.
-    private struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
+    private struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
 
     /// Folder `path` of a walk opened for reading, with its device; nil when it is not walked:
     /// it cannot be read (said in `errors`), it was walked under another path, or it is
     /// Threadfold's output (`filter`), which is an error only for the folder given (`relative`
     /// empty).
-    private static func openFolder(_ path: String, relative: [String], filter: FolderFilter, walked: inout Set<Identity>,
-                                   errors: inout [InputError]) -> (directory: OpaquePointer, device: UInt64)? {
+    private static func openFolder(
+        _ path: String, relative: [String], filter: FolderFilter, walked: inout Set<Identity>,
+        errors: inout [InputError]
+    ) -> (directory: OpaquePointer, device: UInt64)? {
         let folder: OpenFile
         do { folder = try OpenFile.open(path, folder: true) } catch {
             errors.append(InputFile.cannotRead(path, error.code))
@@ -321,8 +335,10 @@ package enum ArchiveInput {
 
     /// One unit for the file, or one per line when it is JSON Lines of threads. Lines longer than
     /// `maxLineBytes` are errors, naming the line; the file is scanned in chunks, never held whole.
-    static func fileUnits(_ path: String, linesAreThreads: Bool?, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
-                          maxLineBytes: Int = InputLimits.maxLineBytes) throws(InputErrors) -> [ArchiveUnit] {
+    static func fileUnits(
+        _ path: String, linesAreThreads: Bool?, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
+        maxLineBytes: Int = InputLimits.maxLineBytes
+    ) throws(InputErrors) -> [ArchiveUnit] {
         let file = [ArchiveUnit(source: .file(path: path), display: path)]
         // A dump, plain or compressed, is streamed: its first line says so.
         func dump(_ first: [UInt8]?) -> [ArchiveUnit]? {
@@ -356,8 +372,12 @@ package enum ArchiveInput {
         func add(_ start: Int, _ end: Int, _ line: Int) {
             units.append(ArchiveUnit(source: .line(path: path, offset: start, length: end - start, line: line), display: path))
             if end - start > maxLineBytes {
-                tooLong.append(InputError(file: path, line: line, column: 1,
-                                          message: "line \(line) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"))
+                tooLong.append(
+                    InputError(
+                        file: path, line: line, column: 1,
+                        message:
+                            "line \(line) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"
+                    ))
             }
         }
         // Chunks of 4 MiB, or the whole file and one byte (to see its end) when it is smaller.
@@ -394,7 +414,10 @@ package enum ArchiveInput {
                         if units.isEmpty && !decided && !firstTooLong {
                             // The first line decides: a whole thread on it, with more lines after.
                             decided = isThread(firstLine)
-                            if !decided { done = true; return }
+                            if !decided {
+                                done = true
+                                return
+                            }
                         }
                         add(lineStart, absoluteEnd, lineNumber)
                     }
@@ -455,14 +478,17 @@ package enum ArchiveInput {
         }
         // Not compressed (its head says so): its bytes on disk are the document.
         guard file.size <= InputLimits.maxDocumentBytes, let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
-              let document = try? JSONDocument(bytes: bytes) else { return nil }
+            let document = try? JSONDocument(bytes: bytes)
+        else { return nil }
         let root = document.root
         let list: (node: Int, path: String)
         if document.kind(root) == .object, document.member(root, "comments") == nil,
-           let threads = document.member(root, "threads"), document.kind(threads) == .array {
+            let threads = document.member(root, "threads"), document.kind(threads) == .array
+        {
             list = (threads, "$.threads")
         } else if document.kind(root) == .array, document.count(root) > 1, document.kind(root + 1) == .object,
-                  document.member(root + 1, "comments") != nil {
+            document.member(root + 1, "comments") != nil
+        {
             list = (root, "$")
         } else {
             return nil
@@ -533,9 +559,12 @@ package enum ArchiveInput {
             return nil
         case .blank(let lines, _, cut: true):
             let limit = InputLimits.maxDecompressedBytes
-            throw InputErrors([InputError(file: path, line: lines, column: 1,
-                                          message: "holds more than \(InputLimits.describe(limit)) of blank lines before its first line once decompressed; expected JSON",
-                                          hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)])
+            throw InputErrors([
+                InputError(
+                    file: path, line: lines, column: 1,
+                    message: "holds more than \(InputLimits.describe(limit)) of blank lines before its first line once decompressed; expected JSON",
+                    hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)
+            ])
         case .blank(let lines, let bytes, cut: false):
             let held = bytes == 0 ? "" : " (\(Printable.count(Int(bytes), "byte")) of blank lines once decompressed)"
             throw InputErrors([InputError(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A comment or thread id, compared and hashed by its exact UTF-8 bytes.

@@ -49,8 +49,9 @@ package enum Compression: String, Sendable {
         let limit = min(limit, InputLimits.maxDecompressedBytes)
         var leading: (bytes: Int, lines: Int, column: Int)? = (0, 0, 0)
         func tooLarge() -> InputError {
-            InputError(file: display, message: "decompresses to more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold holds of one compressed document",
-                       hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)
+            InputError(
+                file: display, message: "decompresses to more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold holds of one compressed document",
+                hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)
         }
         let write = { (whole: UnsafeRawBufferPointer) throws(InputError) -> Void in
             var first = 0
@@ -74,8 +75,11 @@ package enum Compression: String, Sendable {
                 if first == bytes.count { return }
                 leading = nil
                 guard blank.bytes <= InputBudget.freeBytes else {
-                    throw InputError(file: display, line: blank.lines + 1, column: blank.column + 1,
-                                     message: "starts with \(blank.bytes) bytes of white space once decompressed before its first value; expected at most \(InputLimits.size(InputBudget.freeBytes)) of it (a real export never starts so; the file may be damaged or hostile)")
+                    throw InputError(
+                        file: display, line: blank.lines + 1, column: blank.column + 1,
+                        message:
+                            "starts with \(blank.bytes) bytes of white space once decompressed before its first value; expected at most \(InputLimits.size(InputBudget.freeBytes)) of it (a real export never starts so; the file may be damaged or hostile)"
+                    )
                 }
                 out.reserveCapacity(blank.lines + blank.column)
                 out.append(contentsOf: repeatElement(0x0A, count: blank.lines))
@@ -96,8 +100,9 @@ package enum Compression: String, Sendable {
         }
         try stream(display: display, next: next, write: write)
         if let blank = leading, blank.bytes > 0 {
-            throw InputError(file: display, line: blank.lines + 1, column: blank.column + 1,
-                             message: "the file is empty (\(Printable.count(blank.bytes, "byte")) of blank lines once decompressed); expected a JSON value")
+            throw InputError(
+                file: display, line: blank.lines + 1, column: blank.column + 1,
+                message: "the file is empty (\(Printable.count(blank.bytes, "byte")) of blank lines once decompressed); expected a JSON value")
         }
         guard !pieces.isEmpty else { return out }
         var joined: [UInt8] = []
@@ -110,8 +115,10 @@ package enum Compression: String, Sendable {
 
     /// Decodes the chunks `next` yields, handing the output to `write` as it comes: nothing is
     /// held whole, so a dump of any size streams through.
-    func stream(display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
-                write: (UnsafeRawBufferPointer) throws(InputError) -> Void) throws(InputError) {
+    func stream(
+        display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(InputError) -> Void
+    ) throws(InputError) {
         switch self {
         case .zstd: try Zstd.decode(display: display, next: next, write: write)
         case .gzip: try Gzip.decode(display: display, next: next, write: write)

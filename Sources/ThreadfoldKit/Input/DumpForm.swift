@@ -40,8 +40,9 @@ package enum DumpForm: String, Sendable, Equatable {
         // A mapping that names the array to read (comments=) reads documents, not a comment per line.
         if let mapping = options.mapping { return mapping.paths[.thread] != nil && mapping.comments == nil ? .mapped : nil }
         let root = document.root
-        return form(options.format, has: { document.member(root, $0) != nil },
-                    isItem: { HackerNewsImporter.isHackerNewsItem(document, root) })
+        return form(
+            options.format, has: { document.member(root, $0) != nil },
+            isItem: { HackerNewsImporter.isHackerNewsItem(document, root) })
     }
 
     /// The form a record is by `detect`'s rules, from which root members it has (`has`) and, for
@@ -78,16 +79,20 @@ package enum DumpForm: String, Sendable, Equatable {
         // rules can change without this ruling out what they would accept. `type` stands for
         // `HackerNewsImporter.isHackerNewsItem`, which needs it.
         var unknown = false
-        let form = form(options.format, has: { name in
-            if !detectNameSet.contains(name) { unknown = true }
-            return present.contains(name)
-        }, isItem: { present.contains("type") })
+        let form = form(
+            options.format,
+            has: { name in
+                if !detectNameSet.contains(name) { unknown = true }
+                return present.contains(name)
+            }, isItem: { present.contains("type") })
         return unknown || form != nil
     }
 
     /// The root members `detect`'s rules ask about, which `mayDetect` skims for.
-    private static let detectNames: [StaticString] = ["link_id", "parent_id", "title", "id", "name", "selftext", "num_comments",
-                                                      "permalink", "is_self", "type", "children", "comments"]
+    private static let detectNames: [StaticString] = [
+        "link_id", "parent_id", "title", "id", "name", "selftext", "num_comments",
+        "permalink", "is_self", "type", "children", "comments",
+    ]
     private static let detectNameSet = Set(detectNames.map(\.description))
 
     /// What the form is, for messages.
@@ -115,8 +120,10 @@ package enum DumpForm: String, Sendable, Equatable {
 
     /// The thread of the record at `object` (the whole line), or a mismatch saying what was
     /// found and what was expected there. `path` is the record's JSON path (`$[12]`).
-    package func key(_ reader: JSONReader, _ object: Int, path: @autoclosure () -> String,
-                     mapping: FieldMapping?) throws(JSONMismatch) -> Key {
+    package func key(
+        _ reader: JSONReader, _ object: Int, path: @autoclosure () -> String,
+        mapping: FieldMapping?
+    ) throws(JSONMismatch) -> Key {
         let document = reader.document
         guard document.kind(object) == .object else {
             throw reader.mismatch(object, path(), expected: self == .hn ? "a Hacker News item object" : "a comment object")
@@ -127,8 +134,9 @@ package enum DumpForm: String, Sendable, Equatable {
                 return .thread(Self.redditID(try reader.string(link, path() + ".link_id")))
             }
             guard Self.isRedditSubmission(document, object) else {
-                throw JSONMismatch(node: object, path: path(), expected: "a Reddit comment (with link_id) or submission (with title and selftext)",
-                                   found: "an object without link_id or title")
+                throw JSONMismatch(
+                    node: object, path: path(), expected: "a Reddit comment (with link_id) or submission (with title and selftext)",
+                    found: "an object without link_id or title")
             }
             if let id = document.member(object, "id") { return .thread(Self.redditID(try reader.id(id, path() + ".id").string)) }
             return .thread(Self.redditID(try reader.string(document.member(object, "name")!, path() + ".name")))
@@ -151,8 +159,9 @@ package enum DumpForm: String, Sendable, Equatable {
             guard let node = FieldMapping.resolve(document, object, fields) else {
                 // A line the mapping's conditions leave out needs no thread: it is counted where it is read.
                 if let mapping, !mapping.admits(document, object) { return .thread([]) }
-                throw JSONMismatch(node: object, path: path() + "." + written,
-                                   expected: "the comment's thread (mapped as thread=\(written))", found: "none")
+                throw JSONMismatch(
+                    node: object, path: path() + "." + written,
+                    expected: "the comment's thread (mapped as thread=\(written))", found: "none")
             }
             let id = try reader.id(node, path() + "." + written, expected: "a string or an integer thread key")
             return .thread(Array((mapping.map { $0.stripped(id) } ?? id).string.utf8))
@@ -204,8 +213,10 @@ package enum DumpForm: String, Sendable, Equatable {
     /// the caller reads once for many lines (`filtering` when there is one), and a thread's key
     /// is appended to `keys` (`LineKey`). `blanks` and `gaps` are scratch space, reused from line
     /// to line. Nil, with the line untouched, when the key needs the line's document.
-    func quickKey(leavingOff line: UnsafeMutableBufferPointer<UInt8>, keeping filter: borrowing JSONMemberFilter, filtering: Bool,
-                  blanks: inout [Range<Int>], gaps: inout [JSONScan.Gap], keys: inout [UInt8]) -> (key: LineKey, length: Int)? {
+    func quickKey(
+        leavingOff line: UnsafeMutableBufferPointer<UInt8>, keeping filter: borrowing JSONMemberFilter, filtering: Bool,
+        blanks: inout [Range<Int>], gaps: inout [JSONScan.Gap], keys: inout [UInt8]
+    ) -> (key: LineKey, length: Int)? {
         gaps.removeAll(keepingCapacity: true)
         guard let key = scanKey(UnsafeBufferPointer(line), keeping: filter, filtering: filtering, blanks: &blanks, keys: &keys) else { return nil }
         return (key, blanks.isEmpty ? line.count : JSONScan.leaveOff(line, blanks: blanks, gaps: &gaps))
@@ -213,22 +224,30 @@ package enum DumpForm: String, Sendable, Equatable {
 
     /// `quickKey`, finding in `blanks` what leaves off the members the filter does not keep
     /// (none without `filtering`: Hacker News items are small and kept whole).
-    private func scanKey(_ line: UnsafeBufferPointer<UInt8>, keeping filter: borrowing JSONMemberFilter, filtering: Bool,
-                         blanks: inout [Range<Int>], keys: inout [UInt8]) -> LineKey? {
+    private func scanKey(
+        _ line: UnsafeBufferPointer<UInt8>, keeping filter: borrowing JSONMemberFilter, filtering: Bool,
+        blanks: inout [Range<Int>], keys: inout [UInt8]
+    ) -> LineKey? {
         switch self {
         case .reddit:
-            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.redditKeyNames, keeping: filter, filtering: filtering,
-                                                                 blanks: &blanks),
-                  let link = found[0], link.kind == .string, !link.escaped else { return nil }
+            guard
+                case .object(let found) = JSONScan.rootMembers(
+                    line, named: Self.redditKeyNames, keeping: filter, filtering: filtering,
+                    blanks: &blanks),
+                let link = found[0], link.kind == .string, !link.escaped
+            else { return nil }
             let id = UnsafeBufferPointer(rebasing: line[link.start..<link.end])
             let start = keys.count
             keys.append(contentsOf: UnsafeBufferPointer(rebasing: id[(id.startIndex + Self.redditPrefix(id))...]))
             return .thread(start..<keys.count)
         case .hn:
             // `key` reads `parent`, or `poll` when there is no `parent`.
-            guard case .object(let found) = JSONScan.rootMembers(line, named: Self.itemKeyNames, keeping: filter, filtering: filtering,
-                                                                 blanks: &blanks),
-                  let idValue = found[0], let id = Self.integer(idValue, in: line) else { return nil }
+            guard
+                case .object(let found) = JSONScan.rootMembers(
+                    line, named: Self.itemKeyNames, keeping: filter, filtering: filtering,
+                    blanks: &blanks),
+                let idValue = found[0], let id = Self.integer(idValue, in: line)
+            else { return nil }
             guard let parentValue = found[1] ?? found[2] else { return .item(id: id, parent: nil) }
             guard let parent = Self.integer(parentValue, in: line) else { return nil }
             return .item(id: id, parent: parent)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a folder walk (`ArchiveInput.listFolder`) leaves out besides hidden names: folders that

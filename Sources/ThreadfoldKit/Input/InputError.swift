@@ -73,8 +73,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case windowLimit
     }
 
-    public init(file: String, line: Int? = nil, column: Int? = nil, path: String? = nil,
-                message: String, severity: Severity = .error, hint: Hint? = nil) {
+    public init(
+        file: String, line: Int? = nil, column: Int? = nil, path: String? = nil,
+        message: String, severity: Severity = .error, hint: Hint? = nil
+    ) {
         self.file = file
         self.line = line
         self.column = column

@@ -1,6 +1,7 @@
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The limits on what Threadfold reads, in one place (docs/input-format.md lists them).
@@ -81,8 +82,10 @@ package enum InputFile {
     /// The bytes of the file at `path`. A regular file is read whole when its size is within the
     /// limit; with `streams`, a pipe is read until it ends (and fails past the limit). Anything else
     /// is refused, without waiting on it.
-    package static func read(_ path: String, display: String, streams: Bool,
-                            limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
+    package static func read(
+        _ path: String, display: String, streams: Bool,
+        limit: Int = InputLimits.maxDocumentBytes
+    ) throws(InputError) -> [UInt8] {
         // Without `streams` nothing may block: a FIFO put where a regular file was is refused.
         let file: OpenFile
         do { file = try OpenFile.open(path, blocking: streams) } catch { throw cannotRead(display, error.code) }
@@ -116,7 +119,9 @@ package enum InputFile {
     }
 
     static func tooLarge(_ display: String, size: Int, limit: Int) -> InputError {
-        InputError(file: display, message: "is \(size) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document (JSON Lines of threads are read a line at a time and may be larger)")
+        InputError(
+            file: display,
+            message: "is \(size) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document (JSON Lines of threads are read a line at a time and may be larger)")
     }
 
     /// `cannot be read: Permission denied (EACCES)`.

@@ -1,6 +1,7 @@
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 // Input stage: bytes of JSON in, `ThreadRecord`s out.
 // JSONDocument is a strict RFC 8259 parser that keeps the whole document as a flat tape of
@@ -59,8 +60,10 @@ package struct JSONDocument: Sendable {
     ///
     /// - Parameter sequence: read JSON Lines (or any whitespace-separated JSON values) as one
     ///   implicit array at the root; offsets, and so lines and columns, stay those of the file.
-    package init(bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false,
-                 records: JSONMemberFilter? = nil) throws(JSONSyntaxError) {
+    package init(
+        bytes: [UInt8], depthLimit: Int = JSONDocument.defaultDepthLimit, sequence: Bool = false,
+        records: JSONMemberFilter? = nil
+    ) throws(JSONSyntaxError) {
         guard bytes.count < Int(Int32.max) else {
             throw JSONSyntaxError(offset: 0, message: "the file is larger than 2 GiB, which Threadfold does not read")
         }
@@ -151,7 +154,8 @@ package struct JSONDocument: Sendable {
                         if node.flag {
                             if string(key).utf8.elementsEqual(wanted) { found = key + 1 }
                         } else if end - start == wanted.count,
-                                  wanted.count == 0 || memcmp(buffer.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 {
+                            wanted.count == 0 || memcmp(buffer.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0
+                        {
                             found = key + 1
                         }
                         let value = tape[key + 1]
@@ -287,7 +291,8 @@ package struct JSONDocument: Sendable {
                 let unit = hex4(i)
                 i += 4
                 if unit >= 0xD800 && unit < 0xDC00, i + 6 <= raw.count,
-                   raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") {
+                    raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u")
+                {
                     let low = hex4(i + 2)
                     if low >= 0xDC00 && low < 0xE000 {
                         i += 6
@@ -295,8 +300,8 @@ package struct JSONDocument: Sendable {
                         continue
                     }
                 }
-                append(scalar: unit) // a lone surrogate is not a scalar: U+FFFD
-            default: put(escape) // \" \\ \/
+                append(scalar: unit)  // a lone surrogate is not a scalar: U+FFFD
+            default: put(escape)  // \" \\ \/
             }
         }
         return length
@@ -377,7 +382,8 @@ struct JSONParser {
                 }
                 if let open = stack.last, !(sequence && stack.count == 1) {
                     let what = open.isArray ? "array" : "object"
-                    throw JSONSyntaxError(offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open.index)].start): it is cut short (truncated); expected the rest of the file")
+                    throw JSONSyntaxError(
+                        offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open.index)].start): it is cut short (truncated); expected the rest of the file")
                 }
                 throw JSONSyntaxError(offset: count, message: "the file is empty; expected a JSON value")
             }
@@ -401,9 +407,15 @@ struct JSONParser {
                     case UInt8(ascii: "\""):
                         bumpCount(&stack)
                         try parseString(b)
-                    case UInt8(ascii: "t"): bumpCount(&stack); try literal(b, "true", .true)
-                    case UInt8(ascii: "f"): bumpCount(&stack); try literal(b, "false", .false)
-                    case UInt8(ascii: "n"): bumpCount(&stack); try literal(b, "null", .null)
+                    case UInt8(ascii: "t"):
+                        bumpCount(&stack)
+                        try literal(b, "true", .true)
+                    case UInt8(ascii: "f"):
+                        bumpCount(&stack)
+                        try literal(b, "false", .false)
+                    case UInt8(ascii: "n"):
+                        bumpCount(&stack)
+                        try literal(b, "null", .null)
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                         bumpCount(&stack)
                         try parseNumber(b)
@@ -424,7 +436,8 @@ struct JSONParser {
                     try parseString(b)
                     // A key with an escape is kept: the filter compares raw bytes.
                     if let records, stack.count == 2, stack[0].isArray, !nodes[key].flag,
-                       !records.keeps(b, Int(nodes[key].start)..<Int(nodes[key].end)) {
+                        !records.keeps(b, Int(nodes[key].start)..<Int(nodes[key].end))
+                    {
                         dropFrom = key
                     }
                     expect = .colon
@@ -470,8 +483,9 @@ struct JSONParser {
     private mutating func finish(_ b: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> [JSONDocument.Node] {
         Self.skipWhitespace(b, &position)
         if position < b.count {
-            throw JSONSyntaxError(offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more",
-                                  isTrailingContent: true)
+            throw JSONSyntaxError(
+                offset: position, message: "found \(describe(at: position)) after the end of the document; expected nothing more",
+                isTrailingContent: true)
         }
         return nodes
     }
@@ -524,7 +538,8 @@ struct JSONParser {
         if matches {
             // Four bytes at once ("true", "null", "fals"), then the fifth of "false".
             let here = UnsafeRawPointer(b.baseAddress! + start), wanted = UnsafeRawPointer(word.utf8Start)
-            matches = here.loadUnaligned(as: UInt32.self) == wanted.loadUnaligned(as: UInt32.self)
+            matches =
+                here.loadUnaligned(as: UInt32.self) == wanted.loadUnaligned(as: UInt32.self)
                 && (length == 4 || b[start + 4] == word.utf8Start[4])
         }
         guard matches else {
@@ -607,7 +622,7 @@ struct JSONParser {
                     guard i + 1 < count else { break }
                     switch buffer[i + 1] {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         i += 2
                     case UInt8(ascii: "u"):
                         guard i + 5 < count, (2...5).allSatisfy({ isHex(buffer[i + $0]) }) else {

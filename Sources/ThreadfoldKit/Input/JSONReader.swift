@@ -76,7 +76,8 @@ package struct JSONReader: Sendable {
     /// `object` is not an object).
     package func member(_ object: Int, _ key: String) -> Int? {
         guard document.kind(object) == .object, let value = document.member(object, key),
-              document.kind(value) != .null else { return nil }
+            document.kind(value) != .null
+        else { return nil }
         return value
     }
 
@@ -88,8 +89,10 @@ package struct JSONReader: Sendable {
     }
 
     /// Calls `body` with each member of the object at `node`, in file order, stopping at the first error.
-    package func members(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an object",
-                         _ body: (_ key: String, _ value: Int) throws(JSONMismatch) -> Void) throws(JSONMismatch) {
+    package func members(
+        _ node: Int, _ path: @autoclosure () -> String, expected: String = "an object",
+        _ body: (_ key: String, _ value: Int) throws(JSONMismatch) -> Void
+    ) throws(JSONMismatch) {
         try object(node, path(), expected: expected)
         var failure: JSONMismatch?
         document.forEachMember(node) { key, value in
@@ -179,8 +182,10 @@ package struct JSONReader: Sendable {
     }
 
     /// A time: ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
-    package func time(_ node: Int, _ path: @autoclosure () -> String,
-                      expected: String = "an ISO 8601 date or Unix seconds or milliseconds") throws(JSONMismatch) -> Timestamp {
+    package func time(
+        _ node: Int, _ path: @autoclosure () -> String,
+        expected: String = "an ISO 8601 date or Unix seconds or milliseconds"
+    ) throws(JSONMismatch) -> Timestamp {
         guard let time = document.timestamp(node) else { throw mismatch(node, path(), expected: expected) }
         return time
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A check of one JSON document that builds nothing, and finds a few members of its root object.
@@ -82,15 +82,19 @@ enum JSONScan {
     /// At most `Found.capacity` names. The filter is borrowed, never copied: a copy retains its
     /// arrays, and the partition pass's threads, retaining one filter for every line, fought
     /// over its reference counts.
-    static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping: JSONMemberFilter? = nil,
-                            blanks: inout [Range<Int>]) -> Outcome {
+    static func rootMembers(
+        _ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping: JSONMemberFilter? = nil,
+        blanks: inout [Range<Int>]
+    ) -> Outcome {
         if let keeping { return rootMembers(b, named: names, keeping: keeping, filtering: true, blanks: &blanks) }
         return rootMembers(b, named: names, keeping: .none, filtering: false, blanks: &blanks)
     }
 
     /// `rootMembers` with a filter that is used only when `filtering`.
-    static func rootMembers(_ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping filter: borrowing JSONMemberFilter,
-                            filtering: Bool, blanks: inout [Range<Int>]) -> Outcome {
+    static func rootMembers(
+        _ b: UnsafeBufferPointer<UInt8>, named names: [StaticString], keeping filter: borrowing JSONMemberFilter,
+        filtering: Bool, blanks: inout [Range<Int>]
+    ) -> Outcome {
         precondition(names.count <= Found.capacity)
         blanks.removeAll(keepingCapacity: true)
         do throws(JSONSyntaxError) {
@@ -251,8 +255,10 @@ enum JSONScan {
     /// The root object, a member at a time: its name, the colon, its value, the comma or the
     /// closing brace, in straight-line code (a document of dump records is mostly root members
     /// with short values); a value that is an object or an array goes through `container`.
-    private static func scan(_ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping filter: borrowing JSONMemberFilter,
-                             filtering: Bool, blanks: inout [Range<Int>]) throws(JSONSyntaxError) -> Outcome {
+    private static func scan(
+        _ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping filter: borrowing JSONMemberFilter,
+        filtering: Bool, blanks: inout [Range<Int>]
+    ) throws(JSONSyntaxError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
         var found = Found()

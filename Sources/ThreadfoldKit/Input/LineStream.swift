@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The lines of one input file, read as a stream and never held whole: plain JSON Lines, or
@@ -49,15 +49,19 @@ package struct LineStream: Sendable {
     /// Calls `body` with every non-blank line, in order; `read(n)` after each chunk with the
     /// bytes read from the file so far (compressed bytes for a compressed file). `body` returns
     /// false to stop early.
-    package func forEachLine(read: (Int64) -> Void = { _ in },
-                             _ body: (Line) throws(InputError) -> Bool) throws(InputError) {
+    package func forEachLine(
+        read: (Int64) -> Void = { _ in },
+        _ body: (Line) throws(InputError) -> Bool
+    ) throws(InputError) {
         try forEachLine(read: read, progress: { (_, _) throws(InputError) in }, body)
     }
 
     /// `forEachLine`, calling `progress` after each piece of the stream with the line number
     /// reached and the bytes split so far (decompressed); it may throw to stop.
-    private func forEachLine(read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(InputError) -> Void,
-                             _ body: (Line) throws(InputError) -> Bool) throws(InputError) {
+    private func forEachLine(
+        read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(InputError) -> Void,
+        _ body: (Line) throws(InputError) -> Bool
+    ) throws(InputError) {
         let file = try openRegular()
         let fd = file.fd
         var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
@@ -73,12 +77,15 @@ package struct LineStream: Sendable {
         }
         do throws(InputError) {
             if let compression = InputFile.compression(fd) {
-                try compression.stream(display: display, next: { () throws(InputError) -> ArraySlice<UInt8>? in
-                    try nextChunk().map { $0[...] }
-                }, write: { (part: UnsafeRawBufferPointer) throws(InputError) in
-                    if try !splitter.feed(part, body) { throw Splitter.stop }
-                    try progress(splitter.number, splitter.offset)
-                })
+                try compression.stream(
+                    display: display,
+                    next: { () throws(InputError) -> ArraySlice<UInt8>? in
+                        try nextChunk().map { $0[...] }
+                    },
+                    write: { (part: UnsafeRawBufferPointer) throws(InputError) in
+                        if try !splitter.feed(part, body) { throw Splitter.stop }
+                        try progress(splitter.number, splitter.offset)
+                    })
             } else {
                 while let chunk = try nextChunk() {
                     var failure: InputError?
@@ -256,7 +263,8 @@ private struct Splitter {
     }
 
     private func tooLong() -> InputError {
-        InputError(file: display, line: number, column: 1,
-                   message: "line \(number) (from byte \(start)) is longer than \(InputLimits.describe(maxLineBytes)); expected one comment or thread per line")
+        InputError(
+            file: display, line: number, column: 1,
+            message: "line \(number) (from byte \(start)) is longer than \(InputLimits.describe(maxLineBytes)); expected one comment or thread per line")
     }
 }

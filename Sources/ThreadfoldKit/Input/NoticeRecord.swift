@@ -16,8 +16,10 @@ package struct NoticeRecord: Sendable, Equatable {
     package var body: String
     package var bodyFormat: BodyFormat
 
-    package init(action: String? = nil, actor: String? = nil, subject: String? = nil, createdAt: Timestamp? = nil,
-                 body: String = "", bodyFormat: BodyFormat = .markdown) {
+    package init(
+        action: String? = nil, actor: String? = nil, subject: String? = nil, createdAt: Timestamp? = nil,
+        body: String = "", bodyFormat: BodyFormat = .markdown
+    ) {
         self.action = action
         self.actor = actor
         self.subject = subject

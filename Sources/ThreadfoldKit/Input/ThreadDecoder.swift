@@ -17,15 +17,19 @@ package enum ThreadDecoder {
     }
 
     /// With `lenient`, a comment without an id is skipped and reported in `skipped`.
-    package static func decode(document: JSONDocument, file: String, lenient: Bool,
-                              skipped: inout [InputError]) throws(InputErrors) -> ThreadRecord {
+    package static func decode(
+        document: JSONDocument, file: String, lenient: Bool,
+        skipped: inout [InputError]
+    ) throws(InputErrors) -> ThreadRecord {
         try decode(document: document, at: document.root, path: "", file: file, lenient: lenient, skipped: &skipped)
     }
 
     /// Decodes the thread at `node`, whose JSON path is `"$" + path` (`.threads[3]` for one
     /// thread of a `{"threads": [...]}` document).
-    package static func decode(document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
-                              skipped: inout [InputError]) throws(InputErrors) -> ThreadRecord {
+    package static func decode(
+        document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
+        skipped: inout [InputError]
+    ) throws(InputErrors) -> ThreadRecord {
         var decoder = Decoder(document: document, file: file, root: node, prefix: path)
         decoder.lenient = lenient
         let record = decoder.run()
@@ -129,8 +133,9 @@ private struct Decoder {
         record.comments.reserveCapacity(document.count(list))
         while errors.count < ThreadDecoder.errorLimit, let (element, frame) = walk.next() {
             let index = record.comments.count
-            let origin = RecordOrigin(offset: Int32(document.offset(element)), container: frame.container,
-                                      key: frame.key, index: Int32(frame.position))
+            let origin = RecordOrigin(
+                offset: Int32(document.offset(element)), container: frame.container,
+                key: frame.key, index: Int32(frame.position))
             guard document.kind(element) == .object else {
                 fail(element, record.path(for: origin), "expected a comment object, found \(document.kind(element).described)")
                 continue
@@ -176,7 +181,7 @@ private struct Decoder {
         // below, so nothing is built unless there is something to report.
         document.forEachMemberNode(object) { keyNode, value in
             guard let place = document.memberName(keyNode, in: Self.commentMembers) else {
-                return // unknown fields are ignored
+                return  // unknown fields are ignored
             }
             let member = Self.members[place]
             let kind = r.kind(value)
@@ -213,8 +218,7 @@ private struct Decoder {
                 case .authorFlair:
                     comment.authorFlair = try r.optionalString(value, key())
                 case .replies, .children:
-                    if kind == .array { replies = (value, member.rawValue) }
-                    else if kind != .null { throw r.mismatch(value, key(), expected: "an array of replies or null") }
+                    if kind == .array { replies = (value, member.rawValue) } else if kind != .null { throw r.mismatch(value, key(), expected: "an array of replies or null") }
                 }
             } catch { failures.append(error) }
         }
@@ -231,8 +235,10 @@ private struct Decoder {
                 skipped.append(warning)
                 return .skipped
             }
-            failures.append(JSONMismatch(node: object, path: path, expected: "an \"id\" (a string or an integer)",
-                                         found: "none", hint: .lenient))
+            failures.append(
+                JSONMismatch(
+                    node: object, path: path, expected: "an \"id\" (a string or an integer)",
+                    found: "none", hint: .lenient))
         }
         for failure in failures { fail(failure) }
         guard failures.isEmpty else { return .skipped }

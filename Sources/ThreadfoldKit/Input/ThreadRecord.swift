@@ -86,10 +86,12 @@ package struct CommentRecord: Sendable {
         return reactions.reduce(0) { $0.addingReportingOverflow($1.count).overflow ? Int64.max : $0 + $1.count }
     }
 
-    package init(id: CommentID, parentID: CommentID? = nil, author: String? = nil, body: String = "",
-                createdAt: Timestamp? = nil, editedAt: Timestamp? = nil, edited: Bool = false,
-                score: Int64? = nil, deleted: Bool = false, removed: Bool = false,
-                authorFlair: String? = nil, origin: RecordOrigin = RecordOrigin()) {
+    package init(
+        id: CommentID, parentID: CommentID? = nil, author: String? = nil, body: String = "",
+        createdAt: Timestamp? = nil, editedAt: Timestamp? = nil, edited: Bool = false,
+        score: Int64? = nil, deleted: Bool = false, removed: Bool = false,
+        authorFlair: String? = nil, origin: RecordOrigin = RecordOrigin()
+    ) {
         self.id = id
         self.parentID = parentID
         self.author = author
@@ -161,8 +163,10 @@ package struct ThreadInfo: Sendable {
     /// The file name used in messages (`-` for standard input).
     package var file: String
 
-    package init(id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
-                url: String? = nil, lang: String? = nil, file: String = "-") {
+    package init(
+        id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
+        url: String? = nil, lang: String? = nil, file: String = "-"
+    ) {
         self.id = id
         self.title = title
         self.author = author
@@ -185,9 +189,11 @@ package struct ThreadRecord: Sendable {
     /// thread of one document, so a thousand messages cost one pass over the file, not one each.
     package var locator = TextLocator()
 
-    package init(id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
-                url: String? = nil, lang: String? = nil, comments: [CommentRecord] = [], file: String = "-",
-                source: [UInt8] = []) {
+    package init(
+        id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
+        url: String? = nil, lang: String? = nil, comments: [CommentRecord] = [], file: String = "-",
+        source: [UInt8] = []
+    ) {
         self.info = ThreadInfo(id: id, title: title, author: author, createdAt: createdAt, url: url, lang: lang, file: file)
         self.comments = comments
         self.source = source
@@ -212,11 +218,14 @@ package struct ThreadRecord: Sendable {
     }
 
     /// An error or warning about comment `index`, located at its object in the file.
-    package func message(about index: Int, field: String? = nil, _ text: String,
-                        severity: InputError.Severity = .error) -> InputError {
+    package func message(
+        about index: Int, field: String? = nil, _ text: String,
+        severity: InputError.Severity = .error
+    ) -> InputError {
         let offset = Int(comments[index].origin.offset)
-        var error = InputError(file: info.file, path: path(of: index) + (field.map { ".\($0)" } ?? ""),
-                               message: text, severity: severity)
+        var error = InputError(
+            file: info.file, path: path(of: index) + (field.map { ".\($0)" } ?? ""),
+            message: text, severity: severity)
         if offset >= 0 && !source.isEmpty {
             let location = locator.location(in: source, offset: offset)
             error.line = location.line

@@ -22,7 +22,7 @@ package struct Timestamp: Comparable, Hashable, Sendable {
     package init?(iso text: String) {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
-              let day = scanner.number(2), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day)
+            let day = scanner.number(2), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var seconds = Timestamp.daysFromCivil(year: year, month: month, day: day) * 86_400
         var millis: Int64 = 0
@@ -101,17 +101,27 @@ package struct Timestamp: Comparable, Hashable, Sendable {
     }
 
     /// `iso8601` for a year in 0...9999, into `b` (24 bytes at least); returns the bytes written.
-    private static func write(_ c: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64),
-                              into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    private static func write(
+        _ c: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64),
+        into b: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         let zero = UInt8(ascii: "0")
         @inline(__always) func two(_ value: Int64, _ at: Int) {
             b[at] = zero &+ UInt8(truncatingIfNeeded: value / 10)
             b[at + 1] = zero &+ UInt8(truncatingIfNeeded: value % 10)
         }
-        two(c.year / 100, 0); two(c.year % 100, 2)
-        b[4] = UInt8(ascii: "-"); two(c.month, 5); b[7] = UInt8(ascii: "-"); two(c.day, 8)
-        b[10] = UInt8(ascii: "T"); two(c.hour, 11); b[13] = UInt8(ascii: ":"); two(c.minute, 14)
-        b[16] = UInt8(ascii: ":"); two(c.second, 17)
+        two(c.year / 100, 0)
+        two(c.year % 100, 2)
+        b[4] = UInt8(ascii: "-")
+        two(c.month, 5)
+        b[7] = UInt8(ascii: "-")
+        two(c.day, 8)
+        b[10] = UInt8(ascii: "T")
+        two(c.hour, 11)
+        b[13] = UInt8(ascii: ":")
+        two(c.minute, 14)
+        b[16] = UInt8(ascii: ":")
+        two(c.second, 17)
         var count = 19
         if c.millisecond != 0 {
             b[19] = UInt8(ascii: ".")
@@ -166,7 +176,8 @@ extension JSONDocument {
             if let iso = Timestamp(iso: text) { return iso }
             let digits = text.utf8
             guard !digits.isEmpty, digits.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
-                  digits.filter({ $0 == 46 }).count <= 1, let value = Double(text) else { return nil }
+                digits.filter({ $0 == 46 }).count <= 1, let value = Double(text)
+            else { return nil }
             return Timestamp(unix: value)
         case .number:
             if let exact = int64(index) {
@@ -188,7 +199,10 @@ private extension Int64 {
     func floorDivided(by divisor: Int64) -> (Int64, Int64) {
         var q = self / divisor
         var r = self % divisor
-        if r < 0 { q -= 1; r += divisor }
+        if r < 0 {
+            q -= 1
+            r += divisor
+        }
         return (q, r)
     }
 }

@@ -14,8 +14,10 @@ package enum Zstd {
     /// Decodes the chunks `next` yields (nil at the end) and hands the output to `write` as it
     /// comes, allowing windows of up to 2^`windowLog` bytes. A corrupt frame (with its compressed
     /// byte range), a failed checksum, a window past the limit or a stream cut short is an error.
-    static func decode(display: String, windowLog: Int32 = InputLimits.maxWindowLog, next: () throws(InputError) -> ArraySlice<UInt8>?,
-                       write: (UnsafeRawBufferPointer) throws(InputError) -> Void) throws(InputError) {
+    static func decode(
+        display: String, windowLog: Int32 = InputLimits.maxWindowLog, next: () throws(InputError) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(InputError) -> Void
+    ) throws(InputError) {
         guard let context = ZSTD_createDCtx() else {
             throw InputError(file: display, message: "cannot be decompressed: zstd could not allocate its decoder")
         }
@@ -57,7 +59,9 @@ package enum Zstd {
             consumed += chunk.count
         }
         guard pending == 0 else {
-            throw InputError(file: display, message: "ends in the middle of a zstd frame, after \(consumed) compressed bytes; expected the rest of the frame (the file was cut short, perhaps by an interrupted download)")
+            throw InputError(
+                file: display,
+                message: "ends in the middle of a zstd frame, after \(consumed) compressed bytes; expected the rest of the frame (the file was cut short, perhaps by an interrupted download)")
         }
     }
 
@@ -67,9 +71,12 @@ package enum Zstd {
         let window = InputLimits.size(1 << Int(windowLog))
         switch code {
         case ZSTD_error_frameParameter_windowTooLarge:
-            return InputError(file: display, message: "is a zstd stream whose frame at compressed byte \(frame) asks for a window larger than \(window); expected a window of at most \(window)", hint: windowLog < 31 ? .windowLimit : nil)
+            return InputError(
+                file: display, message: "is a zstd stream whose frame at compressed byte \(frame) asks for a window larger than \(window); expected a window of at most \(window)",
+                hint: windowLog < 31 ? .windowLimit : nil)
         case ZSTD_error_checksum_wrong:
-            return InputError(file: display, message: "holds a zstd frame (compressed bytes \(frame) to \(offset)) whose checksum does not match what it decodes to; expected intact frames (the file is damaged)")
+            return InputError(
+                file: display, message: "holds a zstd frame (compressed bytes \(frame) to \(offset)) whose checksum does not match what it decodes to; expected intact frames (the file is damaged)")
         default:
             return InputError(file: display, message: "is not valid zstd data in the frame at compressed bytes \(frame) to \(offset): \(name); expected zstd frames (the file may be damaged)")
         }

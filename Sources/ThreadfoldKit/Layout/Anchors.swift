@@ -25,13 +25,16 @@ package enum Anchors {
 
     static func anchorBase(_ id: CommentID) -> String {
         let bytes = id.string.utf8
-        let plain = !bytes.isEmpty && bytes.count <= 64 && bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): return true
-            default: return false
+        let plain =
+            !bytes.isEmpty && bytes.count <= 64
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    return true
+                default: return false
+                }
             }
-        }
         return plain ? "c-" + id.string : "c_" + FNV1a.hex(bytes)
     }
 }

@@ -2,26 +2,30 @@
 /// first `preview` replies of every section shown and the rest behind a fold.
 package enum PageLayout {
     package static func make(_ thread: ThreadTree, options: LayoutOptions) -> PageModel {
-        make(thread, options: options, roots: thread.roots[...], notices: thread.noticePlaces[...],
-             anchors: Anchors.make(for: thread.records))
+        make(
+            thread, options: options, roots: thread.roots[...], notices: thread.noticePlaces[...],
+            anchors: Anchors.make(for: thread.records))
     }
 
     /// Lays out the comments under `roots` only: one page of a split thread, or the branch
     /// under one comment ("Continue this thread"), whose root is shown at level 0. `notices` are
     /// the places of the notices this page shows, counted in `roots`' own indices (a slice of
     /// `thread.roots` keeps its indices).
-    package static func make(_ thread: ThreadTree, options: LayoutOptions, roots: ArraySlice<Int32>,
-                            notices: ArraySlice<NoticePlace> = [], anchors: [String]) -> PageModel {
+    package static func make(
+        _ thread: ThreadTree, options: LayoutOptions, roots: ArraySlice<Int32>,
+        notices: ArraySlice<NoticePlace> = [], anchors: [String]
+    ) -> PageModel {
         // Room for every comment under these roots: a thread's branch pages each hold a part of
         // it, and all of them are kept until the thread is written.
         let shown = roots.reduce(0) { $0 + 1 + Int(thread.stats[Int($1)].totalReplies) }
         var layout = Builder(thread: thread, options: options, capacity: min(shown, thread.totals.comments))
         layout.run(roots: roots)
         let first = Int32(roots.startIndex)
-        return PageModel(thread: thread, options: options, anchors: anchors,
-                         entries: layout.entries, blocks: layout.blocks, rootEntries: layout.roots,
-                         notices: notices.map { PageModel.Notice(notice: $0.notice, position: $0.before - first) },
-                         branches: layout.branches)
+        return PageModel(
+            thread: thread, options: options, anchors: anchors,
+            entries: layout.entries, blocks: layout.blocks, rootEntries: layout.roots,
+            notices: notices.map { PageModel.Notice(notice: $0.notice, position: $0.before - first) },
+            branches: layout.branches)
     }
 }
 
@@ -83,8 +87,10 @@ private struct Builder {
             let shown = Array(items.prefix(preview))
             let hidden = Array(items.dropFirst(preview))
             let (hiddenComments, hiddenPeople) = count(hidden, flattened: flattened)
-            blocks.append(.init(owner: e, shown: shown, hidden: hidden, open: Int(level) < options.openDepth,
-                                flattened: flattened, hiddenComments: hiddenComments, hiddenPeople: hiddenPeople))
+            blocks.append(
+                .init(
+                    owner: e, shown: shown, hidden: hidden, open: Int(level) < options.openDepth,
+                    flattened: flattened, hiddenComments: hiddenComments, hiddenPeople: hiddenPeople))
             entries[Int(e)].replies = Int32(blocks.count - 1)
         }
     }

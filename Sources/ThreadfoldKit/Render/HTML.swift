@@ -47,7 +47,10 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
             case UInt8(ascii: "'"): replacement = "&#39;"
             case 0x00...0x1F, 0x7F, 0xC2, 0xEF, 0xF0...0xF4:
                 length = forbiddenLength(buffer, i)
-                if length == 0 { i += 1; continue }
+                if length == 0 {
+                    i += 1
+                    continue
+                }
                 replacement = "\u{FFFD}"
             default:
                 i += 1
@@ -70,7 +73,8 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
         guard let base = buffer.baseAddress else { return i }
         while i + 8 <= buffer.count {
             let word = ByteSearch.Word(base + i)
-            let special = word.nonASCII | word.below(0x20) | word.equal(0x7F)
+            let special =
+                word.nonASCII | word.below(0x20) | word.equal(0x7F)
                 | word.equal(UInt8(ascii: "&")) | word.equal(UInt8(ascii: "<")) | word.equal(UInt8(ascii: ">"))
                 | word.equal(UInt8(ascii: "\"")) | word.equal(UInt8(ascii: "'"))
             if special != 0 { return i + ByteSearch.Word.first(special) }
@@ -92,8 +96,8 @@ package struct HTML: Sendable, Equatable, CustomStringConvertible {
         case 0xEF:
             guard i + 2 < buffer.count else { return 0 }
             let (b1, b2) = (buffer[i + 1], buffer[i + 2])
-            if b1 == 0xB7 && (0x90...0xAF).contains(b2) { return 3 } // U+FDD0…U+FDEF
-            if b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF) { return 3 } // U+FFFE, U+FFFF
+            if b1 == 0xB7 && (0x90...0xAF).contains(b2) { return 3 }  // U+FDD0…U+FDEF
+            if b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF) { return 3 }  // U+FFFE, U+FFFF
             return 0
         case 0xF0...0xF4:
             guard i + 3 < buffer.count else { return 0 }

@@ -53,8 +53,9 @@ package struct HTMLSanitizer: Sendable {
     /// `<p>x` would make 10^8 elements), so their number times the tags must stay small.
     static let unclosedFormattingLimit = 64
 
-    static let formatting: Set<[UInt8]> = Set(["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"]
-        .map { Array($0.utf8) })
+    static let formatting: Set<[UInt8]> = Set(
+        ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"]
+            .map { Array($0.utf8) })
 
     /// One linear pass over the body: too many tags, or too many formatting elements left open.
     static func isPathological(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -62,7 +63,10 @@ package struct HTMLSanitizer: Sendable {
         var unclosed = 0
         var i = 0
         while i < buffer.count {
-            guard buffer[i] == UInt8(ascii: "<") else { i += 1; continue }
+            guard buffer[i] == UInt8(ascii: "<") else {
+                i += 1
+                continue
+            }
             tags += 1
             if tags > tagLimit { return true }
             var j = i + 1
@@ -228,8 +232,14 @@ private struct Writer {
             // The table reserved room for its parts under the nesting limit.
             guard let parent = open.last?.tag, parents.contains(parent) else { return (nil, "") }
             // A row without cells is invalid; its white space goes with it.
-            if tag == "tr" && !children(of: node).contains(where: { $0.pointee.type == GUMBO_NODE_ELEMENT
-                && ($0.pointee.v.element.tag == GUMBO_TAG_TD || $0.pointee.v.element.tag == GUMBO_TAG_TH) }) { return (nil, "") }
+            if tag == "tr"
+                && !children(of: node).contains(where: {
+                    $0.pointee.type == GUMBO_NODE_ELEMENT
+                        && ($0.pointee.v.element.tag == GUMBO_TAG_TD || $0.pointee.v.element.tag == GUMBO_TAG_TH)
+                })
+            {
+                return (nil, "")
+            }
             guard tag == "th" || tag == "td" else { return (tag, "<\(tag)>") }
             return (tag, cell(node, tag))
         }
@@ -312,8 +322,9 @@ private struct Writer {
         if URLPolicy.scheme(of: reference) != nil { return allowed(reference) ? reference : nil }
         let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let base, !trimmed.isEmpty, !trimmed.hasPrefix("#"),
-              let url = URL(string: trimmed, relativeTo: base)?.absoluteString,
-              URLPolicy.scheme(of: url) != nil, allowed(url) else { return nil }
+            let url = URL(string: trimmed, relativeTo: base)?.absoluteString,
+            URLPolicy.scheme(of: url) != nil, allowed(url)
+        else { return nil }
         return url
     }
 
@@ -349,7 +360,7 @@ private struct Writer {
                 HTML.escape(String(cString: text), into: &out)
             case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
                 let element = node.pointee.v.element
-                guard element.tag_namespace == GUMBO_NAMESPACE_HTML else { continue } // svg and math content
+                guard element.tag_namespace == GUMBO_NAMESPACE_HTML else { continue }  // svg and math content
                 // Custom and unknown elements are unwrapped to their text.
                 let name = element.tag == GUMBO_TAG_UNKNOWN ? "unknown" : String(cString: gumbo_normalized_tagname(element.tag))
                 if HTMLSanitizer.dropped.contains(name) || isLightboxCaption(node) { continue }
@@ -357,7 +368,7 @@ private struct Writer {
                 if let tag {
                     prepare(tag == "li" ? .listItem : HTMLSanitizer.blocks.contains(tag) ? .block : .phrasing, into: &out)
                     out.append(contentsOf: opening.utf8)
-                    if tag == "img" && !opening.hasPrefix("<") { continue } // emoji or alt text
+                    if tag == "img" && !opening.hasPrefix("<") { continue }  // emoji or alt text
                     if HTMLSanitizer.void.contains(tag) { continue }
                     open.append((tag, false))
                     frames.append((children(of: node), 0, true, false))
@@ -370,7 +381,7 @@ private struct Writer {
                     frames.append((children(of: node), 0, false, block))
                 }
             default:
-                continue // comments, the document node
+                continue  // comments, the document node
             }
         }
         while !open.isEmpty { close(into: &out) }
@@ -379,7 +390,8 @@ private struct Writer {
     /// Discourse's caption inside an image's lightbox link ("image 841×150 22.4 KB").
     func isLightboxCaption(_ node: UnsafeMutablePointer<GumboNode>) -> Bool {
         guard (attribute(node, "class") ?? "").split(separator: " ").contains("meta"),
-              let parent = node.pointee.parent, parent.pointee.type == GUMBO_NODE_ELEMENT else { return false }
+            let parent = node.pointee.parent, parent.pointee.type == GUMBO_NODE_ELEMENT
+        else { return false }
         return (attribute(parent, "class") ?? "").split(separator: " ").contains("lightbox")
     }
 

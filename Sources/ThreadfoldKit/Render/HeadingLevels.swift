@@ -53,7 +53,8 @@ enum HeadingLevels {
             let closing = j < bytes.count && bytes[j] == UInt8(ascii: "/")
             if closing { j += 1 }
             if j + 2 < bytes.count, bytes[j] == UInt8(ascii: "h"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[j + 1]),
-               bytes[j + 2] == UInt8(ascii: ">") {
+                bytes[j + 2] == UInt8(ascii: ">")
+            {
                 body(j + 1, Int(bytes[j + 1] - UInt8(ascii: "0")), closing)
                 i = j + 3
             } else {

@@ -109,7 +109,7 @@ package struct PageNavigation: Sendable {
                     } else {
                         let (scalar, scalarLength) = decode(bytes, j)
                         guard scalar.properties.isAlphabetic else { break }
-                        length = 8 // no inline name holds it
+                        length = 8  // no inline name holds it
                         j += scalarLength
                     }
                 }
@@ -228,11 +228,11 @@ package struct PageNavigation: Sendable {
     static func isInline(_ name: UInt64) -> Bool {
         switch name {
         case 0x61 /* a */, 0x61626272 /* abbr */, 0x62 /* b */, 0x626469 /* bdi */,
-             0x63697465 /* cite */, 0x636F6465 /* code */, 0x64656C /* del */, 0x656D /* em */,
-             0x69 /* i */, 0x696E73 /* ins */, 0x6B6264 /* kbd */, 0x6D61726B /* mark */,
-             0x71 /* q */, 0x73 /* s */, 0x73616D70 /* samp */, 0x736D616C6C /* small */,
-             0x7370616E /* span */, 0x7374726F6E67 /* strong */, 0x737562 /* sub */, 0x737570 /* sup */,
-             0x74696D65 /* time */, 0x75 /* u */:
+            0x63697465 /* cite */, 0x636F6465 /* code */, 0x64656C /* del */, 0x656D /* em */,
+            0x69 /* i */, 0x696E73 /* ins */, 0x6B6264 /* kbd */, 0x6D61726B /* mark */,
+            0x71 /* q */, 0x73 /* s */, 0x73616D70 /* samp */, 0x736D616C6C /* small */,
+            0x7370616E /* span */, 0x7374726F6E67 /* strong */, 0x737562 /* sub */, 0x737570 /* sup */,
+            0x74696D65 /* time */, 0x75 /* u */:
             return true
         default:
             return false
@@ -240,8 +240,10 @@ package struct PageNavigation: Sendable {
     }
 
     /// The elements whose tags join the text around them; every other tag is a word break.
-    static let inlineNames = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "ins", "kbd", "mark",
-                              "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u"]
+    static let inlineNames = [
+        "a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "ins", "kbd", "mark",
+        "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u",
+    ]
 
     /// The scalar an entity at `i` stands for and its length in bytes: the five Threadfold
     /// writes, `&nbsp;`, and numeric references.
@@ -345,7 +347,7 @@ private struct ExcerptText {
             if !space, let word = sinceSpace, count - word - 1 >= limit / 2 {
                 out.removeSubrange(lastSpace...)
             }
-            out += [0xE2, 0x80, 0xA6] // …
+            out += [0xE2, 0x80, 0xA6]  // …
             full = true
             return
         }

@@ -48,16 +48,22 @@ public struct ResourceStore: Sendable {
     /// line and as "use the default locale" for an input's `lang`.
     package func strings(locale: String) throws -> StringsTable {
         guard Self.isLanguageTag(locale) else {
-            throw ResourceError(message: "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in the templates folder", isUnknownLocale: true)
+            throw ResourceError(
+                message:
+                    "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in the templates folder",
+                isUnknownLocale: true)
         }
         if let name = userLocaleNames().first(where: { Self.sameTag($0, locale) }),
-           let directory = templatesDirectory, let locales = try Self.locales(Self.open(directory)) {
+            let directory = templatesDirectory, let locales = try Self.locales(Self.open(directory))
+        {
             let file = name + ".json"
             return try StringsTable(json: Array(try Self.readText(file, in: locales, of: "templates").utf8), file: locales.path(file))
         }
         guard let name = Self.builtinLocales.first(where: { Self.sameTag($0, locale) }),
-              let text = BuiltinResources.files["Templates/locales/\(name).json"] else {
-            throw ResourceError(message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in the templates folder", isUnknownLocale: true)
+            let text = BuiltinResources.files["Templates/locales/\(name).json"]
+        else {
+            throw ResourceError(
+                message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in the templates folder", isUnknownLocale: true)
         }
         return try StringsTable(json: Array(text.utf8), file: "Templates/locales/\(name).json")
     }
@@ -67,7 +73,8 @@ public struct ResourceStore: Sendable {
     /// are links (which `templateSet()` refuses).
     func userLocaleNames() -> [String] {
         guard let directory = templatesDirectory, let folder = try? Self.open(directory),
-              let locales = try? Self.locales(folder) else { return [] }
+            let locales = try? Self.locales(folder)
+        else { return [] }
         return locales.entries().compactMap { entry in
             guard entry.kind == .file, entry.name.hasSuffix(".json") else { return nil }
             let name = String(entry.name.dropLast(".json".count))
@@ -82,7 +89,8 @@ public struct ResourceStore: Sendable {
     package static func isLanguageTag(_ text: String) -> Bool {
         let subtags = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         guard let first = subtags.first, [2, 3, 5, 6, 7, 8].contains(first.count),
-              first.allSatisfy({ isASCIILetter($0) }) else { return false }
+            first.allSatisfy({ isASCIILetter($0) })
+        else { return false }
         return subtags.allSatisfy { subtag in
             (1...8).contains(subtag.count) && subtag.allSatisfy { isASCIILetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
         }
@@ -92,9 +100,10 @@ public struct ResourceStore: Sendable {
 
     /// BCP 47 tags compare without regard to ASCII case.
     static func sameTag(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
-            x == y || (isASCIILetter(x) && isASCIILetter(y) && x | 0x20 == y | 0x20)
-        }
+        a.utf8.count == b.utf8.count
+            && zip(a.utf8, b.utf8).allSatisfy { x, y in
+                x == y || (isASCIILetter(x) && isASCIILetter(y) && x | 0x20 == y | 0x20)
+            }
     }
 
     /// A name for a message: quoted, with control characters escaped, at most 64 characters.

@@ -106,8 +106,9 @@ package final class StringsTable: Sendable {
             direction = try text("direction", default: "ltr")
             let ruleName = try text("plural_rule", default: "one-other")
             guard let rule = PluralRule(rawValue: ruleName) else {
-                throw r.mismatch(r.member(root, "plural_rule") ?? root, "$.plural_rule",
-                                 expected: "one of one-other, other, french, slavic, polish, arabic")
+                throw r.mismatch(
+                    r.member(root, "plural_rule") ?? root, "$.plural_rule",
+                    expected: "one of one-other, other, french, slavic, polish, arabic")
             }
             self.rule = rule
             groupSeparator = try text("group_separator", default: ",")

@@ -112,8 +112,10 @@ struct ThreadPageModel: TemplateModel {
     let threadBody: HTML?
     let navigation: PageNavigation?
 
-    init(model: PageModel, language: PageLanguage, assets: String, generator: String, bodies: [HTML?],
-         noticeBodies: [HTML?], threadBody: HTML?, navigation: PageNavigation?) {
+    init(
+        model: PageModel, language: PageLanguage, assets: String, generator: String, bodies: [HTML?],
+        noticeBodies: [HTML?], threadBody: HTML?, navigation: PageNavigation?
+    ) {
         info = model.thread.info
         totals = model.thread.totals
         records = model.thread.records
@@ -330,11 +332,12 @@ struct ThreadPageModel: TemplateModel {
         case .poll: return info.poll == nil ? .null : .node(.poll(-1))
         case .tags: return info.tags.isEmpty ? .null : .list(info.tags.map(Value.text))
         case .stats:
-            return .text(strings.join([
-                strings.text("comments", count: totals.comments),
-                strings.text("people", count: totals.participants),
-                strings.text("levels", count: totals.levels),
-            ]))
+            return .text(
+                strings.join([
+                    strings.text("comments", count: totals.comments),
+                    strings.text("people", count: totals.participants),
+                    strings.text("levels", count: totals.levels),
+                ]))
         case .body: return threadBody.flatMap { $0.raw.isEmpty ? nil : Value.html($0) } ?? .null
         case .unarchived:
             guard info.unarchivedComments > 0 else { return .null }
@@ -364,7 +367,8 @@ struct ThreadPageModel: TemplateModel {
     /// The author page of comment `index`'s author, relative to this page, when the archive has them.
     func authorHref(of index: Int) -> Value {
         guard let navigation, index < navigation.authorFolders.count, !flags[index].contains(.placeholder),
-              let folder = navigation.authorFolders[index] else { return .null }
+            let folder = navigation.authorFolders[index]
+        else { return .null }
         return .text(assets + "u/" + folder + "/index.html")
     }
 

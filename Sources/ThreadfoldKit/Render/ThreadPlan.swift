@@ -29,10 +29,13 @@ struct ThreadPlan {
             let part = pages.count
             let firstPlace = nextPlace
             while nextPlace < places.count, places[nextPlace].before < end || end == tree.roots.count { nextPlace += 1 }
-            pages.append(Page(dir: base + (part == 0 ? [] : [String(part + 1)]),
-                              model: PageLayout.make(tree, options: layout, roots: tree.roots[start..<end],
-                                                     notices: places[firstPlace..<nextPlace], anchors: anchors),
-                              part: part, root: -1))
+            pages.append(
+                Page(
+                    dir: base + (part == 0 ? [] : [String(part + 1)]),
+                    model: PageLayout.make(
+                        tree, options: layout, roots: tree.roots[start..<end],
+                        notices: places[firstPlace..<nextPlace], anchors: anchors),
+                    part: part, root: -1))
             start = end
         } while start < tree.roots.count
         parts = pages.count
@@ -52,9 +55,11 @@ struct ThreadPlan {
                 }
                 usedFolders.insert(name)
                 branchPage[b] = Int32(pages.count)
-                pages.append(Page(dir: base + [name],
-                                  model: PageLayout.make(tree, options: layout, roots: [b][...], anchors: anchors),
-                                  part: -1, root: b))
+                pages.append(
+                    Page(
+                        dir: base + [name],
+                        model: PageLayout.make(tree, options: layout, roots: [b][...], anchors: anchors),
+                        part: -1, root: b))
             }
             p += 1
         }
@@ -63,8 +68,10 @@ struct ThreadPlan {
     /// The links of `page`: the index, the other orders of the same page, the parts, and on a
     /// branch page the comments above it. `base` is the thread's folder; `order` is the index of
     /// this plan's order in `orders`.
-    func navigation(of page: Page, tree: ThreadTree, anchors: [String], base: [String], order k: Int,
-                    orders: [CommentOrder], canonicalBase: String?) -> PageNavigation {
+    func navigation(
+        of page: Page, tree: ThreadTree, anchors: [String], base: [String], order k: Int,
+        orders: [CommentOrder], canonicalBase: String?
+    ) -> PageNavigation {
         var nav = PageNavigation()
         let orderDirs = k == 0 ? 0 : 1
         nav.indexHref = ThreadPaths.href(from: page.dir, to: [])

@@ -83,8 +83,10 @@ package struct ThreadRenderer: Sendable {
 
     /// A body rendered by its format: Markdown through cmark, HTML through the sanitizer, text
     /// escaped; its headings fitted below a page heading of level `below` (`HeadingLevels`).
-    func body(_ text: String, _ format: BodyFormat, _ context: BodyContext = BodyContext(),
-              below parent: Int = commentsHeadingLevel) -> HTML {
+    func body(
+        _ text: String, _ format: BodyFormat, _ context: BodyContext = BodyContext(),
+        below parent: Int = commentsHeadingLevel
+    ) -> HTML {
         switch format {
         case .markdown:
             let html = markdown.render(text, sourceFlavor: context.flavor, spoilerLabel: context.spoilerLabel, emoji: context.emoji)
@@ -117,10 +119,13 @@ package struct ThreadRenderer: Sendable {
 
     /// Renders one page of a thread into `out` (cleared first), with the links of an archive page
     /// (`navigation`), or none for a standalone page.
-    func renderPage(_ model: PageModel, language: PageLanguage, assets: String, bodies: [HTML?], noticeBodies: [HTML?],
-                    threadBody: HTML?, navigation: PageNavigation?, into out: inout [UInt8]) throws(TemplateError) {
-        let page = ThreadPageModel(model: model, language: language, assets: assets, generator: generator,
-                                   bodies: bodies, noticeBodies: noticeBodies, threadBody: threadBody, navigation: navigation)
+    func renderPage(
+        _ model: PageModel, language: PageLanguage, assets: String, bodies: [HTML?], noticeBodies: [HTML?],
+        threadBody: HTML?, navigation: PageNavigation?, into out: inout [UInt8]
+    ) throws(TemplateError) {
+        let page = ThreadPageModel(
+            model: model, language: language, assets: assets, generator: generator,
+            bodies: bodies, noticeBodies: noticeBodies, threadBody: threadBody, navigation: navigation)
         // About 700 bytes of markup per comment plus its body, and less for a notice.
         var expected = 8 * 1024 + model.entries.count * 768 + model.notices.count * 384
         for entry in model.entries { expected += bodies[Int(entry.comment)]?.raw.utf8.count ?? 0 }
@@ -144,8 +149,9 @@ package struct ThreadRenderer: Sendable {
         var bodies = [HTML?](repeating: nil, count: thread.records.count)
         renderBodies(model, context, into: &bodies)
         var html: [UInt8] = []
-        try renderPage(model, language: language, assets: assets, bodies: bodies, noticeBodies: noticeBodies(thread, context),
-                       threadBody: threadBody(thread.info, context), navigation: nil, into: &html)
+        try renderPage(
+            model, language: language, assets: assets, bodies: bodies, noticeBodies: noticeBodies(thread, context),
+            threadBody: threadBody(thread.info, context), navigation: nil, into: &html)
         return RenderedThread(thread: thread, html: html)
     }
 
@@ -161,8 +167,10 @@ package struct ThreadRenderer: Sendable {
         let read = tree.records.count
         let comments = read == 0 ? "no comments" : "none of its \(Printable.count(read, "comment")) left to show"
         // At the thread's start: line 1 of its document, which a dump's thread or a line of JSON Lines puts at its own line.
-        var problem = InputError(file: file, line: 1, column: 1, path: "$", message: "the thread\(tree.info.id.map { " \"\($0.string)\"" } ?? "") has \(comments) and no opening post; "
-            + (severity == .error ? "expected a thread with something to show (nothing was written)" : "left out of the site, as an empty page would pass for a thread nobody answered"),
+        var problem = InputError(
+            file: file, line: 1, column: 1, path: "$",
+            message: "the thread\(tree.info.id.map { " \"\($0.string)\"" } ?? "") has \(comments) and no opening post; "
+                + (severity == .error ? "expected a thread with something to show (nothing was written)" : "left out of the site, as an empty page would pass for a thread nobody answered"),
             severity: severity)
         problem.kind = "emptyThread"
         return problem
@@ -193,19 +201,25 @@ package struct ThreadRenderer: Sendable {
     ///
     /// An asset named like a file or folder of the site (`index.html`, `t`, `pagefind`) is an
     /// error naming the asset: it would replace that page or folder.
-    package func listing(_ summaries: PackedSummaries, jobs: Int,
-                         write: (_ path: String, _ bytes: [UInt8], _ mode: UInt32) throws -> Void) throws {
+    package func listing(
+        _ summaries: PackedSummaries, jobs: Int,
+        write: (_ path: String, _ bytes: [UInt8], _ mode: UInt32) throws -> Void
+    ) throws {
         let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
         // Every thread's files are under t/; Pagefind writes pagefind/ after the listing.
         var files: Set<String> = []
         var folders: Set<String> = ["t"]
         if options.search == .pagefind { folders.insert("pagefind") }
-        try listing.write(summaries, to: { path, bytes in
-            if let slash = path.firstIndex(of: "/") { folders.insert(String(path[..<slash])) } else { files.insert(path) }
-            try write(path, bytes, ResourceStore.publishedMode)
-        })
+        try listing.write(
+            summaries,
+            to: { path, bytes in
+                if let slash = path.firstIndex(of: "/") { folders.insert(String(path[..<slash])) } else { files.insert(path) }
+                try write(path, bytes, ResourceStore.publishedMode)
+            })
         for asset in try resources.assets(search: options.search != .none) {
-            let clash = files.contains(asset.name) ? (asset.name.hasSuffix(".html") ? "the page " : "the file ") + asset.name
+            let clash =
+                files.contains(asset.name)
+                ? (asset.name.hasSuffix(".html") ? "the page " : "the file ") + asset.name
                 : folders.contains(asset.name) ? "the folder \(asset.name)/ of the site" : nil
             if let clash, let file = asset.file {
                 throw ResourceError(message: "\(Printable.escape(file)): error: would overwrite \(clash); expected an asset name no page uses")
@@ -238,8 +252,10 @@ package struct ThreadRenderer: Sendable {
     /// Renders an archive thread's files, handing each to `write` as it is done (the bytes are a
     /// buffer reused for the next file: write them before returning).
     /// Nil, with nothing written, for a thread with nothing to show (`isEmpty`): it is not published.
-    package func files(_ record: ThreadRecord, id: CommentID, folder: String, source: String,
-                       write: (String, [UInt8]) throws -> Void) throws -> ThreadFiles? {
+    package func files(
+        _ record: ThreadRecord, id: CommentID, folder: String, source: String,
+        write: (String, [UInt8]) throws -> Void
+    ) throws -> ThreadFiles? {
         let record = linked(record)
         var threadOptions = options.render.thread
         threadOptions.sort = options.effectiveOrders[0]
@@ -260,10 +276,12 @@ package struct ThreadRenderer: Sendable {
                 reordered.sort = order
                 tree = try ThreadBuilder.build(record, options: reordered)
             }
-            guard !trees.contains(where: { earlier in
-                earlier.roots == tree.roots && earlier.childList == tree.childList
-                    && (tree.noticePlaces.isEmpty || earlier.noticePlaces == tree.noticePlaces)
-            }) else { continue }
+            guard
+                !trees.contains(where: { earlier in
+                    earlier.roots == tree.roots && earlier.childList == tree.childList
+                        && (tree.noticePlaces.isEmpty || earlier.noticePlaces == tree.noticePlaces)
+                })
+            else { continue }
             orders.append(order)
             trees.append(tree)
         }
@@ -306,17 +324,19 @@ package struct ThreadRenderer: Sendable {
             let orderDir = k == 0 ? [] : [order.rawValue]
             let plan = ThreadPlan(tree, layout: layout, pageSize: options.pageSize, anchors: anchors, base: base + orderDir)
             for page in plan.pages {
-                var navigation = plan.navigation(of: page, tree: tree, anchors: anchors, base: base, order: k, orders: orders,
-                                                 canonicalBase: options.base)
+                var navigation = plan.navigation(
+                    of: page, tree: tree, anchors: anchors, base: base, order: k, orders: orders,
+                    canonicalBase: options.base)
                 navigation.authorFolders = authorFolders
                 navigation.threadAuthorFolder = threadAuthorFolder
                 navigation.pagefind = options.search == .pagefind && k == 0
                 renderBodies(page.model, context, into: &bodies)
                 // Breadcrumbs quote the comments a branch hangs from, in plain text from their bodies.
                 renderBodies(navigation.ancestors.map { Int($0.comment) }, of: tree, context, into: &bodies)
-                try renderPage(page.model, language: language, assets: ThreadPaths.root(from: page.dir), bodies: bodies,
-                               noticeBodies: notices, threadBody: navigation.showsPost ? postBody : nil,
-                               navigation: navigation, into: &buffer)
+                try renderPage(
+                    page.model, language: language, assets: ThreadPaths.root(from: page.dir), bodies: bodies,
+                    noticeBodies: notices, threadBody: navigation.showsPost ? postBody : nil,
+                    navigation: navigation, into: &buffer)
                 let path = page.dir.joined(separator: "/") + "/index.html"
                 try write(path, buffer)
                 paths.append(path)
@@ -327,9 +347,15 @@ package struct ThreadRenderer: Sendable {
         let pages = mainPlan?.pages.map(\.dir) ?? []
         var summary = try summarize(first, id: id, folder: folder, flat: flat, pages: pages, orders: orders, source: source)
         if options.authors { summary.posts = posts(first, anchors: anchors, pageOf: mainPlan?.pageOf ?? [], bodies: bodies) }
-        for (path, bytes) in [("t/\(folder)/thread.json", summary.encoded()),
-                              ("t/\(folder)/atom.xml", feed(first, summary: summary, anchors: anchors, pageDirs: pages,
-                                                             pageOf: mainPlan?.pageOf ?? [], language: language, context: context, bodies: &bodies))] {
+        for (path, bytes) in [
+            ("t/\(folder)/thread.json", summary.encoded()),
+            (
+                "t/\(folder)/atom.xml",
+                feed(
+                    first, summary: summary, anchors: anchors, pageDirs: pages,
+                    pageOf: mainPlan?.pageOf ?? [], language: language, context: context, bodies: &bodies)
+            ),
+        ] {
             try write(path, bytes)
             paths.append(path)
         }
@@ -343,9 +369,11 @@ package struct ThreadRenderer: Sendable {
         for i in 0..<min(tree.count, pageOf.count) where pageOf[i] >= 0 && tree.flags[i].contains(.visible) && !tree.flags[i].contains(.placeholder) {
             let record = tree.records[i]
             guard let author = Self.pageAuthor(record.author), !record.authorDeleted else { continue }
-            posts.append(ThreadSummary.Post(author: author, page: Int(pageOf[i]), anchor: anchors[i],
-                                            created: record.createdAt.map(ThreadSummary.TimePoint.init),
-                                            excerpt: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: ThreadSummary.Post.excerptLimit)))
+            posts.append(
+                ThreadSummary.Post(
+                    author: author, page: Int(pageOf[i]), anchor: anchors[i],
+                    created: record.createdAt.map(ThreadSummary.TimePoint.init),
+                    excerpt: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: ThreadSummary.Post.excerptLimit)))
         }
         return posts
     }
@@ -370,8 +398,10 @@ package struct ThreadRenderer: Sendable {
         return total
     }
 
-    func summarize(_ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
-                   source: String) throws(InputError) -> ThreadSummary {
+    func summarize(
+        _ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
+        source: String
+    ) throws(InputError) -> ThreadSummary {
         var histogram: [Int] = []
         var firstActivity: Timestamp? = tree.info.createdAt
         for i in 0..<tree.count where tree.flags[i].contains(.visible) {
@@ -399,8 +429,10 @@ package struct ThreadRenderer: Sendable {
 
     /// The thread's latest comments, newest first, each with a plain-text excerpt of its body
     /// (`AtomFeed.excerptLimit` characters), never the whole body.
-    func feed(_ tree: ThreadTree, summary: ThreadSummary, anchors: [String], pageDirs: [[String]], pageOf: [Int32],
-              language: PageLanguage, context: BodyContext, bodies: inout [HTML?]) -> [UInt8] {
+    func feed(
+        _ tree: ThreadTree, summary: ThreadSummary, anchors: [String], pageDirs: [[String]], pageOf: [Int32],
+        language: PageLanguage, context: BodyContext, bodies: inout [HTML?]
+    ) -> [UInt8] {
         let strings = language.strings
         let base = ["t", RelativePath.segments(summary.path).dropFirst().joined(separator: "/")]
         var recent: [Int] = []
@@ -422,25 +454,29 @@ package struct ThreadRenderer: Sendable {
         for i in latest {
             let record = tree.records[i]
             let page = Int(pageOf[i])
-            let pageLink = pageLinks[page] ?? {
-                let dir = pageDirs[page]
-                let made = absolute.map { $0 + dir.joined(separator: "/") + "/" } ?? ThreadPaths.href(from: base, to: dir)
-                pageLinks[page] = made
-                return made
-            }()
+            let pageLink =
+                pageLinks[page]
+                ?? {
+                    let dir = pageDirs[page]
+                    let made = absolute.map { $0 + dir.joined(separator: "/") + "/" } ?? ThreadPaths.href(from: base, to: dir)
+                    pageLinks[page] = made
+                    return made
+                }()
             let link = pageLink + "#" + anchors[i]
             let author = record.author.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text(record.authorDeleted ? "deleted" : "unknown_author")
-            entries.append(AtomFeed.Entry(
-                title: "\(author): \(PageNavigation.excerpt(bodies[i] ?? HTML(trusted: "")))",
-                id: absolute == nil ? XMLText.uuid("comment:\(summary.id):\(record.id.string)") : link,
-                link: link, published: record.createdAt, updated: record.editedAt ?? record.createdAt,
-                author: author, summary: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: AtomFeed.excerptLimit)))
+            entries.append(
+                AtomFeed.Entry(
+                    title: "\(author): \(PageNavigation.excerpt(bodies[i] ?? HTML(trusted: "")))",
+                    id: absolute == nil ? XMLText.uuid("comment:\(summary.id):\(record.id.string)") : link,
+                    link: link, published: record.createdAt, updated: record.editedAt ?? record.createdAt,
+                    author: author, summary: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: AtomFeed.excerptLimit)))
         }
         let page = absolute.map { $0 + summary.path + "/" }
         return AtomFeed(
             title: title, id: page ?? XMLText.uuid("thread:\(summary.id)"),
             selfLink: page.map { $0 + "atom.xml" } ?? "atom.xml", alternate: page ?? "index.html", lang: language.tag,
             author: summary.author.flatMap { $0.isEmpty ? nil : $0 } ?? title,
-            updated: summary.stats.lastActivity?.timestamp, entries: entries).render()
+            updated: summary.stats.lastActivity?.timestamp, entries: entries
+        ).render()
     }
 }

@@ -55,7 +55,10 @@ package enum URLPolicy {
             if leading && byte <= 0x20 { continue }
             leading = false
             if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
-            if skip > 0 { skip -= 1; continue }
+            if skip > 0 {
+                skip -= 1
+                continue
+            }
             switch count {
             case 0: seen.0 = byte
             case 1: seen.1 = byte
@@ -118,7 +121,7 @@ package enum URLPolicy {
                 default: return .other(length: length)
                 }
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
                 if length == 0 { first = byte }
                 if length < 8 {
                     let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
@@ -126,7 +129,7 @@ package enum URLPolicy {
                 }
                 length += 1
             default:
-                return nil // '/', '?', '#' or anything else before a ':' means no scheme
+                return nil  // '/', '?', '#' or anything else before a ':' means no scheme
             }
         }
         return nil

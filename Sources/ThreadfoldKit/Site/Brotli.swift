@@ -18,8 +18,9 @@ enum Brotli {
         var size = bound
         let ok = bytes.withUnsafeBufferPointer { input in
             out.withUnsafeMutableBufferPointer { output in
-                BrotliEncoderCompress(quality, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, input.count, input.baseAddress,
-                                      &size, output.baseAddress)
+                BrotliEncoderCompress(
+                    quality, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, input.count, input.baseAddress,
+                    &size, output.baseAddress)
             }
         }
         guard ok != 0, size <= bound else { return nil }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What identifies a file's bytes without reading them: inode, size, modification time and
@@ -141,11 +141,16 @@ final class Folder: @unchecked Sendable {
     /// `display` when given (a staging folder by the output it becomes). It records its changes
     /// in `journal` when given, in this folder's otherwise; with `journaled` false, nowhere
     /// (scratch that is removed before a build ends).
-    func folder(_ name: String, create: Bool = false, replace: Bool = false, display: String? = nil,
-                journal: WriteJournal? = nil, journaled: Bool = true) throws(SiteError) -> Folder {
+    func folder(
+        _ name: String, create: Bool = false, replace: Bool = false, display: String? = nil,
+        journal: WriteJournal? = nil, journaled: Bool = true
+    ) throws(SiteError) -> Folder {
         var child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if child < 0 && (errno == ENOTDIR || errno == ELOOP) && replace {
-            if try removeEntry(name) { child = -1; errno = ENOENT }
+            if try removeEntry(name) {
+                child = -1
+                errno = ENOENT
+            }
         }
         if child < 0 && errno == ENOENT && create {
             if mkdirat(fd, name, 0o755) != 0 && errno != EEXIST {
@@ -157,9 +162,12 @@ final class Folder: @unchecked Sendable {
         guard child >= 0 else {
             let code = errno
             let isLink = (code == ELOOP || code == ENOTDIR) && entry(name)?.kind == .link
-            let what = isLink ? "is a symbolic link; expected a folder (links are never followed)"
-                : code == ENOTDIR ? "is not a folder; expected a folder"
-                : "cannot be opened as a folder: \(SystemError.describe(code))"
+            let what =
+                isLink
+                ? "is a symbolic link; expected a folder (links are never followed)"
+                : code == ENOTDIR
+                    ? "is not a folder; expected a folder"
+                    : "cannot be opened as a folder: \(SystemError.describe(code))"
             throw SiteError(path: path(name), message: what, errno: code)
         }
         return Folder(fd: child, display: display ?? path(name), journal: journaled ? journal ?? self.journal : nil)
@@ -182,8 +190,10 @@ final class Folder: @unchecked Sendable {
     /// Creates the file `name` (never through a link) and writes what `body` hands its
     /// `write`, piece by piece, so a large file need not be held whole.
     @discardableResult
-    func create(_ name: String, mode: mode_t = 0o644,
-                writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) -> FileStamp {
+    func create(
+        _ name: String, mode: mode_t = 0o644,
+        writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void
+    ) throws(SiteError) -> FileStamp {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard file >= 0 else {
             let code = errno
@@ -248,8 +258,9 @@ final class Folder: @unchecked Sendable {
         guard let found = entry(name), found.kind == .file, found.own else { return nil }
         if found.stamp == expected { return found.stamp.hashed(expected.hash) }
         guard expected.hash != 0, found.stamp.size == expected.size,
-              let copy = read(name, limit: Int(expected.size), own: true),
-              FileStamp.contentHash(copy.bytes) == expected.hash else { return nil }
+            let copy = read(name, limit: Int(expected.size), own: true),
+            FileStamp.contentHash(copy.bytes) == expected.hash
+        else { return nil }
         return copy.stamp.hashed(expected.hash)
     }
 
@@ -287,7 +298,8 @@ final class Folder: @unchecked Sendable {
             }
         }
         guard let copy = source.read(sourceName), copy.stamp.inode == found.inode, copy.stamp.size == found.size,
-              found.hash == 0 || FileStamp.contentHash(copy.bytes) == found.hash else { return nil }
+            found.hash == 0 || FileStamp.contentHash(copy.bytes) == found.hash
+        else { return nil }
         // A copy is never more open than its source.
         return try create(name, copy.bytes, mode: 0o644 & (source.permissions(sourceName) ?? 0o644))
     }
@@ -337,7 +349,11 @@ final class Folder: @unchecked Sendable {
 
     func removeTree(bytes name: [UInt8]) throws(SiteError) {
         journal?.changed(self)
-        struct Frame { var folder: Folder; var name: [UInt8]; var subfolders: [[UInt8]] }
+        struct Frame {
+            var folder: Folder
+            var name: [UInt8]
+            var subfolders: [[UInt8]]
+        }
         func open(_ parent: Folder, _ name: [UInt8]) -> Folder? {
             let child = Folder.withCName(name) { openat(parent.fd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
             return child >= 0 ? Folder(fd: child, display: parent.path(String(decoding: name, as: UTF8.self))) : nil
@@ -403,8 +419,9 @@ final class Folder: @unchecked Sendable {
         guard file >= 0 else { return 0o022 }
         defer { close(file) }
         guard let bytes = FileIO.read(file, count: 16 << 10),
-              let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-              let value = mode_t(String(line.dropFirst("Umask:".count).filter { $0 != " " && $0 != "\t" }), radix: 8) else { return 0o022 }
+            let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let value = mode_t(String(line.dropFirst("Umask:".count).filter { $0 != " " && $0 != "\t" }), radix: 8)
+        else { return 0o022 }
         return value
     }()
 

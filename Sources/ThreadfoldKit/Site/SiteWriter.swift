@@ -1,8 +1,9 @@
 // Site stage: rendered pages in, files on disk out. The only stage that writes.
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Publishes a set of files as one folder, atomically.
@@ -86,9 +87,11 @@ package struct SiteWriter: Sendable {
     ///     thread while a recycled folder is cleaned on another (a build's dumps are partitioned
     ///     into their spill meanwhile). It must write nothing but a spill (`spill`), and read
     ///     nothing of the recycled files: the staging folder says what it kept once this returns.
-    package func begin(keepSpare: Bool = false,
-                      recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
-                      meanwhile: ((Staging) -> Void)? = nil) throws(SiteError) -> Staging {
+    package func begin(
+        keepSpare: Bool = false,
+        recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
+        meanwhile: ((Staging) -> Void)? = nil
+    ) throws(SiteError) -> Staging {
         let parentPath = output.deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
@@ -112,8 +115,9 @@ package struct SiteWriter: Sendable {
 
         let recycling: (folder: Folder, vouched: [String: FileStamp])?
         do {
-            recycling = try takeSpare(in: parent, as: stagingName, tag: tag, exists: exists, keepSpare: keepSpare, recycle: recycle,
-                                      journal: journal, locks: &locks)
+            recycling = try takeSpare(
+                in: parent, as: stagingName, tag: tag, exists: exists, keepSpare: keepSpare, recycle: recycle,
+                journal: journal, locks: &locks)
         } catch {
             unlock()
             throw error
@@ -127,8 +131,9 @@ package struct SiteWriter: Sendable {
             } else {
                 guard mkdirat(parent.fd, stagingName, 0o755) == 0 else {
                     let code = errno
-                    throw SiteError(path: parent.path(stagingName),
-                                    message: "cannot create the staging folder: \(SystemError.describe(code)); expected a folder you can write in", errno: code)
+                    throw SiteError(
+                        path: parent.path(stagingName),
+                        message: "cannot create the staging folder: \(SystemError.describe(code)); expected a folder you can write in", errno: code)
                 }
                 folder = try parent.folder(stagingName, display: display, journal: journal)
                 try folder.create(Self.markerName, Array(Self.markerText.utf8))
@@ -139,8 +144,9 @@ package struct SiteWriter: Sendable {
             try? parent.removeTree(stagingName)
             throw error
         }
-        let staging = Staging(writer: self, parent: parent, folder: folder, name: stagingName, exists: exists,
-                              keepSpare: keepSpare, locks: locks)
+        let staging = Staging(
+            writer: self, parent: parent, folder: folder, name: stagingName, exists: exists,
+            keepSpare: keepSpare, locks: locks)
         guard let recycling else {
             meanwhile?(staging)
             return staging
@@ -165,7 +171,8 @@ package struct SiteWriter: Sendable {
         }
         guard marker.own, found.own else {
             let owner = marker.own ? found.owner : marker.owner
-            throw SiteError(path: output.path, message: "is a Threadfold output that belongs to another user (uid \(owner)) or that others can write; expected your own (remove it, or build as its owner)")
+            throw SiteError(
+                path: output.path, message: "is a Threadfold output that belongs to another user (uid \(owner)) or that others can write; expected your own (remove it, or build as its owner)")
         }
         return (true, [try Self.lock(live, display: output.path)])
     }
@@ -173,9 +180,11 @@ package struct SiteWriter: Sendable {
     /// The spare, taken (renamed to `stagingName`) and, when its manifest vouches for files
     /// (`recycle`), locked: the folder and what it vouches for. Otherwise it is removed, and nil.
     /// A spare that is not this user's own is never taken (`isOwn`): it is discarded unread.
-    private func takeSpare(in parent: Folder, as stagingName: String, tag: String, exists: Bool, keepSpare: Bool,
-                           recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)?,
-                           journal: WriteJournal?, locks: inout [Int32]) throws(SiteError) -> (folder: Folder, vouched: [String: FileStamp])? {
+    private func takeSpare(
+        in parent: Folder, as stagingName: String, tag: String, exists: Bool, keepSpare: Bool,
+        recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)?,
+        journal: WriteJournal?, locks: inout [Int32]
+    ) throws(SiteError) -> (folder: Folder, vouched: [String: FileStamp])? {
         guard let spare = parent.entry(spareName) else { return nil }
         guard keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 else {
             discard(spareName, in: parent, tag: tag)
@@ -184,7 +193,8 @@ package struct SiteWriter: Sendable {
         do throws(SiteError) {
             let folder = try parent.folder(stagingName, display: display, journal: journal)
             if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
-               let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes }) {
+                let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes })
+            {
                 locks.append(try Self.lock(folder, display: folder.display))
                 return (folder, vouched)
             }
@@ -199,8 +209,10 @@ package struct SiteWriter: Sendable {
     /// Cleans a recycled staging folder: what the spare's manifest vouches for is kept, everything
     /// else removed, on another thread while `meanwhile` runs on this one. Abandons the staging
     /// folder when cleaning fails.
-    private func clean(_ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
-                       meanwhile: ((Staging) -> Void)?) throws(SiteError) {
+    private func clean(
+        _ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
+        meanwhile: ((Staging) -> Void)?
+    ) throws(SiteError) {
         let sparing: Set<String> = meanwhile == nil ? [] : [Spill.folderName, Spill.previousName]
         @Sendable func clean() -> Result<[String: FileStamp], SiteError> {
             do { return .success(try Self.clean(recycling.folder, keeping: recycling.vouched, sparing: sparing)) } catch { return .failure(error) }
@@ -244,7 +256,8 @@ package struct SiteWriter: Sendable {
             let code = errno
             close(fd)
             if code == EWOULDBLOCK {
-                throw SiteError(path: display, message: "another Threadfold build is writing this folder (it holds the lock on its \(markerName)); expected one build at a time", errno: code, temporary: true)
+                throw SiteError(
+                    path: display, message: "another Threadfold build is writing this folder (it holds the lock on its \(markerName)); expected one build at a time", errno: code, temporary: true)
             }
             throw SiteError(path: site.path(markerName), message: "cannot be locked: \(SystemError.describe(code))", errno: code)
         }
@@ -307,8 +320,10 @@ package struct SiteWriter: Sendable {
     /// The files whose stamps moved (a cache restore makes them all anew) read and hashed on
     /// every core (`Folder.verify`): kept when their bytes are the ones recorded, removed
     /// otherwise. Each file's folder is opened again from the root, one name at a time.
-    private static func keepByContent(_ files: [(path: String, expected: FileStamp)], in root: Folder,
-                                      into kept: inout [String: FileStamp]) throws(SiteError) {
+    private static func keepByContent(
+        _ files: [(path: String, expected: FileStamp)], in root: Folder,
+        into kept: inout [String: FileStamp]
+    ) throws(SiteError) {
         guard !files.isEmpty else { return }
         let verified = Parallel.map(count: files.count, jobs: ProcessInfo.processInfo.activeProcessorCount) { i -> FileStamp? in
             var parts = RelativePath.segments(files[i].path)
@@ -418,7 +433,8 @@ package struct SiteWriter: Sendable {
             let (directory, file) = try open(path)
             if recycled {
                 if let current = directory.read(file, limit: bytes.count), current.bytes == bytes,
-                   state.withLock({ $0.stamps[path] == current.stamp }), directory.permissions(file) == Folder.created(mode) {
+                    state.withLock({ $0.stamps[path] == current.stamp }), directory.permissions(file) == Folder.created(mode)
+                {
                     try writeSiblings(path, bytes, in: directory, name: file, unchanged: true, mode: mode)
                     return false
                 }
@@ -434,15 +450,18 @@ package struct SiteWriter: Sendable {
         /// (at `path`, holding `bytes`), each only when it is smaller, removing any older one.
         /// Beside a file left unchanged, a sibling the recycled folder's manifest vouched for is
         /// kept: it was written with that file, from the same bytes. Siblings take the file's `mode`.
-        private func writeSiblings(_ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
-                                   encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = 0o644) throws(SiteError) {
+        private func writeSiblings(
+            _ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
+            encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = 0o644
+        ) throws(SiteError) {
             guard writer.precompress, Precompression.applies(to: path) else { return }
             var present: [String] = []
             var written = 0, kept = 0
             for encoding in encodings {
                 let siblingPath = path + encoding.suffix, siblingName = name + encoding.suffix
                 if unchanged, let found = directory.entry(siblingName), found.kind == .file,
-                   state.withLock({ $0.stamps[siblingPath] == found.stamp }), directory.permissions(siblingName) == Folder.created(mode) {
+                    state.withLock({ $0.stamps[siblingPath] == found.stamp }), directory.permissions(siblingName) == Folder.created(mode)
+                {
                     present.append(siblingPath)
                     kept += 1
                     continue
@@ -638,7 +657,8 @@ package struct SiteWriter: Sendable {
     static func readMetadata(of output: URL, _ name: String) -> [UInt8]? {
         let output = output.standardizedFileURL
         guard let parent = try? Folder.open(output.deletingLastPathComponent().path),
-              let site = try? parent.folder(output.lastPathComponent), site.isOwnFolder else { return nil }
+            let site = try? parent.folder(output.lastPathComponent), site.isOwnFolder
+        else { return nil }
         return site.read(name, limit: 1 << 31, own: true)?.bytes
     }
 
@@ -668,7 +688,8 @@ package struct SiteWriter: Sendable {
     static func removeAbandoned(in parent: Folder, prefixes: [String]) {
         for entry in parent.names() {
             guard let sibling = String(validating: entry.name, as: UTF8.self),
-                  let prefix = prefixes.first(where: { sibling.hasPrefix($0) }) else { continue }
+                let prefix = prefixes.first(where: { sibling.hasPrefix($0) })
+            else { continue }
             let rest = sibling.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
             // Another user's entry is left alone: it is never this build's to read or remove.

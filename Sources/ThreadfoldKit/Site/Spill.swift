@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Scratch files for a build that cannot hold its input: numbered partitions appended to in one
@@ -66,8 +67,10 @@ package final class Spill: @unchecked Sendable {
     /// folder, `own`); each partition buffers `bufferBytes` before it is written. With
     /// `continuing`, it continues the kept spill found in `parent` under that name, if its records
     /// have this `format`; with `keep`, it is to be kept for the next build (`keep(as:in:)`).
-    init(in parent: Folder, count: Int, bufferBytes: Int, format: String = "", continuing previousName: String? = nil,
-         keep: Bool = false, own: (parent: Folder, name: String)? = nil) throws(SiteError) {
+    init(
+        in parent: Folder, count: Int, bufferBytes: Int, format: String = "", continuing previousName: String? = nil,
+        keep: Bool = false, own: (parent: Folder, name: String)? = nil
+    ) throws(SiteError) {
         self.parent = parent
         self.own = own
         self.format = format
@@ -81,7 +84,8 @@ package final class Spill: @unchecked Sendable {
         sizes = Array(repeating: 0, count: count)
         if let previousName, let kept = try? parent.folder(previousName, journaled: false) {
             if kept.isOwnFolder, kept.read(Self.formatName, limit: 4_096, own: true)?.bytes == Array(format.utf8),
-               let stamps = kept.read(Self.stampsName, limit: 1 << 24, own: true).flatMap({ Self.stamps(in: $0.bytes) }) {
+                let stamps = kept.read(Self.stampsName, limit: 1 << 24, own: true).flatMap({ Self.stamps(in: $0.bytes) })
+            {
                 previous = Previous(folder: kept, name: previousName, count: count, stamps: stamps)
                 previousStamps = stamps
             } else {
@@ -132,8 +136,10 @@ package final class Spill: @unchecked Sendable {
     /// Appends the pieces of one record to partition `p`. With `digest` (the partition's chain
     /// digest after this record, covering every byte of it and of the records before it), a
     /// record the continued spill holds at this place is not written again.
-    package func append(_ p: Int, digest: UInt64? = nil, _ head: [UInt8], _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
-                        _ tail: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) throws(SiteError) {
+    package func append(
+        _ p: Int, digest: UInt64? = nil, _ head: [UInt8], _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
+        _ tail: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
+    ) throws(SiteError) {
         let size = Int64(head.count + key.count + line.count + tail.count)
         if let digest, keeps {
             chained[p] = true
@@ -269,7 +275,9 @@ package final class Spill: @unchecked Sendable {
         for (name, length) in [(Self.name(p), sizes[p]), (Self.chainName(p), Int64(matched * Self.chainEntryBytes))] {
             guard renameat(previous.folder.fd, name, folder.fd, name) == 0 else {
                 let code = errno
-                throw SiteError(path: previous.folder.path(name), message: "cannot be taken from the spill the last build kept: \(SystemError.describe(code)); expected it as that build left it (build again without --incremental)", errno: code)
+                throw SiteError(
+                    path: previous.folder.path(name),
+                    message: "cannot be taken from the spill the last build kept: \(SystemError.describe(code)); expected it as that build left it (build again without --incremental)", errno: code)
             }
             let fd = openat(folder.fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
             var info = stat()
@@ -281,7 +289,11 @@ package final class Spill: @unchecked Sendable {
             defer { close(fd) }
             // Cut where this build stops agreeing, never lengthened; one taken whole is left as it is.
             guard info.st_size >= off_t(length) else {
-                throw SiteError(path: folder.path(name), message: "is shorter than its chain says (\(Printable.count(Int(info.st_size), "byte")), not \(length)); expected the spill the last build kept (build again without --incremental)", errno: EIO)
+                throw SiteError(
+                    path: folder.path(name),
+                    message:
+                        "is shorter than its chain says (\(Printable.count(Int(info.st_size), "byte")), not \(length)); expected the spill the last build kept (build again without --incremental)",
+                    errno: EIO)
             }
             if info.st_size > off_t(length), ftruncate(fd, off_t(length)) != 0 {
                 let code = errno
@@ -373,8 +385,10 @@ package final class Spill: @unchecked Sendable {
             }
             let at = (k - windowStarts[p]) * Spill.chainEntryBytes
             let (kept, keptEnd) = windows[p].withUnsafeBytes { raw in
-                (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
-                 Int64(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))))
+                (
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
+                    Int64(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
+                )
             }
             guard kept == digest, keptEnd == end else { return false }
             matched[p] = k + 1
@@ -388,12 +402,14 @@ package final class Spill: @unchecked Sendable {
         private mutating func load(_ p: Int) -> Int {
             var count = 0
             if let kept = stamps[p], let chain = verify(Spill.chainName(p), kept.chain),
-               chain.size % Int64(Spill.chainEntryBytes) == 0, chain.size > 0,
-               let records = verify(Spill.name(p), kept.records),
-               links(Spill.name(p)) == 1, links(Spill.chainName(p)) == 1 {
+                chain.size % Int64(Spill.chainEntryBytes) == 0, chain.size > 0,
+                let records = verify(Spill.name(p), kept.records),
+                links(Spill.name(p)) == 1, links(Spill.chainName(p)) == 1
+            {
                 let entries = Int(chain.size) / Spill.chainEntryBytes
                 if let last = read(p, from: entries - 1, entries: 1),
-                   last.withUnsafeBytes({ Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }) == records.size {
+                    last.withUnsafeBytes({ Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))) }) == records.size
+                {
                     count = entries
                 }
             }
@@ -408,7 +424,8 @@ package final class Spill: @unchecked Sendable {
             guard let found = folder.entry(name), found.kind == .file, found.own else { return nil }
             if found.stamp == kept { return found.stamp }
             guard kept.hash != 0, found.stamp.size == kept.size, Spill.contentHash(of: name, in: folder) == kept.hash,
-                  let again = folder.entry(name), again.stamp == found.stamp else { return nil }
+                let again = folder.entry(name), again.stamp == found.stamp
+            else { return nil }
             return found.stamp
         }
 

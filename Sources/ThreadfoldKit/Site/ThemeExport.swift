@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built-in theme as files a user can edit: the templates and locales under `templates/`, the

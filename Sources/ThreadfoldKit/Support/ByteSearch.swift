@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finding one byte in a buffer with the C library's `memchr`, which looks at many bytes a step:
@@ -13,7 +13,8 @@ package enum ByteSearch {
     @inline(__always)
     package static func first(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int? {
         guard let base = buffer.baseAddress, from < buffer.count,
-              let found = memchr(base + from, Int32(byte), buffer.count - from) else { return nil }
+            let found = memchr(base + from, Int32(byte), buffer.count - from)
+        else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 

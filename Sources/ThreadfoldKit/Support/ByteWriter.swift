@@ -41,7 +41,10 @@ struct ByteWriter: ByteSink, ~Copyable {
         if used + n > capacity {
             flush()
             // More than a block goes straight to the array.
-            if n > capacity { out.append(contentsOf: bytes); return }
+            if n > capacity {
+                out.append(contentsOf: bytes)
+                return
+            }
         }
         (block + used).update(from: source, count: n)
         used += n

@@ -55,8 +55,9 @@ package enum ChildProcess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if open { _ = drain(pipe[0], into: &output, waiting: 0) }
         let signalled = status & 0x7F != 0
-        return Outcome(status: signalled ? nil : (status >> 8) & 0xFF, signal: signalled ? status & 0x7F : nil,
-                       output: output, timedOut: timedOut)
+        return Outcome(
+            status: signalled ? nil : (status >> 8) & 0xFF, signal: signalled ? status & 0x7F : nil,
+            output: output, timedOut: timedOut)
     }
 
     /// Starts the program in a new process group with default signal handling and an empty
@@ -142,7 +143,8 @@ package enum ChildProcess {
     /// The state letter and process group of `pid`, from /proc/<pid>/stat.
     private static func status(of pid: pid_t) -> (state: Character, group: pid_t)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 2, let state = fields[0].first, let group = pid_t(fields[2]) else { return nil }
         return (state, group)

@@ -52,2666 +52,2666 @@ package enum EmojiShortcodes {
     }()
 
     private static let names = """
-+1 👍
--1 👎
-100 💯
-1234 🔢
-1st_place_medal 🥇
-2nd_place_medal 🥈
-3rd_place_medal 🥉
-8ball 🎱
-a 🅰️
-a_button_blood_type 🅰️
-ab 🆎
-ab_button_blood_type 🆎
-abacus 🧮
-abc 🔤
-abcd 🔡
-accept 🉑
-accordion 🪗
-adhesive_bandage 🩹
-admission_tickets 🎟️
-adult 🧑
-aerial_tramway 🚡
-afghanistan 🇦🇫
-airplane ✈️
-airplane_arrival 🛬
-airplane_arriving 🛬
-airplane_departure 🛫
-aland_islands 🇦🇽
-alarm_clock ⏰
-albania 🇦🇱
-alembic ⚗️
-algeria 🇩🇿
-alien 👽
-alien_monster 👾
-ambulance 🚑
-american_football 🏈
-american_samoa 🇦🇸
-amphora 🏺
-anatomical_heart 🫀
-anchor ⚓
-andorra 🇦🇩
-angel 👼
-anger 💢
-anger_symbol 💢
-angola 🇦🇴
-angry 😠
-angry_face 😠
-angry_face_with_horns 👿
-anguilla 🇦🇮
-anguished 😧
-anguished_face 😧
-ant 🐜
-antarctica 🇦🇶
-antenna_bars 📶
-antigua_barbuda 🇦🇬
-anxious_face_with_sweat 😰
-apple 🍎
-aquarius ♒
-argentina 🇦🇷
-aries ♈
-armenia 🇦🇲
-arrow_backward ◀️
-arrow_double_down ⏬
-arrow_double_up ⏫
-arrow_down ⬇️
-arrow_down_small 🔽
-arrow_forward ▶️
-arrow_heading_down ⤵️
-arrow_heading_up ⤴️
-arrow_left ⬅️
-arrow_lower_left ↙️
-arrow_lower_right ↘️
-arrow_right ➡️
-arrow_right_hook ↪️
-arrow_up ⬆️
-arrow_up_down ↕️
-arrow_up_small 🔼
-arrow_upper_left ↖️
-arrow_upper_right ↗️
-arrows_clockwise 🔃
-arrows_counterclockwise 🔄
-art 🎨
-articulated_lorry 🚛
-artificial_satellite 🛰️
-artist 🧑‍🎨
-artist_palette 🎨
-aruba 🇦🇼
-ascension_island 🇦🇨
-asterisk *️⃣
-astonished 😲
-astonished_face 😲
-astronaut 🧑‍🚀
-athletic_shoe 👟
-atm 🏧
-atm_sign 🏧
-atom_symbol ⚛️
-australia 🇦🇺
-austria 🇦🇹
-auto_rickshaw 🛺
-automobile 🚗
-avocado 🥑
-axe 🪓
-azerbaijan 🇦🇿
-b 🅱️
-b_button_blood_type 🅱️
-baby 👶
-baby_angel 👼
-baby_bottle 🍼
-baby_chick 🐤
-baby_symbol 🚼
-back 🔙
-back_arrow 🔙
-backhand_index_pointing_down 👇
-backhand_index_pointing_left 👈
-backhand_index_pointing_right 👉
-backhand_index_pointing_up 👆
-backpack 🎒
-bacon 🥓
-badger 🦡
-badminton 🏸
-badminton_racquet_and_shuttlecock 🏸
-bagel 🥯
-baggage_claim 🛄
-baguette_bread 🥖
-bahamas 🇧🇸
-bahrain 🇧🇭
-balance_scale ⚖️
-bald_man 👨‍🦲
-bald_woman 👩‍🦲
-ballet_dancer 🧑‍🩰
-ballet_shoes 🩰
-balloon 🎈
-ballot_box 🗳️
-ballot_box_with_ballot 🗳️
-ballot_box_with_check ☑️
-bamboo 🎍
-banana 🍌
-bangbang ‼️
-bangladesh 🇧🇩
-banjo 🪕
-bank 🏦
-bar_chart 📊
-barbados 🇧🇧
-barber 💈
-barber_pole 💈
-baseball ⚾
-basket 🧺
-basketball 🏀
-basketball_man ⛹️‍♂️
-basketball_woman ⛹️‍♀️
-bat 🦇
-bath 🛀
-bathtub 🛁
-battery 🔋
-beach_umbrella 🏖️
-beach_with_umbrella 🏖️
-beaming_face_with_smiling_eyes 😁
-beans 🫘
-bear 🐻
-bearded_person 🧔
-beating_heart 💓
-beaver 🦫
-bed 🛏️
-bee 🐝
-beer 🍺
-beer_mug 🍺
-beers 🍻
-beetle 🐞
-beginner 🔰
-belarus 🇧🇾
-belgium 🇧🇪
-belize 🇧🇿
-bell 🔔
-bell_pepper 🫑
-bell_with_slash 🔕
-bellhop_bell 🛎️
-benin 🇧🇯
-bento 🍱
-bento_box 🍱
-bermuda 🇧🇲
-beverage_box 🧃
-bhutan 🇧🇹
-bicycle 🚲
-bicyclist 🚴
-bike 🚲
-biking_man 🚴‍♂️
-biking_woman 🚴‍♀️
-bikini 👙
-billed_cap 🧢
-biohazard ☣️
-biohazard_sign ☣️
-bird 🐦
-birthday 🎂
-birthday_cake 🎂
-bison 🦬
-biting_lip 🫦
-black_bird 🐦‍⬛
-black_cat 🐈‍⬛
-black_circle ⚫
-black_circle_for_record ⏺️
-black_flag 🏴
-black_heart 🖤
-black_joker 🃏
-black_large_square ⬛
-black_left_pointing_double_triangle_with_vertical_bar ⏮️
-black_medium-small_square ◾
-black_medium_small_square ◾
-black_medium_square ◼️
-black_nib ✒️
-black_right_pointing_double_triangle_with_vertical_bar ⏭️
-black_right_pointing_triangle_with_double_vertical_bar ⏯️
-black_small_square ▪️
-black_square_button 🔲
-black_square_for_stop ⏹️
-blond_haired_man 👱‍♂️
-blond_haired_person 👱
-blond_haired_woman 👱‍♀️
-blonde_woman 👱‍♀️
-blossom 🌼
-blowfish 🐡
-blue_book 📘
-blue_car 🚙
-blue_circle 🔵
-blue_heart 💙
-blue_square 🟦
-blueberries 🫐
-blush 😊
-boar 🐗
-boat ⛵
-bolivia 🇧🇴
-bomb 💣
-bone 🦴
-book 📖
-bookmark 🔖
-bookmark_tabs 📑
-books 📚
-boom 💥
-boomerang 🪃
-boot 👢
-bosnia_herzegovina 🇧🇦
-botswana 🇧🇼
-bottle_with_popping_cork 🍾
-bouncing_ball_man ⛹️‍♂️
-bouncing_ball_person ⛹️
-bouncing_ball_woman ⛹️‍♀️
-bouquet 💐
-bouvet_island 🇧🇻
-bow 🙇
-bow_and_arrow 🏹
-bowing_man 🙇‍♂️
-bowing_woman 🙇‍♀️
-bowl_with_spoon 🥣
-bowling 🎳
-boxing_glove 🥊
-boy 👦
-brain 🧠
-brazil 🇧🇷
-bread 🍞
-breast-feeding 🤱
-breast_feeding 🤱
-brick 🧱
-bricks 🧱
-bride_with_veil 👰‍♀️
-bridge_at_night 🌉
-briefcase 💼
-briefs 🩲
-bright_button 🔆
-british_indian_ocean_territory 🇮🇴
-british_virgin_islands 🇻🇬
-broccoli 🥦
-broken_chain ⛓️‍💥
-broken_heart 💔
-broom 🧹
-brown_circle 🟤
-brown_heart 🤎
-brown_mushroom 🍄‍🟫
-brown_square 🟫
-brunei 🇧🇳
-bubble_tea 🧋
-bubbles 🫧
-bucket 🪣
-bug 🐛
-building_construction 🏗️
-bulb 💡
-bulgaria 🇧🇬
-bullet_train 🚅
-bullettrain_front 🚅
-bullettrain_side 🚄
-bullseye 🎯
-burkina_faso 🇧🇫
-burrito 🌯
-burundi 🇧🇮
-bus 🚌
-bus_stop 🚏
-business_suit_levitating 🕴️
-busstop 🚏
-bust_in_silhouette 👤
-busts_in_silhouette 👥
-butter 🧈
-butterfly 🦋
-cactus 🌵
-cake 🍰
-calendar 📆
-call_me_hand 🤙
-calling 📲
-cambodia 🇰🇭
-camel 🐫
-camera 📷
-camera_flash 📸
-camera_with_flash 📸
-cameroon 🇨🇲
-camping 🏕️
-canada 🇨🇦
-canary_islands 🇮🇨
-cancer ♋
-candle 🕯️
-candy 🍬
-canned_food 🥫
-canoe 🛶
-cape_verde 🇨🇻
-capital_abcd 🔠
-capricorn ♑
-car 🚗
-card_file_box 🗃️
-card_index 📇
-card_index_dividers 🗂️
-caribbean_netherlands 🇧🇶
-carousel_horse 🎠
-carp_streamer 🎏
-carpentry_saw 🪚
-carrot 🥕
-cartwheeling 🤸
-castle 🏰
-cat 🐱
-cat2 🐈
-cat_face 🐱
-cat_with_tears_of_joy 😹
-cat_with_wry_smile 😼
-cayman_islands 🇰🇾
-cd 💿
-central_african_republic 🇨🇫
-ceuta_melilla 🇪🇦
-chad 🇹🇩
-chains ⛓️
-chair 🪑
-champagne 🍾
-chart 💹
-chart_decreasing 📉
-chart_increasing 📈
-chart_increasing_with_yen 💹
-chart_with_downwards_trend 📉
-chart_with_upwards_trend 📈
-check_box_with_check ☑️
-check_mark ✔️
-check_mark_button ✅
-checkered_flag 🏁
-cheese 🧀
-cheese_wedge 🧀
-chequered_flag 🏁
-cherries 🍒
-cherry_blossom 🌸
-chess_pawn ♟️
-chestnut 🌰
-chicken 🐔
-child 🧒
-children_crossing 🚸
-chile 🇨🇱
-chipmunk 🐿️
-chocolate_bar 🍫
-chopsticks 🥢
-christmas_island 🇨🇽
-christmas_tree 🎄
-church ⛪
-cigarette 🚬
-cinema 🎦
-circled_m Ⓜ️
-circus_tent 🎪
-city_sunrise 🌇
-city_sunset 🌆
-cityscape 🏙️
-cityscape_at_dusk 🌆
-cl 🆑
-cl_button 🆑
-clamp 🗜️
-clap 👏
-clapper 🎬
-clapper_board 🎬
-clapping_hands 👏
-classical_building 🏛️
-climbing 🧗
-climbing_man 🧗‍♂️
-climbing_woman 🧗‍♀️
-clinking_beer_mugs 🍻
-clinking_glasses 🥂
-clipboard 📋
-clipperton_island 🇨🇵
-clock1 🕐
-clock10 🕙
-clock1030 🕥
-clock11 🕚
-clock1130 🕦
-clock12 🕛
-clock1230 🕧
-clock130 🕜
-clock2 🕑
-clock230 🕝
-clock3 🕒
-clock330 🕞
-clock4 🕓
-clock430 🕟
-clock5 🕔
-clock530 🕠
-clock6 🕕
-clock630 🕡
-clock7 🕖
-clock730 🕢
-clock8 🕗
-clock830 🕣
-clock9 🕘
-clock930 🕤
-clockwise_vertical_arrows 🔃
-closed_book 📕
-closed_lock_with_key 🔐
-closed_mailbox_with_lowered_flag 📪
-closed_mailbox_with_raised_flag 📫
-closed_umbrella 🌂
-cloud ☁️
-cloud_with_lightning 🌩️
-cloud_with_lightning_and_rain ⛈️
-cloud_with_rain 🌧️
-cloud_with_snow 🌨️
-cloud_with_tornado 🌪️
-clown_face 🤡
-club_suit ♣️
-clubs ♣️
-clutch_bag 👝
-cn 🇨🇳
-coat 🧥
-cockroach 🪳
-cocktail 🍸
-cocktail_glass 🍸
-coconut 🥥
-cocos_islands 🇨🇨
-coffee ☕
-coffin ⚰️
-coin 🪙
-cold_face 🥶
-cold_sweat 😰
-collision 💥
-colombia 🇨🇴
-comet ☄️
-comoros 🇰🇲
-compass 🧭
-compression 🗜️
-computer 💻
-computer_disk 💽
-computer_mouse 🖱️
-confetti_ball 🎊
-confounded 😖
-confounded_face 😖
-confused 😕
-confused_face 😕
-congo_brazzaville 🇨🇬
-congo_kinshasa 🇨🇩
-congratulations ㊗️
-construction 🚧
-construction_worker 👷
-construction_worker_man 👷‍♂️
-construction_worker_woman 👷‍♀️
-control_knobs 🎛️
-convenience_store 🏪
-cook 🧑‍🍳
-cook_islands 🇨🇰
-cooked_rice 🍚
-cookie 🍪
-cooking 🍳
-cool 🆒
-cool_button 🆒
-cop 👮
-copyright ©️
-coral 🪸
-corn 🌽
-costa_rica 🇨🇷
-cote_divoire 🇨🇮
-couch_and_lamp 🛋️
-counterclockwise_arrows_button 🔄
-couple 👫
-couple_with_heart 💑
-couple_with_heart_man_man 👨‍❤️‍👨
-couple_with_heart_woman_man 👩‍❤️‍👨
-couple_with_heart_woman_woman 👩‍❤️‍👩
-couplekiss 💏
-couplekiss_man_man 👨‍❤️‍💋‍👨
-couplekiss_man_woman 👩‍❤️‍💋‍👨
-couplekiss_woman_woman 👩‍❤️‍💋‍👩
-cow 🐮
-cow2 🐄
-cow_face 🐮
-cowboy_hat_face 🤠
-crab 🦀
-cracking_face 🫫
-crayon 🖍️
-credit_card 💳
-crescent_moon 🌙
-cricket 🦗
-cricket_bat_and_ball 🏏
-cricket_game 🏏
-croatia 🇭🇷
-crocodile 🐊
-croissant 🥐
-cross_mark ❌
-cross_mark_button ❎
-crossed_fingers 🤞
-crossed_flags 🎌
-crossed_swords ⚔️
-crow 🐦‍⬛
-crown 👑
-crutch 🩼
-cry 😢
-crying_cat 😿
-crying_cat_face 😿
-crying_face 😢
-crystal_ball 🔮
-cuba 🇨🇺
-cucumber 🥒
-cup_with_straw 🥤
-cupcake 🧁
-cupid 💘
-curacao 🇨🇼
-curling_stone 🥌
-curly_haired_man 👨‍🦱
-curly_haired_woman 👩‍🦱
-curly_loop ➰
-currency_exchange 💱
-curry 🍛
-curry_rice 🍛
-cursing_face 🤬
-custard 🍮
-customs 🛃
-cut_of_meat 🥩
-cyclone 🌀
-cyprus 🇨🇾
-czech_republic 🇨🇿
-dagger 🗡️
-dagger_knife 🗡️
-dancer 💃
-dancers 👯
-dancing_men 👯‍♂️
-dancing_women 👯‍♀️
-dango 🍡
-dark_sunglasses 🕶️
-dart 🎯
-dash 💨
-dashing_away 💨
-date 📅
-de 🇩🇪
-deaf_man 🧏‍♂️
-deaf_person 🧏
-deaf_woman 🧏‍♀️
-deciduous_tree 🌳
-deer 🦌
-delivery_truck 🚚
-denmark 🇩🇰
-department_store 🏬
-derelict_house 🏚️
-derelict_house_building 🏚️
-desert 🏜️
-desert_island 🏝️
-desktop_computer 🖥️
-detective 🕵️
-diamond_shape_with_a_dot_inside 💠
-diamond_suit ♦️
-diamond_with_a_dot 💠
-diamonds ♦️
-diego_garcia 🇩🇬
-dim_button 🔅
-disappointed 😞
-disappointed_face 😞
-disappointed_relieved 😥
-disguised_face 🥸
-distorted_face 🫪
-divide ➗
-diving_mask 🤿
-diya_lamp 🪔
-dizzy 💫
-dizzy_face 😵
-djibouti 🇩🇯
-dna 🧬
-do_not_litter 🚯
-dodo 🦤
-dog 🐶
-dog2 🐕
-dog_face 🐶
-dollar 💵
-dollar_banknote 💵
-dolls 🎎
-dolphin 🐬
-dominica 🇩🇲
-dominican_republic 🇩🇴
-donkey 🫏
-door 🚪
-dotted_line_face 🫥
-dotted_six-pointed_star 🔯
-dotted_six_pointed_star 🔯
-double_curly_loop ➿
-double_exclamation_mark ‼️
-double_vertical_bar ⏸️
-doughnut 🍩
-dove 🕊️
-dove_of_peace 🕊️
-down-left_arrow ↙️
-down-right_arrow ↘️
-down_arrow ⬇️
-down_left_arrow ↙️
-down_right_arrow ↘️
-downcast_face_with_sweat 😓
-downwards_button 🔽
-dragon 🐉
-dragon_face 🐲
-dress 👗
-dromedary_camel 🐪
-drooling_face 🤤
-drop_of_blood 🩸
-droplet 💧
-drum 🥁
-duck 🦆
-dumpling 🥟
-dvd 📀
-e-mail 📧
-e_mail 📧
-eagle 🦅
-ear 👂
-ear_of_corn 🌽
-ear_of_rice 🌾
-ear_with_hearing_aid 🦻
-earth_africa 🌍
-earth_americas 🌎
-earth_asia 🌏
-ecuador 🇪🇨
-egg 🍳
-egg2 🥚
-eggplant 🍆
-egypt 🇪🇬
-eight 8️⃣
-eight-pointed_star ✴️
-eight-spoked_asterisk ✳️
-eight-thirty 🕣
-eight_oclock 🕗
-eight_pointed_black_star ✴️
-eight_pointed_star ✴️
-eight_spoked_asterisk ✳️
-eight_thirty 🕣
-eject_button ⏏️
-eject_symbol ⏏️
-el_salvador 🇸🇻
-electric_plug 🔌
-elephant 🐘
-elevator 🛗
-eleven-thirty 🕦
-eleven_oclock 🕚
-eleven_thirty 🕦
-elf 🧝
-elf_man 🧝‍♂️
-elf_woman 🧝‍♀️
-email 📧
-empty_nest 🪹
-end 🔚
-end_arrow 🔚
-england 🏴󠁧󠁢󠁥󠁮󠁧󠁿
-enraged_face 😡
-envelope ✉️
-envelope_with_arrow 📩
-equatorial_guinea 🇬🇶
-eraser 🪌
-eritrea 🇪🇷
-es 🇪🇸
-estonia 🇪🇪
-ethiopia 🇪🇹
-eu 🇪🇺
-euro 💶
-euro_banknote 💶
-european_castle 🏰
-european_post_office 🏤
-european_union 🇪🇺
-evergreen_tree 🌲
-ewe 🐑
-exclamation ❗
-exclamation_question_mark ⁉️
-exploding_head 🤯
-expressionless 😑
-expressionless_face 😑
-eye 👁️
-eye_in_speech_bubble 👁️‍🗨️
-eye_speech_bubble 👁️‍🗨️
-eyeglasses 👓
-eyes 👀
-face_blowing_a_kiss 😘
-face_exhaling 😮‍💨
-face_holding_back_tears 🥹
-face_in_clouds 😶‍🌫️
-face_savoring_food 😋
-face_screaming_in_fear 😱
-face_vomiting 🤮
-face_with_bags_under_eyes 🫩
-face_with_crossed-out_eyes 😵
-face_with_crossed_out_eyes 😵
-face_with_diagonal_mouth 🫤
-face_with_hand_over_mouth 🤭
-face_with_head-bandage 🤕
-face_with_head_bandage 🤕
-face_with_medical_mask 😷
-face_with_monocle 🧐
-face_with_open_eyes_and_hand_over_mouth 🫢
-face_with_open_mouth 😮
-face_with_peeking_eye 🫣
-face_with_raised_eyebrow 🤨
-face_with_rolling_eyes 🙄
-face_with_spiral_eyes 😵‍💫
-face_with_steam_from_nose 😤
-face_with_symbols_on_mouth 🤬
-face_with_tears_of_joy 😂
-face_with_thermometer 🤒
-face_with_tongue 😛
-face_without_mouth 😶
-facepalm 🤦
-facepunch 👊
-factory 🏭
-factory_worker 🧑‍🏭
-fairy 🧚
-fairy_man 🧚‍♂️
-fairy_woman 🧚‍♀️
-falafel 🧆
-falkland_islands 🇫🇰
-fallen_leaf 🍂
-family 👪
-family_adult_adult_child 🧑‍🧑‍🧒
-family_adult_adult_child_child 🧑‍🧑‍🧒‍🧒
-family_adult_child 🧑‍🧒
-family_adult_child_child 🧑‍🧒‍🧒
-family_man_boy 👨‍👦
-family_man_boy_boy 👨‍👦‍👦
-family_man_girl 👨‍👧
-family_man_girl_boy 👨‍👧‍👦
-family_man_girl_girl 👨‍👧‍👧
-family_man_man_boy 👨‍👨‍👦
-family_man_man_boy_boy 👨‍👨‍👦‍👦
-family_man_man_girl 👨‍👨‍👧
-family_man_man_girl_boy 👨‍👨‍👧‍👦
-family_man_man_girl_girl 👨‍👨‍👧‍👧
-family_man_woman_boy 👨‍👩‍👦
-family_man_woman_boy_boy 👨‍👩‍👦‍👦
-family_man_woman_girl 👨‍👩‍👧
-family_man_woman_girl_boy 👨‍👩‍👧‍👦
-family_man_woman_girl_girl 👨‍👩‍👧‍👧
-family_woman_boy 👩‍👦
-family_woman_boy_boy 👩‍👦‍👦
-family_woman_girl 👩‍👧
-family_woman_girl_boy 👩‍👧‍👦
-family_woman_girl_girl 👩‍👧‍👧
-family_woman_woman_boy 👩‍👩‍👦
-family_woman_woman_boy_boy 👩‍👩‍👦‍👦
-family_woman_woman_girl 👩‍👩‍👧
-family_woman_woman_girl_boy 👩‍👩‍👧‍👦
-family_woman_woman_girl_girl 👩‍👩‍👧‍👧
-farmer 🧑‍🌾
-faroe_islands 🇫🇴
-fast-forward_button ⏩
-fast_down_button ⏬
-fast_forward ⏩
-fast_forward_button ⏩
-fast_reverse_button ⏪
-fast_up_button ⏫
-fax 📠
-fax_machine 📠
-fearful 😨
-fearful_face 😨
-feather 🪶
-feet 🐾
-female_detective 🕵️‍♀️
-female_sign ♀️
-ferris_wheel 🎡
-ferry ⛴️
-field_hockey 🏑
-field_hockey_stick_and_ball 🏑
-fight_cloud 🫯
-fiji 🇫🇯
-file_cabinet 🗄️
-file_folder 📁
-film_frames 🎞️
-film_projector 📽️
-film_strip 🎞️
-fingerprint 🫆
-finland 🇫🇮
-fire 🔥
-fire_engine 🚒
-fire_extinguisher 🧯
-firecracker 🧨
-firefighter 🧑‍🚒
-fireworks 🎆
-first_quarter_moon 🌓
-first_quarter_moon_face 🌛
-first_quarter_moon_with_face 🌛
-fish 🐟
-fish_cake 🍥
-fish_cake_with_swirl 🍥
-fishing_pole 🎣
-fishing_pole_and_fish 🎣
-fist ✊
-fist_left 🤛
-fist_oncoming 👊
-fist_raised ✊
-fist_right 🤜
-five 5️⃣
-five-thirty 🕠
-five_oclock 🕔
-five_thirty 🕠
-flag_in_hole ⛳
-flags 🎏
-flamingo 🦩
-flashlight 🔦
-flat_shoe 🥿
-flatbread 🫓
-fleur-de-lis ⚜️
-fleur_de_lis ⚜️
-flexed_biceps 💪
-flight_arrival 🛬
-flight_departure 🛫
-flipper 🐬
-floppy_disk 💾
-flower_playing_cards 🎴
-flushed 😳
-flushed_face 😳
-flute 🪈
-fly 🪰
-flying_disc 🥏
-flying_saucer 🛸
-fog 🌫️
-foggy 🌁
-folded_hands 🙏
-folding_hand_fan 🪭
-fondue 🫕
-foot 🦶
-football 🏈
-footprints 👣
-fork_and_knife 🍴
-fork_and_knife_with_plate 🍽️
-fortune_cookie 🥠
-fountain ⛲
-fountain_pen 🖋️
-four 4️⃣
-four-thirty 🕟
-four_leaf_clover 🍀
-four_oclock 🕓
-four_thirty 🕟
-fox 🦊
-fox_face 🦊
-fr 🇫🇷
-frame_with_picture 🖼️
-framed_picture 🖼️
-free 🆓
-free_button 🆓
-french_fries 🍟
-french_guiana 🇬🇫
-french_polynesia 🇵🇫
-french_southern_territories 🇹🇫
-fried_egg 🍳
-fried_shrimp 🍤
-fries 🍟
-frog 🐸
-front-facing_baby_chick 🐥
-front_facing_baby_chick 🐥
-frowning 😦
-frowning_face ☹️
-frowning_face_with_open_mouth 😦
-frowning_man 🙍‍♂️
-frowning_person 🙍
-frowning_woman 🙍‍♀️
-fu 🖕
-fuel_pump ⛽
-fuelpump ⛽
-full_moon 🌕
-full_moon_face 🌝
-full_moon_with_face 🌝
-funeral_urn ⚱️
-gabon 🇬🇦
-gambia 🇬🇲
-game_die 🎲
-garlic 🧄
-gb 🇬🇧
-gear ⚙️
-gem 💎
-gem_stone 💎
-gemini ♊
-genie 🧞
-genie_man 🧞‍♂️
-genie_woman 🧞‍♀️
-georgia 🇬🇪
-ghana 🇬🇭
-ghost 👻
-gibraltar 🇬🇮
-gift 🎁
-gift_heart 💝
-ginger_root 🫚
-giraffe 🦒
-girl 👧
-glass_of_milk 🥛
-glasses 👓
-globe_showing_americas 🌎
-globe_showing_asia_australia 🌏
-globe_showing_europe_africa 🌍
-globe_with_meridians 🌐
-gloves 🧤
-glowing_star 🌟
-goal_net 🥅
-goat 🐐
-goblin 👺
-goggles 🥽
-golf ⛳
-golfer 🏌️
-golfing 🏌️
-golfing_man 🏌️‍♂️
-golfing_woman 🏌️‍♀️
-goose 🪿
-gorilla 🦍
-graduation_cap 🎓
-grapes 🍇
-greece 🇬🇷
-green_apple 🍏
-green_book 📗
-green_circle 🟢
-green_heart 💚
-green_salad 🥗
-green_square 🟩
-greenland 🇬🇱
-grenada 🇬🇩
-grey_exclamation ❕
-grey_heart 🩶
-grey_question ❔
-grimacing 😬
-grimacing_face 😬
-grin 😁
-grinning 😀
-grinning_cat 😺
-grinning_cat_with_smiling_eyes 😸
-grinning_face 😀
-grinning_face_with_big_eyes 😃
-grinning_face_with_smiling_eyes 😄
-grinning_face_with_sweat 😅
-grinning_squinting_face 😆
-growing_heart 💗
-guadeloupe 🇬🇵
-guam 🇬🇺
-guard 💂
-guardsman 💂‍♂️
-guardswoman 💂‍♀️
-guatemala 🇬🇹
-guernsey 🇬🇬
-guide_dog 🦮
-guinea 🇬🇳
-guinea_bissau 🇬🇼
-guitar 🎸
-gun 🔫
-guyana 🇬🇾
-hair_pick 🪮
-haircut 💇
-haircut_man 💇‍♂️
-haircut_woman 💇‍♀️
-hairy_creature 🫈
-haiti 🇭🇹
-hamburger 🍔
-hammer 🔨
-hammer_and_pick ⚒️
-hammer_and_wrench 🛠️
-hamsa 🪬
-hamster 🐹
-hand ✋
-hand_over_mouth 🤭
-hand_with_fingers_splayed 🖐️
-hand_with_index_finger_and_thumb_crossed 🫰
-handbag 👜
-handball_person 🤾
-handshake 🤝
-hankey 💩
-harambe 🦍
-harp 🪉
-hash #️⃣
-hatched_chick 🐥
-hatching_chick 🐣
-head_shaking_horizontally 🙂‍↔️
-head_shaking_vertically 🙂‍↕️
-headphone 🎧
-headphones 🎧
-headstone 🪦
-health_worker 🧑‍⚕️
-hear-no-evil_monkey 🙉
-hear_no_evil 🙉
-hear_no_evil_monkey 🙉
-heard_mcdonald_islands 🇭🇲
-heart ❤️
-heart_decoration 💟
-heart_exclamation ❣️
-heart_eyes 😍
-heart_eyes_cat 😻
-heart_hands 🫶
-heart_on_fire ❤️‍🔥
-heart_suit ♥️
-heart_with_arrow 💘
-heart_with_ribbon 💝
-heartbeat 💓
-heartpulse 💗
-hearts ♥️
-heavy_check_mark ✔️
-heavy_division_sign ➗
-heavy_dollar_sign 💲
-heavy_equals_sign 🟰
-heavy_exclamation_mark ❗
-heavy_heart_exclamation ❣️
-heavy_heart_exclamation_mark_ornament ❣️
-heavy_minus_sign ➖
-heavy_multiplication_x ✖️
-heavy_plus_sign ➕
-hedgehog 🦔
-helicopter 🚁
-helmet_with_white_cross ⛑️
-herb 🌿
-hibiscus 🌺
-high-heeled_shoe 👠
-high-speed_train 🚄
-high_brightness 🔆
-high_heel 👠
-high_heeled_shoe 👠
-high_speed_train 🚄
-high_voltage ⚡
-hiking_boot 🥾
-hindu_temple 🛕
-hippopotamus 🦛
-hocho 🔪
-hole 🕳️
-hollow_red_circle ⭕
-honduras 🇭🇳
-honey_pot 🍯
-honeybee 🐝
-hong_kong 🇭🇰
-hook 🪝
-horizontal_traffic_light 🚥
-horse 🐴
-horse_face 🐴
-horse_racing 🏇
-hospital 🏥
-hot_beverage ☕
-hot_dog 🌭
-hot_face 🥵
-hot_pepper 🌶️
-hot_springs ♨️
-hotdog 🌭
-hotel 🏨
-hotsprings ♨️
-hourglass ⌛
-hourglass_done ⌛
-hourglass_flowing_sand ⏳
-hourglass_not_done ⏳
-house 🏠
-house_buildings 🏘️
-house_with_garden 🏡
-houses 🏘️
-hugging_face 🤗
-hugs 🤗
-hundred_points 💯
-hungary 🇭🇺
-hushed 😯
-hushed_face 😯
-hut 🛖
-hyacinth 🪻
-ice 🧊
-ice_cream 🍨
-ice_cube 🧊
-ice_hockey 🏒
-ice_hockey_stick_and_puck 🏒
-ice_skate ⛸️
-icecream 🍦
-iceland 🇮🇸
-id 🆔
-id_button 🆔
-identification_card 🪪
-ideograph_advantage 🉐
-imp 👿
-inbox_tray 📥
-incoming_envelope 📨
-index_pointing_at_the_viewer 🫵
-index_pointing_up ☝️
-india 🇮🇳
-indonesia 🇮🇩
-infinity ♾️
-information ℹ️
-information_desk_person 💁
-information_source ℹ️
-innocent 😇
-input_latin_letters 🔤
-input_latin_lowercase 🔡
-input_latin_uppercase 🔠
-input_numbers 🔢
-input_symbols 🔣
-interrobang ⁉️
-iphone 📱
-iran 🇮🇷
-iraq 🇮🇶
-ireland 🇮🇪
-isle_of_man 🇮🇲
-israel 🇮🇱
-it 🇮🇹
-izakaya_lantern 🏮
-jack-o-lantern 🎃
-jack_o_lantern 🎃
-jamaica 🇯🇲
-japan 🗾
-japanese_acceptable_button 🉑
-japanese_application_button 🈸
-japanese_bargain_button 🉐
-japanese_castle 🏯
-japanese_congratulations_button ㊗️
-japanese_discount_button 🈹
-japanese_dolls 🎎
-japanese_free_of_charge_button 🈚
-japanese_goblin 👺
-japanese_here_button 🈁
-japanese_monthly_amount_button 🈷️
-japanese_no_vacancy_button 🈵
-japanese_not_free_of_charge_button 🈶
-japanese_ogre 👹
-japanese_open_for_business_button 🈺
-japanese_passing_grade_button 🈴
-japanese_post_office 🏣
-japanese_prohibited_button 🈲
-japanese_reserved_button 🈯
-japanese_secret_button ㊙️
-japanese_service_charge_button 🈂️
-japanese_symbol_for_beginner 🔰
-japanese_vacancy_button 🈳
-jar 🫙
-jeans 👖
-jellyfish 🪼
-jersey 🇯🇪
-jigsaw 🧩
-joker 🃏
-jordan 🇯🇴
-joy 😂
-joy_cat 😹
-joystick 🕹️
-jp 🇯🇵
-judge 🧑‍⚖️
-juggling_person 🤹
-kaaba 🕋
-kangaroo 🦘
-kazakhstan 🇰🇿
-kenya 🇰🇪
-key 🔑
-keyboard ⌨️
-keycap_0 0️⃣
-keycap_1 1️⃣
-keycap_10 🔟
-keycap_2 2️⃣
-keycap_3 3️⃣
-keycap_4 4️⃣
-keycap_5 5️⃣
-keycap_6 6️⃣
-keycap_7 7️⃣
-keycap_8 8️⃣
-keycap_9 9️⃣
-keycap_ten 🔟
-khanda 🪯
-kick_scooter 🛴
-kimono 👘
-kiribati 🇰🇮
-kiss 💋
-kiss_man_man 👨‍❤️‍💋‍👨
-kiss_mark 💋
-kiss_woman_man 👩‍❤️‍💋‍👨
-kiss_woman_woman 👩‍❤️‍💋‍👩
-kissing 😗
-kissing_cat 😽
-kissing_closed_eyes 😚
-kissing_face 😗
-kissing_face_with_closed_eyes 😚
-kissing_face_with_smiling_eyes 😙
-kissing_heart 😘
-kissing_smiling_eyes 😙
-kitchen_knife 🔪
-kite 🪁
-kiwi_fruit 🥝
-kneeling_man 🧎‍♂️
-kneeling_person 🧎
-kneeling_woman 🧎‍♀️
-knife 🔪
-knocked_out_face 😵
-knot 🪢
-koala 🐨
-koko 🈁
-kosovo 🇽🇰
-kr 🇰🇷
-kuwait 🇰🇼
-kyrgyzstan 🇰🇬
-lab_coat 🥼
-label 🏷️
-lacrosse 🥍
-ladder 🪜
-lady_beetle 🐞
-landslide 🛘
-lantern 🏮
-laos 🇱🇦
-laptop 💻
-large_blue_circle 🔵
-large_blue_diamond 🔷
-large_orange_diamond 🔶
-last_quarter_moon 🌗
-last_quarter_moon_face 🌜
-last_quarter_moon_with_face 🌜
-last_track_button ⏮️
-latin_cross ✝️
-latvia 🇱🇻
-laughing 😆
-leaf_fluttering_in_wind 🍃
-leafless_tree 🪾
-leafy_green 🥬
-leaves 🍃
-lebanon 🇱🇧
-ledger 📒
-left-facing_fist 🤛
-left-right_arrow ↔️
-left_arrow ⬅️
-left_arrow_curving_right ↪️
-left_facing_fist 🤛
-left_luggage 🛅
-left_right_arrow ↔️
-left_speech_bubble 🗨️
-leftwards_arrow_with_hook ↩️
-leftwards_hand 🫲
-leftwards_pushing_hand 🫷
-leftwards_thumb_sign 🫹
-leg 🦵
-lemon 🍋
-leo ♌
-leopard 🐆
-lesotho 🇱🇸
-level_slider 🎚️
-liberia 🇱🇷
-libra ♎
-libya 🇱🇾
-liechtenstein 🇱🇮
-light_blue_heart 🩵
-light_bulb 💡
-light_rail 🚈
-lighthouse 🛙
-lime 🍋‍🟩
-link 🔗
-linked_paperclips 🖇️
-lion 🦁
-lion_face 🦁
-lips 👄
-lipstick 💄
-lithuania 🇱🇹
-litter_in_bin_sign 🚮
-lizard 🦎
-llama 🦙
-lobster 🦞
-lock 🔒
-lock_with_ink_pen 🔏
-locked 🔒
-locked_with_key 🔐
-locked_with_pen 🔏
-locomotive 🚂
-lollipop 🍭
-long_drum 🪘
-loop ➿
-lotion_bottle 🧴
-lotus 🪷
-lotus_position 🧘
-lotus_position_man 🧘‍♂️
-lotus_position_woman 🧘‍♀️
-loud_sound 🔊
-loudly_crying_face 😭
-loudspeaker 📢
-love-you_gesture 🤟
-love_hotel 🏩
-love_letter 💌
-love_you_gesture 🤟
-low_battery 🪫
-low_brightness 🔅
-lower_left_ballpoint_pen 🖊️
-lower_left_crayon 🖍️
-lower_left_fountain_pen 🖋️
-lower_left_paintbrush 🖌️
-luggage 🧳
-lungs 🫁
-luxembourg 🇱🇺
-lying_face 🤥
-m Ⓜ️
-macau 🇲🇴
-macedonia 🇲🇰
-madagascar 🇲🇬
-mag 🔍
-mag_right 🔎
-mage 🧙
-mage_man 🧙‍♂️
-mage_woman 🧙‍♀️
-magic_wand 🪄
-magnet 🧲
-magnifying_glass_tilted_left 🔍
-magnifying_glass_tilted_right 🔎
-mahjong 🀄
-mahjong_red_dragon 🀄
-mailbox 📫
-mailbox_closed 📪
-mailbox_with_mail 📬
-mailbox_with_no_mail 📭
-malawi 🇲🇼
-malaysia 🇲🇾
-maldives 🇲🇻
-male_detective 🕵️‍♂️
-male_sign ♂️
-mali 🇲🇱
-malta 🇲🇹
-mammoth 🦣
-man 👨
-man_artist 👨‍🎨
-man_astronaut 👨‍🚀
-man_bald 👨‍🦲
-man_beard 🧔‍♂️
-man_biking 🚴‍♂️
-man_blond_hair 👱‍♂️
-man_bouncing_ball ⛹️‍♂️
-man_bowing 🙇‍♂️
-man_cartwheeling 🤸‍♂️
-man_climbing 🧗‍♂️
-man_construction_worker 👷‍♂️
-man_cook 👨‍🍳
-man_curly_hair 👨‍🦱
-man_dancing 🕺
-man_detective 🕵️‍♂️
-man_elf 🧝‍♂️
-man_facepalming 🤦‍♂️
-man_factory_worker 👨‍🏭
-man_fairy 🧚‍♂️
-man_farmer 👨‍🌾
-man_feeding_baby 👨‍🍼
-man_firefighter 👨‍🚒
-man_frowning 🙍‍♂️
-man_genie 🧞‍♂️
-man_gesturing_no 🙅‍♂️
-man_gesturing_ok 🙆‍♂️
-man_getting_haircut 💇‍♂️
-man_getting_massage 💆‍♂️
-man_golfing 🏌️‍♂️
-man_guard 💂‍♂️
-man_health_worker 👨‍⚕️
-man_in_business_suit_levitating 🕴️
-man_in_lotus_position 🧘‍♂️
-man_in_manual_wheelchair 👨‍🦽
-man_in_manual_wheelchair_facing_right 👨‍🦽‍➡️
-man_in_motorized_wheelchair 👨‍🦼
-man_in_motorized_wheelchair_facing_right 👨‍🦼‍➡️
-man_in_steamy_room 🧖‍♂️
-man_in_tuxedo 🤵‍♂️
-man_judge 👨‍⚖️
-man_juggling 🤹‍♂️
-man_kneeling 🧎‍♂️
-man_kneeling_facing_right 🧎‍♂️‍➡️
-man_lifting_weights 🏋️‍♂️
-man_mage 🧙‍♂️
-man_mechanic 👨‍🔧
-man_mountain_biking 🚵‍♂️
-man_office_worker 👨‍💼
-man_pilot 👨‍✈️
-man_playing_handball 🤾‍♂️
-man_playing_water_polo 🤽‍♂️
-man_police_officer 👮‍♂️
-man_pouting 🙎‍♂️
-man_raising_hand 🙋‍♂️
-man_red_hair 👨‍🦰
-man_rowing_boat 🚣‍♂️
-man_running 🏃‍♂️
-man_running_facing_right 🏃‍♂️‍➡️
-man_scientist 👨‍🔬
-man_shrugging 🤷‍♂️
-man_singer 👨‍🎤
-man_standing 🧍‍♂️
-man_student 👨‍🎓
-man_superhero 🦸‍♂️
-man_supervillain 🦹‍♂️
-man_surfing 🏄‍♂️
-man_swimming 🏊‍♂️
-man_teacher 👨‍🏫
-man_technologist 👨‍💻
-man_tipping_hand 💁‍♂️
-man_vampire 🧛‍♂️
-man_walking 🚶‍♂️
-man_walking_facing_right 🚶‍♂️‍➡️
-man_wearing_turban 👳‍♂️
-man_white_hair 👨‍🦳
-man_with_gua_pi_mao 👲
-man_with_probing_cane 👨‍🦯
-man_with_turban 👳‍♂️
-man_with_veil 👰‍♂️
-man_with_white_cane 👨‍🦯
-man_with_white_cane_facing_right 👨‍🦯‍➡️
-man_zombie 🧟‍♂️
-mandarin 🍊
-mango 🥭
-mans_shoe 👞
-mantelpiece_clock 🕰️
-manual_wheelchair 🦽
-map_of_japan 🗾
-maple_leaf 🍁
-maracas 🪇
-marshall_islands 🇲🇭
-martial_arts_uniform 🥋
-martinique 🇲🇶
-mask 😷
-massage 💆
-massage_man 💆‍♂️
-massage_woman 💆‍♀️
-mate 🧉
-mauritania 🇲🇷
-mauritius 🇲🇺
-mayotte 🇾🇹
-meat_on_bone 🍖
-mechanic 🧑‍🔧
-mechanical_arm 🦾
-mechanical_leg 🦿
-medal_military 🎖️
-medal_sports 🏅
-medical_symbol ⚕️
-mega 📣
-megaphone 📣
-melon 🍈
-melting_face 🫠
-memo 📝
-men_holding_hands 👬
-men_with_bunny_ears 👯‍♂️
-men_wrestling 🤼‍♂️
-mending_heart ❤️‍🩹
-menorah 🕎
-menorah_with_nine_branches 🕎
-mens 🚹
-mens_room 🚹
-mermaid 🧜‍♀️
-merman 🧜‍♂️
-merperson 🧜
-metal 🤘
-meteor 🪋
-metro 🚇
-mexico 🇲🇽
-microbe 🦠
-micronesia 🇫🇲
-microphone 🎤
-microscope 🔬
-middle_finger 🖕
-military_helmet 🪖
-military_medal 🎖️
-milk_glass 🥛
-milky_way 🌌
-minibus 🚐
-minidisc 💽
-minus ➖
-mirror 🪞
-mirror_ball 🪩
-moai 🗿
-mobile_phone 📱
-mobile_phone_off 📴
-mobile_phone_with_arrow 📲
-moldova 🇲🇩
-monaco 🇲🇨
-monarch_butterfly 🫌
-money-mouth_face 🤑
-money_bag 💰
-money_mouth_face 🤑
-money_with_wings 💸
-moneybag 💰
-mongolia 🇲🇳
-monkey 🐒
-monkey_face 🐵
-monocle_face 🧐
-monorail 🚝
-montenegro 🇲🇪
-montserrat 🇲🇸
-moon 🌔
-moon_cake 🥮
-moon_viewing_ceremony 🎑
-moose 🫎
-morocco 🇲🇦
-mortar_board 🎓
-mosque 🕌
-mosquito 🦟
-motor_boat 🛥️
-motor_scooter 🛵
-motorcycle 🏍️
-motorized_wheelchair 🦼
-motorway 🛣️
-mount_fuji 🗻
-mountain ⛰️
-mountain_bicyclist 🚵
-mountain_biking_man 🚵‍♂️
-mountain_biking_woman 🚵‍♀️
-mountain_cableway 🚠
-mountain_railway 🚞
-mountain_snow 🏔️
-mouse 🐭
-mouse2 🐁
-mouse_face 🐭
-mouse_trap 🪤
-mouth 👄
-movie_camera 🎥
-moyai 🗿
-mozambique 🇲🇿
-mrs_claus 🤶
-multiply ✖️
-muscle 💪
-mushroom 🍄
-musical_keyboard 🎹
-musical_note 🎵
-musical_notes 🎶
-musical_score 🎼
-mute 🔇
-muted_speaker 🔇
-mx_claus 🧑‍🎄
-myanmar 🇲🇲
-nail_care 💅
-nail_polish 💅
-name_badge 📛
-namibia 🇳🇦
-national_park 🏞️
-nauru 🇳🇷
-nauseated_face 🤢
-nazar_amulet 🧿
-necktie 👔
-negative_squared_cross_mark ❎
-nepal 🇳🇵
-nerd_face 🤓
-nest_with_eggs 🪺
-nesting_dolls 🪆
-net_with_handle 🪍
-netherlands 🇳🇱
-neutral_face 😐
-new 🆕
-new_button 🆕
-new_caledonia 🇳🇨
-new_moon 🌑
-new_moon_face 🌚
-new_moon_with_face 🌚
-new_zealand 🇳🇿
-newspaper 📰
-newspaper_roll 🗞️
-next_track_button ⏭️
-ng 🆖
-ng_button 🆖
-ng_man 🙅‍♂️
-ng_woman 🙅‍♀️
-nicaragua 🇳🇮
-niger 🇳🇪
-nigeria 🇳🇬
-night_with_stars 🌃
-nine 9️⃣
-nine-thirty 🕤
-nine_oclock 🕘
-nine_thirty 🕤
-ninja 🥷
-niue 🇳🇺
-no_bell 🔕
-no_bicycles 🚳
-no_entry ⛔
-no_entry_sign 🚫
-no_good 🙅
-no_good_man 🙅‍♂️
-no_good_woman 🙅‍♀️
-no_littering 🚯
-no_mobile_phones 📵
-no_mouth 😶
-no_one_under_eighteen 🔞
-no_pedestrians 🚷
-no_smoking 🚭
-non-potable_water 🚱
-non_potable_water 🚱
-norfolk_island 🇳🇫
-north_korea 🇰🇵
-northern_mariana_islands 🇲🇵
-norway 🇳🇴
-nose 👃
-notebook 📓
-notebook_with_decorative_cover 📔
-notes 🎶
-nut_and_bolt 🔩
-o ⭕
-o2 🅾️
-o_button_blood_type 🅾️
-ocean 🌊
-octopus 🐙
-oden 🍢
-office 🏢
-office_building 🏢
-office_worker 🧑‍💼
-ogre 👹
-oil_drum 🛢️
-ok 🆗
-ok_button 🆗
-ok_hand 👌
-ok_man 🙆‍♂️
-ok_person 🙆
-ok_woman 🙆‍♀️
-old_key 🗝️
-old_man 👴
-old_woman 👵
-older_adult 🧓
-older_man 👴
-older_person 🧓
-older_woman 👵
-olive 🫒
-om 🕉️
-om_symbol 🕉️
-oman 🇴🇲
-on 🔛
-on_arrow 🔛
-oncoming_automobile 🚘
-oncoming_bus 🚍
-oncoming_fist 👊
-oncoming_police_car 🚔
-oncoming_taxi 🚖
-one 1️⃣
-one-piece_swimsuit 🩱
-one-thirty 🕜
-one_oclock 🕐
-one_piece_swimsuit 🩱
-one_thirty 🕜
-onion 🧅
-open_book 📖
-open_file_folder 📂
-open_hands 👐
-open_mailbox_with_lowered_flag 📭
-open_mailbox_with_raised_flag 📬
-open_mouth 😮
-open_umbrella ☂️
-ophiuchus ⛎
-optical_disk 💿
-orange 🍊
-orange_book 📙
-orange_circle 🟠
-orange_heart 🧡
-orange_square 🟧
-orangutan 🦧
-orca 🫍
-orthodox_cross ☦️
-otter 🦦
-outbox_tray 📤
-owl 🦉
-ox 🐂
-oyster 🦪
-p_button 🅿️
-package 📦
-page_facing_up 📄
-page_with_curl 📃
-pager 📟
-paintbrush 🖌️
-pakistan 🇵🇰
-palau 🇵🇼
-palestinian_territories 🇵🇸
-palm_down_hand 🫳
-palm_tree 🌴
-palm_up_hand 🫴
-palms_up_together 🤲
-panama 🇵🇦
-pancakes 🥞
-panda 🐼
-panda_face 🐼
-paperclip 📎
-paperclips 🖇️
-papua_new_guinea 🇵🇬
-parachute 🪂
-paraguay 🇵🇾
-parasol_on_ground ⛱️
-parking 🅿️
-parrot 🦜
-part_alternation_mark 〽️
-partly_sunny ⛅
-party_popper 🎉
-partying_face 🥳
-passenger_ship 🛳️
-passport_control 🛂
-pause_button ⏸️
-paw_prints 🐾
-pea_pod 🫛
-peace_symbol ☮️
-peach 🍑
-peacock 🦚
-peanuts 🥜
-pear 🍐
-pen 🖊️
-pencil 📝
-pencil2 ✏️
-penguin 🐧
-pensive 😔
-pensive_face 😔
-people_holding_hands 🧑‍🤝‍🧑
-people_hugging 🫂
-people_with_bunny_ears 👯
-people_wrestling 🤼
-performing_arts 🎭
-persevere 😣
-persevering_face 😣
-person 🧑
-person_bald 🧑‍🦲
-person_beard 🧔
-person_biking 🚴
-person_blond_hair 👱
-person_bouncing_ball ⛹️
-person_bowing 🙇
-person_cartwheeling 🤸
-person_climbing 🧗
-person_curly_hair 🧑‍🦱
-person_facepalming 🤦
-person_feeding_baby 🧑‍🍼
-person_fencing 🤺
-person_frowning 🙍
-person_gesturing_no 🙅
-person_gesturing_ok 🙆
-person_getting_haircut 💇
-person_getting_massage 💆
-person_golfing 🏌️
-person_in_bed 🛌
-person_in_lotus_position 🧘
-person_in_manual_wheelchair 🧑‍🦽
-person_in_manual_wheelchair_facing_right 🧑‍🦽‍➡️
-person_in_motorized_wheelchair 🧑‍🦼
-person_in_motorized_wheelchair_facing_right 🧑‍🦼‍➡️
-person_in_steamy_room 🧖
-person_in_suit_levitating 🕴️
-person_in_tuxedo 🤵
-person_juggling 🤹
-person_kneeling 🧎
-person_kneeling_facing_right 🧎‍➡️
-person_lifting_weights 🏋️
-person_mountain_biking 🚵
-person_playing_handball 🤾
-person_playing_water_polo 🤽
-person_pouting 🙎
-person_raising_hand 🙋
-person_red_hair 🧑‍🦰
-person_rowing_boat 🚣
-person_running 🏃
-person_running_facing_right 🏃‍➡️
-person_shrugging 🤷
-person_standing 🧍
-person_surfing 🏄
-person_swimming 🏊
-person_taking_bath 🛀
-person_tipping_hand 💁
-person_walking 🚶
-person_walking_facing_right 🚶‍➡️
-person_wearing_turban 👳
-person_white_hair 🧑‍🦳
-person_with_ball ⛹️
-person_with_blond_hair 👱
-person_with_crown 🫅
-person_with_pouting_face 🙎
-person_with_probing_cane 🧑‍🦯
-person_with_skullcap 👲
-person_with_turban 👳
-person_with_veil 👰
-person_with_white_cane 🧑‍🦯
-person_with_white_cane_facing_right 🧑‍🦯‍➡️
-peru 🇵🇪
-petri_dish 🧫
-philippines 🇵🇭
-phoenix 🐦‍🔥
-phone ☎️
-pick ⛏️
-pickle 🫝
-pickup_truck 🛻
-pie 🥧
-pig 🐷
-pig2 🐖
-pig_face 🐷
-pig_nose 🐽
-pile_of_poo 💩
-pill 💊
-pilot 🧑‍✈️
-pinata 🪅
-pinched_fingers 🤌
-pinching_hand 🤏
-pine_decoration 🎍
-pineapple 🍍
-ping_pong 🏓
-pink_heart 🩷
-pirate_flag 🏴‍☠️
-pisces ♓
-pitcairn_islands 🇵🇳
-pizza 🍕
-placard 🪧
-place_of_worship 🛐
-plate_with_cutlery 🍽️
-play_button ▶️
-play_or_pause_button ⏯️
-playground_slide 🛝
-pleading_face 🥺
-plunger 🪠
-plus ➕
-point_down 👇
-point_left 👈
-point_right 👉
-point_up ☝️
-point_up_2 👆
-poland 🇵🇱
-polar_bear 🐻‍❄️
-police_car 🚓
-police_car_light 🚨
-police_officer 👮
-policeman 👮‍♂️
-policewoman 👮‍♀️
-poodle 🐩
-pool_8_ball 🎱
-poop 💩
-popcorn 🍿
-portugal 🇵🇹
-post_office 🏣
-postal_horn 📯
-postbox 📮
-pot_of_food 🍲
-potable_water 🚰
-potato 🥔
-potted_plant 🪴
-pouch 👝
-poultry_leg 🍗
-pound 💷
-pound_banknote 💷
-pouring_liquid 🫗
-pout 😡
-pouting_cat 😾
-pouting_face 🙎
-pouting_man 🙎‍♂️
-pouting_woman 🙎‍♀️
-pray 🙏
-prayer_beads 📿
-pregnant_man 🫃
-pregnant_person 🫄
-pregnant_woman 🤰
-pretzel 🥨
-previous_track_button ⏮️
-prince 🤴
-princess 👸
-printer 🖨️
-probing_cane 🦯
-prohibited 🚫
-puerto_rico 🇵🇷
-punch 👊
-purple_circle 🟣
-purple_heart 💜
-purple_square 🟪
-purse 👛
-pushpin 📌
-put_litter_in_its_place 🚮
-puzzle_piece 🧩
-qatar 🇶🇦
-question ❓
-rabbit 🐰
-rabbit2 🐇
-rabbit_face 🐰
-raccoon 🦝
-racehorse 🐎
-racing_car 🏎️
-racing_motorcycle 🏍️
-radio 📻
-radio_button 🔘
-radioactive ☢️
-radioactive_sign ☢️
-rage 😡
-railway_car 🚃
-railway_track 🛤️
-rainbow 🌈
-rainbow_flag 🏳️‍🌈
-raised_back_of_hand 🤚
-raised_eyebrow 🤨
-raised_fist ✊
-raised_hand ✋
-raised_hand_with_fingers_splayed 🖐️
-raised_hand_with_part_between_middle_and_ring_fingers 🖖
-raised_hands 🙌
-raising_hand 🙋
-raising_hand_man 🙋‍♂️
-raising_hand_woman 🙋‍♀️
-raising_hands 🙌
-ram 🐏
-ramen 🍜
-rat 🐀
-raven 🐦‍⬛
-razor 🪒
-receipt 🧾
-record_button ⏺️
-recycle ♻️
-recycling_symbol ♻️
-red_apple 🍎
-red_car 🚗
-red_circle 🔴
-red_envelope 🧧
-red_exclamation_mark ❗
-red_haired_man 👨‍🦰
-red_haired_woman 👩‍🦰
-red_heart ❤️
-red_paper_lantern 🏮
-red_question_mark ❓
-red_square 🟥
-red_triangle_pointed_down 🔻
-red_triangle_pointed_up 🔺
-registered ®️
-relaxed ☺️
-relieved 😌
-relieved_face 😌
-reminder_ribbon 🎗️
-repeat 🔁
-repeat_button 🔁
-repeat_one 🔂
-repeat_single_button 🔂
-rescue_worker_helmet ⛑️
-rescue_workers_helmet ⛑️
-restroom 🚻
-reunion 🇷🇪
-reverse_button ◀️
-reversed_hand_with_middle_finger_extended 🖕
-revolving_hearts 💞
-rewind ⏪
-rhinoceros 🦏
-ribbon 🎀
-rice 🍚
-rice_ball 🍙
-rice_cracker 🍘
-rice_scene 🎑
-right-facing_fist 🤜
-right_anger_bubble 🗯️
-right_arrow ➡️
-right_arrow_curving_down ⤵️
-right_arrow_curving_left ↩️
-right_arrow_curving_up ⤴️
-right_facing_fist 🤜
-rightwards_hand 🫱
-rightwards_pushing_hand 🫸
-rightwards_thumb_sign 🫺
-ring 💍
-ring_buoy 🛟
-ringed_planet 🪐
-roasted_sweet_potato 🍠
-robot 🤖
-robot_face 🤖
-rock 🪨
-rocket 🚀
-rofl 🤣
-roll_eyes 🙄
-roll_of_paper 🧻
-rolled-up_newspaper 🗞️
-rolled_up_newspaper 🗞️
-roller_coaster 🎢
-roller_skate 🛼
-rolling_on_the_floor_laughing 🤣
-romania 🇷🇴
-rook 🐦‍⬛
-rooster 🐓
-root_vegetable 🫜
-rose 🌹
-rosette 🏵️
-rotating_light 🚨
-round_pushpin 📍
-rowboat 🚣
-rowing_man 🚣‍♂️
-rowing_woman 🚣‍♀️
-ru 🇷🇺
-rugby_football 🏉
-runner 🏃
-running 🏃
-running_man 🏃‍♂️
-running_shirt 🎽
-running_shirt_with_sash 🎽
-running_shoe 👟
-running_woman 🏃‍♀️
-rwanda 🇷🇼
-sa 🈂️
-sad_but_relieved_face 😥
-safety_pin 🧷
-safety_vest 🦺
-sagittarius ♐
-sailboat ⛵
-sake 🍶
-salt 🧂
-saluting_face 🫡
-samoa 🇼🇸
-san_marino 🇸🇲
-sandal 👡
-sandwich 🥪
-santa 🎅
-santa_claus 🎅
-sao_tome_principe 🇸🇹
-sari 🥻
-sassy_man 💁‍♂️
-sassy_woman 💁‍♀️
-satellite 📡
-satellite_antenna 📡
-satisfied 😆
-saudi_arabia 🇸🇦
-sauna_man 🧖‍♂️
-sauna_person 🧖
-sauna_woman 🧖‍♀️
-sauropod 🦕
-saxophone 🎷
-scales ⚖️
-scarf 🧣
-school 🏫
-school_satchel 🎒
-scientist 🧑‍🔬
-scissors ✂️
-scorpio ♏
-scorpion 🦂
-scorpius ♏
-scotland 🏴󠁧󠁢󠁳󠁣󠁴󠁿
-scream 😱
-scream_cat 🙀
-screwdriver 🪛
-scroll 📜
-seal 🦭
-seat 💺
-secret ㊙️
-see-no-evil_monkey 🙈
-see_no_evil 🙈
-see_no_evil_monkey 🙈
-seedling 🌱
-selfie 🤳
-senegal 🇸🇳
-serbia 🇷🇸
-service_dog 🐕‍🦺
-seven 7️⃣
-seven-thirty 🕢
-seven_oclock 🕖
-seven_thirty 🕢
-sewing_needle 🪡
-seychelles 🇸🇨
-shaking_face 🫨
-shallow_pan_of_food 🥘
-shamrock ☘️
-shark 🦈
-shaved_ice 🍧
-sheaf_of_rice 🌾
-sheep 🐑
-shell 🐚
-shield 🛡️
-shinto_shrine ⛩️
-ship 🚢
-shirt 👕
-shit 💩
-shoe 👞
-shooting_star 🌠
-shopping 🛍️
-shopping_bags 🛍️
-shopping_cart 🛒
-shortcake 🍰
-shorts 🩳
-shovel 🪏
-shower 🚿
-shrimp 🦐
-shrug 🤷
-shuffle_tracks_button 🔀
-shushing_face 🤫
-sierra_leone 🇸🇱
-sign_of_the_horns 🤘
-signal_strength 📶
-singapore 🇸🇬
-singer 🧑‍🎤
-sint_maarten 🇸🇽
-six 6️⃣
-six-thirty 🕡
-six_oclock 🕕
-six_pointed_star 🔯
-six_thirty 🕡
-skateboard 🛹
-ski 🎿
-skier ⛷️
-skis 🎿
-skull 💀
-skull_and_crossbones ☠️
-skunk 🦨
-sled 🛷
-sleeping 😴
-sleeping_accommodation 🛌
-sleeping_bed 🛌
-sleeping_face 😴
-sleepy 😪
-sleepy_face 😪
-sleuth_or_spy 🕵️
-slight_frown 🙁
-slight_smile 🙂
-slightly_frowning_face 🙁
-slightly_smiling_face 🙂
-slot_machine 🎰
-sloth 🦥
-slovakia 🇸🇰
-slovenia 🇸🇮
-small_airplane 🛩️
-small_blue_diamond 🔹
-small_orange_diamond 🔸
-small_red_triangle 🔺
-small_red_triangle_down 🔻
-smile 😄
-smile_cat 😸
-smiley 😃
-smiley_cat 😺
-smiling_cat_with_heart-eyes 😻
-smiling_cat_with_heart_eyes 😻
-smiling_face ☺️
-smiling_face_with_halo 😇
-smiling_face_with_heart-eyes 😍
-smiling_face_with_heart_eyes 😍
-smiling_face_with_hearts 🥰
-smiling_face_with_horns 😈
-smiling_face_with_open_hands 🤗
-smiling_face_with_smiling_eyes 😊
-smiling_face_with_sunglasses 😎
-smiling_face_with_tear 🥲
-smiling_face_with_three_hearts 🥰
-smiling_imp 😈
-smirk 😏
-smirk_cat 😼
-smirking_face 😏
-smoking 🚬
-snail 🐌
-snake 🐍
-sneezing_face 🤧
-snow-capped_mountain 🏔️
-snow_capped_mountain 🏔️
-snowboarder 🏂
-snowflake ❄️
-snowman ⛄
-snowman_with_snow ☃️
-snowman_without_snow ⛄
-soap 🧼
-sob 😭
-soccer ⚽
-soccer_ball ⚽
-socks 🧦
-soft_ice_cream 🍦
-softball 🥎
-solomon_islands 🇸🇧
-somalia 🇸🇴
-soon 🔜
-soon_arrow 🔜
-sos 🆘
-sos_button 🆘
-sound 🔉
-south_africa 🇿🇦
-south_georgia_south_sandwich_islands 🇬🇸
-south_sudan 🇸🇸
-space_invader 👾
-spade_suit ♠️
-spades ♠️
-spaghetti 🍝
-sparkle ❇️
-sparkler 🎇
-sparkles ✨
-sparkling_heart 💖
-speak-no-evil_monkey 🙊
-speak_no_evil 🙊
-speak_no_evil_monkey 🙊
-speaker 🔈
-speaker_high_volume 🔊
-speaker_low_volume 🔈
-speaker_medium_volume 🔉
-speaking_head 🗣️
-speaking_head_in_silhouette 🗣️
-speech_balloon 💬
-speedboat 🚤
-spider 🕷️
-spider_web 🕸️
-spiral_calendar 🗓️
-spiral_calendar_pad 🗓️
-spiral_note_pad 🗒️
-spiral_notepad 🗒️
-spiral_shell 🐚
-splatter 🫟
-sponge 🧽
-spoon 🥄
-sport_utility_vehicle 🚙
-sports_medal 🏅
-spouting_whale 🐳
-squid 🦑
-squinting_face_with_tongue 😝
-sri_lanka 🇱🇰
-st_barthelemy 🇧🇱
-st_helena 🇸🇭
-st_kitts_nevis 🇰🇳
-st_lucia 🇱🇨
-st_martin 🇲🇫
-st_pierre_miquelon 🇵🇲
-st_vincent_grenadines 🇻🇨
-stadium 🏟️
-standing_man 🧍‍♂️
-standing_person 🧍
-standing_woman 🧍‍♀️
-star ⭐
-star-struck 🤩
-star2 🌟
-star_and_crescent ☪️
-star_of_david ✡️
-star_struck 🤩
-stars 🌠
-station 🚉
-statue_of_liberty 🗽
-steam_locomotive 🚂
-steaming_bowl 🍜
-stethoscope 🩺
-stew 🍲
-stop_button ⏹️
-stop_sign 🛑
-stopwatch ⏱️
-straight_ruler 📏
-strawberry 🍓
-stuck_out_tongue 😛
-stuck_out_tongue_closed_eyes 😝
-stuck_out_tongue_winking_eye 😜
-student 🧑‍🎓
-studio_microphone 🎙️
-stuffed_flatbread 🥙
-sudan 🇸🇩
-sun ☀️
-sun_behind_cloud ⛅
-sun_behind_large_cloud 🌥️
-sun_behind_rain_cloud 🌦️
-sun_behind_small_cloud 🌤️
-sun_with_face 🌞
-sunflower 🌻
-sunglasses 😎
-sunny ☀️
-sunrise 🌅
-sunrise_over_mountains 🌄
-sunset 🌇
-superhero 🦸
-superhero_man 🦸‍♂️
-superhero_woman 🦸‍♀️
-supervillain 🦹
-supervillain_man 🦹‍♂️
-supervillain_woman 🦹‍♀️
-surfer 🏄
-surfing_man 🏄‍♂️
-surfing_woman 🏄‍♀️
-suriname 🇸🇷
-sushi 🍣
-suspension_railway 🚟
-svalbard_jan_mayen 🇸🇯
-swan 🦢
-swaziland 🇸🇿
-sweat 😓
-sweat_droplets 💦
-sweat_drops 💦
-sweat_smile 😅
-sweden 🇸🇪
-sweet_potato 🍠
-swim_brief 🩲
-swimmer 🏊
-swimming_man 🏊‍♂️
-swimming_woman 🏊‍♀️
-switzerland 🇨🇭
-symbols 🔣
-synagogue 🕍
-syria 🇸🇾
-syringe 💉
-t-rex 🦖
-t-shirt 👕
-t_rex 🦖
-t_shirt 👕
-table_tennis_paddle_and_ball 🏓
-taco 🌮
-tada 🎉
-taiwan 🇹🇼
-tajikistan 🇹🇯
-takeout_box 🥡
-tamale 🫔
-tanabata_tree 🎋
-tangerine 🍊
-tanzania 🇹🇿
-taurus ♉
-taxi 🚕
-tea 🍵
-teacher 🧑‍🏫
-teacup_without_handle 🍵
-teapot 🫖
-tear-off_calendar 📆
-tear_off_calendar 📆
-technologist 🧑‍💻
-teddy_bear 🧸
-telephone ☎️
-telephone_receiver 📞
-telescope 🔭
-television 📺
-ten 🔟
-ten-thirty 🕥
-ten_oclock 🕙
-ten_thirty 🕥
-tennis 🎾
-tent ⛺
-test_tube 🧪
-thailand 🇹🇭
-thermometer 🌡️
-thinking 🤔
-thinking_face 🤔
-thong_sandal 🩴
-thought_balloon 💭
-thread 🧵
-three 3️⃣
-three-thirty 🕞
-three_button_mouse 🖱️
-three_oclock 🕒
-three_thirty 🕞
-thumbs_down 👎
-thumbs_up 👍
-thumbsdown 👎
-thumbsup 👍
-thunder_cloud_and_rain ⛈️
-ticket 🎫
-tickets 🎟️
-tiger 🐯
-tiger2 🐅
-tiger_face 🐯
-timer_clock ⏲️
-timor_leste 🇹🇱
-tipping_hand_man 💁‍♂️
-tipping_hand_person 💁
-tipping_hand_woman 💁‍♀️
-tired_face 😫
-tm ™️
-togo 🇹🇬
-toilet 🚽
-tokelau 🇹🇰
-tokyo_tower 🗼
-tomato 🍅
-tonga 🇹🇴
-tongue 👅
-toolbox 🧰
-tooth 🦷
-toothbrush 🪥
-top 🔝
-top_arrow 🔝
-top_hat 🎩
-tophat 🎩
-tornado 🌪️
-tr 🇹🇷
-trackball 🖲️
-tractor 🚜
-trade_mark ™️
-traffic_light 🚥
-train 🚋
-train2 🚆
-tram 🚊
-tram_car 🚋
-transgender_flag 🏳️‍⚧️
-transgender_symbol ⚧️
-treasure_chest 🪎
-triangular_flag 🚩
-triangular_flag_on_post 🚩
-triangular_ruler 📐
-trident 🔱
-trident_emblem 🔱
-trinidad_tobago 🇹🇹
-tristan_da_cunha 🇹🇦
-triumph 😤
-troll 🧌
-trolleybus 🚎
-trombone 🪊
-trophy 🏆
-tropical_drink 🍹
-tropical_fish 🐠
-truck 🚚
-trumpet 🎺
-tshirt 👕
-tulip 🌷
-tumbler_glass 🥃
-tunisia 🇹🇳
-turkey 🦃
-turkmenistan 🇹🇲
-turks_caicos_islands 🇹🇨
-turtle 🐢
-tuvalu 🇹🇻
-tv 📺
-twelve-thirty 🕧
-twelve_oclock 🕛
-twelve_thirty 🕧
-twisted_rightwards_arrows 🔀
-two 2️⃣
-two-hump_camel 🐫
-two-thirty 🕝
-two_hearts 💕
-two_hump_camel 🐫
-two_men_holding_hands 👬
-two_oclock 🕑
-two_thirty 🕝
-two_women_holding_hands 👭
-u5272 🈹
-u5408 🈴
-u55b6 🈺
-u6307 🈯
-u6708 🈷️
-u6709 🈶
-u6e80 🈵
-u7121 🈚
-u7533 🈸
-u7981 🈲
-u7a7a 🈳
-uganda 🇺🇬
-uk 🇬🇧
-ukraine 🇺🇦
-umbrella ☔
-umbrella_on_ground ⛱️
-umbrella_with_rain_drops ☔
-unamused 😒
-unamused_face 😒
-underage 🔞
-unicorn 🦄
-unicorn_face 🦄
-united_arab_emirates 🇦🇪
-united_nations 🇺🇳
-unlock 🔓
-unlocked 🔓
-up 🆙
-up-down_arrow ↕️
-up-left_arrow ↖️
-up-right_arrow ↗️
-up_arrow ⬆️
-up_button 🆙
-up_down_arrow ↕️
-up_left_arrow ↖️
-up_right_arrow ↗️
-upside-down_face 🙃
-upside_down_face 🙃
-upwards_button 🔼
-uruguay 🇺🇾
-us 🇺🇸
-us_outlying_islands 🇺🇲
-us_virgin_islands 🇻🇮
-uzbekistan 🇺🇿
-v ✌️
-vampire 🧛
-vampire_man 🧛‍♂️
-vampire_woman 🧛‍♀️
-vanuatu 🇻🇺
-vatican_city 🇻🇦
-venezuela 🇻🇪
-vertical_traffic_light 🚦
-vhs 📼
-vibration_mode 📳
-victory_hand ✌️
-video_camera 📹
-video_game 🎮
-videocassette 📼
-vietnam 🇻🇳
-violin 🎻
-virgo ♍
-volcano 🌋
-volleyball 🏐
-vomiting_face 🤮
-vs 🆚
-vs_button 🆚
-vulcan_salute 🖖
-waffle 🧇
-wales 🏴󠁧󠁢󠁷󠁬󠁳󠁿
-walking 🚶
-walking_man 🚶‍♂️
-walking_woman 🚶‍♀️
-wallis_futuna 🇼🇫
-waning_crescent_moon 🌘
-waning_gibbous_moon 🌖
-warning ⚠️
-wastebasket 🗑️
-watch ⌚
-water_buffalo 🐃
-water_closet 🚾
-water_pistol 🔫
-water_polo 🤽
-water_wave 🌊
-watermelon 🍉
-wave 👋
-waving_black_flag 🏴
-waving_hand 👋
-waving_white_flag 🏳️
-wavy_dash 〰️
-waxing_crescent_moon 🌒
-waxing_gibbous_moon 🌔
-wc 🚾
-weary 😩
-weary_cat 🙀
-weary_face 😩
-wedding 💒
-weight_lifter 🏋️
-weight_lifting 🏋️
-weight_lifting_man 🏋️‍♂️
-weight_lifting_woman 🏋️‍♀️
-western_sahara 🇪🇭
-whale 🐳
-whale2 🐋
-wheel 🛞
-wheel_of_dharma ☸️
-wheelchair ♿
-wheelchair_symbol ♿
-white_cane 🦯
-white_check_mark ✅
-white_circle ⚪
-white_exclamation_mark ❕
-white_flag 🏳️
-white_flower 💮
-white_frowning_face ☹️
-white_haired_man 👨‍🦳
-white_haired_woman 👩‍🦳
-white_heart 🤍
-white_large_square ⬜
-white_medium-small_square ◽
-white_medium_small_square ◽
-white_medium_square ◻️
-white_question_mark ❔
-white_small_square ▫️
-white_square_button 🔳
-white_sun_behind_cloud 🌥️
-white_sun_behind_cloud_with_rain 🌦️
-white_sun_with_small_cloud 🌤️
-wilted_flower 🥀
-wind_blowing_face 🌬️
-wind_chime 🎐
-wind_face 🌬️
-window 🪟
-wine_glass 🍷
-wing 🪽
-wink 😉
-winking_face 😉
-winking_face_with_tongue 😜
-wireless 🛜
-wolf 🐺
-woman 👩
-woman_and_man_holding_hands 👫
-woman_artist 👩‍🎨
-woman_astronaut 👩‍🚀
-woman_bald 👩‍🦲
-woman_beard 🧔‍♀️
-woman_biking 🚴‍♀️
-woman_blond_hair 👱‍♀️
-woman_bouncing_ball ⛹️‍♀️
-woman_bowing 🙇‍♀️
-woman_cartwheeling 🤸‍♀️
-woman_climbing 🧗‍♀️
-woman_construction_worker 👷‍♀️
-woman_cook 👩‍🍳
-woman_curly_hair 👩‍🦱
-woman_dancing 💃
-woman_detective 🕵️‍♀️
-woman_elf 🧝‍♀️
-woman_facepalming 🤦‍♀️
-woman_factory_worker 👩‍🏭
-woman_fairy 🧚‍♀️
-woman_farmer 👩‍🌾
-woman_feeding_baby 👩‍🍼
-woman_firefighter 👩‍🚒
-woman_frowning 🙍‍♀️
-woman_genie 🧞‍♀️
-woman_gesturing_no 🙅‍♀️
-woman_gesturing_ok 🙆‍♀️
-woman_getting_haircut 💇‍♀️
-woman_getting_massage 💆‍♀️
-woman_golfing 🏌️‍♀️
-woman_guard 💂‍♀️
-woman_health_worker 👩‍⚕️
-woman_in_lotus_position 🧘‍♀️
-woman_in_manual_wheelchair 👩‍🦽
-woman_in_manual_wheelchair_facing_right 👩‍🦽‍➡️
-woman_in_motorized_wheelchair 👩‍🦼
-woman_in_motorized_wheelchair_facing_right 👩‍🦼‍➡️
-woman_in_steamy_room 🧖‍♀️
-woman_in_tuxedo 🤵‍♀️
-woman_judge 👩‍⚖️
-woman_juggling 🤹‍♀️
-woman_kneeling 🧎‍♀️
-woman_kneeling_facing_right 🧎‍♀️‍➡️
-woman_lifting_weights 🏋️‍♀️
-woman_mage 🧙‍♀️
-woman_mechanic 👩‍🔧
-woman_mountain_biking 🚵‍♀️
-woman_office_worker 👩‍💼
-woman_pilot 👩‍✈️
-woman_playing_handball 🤾‍♀️
-woman_playing_water_polo 🤽‍♀️
-woman_police_officer 👮‍♀️
-woman_pouting 🙎‍♀️
-woman_raising_hand 🙋‍♀️
-woman_red_hair 👩‍🦰
-woman_rowing_boat 🚣‍♀️
-woman_running 🏃‍♀️
-woman_running_facing_right 🏃‍♀️‍➡️
-woman_scientist 👩‍🔬
-woman_shrugging 🤷‍♀️
-woman_singer 👩‍🎤
-woman_standing 🧍‍♀️
-woman_student 👩‍🎓
-woman_superhero 🦸‍♀️
-woman_supervillain 🦹‍♀️
-woman_surfing 🏄‍♀️
-woman_swimming 🏊‍♀️
-woman_teacher 👩‍🏫
-woman_technologist 👩‍💻
-woman_tipping_hand 💁‍♀️
-woman_vampire 🧛‍♀️
-woman_walking 🚶‍♀️
-woman_walking_facing_right 🚶‍♀️‍➡️
-woman_wearing_turban 👳‍♀️
-woman_white_hair 👩‍🦳
-woman_with_headscarf 🧕
-woman_with_probing_cane 👩‍🦯
-woman_with_turban 👳‍♀️
-woman_with_veil 👰‍♀️
-woman_with_white_cane 👩‍🦯
-woman_with_white_cane_facing_right 👩‍🦯‍➡️
-woman_zombie 🧟‍♀️
-womans_boot 👢
-womans_clothes 👚
-womans_hat 👒
-womans_sandal 👡
-women_holding_hands 👭
-women_with_bunny_ears 👯‍♀️
-women_wrestling 🤼‍♀️
-womens 🚺
-womens_room 🚺
-wood 🪵
-woozy_face 🥴
-world_map 🗺️
-worm 🪱
-worried 😟
-worried_face 😟
-wrapped_gift 🎁
-wrench 🔧
-wrestling 🤼
-writing_hand ✍️
-x ❌
-x-ray 🩻
-x_ray 🩻
-yarn 🧶
-yawning_face 🥱
-yellow_circle 🟡
-yellow_heart 💛
-yellow_square 🟨
-yemen 🇾🇪
-yen 💴
-yen_banknote 💴
-yin_yang ☯️
-yo-yo 🪀
-yo_yo 🪀
-yum 😋
-zambia 🇿🇲
-zany_face 🤪
-zap ⚡
-zebra 🦓
-zero 0️⃣
-zimbabwe 🇿🇼
-zipper-mouth_face 🤐
-zipper_mouth_face 🤐
-zombie 🧟
-zombie_man 🧟‍♂️
-zombie_woman 🧟‍♀️
-zzz 💤
-"""
+        +1 👍
+        -1 👎
+        100 💯
+        1234 🔢
+        1st_place_medal 🥇
+        2nd_place_medal 🥈
+        3rd_place_medal 🥉
+        8ball 🎱
+        a 🅰️
+        a_button_blood_type 🅰️
+        ab 🆎
+        ab_button_blood_type 🆎
+        abacus 🧮
+        abc 🔤
+        abcd 🔡
+        accept 🉑
+        accordion 🪗
+        adhesive_bandage 🩹
+        admission_tickets 🎟️
+        adult 🧑
+        aerial_tramway 🚡
+        afghanistan 🇦🇫
+        airplane ✈️
+        airplane_arrival 🛬
+        airplane_arriving 🛬
+        airplane_departure 🛫
+        aland_islands 🇦🇽
+        alarm_clock ⏰
+        albania 🇦🇱
+        alembic ⚗️
+        algeria 🇩🇿
+        alien 👽
+        alien_monster 👾
+        ambulance 🚑
+        american_football 🏈
+        american_samoa 🇦🇸
+        amphora 🏺
+        anatomical_heart 🫀
+        anchor ⚓
+        andorra 🇦🇩
+        angel 👼
+        anger 💢
+        anger_symbol 💢
+        angola 🇦🇴
+        angry 😠
+        angry_face 😠
+        angry_face_with_horns 👿
+        anguilla 🇦🇮
+        anguished 😧
+        anguished_face 😧
+        ant 🐜
+        antarctica 🇦🇶
+        antenna_bars 📶
+        antigua_barbuda 🇦🇬
+        anxious_face_with_sweat 😰
+        apple 🍎
+        aquarius ♒
+        argentina 🇦🇷
+        aries ♈
+        armenia 🇦🇲
+        arrow_backward ◀️
+        arrow_double_down ⏬
+        arrow_double_up ⏫
+        arrow_down ⬇️
+        arrow_down_small 🔽
+        arrow_forward ▶️
+        arrow_heading_down ⤵️
+        arrow_heading_up ⤴️
+        arrow_left ⬅️
+        arrow_lower_left ↙️
+        arrow_lower_right ↘️
+        arrow_right ➡️
+        arrow_right_hook ↪️
+        arrow_up ⬆️
+        arrow_up_down ↕️
+        arrow_up_small 🔼
+        arrow_upper_left ↖️
+        arrow_upper_right ↗️
+        arrows_clockwise 🔃
+        arrows_counterclockwise 🔄
+        art 🎨
+        articulated_lorry 🚛
+        artificial_satellite 🛰️
+        artist 🧑‍🎨
+        artist_palette 🎨
+        aruba 🇦🇼
+        ascension_island 🇦🇨
+        asterisk *️⃣
+        astonished 😲
+        astonished_face 😲
+        astronaut 🧑‍🚀
+        athletic_shoe 👟
+        atm 🏧
+        atm_sign 🏧
+        atom_symbol ⚛️
+        australia 🇦🇺
+        austria 🇦🇹
+        auto_rickshaw 🛺
+        automobile 🚗
+        avocado 🥑
+        axe 🪓
+        azerbaijan 🇦🇿
+        b 🅱️
+        b_button_blood_type 🅱️
+        baby 👶
+        baby_angel 👼
+        baby_bottle 🍼
+        baby_chick 🐤
+        baby_symbol 🚼
+        back 🔙
+        back_arrow 🔙
+        backhand_index_pointing_down 👇
+        backhand_index_pointing_left 👈
+        backhand_index_pointing_right 👉
+        backhand_index_pointing_up 👆
+        backpack 🎒
+        bacon 🥓
+        badger 🦡
+        badminton 🏸
+        badminton_racquet_and_shuttlecock 🏸
+        bagel 🥯
+        baggage_claim 🛄
+        baguette_bread 🥖
+        bahamas 🇧🇸
+        bahrain 🇧🇭
+        balance_scale ⚖️
+        bald_man 👨‍🦲
+        bald_woman 👩‍🦲
+        ballet_dancer 🧑‍🩰
+        ballet_shoes 🩰
+        balloon 🎈
+        ballot_box 🗳️
+        ballot_box_with_ballot 🗳️
+        ballot_box_with_check ☑️
+        bamboo 🎍
+        banana 🍌
+        bangbang ‼️
+        bangladesh 🇧🇩
+        banjo 🪕
+        bank 🏦
+        bar_chart 📊
+        barbados 🇧🇧
+        barber 💈
+        barber_pole 💈
+        baseball ⚾
+        basket 🧺
+        basketball 🏀
+        basketball_man ⛹️‍♂️
+        basketball_woman ⛹️‍♀️
+        bat 🦇
+        bath 🛀
+        bathtub 🛁
+        battery 🔋
+        beach_umbrella 🏖️
+        beach_with_umbrella 🏖️
+        beaming_face_with_smiling_eyes 😁
+        beans 🫘
+        bear 🐻
+        bearded_person 🧔
+        beating_heart 💓
+        beaver 🦫
+        bed 🛏️
+        bee 🐝
+        beer 🍺
+        beer_mug 🍺
+        beers 🍻
+        beetle 🐞
+        beginner 🔰
+        belarus 🇧🇾
+        belgium 🇧🇪
+        belize 🇧🇿
+        bell 🔔
+        bell_pepper 🫑
+        bell_with_slash 🔕
+        bellhop_bell 🛎️
+        benin 🇧🇯
+        bento 🍱
+        bento_box 🍱
+        bermuda 🇧🇲
+        beverage_box 🧃
+        bhutan 🇧🇹
+        bicycle 🚲
+        bicyclist 🚴
+        bike 🚲
+        biking_man 🚴‍♂️
+        biking_woman 🚴‍♀️
+        bikini 👙
+        billed_cap 🧢
+        biohazard ☣️
+        biohazard_sign ☣️
+        bird 🐦
+        birthday 🎂
+        birthday_cake 🎂
+        bison 🦬
+        biting_lip 🫦
+        black_bird 🐦‍⬛
+        black_cat 🐈‍⬛
+        black_circle ⚫
+        black_circle_for_record ⏺️
+        black_flag 🏴
+        black_heart 🖤
+        black_joker 🃏
+        black_large_square ⬛
+        black_left_pointing_double_triangle_with_vertical_bar ⏮️
+        black_medium-small_square ◾
+        black_medium_small_square ◾
+        black_medium_square ◼️
+        black_nib ✒️
+        black_right_pointing_double_triangle_with_vertical_bar ⏭️
+        black_right_pointing_triangle_with_double_vertical_bar ⏯️
+        black_small_square ▪️
+        black_square_button 🔲
+        black_square_for_stop ⏹️
+        blond_haired_man 👱‍♂️
+        blond_haired_person 👱
+        blond_haired_woman 👱‍♀️
+        blonde_woman 👱‍♀️
+        blossom 🌼
+        blowfish 🐡
+        blue_book 📘
+        blue_car 🚙
+        blue_circle 🔵
+        blue_heart 💙
+        blue_square 🟦
+        blueberries 🫐
+        blush 😊
+        boar 🐗
+        boat ⛵
+        bolivia 🇧🇴
+        bomb 💣
+        bone 🦴
+        book 📖
+        bookmark 🔖
+        bookmark_tabs 📑
+        books 📚
+        boom 💥
+        boomerang 🪃
+        boot 👢
+        bosnia_herzegovina 🇧🇦
+        botswana 🇧🇼
+        bottle_with_popping_cork 🍾
+        bouncing_ball_man ⛹️‍♂️
+        bouncing_ball_person ⛹️
+        bouncing_ball_woman ⛹️‍♀️
+        bouquet 💐
+        bouvet_island 🇧🇻
+        bow 🙇
+        bow_and_arrow 🏹
+        bowing_man 🙇‍♂️
+        bowing_woman 🙇‍♀️
+        bowl_with_spoon 🥣
+        bowling 🎳
+        boxing_glove 🥊
+        boy 👦
+        brain 🧠
+        brazil 🇧🇷
+        bread 🍞
+        breast-feeding 🤱
+        breast_feeding 🤱
+        brick 🧱
+        bricks 🧱
+        bride_with_veil 👰‍♀️
+        bridge_at_night 🌉
+        briefcase 💼
+        briefs 🩲
+        bright_button 🔆
+        british_indian_ocean_territory 🇮🇴
+        british_virgin_islands 🇻🇬
+        broccoli 🥦
+        broken_chain ⛓️‍💥
+        broken_heart 💔
+        broom 🧹
+        brown_circle 🟤
+        brown_heart 🤎
+        brown_mushroom 🍄‍🟫
+        brown_square 🟫
+        brunei 🇧🇳
+        bubble_tea 🧋
+        bubbles 🫧
+        bucket 🪣
+        bug 🐛
+        building_construction 🏗️
+        bulb 💡
+        bulgaria 🇧🇬
+        bullet_train 🚅
+        bullettrain_front 🚅
+        bullettrain_side 🚄
+        bullseye 🎯
+        burkina_faso 🇧🇫
+        burrito 🌯
+        burundi 🇧🇮
+        bus 🚌
+        bus_stop 🚏
+        business_suit_levitating 🕴️
+        busstop 🚏
+        bust_in_silhouette 👤
+        busts_in_silhouette 👥
+        butter 🧈
+        butterfly 🦋
+        cactus 🌵
+        cake 🍰
+        calendar 📆
+        call_me_hand 🤙
+        calling 📲
+        cambodia 🇰🇭
+        camel 🐫
+        camera 📷
+        camera_flash 📸
+        camera_with_flash 📸
+        cameroon 🇨🇲
+        camping 🏕️
+        canada 🇨🇦
+        canary_islands 🇮🇨
+        cancer ♋
+        candle 🕯️
+        candy 🍬
+        canned_food 🥫
+        canoe 🛶
+        cape_verde 🇨🇻
+        capital_abcd 🔠
+        capricorn ♑
+        car 🚗
+        card_file_box 🗃️
+        card_index 📇
+        card_index_dividers 🗂️
+        caribbean_netherlands 🇧🇶
+        carousel_horse 🎠
+        carp_streamer 🎏
+        carpentry_saw 🪚
+        carrot 🥕
+        cartwheeling 🤸
+        castle 🏰
+        cat 🐱
+        cat2 🐈
+        cat_face 🐱
+        cat_with_tears_of_joy 😹
+        cat_with_wry_smile 😼
+        cayman_islands 🇰🇾
+        cd 💿
+        central_african_republic 🇨🇫
+        ceuta_melilla 🇪🇦
+        chad 🇹🇩
+        chains ⛓️
+        chair 🪑
+        champagne 🍾
+        chart 💹
+        chart_decreasing 📉
+        chart_increasing 📈
+        chart_increasing_with_yen 💹
+        chart_with_downwards_trend 📉
+        chart_with_upwards_trend 📈
+        check_box_with_check ☑️
+        check_mark ✔️
+        check_mark_button ✅
+        checkered_flag 🏁
+        cheese 🧀
+        cheese_wedge 🧀
+        chequered_flag 🏁
+        cherries 🍒
+        cherry_blossom 🌸
+        chess_pawn ♟️
+        chestnut 🌰
+        chicken 🐔
+        child 🧒
+        children_crossing 🚸
+        chile 🇨🇱
+        chipmunk 🐿️
+        chocolate_bar 🍫
+        chopsticks 🥢
+        christmas_island 🇨🇽
+        christmas_tree 🎄
+        church ⛪
+        cigarette 🚬
+        cinema 🎦
+        circled_m Ⓜ️
+        circus_tent 🎪
+        city_sunrise 🌇
+        city_sunset 🌆
+        cityscape 🏙️
+        cityscape_at_dusk 🌆
+        cl 🆑
+        cl_button 🆑
+        clamp 🗜️
+        clap 👏
+        clapper 🎬
+        clapper_board 🎬
+        clapping_hands 👏
+        classical_building 🏛️
+        climbing 🧗
+        climbing_man 🧗‍♂️
+        climbing_woman 🧗‍♀️
+        clinking_beer_mugs 🍻
+        clinking_glasses 🥂
+        clipboard 📋
+        clipperton_island 🇨🇵
+        clock1 🕐
+        clock10 🕙
+        clock1030 🕥
+        clock11 🕚
+        clock1130 🕦
+        clock12 🕛
+        clock1230 🕧
+        clock130 🕜
+        clock2 🕑
+        clock230 🕝
+        clock3 🕒
+        clock330 🕞
+        clock4 🕓
+        clock430 🕟
+        clock5 🕔
+        clock530 🕠
+        clock6 🕕
+        clock630 🕡
+        clock7 🕖
+        clock730 🕢
+        clock8 🕗
+        clock830 🕣
+        clock9 🕘
+        clock930 🕤
+        clockwise_vertical_arrows 🔃
+        closed_book 📕
+        closed_lock_with_key 🔐
+        closed_mailbox_with_lowered_flag 📪
+        closed_mailbox_with_raised_flag 📫
+        closed_umbrella 🌂
+        cloud ☁️
+        cloud_with_lightning 🌩️
+        cloud_with_lightning_and_rain ⛈️
+        cloud_with_rain 🌧️
+        cloud_with_snow 🌨️
+        cloud_with_tornado 🌪️
+        clown_face 🤡
+        club_suit ♣️
+        clubs ♣️
+        clutch_bag 👝
+        cn 🇨🇳
+        coat 🧥
+        cockroach 🪳
+        cocktail 🍸
+        cocktail_glass 🍸
+        coconut 🥥
+        cocos_islands 🇨🇨
+        coffee ☕
+        coffin ⚰️
+        coin 🪙
+        cold_face 🥶
+        cold_sweat 😰
+        collision 💥
+        colombia 🇨🇴
+        comet ☄️
+        comoros 🇰🇲
+        compass 🧭
+        compression 🗜️
+        computer 💻
+        computer_disk 💽
+        computer_mouse 🖱️
+        confetti_ball 🎊
+        confounded 😖
+        confounded_face 😖
+        confused 😕
+        confused_face 😕
+        congo_brazzaville 🇨🇬
+        congo_kinshasa 🇨🇩
+        congratulations ㊗️
+        construction 🚧
+        construction_worker 👷
+        construction_worker_man 👷‍♂️
+        construction_worker_woman 👷‍♀️
+        control_knobs 🎛️
+        convenience_store 🏪
+        cook 🧑‍🍳
+        cook_islands 🇨🇰
+        cooked_rice 🍚
+        cookie 🍪
+        cooking 🍳
+        cool 🆒
+        cool_button 🆒
+        cop 👮
+        copyright ©️
+        coral 🪸
+        corn 🌽
+        costa_rica 🇨🇷
+        cote_divoire 🇨🇮
+        couch_and_lamp 🛋️
+        counterclockwise_arrows_button 🔄
+        couple 👫
+        couple_with_heart 💑
+        couple_with_heart_man_man 👨‍❤️‍👨
+        couple_with_heart_woman_man 👩‍❤️‍👨
+        couple_with_heart_woman_woman 👩‍❤️‍👩
+        couplekiss 💏
+        couplekiss_man_man 👨‍❤️‍💋‍👨
+        couplekiss_man_woman 👩‍❤️‍💋‍👨
+        couplekiss_woman_woman 👩‍❤️‍💋‍👩
+        cow 🐮
+        cow2 🐄
+        cow_face 🐮
+        cowboy_hat_face 🤠
+        crab 🦀
+        cracking_face 🫫
+        crayon 🖍️
+        credit_card 💳
+        crescent_moon 🌙
+        cricket 🦗
+        cricket_bat_and_ball 🏏
+        cricket_game 🏏
+        croatia 🇭🇷
+        crocodile 🐊
+        croissant 🥐
+        cross_mark ❌
+        cross_mark_button ❎
+        crossed_fingers 🤞
+        crossed_flags 🎌
+        crossed_swords ⚔️
+        crow 🐦‍⬛
+        crown 👑
+        crutch 🩼
+        cry 😢
+        crying_cat 😿
+        crying_cat_face 😿
+        crying_face 😢
+        crystal_ball 🔮
+        cuba 🇨🇺
+        cucumber 🥒
+        cup_with_straw 🥤
+        cupcake 🧁
+        cupid 💘
+        curacao 🇨🇼
+        curling_stone 🥌
+        curly_haired_man 👨‍🦱
+        curly_haired_woman 👩‍🦱
+        curly_loop ➰
+        currency_exchange 💱
+        curry 🍛
+        curry_rice 🍛
+        cursing_face 🤬
+        custard 🍮
+        customs 🛃
+        cut_of_meat 🥩
+        cyclone 🌀
+        cyprus 🇨🇾
+        czech_republic 🇨🇿
+        dagger 🗡️
+        dagger_knife 🗡️
+        dancer 💃
+        dancers 👯
+        dancing_men 👯‍♂️
+        dancing_women 👯‍♀️
+        dango 🍡
+        dark_sunglasses 🕶️
+        dart 🎯
+        dash 💨
+        dashing_away 💨
+        date 📅
+        de 🇩🇪
+        deaf_man 🧏‍♂️
+        deaf_person 🧏
+        deaf_woman 🧏‍♀️
+        deciduous_tree 🌳
+        deer 🦌
+        delivery_truck 🚚
+        denmark 🇩🇰
+        department_store 🏬
+        derelict_house 🏚️
+        derelict_house_building 🏚️
+        desert 🏜️
+        desert_island 🏝️
+        desktop_computer 🖥️
+        detective 🕵️
+        diamond_shape_with_a_dot_inside 💠
+        diamond_suit ♦️
+        diamond_with_a_dot 💠
+        diamonds ♦️
+        diego_garcia 🇩🇬
+        dim_button 🔅
+        disappointed 😞
+        disappointed_face 😞
+        disappointed_relieved 😥
+        disguised_face 🥸
+        distorted_face 🫪
+        divide ➗
+        diving_mask 🤿
+        diya_lamp 🪔
+        dizzy 💫
+        dizzy_face 😵
+        djibouti 🇩🇯
+        dna 🧬
+        do_not_litter 🚯
+        dodo 🦤
+        dog 🐶
+        dog2 🐕
+        dog_face 🐶
+        dollar 💵
+        dollar_banknote 💵
+        dolls 🎎
+        dolphin 🐬
+        dominica 🇩🇲
+        dominican_republic 🇩🇴
+        donkey 🫏
+        door 🚪
+        dotted_line_face 🫥
+        dotted_six-pointed_star 🔯
+        dotted_six_pointed_star 🔯
+        double_curly_loop ➿
+        double_exclamation_mark ‼️
+        double_vertical_bar ⏸️
+        doughnut 🍩
+        dove 🕊️
+        dove_of_peace 🕊️
+        down-left_arrow ↙️
+        down-right_arrow ↘️
+        down_arrow ⬇️
+        down_left_arrow ↙️
+        down_right_arrow ↘️
+        downcast_face_with_sweat 😓
+        downwards_button 🔽
+        dragon 🐉
+        dragon_face 🐲
+        dress 👗
+        dromedary_camel 🐪
+        drooling_face 🤤
+        drop_of_blood 🩸
+        droplet 💧
+        drum 🥁
+        duck 🦆
+        dumpling 🥟
+        dvd 📀
+        e-mail 📧
+        e_mail 📧
+        eagle 🦅
+        ear 👂
+        ear_of_corn 🌽
+        ear_of_rice 🌾
+        ear_with_hearing_aid 🦻
+        earth_africa 🌍
+        earth_americas 🌎
+        earth_asia 🌏
+        ecuador 🇪🇨
+        egg 🍳
+        egg2 🥚
+        eggplant 🍆
+        egypt 🇪🇬
+        eight 8️⃣
+        eight-pointed_star ✴️
+        eight-spoked_asterisk ✳️
+        eight-thirty 🕣
+        eight_oclock 🕗
+        eight_pointed_black_star ✴️
+        eight_pointed_star ✴️
+        eight_spoked_asterisk ✳️
+        eight_thirty 🕣
+        eject_button ⏏️
+        eject_symbol ⏏️
+        el_salvador 🇸🇻
+        electric_plug 🔌
+        elephant 🐘
+        elevator 🛗
+        eleven-thirty 🕦
+        eleven_oclock 🕚
+        eleven_thirty 🕦
+        elf 🧝
+        elf_man 🧝‍♂️
+        elf_woman 🧝‍♀️
+        email 📧
+        empty_nest 🪹
+        end 🔚
+        end_arrow 🔚
+        england 🏴󠁧󠁢󠁥󠁮󠁧󠁿
+        enraged_face 😡
+        envelope ✉️
+        envelope_with_arrow 📩
+        equatorial_guinea 🇬🇶
+        eraser 🪌
+        eritrea 🇪🇷
+        es 🇪🇸
+        estonia 🇪🇪
+        ethiopia 🇪🇹
+        eu 🇪🇺
+        euro 💶
+        euro_banknote 💶
+        european_castle 🏰
+        european_post_office 🏤
+        european_union 🇪🇺
+        evergreen_tree 🌲
+        ewe 🐑
+        exclamation ❗
+        exclamation_question_mark ⁉️
+        exploding_head 🤯
+        expressionless 😑
+        expressionless_face 😑
+        eye 👁️
+        eye_in_speech_bubble 👁️‍🗨️
+        eye_speech_bubble 👁️‍🗨️
+        eyeglasses 👓
+        eyes 👀
+        face_blowing_a_kiss 😘
+        face_exhaling 😮‍💨
+        face_holding_back_tears 🥹
+        face_in_clouds 😶‍🌫️
+        face_savoring_food 😋
+        face_screaming_in_fear 😱
+        face_vomiting 🤮
+        face_with_bags_under_eyes 🫩
+        face_with_crossed-out_eyes 😵
+        face_with_crossed_out_eyes 😵
+        face_with_diagonal_mouth 🫤
+        face_with_hand_over_mouth 🤭
+        face_with_head-bandage 🤕
+        face_with_head_bandage 🤕
+        face_with_medical_mask 😷
+        face_with_monocle 🧐
+        face_with_open_eyes_and_hand_over_mouth 🫢
+        face_with_open_mouth 😮
+        face_with_peeking_eye 🫣
+        face_with_raised_eyebrow 🤨
+        face_with_rolling_eyes 🙄
+        face_with_spiral_eyes 😵‍💫
+        face_with_steam_from_nose 😤
+        face_with_symbols_on_mouth 🤬
+        face_with_tears_of_joy 😂
+        face_with_thermometer 🤒
+        face_with_tongue 😛
+        face_without_mouth 😶
+        facepalm 🤦
+        facepunch 👊
+        factory 🏭
+        factory_worker 🧑‍🏭
+        fairy 🧚
+        fairy_man 🧚‍♂️
+        fairy_woman 🧚‍♀️
+        falafel 🧆
+        falkland_islands 🇫🇰
+        fallen_leaf 🍂
+        family 👪
+        family_adult_adult_child 🧑‍🧑‍🧒
+        family_adult_adult_child_child 🧑‍🧑‍🧒‍🧒
+        family_adult_child 🧑‍🧒
+        family_adult_child_child 🧑‍🧒‍🧒
+        family_man_boy 👨‍👦
+        family_man_boy_boy 👨‍👦‍👦
+        family_man_girl 👨‍👧
+        family_man_girl_boy 👨‍👧‍👦
+        family_man_girl_girl 👨‍👧‍👧
+        family_man_man_boy 👨‍👨‍👦
+        family_man_man_boy_boy 👨‍👨‍👦‍👦
+        family_man_man_girl 👨‍👨‍👧
+        family_man_man_girl_boy 👨‍👨‍👧‍👦
+        family_man_man_girl_girl 👨‍👨‍👧‍👧
+        family_man_woman_boy 👨‍👩‍👦
+        family_man_woman_boy_boy 👨‍👩‍👦‍👦
+        family_man_woman_girl 👨‍👩‍👧
+        family_man_woman_girl_boy 👨‍👩‍👧‍👦
+        family_man_woman_girl_girl 👨‍👩‍👧‍👧
+        family_woman_boy 👩‍👦
+        family_woman_boy_boy 👩‍👦‍👦
+        family_woman_girl 👩‍👧
+        family_woman_girl_boy 👩‍👧‍👦
+        family_woman_girl_girl 👩‍👧‍👧
+        family_woman_woman_boy 👩‍👩‍👦
+        family_woman_woman_boy_boy 👩‍👩‍👦‍👦
+        family_woman_woman_girl 👩‍👩‍👧
+        family_woman_woman_girl_boy 👩‍👩‍👧‍👦
+        family_woman_woman_girl_girl 👩‍👩‍👧‍👧
+        farmer 🧑‍🌾
+        faroe_islands 🇫🇴
+        fast-forward_button ⏩
+        fast_down_button ⏬
+        fast_forward ⏩
+        fast_forward_button ⏩
+        fast_reverse_button ⏪
+        fast_up_button ⏫
+        fax 📠
+        fax_machine 📠
+        fearful 😨
+        fearful_face 😨
+        feather 🪶
+        feet 🐾
+        female_detective 🕵️‍♀️
+        female_sign ♀️
+        ferris_wheel 🎡
+        ferry ⛴️
+        field_hockey 🏑
+        field_hockey_stick_and_ball 🏑
+        fight_cloud 🫯
+        fiji 🇫🇯
+        file_cabinet 🗄️
+        file_folder 📁
+        film_frames 🎞️
+        film_projector 📽️
+        film_strip 🎞️
+        fingerprint 🫆
+        finland 🇫🇮
+        fire 🔥
+        fire_engine 🚒
+        fire_extinguisher 🧯
+        firecracker 🧨
+        firefighter 🧑‍🚒
+        fireworks 🎆
+        first_quarter_moon 🌓
+        first_quarter_moon_face 🌛
+        first_quarter_moon_with_face 🌛
+        fish 🐟
+        fish_cake 🍥
+        fish_cake_with_swirl 🍥
+        fishing_pole 🎣
+        fishing_pole_and_fish 🎣
+        fist ✊
+        fist_left 🤛
+        fist_oncoming 👊
+        fist_raised ✊
+        fist_right 🤜
+        five 5️⃣
+        five-thirty 🕠
+        five_oclock 🕔
+        five_thirty 🕠
+        flag_in_hole ⛳
+        flags 🎏
+        flamingo 🦩
+        flashlight 🔦
+        flat_shoe 🥿
+        flatbread 🫓
+        fleur-de-lis ⚜️
+        fleur_de_lis ⚜️
+        flexed_biceps 💪
+        flight_arrival 🛬
+        flight_departure 🛫
+        flipper 🐬
+        floppy_disk 💾
+        flower_playing_cards 🎴
+        flushed 😳
+        flushed_face 😳
+        flute 🪈
+        fly 🪰
+        flying_disc 🥏
+        flying_saucer 🛸
+        fog 🌫️
+        foggy 🌁
+        folded_hands 🙏
+        folding_hand_fan 🪭
+        fondue 🫕
+        foot 🦶
+        football 🏈
+        footprints 👣
+        fork_and_knife 🍴
+        fork_and_knife_with_plate 🍽️
+        fortune_cookie 🥠
+        fountain ⛲
+        fountain_pen 🖋️
+        four 4️⃣
+        four-thirty 🕟
+        four_leaf_clover 🍀
+        four_oclock 🕓
+        four_thirty 🕟
+        fox 🦊
+        fox_face 🦊
+        fr 🇫🇷
+        frame_with_picture 🖼️
+        framed_picture 🖼️
+        free 🆓
+        free_button 🆓
+        french_fries 🍟
+        french_guiana 🇬🇫
+        french_polynesia 🇵🇫
+        french_southern_territories 🇹🇫
+        fried_egg 🍳
+        fried_shrimp 🍤
+        fries 🍟
+        frog 🐸
+        front-facing_baby_chick 🐥
+        front_facing_baby_chick 🐥
+        frowning 😦
+        frowning_face ☹️
+        frowning_face_with_open_mouth 😦
+        frowning_man 🙍‍♂️
+        frowning_person 🙍
+        frowning_woman 🙍‍♀️
+        fu 🖕
+        fuel_pump ⛽
+        fuelpump ⛽
+        full_moon 🌕
+        full_moon_face 🌝
+        full_moon_with_face 🌝
+        funeral_urn ⚱️
+        gabon 🇬🇦
+        gambia 🇬🇲
+        game_die 🎲
+        garlic 🧄
+        gb 🇬🇧
+        gear ⚙️
+        gem 💎
+        gem_stone 💎
+        gemini ♊
+        genie 🧞
+        genie_man 🧞‍♂️
+        genie_woman 🧞‍♀️
+        georgia 🇬🇪
+        ghana 🇬🇭
+        ghost 👻
+        gibraltar 🇬🇮
+        gift 🎁
+        gift_heart 💝
+        ginger_root 🫚
+        giraffe 🦒
+        girl 👧
+        glass_of_milk 🥛
+        glasses 👓
+        globe_showing_americas 🌎
+        globe_showing_asia_australia 🌏
+        globe_showing_europe_africa 🌍
+        globe_with_meridians 🌐
+        gloves 🧤
+        glowing_star 🌟
+        goal_net 🥅
+        goat 🐐
+        goblin 👺
+        goggles 🥽
+        golf ⛳
+        golfer 🏌️
+        golfing 🏌️
+        golfing_man 🏌️‍♂️
+        golfing_woman 🏌️‍♀️
+        goose 🪿
+        gorilla 🦍
+        graduation_cap 🎓
+        grapes 🍇
+        greece 🇬🇷
+        green_apple 🍏
+        green_book 📗
+        green_circle 🟢
+        green_heart 💚
+        green_salad 🥗
+        green_square 🟩
+        greenland 🇬🇱
+        grenada 🇬🇩
+        grey_exclamation ❕
+        grey_heart 🩶
+        grey_question ❔
+        grimacing 😬
+        grimacing_face 😬
+        grin 😁
+        grinning 😀
+        grinning_cat 😺
+        grinning_cat_with_smiling_eyes 😸
+        grinning_face 😀
+        grinning_face_with_big_eyes 😃
+        grinning_face_with_smiling_eyes 😄
+        grinning_face_with_sweat 😅
+        grinning_squinting_face 😆
+        growing_heart 💗
+        guadeloupe 🇬🇵
+        guam 🇬🇺
+        guard 💂
+        guardsman 💂‍♂️
+        guardswoman 💂‍♀️
+        guatemala 🇬🇹
+        guernsey 🇬🇬
+        guide_dog 🦮
+        guinea 🇬🇳
+        guinea_bissau 🇬🇼
+        guitar 🎸
+        gun 🔫
+        guyana 🇬🇾
+        hair_pick 🪮
+        haircut 💇
+        haircut_man 💇‍♂️
+        haircut_woman 💇‍♀️
+        hairy_creature 🫈
+        haiti 🇭🇹
+        hamburger 🍔
+        hammer 🔨
+        hammer_and_pick ⚒️
+        hammer_and_wrench 🛠️
+        hamsa 🪬
+        hamster 🐹
+        hand ✋
+        hand_over_mouth 🤭
+        hand_with_fingers_splayed 🖐️
+        hand_with_index_finger_and_thumb_crossed 🫰
+        handbag 👜
+        handball_person 🤾
+        handshake 🤝
+        hankey 💩
+        harambe 🦍
+        harp 🪉
+        hash #️⃣
+        hatched_chick 🐥
+        hatching_chick 🐣
+        head_shaking_horizontally 🙂‍↔️
+        head_shaking_vertically 🙂‍↕️
+        headphone 🎧
+        headphones 🎧
+        headstone 🪦
+        health_worker 🧑‍⚕️
+        hear-no-evil_monkey 🙉
+        hear_no_evil 🙉
+        hear_no_evil_monkey 🙉
+        heard_mcdonald_islands 🇭🇲
+        heart ❤️
+        heart_decoration 💟
+        heart_exclamation ❣️
+        heart_eyes 😍
+        heart_eyes_cat 😻
+        heart_hands 🫶
+        heart_on_fire ❤️‍🔥
+        heart_suit ♥️
+        heart_with_arrow 💘
+        heart_with_ribbon 💝
+        heartbeat 💓
+        heartpulse 💗
+        hearts ♥️
+        heavy_check_mark ✔️
+        heavy_division_sign ➗
+        heavy_dollar_sign 💲
+        heavy_equals_sign 🟰
+        heavy_exclamation_mark ❗
+        heavy_heart_exclamation ❣️
+        heavy_heart_exclamation_mark_ornament ❣️
+        heavy_minus_sign ➖
+        heavy_multiplication_x ✖️
+        heavy_plus_sign ➕
+        hedgehog 🦔
+        helicopter 🚁
+        helmet_with_white_cross ⛑️
+        herb 🌿
+        hibiscus 🌺
+        high-heeled_shoe 👠
+        high-speed_train 🚄
+        high_brightness 🔆
+        high_heel 👠
+        high_heeled_shoe 👠
+        high_speed_train 🚄
+        high_voltage ⚡
+        hiking_boot 🥾
+        hindu_temple 🛕
+        hippopotamus 🦛
+        hocho 🔪
+        hole 🕳️
+        hollow_red_circle ⭕
+        honduras 🇭🇳
+        honey_pot 🍯
+        honeybee 🐝
+        hong_kong 🇭🇰
+        hook 🪝
+        horizontal_traffic_light 🚥
+        horse 🐴
+        horse_face 🐴
+        horse_racing 🏇
+        hospital 🏥
+        hot_beverage ☕
+        hot_dog 🌭
+        hot_face 🥵
+        hot_pepper 🌶️
+        hot_springs ♨️
+        hotdog 🌭
+        hotel 🏨
+        hotsprings ♨️
+        hourglass ⌛
+        hourglass_done ⌛
+        hourglass_flowing_sand ⏳
+        hourglass_not_done ⏳
+        house 🏠
+        house_buildings 🏘️
+        house_with_garden 🏡
+        houses 🏘️
+        hugging_face 🤗
+        hugs 🤗
+        hundred_points 💯
+        hungary 🇭🇺
+        hushed 😯
+        hushed_face 😯
+        hut 🛖
+        hyacinth 🪻
+        ice 🧊
+        ice_cream 🍨
+        ice_cube 🧊
+        ice_hockey 🏒
+        ice_hockey_stick_and_puck 🏒
+        ice_skate ⛸️
+        icecream 🍦
+        iceland 🇮🇸
+        id 🆔
+        id_button 🆔
+        identification_card 🪪
+        ideograph_advantage 🉐
+        imp 👿
+        inbox_tray 📥
+        incoming_envelope 📨
+        index_pointing_at_the_viewer 🫵
+        index_pointing_up ☝️
+        india 🇮🇳
+        indonesia 🇮🇩
+        infinity ♾️
+        information ℹ️
+        information_desk_person 💁
+        information_source ℹ️
+        innocent 😇
+        input_latin_letters 🔤
+        input_latin_lowercase 🔡
+        input_latin_uppercase 🔠
+        input_numbers 🔢
+        input_symbols 🔣
+        interrobang ⁉️
+        iphone 📱
+        iran 🇮🇷
+        iraq 🇮🇶
+        ireland 🇮🇪
+        isle_of_man 🇮🇲
+        israel 🇮🇱
+        it 🇮🇹
+        izakaya_lantern 🏮
+        jack-o-lantern 🎃
+        jack_o_lantern 🎃
+        jamaica 🇯🇲
+        japan 🗾
+        japanese_acceptable_button 🉑
+        japanese_application_button 🈸
+        japanese_bargain_button 🉐
+        japanese_castle 🏯
+        japanese_congratulations_button ㊗️
+        japanese_discount_button 🈹
+        japanese_dolls 🎎
+        japanese_free_of_charge_button 🈚
+        japanese_goblin 👺
+        japanese_here_button 🈁
+        japanese_monthly_amount_button 🈷️
+        japanese_no_vacancy_button 🈵
+        japanese_not_free_of_charge_button 🈶
+        japanese_ogre 👹
+        japanese_open_for_business_button 🈺
+        japanese_passing_grade_button 🈴
+        japanese_post_office 🏣
+        japanese_prohibited_button 🈲
+        japanese_reserved_button 🈯
+        japanese_secret_button ㊙️
+        japanese_service_charge_button 🈂️
+        japanese_symbol_for_beginner 🔰
+        japanese_vacancy_button 🈳
+        jar 🫙
+        jeans 👖
+        jellyfish 🪼
+        jersey 🇯🇪
+        jigsaw 🧩
+        joker 🃏
+        jordan 🇯🇴
+        joy 😂
+        joy_cat 😹
+        joystick 🕹️
+        jp 🇯🇵
+        judge 🧑‍⚖️
+        juggling_person 🤹
+        kaaba 🕋
+        kangaroo 🦘
+        kazakhstan 🇰🇿
+        kenya 🇰🇪
+        key 🔑
+        keyboard ⌨️
+        keycap_0 0️⃣
+        keycap_1 1️⃣
+        keycap_10 🔟
+        keycap_2 2️⃣
+        keycap_3 3️⃣
+        keycap_4 4️⃣
+        keycap_5 5️⃣
+        keycap_6 6️⃣
+        keycap_7 7️⃣
+        keycap_8 8️⃣
+        keycap_9 9️⃣
+        keycap_ten 🔟
+        khanda 🪯
+        kick_scooter 🛴
+        kimono 👘
+        kiribati 🇰🇮
+        kiss 💋
+        kiss_man_man 👨‍❤️‍💋‍👨
+        kiss_mark 💋
+        kiss_woman_man 👩‍❤️‍💋‍👨
+        kiss_woman_woman 👩‍❤️‍💋‍👩
+        kissing 😗
+        kissing_cat 😽
+        kissing_closed_eyes 😚
+        kissing_face 😗
+        kissing_face_with_closed_eyes 😚
+        kissing_face_with_smiling_eyes 😙
+        kissing_heart 😘
+        kissing_smiling_eyes 😙
+        kitchen_knife 🔪
+        kite 🪁
+        kiwi_fruit 🥝
+        kneeling_man 🧎‍♂️
+        kneeling_person 🧎
+        kneeling_woman 🧎‍♀️
+        knife 🔪
+        knocked_out_face 😵
+        knot 🪢
+        koala 🐨
+        koko 🈁
+        kosovo 🇽🇰
+        kr 🇰🇷
+        kuwait 🇰🇼
+        kyrgyzstan 🇰🇬
+        lab_coat 🥼
+        label 🏷️
+        lacrosse 🥍
+        ladder 🪜
+        lady_beetle 🐞
+        landslide 🛘
+        lantern 🏮
+        laos 🇱🇦
+        laptop 💻
+        large_blue_circle 🔵
+        large_blue_diamond 🔷
+        large_orange_diamond 🔶
+        last_quarter_moon 🌗
+        last_quarter_moon_face 🌜
+        last_quarter_moon_with_face 🌜
+        last_track_button ⏮️
+        latin_cross ✝️
+        latvia 🇱🇻
+        laughing 😆
+        leaf_fluttering_in_wind 🍃
+        leafless_tree 🪾
+        leafy_green 🥬
+        leaves 🍃
+        lebanon 🇱🇧
+        ledger 📒
+        left-facing_fist 🤛
+        left-right_arrow ↔️
+        left_arrow ⬅️
+        left_arrow_curving_right ↪️
+        left_facing_fist 🤛
+        left_luggage 🛅
+        left_right_arrow ↔️
+        left_speech_bubble 🗨️
+        leftwards_arrow_with_hook ↩️
+        leftwards_hand 🫲
+        leftwards_pushing_hand 🫷
+        leftwards_thumb_sign 🫹
+        leg 🦵
+        lemon 🍋
+        leo ♌
+        leopard 🐆
+        lesotho 🇱🇸
+        level_slider 🎚️
+        liberia 🇱🇷
+        libra ♎
+        libya 🇱🇾
+        liechtenstein 🇱🇮
+        light_blue_heart 🩵
+        light_bulb 💡
+        light_rail 🚈
+        lighthouse 🛙
+        lime 🍋‍🟩
+        link 🔗
+        linked_paperclips 🖇️
+        lion 🦁
+        lion_face 🦁
+        lips 👄
+        lipstick 💄
+        lithuania 🇱🇹
+        litter_in_bin_sign 🚮
+        lizard 🦎
+        llama 🦙
+        lobster 🦞
+        lock 🔒
+        lock_with_ink_pen 🔏
+        locked 🔒
+        locked_with_key 🔐
+        locked_with_pen 🔏
+        locomotive 🚂
+        lollipop 🍭
+        long_drum 🪘
+        loop ➿
+        lotion_bottle 🧴
+        lotus 🪷
+        lotus_position 🧘
+        lotus_position_man 🧘‍♂️
+        lotus_position_woman 🧘‍♀️
+        loud_sound 🔊
+        loudly_crying_face 😭
+        loudspeaker 📢
+        love-you_gesture 🤟
+        love_hotel 🏩
+        love_letter 💌
+        love_you_gesture 🤟
+        low_battery 🪫
+        low_brightness 🔅
+        lower_left_ballpoint_pen 🖊️
+        lower_left_crayon 🖍️
+        lower_left_fountain_pen 🖋️
+        lower_left_paintbrush 🖌️
+        luggage 🧳
+        lungs 🫁
+        luxembourg 🇱🇺
+        lying_face 🤥
+        m Ⓜ️
+        macau 🇲🇴
+        macedonia 🇲🇰
+        madagascar 🇲🇬
+        mag 🔍
+        mag_right 🔎
+        mage 🧙
+        mage_man 🧙‍♂️
+        mage_woman 🧙‍♀️
+        magic_wand 🪄
+        magnet 🧲
+        magnifying_glass_tilted_left 🔍
+        magnifying_glass_tilted_right 🔎
+        mahjong 🀄
+        mahjong_red_dragon 🀄
+        mailbox 📫
+        mailbox_closed 📪
+        mailbox_with_mail 📬
+        mailbox_with_no_mail 📭
+        malawi 🇲🇼
+        malaysia 🇲🇾
+        maldives 🇲🇻
+        male_detective 🕵️‍♂️
+        male_sign ♂️
+        mali 🇲🇱
+        malta 🇲🇹
+        mammoth 🦣
+        man 👨
+        man_artist 👨‍🎨
+        man_astronaut 👨‍🚀
+        man_bald 👨‍🦲
+        man_beard 🧔‍♂️
+        man_biking 🚴‍♂️
+        man_blond_hair 👱‍♂️
+        man_bouncing_ball ⛹️‍♂️
+        man_bowing 🙇‍♂️
+        man_cartwheeling 🤸‍♂️
+        man_climbing 🧗‍♂️
+        man_construction_worker 👷‍♂️
+        man_cook 👨‍🍳
+        man_curly_hair 👨‍🦱
+        man_dancing 🕺
+        man_detective 🕵️‍♂️
+        man_elf 🧝‍♂️
+        man_facepalming 🤦‍♂️
+        man_factory_worker 👨‍🏭
+        man_fairy 🧚‍♂️
+        man_farmer 👨‍🌾
+        man_feeding_baby 👨‍🍼
+        man_firefighter 👨‍🚒
+        man_frowning 🙍‍♂️
+        man_genie 🧞‍♂️
+        man_gesturing_no 🙅‍♂️
+        man_gesturing_ok 🙆‍♂️
+        man_getting_haircut 💇‍♂️
+        man_getting_massage 💆‍♂️
+        man_golfing 🏌️‍♂️
+        man_guard 💂‍♂️
+        man_health_worker 👨‍⚕️
+        man_in_business_suit_levitating 🕴️
+        man_in_lotus_position 🧘‍♂️
+        man_in_manual_wheelchair 👨‍🦽
+        man_in_manual_wheelchair_facing_right 👨‍🦽‍➡️
+        man_in_motorized_wheelchair 👨‍🦼
+        man_in_motorized_wheelchair_facing_right 👨‍🦼‍➡️
+        man_in_steamy_room 🧖‍♂️
+        man_in_tuxedo 🤵‍♂️
+        man_judge 👨‍⚖️
+        man_juggling 🤹‍♂️
+        man_kneeling 🧎‍♂️
+        man_kneeling_facing_right 🧎‍♂️‍➡️
+        man_lifting_weights 🏋️‍♂️
+        man_mage 🧙‍♂️
+        man_mechanic 👨‍🔧
+        man_mountain_biking 🚵‍♂️
+        man_office_worker 👨‍💼
+        man_pilot 👨‍✈️
+        man_playing_handball 🤾‍♂️
+        man_playing_water_polo 🤽‍♂️
+        man_police_officer 👮‍♂️
+        man_pouting 🙎‍♂️
+        man_raising_hand 🙋‍♂️
+        man_red_hair 👨‍🦰
+        man_rowing_boat 🚣‍♂️
+        man_running 🏃‍♂️
+        man_running_facing_right 🏃‍♂️‍➡️
+        man_scientist 👨‍🔬
+        man_shrugging 🤷‍♂️
+        man_singer 👨‍🎤
+        man_standing 🧍‍♂️
+        man_student 👨‍🎓
+        man_superhero 🦸‍♂️
+        man_supervillain 🦹‍♂️
+        man_surfing 🏄‍♂️
+        man_swimming 🏊‍♂️
+        man_teacher 👨‍🏫
+        man_technologist 👨‍💻
+        man_tipping_hand 💁‍♂️
+        man_vampire 🧛‍♂️
+        man_walking 🚶‍♂️
+        man_walking_facing_right 🚶‍♂️‍➡️
+        man_wearing_turban 👳‍♂️
+        man_white_hair 👨‍🦳
+        man_with_gua_pi_mao 👲
+        man_with_probing_cane 👨‍🦯
+        man_with_turban 👳‍♂️
+        man_with_veil 👰‍♂️
+        man_with_white_cane 👨‍🦯
+        man_with_white_cane_facing_right 👨‍🦯‍➡️
+        man_zombie 🧟‍♂️
+        mandarin 🍊
+        mango 🥭
+        mans_shoe 👞
+        mantelpiece_clock 🕰️
+        manual_wheelchair 🦽
+        map_of_japan 🗾
+        maple_leaf 🍁
+        maracas 🪇
+        marshall_islands 🇲🇭
+        martial_arts_uniform 🥋
+        martinique 🇲🇶
+        mask 😷
+        massage 💆
+        massage_man 💆‍♂️
+        massage_woman 💆‍♀️
+        mate 🧉
+        mauritania 🇲🇷
+        mauritius 🇲🇺
+        mayotte 🇾🇹
+        meat_on_bone 🍖
+        mechanic 🧑‍🔧
+        mechanical_arm 🦾
+        mechanical_leg 🦿
+        medal_military 🎖️
+        medal_sports 🏅
+        medical_symbol ⚕️
+        mega 📣
+        megaphone 📣
+        melon 🍈
+        melting_face 🫠
+        memo 📝
+        men_holding_hands 👬
+        men_with_bunny_ears 👯‍♂️
+        men_wrestling 🤼‍♂️
+        mending_heart ❤️‍🩹
+        menorah 🕎
+        menorah_with_nine_branches 🕎
+        mens 🚹
+        mens_room 🚹
+        mermaid 🧜‍♀️
+        merman 🧜‍♂️
+        merperson 🧜
+        metal 🤘
+        meteor 🪋
+        metro 🚇
+        mexico 🇲🇽
+        microbe 🦠
+        micronesia 🇫🇲
+        microphone 🎤
+        microscope 🔬
+        middle_finger 🖕
+        military_helmet 🪖
+        military_medal 🎖️
+        milk_glass 🥛
+        milky_way 🌌
+        minibus 🚐
+        minidisc 💽
+        minus ➖
+        mirror 🪞
+        mirror_ball 🪩
+        moai 🗿
+        mobile_phone 📱
+        mobile_phone_off 📴
+        mobile_phone_with_arrow 📲
+        moldova 🇲🇩
+        monaco 🇲🇨
+        monarch_butterfly 🫌
+        money-mouth_face 🤑
+        money_bag 💰
+        money_mouth_face 🤑
+        money_with_wings 💸
+        moneybag 💰
+        mongolia 🇲🇳
+        monkey 🐒
+        monkey_face 🐵
+        monocle_face 🧐
+        monorail 🚝
+        montenegro 🇲🇪
+        montserrat 🇲🇸
+        moon 🌔
+        moon_cake 🥮
+        moon_viewing_ceremony 🎑
+        moose 🫎
+        morocco 🇲🇦
+        mortar_board 🎓
+        mosque 🕌
+        mosquito 🦟
+        motor_boat 🛥️
+        motor_scooter 🛵
+        motorcycle 🏍️
+        motorized_wheelchair 🦼
+        motorway 🛣️
+        mount_fuji 🗻
+        mountain ⛰️
+        mountain_bicyclist 🚵
+        mountain_biking_man 🚵‍♂️
+        mountain_biking_woman 🚵‍♀️
+        mountain_cableway 🚠
+        mountain_railway 🚞
+        mountain_snow 🏔️
+        mouse 🐭
+        mouse2 🐁
+        mouse_face 🐭
+        mouse_trap 🪤
+        mouth 👄
+        movie_camera 🎥
+        moyai 🗿
+        mozambique 🇲🇿
+        mrs_claus 🤶
+        multiply ✖️
+        muscle 💪
+        mushroom 🍄
+        musical_keyboard 🎹
+        musical_note 🎵
+        musical_notes 🎶
+        musical_score 🎼
+        mute 🔇
+        muted_speaker 🔇
+        mx_claus 🧑‍🎄
+        myanmar 🇲🇲
+        nail_care 💅
+        nail_polish 💅
+        name_badge 📛
+        namibia 🇳🇦
+        national_park 🏞️
+        nauru 🇳🇷
+        nauseated_face 🤢
+        nazar_amulet 🧿
+        necktie 👔
+        negative_squared_cross_mark ❎
+        nepal 🇳🇵
+        nerd_face 🤓
+        nest_with_eggs 🪺
+        nesting_dolls 🪆
+        net_with_handle 🪍
+        netherlands 🇳🇱
+        neutral_face 😐
+        new 🆕
+        new_button 🆕
+        new_caledonia 🇳🇨
+        new_moon 🌑
+        new_moon_face 🌚
+        new_moon_with_face 🌚
+        new_zealand 🇳🇿
+        newspaper 📰
+        newspaper_roll 🗞️
+        next_track_button ⏭️
+        ng 🆖
+        ng_button 🆖
+        ng_man 🙅‍♂️
+        ng_woman 🙅‍♀️
+        nicaragua 🇳🇮
+        niger 🇳🇪
+        nigeria 🇳🇬
+        night_with_stars 🌃
+        nine 9️⃣
+        nine-thirty 🕤
+        nine_oclock 🕘
+        nine_thirty 🕤
+        ninja 🥷
+        niue 🇳🇺
+        no_bell 🔕
+        no_bicycles 🚳
+        no_entry ⛔
+        no_entry_sign 🚫
+        no_good 🙅
+        no_good_man 🙅‍♂️
+        no_good_woman 🙅‍♀️
+        no_littering 🚯
+        no_mobile_phones 📵
+        no_mouth 😶
+        no_one_under_eighteen 🔞
+        no_pedestrians 🚷
+        no_smoking 🚭
+        non-potable_water 🚱
+        non_potable_water 🚱
+        norfolk_island 🇳🇫
+        north_korea 🇰🇵
+        northern_mariana_islands 🇲🇵
+        norway 🇳🇴
+        nose 👃
+        notebook 📓
+        notebook_with_decorative_cover 📔
+        notes 🎶
+        nut_and_bolt 🔩
+        o ⭕
+        o2 🅾️
+        o_button_blood_type 🅾️
+        ocean 🌊
+        octopus 🐙
+        oden 🍢
+        office 🏢
+        office_building 🏢
+        office_worker 🧑‍💼
+        ogre 👹
+        oil_drum 🛢️
+        ok 🆗
+        ok_button 🆗
+        ok_hand 👌
+        ok_man 🙆‍♂️
+        ok_person 🙆
+        ok_woman 🙆‍♀️
+        old_key 🗝️
+        old_man 👴
+        old_woman 👵
+        older_adult 🧓
+        older_man 👴
+        older_person 🧓
+        older_woman 👵
+        olive 🫒
+        om 🕉️
+        om_symbol 🕉️
+        oman 🇴🇲
+        on 🔛
+        on_arrow 🔛
+        oncoming_automobile 🚘
+        oncoming_bus 🚍
+        oncoming_fist 👊
+        oncoming_police_car 🚔
+        oncoming_taxi 🚖
+        one 1️⃣
+        one-piece_swimsuit 🩱
+        one-thirty 🕜
+        one_oclock 🕐
+        one_piece_swimsuit 🩱
+        one_thirty 🕜
+        onion 🧅
+        open_book 📖
+        open_file_folder 📂
+        open_hands 👐
+        open_mailbox_with_lowered_flag 📭
+        open_mailbox_with_raised_flag 📬
+        open_mouth 😮
+        open_umbrella ☂️
+        ophiuchus ⛎
+        optical_disk 💿
+        orange 🍊
+        orange_book 📙
+        orange_circle 🟠
+        orange_heart 🧡
+        orange_square 🟧
+        orangutan 🦧
+        orca 🫍
+        orthodox_cross ☦️
+        otter 🦦
+        outbox_tray 📤
+        owl 🦉
+        ox 🐂
+        oyster 🦪
+        p_button 🅿️
+        package 📦
+        page_facing_up 📄
+        page_with_curl 📃
+        pager 📟
+        paintbrush 🖌️
+        pakistan 🇵🇰
+        palau 🇵🇼
+        palestinian_territories 🇵🇸
+        palm_down_hand 🫳
+        palm_tree 🌴
+        palm_up_hand 🫴
+        palms_up_together 🤲
+        panama 🇵🇦
+        pancakes 🥞
+        panda 🐼
+        panda_face 🐼
+        paperclip 📎
+        paperclips 🖇️
+        papua_new_guinea 🇵🇬
+        parachute 🪂
+        paraguay 🇵🇾
+        parasol_on_ground ⛱️
+        parking 🅿️
+        parrot 🦜
+        part_alternation_mark 〽️
+        partly_sunny ⛅
+        party_popper 🎉
+        partying_face 🥳
+        passenger_ship 🛳️
+        passport_control 🛂
+        pause_button ⏸️
+        paw_prints 🐾
+        pea_pod 🫛
+        peace_symbol ☮️
+        peach 🍑
+        peacock 🦚
+        peanuts 🥜
+        pear 🍐
+        pen 🖊️
+        pencil 📝
+        pencil2 ✏️
+        penguin 🐧
+        pensive 😔
+        pensive_face 😔
+        people_holding_hands 🧑‍🤝‍🧑
+        people_hugging 🫂
+        people_with_bunny_ears 👯
+        people_wrestling 🤼
+        performing_arts 🎭
+        persevere 😣
+        persevering_face 😣
+        person 🧑
+        person_bald 🧑‍🦲
+        person_beard 🧔
+        person_biking 🚴
+        person_blond_hair 👱
+        person_bouncing_ball ⛹️
+        person_bowing 🙇
+        person_cartwheeling 🤸
+        person_climbing 🧗
+        person_curly_hair 🧑‍🦱
+        person_facepalming 🤦
+        person_feeding_baby 🧑‍🍼
+        person_fencing 🤺
+        person_frowning 🙍
+        person_gesturing_no 🙅
+        person_gesturing_ok 🙆
+        person_getting_haircut 💇
+        person_getting_massage 💆
+        person_golfing 🏌️
+        person_in_bed 🛌
+        person_in_lotus_position 🧘
+        person_in_manual_wheelchair 🧑‍🦽
+        person_in_manual_wheelchair_facing_right 🧑‍🦽‍➡️
+        person_in_motorized_wheelchair 🧑‍🦼
+        person_in_motorized_wheelchair_facing_right 🧑‍🦼‍➡️
+        person_in_steamy_room 🧖
+        person_in_suit_levitating 🕴️
+        person_in_tuxedo 🤵
+        person_juggling 🤹
+        person_kneeling 🧎
+        person_kneeling_facing_right 🧎‍➡️
+        person_lifting_weights 🏋️
+        person_mountain_biking 🚵
+        person_playing_handball 🤾
+        person_playing_water_polo 🤽
+        person_pouting 🙎
+        person_raising_hand 🙋
+        person_red_hair 🧑‍🦰
+        person_rowing_boat 🚣
+        person_running 🏃
+        person_running_facing_right 🏃‍➡️
+        person_shrugging 🤷
+        person_standing 🧍
+        person_surfing 🏄
+        person_swimming 🏊
+        person_taking_bath 🛀
+        person_tipping_hand 💁
+        person_walking 🚶
+        person_walking_facing_right 🚶‍➡️
+        person_wearing_turban 👳
+        person_white_hair 🧑‍🦳
+        person_with_ball ⛹️
+        person_with_blond_hair 👱
+        person_with_crown 🫅
+        person_with_pouting_face 🙎
+        person_with_probing_cane 🧑‍🦯
+        person_with_skullcap 👲
+        person_with_turban 👳
+        person_with_veil 👰
+        person_with_white_cane 🧑‍🦯
+        person_with_white_cane_facing_right 🧑‍🦯‍➡️
+        peru 🇵🇪
+        petri_dish 🧫
+        philippines 🇵🇭
+        phoenix 🐦‍🔥
+        phone ☎️
+        pick ⛏️
+        pickle 🫝
+        pickup_truck 🛻
+        pie 🥧
+        pig 🐷
+        pig2 🐖
+        pig_face 🐷
+        pig_nose 🐽
+        pile_of_poo 💩
+        pill 💊
+        pilot 🧑‍✈️
+        pinata 🪅
+        pinched_fingers 🤌
+        pinching_hand 🤏
+        pine_decoration 🎍
+        pineapple 🍍
+        ping_pong 🏓
+        pink_heart 🩷
+        pirate_flag 🏴‍☠️
+        pisces ♓
+        pitcairn_islands 🇵🇳
+        pizza 🍕
+        placard 🪧
+        place_of_worship 🛐
+        plate_with_cutlery 🍽️
+        play_button ▶️
+        play_or_pause_button ⏯️
+        playground_slide 🛝
+        pleading_face 🥺
+        plunger 🪠
+        plus ➕
+        point_down 👇
+        point_left 👈
+        point_right 👉
+        point_up ☝️
+        point_up_2 👆
+        poland 🇵🇱
+        polar_bear 🐻‍❄️
+        police_car 🚓
+        police_car_light 🚨
+        police_officer 👮
+        policeman 👮‍♂️
+        policewoman 👮‍♀️
+        poodle 🐩
+        pool_8_ball 🎱
+        poop 💩
+        popcorn 🍿
+        portugal 🇵🇹
+        post_office 🏣
+        postal_horn 📯
+        postbox 📮
+        pot_of_food 🍲
+        potable_water 🚰
+        potato 🥔
+        potted_plant 🪴
+        pouch 👝
+        poultry_leg 🍗
+        pound 💷
+        pound_banknote 💷
+        pouring_liquid 🫗
+        pout 😡
+        pouting_cat 😾
+        pouting_face 🙎
+        pouting_man 🙎‍♂️
+        pouting_woman 🙎‍♀️
+        pray 🙏
+        prayer_beads 📿
+        pregnant_man 🫃
+        pregnant_person 🫄
+        pregnant_woman 🤰
+        pretzel 🥨
+        previous_track_button ⏮️
+        prince 🤴
+        princess 👸
+        printer 🖨️
+        probing_cane 🦯
+        prohibited 🚫
+        puerto_rico 🇵🇷
+        punch 👊
+        purple_circle 🟣
+        purple_heart 💜
+        purple_square 🟪
+        purse 👛
+        pushpin 📌
+        put_litter_in_its_place 🚮
+        puzzle_piece 🧩
+        qatar 🇶🇦
+        question ❓
+        rabbit 🐰
+        rabbit2 🐇
+        rabbit_face 🐰
+        raccoon 🦝
+        racehorse 🐎
+        racing_car 🏎️
+        racing_motorcycle 🏍️
+        radio 📻
+        radio_button 🔘
+        radioactive ☢️
+        radioactive_sign ☢️
+        rage 😡
+        railway_car 🚃
+        railway_track 🛤️
+        rainbow 🌈
+        rainbow_flag 🏳️‍🌈
+        raised_back_of_hand 🤚
+        raised_eyebrow 🤨
+        raised_fist ✊
+        raised_hand ✋
+        raised_hand_with_fingers_splayed 🖐️
+        raised_hand_with_part_between_middle_and_ring_fingers 🖖
+        raised_hands 🙌
+        raising_hand 🙋
+        raising_hand_man 🙋‍♂️
+        raising_hand_woman 🙋‍♀️
+        raising_hands 🙌
+        ram 🐏
+        ramen 🍜
+        rat 🐀
+        raven 🐦‍⬛
+        razor 🪒
+        receipt 🧾
+        record_button ⏺️
+        recycle ♻️
+        recycling_symbol ♻️
+        red_apple 🍎
+        red_car 🚗
+        red_circle 🔴
+        red_envelope 🧧
+        red_exclamation_mark ❗
+        red_haired_man 👨‍🦰
+        red_haired_woman 👩‍🦰
+        red_heart ❤️
+        red_paper_lantern 🏮
+        red_question_mark ❓
+        red_square 🟥
+        red_triangle_pointed_down 🔻
+        red_triangle_pointed_up 🔺
+        registered ®️
+        relaxed ☺️
+        relieved 😌
+        relieved_face 😌
+        reminder_ribbon 🎗️
+        repeat 🔁
+        repeat_button 🔁
+        repeat_one 🔂
+        repeat_single_button 🔂
+        rescue_worker_helmet ⛑️
+        rescue_workers_helmet ⛑️
+        restroom 🚻
+        reunion 🇷🇪
+        reverse_button ◀️
+        reversed_hand_with_middle_finger_extended 🖕
+        revolving_hearts 💞
+        rewind ⏪
+        rhinoceros 🦏
+        ribbon 🎀
+        rice 🍚
+        rice_ball 🍙
+        rice_cracker 🍘
+        rice_scene 🎑
+        right-facing_fist 🤜
+        right_anger_bubble 🗯️
+        right_arrow ➡️
+        right_arrow_curving_down ⤵️
+        right_arrow_curving_left ↩️
+        right_arrow_curving_up ⤴️
+        right_facing_fist 🤜
+        rightwards_hand 🫱
+        rightwards_pushing_hand 🫸
+        rightwards_thumb_sign 🫺
+        ring 💍
+        ring_buoy 🛟
+        ringed_planet 🪐
+        roasted_sweet_potato 🍠
+        robot 🤖
+        robot_face 🤖
+        rock 🪨
+        rocket 🚀
+        rofl 🤣
+        roll_eyes 🙄
+        roll_of_paper 🧻
+        rolled-up_newspaper 🗞️
+        rolled_up_newspaper 🗞️
+        roller_coaster 🎢
+        roller_skate 🛼
+        rolling_on_the_floor_laughing 🤣
+        romania 🇷🇴
+        rook 🐦‍⬛
+        rooster 🐓
+        root_vegetable 🫜
+        rose 🌹
+        rosette 🏵️
+        rotating_light 🚨
+        round_pushpin 📍
+        rowboat 🚣
+        rowing_man 🚣‍♂️
+        rowing_woman 🚣‍♀️
+        ru 🇷🇺
+        rugby_football 🏉
+        runner 🏃
+        running 🏃
+        running_man 🏃‍♂️
+        running_shirt 🎽
+        running_shirt_with_sash 🎽
+        running_shoe 👟
+        running_woman 🏃‍♀️
+        rwanda 🇷🇼
+        sa 🈂️
+        sad_but_relieved_face 😥
+        safety_pin 🧷
+        safety_vest 🦺
+        sagittarius ♐
+        sailboat ⛵
+        sake 🍶
+        salt 🧂
+        saluting_face 🫡
+        samoa 🇼🇸
+        san_marino 🇸🇲
+        sandal 👡
+        sandwich 🥪
+        santa 🎅
+        santa_claus 🎅
+        sao_tome_principe 🇸🇹
+        sari 🥻
+        sassy_man 💁‍♂️
+        sassy_woman 💁‍♀️
+        satellite 📡
+        satellite_antenna 📡
+        satisfied 😆
+        saudi_arabia 🇸🇦
+        sauna_man 🧖‍♂️
+        sauna_person 🧖
+        sauna_woman 🧖‍♀️
+        sauropod 🦕
+        saxophone 🎷
+        scales ⚖️
+        scarf 🧣
+        school 🏫
+        school_satchel 🎒
+        scientist 🧑‍🔬
+        scissors ✂️
+        scorpio ♏
+        scorpion 🦂
+        scorpius ♏
+        scotland 🏴󠁧󠁢󠁳󠁣󠁴󠁿
+        scream 😱
+        scream_cat 🙀
+        screwdriver 🪛
+        scroll 📜
+        seal 🦭
+        seat 💺
+        secret ㊙️
+        see-no-evil_monkey 🙈
+        see_no_evil 🙈
+        see_no_evil_monkey 🙈
+        seedling 🌱
+        selfie 🤳
+        senegal 🇸🇳
+        serbia 🇷🇸
+        service_dog 🐕‍🦺
+        seven 7️⃣
+        seven-thirty 🕢
+        seven_oclock 🕖
+        seven_thirty 🕢
+        sewing_needle 🪡
+        seychelles 🇸🇨
+        shaking_face 🫨
+        shallow_pan_of_food 🥘
+        shamrock ☘️
+        shark 🦈
+        shaved_ice 🍧
+        sheaf_of_rice 🌾
+        sheep 🐑
+        shell 🐚
+        shield 🛡️
+        shinto_shrine ⛩️
+        ship 🚢
+        shirt 👕
+        shit 💩
+        shoe 👞
+        shooting_star 🌠
+        shopping 🛍️
+        shopping_bags 🛍️
+        shopping_cart 🛒
+        shortcake 🍰
+        shorts 🩳
+        shovel 🪏
+        shower 🚿
+        shrimp 🦐
+        shrug 🤷
+        shuffle_tracks_button 🔀
+        shushing_face 🤫
+        sierra_leone 🇸🇱
+        sign_of_the_horns 🤘
+        signal_strength 📶
+        singapore 🇸🇬
+        singer 🧑‍🎤
+        sint_maarten 🇸🇽
+        six 6️⃣
+        six-thirty 🕡
+        six_oclock 🕕
+        six_pointed_star 🔯
+        six_thirty 🕡
+        skateboard 🛹
+        ski 🎿
+        skier ⛷️
+        skis 🎿
+        skull 💀
+        skull_and_crossbones ☠️
+        skunk 🦨
+        sled 🛷
+        sleeping 😴
+        sleeping_accommodation 🛌
+        sleeping_bed 🛌
+        sleeping_face 😴
+        sleepy 😪
+        sleepy_face 😪
+        sleuth_or_spy 🕵️
+        slight_frown 🙁
+        slight_smile 🙂
+        slightly_frowning_face 🙁
+        slightly_smiling_face 🙂
+        slot_machine 🎰
+        sloth 🦥
+        slovakia 🇸🇰
+        slovenia 🇸🇮
+        small_airplane 🛩️
+        small_blue_diamond 🔹
+        small_orange_diamond 🔸
+        small_red_triangle 🔺
+        small_red_triangle_down 🔻
+        smile 😄
+        smile_cat 😸
+        smiley 😃
+        smiley_cat 😺
+        smiling_cat_with_heart-eyes 😻
+        smiling_cat_with_heart_eyes 😻
+        smiling_face ☺️
+        smiling_face_with_halo 😇
+        smiling_face_with_heart-eyes 😍
+        smiling_face_with_heart_eyes 😍
+        smiling_face_with_hearts 🥰
+        smiling_face_with_horns 😈
+        smiling_face_with_open_hands 🤗
+        smiling_face_with_smiling_eyes 😊
+        smiling_face_with_sunglasses 😎
+        smiling_face_with_tear 🥲
+        smiling_face_with_three_hearts 🥰
+        smiling_imp 😈
+        smirk 😏
+        smirk_cat 😼
+        smirking_face 😏
+        smoking 🚬
+        snail 🐌
+        snake 🐍
+        sneezing_face 🤧
+        snow-capped_mountain 🏔️
+        snow_capped_mountain 🏔️
+        snowboarder 🏂
+        snowflake ❄️
+        snowman ⛄
+        snowman_with_snow ☃️
+        snowman_without_snow ⛄
+        soap 🧼
+        sob 😭
+        soccer ⚽
+        soccer_ball ⚽
+        socks 🧦
+        soft_ice_cream 🍦
+        softball 🥎
+        solomon_islands 🇸🇧
+        somalia 🇸🇴
+        soon 🔜
+        soon_arrow 🔜
+        sos 🆘
+        sos_button 🆘
+        sound 🔉
+        south_africa 🇿🇦
+        south_georgia_south_sandwich_islands 🇬🇸
+        south_sudan 🇸🇸
+        space_invader 👾
+        spade_suit ♠️
+        spades ♠️
+        spaghetti 🍝
+        sparkle ❇️
+        sparkler 🎇
+        sparkles ✨
+        sparkling_heart 💖
+        speak-no-evil_monkey 🙊
+        speak_no_evil 🙊
+        speak_no_evil_monkey 🙊
+        speaker 🔈
+        speaker_high_volume 🔊
+        speaker_low_volume 🔈
+        speaker_medium_volume 🔉
+        speaking_head 🗣️
+        speaking_head_in_silhouette 🗣️
+        speech_balloon 💬
+        speedboat 🚤
+        spider 🕷️
+        spider_web 🕸️
+        spiral_calendar 🗓️
+        spiral_calendar_pad 🗓️
+        spiral_note_pad 🗒️
+        spiral_notepad 🗒️
+        spiral_shell 🐚
+        splatter 🫟
+        sponge 🧽
+        spoon 🥄
+        sport_utility_vehicle 🚙
+        sports_medal 🏅
+        spouting_whale 🐳
+        squid 🦑
+        squinting_face_with_tongue 😝
+        sri_lanka 🇱🇰
+        st_barthelemy 🇧🇱
+        st_helena 🇸🇭
+        st_kitts_nevis 🇰🇳
+        st_lucia 🇱🇨
+        st_martin 🇲🇫
+        st_pierre_miquelon 🇵🇲
+        st_vincent_grenadines 🇻🇨
+        stadium 🏟️
+        standing_man 🧍‍♂️
+        standing_person 🧍
+        standing_woman 🧍‍♀️
+        star ⭐
+        star-struck 🤩
+        star2 🌟
+        star_and_crescent ☪️
+        star_of_david ✡️
+        star_struck 🤩
+        stars 🌠
+        station 🚉
+        statue_of_liberty 🗽
+        steam_locomotive 🚂
+        steaming_bowl 🍜
+        stethoscope 🩺
+        stew 🍲
+        stop_button ⏹️
+        stop_sign 🛑
+        stopwatch ⏱️
+        straight_ruler 📏
+        strawberry 🍓
+        stuck_out_tongue 😛
+        stuck_out_tongue_closed_eyes 😝
+        stuck_out_tongue_winking_eye 😜
+        student 🧑‍🎓
+        studio_microphone 🎙️
+        stuffed_flatbread 🥙
+        sudan 🇸🇩
+        sun ☀️
+        sun_behind_cloud ⛅
+        sun_behind_large_cloud 🌥️
+        sun_behind_rain_cloud 🌦️
+        sun_behind_small_cloud 🌤️
+        sun_with_face 🌞
+        sunflower 🌻
+        sunglasses 😎
+        sunny ☀️
+        sunrise 🌅
+        sunrise_over_mountains 🌄
+        sunset 🌇
+        superhero 🦸
+        superhero_man 🦸‍♂️
+        superhero_woman 🦸‍♀️
+        supervillain 🦹
+        supervillain_man 🦹‍♂️
+        supervillain_woman 🦹‍♀️
+        surfer 🏄
+        surfing_man 🏄‍♂️
+        surfing_woman 🏄‍♀️
+        suriname 🇸🇷
+        sushi 🍣
+        suspension_railway 🚟
+        svalbard_jan_mayen 🇸🇯
+        swan 🦢
+        swaziland 🇸🇿
+        sweat 😓
+        sweat_droplets 💦
+        sweat_drops 💦
+        sweat_smile 😅
+        sweden 🇸🇪
+        sweet_potato 🍠
+        swim_brief 🩲
+        swimmer 🏊
+        swimming_man 🏊‍♂️
+        swimming_woman 🏊‍♀️
+        switzerland 🇨🇭
+        symbols 🔣
+        synagogue 🕍
+        syria 🇸🇾
+        syringe 💉
+        t-rex 🦖
+        t-shirt 👕
+        t_rex 🦖
+        t_shirt 👕
+        table_tennis_paddle_and_ball 🏓
+        taco 🌮
+        tada 🎉
+        taiwan 🇹🇼
+        tajikistan 🇹🇯
+        takeout_box 🥡
+        tamale 🫔
+        tanabata_tree 🎋
+        tangerine 🍊
+        tanzania 🇹🇿
+        taurus ♉
+        taxi 🚕
+        tea 🍵
+        teacher 🧑‍🏫
+        teacup_without_handle 🍵
+        teapot 🫖
+        tear-off_calendar 📆
+        tear_off_calendar 📆
+        technologist 🧑‍💻
+        teddy_bear 🧸
+        telephone ☎️
+        telephone_receiver 📞
+        telescope 🔭
+        television 📺
+        ten 🔟
+        ten-thirty 🕥
+        ten_oclock 🕙
+        ten_thirty 🕥
+        tennis 🎾
+        tent ⛺
+        test_tube 🧪
+        thailand 🇹🇭
+        thermometer 🌡️
+        thinking 🤔
+        thinking_face 🤔
+        thong_sandal 🩴
+        thought_balloon 💭
+        thread 🧵
+        three 3️⃣
+        three-thirty 🕞
+        three_button_mouse 🖱️
+        three_oclock 🕒
+        three_thirty 🕞
+        thumbs_down 👎
+        thumbs_up 👍
+        thumbsdown 👎
+        thumbsup 👍
+        thunder_cloud_and_rain ⛈️
+        ticket 🎫
+        tickets 🎟️
+        tiger 🐯
+        tiger2 🐅
+        tiger_face 🐯
+        timer_clock ⏲️
+        timor_leste 🇹🇱
+        tipping_hand_man 💁‍♂️
+        tipping_hand_person 💁
+        tipping_hand_woman 💁‍♀️
+        tired_face 😫
+        tm ™️
+        togo 🇹🇬
+        toilet 🚽
+        tokelau 🇹🇰
+        tokyo_tower 🗼
+        tomato 🍅
+        tonga 🇹🇴
+        tongue 👅
+        toolbox 🧰
+        tooth 🦷
+        toothbrush 🪥
+        top 🔝
+        top_arrow 🔝
+        top_hat 🎩
+        tophat 🎩
+        tornado 🌪️
+        tr 🇹🇷
+        trackball 🖲️
+        tractor 🚜
+        trade_mark ™️
+        traffic_light 🚥
+        train 🚋
+        train2 🚆
+        tram 🚊
+        tram_car 🚋
+        transgender_flag 🏳️‍⚧️
+        transgender_symbol ⚧️
+        treasure_chest 🪎
+        triangular_flag 🚩
+        triangular_flag_on_post 🚩
+        triangular_ruler 📐
+        trident 🔱
+        trident_emblem 🔱
+        trinidad_tobago 🇹🇹
+        tristan_da_cunha 🇹🇦
+        triumph 😤
+        troll 🧌
+        trolleybus 🚎
+        trombone 🪊
+        trophy 🏆
+        tropical_drink 🍹
+        tropical_fish 🐠
+        truck 🚚
+        trumpet 🎺
+        tshirt 👕
+        tulip 🌷
+        tumbler_glass 🥃
+        tunisia 🇹🇳
+        turkey 🦃
+        turkmenistan 🇹🇲
+        turks_caicos_islands 🇹🇨
+        turtle 🐢
+        tuvalu 🇹🇻
+        tv 📺
+        twelve-thirty 🕧
+        twelve_oclock 🕛
+        twelve_thirty 🕧
+        twisted_rightwards_arrows 🔀
+        two 2️⃣
+        two-hump_camel 🐫
+        two-thirty 🕝
+        two_hearts 💕
+        two_hump_camel 🐫
+        two_men_holding_hands 👬
+        two_oclock 🕑
+        two_thirty 🕝
+        two_women_holding_hands 👭
+        u5272 🈹
+        u5408 🈴
+        u55b6 🈺
+        u6307 🈯
+        u6708 🈷️
+        u6709 🈶
+        u6e80 🈵
+        u7121 🈚
+        u7533 🈸
+        u7981 🈲
+        u7a7a 🈳
+        uganda 🇺🇬
+        uk 🇬🇧
+        ukraine 🇺🇦
+        umbrella ☔
+        umbrella_on_ground ⛱️
+        umbrella_with_rain_drops ☔
+        unamused 😒
+        unamused_face 😒
+        underage 🔞
+        unicorn 🦄
+        unicorn_face 🦄
+        united_arab_emirates 🇦🇪
+        united_nations 🇺🇳
+        unlock 🔓
+        unlocked 🔓
+        up 🆙
+        up-down_arrow ↕️
+        up-left_arrow ↖️
+        up-right_arrow ↗️
+        up_arrow ⬆️
+        up_button 🆙
+        up_down_arrow ↕️
+        up_left_arrow ↖️
+        up_right_arrow ↗️
+        upside-down_face 🙃
+        upside_down_face 🙃
+        upwards_button 🔼
+        uruguay 🇺🇾
+        us 🇺🇸
+        us_outlying_islands 🇺🇲
+        us_virgin_islands 🇻🇮
+        uzbekistan 🇺🇿
+        v ✌️
+        vampire 🧛
+        vampire_man 🧛‍♂️
+        vampire_woman 🧛‍♀️
+        vanuatu 🇻🇺
+        vatican_city 🇻🇦
+        venezuela 🇻🇪
+        vertical_traffic_light 🚦
+        vhs 📼
+        vibration_mode 📳
+        victory_hand ✌️
+        video_camera 📹
+        video_game 🎮
+        videocassette 📼
+        vietnam 🇻🇳
+        violin 🎻
+        virgo ♍
+        volcano 🌋
+        volleyball 🏐
+        vomiting_face 🤮
+        vs 🆚
+        vs_button 🆚
+        vulcan_salute 🖖
+        waffle 🧇
+        wales 🏴󠁧󠁢󠁷󠁬󠁳󠁿
+        walking 🚶
+        walking_man 🚶‍♂️
+        walking_woman 🚶‍♀️
+        wallis_futuna 🇼🇫
+        waning_crescent_moon 🌘
+        waning_gibbous_moon 🌖
+        warning ⚠️
+        wastebasket 🗑️
+        watch ⌚
+        water_buffalo 🐃
+        water_closet 🚾
+        water_pistol 🔫
+        water_polo 🤽
+        water_wave 🌊
+        watermelon 🍉
+        wave 👋
+        waving_black_flag 🏴
+        waving_hand 👋
+        waving_white_flag 🏳️
+        wavy_dash 〰️
+        waxing_crescent_moon 🌒
+        waxing_gibbous_moon 🌔
+        wc 🚾
+        weary 😩
+        weary_cat 🙀
+        weary_face 😩
+        wedding 💒
+        weight_lifter 🏋️
+        weight_lifting 🏋️
+        weight_lifting_man 🏋️‍♂️
+        weight_lifting_woman 🏋️‍♀️
+        western_sahara 🇪🇭
+        whale 🐳
+        whale2 🐋
+        wheel 🛞
+        wheel_of_dharma ☸️
+        wheelchair ♿
+        wheelchair_symbol ♿
+        white_cane 🦯
+        white_check_mark ✅
+        white_circle ⚪
+        white_exclamation_mark ❕
+        white_flag 🏳️
+        white_flower 💮
+        white_frowning_face ☹️
+        white_haired_man 👨‍🦳
+        white_haired_woman 👩‍🦳
+        white_heart 🤍
+        white_large_square ⬜
+        white_medium-small_square ◽
+        white_medium_small_square ◽
+        white_medium_square ◻️
+        white_question_mark ❔
+        white_small_square ▫️
+        white_square_button 🔳
+        white_sun_behind_cloud 🌥️
+        white_sun_behind_cloud_with_rain 🌦️
+        white_sun_with_small_cloud 🌤️
+        wilted_flower 🥀
+        wind_blowing_face 🌬️
+        wind_chime 🎐
+        wind_face 🌬️
+        window 🪟
+        wine_glass 🍷
+        wing 🪽
+        wink 😉
+        winking_face 😉
+        winking_face_with_tongue 😜
+        wireless 🛜
+        wolf 🐺
+        woman 👩
+        woman_and_man_holding_hands 👫
+        woman_artist 👩‍🎨
+        woman_astronaut 👩‍🚀
+        woman_bald 👩‍🦲
+        woman_beard 🧔‍♀️
+        woman_biking 🚴‍♀️
+        woman_blond_hair 👱‍♀️
+        woman_bouncing_ball ⛹️‍♀️
+        woman_bowing 🙇‍♀️
+        woman_cartwheeling 🤸‍♀️
+        woman_climbing 🧗‍♀️
+        woman_construction_worker 👷‍♀️
+        woman_cook 👩‍🍳
+        woman_curly_hair 👩‍🦱
+        woman_dancing 💃
+        woman_detective 🕵️‍♀️
+        woman_elf 🧝‍♀️
+        woman_facepalming 🤦‍♀️
+        woman_factory_worker 👩‍🏭
+        woman_fairy 🧚‍♀️
+        woman_farmer 👩‍🌾
+        woman_feeding_baby 👩‍🍼
+        woman_firefighter 👩‍🚒
+        woman_frowning 🙍‍♀️
+        woman_genie 🧞‍♀️
+        woman_gesturing_no 🙅‍♀️
+        woman_gesturing_ok 🙆‍♀️
+        woman_getting_haircut 💇‍♀️
+        woman_getting_massage 💆‍♀️
+        woman_golfing 🏌️‍♀️
+        woman_guard 💂‍♀️
+        woman_health_worker 👩‍⚕️
+        woman_in_lotus_position 🧘‍♀️
+        woman_in_manual_wheelchair 👩‍🦽
+        woman_in_manual_wheelchair_facing_right 👩‍🦽‍➡️
+        woman_in_motorized_wheelchair 👩‍🦼
+        woman_in_motorized_wheelchair_facing_right 👩‍🦼‍➡️
+        woman_in_steamy_room 🧖‍♀️
+        woman_in_tuxedo 🤵‍♀️
+        woman_judge 👩‍⚖️
+        woman_juggling 🤹‍♀️
+        woman_kneeling 🧎‍♀️
+        woman_kneeling_facing_right 🧎‍♀️‍➡️
+        woman_lifting_weights 🏋️‍♀️
+        woman_mage 🧙‍♀️
+        woman_mechanic 👩‍🔧
+        woman_mountain_biking 🚵‍♀️
+        woman_office_worker 👩‍💼
+        woman_pilot 👩‍✈️
+        woman_playing_handball 🤾‍♀️
+        woman_playing_water_polo 🤽‍♀️
+        woman_police_officer 👮‍♀️
+        woman_pouting 🙎‍♀️
+        woman_raising_hand 🙋‍♀️
+        woman_red_hair 👩‍🦰
+        woman_rowing_boat 🚣‍♀️
+        woman_running 🏃‍♀️
+        woman_running_facing_right 🏃‍♀️‍➡️
+        woman_scientist 👩‍🔬
+        woman_shrugging 🤷‍♀️
+        woman_singer 👩‍🎤
+        woman_standing 🧍‍♀️
+        woman_student 👩‍🎓
+        woman_superhero 🦸‍♀️
+        woman_supervillain 🦹‍♀️
+        woman_surfing 🏄‍♀️
+        woman_swimming 🏊‍♀️
+        woman_teacher 👩‍🏫
+        woman_technologist 👩‍💻
+        woman_tipping_hand 💁‍♀️
+        woman_vampire 🧛‍♀️
+        woman_walking 🚶‍♀️
+        woman_walking_facing_right 🚶‍♀️‍➡️
+        woman_wearing_turban 👳‍♀️
+        woman_white_hair 👩‍🦳
+        woman_with_headscarf 🧕
+        woman_with_probing_cane 👩‍🦯
+        woman_with_turban 👳‍♀️
+        woman_with_veil 👰‍♀️
+        woman_with_white_cane 👩‍🦯
+        woman_with_white_cane_facing_right 👩‍🦯‍➡️
+        woman_zombie 🧟‍♀️
+        womans_boot 👢
+        womans_clothes 👚
+        womans_hat 👒
+        womans_sandal 👡
+        women_holding_hands 👭
+        women_with_bunny_ears 👯‍♀️
+        women_wrestling 🤼‍♀️
+        womens 🚺
+        womens_room 🚺
+        wood 🪵
+        woozy_face 🥴
+        world_map 🗺️
+        worm 🪱
+        worried 😟
+        worried_face 😟
+        wrapped_gift 🎁
+        wrench 🔧
+        wrestling 🤼
+        writing_hand ✍️
+        x ❌
+        x-ray 🩻
+        x_ray 🩻
+        yarn 🧶
+        yawning_face 🥱
+        yellow_circle 🟡
+        yellow_heart 💛
+        yellow_square 🟨
+        yemen 🇾🇪
+        yen 💴
+        yen_banknote 💴
+        yin_yang ☯️
+        yo-yo 🪀
+        yo_yo 🪀
+        yum 😋
+        zambia 🇿🇲
+        zany_face 🤪
+        zap ⚡
+        zebra 🦓
+        zero 0️⃣
+        zimbabwe 🇿🇼
+        zipper-mouth_face 🤐
+        zipper_mouth_face 🤐
+        zombie 🧟
+        zombie_man 🧟‍♂️
+        zombie_woman 🧟‍♀️
+        zzz 💤
+        """
 }

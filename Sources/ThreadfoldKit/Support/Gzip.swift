@@ -13,8 +13,11 @@ enum Gzip {
     static func encode(_ bytes: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
         // 15 + 16: a window of 2^15 and a gzip wrapper; memory level 9, zlib's best.
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard
+            deflateInit2_(
+                &stream, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
         // zlib keeps a pointer to the header until it has written it.
         let header = UnsafeMutablePointer<gz_header>.allocate(capacity: 1)
         header.initialize(to: gz_header())
@@ -59,8 +62,10 @@ enum Gzip {
 
     /// Decodes the chunks `next` yields (nil at the end) and hands the output to `write` as it
     /// comes. Corrupt data or a stream cut short is an error naming the compressed byte offset.
-    static func decode(display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
-                       write: (UnsafeRawBufferPointer) throws(InputError) -> Void) throws(InputError) {
+    static func decode(
+        display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(InputError) -> Void
+    ) throws(InputError) {
         var stream = z_stream()
         // 15 + 16: a window of 2^15 and a gzip header, as every gzip file has.
         guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -118,7 +123,9 @@ enum Gzip {
             consumed += chunk.count
         }
         guard started && ended else {
-            throw InputError(file: display, message: "ends in the middle of a gzip member, after \(consumed) compressed bytes; expected the rest of the member (the file was cut short, perhaps by an interrupted download)")
+            throw InputError(
+                file: display,
+                message: "ends in the middle of a gzip member, after \(consumed) compressed bytes; expected the rest of the member (the file was cut short, perhaps by an interrupted download)")
         }
     }
 }

@@ -56,7 +56,12 @@ package struct JSONWriter {
 
     private var pendingValue = false
     private mutating func beginValue() {
-        if pendingValue { pendingValue = false; first = false } else { separator() }
+        if pendingValue {
+            pendingValue = false
+            first = false
+        } else {
+            separator()
+        }
     }
 
     mutating func open(_ bracket: UInt8) {

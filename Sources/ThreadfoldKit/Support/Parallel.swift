@@ -7,8 +7,10 @@ import Synchronization
 enum Parallel {
     /// Runs `body(0..<count)` on `jobs` threads (each with a large stack), results in index
     /// order. `progress(done)` is called from the calling thread about ten times a second.
-    static func map<T: Sendable>(count: Int, jobs: Int, progress: ((Int) -> Void)? = nil,
-                                      _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    static func map<T: Sendable>(
+        count: Int, jobs: Int, progress: ((Int) -> Void)? = nil,
+        _ body: @escaping @Sendable (Int) -> T
+    ) -> [T] {
         guard count > 0 else { return [] }
         let shared = ParallelState<T>(count: count)
         let group = DispatchGroup()

@@ -74,7 +74,10 @@ package enum Printable {
     }
 
     private static func append(_ scalar: Unicode.Scalar, to out: inout String) {
-        guard needsEscape(scalar) else { out.unicodeScalars.append(scalar); return }
+        guard needsEscape(scalar) else {
+            out.unicodeScalars.append(scalar)
+            return
+        }
         if scalar.value < 0x80 {
             out += "\\x" + hex(UInt8(scalar.value))
         } else {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An `errno` said the way people and scripts both read it: `Permission denied (EACCES)`.

@@ -56,8 +56,9 @@ private struct Builder {
                 if options.allowDuplicates {
                     dropped[i] = true
                     flags[i] = []
-                    var warning = record.message(about: i, field: "id", "found the id \(quoted(id)) again; this comment is left out",
-                                                 severity: .warning)
+                    var warning = record.message(
+                        about: i, field: "id", "found the id \(quoted(id)) again; this comment is left out",
+                        severity: .warning)
                     warning.related = firstUse
                     diagnostics.append(Diagnostic(kind: .duplicate, record: i, error: warning))
                 } else {
@@ -75,15 +76,21 @@ private struct Builder {
             guard let parentID = records[i].parentID else { continue }
             guard let p = indexByID[parentID] else {
                 flags[i].insert(.orphan)
-                diagnostics.append(Diagnostic(kind: .orphan, record: i, error: record.message(
-                    about: i, "is a reply to \(quoted(parentID)), which is not in this thread; shown at top level",
-                    severity: .warning)))
+                diagnostics.append(
+                    Diagnostic(
+                        kind: .orphan, record: i,
+                        error: record.message(
+                            about: i, "is a reply to \(quoted(parentID)), which is not in this thread; shown at top level",
+                            severity: .warning)))
                 continue
             }
             if Int(p) == i {
                 flags[i].insert(.cycleBroken)
-                diagnostics.append(Diagnostic(kind: .cycle, record: i, error: record.message(
-                    about: i, "is a reply to itself; shown at top level", severity: .warning)))
+                diagnostics.append(
+                    Diagnostic(
+                        kind: .cycle, record: i,
+                        error: record.message(
+                            about: i, "is a reply to itself; shown at top level", severity: .warning)))
                 continue
             }
             parent[i] = p
@@ -113,12 +120,17 @@ private struct Builder {
                 flags[Int(i)].insert(.placeholder)
             } else {
                 flags[Int(i)].remove(.visible)
-                diagnostics.append(Diagnostic(kind: .omittedDeleted, record: Int(i), error: record.message(
-                    about: Int(i), "is \(removed ? "removed" : "deleted") and has no replies; left out of the page",
-                    severity: .note)))
+                diagnostics.append(
+                    Diagnostic(
+                        kind: .omittedDeleted, record: Int(i),
+                        error: record.message(
+                            about: Int(i), "is \(removed ? "removed" : "deleted") and has no replies; left out of the page",
+                            severity: .note)))
             }
         }
-        allStart = []; allChildren = []; allRoots = []
+        allStart = []
+        allChildren = []
+        allRoots = []
 
         // 6. The visible tree, each level sorted.
         var (childStart, childList, roots) = group(include: { flags[$0].contains(.visible) })
@@ -226,7 +238,7 @@ private struct Builder {
 
     /// Breaks every reply cycle at its member that comes first in the input.
     mutating func breakCycles() {
-        var state = [UInt8](repeating: 0, count: n) // 0 unseen, 1 on the current walk, 2 done
+        var state = [UInt8](repeating: 0, count: n)  // 0 unseen, 1 on the current walk, 2 done
         var walk: [Int32] = []
         for start in 0..<n where state[start] == 0 {
             walk.removeAll(keepingCapacity: true)
@@ -242,10 +254,13 @@ private struct Builder {
                 let members = cycle.prefix(5).map { quoted(record.comments[Int($0)].id) }.joined(separator: " → ")
                 parent[breakAt] = -1
                 flags[breakAt].insert(.cycleBroken)
-                diagnostics.append(Diagnostic(kind: .cycle, record: breakAt, error: record.message(
-                    about: breakAt,
-                    "is in a reply cycle of \(cycle.count) comments (\(members)\(cycle.count > 5 ? " → …" : "")); the cycle is broken here and this comment shown at top level",
-                    severity: .warning)))
+                diagnostics.append(
+                    Diagnostic(
+                        kind: .cycle, record: breakAt,
+                        error: record.message(
+                            about: breakAt,
+                            "is in a reply cycle of \(cycle.count) comments (\(members)\(cycle.count > 5 ? " → …" : "")); the cycle is broken here and this comment shown at top level",
+                            severity: .warning)))
             }
             for u in walk { state[Int(u)] = 2 }
         }

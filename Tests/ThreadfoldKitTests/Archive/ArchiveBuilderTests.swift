@@ -1,10 +1,12 @@
 import Foundation
-import Testing
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("Archive builder")
 struct ArchiveBuilderTests {
@@ -12,8 +14,9 @@ struct ArchiveBuilderTests {
     func tenThreads(_ folder: URL) throws -> URL {
         let input = folder.appendingPathComponent("in")
         for i in 0..<10 {
-            try ArchiveFixture.write(ArchiveFixture.thread(id: "n\(i)", day: i * 20, category: ["Help", "Meta", "Off-topic"][i % 3]),
-                                     "n\(i).json", in: input)
+            try ArchiveFixture.write(
+                ArchiveFixture.thread(id: "n\(i)", day: i * 20, category: ["Help", "Meta", "Off-topic"][i % 3]),
+                "n\(i).json", in: input)
         }
         return input
     }
@@ -384,8 +387,10 @@ struct ArchiveBuilderTests {
         _ = try ArchiveFixture.build([input.path], in: folder, site: "absolute", options: options)
         let relative = folder.appendingPathComponent("relative"), absolute = folder.appendingPathComponent("absolute")
         #expect(ArchiveFixture.files(relative)["sitemap.xml"] == nil)
-        for (site, file) in [(relative, "atom.xml"), (relative, "t/tom-jerry-3-quotes-amp/atom.xml"), (absolute, "atom.xml"), (absolute, "sitemap.xml"),
-                             (absolute, "t/thread-n1-n1/atom.xml")] {
+        for (site, file) in [
+            (relative, "atom.xml"), (relative, "t/tom-jerry-3-quotes-amp/atom.xml"), (absolute, "atom.xml"), (absolute, "sitemap.xml"),
+            (absolute, "t/thread-n1-n1/atom.xml"),
+        ] {
             let text = ArchiveFixture.text(site, file)
             #expect(!text.isEmpty, "\(file)")
             let parser = XMLParser(data: Data(text.utf8))
@@ -416,14 +421,16 @@ struct ArchiveBuilderTests {
             #expect(report.threads + report.threadsInOtherShards == 10)
         }
         #expect(counts.reduce(0, +) == 10)
-        let merge = ArchiveMerge(shards: (1...3).map { folder.appendingPathComponent("shard-\($0)").path },
-                                 output: folder.appendingPathComponent("merged"), options: options)
+        let merge = ArchiveMerge(
+            shards: (1...3).map { folder.appendingPathComponent("shard-\($0)").path },
+            output: folder.appendingPathComponent("merged"), options: options)
         let report = try merge.run()
         #expect(report.published && report.threads == 10)
         #expect(ArchiveFixture.files(folder.appendingPathComponent("merged")) == ArchiveFixture.files(folder.appendingPathComponent("whole")))
         // A shard twice is an error.
-        let twice = ArchiveMerge(shards: [folder.appendingPathComponent("shard-1").path, folder.appendingPathComponent("shard-1").path],
-                                 output: folder.appendingPathComponent("twice"), options: options)
+        let twice = ArchiveMerge(
+            shards: [folder.appendingPathComponent("shard-1").path, folder.appendingPathComponent("shard-1").path],
+            output: folder.appendingPathComponent("twice"), options: options)
         let failed = try twice.run()
         #expect(!failed.published && !failed.errors.isEmpty)
     }
@@ -436,8 +443,10 @@ struct ArchiveBuilderTests {
         }
         let path = try ArchiveFixture.write("[" + comments.joined(separator: ",\n") + "]", "flat.json", in: folder)
         var options = ArchiveOptions()
-        options.render.importing.mapping = FieldMapping(paths: [.id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"],
-                                                                .time: ["created_at"], .thread: ["story_id"], .title: ["story_title"]])
+        options.render.importing.mapping = FieldMapping(paths: [
+            .id: ["id"], .parent: ["parent_id"], .author: ["author"], .body: ["body"],
+            .time: ["created_at"], .thread: ["story_id"], .title: ["story_title"],
+        ])
         let units = try ArchiveInput.units([path], readStandardInput: { [] }, linesAreThreads: false)
         let report = try ArchiveBuilder(units: units, output: folder.appendingPathComponent("site"), options: options).run()
         #expect(report.published && report.threads == 3 && report.comments == 12)
@@ -456,8 +465,9 @@ struct ArchiveBuilderTests {
         var mapping = try FieldMapping.parse("id=id,parent=parent_id,author=author,body=body,time=created_at,thread=story_id,where.kind=c")
         mapping.topLevelParent = nil
         options.render.importing.mapping = mapping
-        let units = try ArchiveInput.units([path], readStandardInput: { [] }, linesAreThreads: false,
-                                           dumpForm: ArchiveInput.dumps(options.render.importing))
+        let units = try ArchiveInput.units(
+            [path], readStandardInput: { [] }, linesAreThreads: false,
+            dumpForm: ArchiveInput.dumps(options.render.importing))
         if case .dump(_, let form) = units[0].source { #expect(form == .mapped) } else { Issue.record("not streamed as a dump: \(units)") }
         let report = try ArchiveBuilder(units: units, output: folder.appendingPathComponent("site"), options: options).run()
         #expect(report.published && report.threads == 2 && report.comments == 6, "\(report.errors)")
@@ -506,10 +516,12 @@ struct ArchiveNoticeTests {
 @Suite("Archive counts")
 struct ArchiveCountTests {
     static func summary(_ path: String, comments: Int) -> ThreadSummary {
-        ThreadSummary(id: path, path: path, title: nil, author: nil, url: nil, lang: nil, category: nil, tags: [], created: nil,
-                      stats: .init(comments: comments, participants: 1, topLevel: 1, levels: 1, depthHistogram: [comments],
-                                   firstActivity: nil, lastActivity: nil, unarchived: 0),
-                      layout: "nested", pages: [""], orders: ["oldest"])
+        ThreadSummary(
+            id: path, path: path, title: nil, author: nil, url: nil, lang: nil, category: nil, tags: [], created: nil,
+            stats: .init(
+                comments: comments, participants: 1, topLevel: 1, levels: 1, depthHistogram: [comments],
+                firstActivity: nil, lastActivity: nil, unarchived: 0),
+            layout: "nested", pages: [""], orders: ["oldest"])
     }
 
     @Test("comment totals are added with overflow checked: an error naming the thread, not a trap")
@@ -518,7 +530,10 @@ struct ArchiveCountTests {
         #expect(try ThreadSummary.totalComments(fine) == 5)
         let huge = [Self.summary("t/a", comments: Int.max / 2 + 1), Self.summary("t/b", comments: Int.max / 2 + 1)]
         let error = try #require(throws: InputError.self) { try ThreadSummary.totalComments(huge) }
-        #expect(error.description == "t/b/thread.json: error: $.stats.comments: found 4611686018427387904, which brings the comments of all threads past 9223372036854775807; expected counts that add up to at most 9223372036854775807")
+        #expect(
+            error.description
+                == "t/b/thread.json: error: $.stats.comments: found 4611686018427387904, which brings the comments of all threads past 9223372036854775807; expected counts that add up to at most 9223372036854775807"
+        )
         // The listing pages sum the same way, with or without sections.
         for sections in [ArchiveOptions.Sections.none, .month] {
             var options = ArchiveOptions()
@@ -533,9 +548,11 @@ struct ArchiveCountTests {
         let good = Self.summary("t/a", comments: 2)
         #expect(try ThreadSummary.decode(good.encoded(), file: "a.json") == good)
         let text = String(decoding: good.encoded(), as: UTF8.self)
-        for (from, to, path) in [(#""comments": 2"#, #""comments": 1099511627777"#, "$.stats.comments"),
-                                 (#""participants": 1"#, #""participants": -3"#, "$.stats.participants"),
-                                 (#""unarchived": 0"#, #""unarchived": 9223372036854775807"#, "$.stats.unarchived")] {
+        for (from, to, path) in [
+            (#""comments": 2"#, #""comments": 1099511627777"#, "$.stats.comments"),
+            (#""participants": 1"#, #""participants": -3"#, "$.stats.participants"),
+            (#""unarchived": 0"#, #""unarchived": 9223372036854775807"#, "$.stats.unarchived"),
+        ] {
             let bad = text.replacingOccurrences(of: from, with: to)
             let errors = try #require(throws: InputErrors.self) { try ThreadSummary.decode(Array(bad.utf8), file: "a.json") }
             #expect(errors.errors.first?.path == path)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import ThreadfoldKit
 
 /// Temporary folders, thread JSON and whole builds for the archive tests.
@@ -17,14 +18,17 @@ enum ArchiveFixture {
 
     /// A thread on one line: `comments` top-level comments, each with `replies` replies, and
     /// optionally a reply chain `chain` deep under the first.
-    static func thread(id: String, title: String? = nil, day: Int = 0, comments: Int = 2, replies: Int = 1, chain: Int = 0,
-                       category: String? = nil, tags: [String] = []) -> String {
+    static func thread(
+        id: String, title: String? = nil, day: Int = 0, comments: Int = 2, replies: Int = 1, chain: Int = 0,
+        category: String? = nil, tags: [String] = []
+    ) -> String {
         var items: [String] = []
         var minute = 0
         func add(_ cid: String, _ parent: String?, _ author: String) {
             minute += 1
             let p = parent.map { "\"\($0)\"" } ?? "null"
-            items.append(#"{"id": "\#(cid)", "parent_id": \#(p), "author": "\#(author)", "body": "Comment *\#(cid)*", "created_at": \#(1_700_000_000 + day * 86_400 + minute * 60), "score": \#(minute % 7)}"#)
+            items.append(
+                #"{"id": "\#(cid)", "parent_id": \#(p), "author": "\#(author)", "body": "Comment *\#(cid)*", "created_at": \#(1_700_000_000 + day * 86_400 + minute * 60), "score": \#(minute % 7)}"#)
         }
         for c in 0..<comments {
             add("\(id)c\(c)", nil, "u\(c % 5)")
@@ -35,16 +39,20 @@ enum ArchiveFixture {
             add("\(id)d\(d)", parent, "u\(d % 3)")
             parent = "\(id)d\(d)"
         }
-        var fields = [#""id": "\#(id)""#, #""title": "\#(title ?? "Thread \(id)")""#, #""author": "u0""#,
-                      #""created_at": \#(1_700_000_000 + day * 86_400)"#]
+        var fields = [
+            #""id": "\#(id)""#, #""title": "\#(title ?? "Thread \(id)")""#, #""author": "u0""#,
+            #""created_at": \#(1_700_000_000 + day * 86_400)"#,
+        ]
         if let category { fields.append(#""category": "\#(category)""#) }
         if !tags.isEmpty { fields.append(#""tags": [\#(tags.map { "\"\($0)\"" }.joined(separator: ", "))]"#) }
         fields.append(#""comments": [\#(items.joined(separator: ", "))]"#)
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    static func build(_ inputs: [String], in folder: URL, site: String = "site", options: ArchiveOptions = ArchiveOptions(),
-                      jobs: Int = 2, incremental: Bool = false, shard: Shard? = nil, reversed: Bool = false) throws -> ArchiveBuilder.Report {
+    static func build(
+        _ inputs: [String], in folder: URL, site: String = "site", options: ArchiveOptions = ArchiveOptions(),
+        jobs: Int = 2, incremental: Bool = false, shard: Shard? = nil, reversed: Bool = false
+    ) throws -> ArchiveBuilder.Report {
         var units = try ArchiveInput.units(inputs, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(options.render.importing))
         if reversed { units.reverse() }
         var builder = ArchiveBuilder(units: units, output: folder.appendingPathComponent(site), options: options, jobs: jobs)
@@ -61,7 +69,8 @@ enum ArchiveFixture {
             var isDirectory: ObjCBool = false
             let path = site.appendingPathComponent(relative).path
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !relative.hasPrefix(".threadfold") else { continue }
+                !relative.hasPrefix(".threadfold")
+            else { continue }
             out[relative] = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
         }
         return out

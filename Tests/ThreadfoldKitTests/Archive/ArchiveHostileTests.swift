@@ -1,9 +1,11 @@
 import Foundation
 import Testing
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+
 @testable import ThreadfoldKit
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The hostile corpus through an archive: every payload as a thread's title, author, category,
 /// tag and comments, in one site with sections, split threads and branch pages. Every listing and
@@ -35,7 +37,9 @@ struct ArchiveHostileTests {
                 comments.append(#"{"id": "d\#(d)", "parent_id": \#(d == 0 ? p : "\"d\(d - 1)\""), "author": \#(p), "body": \#(p), "created_at": \#(1_700_000_001 + n * 100 + d)}"#)
             }
             comments.append(#"{"id": "second", "author": "x", "body": "second top-level"}"#)
-            lines.append(#"{"id": \#(Self.json("t\(n)-" + payload.text)), "title": \#(p), "author": \#(p), "category": \#(p), "tags": [\#(p)], "url": \#(p), "lang": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "comments": [\#(comments.joined(separator: ", "))]}"#)
+            lines.append(
+                #"{"id": \#(Self.json("t\(n)-" + payload.text)), "title": \#(p), "author": \#(p), "category": \#(p), "tags": [\#(p)], "url": \#(p), "lang": \#(p), "body": \#(p), "created_at": \#(1_700_000_000 + n * 100), "comments": [\#(comments.joined(separator: ", "))]}"#
+            )
         }
         let input = try ArchiveFixture.write(lines.joined(separator: "\n") + "\n", "hostile.jsonl", in: folder)
         var options = ArchiveOptions()
@@ -86,8 +90,12 @@ struct ArchiveHostileTests {
             let p = Self.json(payload.text)
             let id = Self.json("s\(n)" + payload.text)
             let link = Self.json("t3_s\(n)" + payload.text)
-            submissions.append(#"{"id": \#(id), "title": \#(p), "selftext": \#(p), "url": \#(p), "is_self": \#(n % 2 == 0), "author": \#(p), "created_utc": \#(1_700_000_000 + n), "score": 3, "num_comments": 9, "subreddit": \#(p), "permalink": \#(p), "stickied": true}"#)
-            comments.append(#"{"id": "a\#(n)", "link_id": \#(link), "parent_id": \#(link), "author": \#(p), "body": \#(p), "created_utc": \#(1_700_000_100 + n), "author_flair_text": \#(p), "distinguished": \#(p), "link_title": \#(p)}"#)
+            submissions.append(
+                #"{"id": \#(id), "title": \#(p), "selftext": \#(p), "url": \#(p), "is_self": \#(n % 2 == 0), "author": \#(p), "created_utc": \#(1_700_000_000 + n), "score": 3, "num_comments": 9, "subreddit": \#(p), "permalink": \#(p), "stickied": true}"#
+            )
+            comments.append(
+                #"{"id": "a\#(n)", "link_id": \#(link), "parent_id": \#(link), "author": \#(p), "body": \#(p), "created_utc": \#(1_700_000_100 + n), "author_flair_text": \#(p), "distinguished": \#(p), "link_title": \#(p)}"#
+            )
             comments.append(#"{"id": \#(p), "link_id": \#(link), "parent_id": "t1_a\#(n)", "author": "x", "body": \#(p), "created_utc": \#(1_700_000_200 + n)}"#)
         }
         let rs = try ArchiveFixture.write(submissions.joined(separator: "\n") + "\n", "RS_hostile.jsonl", in: folder)

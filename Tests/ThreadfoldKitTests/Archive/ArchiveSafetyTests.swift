@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// Nothing outside the site is read, written or deleted, whatever is planted in the site, the
@@ -194,7 +195,8 @@ struct ArchiveSafetyTests {
         let folder = try ArchiveFixture.folder()
         let input = folder.appendingPathComponent("inputs-here")
         _ = try ArchiveFixture.write(#"{"title": "No id", "comments": [{"id": 1, "author": "a", "body": "one"}]}"#, "no-id.json", in: input)
-        let comment = #"{"id": 7, "html_url": "https://github.com/o/r/issues/3#issuecomment-7", "issue_url": "https://api.github.com/repos/o/r/issues/3", "user": {"login": "ann"}, "body": "LGTM", "created_at": "2024-01-01T00:00:00Z"}"#
+        let comment =
+            #"{"id": 7, "html_url": "https://github.com/o/r/issues/3#issuecomment-7", "issue_url": "https://api.github.com/repos/o/r/issues/3", "user": {"login": "ann"}, "body": "LGTM", "created_at": "2024-01-01T00:00:00Z"}"#
         _ = try ArchiveFixture.write("[\(comment)]", "gh-comments.json", in: input)
         let report = try ArchiveFixture.build([input.path], in: folder, incremental: true)
         #expect(report.published && report.errors.isEmpty && report.threads == 2)

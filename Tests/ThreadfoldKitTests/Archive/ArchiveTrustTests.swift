@@ -1,9 +1,11 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What an incremental build takes from beside and inside its site (the spare, the kept spill, the
@@ -49,8 +51,9 @@ struct ArchiveTrustTests {
         try #require(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
         var after = stat()
         try #require(stat(url.path, &after) == 0)
-        try #require(after.st_ino == info.st_ino && after.st_size == info.st_size
-                      && after.st_mtim.tv_sec == info.st_mtim.tv_sec && after.st_mtim.tv_nsec == info.st_mtim.tv_nsec)
+        try #require(
+            after.st_ino == info.st_ino && after.st_size == info.st_size
+                && after.st_mtim.tv_sec == info.st_mtim.tv_sec && after.st_mtim.tv_nsec == info.st_mtim.tv_nsec)
     }
 
     /// Replaces `url` with a copy of it (`cp -a`): every file new, its times kept, as a cache
@@ -122,8 +125,9 @@ struct ArchiveTrustTests {
         return ArchiveFixture.files(site) == ArchiveFixture.files(folder.appendingPathComponent(name))
     }
 
-    @Test("plantedSpare: another user's spare, a page edited and its time set back, is never taken; nothing of theirs is published",
-          .enabled(if: canPlantAsAnotherUser))
+    @Test(
+        "plantedSpare: another user's spare, a page edited and its time set back, is never taken; nothing of theirs is published",
+        .enabled(if: canPlantAsAnotherUser))
     func plantedSpare() throws {
         let (folder, input, site, spare) = try twoBuilds()
         defer { try? fm.removeItem(at: folder) }
@@ -148,9 +152,10 @@ struct ArchiveTrustTests {
         let comments = try ArchiveFixture.write(DumpPartitionTests.dump(count: 200, bad: []), "RC_many.jsonl", in: folder)
         let site = folder.appendingPathComponent("site"), kept = folder.appendingPathComponent(".site.spill")
         _ = try ArchiveFixture.build([comments], in: folder, incremental: true)
-        let partition = try #require(try fm.contentsOfDirectory(atPath: kept.path).first { name in
-            name.hasPrefix("p") && (fm.contents(atPath: kept.appendingPathComponent(name).path).map { String(decoding: $0, as: UTF8.self).contains("\"comment 53\"") } ?? false)
-        })
+        let partition = try #require(
+            try fm.contentsOfDirectory(atPath: kept.path).first { name in
+                name.hasPrefix("p") && (fm.contents(atPath: kept.appendingPathComponent(name).path).map { String(decoding: $0, as: UTF8.self).contains("\"comment 53\"") } ?? false)
+            })
         try editInPlace(kept.appendingPathComponent(partition), replacing: "\"comment 53\"", with: "\"MALLORY 53\"")
         return (folder, comments, site, kept)
     }
@@ -166,8 +171,9 @@ struct ArchiveTrustTests {
         ArchiveFixture.files(site).values.contains { String(decoding: $0, as: UTF8.self).contains(text) }
     }
 
-    @Test("plantedSpill: another user's kept spill, one record edited and its stamps rewritten, is never continued",
-          .enabled(if: canPlantAsAnotherUser))
+    @Test(
+        "plantedSpill: another user's kept spill, one record edited and its stamps rewritten, is never continued",
+        .enabled(if: canPlantAsAnotherUser))
     func plantedSpill() throws {
         let (folder, comments, site, kept) = try keptSpillEdited()
         defer { try? fm.removeItem(at: folder) }
@@ -259,8 +265,9 @@ struct ArchiveTrustTests {
         #expect(try equalsFullBuild(site, [input.path], folder))
     }
 
-    @Test("strangersShard: a shard's files that are another user's are copied into the merged site, never linked",
-          .enabled(if: canPlantAsAnotherUser))
+    @Test(
+        "strangersShard: a shard's files that are another user's are copied into the merged site, never linked",
+        .enabled(if: canPlantAsAnotherUser))
     func strangersShard() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? fm.removeItem(at: folder) }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// Dumps as people download them: Reddit submissions and comments (`RS_…`, `RC_…`), sorted by
@@ -90,7 +91,8 @@ struct DumpBuildTests {
     @Test("a dump submission's poll survives the member filter and reaches its page")
     func poll() throws {
         let folder = try ArchiveFixture.folder()
-        let submission = #"{"id": "p0ll", "title": "Vote", "author": "ann", "created_utc": 1709000000, "subreddit": "swiftdump", "permalink": "/r/swiftdump/comments/p0ll/vote/", "is_self": true, "selftext": "", "num_comments": 1, "score": 3, "#
+        let submission =
+            #"{"id": "p0ll", "title": "Vote", "author": "ann", "created_utc": 1709000000, "subreddit": "swiftdump", "permalink": "/r/swiftdump/comments/p0ll/vote/", "is_self": true, "selftext": "", "num_comments": 1, "score": 3, "#
             + RedditImporterTests.pollData + "}"
         let comment = #"{"id": "c1", "link_id": "t3_p0ll", "parent_id": "t3_p0ll", "author": "bob", "body": "Tabs!", "created_utc": 1709000100, "score": 1}"#
         let input = try ArchiveFixture.write(submission + "\n", "RS_poll.jsonl", in: folder)
@@ -216,15 +218,21 @@ struct DumpBuildTests {
         func write(_ lines: [String], to url: URL) throws { try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url) }
         // The kept partitions' files, times and bytes: a file taken whole keeps all three, one
         // written again is a new file (even where its inode number is reused, its time is new).
-        struct Kept: Equatable { var inode: UInt64; var time: Date; var bytes: Data }
+        struct Kept: Equatable {
+            var inode: UInt64
+            var time: Date
+            var bytes: Data
+        }
         func partitions() -> [String: Kept] {
             let names = (try? fm.contentsOfDirectory(atPath: kept.path)) ?? []
-            return Dictionary(uniqueKeysWithValues: names.filter { $0.hasPrefix("p") }.compactMap { name in
-                let path = kept.appendingPathComponent(name).path
-                guard let inode = ArchiveFixture.inode(path), let bytes = fm.contents(atPath: path),
-                      let time = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
-                return (name, Kept(inode: inode, time: time, bytes: bytes))
-            })
+            return Dictionary(
+                uniqueKeysWithValues: names.filter { $0.hasPrefix("p") }.compactMap { name in
+                    let path = kept.appendingPathComponent(name).path
+                    guard let inode = ArchiveFixture.inode(path), let bytes = fm.contents(atPath: path),
+                        let time = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+                    else { return nil }
+                    return (name, Kept(inode: inode, time: time, bytes: bytes))
+                })
         }
         // Builds incrementally, then checks the site against a full build of the same inputs,
         // and that nothing of the spill is in the site. Returns how many partitions are the very
@@ -264,14 +272,19 @@ struct DumpBuildTests {
         #expect(unread.report.threadsRendered == 1 && unread.report.dumpPartitionsReused == count - 1)
 
         // Comments added at the end, one taken out in the middle.
-        lines += (600..<640).map { i in "{\"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"author\": \"a\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"late \(i)\"}" }
+        lines += (600..<640).map { i in
+            "{\"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"author\": \"a\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"late \(i)\"}"
+        }
         lines.remove(at: 450)
         try write(lines, to: comments)
         _ = try build([comments], "grown and shrunk")
 
         // A new file after it (a new month), then before it: every record of the first file
         // has a new place among the files, so its partitions are written again.
-        try write((0..<30).map { i in "{\"id\": \"m\(i)\", \"link_id\": \"t3_\(i % 7)\", \"parent_id\": \"t3_\(i % 7)\", \"author\": \"b\", \"created_utc\": \(1_700_000_000 + i), \"body\": \"next month \(i)\"}" }, to: more)
+        try write(
+            (0..<30).map { i in
+                "{\"id\": \"m\(i)\", \"link_id\": \"t3_\(i % 7)\", \"parent_id\": \"t3_\(i % 7)\", \"author\": \"b\", \"created_utc\": \(1_700_000_000 + i), \"body\": \"next month \(i)\"}"
+            }, to: more)
         let month = try build([comments, more], "a month added")
         #expect(month.same > 0, "partitions the new month does not reach are taken as they were")
         let reordered = try build([more, comments], "files in another order")

@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// `check` reads dumps as a build does: streamed through a temporary spill, joined by thread,
 /// counted without rendering.
 @Suite("Dump checks")
 struct DumpCheckTests {
-    static func check(_ inputs: [String], in folder: URL, options: ImportOptions = ImportOptions(), jobs: Int = 2,
-                      each: Bool = false, perKind: Int = 10) throws -> DumpCheck.Report {
+    static func check(
+        _ inputs: [String], in folder: URL, options: ImportOptions = ImportOptions(), jobs: Int = 2,
+        each: Bool = false, perKind: Int = 10
+    ) throws -> DumpCheck.Report {
         let units = try ArchiveInput.units(inputs, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(options))
         var check = DumpCheck(units: units, importing: options, jobs: jobs)
         check.temporaryDirectory = folder.path
@@ -134,9 +137,10 @@ struct DumpCheckTests {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Long enough that its first lines come out before the cut.
-        let text = (0..<3_000).map { i in
-            #"{"id": "c\#(i)", "link_id": "t3_\#(i % 40)", "parent_id": "t3_\#(i % 40)", "author": "u\#(i % 7)", "body": "comment \#(i) \#(String(repeating: "words ", count: i % 50))", "created_utc": \#(1_700_000_000 + i)}"#
-        }.joined(separator: "\n") + "\n"
+        let text =
+            (0..<3_000).map { i in
+                #"{"id": "c\#(i)", "link_id": "t3_\#(i % 40)", "parent_id": "t3_\#(i % 40)", "author": "u\#(i % 7)", "body": "comment \#(i) \#(String(repeating: "words ", count: i % 50))", "created_utc": \#(1_700_000_000 + i)}"#
+            }.joined(separator: "\n") + "\n"
         let compressed = ZstdFrame.stored(Array(text.utf8))
         let cut = folder.appendingPathComponent("RC_cut.zst").path
         try Data(compressed.prefix(compressed.count * 2 / 3)).write(to: URL(fileURLWithPath: cut))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// The partition pass reads lines' keys in batches, on one thread or several: the partitions,
@@ -15,7 +16,8 @@ struct DumpPartitionTests {
                 text += i % 2 == 0 ? "{\"id\": \"b\(i)\", broken\n" : "{\"id\": \"b\(i)\", \"body\": \"no thread\"}\n"
             } else {
                 // With members the importer does not read, which the pass leaves off, at the start, in the middle and at the end.
-                text += "{\"gilded\": \(i % 3), \"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"awarders\": [\"é😀\"], \"author\": \"a\(i % 13)\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"comment \(i)\", \"ups\": {\"n\": \(i)}}\n"
+                text +=
+                    "{\"gilded\": \(i % 3), \"id\": \"c\(i)\", \"link_id\": \"t3_\(i % 97)\", \"parent_id\": \"t3_\(i % 97)\", \"awarders\": [\"é😀\"], \"author\": \"a\(i % 13)\", \"created_utc\": \(1_600_000_000 + i), \"body\": \"comment \(i)\", \"ups\": {\"n\": \(i)}}\n"
             }
         }
         return text
@@ -30,8 +32,10 @@ struct DumpPartitionTests {
         var digests: [UInt64] = []
     }
 
-    static func run(_ path: String, jobs: Int, lenient: Bool = false, form: DumpForm = .reddit, storyLimit: Int = StoryMap.maximumLimit,
-                    in folder: URL) throws -> Run {
+    static func run(
+        _ path: String, jobs: Int, lenient: Bool = false, form: DumpForm = .reddit, storyLimit: Int = StoryMap.maximumLimit,
+        in folder: URL
+    ) throws -> Run {
         let parent = try Folder.open(folder.path)
         let name = "spill-\(jobs)-\(lenient)-\(form)-\(storyLimit)"
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
@@ -46,8 +50,9 @@ struct DumpPartitionTests {
         let outcome = partition.run(into: spill) { _ in }
         try spill.finishWriting()
         let describe = { (error: InputError) in "\(error.line ?? 0):\(error.column ?? 0) \(error.path ?? "") \(error.message)" }
-        return Run(partitions: try (0..<8).map { try spill.read($0) }, errors: outcome.errors.map(describe),
-                   skipped: outcome.skipped.map(describe), lines: outcome.lines, threads: outcome.threads, digests: outcome.digests)
+        return Run(
+            partitions: try (0..<8).map { try spill.read($0) }, errors: outcome.errors.map(describe),
+            skipped: outcome.skipped.map(describe), lines: outcome.lines, threads: outcome.threads, digests: outcome.digests)
     }
 
     @Test("a partition's digest is of what reaches the spill: a member no page reads changes it only when its length moves a column")
@@ -114,10 +119,11 @@ struct DumpPartitionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         func items(_ lines: [(Int, Int?)]) throws -> String {
             let path = folder.appendingPathComponent("items-\(UUID().uuidString).jsonl").path
-            let text = lines.map { id, parent in
-                "{\"id\": \(id), \"type\": \"\(parent == nil ? "story" : "comment")\", \"time\": \(1_600_000_000 + id)"
-                    + (parent.map { ", \"parent\": \($0)" } ?? "") + ", \"text\": \"x\"}"
-            }.joined(separator: "\n") + "\n"
+            let text =
+                lines.map { id, parent in
+                    "{\"id\": \(id), \"type\": \"\(parent == nil ? "story" : "comment")\", \"time\": \(1_600_000_000 + id)"
+                        + (parent.map { ", \"parent\": \($0)" } ?? "") + ", \"text\": \"x\"}"
+                }.joined(separator: "\n") + "\n"
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             return path
         }

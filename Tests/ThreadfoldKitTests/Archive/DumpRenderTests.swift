@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// `render` reads dumps as a build does: streamed through a temporary spill, joined by thread,
 /// one standalone page per thread, in an order that follows from the input alone.
 @Suite("Dump renders")
 struct DumpRenderTests {
-    static func render(_ inputs: [String], in folder: URL, options: ImportOptions = ImportOptions(), jobs: Int = 2,
-                       deliver: (DumpRender.Page) throws(SiteError) -> Void = { _ in }) throws -> DumpRender.Report {
+    static func render(
+        _ inputs: [String], in folder: URL, options: ImportOptions = ImportOptions(), jobs: Int = 2,
+        deliver: (DumpRender.Page) throws(SiteError) -> Void = { _ in }
+    ) throws -> DumpRender.Report {
         let units = try ArchiveInput.units(inputs, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(options))
         var render = DumpRender(units: units, importing: options, jobs: jobs)
         render.temporaryDirectory = folder.path
@@ -93,8 +96,9 @@ struct DumpRenderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var runs: [[DumpRender.Page]] = []
         for (jobs, compressed) in [(1, true), (2, true), (2, false)] {
-            let inputs = try DumpBuildTests.sample(in: folder.appendingPathComponent("\(jobs)-\(compressed)", isDirectory: true).creatingFolder(),
-                                                   compressed: compressed)
+            let inputs = try DumpBuildTests.sample(
+                in: folder.appendingPathComponent("\(jobs)-\(compressed)", isDirectory: true).creatingFolder(),
+                compressed: compressed)
             var pages: [DumpRender.Page] = []
             _ = try Self.render(inputs, in: folder, jobs: jobs) { pages.append($0) }
             runs.append(pages)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 /// A thread gathered from a partition: its records' lines, without their unread members, and the
@@ -18,8 +19,9 @@ struct DumpWorkTests {
     static func thread(_ records: [(line: String, gaps: [JSONScan.Gap])]) -> DumpThread {
         var thread = DumpThread()
         for (k, record) in records.enumerated() {
-            thread.append(Array(record.line.utf8)[...], DumpOrigin(file: 0, line: 10 * (k + 1), position: 3 + 4 * k),
-                          gaps: bytes(record.gaps))
+            thread.append(
+                Array(record.line.utf8)[...], DumpOrigin(file: 0, line: 10 * (k + 1), position: 3 + 4 * k),
+                gaps: bytes(record.gaps))
         }
         thread.close()
         return thread
@@ -29,8 +31,10 @@ struct DumpWorkTests {
     func columnsFromGaps() throws {
         // Record 0 lost `"gilded":0,` after its brace; record 1 lost four columns there and
         // twenty after `"b",`: `{"id":"b","author":5}` has its 5 at column 20, the file's at 44.
-        let thread = Self.thread([(#"{"id":"a"}"#, [JSONScan.Gap(at: 1, columns: 11)]),
-                                  (#"{"id":"b","author":5}"#, [JSONScan.Gap(at: 1, columns: 4), JSONScan.Gap(at: 9, columns: 20)])])
+        let thread = Self.thread([
+            (#"{"id":"a"}"#, [JSONScan.Gap(at: 1, columns: 11)]),
+            (#"{"id":"b","author":5}"#, [JSONScan.Gap(at: 1, columns: 4), JSONScan.Gap(at: 9, columns: 20)]),
+        ])
         var error = InputError(file: "thread", line: 3, column: 20, path: "$[1].author", message: "expected a string")
         error.related = InputError.Related(label: "first used", line: 2, column: 2, path: "$[0].id")
         let located = thread.locate(error) { _ in "RC_test.jsonl" }

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+
 @testable import ThreadfoldKit
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("Atom feeds")
 struct FeedsTests {
@@ -13,7 +15,8 @@ struct FeedsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // One 4 MB comment of Markdown, and a short one.
         let words = String(repeating: "**lorem** ipsum dolor [sit](https://example.org) amet, ", count: 64_000)
-        let thread = #"{"id": "big", "title": "Big", "comments": [{"id": "1", "author": "a", "created_at": 1700000000, "body": "\#(words)"}, {"id": "2", "parent_id": "1", "author": "b", "created_at": 1700000060, "body": "Short & *sweet*"}]}"#
+        let thread =
+            #"{"id": "big", "title": "Big", "comments": [{"id": "1", "author": "a", "created_at": 1700000000, "body": "\#(words)"}, {"id": "2", "parent_id": "1", "author": "b", "created_at": 1700000060, "body": "Short & *sweet*"}]}"#
         let input = try ArchiveFixture.write(thread, "big.json", in: folder)
         let report = try ArchiveFixture.build([input], in: folder)
         #expect(report.published)
@@ -34,21 +37,25 @@ struct FeedsTests {
         #expect(long.count <= AtomFeed.excerptLimit + 1 && long.count >= AtomFeed.excerptLimit / 2)
     }
 
-    @Test("excerpts are the rendered body's text, cut at a word boundary with an ellipsis", arguments: [
-        ("<p>one two three four</p>", 9, "one two…"),
-        ("one two three four", 7, "one two…"),
-        ("one two three four", 18, "one two three four"),
-        ("<h3>Title</h3>\n<p><em>one</em>  two</p>", 60, "Title one two"),
-        ("abcdefghijklmnop", 5, "abcde…"),
-        ("a bcdefghijklmnop", 6, "a bcde…"),
-        ("这是一个没有空格的很长的句子", 5, "这是一个没…"),
-        // Entities are decoded, inline markup joins its text, blocks and line breaks separate it.
-        ("<p>a &amp; b &lt;c&gt; &quot;d&quot; &#39;e&#39; &#x263A;</p>", 60, "a & b <c> \"d\" 'e' ☺"),
-        ("<p>un<em>believ</em>able</p><p>next<br>line</p>", 60, "unbelievable next line"),
-        // A Discourse quote, as its sanitised HTML: no markup leaks into a breadcrumb.
-        ("<aside class=\"quote no-group\" data-username=\"sam\"><blockquote><p>If they are not happy</p></blockquote></aside><p>reply</p>", 60,
-         "If they are not happy reply"),
-    ])
+    @Test(
+        "excerpts are the rendered body's text, cut at a word boundary with an ellipsis",
+        arguments: [
+            ("<p>one two three four</p>", 9, "one two…"),
+            ("one two three four", 7, "one two…"),
+            ("one two three four", 18, "one two three four"),
+            ("<h3>Title</h3>\n<p><em>one</em>  two</p>", 60, "Title one two"),
+            ("abcdefghijklmnop", 5, "abcde…"),
+            ("a bcdefghijklmnop", 6, "a bcde…"),
+            ("这是一个没有空格的很长的句子", 5, "这是一个没…"),
+            // Entities are decoded, inline markup joins its text, blocks and line breaks separate it.
+            ("<p>a &amp; b &lt;c&gt; &quot;d&quot; &#39;e&#39; &#x263A;</p>", 60, "a & b <c> \"d\" 'e' ☺"),
+            ("<p>un<em>believ</em>able</p><p>next<br>line</p>", 60, "unbelievable next line"),
+            // A Discourse quote, as its sanitised HTML: no markup leaks into a breadcrumb.
+            (
+                "<aside class=\"quote no-group\" data-username=\"sam\"><blockquote><p>If they are not happy</p></blockquote></aside><p>reply</p>", 60,
+                "If they are not happy reply"
+            ),
+        ])
     func cut(_ body: String, _ limit: Int, _ expected: String) {
         #expect(PageNavigation.excerpt(HTML(trusted: body), limit: limit) == expected)
     }
@@ -60,15 +67,18 @@ struct FeedsTests {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(n))
         }
-        let pieces = ["<p>", "</p>", "<em>", "</em>", "<br>", "<a href=\"x\">", "</a>", "<STRONG>", "<h3>", "<Ünïcode>", "<", ">", "&amp;", "&lt;",
-                      "&#x263A;", "&#39;", "&nbsp;", "&bogus;", "&", ";", " ", "  ", "\n", "\t", "\u{00A0}", "\u{3000}", "\u{2003}", "word",
-                      "longerword", "这是", "一个", "é", "😀", "x", "<code>", "</code>", "<blockquote>", "&#1234567;", "&#x;"]
+        let pieces = [
+            "<p>", "</p>", "<em>", "</em>", "<br>", "<a href=\"x\">", "</a>", "<STRONG>", "<h3>", "<Ünïcode>", "<", ">", "&amp;", "&lt;",
+            "&#x263A;", "&#39;", "&nbsp;", "&bogus;", "&", ";", " ", "  ", "\n", "\t", "\u{00A0}", "\u{3000}", "\u{2003}", "word",
+            "longerword", "这是", "一个", "é", "😀", "x", "<code>", "</code>", "<blockquote>", "&#1234567;", "&#x;",
+        ]
         for round in 0..<3_000 {
             var body = ""
             for _ in 0..<next(40) { body += pieces[next(pieces.count)] }
             let limit = [1, 2, 5, 9, 20, 60, 1_000][round % 7]
-            #expect(PageNavigation.excerpt(HTML(trusted: body), limit: limit) == ReferenceExcerpt.reference(HTML(trusted: body), limit: limit),
-                    "\(body.debugDescription) at \(limit)")
+            #expect(
+                PageNavigation.excerpt(HTML(trusted: body), limit: limit) == ReferenceExcerpt.reference(HTML(trusted: body), limit: limit),
+                "\(body.debugDescription) at \(limit)")
         }
         // Runs of ASCII words with single spaces, which go in whole while they fit: cut before,
         // inside and after each word, with a tag, an entity or a double space now and then.
@@ -82,8 +92,9 @@ struct FeedsTests {
                 body += words[next(words.count)]
             }
             let limit = 1 + (round % 3 == 0 ? next(12) : next(body.unicodeScalars.count + 4))
-            #expect(PageNavigation.excerpt(HTML(trusted: body), limit: limit) == ReferenceExcerpt.reference(HTML(trusted: body), limit: limit),
-                    "\(body.debugDescription) at \(limit)")
+            #expect(
+                PageNavigation.excerpt(HTML(trusted: body), limit: limit) == ReferenceExcerpt.reference(HTML(trusted: body), limit: limit),
+                "\(body.debugDescription) at \(limit)")
         }
         // Past the cap on work: 64 × limit + 4096 scalars of markup, then text.
         let long = String(repeating: "<b>", count: 1_500) + "text after"
@@ -165,9 +176,11 @@ enum ReferenceExcerpt {
                 var j = i + 1
                 if j < scalars.count && scalars[j] == "/" { j += 1 }
                 var name = ""
-                while j < scalars.count, scalars[j].value < 0x80
+                while j < scalars.count,
+                    scalars[j].value < 0x80
                         ? (("a"..."z").contains(scalars[j]) || ("A"..."Z").contains(scalars[j]) || ("0"..."9").contains(scalars[j]))
-                        : scalars[j].properties.isAlphabetic {
+                        : scalars[j].properties.isAlphabetic
+                {
                     name.unicodeScalars.append(scalars[j])
                     j += 1
                 }
@@ -189,8 +202,10 @@ enum ReferenceExcerpt {
         return String(out)
     }
 
-    static let inline: Set<String> = ["a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
-                                      "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time"]
+    static let inline: Set<String> = [
+        "a", "abbr", "b", "bdi", "cite", "code", "del", "em", "i", "kbd", "mark", "q",
+        "s", "samp", "small", "span", "strong", "sub", "sup", "u", "ins", "time",
+    ]
 
     static func entity(_ scalars: [Unicode.Scalar], _ i: Int) -> (Unicode.Scalar, Int)? {
         var j = i + 1

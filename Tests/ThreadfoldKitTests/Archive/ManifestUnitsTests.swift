@@ -1,22 +1,26 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Manifest units")
 struct ManifestUnitsTests {
     static func summary(_ n: Int, pages: [String] = [""], orders: [String] = ["oldest"]) -> ThreadSummary {
-        ThreadSummary(id: "i\(n)", path: "t/thread-i\(n)", title: "Thread \(n)", author: "u", url: nil, lang: nil, category: nil, tags: [],
-                      created: ThreadSummary.TimePoint(Timestamp(milliseconds: Int64(n) * 1000)),
-                      stats: .init(comments: n, participants: 1, topLevel: 1, levels: 1, depthHistogram: [n], firstActivity: nil,
-                                   lastActivity: nil, unarchived: 0),
-                      layout: "nested", pages: pages, orders: orders)
+        ThreadSummary(
+            id: "i\(n)", path: "t/thread-i\(n)", title: "Thread \(n)", author: "u", url: nil, lang: nil, category: nil, tags: [],
+            created: ThreadSummary.TimePoint(Timestamp(milliseconds: Int64(n) * 1000)),
+            stats: .init(
+                comments: n, participants: 1, topLevel: 1, levels: 1, depthHistogram: [n], firstActivity: nil,
+                lastActivity: nil, unarchived: 0),
+            layout: "nested", pages: pages, orders: orders)
     }
 
     static func unit(_ threads: [ThreadSummary], files: [String]? = nil, warnings: Int = 0) -> Manifest.Unit {
         let files = files ?? Manifest.files(of: threads)
-        return Manifest.Unit(hash: ContentHash.hex(UInt64(threads.count) &* 0x9E37_79B9_7F4A_7C15), threads: threads, files: files,
-                             warnings: (0..<warnings).map { InputError(file: "RC.zst", line: $0 + 1, message: "left out", severity: .warning) },
-                             comments: threads.reduce(0) { $0 + $1.stats.comments },
-                             stamps: files.indices.map { FileStamp(inode: UInt64($0) + 7, size: Int64($0), mtime: -Int64($0), ctime: Int64($0) * 3, hash: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) })
+        return Manifest.Unit(
+            hash: ContentHash.hex(UInt64(threads.count) &* 0x9E37_79B9_7F4A_7C15), threads: threads, files: files,
+            warnings: (0..<warnings).map { InputError(file: "RC.zst", line: $0 + 1, message: "left out", severity: .warning) },
+            comments: threads.reduce(0) { $0 + $1.stats.comments },
+            stamps: files.indices.map { FileStamp(inode: UInt64($0) + 7, size: Int64($0), mtime: -Int64($0), ctime: Int64($0) * 3, hash: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) })
     }
 
     /// Units whose files follow from their summaries, add compressed siblings, or are listed.
@@ -25,10 +29,12 @@ struct ManifestUnitsTests {
         let siblings = Manifest.files(of: two).flatMap { file in
             file.hasSuffix("thread.json") ? [file] : file.hasSuffix("atom.xml") ? [file, file + ".gz", file + ".br"] : [file, file + ".br"]
         }
-        return [(ContentHash.hex(9), unit([summary(1)], warnings: 2)),
-                (ContentHash.hex(3), unit(two, files: siblings)),
-                (ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF), unit([summary(4)], files: ["t/thread-i4/index.html", "t/evil/x"], warnings: 1)),
-                (ContentHash.hex(5), unit([]))]
+        return [
+            (ContentHash.hex(9), unit([summary(1)], warnings: 2)),
+            (ContentHash.hex(3), unit(two, files: siblings)),
+            (ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF), unit([summary(4)], files: ["t/thread-i4/index.html", "t/evil/x"], warnings: 1)),
+            (ContentHash.hex(5), unit([])),
+        ]
     }()
 
     static func same(_ a: (key: String, unit: Manifest.Unit), _ b: (key: String, unit: Manifest.Unit)) -> Bool {

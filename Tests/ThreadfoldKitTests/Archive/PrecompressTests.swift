@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// Builds with `precompress`: `.gz` and `.br` siblings beside every HTML, XML, JSON, CSS and JS
@@ -12,8 +13,9 @@ struct PrecompressTests {
     func tenThreads(_ folder: URL) throws -> (input: URL, options: ArchiveOptions) {
         let input = folder.appendingPathComponent("in")
         for i in 0..<10 {
-            try ArchiveFixture.write(ArchiveFixture.thread(id: "n\(i)", day: i * 20, chain: i == 4 ? 12 : 0, category: ["Help", "Meta", "Off-topic"][i % 3]),
-                                     "n\(i).json", in: input)
+            try ArchiveFixture.write(
+                ArchiveFixture.thread(id: "n\(i)", day: i * 20, chain: i == 4 ? 12 : 0, category: ["Help", "Meta", "Off-topic"][i % 3]),
+                "n\(i).json", in: input)
         }
         var options = ArchiveOptions()
         options.sections = .category
@@ -24,10 +26,13 @@ struct PrecompressTests {
         return (input, options)
     }
 
-    func build(_ inputs: [String], in folder: URL, site: String = "site", options: ArchiveOptions, precompress: Bool = true,
-               incremental: Bool = false, shard: Shard? = nil, resources: ResourceStore = ResourceStore()) throws -> ArchiveBuilder.Report {
-        var builder = ArchiveBuilder(units: try ArchiveInput.units(inputs, readStandardInput: { [] }),
-                                     output: folder.appendingPathComponent(site), options: options, resources: resources, jobs: 2)
+    func build(
+        _ inputs: [String], in folder: URL, site: String = "site", options: ArchiveOptions, precompress: Bool = true,
+        incremental: Bool = false, shard: Shard? = nil, resources: ResourceStore = ResourceStore()
+    ) throws -> ArchiveBuilder.Report {
+        var builder = ArchiveBuilder(
+            units: try ArchiveInput.units(inputs, readStandardInput: { [] }),
+            output: folder.appendingPathComponent(site), options: options, resources: resources, jobs: 2)
         builder.precompress = precompress
         builder.incremental = incremental
         builder.shard = shard
@@ -54,8 +59,9 @@ struct PrecompressTests {
         files.keys.filter { $0.hasSuffix(".gz") || $0.hasSuffix(".br") }.sorted()
     }
 
-    @Test("every HTML, XML, JSON, CSS and JS file has a .gz and a .br that decode to it; two builds give byte-identical siblings",
-          .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
+    @Test(
+        "every HTML, XML, JSON, CSS and JS file has a .gz and a .br that decode to it; two builds give byte-identical siblings",
+        .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
     func siblings() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -63,8 +69,10 @@ struct PrecompressTests {
         let report = try build([input.path], in: folder, options: options)
         let site = folder.appendingPathComponent("site")
         let files = ArchiveFixture.files(site)
-        for path in ["index.html", "atom.xml", "sitemap.xml", "threadfold.css", "threadfold.js", "t/thread-n4-n4/index.html",
-                     "t/thread-n4-n4/top/index.html", "t/thread-n4-n4/thread.json", "t/thread-n4-n4/atom.xml"] {
+        for path in [
+            "index.html", "atom.xml", "sitemap.xml", "threadfold.css", "threadfold.js", "t/thread-n4-n4/index.html",
+            "t/thread-n4-n4/top/index.html", "t/thread-n4-n4/thread.json", "t/thread-n4-n4/atom.xml",
+        ] {
             #expect(files[path] != nil && files[path + ".gz"] != nil && files[path + ".br"] != nil, "\(path)")
         }
         #expect(files.keys.contains { $0.hasPrefix("t/thread-n4-n4/c-") && $0.hasSuffix("/index.html.br") }, "branch pages too")
@@ -89,8 +97,9 @@ struct PrecompressTests {
         #expect(plain == files.filter { !$0.key.hasSuffix(".gz") && !$0.key.hasSuffix(".br") })
     }
 
-    @Test("incremental builds keep siblings in step: kept with unchanged pages, renewed with changed ones, gone with removed ones and with the option",
-          .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
+    @Test(
+        "incremental builds keep siblings in step: kept with unchanged pages, renewed with changed ones, gone with removed ones and with the option",
+        .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
     func incremental() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -193,8 +202,9 @@ struct PrecompressTests {
         let path = try ArchiveFixture.write(ArchiveFixture.thread(id: "a"), "a.json", in: folder)
         let assets = folder.appendingPathComponent("assets")
         try ArchiveFixture.write("not the compressed stylesheet", "threadfold.css.gz", in: assets)
-        var builder = ArchiveBuilder(units: try ArchiveInput.units([path], readStandardInput: { [] }), output: folder.appendingPathComponent("site"),
-                                     options: ArchiveOptions(), resources: ResourceStore(assetsDirectory: assets.path), jobs: 1)
+        var builder = ArchiveBuilder(
+            units: try ArchiveInput.units([path], readStandardInput: { [] }), output: folder.appendingPathComponent("site"),
+            options: ArchiveOptions(), resources: ResourceStore(assetsDirectory: assets.path), jobs: 1)
         builder.precompress = true
         let report = try builder.run()
         #expect(!report.published)

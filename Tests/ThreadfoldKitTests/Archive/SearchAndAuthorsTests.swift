@@ -1,17 +1,20 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Search and author pages")
 struct SearchAndAuthorsTests {
     static func summary(_ i: Int, title: String? = nil, author: String? = "u", posts: [ThreadSummary.Post] = []) -> ThreadSummary {
-        ThreadSummary(id: "i\(i)", path: "t/thread-i\(i)", title: title ?? "Thread \(i)", author: author, url: nil, lang: nil,
-                      category: i % 2 == 0 ? "Even" : nil, tags: i % 3 == 0 ? ["three"] : [],
-                      created: ThreadSummary.TimePoint(Timestamp(milliseconds: Int64(i) * 86_400_000)),
-                      stats: .init(comments: i, participants: 1, topLevel: 1, levels: 1, depthHistogram: [1], firstActivity: nil,
-                                   lastActivity: nil, unarchived: 0),
-                      layout: "nested", pages: ["", "2"], orders: ["oldest"], posts: posts)
+        ThreadSummary(
+            id: "i\(i)", path: "t/thread-i\(i)", title: title ?? "Thread \(i)", author: author, url: nil, lang: nil,
+            category: i % 2 == 0 ? "Even" : nil, tags: i % 3 == 0 ? ["three"] : [],
+            created: ThreadSummary.TimePoint(Timestamp(milliseconds: Int64(i) * 86_400_000)),
+            stats: .init(
+                comments: i, participants: 1, topLevel: 1, levels: 1, depthHistogram: [1], firstActivity: nil,
+                lastActivity: nil, unarchived: 0),
+            layout: "nested", pages: ["", "2"], orders: ["oldest"], posts: posts)
     }
 
     /// The rows of one chunk, read back as JSON.
@@ -73,8 +76,10 @@ struct SearchAndAuthorsTests {
         let p = { (author: String, ms: Int64?) in
             ThreadSummary.Post(author: author, page: 1, anchor: "c-x", created: ms.map { ThreadSummary.TimePoint(Timestamp(milliseconds: $0)) }, excerpt: "e")
         }
-        let summaries = [Self.summary(1, author: "ann", posts: [p("Ann", 5), p("ann", nil), p("ann", 9 * 86_400_000)]),
-                         Self.summary(2, author: nil, posts: [p("ann", 2 * 86_400_000)])]
+        let summaries = [
+            Self.summary(1, author: "ann", posts: [p("Ann", 5), p("ann", nil), p("ann", 9 * 86_400_000)]),
+            Self.summary(2, author: nil, posts: [p("ann", 2 * 86_400_000)]),
+        ]
         let pages = AuthorPages(summaries)
         #expect(pages.authors.map(\.name).sorted() == ["Ann", "ann"])
         let ann = pages.authors.first { $0.name == "ann" }!
@@ -90,14 +95,17 @@ struct SearchAndAuthorsTests {
         let summary = Self.summary(3, posts: [post])
         #expect(try ThreadSummary.decode(summary.encoded(), file: "thread.json") == summary)
         #expect(!String(decoding: Self.summary(3).encoded(), as: UTF8.self).contains("posts"), "no posts, no key")
-        for bad in [ThreadSummary.Post(author: "a", page: 2, anchor: "c-1", created: nil, excerpt: ""),
-                    ThreadSummary.Post(author: "a", page: 0, anchor: "c-1\"><script>", created: nil, excerpt: ""),
-                    ThreadSummary.Post(author: "", page: 0, anchor: "c-1", created: nil, excerpt: "")] {
+        for bad in [
+            ThreadSummary.Post(author: "a", page: 2, anchor: "c-1", created: nil, excerpt: ""),
+            ThreadSummary.Post(author: "a", page: 0, anchor: "c-1\"><script>", created: nil, excerpt: ""),
+            ThreadSummary.Post(author: "", page: 0, anchor: "c-1", created: nil, excerpt: ""),
+        ] {
             #expect(throws: InputErrors.self) { try ThreadSummary.decode(Self.summary(3, posts: [bad]).encoded(), file: "thread.json") }
         }
     }
 
-    static let people = #"{"id": "people", "title": "People", "author": "Ann", "created_at": 1700000000, "comments": [{"id": "p1", "author": "ann", "body": "lower *case*", "created_at": 1700000100}, {"id": "p2", "parent_id": "p1", "author": "Ann", "body": "upper case", "created_at": 1700000200}, {"id": "p3", "author": "[deleted]", "deleted": true, "body": "", "created_at": 1700000300}, {"id": "p4", "body": "nobody wrote this", "created_at": 1700000400}, {"id": "p5", "parent_id": "p3", "author": "ann", "body": "under a deleted one", "created_at": 1700000500}]}"#
+    static let people =
+        #"{"id": "people", "title": "People", "author": "Ann", "created_at": 1700000000, "comments": [{"id": "p1", "author": "ann", "body": "lower *case*", "created_at": 1700000100}, {"id": "p2", "parent_id": "p1", "author": "Ann", "body": "upper case", "created_at": 1700000200}, {"id": "p3", "author": "[deleted]", "deleted": true, "body": "", "created_at": 1700000300}, {"id": "p4", "body": "nobody wrote this", "created_at": 1700000400}, {"id": "p5", "parent_id": "p3", "author": "ann", "body": "under a deleted one", "created_at": 1700000500}]}"#
 
     @Test("author pages: one per participant with their threads and comments, newest first, paginated, linked from names")
     func authorPages() throws {
@@ -139,8 +147,9 @@ struct SearchAndAuthorsTests {
         // A site title of its own is shown beside the link.
         options.title = "Town <forum>"
         #expect(try ArchiveFixture.build([input.path], in: folder, site: "titled", options: options).published)
-        #expect(ArchiveFixture.text(folder.appendingPathComponent("titled"), "u/\(ann)/index.html")
-            .contains(#"<p class="tf-site-title"><bdi>Town &lt;forum&gt;</bdi></p>"#))
+        #expect(
+            ArchiveFixture.text(folder.appendingPathComponent("titled"), "u/\(ann)/index.html")
+                .contains(#"<p class="tf-site-title"><bdi>Town &lt;forum&gt;</bdi></p>"#))
         // Without --authors: no pages, no links.
         let plain = try ArchiveFixture.build([input.path], in: folder, site: "plain")
         #expect(plain.published)
@@ -168,8 +177,9 @@ struct SearchAndAuthorsTests {
         for k in 1...2 {
             _ = try ArchiveFixture.build([input.path], in: folder, site: "shard-\(k)", options: options, shard: Shard(index: k, count: 2))
         }
-        let merge = ArchiveMerge(shards: (1...2).map { folder.appendingPathComponent("shard-\($0)").path },
-                                 output: folder.appendingPathComponent("merged"), options: options)
+        let merge = ArchiveMerge(
+            shards: (1...2).map { folder.appendingPathComponent("shard-\($0)").path },
+            output: folder.appendingPathComponent("merged"), options: options)
         #expect(try merge.run().published)
         #expect(ArchiveFixture.files(folder.appendingPathComponent("merged")) == whole)
     }
@@ -185,8 +195,9 @@ struct SearchAndAuthorsTests {
         options.search = .titles
         for round in 0..<3 {
             let title = "Renamed \(round)"
-            try ArchiveFixture.write(Self.people.replacingOccurrences(of: #""title": "People""#, with: #""title": "\#(title)""#)
-                                        .replacingOccurrences(of: #""author": "ann""#, with: #""author": "ann\#(round)""#), "people.json", in: input)
+            try ArchiveFixture.write(
+                Self.people.replacingOccurrences(of: #""title": "People""#, with: #""title": "\#(title)""#)
+                    .replacingOccurrences(of: #""author": "ann""#, with: #""author": "ann\#(round)""#), "people.json", in: input)
             let report = try ArchiveFixture.build([input.path], in: folder, options: options, incremental: true)
             #expect(report.published)
             let site = folder.appendingPathComponent("site")
@@ -199,8 +210,9 @@ struct SearchAndAuthorsTests {
         }
     }
 
-    @Test("Pagefind runs on the staged site: its index is published with the pages, and kept right by incremental builds",
-          .enabled(if: ExternalTools.runs(when: Pagefind.command() != nil)))
+    @Test(
+        "Pagefind runs on the staged site: its index is published with the pages, and kept right by incremental builds",
+        .enabled(if: ExternalTools.runs(when: Pagefind.command() != nil)))
     func pagefind() throws {
         try #require(Pagefind.command() != nil, "Pagefind is missing: \(Pagefind.install)")
         let folder = try ArchiveFixture.folder()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 /// The map as it was, in dictionaries: what `StoryMap` must answer, call for call.
@@ -24,8 +25,14 @@ private struct ReferenceStoryMap {
         var current = id
         var root: Int64
         while true {
-            if let known = story[current] { root = known; break }
-            guard seen.insert(current).inserted, let parent = waiting[current] else { root = current; break }
+            if let known = story[current] {
+                root = known
+                break
+            }
+            guard seen.insert(current).inserted, let parent = waiting[current] else {
+                root = current
+                break
+            }
             chain.append(current)
             current = parent
         }
@@ -40,8 +47,10 @@ struct StoryMapTests {
 
     /// Runs `items` through both maps as `DumpPartition` does (placed, or deferred and resolved
     /// at the end), then resolves every id and `extra` ones; every answer must agree.
-    func agree(_ items: [Item], extra: [Int64] = [], map: StoryMap = StoryMap(),
-               sourceLocation: SourceLocation = #_sourceLocation) -> StoryMap {
+    func agree(
+        _ items: [Item], extra: [Int64] = [], map: StoryMap = StoryMap(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> StoryMap {
         var map = map
         var reference = ReferenceStoryMap()
         var deferred: [Int64] = []
@@ -126,8 +135,10 @@ struct StoryMapTests {
 
     @Test("hostile ids: Int64.min and max, ids 2^40 apart, negatives, page edges")
     func hostile() {
-        var items: [Item] = [(.min, nil), (.max, .min), (.max - 1, .max), (.min + 1, .max - 1), (0, nil), (-1, 0), (4_095, -1),
-                             (4_096, 4_095), (-4_096, 4_096), (-4_097, -4_096), (.min, .max), (Int64(1) << 62, nil)]
+        var items: [Item] = [
+            (.min, nil), (.max, .min), (.max - 1, .max), (.min + 1, .max - 1), (0, nil), (-1, 0), (4_095, -1),
+            (4_096, 4_095), (-4_096, 4_096), (-4_097, -4_096), (.min, .max), (Int64(1) << 62, nil),
+        ]
         for n in 1...2_000 as ClosedRange<Int64> {
             items.append((n << 40, n == 1 ? nil : (n - 1) << 40))
             items.append((-(n << 40) + 7, n << 40))
@@ -204,8 +215,9 @@ struct StoryMapTests {
 
     /// What the map costs an item: dense ids (a real site's, mostly consecutive) go in pages of
     /// 4,096 at 4 bytes each plus the page's share; ids too sparse for pages go to the flat table.
-    @Test("1,000,000 dense ids take about 5 bytes an item, all in pages; 1,000,000 sparse ids go to the table at under 32 bytes an item",
-          arguments: [("dense", 10, 6.0), ("sparse", 11, 32.0)])
+    @Test(
+        "1,000,000 dense ids take about 5 bytes an item, all in pages; 1,000,000 sparse ids go to the table at under 32 bytes an item",
+        arguments: [("dense", 10, 6.0), ("sparse", 11, 32.0)])
     func bytesPerItem(_ name: String, _ seed: UInt64, _ most: Double) {
         let items = name == "dense" ? Self.dense(1_000_000, seed: seed) : Self.sparse(1_000_000, seed: seed)
         var map = StoryMap()

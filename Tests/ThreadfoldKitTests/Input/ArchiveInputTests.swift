@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Archive input")
@@ -48,14 +49,17 @@ struct ArchiveInputTests {
         // A site named as the input is refused by name.
         let refused = ArchiveInput.listFolder(input.appendingPathComponent("site").path, filter: marked)
         #expect(refused.files.isEmpty)
-        #expect(refused.errors.map(\.description) == ["\(input.path)/site: error: is a folder Threadfold wrote (it holds .threadfold); expected a folder of inputs, which skips such folders inside it"])
+        #expect(
+            refused.errors.map(\.description) == ["\(input.path)/site: error: is a folder Threadfold wrote (it holds .threadfold); expected a folder of inputs, which skips such folders inside it"])
     }
 
     @Test("--exclude globs: a name at any depth, a path below the folder given, ** for any folders, a trailing / for folders only")
     func excludeGlobs() throws {
         let folder = try ArchiveFixture.folder()
-        for name in ["a.json", "a.bak.json", "drafts/d.json", "2019/x.json", "2019/deep/y.json", "2020/x.json",
-                     "2020/old/z.json", "k/l/old/w.json", "old.json"] {
+        for name in [
+            "a.json", "a.bak.json", "drafts/d.json", "2019/x.json", "2019/deep/y.json", "2020/x.json",
+            "2020/old/z.json", "k/l/old/w.json", "old.json",
+        ] {
             try ArchiveFixture.write(ArchiveFixture.thread(id: "x"), name, in: folder)
         }
         func without(_ patterns: String...) throws -> [String] {
@@ -157,9 +161,11 @@ struct ArchiveInputTests {
     func firstLine() throws {
         let folder = try ArchiveFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let texts = ["", "\n", " \t\r\n", "{}", "{}\n", "\n\n  \n{\"a\": 1}\r\n{}", "\r\n x \n", "a\nb", String(repeating: "y", count: 70) + "\nz",
-                     "\n" + String(repeating: "w", count: 65) + "\n",
-                     String(repeating: "e", count: 64), String(repeating: "e", count: 64) + "\n", String(repeating: " ", count: 70) + "\nx\n"]
+        let texts = [
+            "", "\n", " \t\r\n", "{}", "{}\n", "\n\n  \n{\"a\": 1}\r\n{}", "\r\n x \n", "a\nb", String(repeating: "y", count: 70) + "\nz",
+            "\n" + String(repeating: "w", count: 65) + "\n",
+            String(repeating: "e", count: 64), String(repeating: "e", count: 64) + "\n", String(repeating: " ", count: 70) + "\nx\n",
+        ]
         for (k, text) in texts.enumerated() {
             let path = try ArchiveFixture.write(text, "f\(k).txt", in: folder)
             // A line limit of 64 bytes: lines of 65 and 70 bytes (one of them blank) are over it, one of 64 is not.
@@ -271,7 +277,9 @@ struct ArchiveInputTests {
             _ = try ArchiveInput.fileUnits(path, linesAreThreads: nil, maxLineBytes: limit)
             Issue.record("accepted")
         } catch {
-            #expect(error.description == "\(path):2:1: error: line 2 is \(long.utf8.count) bytes long; expected at most 1000 bytes per line of JSON Lines of threads (a thread that large belongs in a file of its own)")
+            #expect(
+                error.description
+                    == "\(path):2:1: error: line 2 is \(long.utf8.count) bytes long; expected at most 1000 bytes per line of JSON Lines of threads (a thread that large belongs in a file of its own)")
         }
         // A first line too long to look at, with lines after it: still JSON Lines, still an error.
         let first = try ArchiveFixture.write([long, ArchiveFixture.thread(id: "c", comments: 1)].joined(separator: "\n"), "first.jsonl", in: folder)
@@ -285,8 +293,9 @@ struct ArchiveInputTests {
         #expect(InputLimits.maxLineBytes == 64 << 20)
     }
 
-    @Test("a document of many threads is a unit per thread: built in parallel, rebuilt one thread at a time, messages at the document's own line, column and path",
-          arguments: [true, false])
+    @Test(
+        "a document of many threads is a unit per thread: built in parallel, rebuilt one thread at a time, messages at the document's own line, column and path",
+        arguments: [true, false])
     func documentOfThreads(_ wrapped: Bool) throws {
         let folder = try ArchiveFixture.folder()
         let threads = (0..<6).map { ArchiveFixture.thread(id: "d\($0)", day: $0) }

@@ -1,23 +1,27 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Compressed input")
 struct CompressionTests {
     static var plain: [UInt8] { ResourceStore.exampleThread }
 
-    @Test("a zstd file with a 2 GiB window (zstd --long=31, as dumps are) and a gzip file decode to the original bytes",
-          arguments: ["compressed/thread.json.zst", "compressed/thread.json.gz"])
+    @Test(
+        "a zstd file with a 2 GiB window (zstd --long=31, as dumps are) and a gzip file decode to the original bytes",
+        arguments: ["compressed/thread.json.zst", "compressed/thread.json.gz"])
     func decodes(_ path: String) throws {
         let bytes = try TestData.bytes(path)
         #expect(Compression.detect(bytes) != nil)
         #expect(try Compression.decoded(bytes, display: path) == Self.plain)
     }
 
-    @Test("a stream whose output fills the decoder's buffer exactly as it ends is whole, not cut short", arguments: [
-        ("compressed/zeros-128k.zst", 131_072), ("compressed/zeros-256k.gz", 262_144),
-    ])
+    @Test(
+        "a stream whose output fills the decoder's buffer exactly as it ends is whole, not cut short",
+        arguments: [
+            ("compressed/zeros-128k.zst", 131_072), ("compressed/zeros-256k.gz", 262_144),
+        ])
     func exactBuffer(_ path: String, _ size: Int) throws {
         let bytes = try TestData.bytes(path)
         #expect(try Compression.decoded(bytes, display: path) == [UInt8](repeating: 0, count: size))
@@ -30,10 +34,12 @@ struct CompressionTests {
         #expect(try Compression.decoded(bytes + bytes + bytes, display: path) == Self.plain + Self.plain + Self.plain)
     }
 
-    @Test("a file cut short is an error saying so, with the compressed bytes read", arguments: [
-        ("compressed/thread.json.zst", "ends in the middle of a zstd frame, after"),
-        ("compressed/thread.json.gz", "ends in the middle of a gzip member, after"),
-    ])
+    @Test(
+        "a file cut short is an error saying so, with the compressed bytes read",
+        arguments: [
+            ("compressed/thread.json.zst", "ends in the middle of a zstd frame, after"),
+            ("compressed/thread.json.gz", "ends in the middle of a gzip member, after"),
+        ])
     func truncated(_ path: String, _ message: String) throws {
         let bytes = try TestData.bytes(path)
         for cut in [bytes.count - 1, bytes.count / 2, 6] {
@@ -43,10 +49,12 @@ struct CompressionTests {
         }
     }
 
-    @Test("corrupt data is an error naming the compressed byte offset", arguments: [
-        ("compressed/thread.json.zst", "is not valid zstd data in the frame at compressed bytes 0 to "),
-        ("compressed/thread.json.gz", "is not valid gzip data at compressed byte "),
-    ])
+    @Test(
+        "corrupt data is an error naming the compressed byte offset",
+        arguments: [
+            ("compressed/thread.json.zst", "is not valid zstd data in the frame at compressed bytes 0 to "),
+            ("compressed/thread.json.gz", "is not valid gzip data at compressed byte "),
+        ])
     func corrupt(_ path: String, _ message: String) throws {
         var bytes = try TestData.bytes(path)
         for i in 12..<40 { bytes[i] ^= 0x5A }
@@ -119,10 +127,12 @@ struct CompressionTests {
         var out = 0
         let error = try #require(throws: InputError.self) {
             var sent = false
-            try Zstd.decode(display: "x.zst", windowLog: 27, next: { () throws(InputError) -> ArraySlice<UInt8>? in
-                defer { sent = true }
-                return sent ? nil : frame[...]
-            }, write: { out += $0.count })
+            try Zstd.decode(
+                display: "x.zst", windowLog: 27,
+                next: { () throws(InputError) -> ArraySlice<UInt8>? in
+                    defer { sent = true }
+                    return sent ? nil : frame[...]
+                }, write: { out += $0.count })
         }
         #expect(error.message == "is a zstd stream whose frame at compressed byte 0 asks for a window larger than 128 MiB; expected a window of at most 128 MiB")
         #expect(error.hint == .windowLimit && out == 0)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Dump forms and line streams")
@@ -27,11 +28,15 @@ struct DumpFormTests {
     @Test("the skim before the parse rules out only lines that are no dump record, whatever the form asked for")
     func skimRulesOutOnlyNonRecords() throws {
         var lines = try ["dumps/RC_sample.jsonl", "dumps/RS_sample.jsonl"].flatMap { try TestData.bytes($0).split(separator: 0x0A).map { Array($0) } }
-        lines += try ["reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json", "lemmy-post/post.json",
-                      "github-issue/issue.json"].map { try TestData.bytes("fixtures/" + $0) }
-        lines += [#"{"id": 15, "type": "comment", "by": "sama", "parent": 1, "text": "x"}"#, #"{"id": 1, "type": "story", "author": "pg", "children": []}"#,
-                  #"{"id": "a", "name": "t3_a", "title": "T", "is_self": true}"#, #"{"title": "T", "permalink": "/r/x"}"#,
-                  #"{"\u006cink_id": "t3_a", "parent_id": "t3_a"}"#, #"{"id": 2, "kids": [3]}"#, "not json", "[1]"].map { Array($0.utf8) }
+        lines += try [
+            "reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json", "lemmy-post/post.json",
+            "github-issue/issue.json",
+        ].map { try TestData.bytes("fixtures/" + $0) }
+        lines += [
+            #"{"id": 15, "type": "comment", "by": "sama", "parent": 1, "text": "x"}"#, #"{"id": 1, "type": "story", "author": "pg", "children": []}"#,
+            #"{"id": "a", "name": "t3_a", "title": "T", "is_self": true}"#, #"{"title": "T", "permalink": "/r/x"}"#,
+            #"{"\u006cink_id": "t3_a", "parent_id": "t3_a"}"#, #"{"id": 2, "kids": [3]}"#, "not json", "[1]",
+        ].map { Array($0.utf8) }
         var reddit = ImportOptions(), hn = ImportOptions(), mapped = ImportOptions()
         reddit.format = .reddit
         hn.format = .hn

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// Hostile JSON, each case with its safe outcome: a clear located error, or a correct page.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// Which files are read and how much of them: regular files within the size limit, pipes named
@@ -74,11 +75,18 @@ struct InputFileTests {
         #expect(fd >= 0 && ftruncate(fd, off_t(InputLimits.maxDocumentBytes + 1)) == 0)
         close(fd)
         defer { unlink(path) }
-        let expected = "\(path): error: is 2147483647 bytes; expected at most 2147483646 bytes (2 GiB), the most Threadfold reads as one document (JSON Lines of threads are read a line at a time and may be larger)"
+        let expected =
+            "\(path): error: is 2147483647 bytes; expected at most 2147483646 bytes (2 GiB), the most Threadfold reads as one document (JSON Lines of threads are read a line at a time and may be larger)"
         let units = try ArchiveInput.units([path], readStandardInput: { [] })
         #expect(units.count == 1)
-        do { _ = try units[0].read(); Issue.record("read") } catch { #expect(error.description == expected) }
-        do { _ = try InputFile.read(path, display: path, streams: true); Issue.record("read") } catch { #expect(error.description == expected) }
+        do {
+            _ = try units[0].read()
+            Issue.record("read")
+        } catch { #expect(error.description == expected) }
+        do {
+            _ = try InputFile.read(path, display: path, streams: true)
+            Issue.record("read")
+        } catch { #expect(error.description == expected) }
     }
 
     @Test("streams stop at the limit: a pipe, and standard input's reader")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("JSON document")
@@ -55,9 +56,11 @@ struct JSONDocumentTests {
 
     @Test("integers read in place agree with the standard library's parse, at every length and at the limits")
     func integers() throws {
-        var texts = ["0", "-0", "7", "-7", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
-                     "-9223372036854775809", "99999999999999999999999", "123456789012345678", "-999999999999999999",
-                     "1000000000000000000", "1.5", "1e3", "-0.0"]
+        var texts = [
+            "0", "-0", "7", "-7", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "-9223372036854775809", "99999999999999999999999", "123456789012345678", "-999999999999999999",
+            "1000000000000000000", "1.5", "1e3", "-0.0",
+        ]
         var digits = ""
         for length in 1...20 {
             digits.append(Character(String(length % 10 == 0 ? 9 : length % 10)))
@@ -87,10 +90,10 @@ struct JSONDocumentTests {
     func recordMembers() throws {
         let keep = JSONMemberFilter(["id", "body", "a_name_longer_than_eight"])
         let text = #"""
-        [{"x": {"id": 1, "deep": [[{"body": 2}]]}, "id": "one", "skip": [1, "two", null],
-          "a_name_longer_than_eigh!": 0, "a_name_longer_than_eight": true, "b\u006fdy": "kept", "body": "b", "z": "", "id": "last"},
-         {}, ["id", {"skip": 1, "id": 2}], {"y": {}}, "s", {"body": {"id": {"deep": [1]}}}]
-        """#
+            [{"x": {"id": 1, "deep": [[{"body": 2}]]}, "id": "one", "skip": [1, "two", null],
+              "a_name_longer_than_eigh!": 0, "a_name_longer_than_eight": true, "b\u006fdy": "kept", "body": "b", "z": "", "id": "last"},
+             {}, ["id", {"skip": 1, "id": 2}], {"y": {}}, "s", {"body": {"id": {"deep": [1]}}}]
+            """#
         let doc = try JSONDocument(bytes: Array(text.utf8), records: keep)
         let all = try JSONDocument(bytes: Array(text.utf8))
         var records: [Int] = []
@@ -147,19 +150,21 @@ struct JSONDocumentTests {
         #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(text.utf8), depthLimit: 10) }
     }
 
-    @Test("syntax errors say what was found and expected, at the right place", arguments: [
-        ("{\"a\": 1,}", 1, 9, "found '}'; expected a member name in double quotes"),
-        ("[1, 2", 1, 6, "the file ends inside an array"),
-        ("{\"a\" 1}", 1, 6, "found '1'; expected ':' after the member name"),
-        ("[01]", 1, 2, "leading zero"),
-        ("\n  [tru]", 2, 4, "expected a JSON value"),
-        ("[\"a\u{1}\"]", 1, 4, "control character U+01"),
-        ("[\"\\x\"]", 1, 3, "found the escape '\\x'"),
-        ("[1] 2", 1, 5, "after the end of the document"),
-        ("", 1, 1, "the file is empty"),
-        ("[\"\\ud8\"]", 1, 3, "broken \\u escape"),
-        ("{\"a\": NaN}", 1, 7, "expected a JSON value"),
-    ])
+    @Test(
+        "syntax errors say what was found and expected, at the right place",
+        arguments: [
+            ("{\"a\": 1,}", 1, 9, "found '}'; expected a member name in double quotes"),
+            ("[1, 2", 1, 6, "the file ends inside an array"),
+            ("{\"a\" 1}", 1, 6, "found '1'; expected ':' after the member name"),
+            ("[01]", 1, 2, "leading zero"),
+            ("\n  [tru]", 2, 4, "expected a JSON value"),
+            ("[\"a\u{1}\"]", 1, 4, "control character U+01"),
+            ("[\"\\x\"]", 1, 3, "found the escape '\\x'"),
+            ("[1] 2", 1, 5, "after the end of the document"),
+            ("", 1, 1, "the file is empty"),
+            ("[\"\\ud8\"]", 1, 3, "broken \\u escape"),
+            ("{\"a\": NaN}", 1, 7, "expected a JSON value"),
+        ])
     func syntaxErrors(_ text: String, _ line: Int, _ column: Int, _ message: String) throws {
         let bytes = Array(text.utf8)
         let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
@@ -168,13 +173,15 @@ struct JSONDocumentTests {
         #expect(error.message.contains(message), "\(error.message)")
     }
 
-    @Test("invalid UTF-8 inside strings is an error naming the byte", arguments: [
-        [0x22, 0xC3, 0x28, 0x22] as [UInt8],       // bad continuation
-        [0x22, 0xED, 0xA0, 0x80, 0x22],            // encoded surrogate
-        [0x22, 0xC0, 0xAF, 0x22],                  // overlong
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],      // past U+10FFFF
-        [0x22, 0xE2, 0x82, 0x22],                  // truncated
-    ])
+    @Test(
+        "invalid UTF-8 inside strings is an error naming the byte",
+        arguments: [
+            [0x22, 0xC3, 0x28, 0x22] as [UInt8],  // bad continuation
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // past U+10FFFF
+            [0x22, 0xE2, 0x82, 0x22],  // truncated
+        ])
     func invalidUTF8(_ bytes: [UInt8]) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
         #expect(error.message.contains("invalid UTF-8"))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// `JSONScan` stands in for the parser in the partition pass: whatever it accepts, the parser
@@ -68,12 +69,14 @@ struct JSONScanTests {
         }
     }
 
-    @Test("the parser's refusals are the scan's", arguments: [
-        "", " ", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{,}", "{\"a\":1 \"b\":2}", "{\"a\":[1,]}", "{\"a\":[1 2]}",
-        "{\"a\":01}", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\":tru}", "{\"a\":True}", "{\"a\":nul}", "{\"a\":\"\\x\"}",
-        "{\"a\":\"\\u12G4\"}", "{\"a\":\"\u{1}\"}", "{\"a\":\"x}", "{\"a\":1}}", "{\"a\":1} x", "{\"a\":[}", "{\"a\":{]}",
-        "{\"link_id\":\"t3_x\"", "{\"link_id\" \"t3_x\"}", "{'link_id':'t3_x'}",
-    ])
+    @Test(
+        "the parser's refusals are the scan's",
+        arguments: [
+            "", " ", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{,}", "{\"a\":1 \"b\":2}", "{\"a\":[1,]}", "{\"a\":[1 2]}",
+            "{\"a\":01}", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\":tru}", "{\"a\":True}", "{\"a\":nul}", "{\"a\":\"\\x\"}",
+            "{\"a\":\"\\u12G4\"}", "{\"a\":\"\u{1}\"}", "{\"a\":\"x}", "{\"a\":1}}", "{\"a\":1} x", "{\"a\":[}", "{\"a\":{]}",
+            "{\"link_id\":\"t3_x\"", "{\"link_id\" \"t3_x\"}", "{'link_id':'t3_x'}",
+        ])
     func refusals(_ text: String) {
         #expect(!Self.agrees(Array(text.utf8)))
     }
@@ -93,13 +96,18 @@ struct JSONScanTests {
             #expect(value?.kind == kind, "\(text)")
         }
         // Not an object at the root, an escaped root name, nesting past the limit: refused, and read by the parser.
-        for text in ["[1]", "\"x\"", "5", "{\"link\\u005fid\":\"t3_a\"}", "{\"a\":\"b\",\"\\n\":1}",
-                     "{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit) + String(repeating: "]", count: JSONScan.depthLimit) + "}"] {
+        for text in [
+            "[1]", "\"x\"", "5", "{\"link\\u005fid\":\"t3_a\"}", "{\"a\":\"b\",\"\\n\":1}",
+            "{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit) + String(repeating: "]", count: JSONScan.depthLimit) + "}",
+        ] {
             #expect(Self.scan(Array(text.utf8)) == nil, "\(text)")
             #expect((try? JSONDocument(bytes: Array(text.utf8))) != nil)
         }
-        #expect(Self.agrees(Array(("{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit - 1)
-                                   + String(repeating: "]", count: JSONScan.depthLimit - 1) + "}").utf8)))
+        #expect(
+            Self.agrees(
+                Array(
+                    ("{\"a\":" + String(repeating: "[", count: JSONScan.depthLimit - 1)
+                        + String(repeating: "]", count: JSONScan.depthLimit - 1) + "}").utf8)))
     }
 
     /// `line` with one to three kinds of damage: a byte changed, removed or inserted, the line cut
@@ -156,8 +164,9 @@ struct JSONScanTests {
             return
         }
         for (k, name) in skimNames.enumerated() {
-            #expect(skimmed[k] == (document.member(document.root, name.description) != nil),
-                    "\(name) in \(String(decoding: bytes.prefix(300), as: UTF8.self))", sourceLocation: sourceLocation)
+            #expect(
+                skimmed[k] == (document.member(document.root, name.description) != nil),
+                "\(name) in \(String(decoding: bytes.prefix(300), as: UTF8.self))", sourceLocation: sourceLocation)
         }
     }
 
@@ -166,17 +175,21 @@ struct JSONScanTests {
         let lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
             .map { Array($0) }
         for line in lines { Self.skimAgrees(line) }
-        for fixture in ["reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json",
-                        "lemmy-post/post.json", "github-issue/issue.json"] {
+        for fixture in [
+            "reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json",
+            "lemmy-post/post.json", "github-issue/issue.json",
+        ] {
             Self.skimAgrees(try TestData.bytes("fixtures/" + fixture))
         }
-        for text in [#"{"a": {"id": 1, "title": "x"}, "b": ["id", {"link_id": 2}], "name": "n"}"#,
-                     #"{"body": "a \"quoted\" \\ \"id\": 1, {\"title\": 2}", "id": "\u0069d"}"#,
-                     #"{"\u0069d": 1}"#, #"{"": 0, "children": [], "type": null}"#, "\u{FEFF} \n{\"id\":1}\n", "{}", "[]", #""id""#,
-                     #"{"title": "x", "comments": [[[{"parent_id": ["]"]}]]]}"#,
-                     // Runs of backslashes before a quote: even ones end the string, odd ones escape the quote.
-                     #"{"body": "\\", "id": 1}"#, #"{"body": "x\\\", "title": 1", "name": 2}"#, #"{"body": "\\\\\\", "type": 3}"#,
-                     #"{"\\": 1, "id": 2}"#, #"{"a\\": 1, "title": 2}"#, #"{"body": "\"", "children": [], "link_id": "\\\""}"#] {
+        for text in [
+            #"{"a": {"id": 1, "title": "x"}, "b": ["id", {"link_id": 2}], "name": "n"}"#,
+            #"{"body": "a \"quoted\" \\ \"id\": 1, {\"title\": 2}", "id": "\u0069d"}"#,
+            #"{"\u0069d": 1}"#, #"{"": 0, "children": [], "type": null}"#, "\u{FEFF} \n{\"id\":1}\n", "{}", "[]", #""id""#,
+            #"{"title": "x", "comments": [[[{"parent_id": ["]"]}]]]}"#,
+            // Runs of backslashes before a quote: even ones end the string, odd ones escape the quote.
+            #"{"body": "\\", "id": 1}"#, #"{"body": "x\\\", "title": 1", "name": 2}"#, #"{"body": "\\\\\\", "type": 3}"#,
+            #"{"\\": 1, "id": 2}"#, #"{"a\\": 1, "title": 2}"#, #"{"body": "\"", "children": [], "link_id": "\\\""}"#,
+        ] {
             Self.skimAgrees(Array(text.utf8))
         }
         // Damaged lines: whatever the parser still accepts, the skim reads alike.
@@ -255,7 +268,8 @@ struct JSONScanTests {
         let filter = JSONMemberFilter(names)
         var blanks: [Range<Int>] = []
         guard case .object = bytes.withUnsafeBufferPointer({ JSONScan.rootMembers($0, named: ["link_id"], keeping: filter, blanks: &blanks) }),
-              let original = try? JSONDocument(bytes: bytes) else { return }
+            let original = try? JSONDocument(bytes: bytes)
+        else { return }
         var left = bytes
         var gaps: [JSONScan.Gap] = []
         let length = left.withUnsafeMutableBufferPointer { JSONScan.leaveOff($0, blanks: blanks, gaps: &gaps) }
@@ -296,9 +310,11 @@ struct JSONScanTests {
     }
 
     /// The members the Reddit importer reads of a dump record (`RedditImporter.dumpMembers`).
-    static let importerMembers = ["link_id", "parent_id", "id", "name", "link_title", "subreddit", "author", "body", "created_utc", "edited",
-                                  "score", "author_flair_text", "title", "selftext", "num_comments", "permalink", "is_self", "url",
-                                  "stickied", "locked", "over_18", "spoiler"]
+    static let importerMembers = [
+        "link_id", "parent_id", "id", "name", "link_title", "subreddit", "author", "body", "created_utc", "edited",
+        "score", "author_flair_text", "title", "selftext", "num_comments", "permalink", "is_self", "url",
+        "stickied", "locked", "over_18", "spoiler",
+    ]
 
     @Test("leaving members off a dump line keeps the others, where they were: the importer's members, every subset, damaged lines")
     func leavingOff() throws {
@@ -317,8 +333,11 @@ struct JSONScanTests {
             Self.leavesOff(line, keeping: Array(names.prefix(1)))
             Self.leavesOff(line, keeping: Array(names.suffix(1)))
         }
-        for text in [#"{"a":1,"b":2,"c":3}"#, #"{"b":"é😀日本","a":"ü","c":["ß",{"d":"ñ"}],"b":"\u00e9"}"#, "{\"c\":\"x\",\n\"b\":\"é\",\n\"a\":1}", "{ \"a\" : [1, {\"b\": 2}] ,\n \"b\":{} , \"c\":\"}\" }", #"{}"#, #"{"a":1}"#,
-                     #"{"b":1,"b":2,"a":3,"b":4}"#, "\u{FEFF}{\"x\":null,\"a\":true}  ", #"{"longer_than_eight":1,"longer_than_eighT":2,"":3}"#] {
+        for text in [
+            #"{"a":1,"b":2,"c":3}"#, #"{"b":"é😀日本","a":"ü","c":["ß",{"d":"ñ"}],"b":"\u00e9"}"#, "{\"c\":\"x\",\n\"b\":\"é\",\n\"a\":1}", "{ \"a\" : [1, {\"b\": 2}] ,\n \"b\":{} , \"c\":\"}\" }",
+            #"{}"#, #"{"a":1}"#,
+            #"{"b":1,"b":2,"a":3,"b":4}"#, "\u{FEFF}{\"x\":null,\"a\":true}  ", #"{"longer_than_eight":1,"longer_than_eighT":2,"":3}"#,
+        ] {
             for keeping in [["a"], ["b"], ["c"], ["a", "c"], ["b", "c"], [], ["longer_than_eight", ""], ["longer_than_eighT"]] {
                 Self.leavesOff(Array(text.utf8), keeping: keeping)
             }
@@ -330,13 +349,18 @@ struct JSONScanTests {
 
     /// `form`'s quick key of `bytes`, leaving off what its records' parse does not keep, as the
     /// partition pass reads it; a thread's key as its bytes.
-    static func leavingOff(_ form: DumpForm, _ bytes: inout [UInt8], blanks: inout [Range<Int>], gaps: inout [JSONScan.Gap])
-        -> (key: DumpForm.Key, length: Int)? {
+    static func leavingOff(
+        _ form: DumpForm, _ bytes: inout [UInt8], blanks: inout [Range<Int>], gaps: inout [JSONScan.Gap]
+    )
+        -> (key: DumpForm.Key, length: Int)?
+    {
         var keys: [UInt8] = [9, 9]  // a batch's keys before this line's
         let members = form.recordMembers
-        guard let quick = bytes.withUnsafeMutableBufferPointer({
-            form.quickKey(leavingOff: $0, keeping: members ?? .none, filtering: members != nil, blanks: &blanks, gaps: &gaps, keys: &keys)
-        }) else { return nil }
+        guard
+            let quick = bytes.withUnsafeMutableBufferPointer({
+                form.quickKey(leavingOff: $0, keeping: members ?? .none, filtering: members != nil, blanks: &blanks, gaps: &gaps, keys: &keys)
+            })
+        else { return nil }
         switch quick.key {
         case .thread(let range):
             #expect(range.upperBound == keys.count)
@@ -362,7 +386,8 @@ struct JSONScanTests {
             let whole = try JSONDocument(bytes: Array("[".utf8) + Array(line) + Array("]".utf8), records: RedditImporter.dumpMembers)
             let members = Self.rootMembers(kept, of: kept.root + 1)
             #expect(members.map(\.name) == Self.rootMembers(whole, of: whole.root + 1).map(\.name))
-            #expect(members.map { Self.column(JSONDocument.location(in: kept.bytes, offset: $0.offset), in: kept.bytes, gaps: gaps.map { JSONScan.Gap(at: $0.at + 1, columns: $0.columns) }) }
+            #expect(
+                members.map { Self.column(JSONDocument.location(in: kept.bytes, offset: $0.offset), in: kept.bytes, gaps: gaps.map { JSONScan.Gap(at: $0.at + 1, columns: $0.columns) }) }
                     == Self.rootMembers(whole, of: whole.root + 1).map { JSONDocument.location(in: whole.bytes, offset: $0.offset).column })
             // What is left is shorter by the members' bytes, not made white space.
             #expect(bytes.count == line.count - blanks.reduce(0) { $0 + $1.count })

@@ -1,11 +1,13 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Thread decoder")
 struct ThreadDecoderTests {
     @Test("an object with comments: thread fields are read")
     func threadObject() throws {
-        let record = try Fixtures.record(#"""
+        let record = try Fixtures.record(
+            #"""
             {"id": 7, "title": "Hi", "author": "ann", "created_at": "2024-03-03T10:00:00Z",
              "url": "https://x.example/t/7", "lang": "de", "extra": {"ignored": true}, "comments": []}
             """#)
@@ -31,10 +33,12 @@ struct ThreadDecoderTests {
         #expect(record.comments[1].parentID == CommentID("1"))
     }
 
-    @Test("every top-level marker means no parent", arguments: [
-        #""parent_id": null"#, #""parent_id": """#, #""parent_id": 0"#, #""parent_id": "0""#,
-        #""parent_id": "t9""#, #""parent": 0"#, #""other": 1"#,
-    ])
+    @Test(
+        "every top-level marker means no parent",
+        arguments: [
+            #""parent_id": null"#, #""parent_id": """#, #""parent_id": 0"#, #""parent_id": "0""#,
+            #""parent_id": "t9""#, #""parent": 0"#, #""other": 1"#,
+        ])
     func topLevelMarkers(_ field: String) throws {
         let record = try Fixtures.record(#"{"id": "t9", "comments": [{"id": 1, \#(field)}]}"#)
         #expect(record.comments[0].parentID == nil)
@@ -49,7 +53,8 @@ struct ThreadDecoderTests {
 
     @Test("nested replies and children arrays: parents come from nesting, in pre-order", arguments: ["replies", "children"])
     func nested(_ key: String) throws {
-        let record = try Fixtures.record(#"""
+        let record = try Fixtures.record(
+            #"""
             [{"id": "a", "\#(key)": [{"id": "b", "\#(key)": [{"id": "c"}]}, {"id": "d"}]}, {"id": "e"}]
             """#)
         #expect(record.comments.map(\.id.string) == ["a", "b", "c", "d", "e"])
@@ -72,7 +77,8 @@ struct ThreadDecoderTests {
 
     @Test("optional fields: score, edits, deleted, removed, flair, timestamps of every kind")
     func optionalFields() throws {
-        let record = try Fixtures.record(#"""
+        let record = try Fixtures.record(
+            #"""
             [{"id": 1, "score": 12, "edited_at": "2024-03-04T00:00:00Z", "author_flair": "mod", "created_at": 1709461200},
              {"id": 2, "edited": true, "deleted": true, "created_at": "1709461200000"},
              {"id": 3, "edited": 1709461300, "removed": true, "score": -3.0, "time": "2024-03-03"},
@@ -87,20 +93,22 @@ struct ThreadDecoderTests {
         #expect(!c[3].edited && !c[3].deleted && c[3].createdAt == nil)
     }
 
-    @Test("wrong types are errors with file, line:column, JSON path, found and expected", arguments: [
-        (#"{"comments": [{"id": 1}, {"id": 2, "parent_id": {"x": 1}}]}"#, "test.json:1:49: error: $.comments[1].parent_id: expected a string, an integer or null, found an object"),
-        (#"[{"id": 1.5}]"#, "test.json:1:9: error: $[0].id: expected a string or an integer, found the number 1.5"),
-        (#"[{"body": "x"}]"#, "test.json:1:2: error: $[0].id: expected an \"id\" (a string or an integer), found none"),
-        (#"[{"id": 1, "created_at": "last week"}]"#, #"test.json:1:26: error: $[0].created_at: expected an ISO 8601 date or Unix seconds or milliseconds, found the string "last week""#),
-        (#"[{"id": 1, "replies": [{"id": 2, "score": "high"}]}]"#, #"test.json:1:43: error: $[0].replies[0].score: expected an integer, found the string "high""#),
-        (#"[{"id": 1, "replies": {}}]"#, "test.json:1:23: error: $[0].replies: expected an array of replies or null, found an object"),
-        (#"[1]"#, "test.json:1:2: error: $[0]: expected a comment object, found a number"),
-        (#"{"comments": 5}"#, "test.json:1:14: error: $.comments: expected an array of comments, found a number"),
-        (#"{"title": "x"}"#, "test.json:1:1: error: $: found an object without \"comments\"; expected a thread object with a \"comments\" array, or an array of comments"),
-        (#""hello""#, "test.json:1:1: error: $: found a string; expected a thread object or an array of comments"),
-        (#"{"title": 5, "comments": []}"#, "test.json:1:11: error: $.title: expected a string or null, found the number 5"),
-        ("[{\"id\": 1,\n  \"deleted\": \"yes\"}]", "test.json:2:14: error: $[0].deleted: expected true or false, found the string \"yes\""),
-    ])
+    @Test(
+        "wrong types are errors with file, line:column, JSON path, found and expected",
+        arguments: [
+            (#"{"comments": [{"id": 1}, {"id": 2, "parent_id": {"x": 1}}]}"#, "test.json:1:49: error: $.comments[1].parent_id: expected a string, an integer or null, found an object"),
+            (#"[{"id": 1.5}]"#, "test.json:1:9: error: $[0].id: expected a string or an integer, found the number 1.5"),
+            (#"[{"body": "x"}]"#, "test.json:1:2: error: $[0].id: expected an \"id\" (a string or an integer), found none"),
+            (#"[{"id": 1, "created_at": "last week"}]"#, #"test.json:1:26: error: $[0].created_at: expected an ISO 8601 date or Unix seconds or milliseconds, found the string "last week""#),
+            (#"[{"id": 1, "replies": [{"id": 2, "score": "high"}]}]"#, #"test.json:1:43: error: $[0].replies[0].score: expected an integer, found the string "high""#),
+            (#"[{"id": 1, "replies": {}}]"#, "test.json:1:23: error: $[0].replies: expected an array of replies or null, found an object"),
+            (#"[1]"#, "test.json:1:2: error: $[0]: expected a comment object, found a number"),
+            (#"{"comments": 5}"#, "test.json:1:14: error: $.comments: expected an array of comments, found a number"),
+            (#"{"title": "x"}"#, "test.json:1:1: error: $: found an object without \"comments\"; expected a thread object with a \"comments\" array, or an array of comments"),
+            (#""hello""#, "test.json:1:1: error: $: found a string; expected a thread object or an array of comments"),
+            (#"{"title": 5, "comments": []}"#, "test.json:1:11: error: $.title: expected a string or null, found the number 5"),
+            ("[{\"id\": 1,\n  \"deleted\": \"yes\"}]", "test.json:2:14: error: $[0].deleted: expected true or false, found the string \"yes\""),
+        ])
     func typeErrors(_ json: String, _ message: String) throws {
         let errors = try #require(throws: InputErrors.self) { try Fixtures.record(json) }
         #expect(errors.errors.first?.description == message)

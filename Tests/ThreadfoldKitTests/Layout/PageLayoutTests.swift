@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Page layout")
@@ -37,7 +38,7 @@ struct PageLayoutTests {
         #expect(block.shown.isEmpty)
         #expect(block.hidden.count == 4)
         #expect(block.hiddenComments == 6)
-        #expect(block.hiddenPeople == 5) // B, C, D, E, F (B twice)
+        #expect(block.hiddenPeople == 5)  // B, C, D, E, F (B twice)
     }
 
     @Test("--max-depth 1: every reply in one flat list, depth-first, saying whom it answers")
@@ -78,7 +79,8 @@ struct PageLayoutTests {
 struct NoticeLayoutTests {
     /// Top-level a, c, e (minutes 1, 3, 5), b a reply to a; notices at minutes 0, 2, 4 and 6.
     static func tree() throws -> ThreadTree {
-        var record = try Fixtures.record(#"""
+        var record = try Fixtures.record(
+            #"""
             {"comments": [{"id": "a", "author": "A", "created_at": 60}, {"id": "b", "parent_id": "a", "author": "B", "created_at": 120},
                           {"id": "c", "author": "C", "created_at": 180}, {"id": "e", "author": "E", "created_at": 300}]}
             """#)

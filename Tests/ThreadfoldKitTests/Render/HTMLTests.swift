@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("HTML escaping")
@@ -31,9 +32,11 @@ struct HTMLTests {
 
     @Test("escape finds each special and forbidden character at every offset of a printable run, eight bytes at a time or not")
     func escapeEveryOffset() {
-        let cases: [(String, String)] = [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;"), ("'", "&#39;"),
-                                         ("\u{0}", "\u{FFFD}"), ("\u{1F}", "\u{FFFD}"), ("\u{7F}", "\u{FFFD}"), ("\u{9F}", "\u{FFFD}"),
-                                         (Self.text(0xFFFF), "\u{FFFD}"), ("\n", "\n"), ("é", "é"), ("😀", "😀"), ("~", "~"), (" ", " ")]
+        let cases: [(String, String)] = [
+            ("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;"), ("'", "&#39;"),
+            ("\u{0}", "\u{FFFD}"), ("\u{1F}", "\u{FFFD}"), ("\u{7F}", "\u{FFFD}"), ("\u{9F}", "\u{FFFD}"),
+            (Self.text(0xFFFF), "\u{FFFD}"), ("\n", "\n"), ("é", "é"), ("😀", "😀"), ("~", "~"), (" ", " "),
+        ]
         for (special, escaped) in cases {
             for offset in 0..<20 {
                 let prefix = String(repeating: "a", count: offset)
@@ -49,8 +52,10 @@ struct HTMLTests {
 
     @Test("scrub finds a forbidden code point at every offset of a long printable run, eight bytes at a time or not")
     func scrubEveryOffset() {
-        let forbidden: [(String, String)] = [("\u{0}", "\u{FFFD}"), ("\u{1F}", "\u{FFFD}"), ("\u{7F}", "\u{FFFD}"),
-                                             ("\u{9F}", "\u{FFFD}"), (Self.text(0xFFFF), "\u{FFFD}"), ("\n", "\n"), ("é", "é"), ("~", "~")]
+        let forbidden: [(String, String)] = [
+            ("\u{0}", "\u{FFFD}"), ("\u{1F}", "\u{FFFD}"), ("\u{7F}", "\u{FFFD}"),
+            ("\u{9F}", "\u{FFFD}"), (Self.text(0xFFFF), "\u{FFFD}"), ("\n", "\n"), ("é", "é"), ("~", "~"),
+        ]
         for (bad, good) in forbidden {
             for offset in 0..<20 {
                 let prefix = String(repeating: "a", count: offset)

@@ -68,7 +68,8 @@ enum HostileCorpus {
     static let svgAndMath = [
         "<svg><script>alert(1)</script></svg>", "<svg><a xlink:href=\"javascript:alert(1)\"><text>x</text></a></svg>",
         "<svg><animate onbegin=alert(1) attributeName=x dur=1s>", "<svg><set attributeName=href to=javascript:alert(1)>",
-        "<svg><foreignObject><iframe src=javascript:alert(1)></foreignObject></svg>", "<svg><use href=\"data:image/svg+xml,<svg id='x' xmlns='http://www.w3.org/2000/svg'><image href='1' onerror='alert(1)'/></svg>#x\">",
+        "<svg><foreignObject><iframe src=javascript:alert(1)></foreignObject></svg>",
+        "<svg><use href=\"data:image/svg+xml,<svg id='x' xmlns='http://www.w3.org/2000/svg'><image href='1' onerror='alert(1)'/></svg>#x\">",
         "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>", "<math><mi xlink:href=\"javascript:alert(1)\">x</mi></math>",
         "<svg/onload=alert(1)>", "<svg><style>@import 'javascript:alert(1)'</style></svg>", "<svg><desc><![CDATA[</desc><script>alert(1)</script>]]></svg>",
         "<math><annotation-xml encoding=\"text/html\"><img src=x onerror=alert(1)></annotation-xml></math>",

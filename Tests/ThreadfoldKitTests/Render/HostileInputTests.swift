@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// Every payload of the hostile corpus in every field a page shows, each a named test case.
@@ -21,15 +22,19 @@ struct HostileInputTests {
 
     static func render(_ payload: String, flavor: MarkdownFlavor? = nil) throws -> String {
         func comment(_ id: String, parent: String? = nil, format: BodyFormat) -> CommentRecord {
-            var record = CommentRecord(id: CommentID(id), parentID: parent.map(CommentID.init), author: payload, body: payload,
-                                       createdAt: Timestamp(unix: 1_700_000_000), authorFlair: payload)
+            var record = CommentRecord(
+                id: CommentID(id), parentID: parent.map(CommentID.init), author: payload, body: payload,
+                createdAt: Timestamp(unix: 1_700_000_000), authorFlair: payload)
             record.bodyFormat = format
             return record
         }
-        var thread = ThreadRecord(id: CommentID("t"), title: payload, author: payload, url: payload, lang: payload,
-                                  comments: [comment(payload, format: .markdown), comment("h", parent: payload, format: .html),
-                                             comment("x", parent: "h", format: .text), comment("o", parent: "missing", format: .markdown)],
-                                  file: "hostile.json")
+        var thread = ThreadRecord(
+            id: CommentID("t"), title: payload, author: payload, url: payload, lang: payload,
+            comments: [
+                comment(payload, format: .markdown), comment("h", parent: payload, format: .html),
+                comment("x", parent: "h", format: .text), comment("o", parent: "missing", format: .markdown),
+            ],
+            file: "hostile.json")
         thread.info.body = payload
         thread.info.markdownFlavor = flavor
         var options = RenderOptions()
@@ -57,7 +62,10 @@ struct HostileInputTests {
             return String(decoding: bytes[start..<at], as: UTF8.self)
         }
         while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "<") else {
+                i += 1
+                continue
+            }
             i += 1
             // cmark replaces raw HTML with exactly this comment; any other comment is a finding.
             let omitted = Array("!-- raw HTML omitted -->".utf8)
@@ -73,14 +81,26 @@ struct HostileInputTests {
                 continue
             }
             while i < bytes.count && bytes[i] != UInt8(ascii: ">") {
-                if bytes[i] == 0x20 || bytes[i] == UInt8(ascii: "/") { i += 1; continue }
+                if bytes[i] == 0x20 || bytes[i] == UInt8(ascii: "/") {
+                    i += 1
+                    continue
+                }
                 let attribute = name(&i)
-                guard !attribute.isEmpty else { found.append("malformed <\(tag)>"); break }
+                guard !attribute.isEmpty else {
+                    found.append("malformed <\(tag)>")
+                    break
+                }
                 if !attributes.contains(attribute) { found.append("attribute \(attribute) on <\(tag)>") }
-                guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { continue } // a bare attribute (open)
-                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") else { found.append("unquoted \(attribute) on <\(tag)>"); break }
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { continue }  // a bare attribute (open)
+                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") else {
+                    found.append("unquoted \(attribute) on <\(tag)>")
+                    break
+                }
                 let start = i + 2
-                guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { found.append("unterminated \(attribute)"); break }
+                guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else {
+                    found.append("unterminated \(attribute)")
+                    break
+                }
                 let value = attributeValue(String(decoding: bytes[start..<end], as: UTF8.self))
                 if attribute == "href", !URLPolicy.allowsLink(value) { found.append("href \(value)") }
                 if attribute == "src", !URLPolicy.allowsImage(value) { found.append("src \(value)") }
@@ -99,8 +119,9 @@ struct HostileInputTests {
         #expect(HostileCorpus.all.count >= 200)
     }
 
-    @Test("a payload in every field comes out as text, read as GFM and as Reddit Markdown",
-          arguments: HostileCorpus.all, [MarkdownFlavor.gfm, .reddit])
+    @Test(
+        "a payload in every field comes out as text, read as GFM and as Reddit Markdown",
+        arguments: HostileCorpus.all, [MarkdownFlavor.gfm, .reddit])
     func payload(_ payload: HostileCorpus.Payload, _ flavor: MarkdownFlavor) throws {
         let page = try Self.render(payload.text, flavor: flavor)
         let body = content(of: page)
@@ -129,21 +150,24 @@ struct HostileInputTests {
 
 @Suite("Hostile input in a browser")
 struct HostileBrowserTests {
-    @Test("the whole corpus on one page runs no script in Chromium, leaves only allowed elements, and is valid HTML",
-          .enabled(if: ExternalTools.runs(when: ExternalTools.hasBrowser && ExternalTools.hasChecker)))
+    @Test(
+        "the whole corpus on one page runs no script in Chromium, leaves only allowed elements, and is valid HTML",
+        .enabled(if: ExternalTools.runs(when: ExternalTools.hasBrowser && ExternalTools.hasChecker)))
     func corpusInBrowser() throws {
         let fm = FileManager.default
         try #require(ExternalTools.hasBrowser, "chromium and chromium-driver are missing (make test installs them)")
         // Every payload as a comment: in its author, flair, id and body; every other one as HTML.
         var comments: [CommentRecord] = []
         for (n, payload) in HostileCorpus.all.enumerated() {
-            var comment = CommentRecord(id: CommentID(payload.text + "#\(n)"), parentID: n % 3 == 2 ? comments.last?.id : nil,
-                                        author: payload.text, body: payload.text, authorFlair: payload.text)
+            var comment = CommentRecord(
+                id: CommentID(payload.text + "#\(n)"), parentID: n % 3 == 2 ? comments.last?.id : nil,
+                author: payload.text, body: payload.text, authorFlair: payload.text)
             comment.bodyFormat = n % 2 == 0 ? .markdown : .html
             comments.append(comment)
         }
-        var thread = ThreadRecord(title: HostileCorpus.all.map(\.text).joined(separator: " "), author: "<script>alert(1)</script>",
-                                  url: "javascript:alert(1)", comments: comments, file: "corpus.json")
+        var thread = ThreadRecord(
+            title: HostileCorpus.all.map(\.text).joined(separator: " "), author: "<script>alert(1)</script>",
+            url: "javascript:alert(1)", comments: comments, file: "corpus.json")
         thread.info.body = HostileCorpus.all.map(\.text).joined(separator: "\n\n")
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 3, openDepth: 0, maxDepth: 2)
@@ -154,9 +178,12 @@ struct HostileBrowserTests {
         try Data(page).write(to: folder.appendingPathComponent("corpus.html"))
         for asset in try ResourceStore().assets() { try Data(asset.bytes).write(to: folder.appendingPathComponent(asset.name)) }
 
-        let (status, report) = try ExternalTools.run("/usr/bin/env", [
-            "python3", TestPaths.repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
-            "--site", folder.path, "--hostile", "corpus.html"])
+        let (status, report) = try ExternalTools.run(
+            "/usr/bin/env",
+            [
+                "python3", TestPaths.repository.appendingPathComponent("Tests/Browser/browser_tests.py").path,
+                "--site", folder.path, "--hostile", "corpus.html",
+            ])
         #expect(status == 0, "\(report)")
         #expect(report.contains("4 passed, 0 failed"), "\(report)")
 

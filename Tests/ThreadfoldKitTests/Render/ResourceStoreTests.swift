@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Resource store")
@@ -21,17 +22,20 @@ struct ResourceStoreTests {
     }
 
     func page(lang: String, templates: URL) throws -> String {
-        let thread = #"{"lang": \#(String(decoding: try JSONSerialization.data(withJSONObject: lang, options: .fragmentsAllowed), as: UTF8.self)), "comments": [{"id": 1, "body": "a"}, {"id": 2, "parent_id": 1, "body": "b"}]}"#
+        let thread =
+            #"{"lang": \#(String(decoding: try JSONSerialization.data(withJSONObject: lang, options: .fragmentsAllowed), as: UTF8.self)), "comments": [{"id": 1, "body": "a"}, {"id": 2, "parent_id": 1, "body": "b"}]}"#
         let pipeline = try ThreadRenderer(options: ArchiveOptions(), resources: ResourceStore(templatesDirectory: templates.path))
         return String(decoding: try pipeline.page(bytes: Array(thread.utf8), file: "t.json").html, as: UTF8.self)
     }
 
-    @Test("language tags by BCP 47 syntax", arguments: [
-        ("en", true), ("zh-Hans", true), ("de-CH-1996", true), ("sgn-BE-FR", true), ("abcde", true), ("EN-us", true),
-        ("a", false), ("abcd", false), ("abcdefghi", false), ("e1", false), ("en-", false), ("en--us", false), ("-en", false),
-        ("en_US", false), ("en-123456789", false), ("../../../../tmp/outside", false), ("en/../x", false), ("en.json", false),
-        ("", false), ("en us", false), ("ｅｎ", false),
-    ])
+    @Test(
+        "language tags by BCP 47 syntax",
+        arguments: [
+            ("en", true), ("zh-Hans", true), ("de-CH-1996", true), ("sgn-BE-FR", true), ("abcde", true), ("EN-us", true),
+            ("a", false), ("abcd", false), ("abcdefghi", false), ("e1", false), ("en-", false), ("en--us", false), ("-en", false),
+            ("en_US", false), ("en-123456789", false), ("../../../../tmp/outside", false), ("en/../x", false), ("en.json", false),
+            ("", false), ("en us", false), ("ｅｎ", false),
+        ])
     func languageTags(_ text: String, _ valid: Bool) {
         #expect(ResourceStore.isLanguageTag(text) == valid, "\(text)")
     }
@@ -152,9 +156,11 @@ struct ResourceStoreTests {
         #expect(try ResourceStore(assetsDirectory: assets.path).assetFiles().map(\.name).contains("real.css"))
     }
 
-    @Test("attack: an asset its owner alone may read (0600) is never published wider: the mode is 0644 narrowed by the source's", arguments: [
-        (0o600 as Int, 0o600 as UInt32), (0o640, 0o640), (0o644, 0o644), (0o755, 0o644), (0o666, 0o644), (0o400, 0o400),
-    ])
+    @Test(
+        "attack: an asset its owner alone may read (0600) is never published wider: the mode is 0644 narrowed by the source's",
+        arguments: [
+            (0o600 as Int, 0o600 as UInt32), (0o640, 0o640), (0o644, 0o644), (0o755, 0o644), (0o666, 0o644), (0o400, 0o400),
+        ])
     func assetMode(_ source: Int, _ published: UInt32) throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -174,8 +180,9 @@ struct ResourceStoreTests {
         let lines = (0..<5).map { #"{"id": "k\#($0)", "title": "T\#($0)", "comments": [{"id": "a", "body": "hi"}]}"# }
         try Data(lines.joined(separator: "\n").utf8).write(to: input)
         let units = try ArchiveInput.units([input.path], readStandardInput: { [] })
-        let builder = ArchiveBuilder(units: units, output: root.appendingPathComponent("site"), options: ArchiveOptions(),
-                                     resources: ResourceStore(templatesDirectory: templates.path), jobs: 2)
+        let builder = ArchiveBuilder(
+            units: units, output: root.appendingPathComponent("site"), options: ArchiveOptions(),
+            resources: ResourceStore(templatesDirectory: templates.path), jobs: 2)
         let report = try builder.run()
         #expect(!report.published)
         #expect(report.errors.map(\.description) == ["\(templates.path)/page.mustache:2:1: error: partial recursion: '{{>page}}' nests partials more than 500 deep; expected the recursion to end"])

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Strings table")
@@ -30,7 +31,8 @@ struct StringsTableTests {
 
     @Test("a message with one field looked up once says what text(_:_:) says: constant, filled, plural without other, missing")
     func fieldMessages() throws {
-        let locale = #"{"locale": "xx", "months": ["J","F","M","A","M","J","J","A","S","O","N","D"], "messages": {"#
+        let locale =
+            #"{"locale": "xx", "months": ["J","F","M","A","M","J","J","A","S","O","N","D"], "messages": {"#
             + #""plain": "no field", "latest": "latest {date} {other}", "forms": {"one": "one {date}", "few": "few {date}", "many": "many {date}"}}}"#
         let strings = try StringsTable(json: Array(locale.utf8), file: "xx.json")
         for key in ["plain", "latest", "forms", "missing"] {
@@ -46,14 +48,16 @@ struct StringsTableTests {
 
     @Test("a date pattern fills its fields and shows a field it does not know as written")
     func datePatterns() throws {
-        let locale = #"{"locale": "xx", "months": ["J","F","M","A","M","J","J","A","S","O","N","D"], "date": "{day}.{month_number}.{year} {month} {weekday}", "month": "{month}/{year}", "messages": {}}"#
+        let locale =
+            #"{"locale": "xx", "months": ["J","F","M","A","M","J","J","A","S","O","N","D"], "date": "{day}.{month_number}.{year} {month} {weekday}", "month": "{month}/{year}", "messages": {}}"#
         let strings = try StringsTable(json: Array(locale.utf8), file: "xx.json")
         #expect(strings.date(Timestamp(iso: "2024-03-03T23:59:59Z")!) == "3.3.2024 M {weekday}")
         #expect(strings.month(Timestamp(iso: "2024-12-31")!) == "D/2024")
         // Every field, across years before 1 and past 9999, and long patterns past a short string's room.
-        let long = #"{"locale": "xx", "months": ["Janvier","Février","Mars","Avril","Mai","Juin","Juillet","Août","Septembre","Octobre","Novembre","Décembre"], "date": "le {day} {month} de l'an {year} ({month_number}/{year}) {era}", "messages": {}}"#
+        let long =
+            #"{"locale": "xx", "months": ["Janvier","Février","Mars","Avril","Mai","Juin","Juillet","Août","Septembre","Octobre","Novembre","Décembre"], "date": "le {day} {month} de l'an {year} ({month_number}/{year}) {era}", "messages": {}}"#
         let french = try StringsTable(json: Array(long.utf8), file: "xx.json")
-        let names = ["Janvier","Février","Mars","Avril","Mai","Juin","Juillet","Août","Septembre","Octobre","Novembre","Décembre"]
+        let names = ["Janvier", "Février", "Mars", "Avril", "Mai", "Juin", "Juillet", "Août", "Septembre", "Octobre", "Novembre", "Décembre"]
         var random = SplitMix64(seed: 3)
         for milliseconds in [0, -1, Int64(-62_135_596_800_000) - 1, 253_402_300_800_000, 1_709_424_000_000] + (0..<200).map({ _ in Int64(bitPattern: random.next()) % 400_000_000_000_000 }) {
             let time = Timestamp(milliseconds: milliseconds)
@@ -68,13 +72,15 @@ struct StringsTableTests {
         }
     }
 
-    @Test("plural rules pick CLDR categories", arguments: [
-        (StringsTable.PluralRule.slavic, [1: "one", 2: "few", 5: "many", 11: "many", 21: "one", 22: "few", 112: "many"]),
-        (.polish, [1: "one", 3: "few", 21: "many", 22: "few"]),
-        (.zeroOneOther, [0: "one", 1: "one", 2: "other"]),
-        (.other, [1: "other"]),
-        (.arabic, [0: "zero", 1: "one", 2: "two", 3: "few", 11: "many", 100: "other"]),
-    ])
+    @Test(
+        "plural rules pick CLDR categories",
+        arguments: [
+            (StringsTable.PluralRule.slavic, [1: "one", 2: "few", 5: "many", 11: "many", 21: "one", 22: "few", 112: "many"]),
+            (.polish, [1: "one", 3: "few", 21: "many", 22: "few"]),
+            (.zeroOneOther, [0: "one", 1: "one", 2: "other"]),
+            (.other, [1: "other"]),
+            (.arabic, [0: "zero", 1: "one", 2: "two", 3: "few", 11: "many", 100: "other"]),
+        ])
     func rules(_ rule: StringsTable.PluralRule, _ cases: [Int: String]) {
         for (n, category) in cases { #expect(rule.category(n) == category, "\(rule) \(n)") }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// The built-in stylesheet meets WCAG AA contrast in light and dark: 4.5:1 for text, 3:1 for

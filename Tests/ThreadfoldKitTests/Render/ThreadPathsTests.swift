@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Thread paths")
@@ -21,9 +22,11 @@ struct ThreadPathsTests {
 
     @Test("ids become safe, distinct folder parts: case and normalisation twins differ, no traversal")
     func idParts() {
-        let hostile = ["42", "abc", "ABC", "Abc", "../../etc/passwd", "/abs", "C:\\Windows", "con", "CON", "nul", ".hidden",
-                       "caf\u{E9}", "cafe\u{301}", "\u{212A}elvin", "Kelvin", "a b", "a/b", "a\u{202E}b", "zw\u{200B}j",
-                       String(repeating: "x", count: 300), "<script>", "\"q\"", ""]
+        let hostile = [
+            "42", "abc", "ABC", "Abc", "../../etc/passwd", "/abs", "C:\\Windows", "con", "CON", "nul", ".hidden",
+            "caf\u{E9}", "cafe\u{301}", "\u{212A}elvin", "Kelvin", "a b", "a/b", "a\u{202E}b", "zw\u{200B}j",
+            String(repeating: "x", count: 300), "<script>", "\"q\"", "",
+        ]
         var seen = Set<String>()
         for id in hostile {
             let part = ThreadPaths.idPart(CommentID(id))

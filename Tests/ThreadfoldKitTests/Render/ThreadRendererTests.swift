@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Page renderer")
@@ -35,7 +36,10 @@ struct ThreadRendererTests {
         let first = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
         setenv("TZ", "Pacific/Kiritimati", 1)
         tzset()
-        defer { unsetenv("TZ"); tzset() }
+        defer {
+            unsetenv("TZ")
+            tzset()
+        }
         let second = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
         #expect(first == second)
     }
@@ -117,7 +121,8 @@ struct ThreadRendererTests {
     func markers() throws {
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 5, openDepth: 5, maxDepth: 1)
-        let html = try page(#"""
+        let html = try page(
+            #"""
             {"author": "ann", "comments": [
              {"id": "a", "author": "ann", "body": "x", "score": 1, "edited_at": "2024-03-04T00:00:00Z"},
              {"id": "b", "parent_id": "a", "deleted": true, "author": "zed", "body": "secret"},
@@ -166,13 +171,18 @@ struct OrdersOfferedTests {
     static func files(_ scores: [Int64?]) throws -> ThreadFiles {
         var comments: [CommentRecord] = []
         for (i, score) in scores.enumerated() {
-            comments.append(CommentRecord(id: CommentID("c\(i)"), author: "a", body: "b\(i)",
-                                          createdAt: Timestamp(unix: 1_700_000_000 + Double(i)), score: score))
+            comments.append(
+                CommentRecord(
+                    id: CommentID("c\(i)"), author: "a", body: "b\(i)",
+                    createdAt: Timestamp(unix: 1_700_000_000 + Double(i)), score: score))
         }
         var options = ArchiveOptions()
         options.orders = [.oldest, .top, .newest]
-        return try #require(try ThreadRenderer(options: options).files(ThreadRecord(id: CommentID("t"), title: "t", comments: comments),
-                                                                       id: CommentID("t"), folder: "t-t", source: "t.json") { _, _ in })
+        return try #require(
+            try ThreadRenderer(options: options).files(
+                ThreadRecord(id: CommentID("t"), title: "t", comments: comments),
+                id: CommentID("t"), folder: "t-t", source: "t.json"
+            ) { _, _ in })
     }
 
     @Test("an order whose pages would equal another's is neither written nor offered: top with no scores, newest with one comment")
@@ -214,15 +224,16 @@ struct NoticePageTests {
         var options = RenderOptions()
         options.sourceURL = "https://try.discourse.org/"
         let page = try Self.page(try Self.topic(), options)
-        #expect(Self.timeline(page) == [
-            "c-2", "c-3",
-            "system closed the topic 4 Feb 2013",
-            "samsaffron opened the topic 5 Feb 2013",
-            "samsaffron split the topic 5 Feb 2013",
-            "c-14",
-            "system closed the topic automatically 7 Mar 2013",
-            "samsaffron unlisted the topic 8 Mar 2013",
-        ])
+        #expect(
+            Self.timeline(page) == [
+                "c-2", "c-3",
+                "system closed the topic 4 Feb 2013",
+                "samsaffron opened the topic 5 Feb 2013",
+                "samsaffron split the topic 5 Feb 2013",
+                "c-14",
+                "system closed the topic automatically 7 Mar 2013",
+                "samsaffron unlisted the topic 8 Mar 2013",
+            ])
         #expect(page.components(separatedBy: #"<div class="tf-notice-note" role="note">"#).count == 6)
         #expect(page.contains(#"<time datetime="2013-02-04T20:40:00Z">4 Feb 2013</time>"#))
         // The split's own text, sanitised, its link resolved against the forum.
@@ -239,9 +250,12 @@ struct NoticePageTests {
         let en = try resources.strings(locale: "en"), zh = try resources.strings(locale: "zh-Hans")
         let codes = en.messages.keys.filter { $0.hasPrefix("notice.") }.map { String($0.dropFirst("notice.".count)) }.sorted()
         #expect(Set(codes) == Set(zh.messages.keys.filter { $0.hasPrefix("notice.") }.map { String($0.dropFirst("notice.".count)) }))
-        #expect(Set(["split_topic", "closed.enabled", "closed.disabled", "pinned.enabled", "pinned_globally.enabled", "visible.disabled",
-                     "autoclosed.enabled", "archived.enabled", "banner.enabled", "user_left", "invited_user", "public_topic", "private_topic"])
-                    .isSubset(of: codes))
+        #expect(
+            Set([
+                "split_topic", "closed.enabled", "closed.disabled", "pinned.enabled", "pinned_globally.enabled", "visible.disabled",
+                "autoclosed.enabled", "archived.enabled", "banner.enabled", "user_left", "invited_user", "public_topic", "private_topic",
+            ])
+            .isSubset(of: codes))
         var record = ThreadRecord(title: "T", comments: [CommentRecord(id: CommentID("1"), author: "a", body: "hi")])
         record.notices = codes.map { NoticeRecord(action: $0, actor: "mod", subject: "carol") }
         for (locale, strings) in [("en", en), ("zh-Hans", zh)] {
@@ -264,11 +278,16 @@ struct NoticePageTests {
         record.notices = [NoticeRecord(action: hostile, actor: hostile), NoticeRecord(), NoticeRecord(action: "invited_user")]
         let page = try Self.page(record)
         #expect(!page.contains("<script>alert(1)"))
-        #expect(page.contains(#"<bdi class="tf-actor">&lt;/p&gt;&lt;/li&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</bdi> recorded the action “&lt;/p&gt;&lt;/li&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;”"#))
-        #expect(Self.timeline(page) == [hostile + " recorded the action “" + hostile + "”", "[unknown] posted a notice", "[unknown] invited [unknown]"].map {
-            $0.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
-        })
+        #expect(
+            page.contains(
+                #"<bdi class="tf-actor">&lt;/p&gt;&lt;/li&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</bdi> recorded the action “&lt;/p&gt;&lt;/li&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;”"#
+            ))
+        #expect(
+            Self.timeline(page)
+                == [hostile + " recorded the action “" + hostile + "”", "[unknown] posted a notice", "[unknown] invited [unknown]"].map {
+                    $0.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+                        .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+                })
         // A thread of notices alone still has no comments.
         #expect(page.contains(#"<p class="tf-empty">No comments yet.</p>"#) && page.contains(#"<ol class="tf-comments">"#))
         #expect(page.contains("<p class=\"tf-stats\">0 comments · 0 people · 0 levels</p>"))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Precompression")
@@ -41,8 +42,9 @@ struct PrecompressionTests {
         #expect(try #require(Gzip.encode(Self.page)).count < Self.page.count / 10)
     }
 
-    @Test("Brotli: quality 9, decoded by the brotli command to the bytes; the same every time",
-          .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
+    @Test(
+        "Brotli: quality 9, decoded by the brotli command to the bytes; the same every time",
+        .enabled(if: ExternalTools.runs(when: SiblingCheck.hasBrotli)))
     func brotli() throws {
         try #require(SiblingCheck.hasBrotli, "the brotli command is missing: apt-get install brotli (make test-deps installs it)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-brotli-\(UUID().uuidString)")

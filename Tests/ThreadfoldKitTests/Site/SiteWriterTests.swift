@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Site writer")
@@ -12,11 +13,13 @@ struct SiteWriterTests {
 
     func read(_ url: URL) -> String? { FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) } }
 
-    @Test("a relative path is safe only when every segment is non-empty, starts with no dot and holds no NUL", arguments: [
-        ("a", true), ("a/b", true), ("t/x-1/index.html", true), ("u/é/index.html", true), ("a.b/c.d", true),
-        ("", false), ("/a", false), ("a//b", false), ("a/", false), (".a", false), ("a/.b", false), ("a/..", false),
-        ("a/.", false), ("../a", false), ("a\u{0}b", false), ("/", false),
-    ])
+    @Test(
+        "a relative path is safe only when every segment is non-empty, starts with no dot and holds no NUL",
+        arguments: [
+            ("a", true), ("a/b", true), ("t/x-1/index.html", true), ("u/é/index.html", true), ("a.b/c.d", true),
+            ("", false), ("/a", false), ("a//b", false), ("a/", false), (".a", false), ("a/.b", false), ("a/..", false),
+            ("a/.", false), ("../a", false), ("a\u{0}b", false), ("/", false),
+        ])
     func safeRelativePaths(_ path: String, _ safe: Bool) {
         #expect(SiteWriter.isSafeRelativePath(path) == safe)
     }
@@ -127,7 +130,8 @@ struct SiteWriterTests {
         #expect(!error.description.contains("staging"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty, "nothing is published or left beside it")
         // A full disk says so.
-        #expect(SiteError(path: "site/index.html", message: "cannot be written: \(SystemError.describe(ENOSPC))", errno: ENOSPC).description
+        #expect(
+            SiteError(path: "site/index.html", message: "cannot be written: \(SystemError.describe(ENOSPC))", errno: ENOSPC).description
                 == "site/index.html: error: cannot be written: No space left on device (ENOSPC): the disk is full (the file system is out of space or out of inodes)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// A check's spill has no staging folder: it makes a temporary folder of its own, which goes
@@ -55,8 +56,9 @@ struct SpillTests {
         let mine = "threadfold-spill-\(getpid())-abc"
         let other = "threadfold-spill-notes"
         for name in [gone, running, mine, other] {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name).appendingPathComponent(".threadfold-spill"),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(name).appendingPathComponent(".threadfold-spill"),
+                withIntermediateDirectories: true)
         }
         let spill = try Spill.temporary(in: folder.path, count: 2, bufferBytes: 16)
         let left = try Self.names(folder)

@@ -1,14 +1,17 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Emoji shortcodes")
 struct EmojiShortcodesTests {
-    @Test("common shortcodes are their emoji, GitHub's and Discourse's names alike; unknown ones stay as typed", arguments: [
-        (":confetti_ball:", "🎊"), (":tada:", "🎉"), (":+1:", "👍"), (":-1:", "👎"), (":heart:", "❤️"),
-        (":slight_smile:", "🙂"), (":slightly_smiling_face:", "🙂"), (":100:", "💯"), (":rocket:", "🚀"), (":eyes:", "👀"),
-        ("party :confetti_ball: time", "party 🎊 time"), (":tada::tada:", "🎉🎉"), ("a :no_such_emoji: b", "a :no_such_emoji: b"),
-        ("10:30:45", "10:30:45"), (":: :tada", ":: :tada"), ("::tada:", ":🎉"), (":Tada:", ":Tada:"),
-    ])
+    @Test(
+        "common shortcodes are their emoji, GitHub's and Discourse's names alike; unknown ones stay as typed",
+        arguments: [
+            (":confetti_ball:", "🎊"), (":tada:", "🎉"), (":+1:", "👍"), (":-1:", "👎"), (":heart:", "❤️"),
+            (":slight_smile:", "🙂"), (":slightly_smiling_face:", "🙂"), (":100:", "💯"), (":rocket:", "🚀"), (":eyes:", "👀"),
+            ("party :confetti_ball: time", "party 🎊 time"), (":tada::tada:", "🎉🎉"), ("a :no_such_emoji: b", "a :no_such_emoji: b"),
+            ("10:30:45", "10:30:45"), (":: :tada", ":: :tada"), ("::tada:", ":🎉"), (":Tada:", ":Tada:"),
+        ])
     func replaced(_ text: String, _ expected: String) {
         #expect(EmojiShortcodes.replacing(in: text) == expected)
     }

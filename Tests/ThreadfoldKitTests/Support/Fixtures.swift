@@ -37,6 +37,7 @@ enum Fixtures {
 /// (The page's own `<head>` loads threadfold.js, so "no <script" is checked here.)
 func content(of page: String) -> String {
     guard let open = page.range(of: "<body"), let start = page[open.upperBound...].firstIndex(of: ">"),
-          let end = page.range(of: "<footer") else { return page }
+        let end = page.range(of: "<footer")
+    else { return page }
     return String(page[page.index(after: start)..<end.lowerBound])
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("JSONWriter")
@@ -34,7 +35,10 @@ struct JSONWriterTests {
     func pretty() {
         var writer = JSONWriter(pretty: true)
         func nest(_ w: inout JSONWriter, _ depth: Int) {
-            if depth == 0 { w.int(1); return }
+            if depth == 0 {
+                w.int(1)
+                return
+            }
             w.array { w in nest(&w, depth - 1) }
         }
         writer.object { w in

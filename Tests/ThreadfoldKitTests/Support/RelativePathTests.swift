@@ -1,15 +1,18 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Relative paths")
 struct RelativePathTests {
-    @Test("a path's segments are split at '/' bytes, empty ones left out", arguments: [
-        ("t/slug/index.html", ["t", "slug", "index.html"]),
-        ("index.html", ["index.html"]),
-        ("/a//b/", ["a", "b"]),
-        ("", []),
-        ("u/名前-1f2e/index.html", ["u", "名前-1f2e", "index.html"]),
-    ])
+    @Test(
+        "a path's segments are split at '/' bytes, empty ones left out",
+        arguments: [
+            ("t/slug/index.html", ["t", "slug", "index.html"]),
+            ("index.html", ["index.html"]),
+            ("/a//b/", ["a", "b"]),
+            ("", []),
+            ("u/名前-1f2e/index.html", ["u", "名前-1f2e", "index.html"]),
+        ])
     func segments(path: String, expected: [String]) {
         #expect(RelativePath.segments(path).map(String.init) == expected)
     }

@@ -8,8 +8,9 @@ func assertSnapshot(_ actual: String, named name: String, sourceLocation: Source
         try Data(actual.utf8).write(to: url)
         return
     }
-    let expected = try #require(TestPaths.read(url).map { String(decoding: $0, as: UTF8.self) },
-                                "no snapshot \(name); run with RECORD_SNAPSHOTS=1 to record it", sourceLocation: sourceLocation)
+    let expected = try #require(
+        TestPaths.read(url).map { String(decoding: $0, as: UTF8.self) },
+        "no snapshot \(name); run with RECORD_SNAPSHOTS=1 to record it", sourceLocation: sourceLocation)
     if actual != expected {
         let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
         let e = expected.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// A reply chain 100,000 long, in both shapes, built, laid out, rendered and freed on a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Thread builder")
@@ -7,9 +8,10 @@ struct ThreadBuilderTests {
     @Test("replies are grouped under their parents whatever the input order")
     func grouping() throws {
         // Children listed before their parents, interleaved across branches.
-        let tree = try Fixtures.tree(Fixtures.flat([
-            ("d", "b", "x"), ("b", "a", "y"), ("c", "a", "z"), ("a", nil, "w"), ("e", "b", "x"), ("f", nil, "v"),
-        ]))
+        let tree = try Fixtures.tree(
+            Fixtures.flat([
+                ("d", "b", "x"), ("b", "a", "y"), ("c", "a", "z"), ("a", nil, "w"), ("e", "b", "x"), ("f", nil, "v"),
+            ]))
         #expect(Fixtures.ids(tree, tree.roots) == ["a", "f"])
         #expect(Fixtures.children(tree, of: "a") == ["b", "c"])
         #expect(Fixtures.children(tree, of: "b") == ["d", "e"])
@@ -113,7 +115,7 @@ struct ThreadBuilderTests {
         let tree = try Fixtures.tree(Fixtures.flat(comments))
         #expect(Fixtures.ids(tree, tree.roots) == ["root", "c0"])
         #expect(tree.totals.comments == length + 2)
-        #expect(tree.totals.levels == max(length, 3)) // the tail hangs two below c0
+        #expect(tree.totals.levels == max(length, 3))  // the tail hangs two below c0
         #expect(tree.diagnostics.map(\.kind) == [.cycle])
         #expect(tree.diagnostics[0].description.contains("reply cycle of \(length) comments"))
         #expect(tree.flags[Fixtures.index(tree, "c0")].contains(.cycleBroken))
@@ -140,8 +142,9 @@ struct ThreadBuilderTests {
 
     @Test("--allow-duplicates keeps the first and reports the rest")
     func allowDuplicates() throws {
-        let tree = try Fixtures.tree(Fixtures.flat([("a", nil, "x"), ("b", "a", "y"), ("a", nil, "z")]),
-                                     options: ThreadOptions(allowDuplicates: true))
+        let tree = try Fixtures.tree(
+            Fixtures.flat([("a", nil, "x"), ("b", "a", "y"), ("a", nil, "z")]),
+            options: ThreadOptions(allowDuplicates: true))
         #expect(tree.totals.comments == 2)
         #expect(tree.records[tree.roots.map(Int.init)[0]].author == "x")
         #expect(tree.diagnostics.map(\.kind) == [.duplicate])
@@ -157,7 +160,8 @@ struct ThreadBuilderTests {
 
     @Test("a deleted comment with replies stays as a placeholder; one without is left out and reported")
     func deleted() throws {
-        let tree = try Fixtures.tree(#"""
+        let tree = try Fixtures.tree(
+            #"""
             [{"id": "a", "deleted": true},
              {"id": "b", "parent_id": "a", "author": "x"},
              {"id": "c", "removed": true},
@@ -175,7 +179,8 @@ struct ThreadBuilderTests {
 
     @Test("counts: direct replies, all replies, people in the replies, latest activity, thread totals")
     func counts() throws {
-        let tree = try Fixtures.tree(#"""
+        let tree = try Fixtures.tree(
+            #"""
             {"author": "ann", "comments": [
              {"id": "a", "author": "ann", "created_at": 100},
              {"id": "b", "parent_id": "a", "author": "bob", "created_at": 200},
@@ -203,7 +208,8 @@ struct NoticePlacementTests {
     /// Top-level comments a (minute 1), c (minute 3) and u (no time), b a reply to a (minute 2), and
     /// six notices named after where they belong.
     static func record() throws -> ThreadRecord {
-        var record = try Fixtures.record(#"""
+        var record = try Fixtures.record(
+            #"""
             {"author": "op", "comments": [
              {"id": "a", "author": "ann", "created_at": 60, "score": 1},
              {"id": "b", "parent_id": "a", "author": "bob", "created_at": 120},
@@ -257,7 +263,7 @@ struct NoticePlacementTests {
         let without = try ThreadBuilder.build(plain, options: ThreadOptions(sort: order))
         #expect(with.totals == without.totals && with.totals.comments == 4)
         #expect(with.stats == without.stats && with.roots == without.roots && with.childList == without.childList)
-        #expect(with.authorNames == without.authorNames) // "mod", who only posted notices, is nobody's participant
+        #expect(with.authorNames == without.authorNames)  // "mod", who only posted notices, is nobody's participant
     }
 }
 

@@ -38,8 +38,11 @@ enum DiscourseImporter: ImporterForm {
         // Discourse exports name a category only by number; tags come as names.
         if let tags = document.member(root, "tags"), document.kind(tags) == .array {
             document.forEachElement(tags) { _, tag in
-                if document.kind(tag) == .string, !document.string(tag).isEmpty { record.info.tags.append(document.string(tag)) }
-                else if document.kind(tag) == .object, let name = document.member(tag, "name"), document.kind(name) == .string { record.info.tags.append(document.string(name)) }
+                if document.kind(tag) == .string, !document.string(tag).isEmpty {
+                    record.info.tags.append(document.string(tag))
+                } else if document.kind(tag) == .object, let name = document.member(tag, "name"), document.kind(name) == .string {
+                    record.info.tags.append(document.string(name))
+                }
             }
         }
         record.info.createdAt = context.time(root, "created_at", "$")
@@ -53,7 +56,8 @@ enum DiscourseImporter: ImporterForm {
             record.info.url = "/t/" + (slug.isEmpty ? "" : slug + "/") + percentEncoded(id.string)
         }
         guard let stream = context.member(root, "post_stream"),
-              let posts = context.array(stream, "posts", "$.post_stream") else {
+            let posts = context.array(stream, "posts", "$.post_stream")
+        else {
             context.fail(root, "$.post_stream.posts", "expected the topic's posts, found none")
             return record
         }
@@ -89,21 +93,24 @@ enum DiscourseImporter: ImporterForm {
             if context.integer(post, "post_type", path) == 3 {
                 smallActions.insert(CommentID(String(number)))
                 guard context.member(post, "deleted_at") == nil else {
-                    var warning = context.reader.error(at: post, path: path + ".deleted_at",
-                                                       "is a deleted small-action post; left out of the notices", severity: .note)
+                    var warning = context.reader.error(
+                        at: post, path: path + ".deleted_at",
+                        "is a deleted small-action post; left out of the notices", severity: .note)
                     warning.kind = "deletedNotice"
                     context.skipped.append(warning)
                     return
                 }
-                record.notices.append(NoticeRecord(
-                    action: context.string(post, "action_code", path).flatMap { $0.isEmpty ? nil : $0 },
-                    actor: author.flatMap { $0.isEmpty ? nil : $0 },
-                    subject: context.string(post, "action_code_who", path).flatMap { $0.isEmpty ? nil : $0 },
-                    createdAt: context.time(post, "created_at", path), body: body, bodyFormat: format))
+                record.notices.append(
+                    NoticeRecord(
+                        action: context.string(post, "action_code", path).flatMap { $0.isEmpty ? nil : $0 },
+                        actor: author.flatMap { $0.isEmpty ? nil : $0 },
+                        subject: context.string(post, "action_code_who", path).flatMap { $0.isEmpty ? nil : $0 },
+                        createdAt: context.time(post, "created_at", path), body: body, bodyFormat: format))
                 return
             }
-            var comment = CommentRecord(id: CommentID(String(number)),
-                                        origin: context.origin(post, container: -1, key: ".post_stream.posts", index: position))
+            var comment = CommentRecord(
+                id: CommentID(String(number)),
+                origin: context.origin(post, container: -1, key: ".post_stream.posts", index: position))
             if let parent = context.integer(post, "reply_to_post_number", path), parent != 1 {
                 comment.parentID = CommentID(String(parent))
             }

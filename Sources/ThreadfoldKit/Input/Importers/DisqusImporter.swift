@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads a Disqus XML export (Admin → Export): `<disqus>` holding `<category dsq:id>`s (a
@@ -87,12 +88,17 @@ enum DisqusImporter: ImporterForm {
 
     static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [InputError]) {
         guard let (_, doctype) = prolog(bytes) else {
-            throw InputErrors([InputError(file: file, line: 1, column: 1, message: "expected a Disqus XML export, which starts with <disqus>, found something else (read as \(described))", hint: .otherForm)])
+            throw InputErrors([
+                InputError(file: file, line: 1, column: 1, message: "expected a Disqus XML export, which starts with <disqus>, found something else (read as \(described))", hint: .otherForm)
+            ])
         }
         if let doctype {
             let (line, column) = JSONDocument.location(in: bytes, offset: doctype)
-            throw InputErrors([InputError(file: file, line: line, column: column,
-                message: "found a document type declaration (<!DOCTYPE>); expected a Disqus export, which has none (declared entities are not expanded) (read as \(described))")])
+            throw InputErrors([
+                InputError(
+                    file: file, line: line, column: column,
+                    message: "found a document type declaration (<!DOCTYPE>); expected a Disqus export, which has none (declared entities are not expanded) (read as \(described))")
+            ])
         }
         let events = Events()
         // Fed from a stream, so libxml2 reads the export in chunks: handed as one block, an
@@ -178,15 +184,17 @@ enum DisqusImporter: ImporterForm {
             let origin = RecordOrigin(offset: offset(entry), container: -1, key: "/disqus/post[\(position)]", index: -1)
             guard let id = entry.id, !id.isEmpty else {
                 missingID += 1
-                var warning = InputError(file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
-                                         message: "has no dsq:id, so no reply can name it; left out", severity: .warning)
+                var warning = InputError(
+                    file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
+                    message: "has no dsq:id, so no reply can name it; left out", severity: .warning)
                 warning.kind = "skipped"
                 skipped.append(warning)
                 continue
             }
             if entry.fields["isSpam"] == "true" {
-                var warning = InputError(file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
-                                         message: "is marked as spam (isSpam); left out", severity: .warning)
+                var warning = InputError(
+                    file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
+                    message: "is marked as spam (isSpam); left out", severity: .warning)
                 warning.kind = "spam"
                 skipped.append(warning)
                 continue
@@ -212,8 +220,9 @@ enum DisqusImporter: ImporterForm {
         }
         let empty = records.count { $0.comments.isEmpty }
         if empty > 0 {
-            var note = InputError(file: file, line: 1, column: 1, path: "/disqus",
-                                  message: "\(Printable.count(empty, "thread")) without posts left out", severity: .warning)
+            var note = InputError(
+                file: file, line: 1, column: 1, path: "/disqus",
+                message: "\(Printable.count(empty, "thread")) without posts left out", severity: .warning)
             note.kind = "emptyThread"
             skipped.append(note)
         }
@@ -249,8 +258,10 @@ enum DisqusImporter: ImporterForm {
         private var current: Entry?
         private var text: [UInt8] = []
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             names.append(elementName)
             text.removeAll(keepingCapacity: true)
             switch names.count {

@@ -296,8 +296,7 @@ public struct FieldMapping: Sendable, Equatable {
     static func written(_ path: [String]) -> String {
         var text = ""
         for step in path {
-            if !step.isEmpty, step.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { text += "[\(step)]" }
-            else { text += (text.isEmpty ? "" : ".") + step }
+            if !step.isEmpty, step.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { text += "[\(step)]" } else { text += (text.isEmpty ? "" : ".") + step }
         }
         return text
     }

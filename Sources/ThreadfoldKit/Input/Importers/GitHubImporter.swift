@@ -38,10 +38,12 @@ enum GitHubImporter: ImporterForm {
 
     static func isComment(_ document: JSONDocument, _ node: Int) -> Bool {
         guard document.kind(node) == .object, let user = document.member(node, "user"), document.kind(user) == .object,
-              document.member(user, "login") != nil else { return false }
+            document.member(user, "login") != nil
+        else { return false }
         let body = document.member(node, "body") != nil || document.member(node, "body_html") != nil || document.member(node, "body_text") != nil
-        return body && (document.member(node, "html_url") != nil || document.member(node, "issue_url") != nil
-                        || document.member(node, "author_association") != nil)
+        return body
+            && (document.member(node, "html_url") != nil || document.member(node, "issue_url") != nil
+                || document.member(node, "author_association") != nil)
     }
 
     static func isWholeThread(_ document: JSONDocument) -> Bool {
@@ -78,8 +80,9 @@ enum GitHubImporter: ImporterForm {
                 return
             }
             guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { return }
-            var comment = CommentRecord(id: id, parentID: context.id(item, "in_reply_to_id", path),
-                                        origin: context.origin(item, container: -1, key: list.key, index: position))
+            var comment = CommentRecord(
+                id: id, parentID: context.id(item, "in_reply_to_id", path),
+                origin: context.origin(item, container: -1, key: list.key, index: position))
             var flair: [String] = []
             if let user = context.object(item, "user", path) {
                 comment.author = context.string(user, "login", path + ".user")
@@ -115,7 +118,8 @@ enum GitHubImporter: ImporterForm {
                 record.info.url = page
                 record.info.category = repository(page)
                 if record.info.title == nil, let issue = context.string(item, "issue_url", path) ?? Optional(page),
-                   let repo = repository(issue), let number = issue.split(separator: "/").last, number.allSatisfy(\.isNumber) {
+                    let repo = repository(issue), let number = issue.split(separator: "/").last, number.allSatisfy(\.isNumber)
+                {
                     record.info.title = "\(repo)#\(number)"
                 }
             }
@@ -125,8 +129,9 @@ enum GitHubImporter: ImporterForm {
             record.info.unarchivedComments = expected.count - record.comments.count
             // The API gives 30 comments a page unless asked for up to 100.
             let issue = record.info.url.flatMap(apiPath) ?? "/repos/<owner>/<repo>/issues/<number>"
-            context.noteMissing(expected.count - record.comments.count, of: expected.count, "comments", at: expected.node, "$.issue.comments",
-                                fetch: "page through \(issue)/comments?per_page=100&page=1, 2, … for the rest")
+            context.noteMissing(
+                expected.count - record.comments.count, of: expected.count, "comments", at: expected.node, "$.issue.comments",
+                fetch: "page through \(issue)/comments?per_page=100&page=1, 2, … for the rest")
         }
         return [record]
     }
@@ -142,7 +147,9 @@ enum GitHubImporter: ImporterForm {
         record.info.reactions = reactions(&context, issue, path)
         if let labels = context.array(issue, "labels", path) {
             context.document.forEachElement(labels) { position, label in
-                let name = context.document.kind(label) == .string ? context.document.string(label)
+                let name =
+                    context.document.kind(label) == .string
+                    ? context.document.string(label)
                     : context.string(label, "name", path + ".labels[\(position)]")
                 if let name, !name.isEmpty { record.info.tags.append(name) }
             }
@@ -155,7 +162,8 @@ enum GitHubImporter: ImporterForm {
         guard let repo = repository(url) else { return nil }
         let parts = url.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count >= 2, let number = parts.last, number.allSatisfy(\.isNumber),
-              ["issues", "pull", "pulls"].contains(parts[parts.count - 2]) else { return nil }
+            ["issues", "pull", "pulls"].contains(parts[parts.count - 2])
+        else { return nil }
         return "/repos/\(repo)/issues/\(number)"
     }
 

@@ -136,8 +136,10 @@ enum HackerNewsImporter: ImporterForm {
     /// Reads comments nested under `key` (Algolia's `children`, HNPWA's `comments`) from `top`
     /// into `record`, in thread order with an explicit stack; `read` fills in each comment's
     /// fields from its object. Bodies are HTML.
-    static func readNested(_ context: inout ImportContext, _ record: inout ThreadRecord, _ top: Int, key: String,
-                           _ read: (inout ImportContext, Int, String, inout CommentRecord) -> Void) {
+    static func readNested(
+        _ context: inout ImportContext, _ record: inout ThreadRecord, _ top: Int, key: String,
+        _ read: (inout ImportContext, Int, String, inout CommentRecord) -> Void
+    ) {
         let document = context.document
         var walk = ReplyWalk(document: document)
         walk.push(top, container: -1, key: "." + key, parent: nil)
@@ -162,7 +164,13 @@ enum HackerNewsImporter: ImporterForm {
 
     static func decodeFirebase(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
         let document = context.document
-        struct Item { var node: Int; var path: String; var id: CommentID; var parent: CommentID?; var isStory: Bool }
+        struct Item {
+            var node: Int
+            var path: String
+            var id: CommentID
+            var parent: CommentID?
+            var isStory: Bool
+        }
         var all: [Item] = []
         var byID: [CommentID: Int] = [:]
         for (node, path) in items {
@@ -172,13 +180,15 @@ enum HackerNewsImporter: ImporterForm {
             }
             guard let id = context.requiredID(node, ["id"], path, what: "an item id") else { continue }
             let type = context.string(node, "type", path) ?? "comment"
-            let item = Item(node: node, path: path, id: id, parent: context.id(node, "parent", path),
-                            isStory: type == "story" || type == "job" || type == "poll")
+            let item = Item(
+                node: node, path: path, id: id, parent: context.id(node, "parent", path),
+                isStory: type == "story" || type == "job" || type == "poll")
             if byID[id] == nil { byID[id] = all.count }
             all.append(item)
         }
-        let keys = threadKeys(all.map { ParentLink(isStory: $0.isStory, parent: $0.parent.flatMap { byID[$0] }) },
-                              ids: all.map(\.id), parents: all.map(\.parent))
+        let keys = threadKeys(
+            all.map { ParentLink(isStory: $0.isStory, parent: $0.parent.flatMap { byID[$0] }) },
+            ids: all.map(\.id), parents: all.map(\.parent))
         var order: [CommentID] = []
         var threads: [CommentID: ThreadRecord] = [:]
         // Each story's `descendants`: HN's count of its comments, whether or not the file holds them.
@@ -213,9 +223,11 @@ enum HackerNewsImporter: ImporterForm {
             // tree finds the cycle and reports it.
             let topLevel = item.parent == key && !keys[index].isComment
             // The item's own path ("$[3]") is its whole origin.
-            var comment = CommentRecord(id: item.id, parentID: topLevel ? nil : item.parent,
-                                        origin: RecordOrigin(offset: Int32(document.offset(node)), container: -1,
-                                                             key: String(item.path.dropFirst()), index: -1))
+            var comment = CommentRecord(
+                id: item.id, parentID: topLevel ? nil : item.parent,
+                origin: RecordOrigin(
+                    offset: Int32(document.offset(node)), container: -1,
+                    key: String(item.path.dropFirst()), index: -1))
             comment.author = context.string(node, "by", item.path)
             comment.body = context.string(node, "text", item.path) ?? ""
             comment.bodyFormat = .html

@@ -25,8 +25,10 @@ enum ImportAudit {
 
     /// `unreadArrays`: whether to look for arrays of objects the form left unread (for forms
     /// whose lists of comments `arrays` knows, that is Threadfold's own).
-    static func check(_ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
-                      skipped: [InputError], unreadArrays: Bool, guessed: Bool, options: ImportOptions) throws(InputErrors) {
+    static func check(
+        _ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
+        skipped: [InputError], unreadArrays: Bool, guessed: Bool, options: ImportOptions
+    ) throws(InputErrors) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
         // Only comments lenient reading skipped; a form's own exclusions (private statuses) are not losses.
@@ -63,12 +65,18 @@ enum ImportAudit {
         }
         guard !problems.isEmpty else { return }
 
-        var errors = [InputError(file: file, line: 1, column: 1, path: "$",
-                                 message: "read as \(format.described), \(problems.joined(separator: "; ")); expected a file of that form, in which most comments have a body and an author and every list of comments is read",
-                                 hint: .otherForm)]
+        var errors = [
+            InputError(
+                file: file, line: 1, column: 1, path: "$",
+                message:
+                    "read as \(format.described), \(problems.joined(separator: "; ")); expected a file of that form, in which most comments have a body and an author and every list of comments is read",
+                hint: .otherForm)
+        ]
         for shape in shapes.prefix(6) {
-            errors.append(InputError(file: file, line: 1, column: 1, path: shape.path,
-                                     message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
+            errors.append(
+                InputError(
+                    file: file, line: 1, column: 1, path: shape.path,
+                    message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
         }
         if let list = arrays.read, let suggestion = suggestion(document, list, arrays.unread) {
             errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
@@ -81,12 +89,14 @@ enum ImportAudit {
     static func undetected(_ document: JSONDocument, file: String) -> [InputError] {
         let shapes = arrays(document, asThreadfold: false).unread
         var errors = shapes.prefix(6).map { shape in
-            InputError(file: file, line: 1, column: 1, path: shape.path,
-                       message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")")
+            InputError(
+                file: file, line: 1, column: 1, path: shape.path,
+                message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")")
         }
         // The list: the largest array at a path of its own (not one array per item of another).
         if let list = shapes.filter({ !$0.path.contains("[*]") }).max(by: { $0.items < $1.items || ($0.items == $1.items && $0.path.utf8.count > $1.path.utf8.count) }),
-           let suggestion = suggestion(document, list, shapes) {
+            let suggestion = suggestion(document, list, shapes)
+        {
             errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
         }
         return errors
@@ -144,10 +154,12 @@ enum ImportAudit {
                     return document.kind(value) == .string || document.kind(value) == .number
                 }
             }
-            for (field, names) in [("title", ["title", "name", "subject"]), ("url", ["url", "link", "html_url", "permalink"]),
-                                   ("author", ["author", "user", "by", "username", "submitter_user"]),
-                                   ("created", ["created_at", "time", "created_utc", "created", "date"]),
-                                   ("body", ["body", "content", "text", "selftext", "description"])] {
+            for (field, names) in [
+                ("title", ["title", "name", "subject"]), ("url", ["url", "link", "html_url", "permalink"]),
+                ("author", ["author", "user", "by", "username", "submitter_user"]),
+                ("created", ["created_at", "time", "created_utc", "created", "date"]),
+                ("body", ["body", "content", "text", "selftext", "description"]),
+            ] {
                 if let name = scalar(names) { parts.append("thread.\(field)=$.\(name)") }
             }
         }
@@ -157,8 +169,10 @@ enum ImportAudit {
 
     /// Fields by which a comment names its thread, most telling first: Hacker News (`story_id`),
     /// Reddit (`link_id`), Discourse (`topic_id`), Lemmy (`post_id`), GitHub (`issue_url`) and others.
-    static let threadKeys = ["story_id", "link_id", "topic_id", "thread_id", "threadId", "discussion_id", "submission_id",
-                             "post_id", "issue_url", "thread"]
+    static let threadKeys = [
+        "story_id", "link_id", "topic_id", "thread_id", "threadId", "discussion_id", "submission_id",
+        "post_id", "issue_url", "thread",
+    ]
 
     /// Fields that carry, on each comment, its thread's title.
     static let threadTitles = ["story_title", "link_title", "topic_title", "thread_title", "post_title", "issue_title", "title"]
@@ -168,11 +182,13 @@ enum ImportAudit {
     static func looksLikeHTML(_ document: JSONDocument, _ path: String, _ field: String) -> Bool {
         let steps = (try? FieldMapping.splitPath(path, root: true)) ?? []
         guard !path.contains("[*]"), let list = FieldMapping.resolve(document, document.root, steps),
-              document.kind(list) == .array else { return false }
+            document.kind(list) == .array
+        else { return false }
         var seen = 0, html = 0
         document.forEachElement(list) { position, element in
             guard position < 20, document.kind(element) == .object, let body = document.member(element, field),
-                  document.kind(body) == .string else { return }
+                document.kind(body) == .string
+            else { return }
             let text = document.string(body)
             seen += 1
             if text.hasPrefix("<") || text.contains("<p>") || text.contains("<br") || text.contains("</a>") { html += 1 }

@@ -187,8 +187,9 @@ struct ImportContext {
     /// says the same through the record's counts of replies not archived.
     mutating func noteMissing(_ missing: Int, of total: Int, _ what: String, at node: Int, _ path: String, fetch: String) {
         guard missing > 0 else { return }
-        var note = reader.error(at: node, path: path, "\(missing) of \(total) \(what) \(missing == 1 ? "is" : "are") not in this export; \(fetch)",
-                                severity: .note)
+        var note = reader.error(
+            at: node, path: path, "\(missing) of \(total) \(what) \(missing == 1 ? "is" : "are") not in this export; \(fetch)",
+            severity: .note)
         note.kind = Self.notArchivedKind
         skipped.append(note)
     }

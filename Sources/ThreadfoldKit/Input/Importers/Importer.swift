@@ -40,8 +40,10 @@ package struct ImportResult: Sendable {
 package enum Importer {
     /// Reads `bytes`. `records`, for a dump thread, names the members its form reads of each
     /// record, so the parse keeps no others (`JSONDocument.init(records:)`).
-    package static func read(bytes: [UInt8], file: String, options: ImportOptions = ImportOptions(),
-                             records: JSONMemberFilter? = nil) throws(InputErrors) -> ImportResult {
+    package static func read(
+        bytes: [UInt8], file: String, options: ImportOptions = ImportOptions(),
+        records: JSONMemberFilter? = nil
+    ) throws(InputErrors) -> ImportResult {
         // Forms that are not JSON (Disqus's XML) are recognised, or named, before JSON is parsed.
         if options.mapping == nil {
             let named = options.format.form.flatMap { $0.readsBytes ? $0 : nil }
@@ -67,9 +69,13 @@ package enum Importer {
         if detected {
             guard let found = SourceFormat.detect(document) else {
                 let forms = SourceFormat.forms.map { "\($0.name) (\($0.described))" }
-                throw InputErrors([InputError(file: file, line: 1, column: 1, path: "$",
-                    message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)]
-                    + ImportAudit.undetected(document, file: file))
+                throw InputErrors(
+                    [
+                        InputError(
+                            file: file, line: 1, column: 1, path: "$",
+                            message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)
+                    ]
+                        + ImportAudit.undetected(document, file: file))
             }
             format = found
         }
@@ -92,8 +98,9 @@ package enum Importer {
         if !context.errors.isEmpty { throw InputErrors(context.errors) }
         for t in threads.indices { threads[t].locator = document.locator }
         // The audit asks whether a guessed form (or a mapping's field names) fits; a form named with `--from` is read as named.
-        try ImportAudit.check(document, file: file, format: format, threads: threads, skipped: context.skipped,
-                              unreadArrays: form?.auditsUnreadArrays ?? false, guessed: detected || format == .mapped, options: options)
+        try ImportAudit.check(
+            document, file: file, format: format, threads: threads, skipped: context.skipped,
+            unreadArrays: form?.auditsUnreadArrays ?? false, guessed: detected || format == .mapped, options: options)
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
                 threads[t].info.bodyFormat = bodyFormat

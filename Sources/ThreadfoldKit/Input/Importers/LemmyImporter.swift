@@ -23,8 +23,9 @@ enum LemmyImporter: ImporterForm {
         guard document.kind(root) == .object else { return false }
         if let view = document.member(root, "post_view"), document.kind(view) == .object, document.member(view, "post") != nil { return true }
         guard let comments = document.member(root, "comments"), document.kind(comments) == .array, document.count(comments) > 0,
-              document.kind(comments + 1) == .object, let comment = document.member(comments + 1, "comment"),
-              document.kind(comment) == .object else { return false }
+            document.kind(comments + 1) == .object, let comment = document.member(comments + 1, "comment"),
+            document.kind(comment) == .object
+        else { return false }
         return document.member(comment, "path") != nil
     }
 
@@ -73,8 +74,9 @@ enum LemmyImporter: ImporterForm {
             var chain: [CommentID] = []
             if let text = context.string(comment, "path", cpath) {
                 guard let parts = chainOf(text, id: id) else {
-                    context.fail(context.member(comment, "path")!, cpath + ".path",
-                                 "found the path \"\(text.quotedForMessage)\"; expected the chain of ids from the post to the comment, like 0.12.\(id.string.quotedForMessage)")
+                    context.fail(
+                        context.member(comment, "path")!, cpath + ".path",
+                        "found the path \"\(text.quotedForMessage)\"; expected the chain of ids from the post to the comment, like 0.12.\(id.string.quotedForMessage)")
                     return
                 }
                 chain = parts
@@ -107,8 +109,9 @@ enum LemmyImporter: ImporterForm {
         countUnarchived(&record, ancestors: ancestors, descendants: descendants, expected: expected)
         if let expected {
             let post = record.info.id?.string ?? "<id>"
-            context.noteMissing(expected - record.comments.count, of: expected, "comments", at: expectedAt, "$.post_view.counts.comments",
-                                fetch: "page through /api/v3/comment/list?post_id=\(post)&type_=All&limit=50&page=1, 2, … for the rest")
+            context.noteMissing(
+                expected - record.comments.count, of: expected, "comments", at: expectedAt, "$.post_view.counts.comments",
+                fetch: "page through /api/v3/comment/list?post_id=\(post)&type_=All&limit=50&page=1, 2, … for the rest")
         }
         return [record]
     }
@@ -117,7 +120,8 @@ enum LemmyImporter: ImporterForm {
     /// and community: then `post` is given and the creator is the comment's, not the post's).
     static func readPost(_ context: inout ImportContext, _ record: inout ThreadRecord, _ view: Int, _ path: String, post given: Int? = nil) {
         if let community = context.object(view, "community", path),
-           let name = context.string(community, "name", path + ".community"), !name.isEmpty {
+            let name = context.string(community, "name", path + ".community"), !name.isEmpty
+        {
             record.info.category = "c/" + name
         }
         guard let post = given ?? context.object(view, "post", path) else { return }
@@ -142,7 +146,8 @@ enum LemmyImporter: ImporterForm {
         let p = path + ".creator"
         guard let name = context.string(creator, "name", p), !name.isEmpty else { return nil }
         if context.member(creator, "local").map({ context.document.kind($0) == .false }) ?? false,
-           let actor = context.string(creator, "actor_id", p), let host = ImportContext.host(of: actor) {
+            let actor = context.string(creator, "actor_id", p), let host = ImportContext.host(of: actor)
+        {
             return name + "@" + host
         }
         return name
@@ -153,7 +158,8 @@ enum LemmyImporter: ImporterForm {
     static func chainOf(_ text: String, id: CommentID) -> [CommentID]? {
         let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count >= 2, parts.first!.elementsEqual("0".utf8), parts.last!.elementsEqual(id.string.utf8),
-              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return nil }
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
+        else { return nil }
         return parts.dropFirst().dropLast().map { CommentID(String(decoding: $0, as: UTF8.self)) }
     }
 
@@ -162,7 +168,8 @@ enum LemmyImporter: ImporterForm {
     /// cannot hold.
     static func markdownLink(_ url: String) -> String? {
         guard URLPolicy.originalLink(url) != nil,
-              !url.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 || $0 == 0x7F }) else { return nil }
+            !url.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 || $0 == 0x7F })
+        else { return nil }
         var text = ""
         for scalar in url.unicodeScalars {
             if scalar.isASCII, scalar.properties.isPatternSyntax || scalar == "_" { text += "\\" }

@@ -55,8 +55,9 @@ enum LobstersImporter: ImporterForm {
                 return
             }
             guard let id = context.requiredID(item, ["short_id", "id"], path, what: "a comment id (short_id)") else { return }
-            var comment = CommentRecord(id: id, parentID: context.id(item, "parent_comment", path),
-                                        origin: context.origin(item, container: -1, key: ".comments", index: position))
+            var comment = CommentRecord(
+                id: id, parentID: context.id(item, "parent_comment", path),
+                origin: context.origin(item, container: -1, key: ".comments", index: position))
             comment.author = user(&context, item, "commenting_user", path)
             comment.body = context.string(item, "comment", path) ?? ""
             comment.bodyFormat = .html
@@ -73,8 +74,9 @@ enum LobstersImporter: ImporterForm {
         }
         if let count = context.count(root, "comment_count", "$"), count > record.comments.count {
             record.info.unarchivedComments = count - record.comments.count
-            context.noteMissing(count - record.comments.count, of: count, "comments", at: context.member(root, "comment_count")!, "$.comment_count",
-                                fetch: "fetch /s/\(record.info.id?.string ?? "<short_id>").json again for the rest")
+            context.noteMissing(
+                count - record.comments.count, of: count, "comments", at: context.member(root, "comment_count")!, "$.comment_count",
+                fetch: "fetch /s/\(record.info.id?.string ?? "<short_id>").json again for the rest")
         }
         return record
     }

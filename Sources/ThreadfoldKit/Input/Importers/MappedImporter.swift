@@ -21,8 +21,10 @@ enum MappedImporter {
         var underSkipped = false
     }
 
-    static func decode(_ context: inout ImportContext, mapping: FieldMapping, lenient: Bool,
-                       skipped: inout [InputError]) -> [ThreadRecord] {
+    static func decode(
+        _ context: inout ImportContext, mapping: FieldMapping, lenient: Bool,
+        skipped: inout [InputError]
+    ) -> [ThreadRecord] {
         let document = context.document
         guard let (list, listPath) = commentList(&context, mapping) else { return [] }
         let reader = context.reader
@@ -66,8 +68,10 @@ enum MappedImporter {
         var repliesOfSkipped = 0
         var stack: [Frame] = []
         if document.count(list) > 0 {
-            stack.append(Frame(array: list, position: 0, element: list + 1, container: -1,
-                               key: listPath == "$" ? nil : String(listPath.dropFirst()), parent: nil, thread: nil, left: false))
+            stack.append(
+                Frame(
+                    array: list, position: 0, element: list + 1, container: -1,
+                    key: listPath == "$" ? nil : String(listPath.dropFirst()), parent: nil, thread: nil, left: false))
         }
         let repliesKey = mapping.replies.map { "." + FieldMapping.written($0) }
         while context.errors.count < ThreadDecoder.errorLimit, let top = stack.last {
@@ -83,13 +87,16 @@ enum MappedImporter {
             if top.left || !passes(item) {
                 if top.underSkipped { repliesOfSkipped += 1 } else { leftOut += 1 }
                 if let replies, document.kind(replies) == .array, document.count(replies) > 0 {
-                    stack.append(Frame(array: replies, position: 0, element: replies + 1, container: -1, key: nil,
-                                       parent: nil, thread: nil, left: true, underSkipped: top.underSkipped))
+                    stack.append(
+                        Frame(
+                            array: replies, position: 0, element: replies + 1, container: -1, key: nil,
+                            parent: nil, thread: nil, left: true, underSkipped: top.underSkipped))
                 }
                 continue
             }
-            let origin = RecordOrigin(offset: Int32(document.offset(item)), container: top.container, key: top.key,
-                                      index: Int32(top.position))
+            let origin = RecordOrigin(
+                offset: Int32(document.offset(item)), container: top.container, key: top.key,
+                index: Int32(top.position))
             // Paths are built for messages only; containers are records of the thread the frame is in.
             func path() -> String {
                 if let thread = threads[top.thread ?? CommentID("")], top.container >= 0 { return thread.path(for: origin) }
@@ -101,17 +108,21 @@ enum MappedImporter {
             }
             guard let idNode = value(item, .id) else {
                 let mapped = FieldMapping.written(mapping.paths[.id] ?? [])
-                var error = reader.error(at: item, path: fieldPath(path(), .id),
-                                         lenient ? "has no id (mapped as id=\(mapped)); skipped"
-                                             : "expected an id here (mapped as id=\(mapped)), found none",
-                                         severity: lenient ? .warning : .error)
+                var error = reader.error(
+                    at: item, path: fieldPath(path(), .id),
+                    lenient
+                        ? "has no id (mapped as id=\(mapped)); skipped"
+                        : "expected an id here (mapped as id=\(mapped)), found none",
+                    severity: lenient ? .warning : .error)
                 error.hint = lenient ? .skipped : .lenient
                 if lenient { error.kind = "skipped" }
                 if lenient { skipped.append(error) } else if context.errors.count < ThreadDecoder.errorLimit { context.errors.append(error) }
                 // Its nested replies go with it, counted.
                 if lenient, let replies, document.kind(replies) == .array, document.count(replies) > 0 {
-                    stack.append(Frame(array: replies, position: 0, element: replies + 1, container: -1, key: nil,
-                                       parent: nil, thread: nil, left: true, underSkipped: true))
+                    stack.append(
+                        Frame(
+                            array: replies, position: 0, element: replies + 1, container: -1, key: nil,
+                            parent: nil, thread: nil, left: true, underSkipped: true))
                 }
                 continue
             }
@@ -180,9 +191,13 @@ enum MappedImporter {
                 }
             }
             if let node = value(item, .score) {
-                if let exact = document.int64(node) { comment.score = exact }
-                else if let double = document.double(node), double.isFinite, abs(double) < 9e18 { comment.score = Int64(double.rounded()) }
-                else { context.fail(node, fieldPath(path(), .score), "expected a number, found \(document.kind(node).described)") }
+                if let exact = document.int64(node) {
+                    comment.score = exact
+                } else if let double = document.double(node), double.isFinite, abs(double) < 9e18 {
+                    comment.score = Int64(double.rounded())
+                } else {
+                    context.fail(node, fieldPath(path(), .score), "expected a number, found \(document.kind(node).described)")
+                }
             }
             for field in [FieldMapping.Field.deleted, .removed] {
                 guard let node = value(item, field) else { continue }
@@ -210,29 +225,33 @@ enum MappedImporter {
                 switch document.kind(replies) {
                 case .array:
                     if document.count(replies) > 0 {
-                        stack.append(Frame(array: replies, position: 0, element: replies + 1, container: Int32(index), key: repliesKey,
-                                           parent: id, thread: threadKey, left: false))
+                        stack.append(
+                            Frame(
+                                array: replies, position: 0, element: replies + 1, container: Int32(index), key: repliesKey,
+                                parent: id, thread: threadKey, left: false))
                     }
                 case .string where document.string(replies).isEmpty:
-                    break // Reddit writes "" for no replies.
+                    break  // Reddit writes "" for no replies.
                 default:
                     context.fail(replies, path() + repliesKey, "expected an array of replies (mapped as replies=\(repliesKey.dropFirst())), found \(document.kind(replies).described)")
                 }
             }
         }
         if repliesOfSkipped > 0 {
-            var note = reader.error(at: list, path: listPath,
-                                    "\(Printable.count(repliesOfSkipped, "reply", "replies")) nested in skipped comments were left out with them",
-                                    severity: .warning)
+            var note = reader.error(
+                at: list, path: listPath,
+                "\(Printable.count(repliesOfSkipped, "reply", "replies")) nested in skipped comments were left out with them",
+                severity: .warning)
             note.kind = "skipped"
             note.hint = .skipped
             skipped.append(note)
         }
         if leftOut > 0 {
             let conditions = mapping.conditions.map(\.described).joined(separator: ", ")
-            var note = reader.error(at: list, path: listPath,
-                                    "\(Printable.count(leftOut, "item")) left out by \(conditions) (with any replies nested in them)",
-                                    severity: .note)
+            var note = reader.error(
+                at: list, path: listPath,
+                "\(Printable.count(leftOut, "item")) left out by \(conditions) (with any replies nested in them)",
+                severity: .note)
             note.kind = "filtered"
             context.skipped.append(note)
         }

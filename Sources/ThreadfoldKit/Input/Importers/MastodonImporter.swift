@@ -88,9 +88,10 @@ enum MastodonImporter: ImporterForm {
             }
             guard let id = context.requiredID(node, ["id"], path, what: "a status id") else { continue }
             if let visibility = context.string(node, "visibility", path), visibility == "private" || visibility == "direct" {
-                var warning = context.reader.error(at: node, path: path + ".visibility",
-                                                   "is a \(visibility == "direct" ? "direct message" : "followers-only status"); left out, as only public and unlisted statuses are archived",
-                                                   severity: .warning)
+                var warning = context.reader.error(
+                    at: node, path: path + ".visibility",
+                    "is a \(visibility == "direct" ? "direct message" : "followers-only status"); left out, as only public and unlisted statuses are archived",
+                    severity: .warning)
                 warning.kind = "notPublic"
                 context.skipped.append(warning)
                 continue
@@ -104,8 +105,9 @@ enum MastodonImporter: ImporterForm {
                 record.info.author = author
                 record.info.createdAt = context.time(node, "created_at", path)
                 record.info.url = context.string(node, "url", path) ?? context.string(node, "uri", path)
-                record.info.title = excerpt(context.string(node, "spoiler_text", path).flatMap { $0.isEmpty ? nil : $0 }
-                                            ?? context.string(node, "content", path) ?? "")
+                record.info.title = excerpt(
+                    context.string(node, "spoiler_text", path).flatMap { $0.isEmpty ? nil : $0 }
+                        ?? context.string(node, "content", path) ?? "")
                 record.info.body = body.isEmpty ? nil : body
                 record.info.bodyFormat = .html
                 if let tags = context.array(node, "tags", path) {
@@ -118,8 +120,11 @@ enum MastodonImporter: ImporterForm {
                 openingReplies = context.count(node, "replies_count", path)
                 continue
             }
-            var comment = CommentRecord(id: id, origin: RecordOrigin(offset: Int32(document.offset(node)), container: -1,
-                                                                     key: key ?? ".status", index: key == nil ? -1 : Int32(index)))
+            var comment = CommentRecord(
+                id: id,
+                origin: RecordOrigin(
+                    offset: Int32(document.offset(node)), container: -1,
+                    key: key ?? ".status", index: key == nil ? -1 : Int32(index)))
             comment.parentID = context.id(node, "in_reply_to_id", path)
             comment.author = author
             comment.body = body
@@ -232,18 +237,30 @@ enum MastodonImporter: ImporterForm {
         var rest = Substring(html)
         while let c = rest.first, count <= limit {
             rest = rest.dropFirst()
-            if inTag { inTag = c != ">"; continue }
+            if inTag {
+                inTag = c != ">"
+                continue
+            }
             var char = c
-            if c == "<" { inTag = true; char = " " }
-            else if c == "&" {
+            if c == "<" {
+                inTag = true
+                char = " "
+            } else if c == "&" {
                 for (entity, value) in [("amp;", "&"), ("lt;", "<"), ("gt;", ">"), ("quot;", "\""), ("#39;", "'"), ("nbsp;", " ")] where rest.hasPrefix(entity) {
                     char = Character(value)
                     rest = rest.dropFirst(entity.count)
                     break
                 }
             }
-            if char.isWhitespace { space = count > 0; continue }
-            if space { text.append(" "); count += 1; space = false }
+            if char.isWhitespace {
+                space = count > 0
+                continue
+            }
+            if space {
+                text.append(" ")
+                count += 1
+                space = false
+            }
             text.append(char)
             count += 1
         }

@@ -22,7 +22,8 @@ extension RedditImporter: ImporterForm {
     static func isListingPair(_ document: JSONDocument) -> Bool {
         let root = document.root
         guard document.kind(root) == .array, document.count(root) > 0, document.kind(root + 1) == .object,
-              let kind = document.member(root + 1, "kind"), document.kind(kind) == .string else { return false }
+            let kind = document.member(root + 1, "kind"), document.kind(kind) == .string
+        else { return false }
         return document.string(kind) == "Listing"
     }
 

@@ -64,7 +64,8 @@ enum RedditImporter {
                 // count 0 with no ids: Reddit's "continue this thread", replies on a page of their own.
                 if count == 0, listed == 0, frame.container >= 0 {
                     let parent = record.comments[Int(frame.container)].id.string
-                    let known = record.info.url.map { $0.hasSuffix("/") } ?? false && !parent.isEmpty
+                    let known =
+                        record.info.url.map { $0.hasSuffix("/") } ?? false && !parent.isEmpty
                         && parent.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }
                     record.comments[Int(frame.container)].continuation = known ? record.info.url! + parent + "/" : ""
                     continue
@@ -74,7 +75,9 @@ enum RedditImporter {
                 let total = frame.container >= 0 ? record.comments[Int(frame.container)].unarchivedReplies : record.info.unarchivedComments
                 let (sum, overflow) = total.addingReportingOverflow(missing)
                 guard !overflow, sum <= InputLimits.maxCount else {
-                    context.fail(child, dataPath + ".count", "found \(count), which brings the replies not archived here past \(InputLimits.maxCount); expected counts that add up to at most \(InputLimits.maxCount)")
+                    context.fail(
+                        child, dataPath + ".count",
+                        "found \(count), which brings the replies not archived here past \(InputLimits.maxCount); expected counts that add up to at most \(InputLimits.maxCount)")
                     continue
                 }
                 if frame.container >= 0 {
@@ -110,7 +113,8 @@ enum RedditImporter {
                 record.comments.append(comment)
                 // Replies: a Listing, or "" when there are none.
                 if let replies = context.member(data, "replies"), document.kind(replies) == .object,
-                   let children = listingChildren(&context, replies, dataPath + ".replies") {
+                    let children = listingChildren(&context, replies, dataPath + ".replies")
+                {
                     walk.push(children, container: Int32(index), key: ".data.replies.data.children", parent: id)
                 }
             default:
@@ -189,8 +193,9 @@ enum RedditImporter {
             if threads[t].info.category == nil, let subreddit = context.string(item, "subreddit", path()), !subreddit.isEmpty {
                 threads[t].info.category = "r/" + subreddit
             }
-            var comment = CommentRecord(id: CommentID(strip(rawID.string)),
-                                        origin: RecordOrigin(offset: Int32(document.offset(item)), index: Int32(position)))
+            var comment = CommentRecord(
+                id: CommentID(strip(rawID.string)),
+                origin: RecordOrigin(offset: Int32(document.offset(item)), index: Int32(position)))
             if let parent = context.string(item, "parent_id", path()), parent.hasPrefix("t1_") {
                 comment.parentID = CommentID(strip(parent))
             }
@@ -240,7 +245,8 @@ enum RedditImporter {
             info.body = unescapeEntities(text)
             info.bodyFormat = .markdown
         } else if !context.bool(item, "is_self", path()), let url = context.string(item, "url", path()), !url.isEmpty,
-                  url != info.url, let body = ImportContext.linkPostBody(unescapeEntities(url)) {
+            url != info.url, let body = ImportContext.linkPostBody(unescapeEntities(url))
+        {
             info.body = body
             info.bodyFormat = .html
         }
@@ -281,7 +287,8 @@ enum RedditImporter {
         guard utf8.count > 3 else { return name }
         var bytes = utf8.makeIterator()
         guard bytes.next() == UInt8(ascii: "t"), let kind = bytes.next(), kind != UInt8(ascii: "_"), kind < 0x80,
-              bytes.next() == UInt8(ascii: "_") else { return name }
+            bytes.next() == UInt8(ascii: "_")
+        else { return name }
         // The rest as one buffer: through the view's indices it cost six times as much.
         var name = name
         return name.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[3...]), as: UTF8.self) }
@@ -308,10 +315,19 @@ enum RedditImporter {
             var next: Int? = first
             while let at = next {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<at]))
-                if matches(bytes, at, "&amp;") { out.append(UInt8(ascii: "&")); copied = at + 5 }
-                else if matches(bytes, at, "&lt;") { out.append(UInt8(ascii: "<")); copied = at + 4 }
-                else if matches(bytes, at, "&gt;") { out.append(UInt8(ascii: ">")); copied = at + 4 }
-                else { out.append(UInt8(ascii: "&")); copied = at + 1 }
+                if matches(bytes, at, "&amp;") {
+                    out.append(UInt8(ascii: "&"))
+                    copied = at + 5
+                } else if matches(bytes, at, "&lt;") {
+                    out.append(UInt8(ascii: "<"))
+                    copied = at + 4
+                } else if matches(bytes, at, "&gt;") {
+                    out.append(UInt8(ascii: ">"))
+                    copied = at + 4
+                } else {
+                    out.append(UInt8(ascii: "&"))
+                    copied = at + 1
+                }
                 next = ByteSearch.first(UInt8(ascii: "&"), in: bytes, from: copied)
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))

@@ -17,8 +17,9 @@ enum ServerResponse {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "<"), !bytes[start...].starts(with: Array("<?xml".utf8)) else { return nil }
         let title = self.title(bytes, from: start)
         let words = title.map { " (\($0))" } ?? ""
-        return InputError(file: file, line: 1, column: 1,
-                          message: "this is an HTML page\(words), not an export: an error response from the server, or a web page saved in place of its JSON; expected the JSON the API returns")
+        return InputError(
+            file: file, line: 1, column: 1,
+            message: "this is an HTML page\(words), not an export: an error response from the server, or a web page saved in place of its JSON; expected the JSON the API returns")
     }
 
     /// An error for a document whose root is an object holding only an error (`error`, `errors`
@@ -26,7 +27,8 @@ enum ServerResponse {
     static func json(_ document: JSONDocument, file: String) -> InputError? {
         let root = document.root
         guard document.kind(root) == .object, document.count(root) <= 8,
-              ["error", "errors", "message"].contains(where: { document.member(root, $0) != nil }) else { return nil }
+            ["error", "errors", "message"].contains(where: { document.member(root, $0) != nil })
+        else { return nil }
         var scalarsOnly = true
         document.forEachMember(root) { key, value in
             let kind = document.kind(value)
@@ -53,8 +55,9 @@ enum ServerResponse {
         }
         if let errors = document.member(root, "errors"), document.kind(errors) == .array {
             document.forEachElement(errors) { _, element in
-                if document.kind(element) == .string { said.append(document.string(element)) }
-                else if document.kind(element) == .object, let message = document.member(element, "message"), document.kind(message) == .string {
+                if document.kind(element) == .string {
+                    said.append(document.string(element))
+                } else if document.kind(element) == .object, let message = document.member(element, "message"), document.kind(message) == .string {
                     said.append(document.string(message))
                 }
             }
@@ -64,8 +67,9 @@ enum ServerResponse {
         if let type = text("error_type") { said.insert(type + ":", at: 0) }
         var words = ([code].compactMap { $0 } + said).joined(separator: " ")
         if words.count > quoteLimit { words = String(words.prefix(quoteLimit)) + "…" }
-        return InputError(file: file, line: 1, column: 1, path: "$",
-                          message: "this is an error response from the server\(words.isEmpty ? "" : " (\(words))"), not an export; expected the JSON the API returns when the request succeeds")
+        return InputError(
+            file: file, line: 1, column: 1, path: "$",
+            message: "this is an error response from the server\(words.isEmpty ? "" : " (\(words))"), not an export; expected the JSON the API returns when the request succeeds")
     }
 
     /// The text of the page's first `<title>`, white space collapsed, at most `quoteLimit`
@@ -74,7 +78,8 @@ enum ServerResponse {
         let head = bytes[start..<min(bytes.count, start + 65_536)]
         let lowered = head.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         guard let open = find(Array("<title".utf8), in: lowered, from: 0),
-              let close = lowered[(open + 6)...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            let close = lowered[(open + 6)...].firstIndex(of: UInt8(ascii: ">"))
+        else { return nil }
         let end = find(Array("</title".utf8), in: lowered, from: close + 1) ?? lowered.count
         let text = String(decoding: head[(head.startIndex + close + 1)..<(head.startIndex + end)], as: UTF8.self)
         let words = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

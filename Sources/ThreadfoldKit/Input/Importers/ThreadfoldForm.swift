@@ -32,10 +32,12 @@ enum ThreadfoldForm: ImporterForm {
         let root = document.root
         var list: (node: Int, path: String)?
         if document.kind(root) == .object, document.member(root, "comments") == nil,
-           let threads = document.member(root, "threads"), document.kind(threads) == .array {
+            let threads = document.member(root, "threads"), document.kind(threads) == .array
+        {
             list = (threads, ".threads")
         } else if document.kind(root) == .array, document.count(root) > 0, document.kind(root + 1) == .object,
-                  document.member(root + 1, "comments") != nil {
+            document.member(root + 1, "comments") != nil
+        {
             list = (root, "")
         }
         guard let list else {
@@ -47,8 +49,10 @@ enum ThreadfoldForm: ImporterForm {
         document.forEachElement(list.node) { _, element in elements.append(element) }
         for (position, element) in elements.enumerated() {
             do {
-                threads.append(try ThreadDecoder.decode(document: document, at: element, path: "\(list.path)[\(position)]",
-                                                        file: file, lenient: lenient, skipped: &context.skipped))
+                threads.append(
+                    try ThreadDecoder.decode(
+                        document: document, at: element, path: "\(list.path)[\(position)]",
+                        file: file, lenient: lenient, skipped: &context.skipped))
             } catch {
                 errors.append(contentsOf: error.errors)
                 if errors.count >= ThreadDecoder.errorLimit { break }

@@ -89,8 +89,9 @@ struct AuthorPages {
         }
         let post = summary.posts[Int(ref.post)]
         let page = summary.pages[post.page]
-        return Item(started: false, title: title, threadHref: threadHref,
-                    href: summary.path + "/" + (page.isEmpty ? "" : page + "/") + "index.html#" + post.anchor,
-                    excerpt: post.excerpt, created: post.created)
+        return Item(
+            started: false, title: title, threadHref: threadHref,
+            href: summary.path + "/" + (page.isEmpty ? "" : page + "/") + "index.html#" + post.anchor,
+            excerpt: post.excerpt, created: post.created)
     }
 }

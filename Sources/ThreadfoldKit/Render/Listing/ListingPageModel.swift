@@ -92,8 +92,10 @@ struct ListingPageModel: TemplateModel {
     let showCategory: Bool
     let markFlat: Bool
 
-    init(listing: ListingRenderer, dir: [String], stats: String, heading: String?, threads: [ThreadSummary],
-         pager: ListingRenderer.Pager?) {
+    init(
+        listing: ListingRenderer, dir: [String], stats: String, heading: String?, threads: [ThreadSummary],
+        pager: ListingRenderer.Pager?
+    ) {
         language = listing.language
         siteTitle = listing.siteTitle
         siteName = listing.options.title.flatMap { $0.isEmpty ? nil : $0 }

@@ -38,8 +38,9 @@ struct ListingRenderer: Sendable {
     }
 
     func render(_ listing: Listing, _ summaries: PackedSummaries) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
-        var page = ListingPageModel(listing: self, dir: listing.dir, stats: listing.stats, heading: listing.heading,
-                                    threads: listing.threads.map { summaries[$0] }, pager: listing.pages > 1 ? Pager(listing) : nil)
+        var page = ListingPageModel(
+            listing: self, dir: listing.dir, stats: listing.stats, heading: listing.heading,
+            threads: listing.threads.map { summaries[$0] }, pager: listing.pages > 1 ? Pager(listing) : nil)
         if listing.dir.isEmpty { page.search = searchBox(here: false) }
         return try render(page)
     }
@@ -47,10 +48,11 @@ struct ListingRenderer: Sendable {
     /// The search box of the index (`here` false) or of the search page, when the site has search.
     func searchBox(here: Bool) -> ListingPageModel.SearchBox? {
         guard options.search != .none else { return nil }
-        return ListingPageModel.SearchBox(mode: options.search.rawValue, chunks: SearchIndex.chunkCount(threadCount),
-                                          one: strings.text("search_results", count: 1), other: strings.text("search_results", count: 7),
-                                          commentsOne: strings.text("comments", count: 1), commentsOther: strings.text("comments", count: 7),
-                                          limit: here ? 500 : 50, here: here)
+        return ListingPageModel.SearchBox(
+            mode: options.search.rawValue, chunks: SearchIndex.chunkCount(threadCount),
+            one: strings.text("search_results", count: 1), other: strings.text("search_results", count: 7),
+            commentsOne: strings.text("comments", count: 1), commentsOther: strings.text("comments", count: 7),
+            limit: here ? 500 : 50, here: here)
     }
 
     /// Renders the listings on `jobs` threads and writes them in order, a batch at a time.
@@ -60,8 +62,10 @@ struct ListingRenderer: Sendable {
 
     /// Renders files `0..<count` on `jobs` threads, `jobs` × 8 at a time, and hands each batch to
     /// `write` in order before the next is rendered.
-    func inBatches(count: Int, _ render: @escaping @Sendable (Int) throws(TemplateError) -> (path: String, bytes: [UInt8]),
-                   to write: Write) throws {
+    func inBatches(
+        count: Int, _ render: @escaping @Sendable (Int) throws(TemplateError) -> (path: String, bytes: [UInt8]),
+        to write: Write
+    ) throws {
         let batch = max(jobs, 1) * 8
         for start in stride(from: 0, to: count, by: batch) {
             let end = min(start + batch, count)
@@ -123,8 +127,10 @@ struct ListingRenderer: Sendable {
             let pages = paginate(Array(summaries.indices), perPage)
             for (p, page) in pages.enumerated() {
                 let dir = p == 0 ? [] : ["page", String(p + 1)]
-                listings.append(Listing(dir: dir, threads: page, page: p, pages: pages.count,
-                                        pageDir: { $0 == 0 ? [] : ["page", String($0 + 1)] }, heading: nil, stats: stats))
+                listings.append(
+                    Listing(
+                        dir: dir, threads: page, page: p, pages: pages.count,
+                        pageDir: { $0 == 0 ? [] : ["page", String($0 + 1)] }, heading: nil, stats: stats))
                 sitemap.append((url(dir), p == 0 ? newest : page.first.flatMap { summaries[$0].activity }))
             }
             try self.write(listings, summaries, to: write)
@@ -137,11 +143,14 @@ struct ListingRenderer: Sendable {
                 let shown = min(perPage, options.sectionPreview)
                 let start = shownThreads.count
                 shownThreads += section.threads.prefix(shown).map { summaries[$0] }
-                var entry = ListingPageModel.SectionEntry(name: section.name, summary: sectionSummary(section), open: s == open,
-                                                          threads: start..<shownThreads.count)
+                var entry = ListingPageModel.SectionEntry(
+                    name: section.name, summary: sectionSummary(section), open: s == open,
+                    threads: start..<shownThreads.count)
                 if section.threads.count > shown {
-                    entry.more = (ThreadPaths.href(from: [], to: ["s", section.key]),
-                                  strings.text("all_in_section", count: section.threads.count, ["name": section.name]))
+                    entry.more = (
+                        ThreadPaths.href(from: [], to: ["s", section.key]),
+                        strings.text("all_in_section", count: section.threads.count, ["name": section.name])
+                    )
                 }
                 entries.append(entry)
                 // Every section has its own pages, linked from the index when it has more than shown.
@@ -149,9 +158,11 @@ struct ListingRenderer: Sendable {
                 let key = section.key
                 for (p, page) in pages.enumerated() {
                     let dir = ["s", key] + (p == 0 ? [] : [String(p + 1)])
-                    listings.append(Listing(dir: dir, threads: page, page: p, pages: pages.count,
-                                            pageDir: { ["s", key] + ($0 == 0 ? [] : [String($0 + 1)]) },
-                                            heading: section.name, stats: sectionSummary(section)))
+                    listings.append(
+                        Listing(
+                            dir: dir, threads: page, page: p, pages: pages.count,
+                            pageDir: { ["s", key] + ($0 == 0 ? [] : [String($0 + 1)]) },
+                            heading: section.name, stats: sectionSummary(section)))
                     sitemap.append((url(dir), page.first.flatMap { summaries[$0].activity }))
                 }
             }
@@ -200,21 +211,24 @@ struct ListingRenderer: Sendable {
         }
         let untitled = strings.text("untitled")
         let work = jobs
-        try inBatches(count: work.count, { j throws(TemplateError) in
-            let job = work[j]
-            let author = authors.authors[job.author]
-            let base = ["u", author.folder]
-            let dir = base + (job.page == 0 ? [] : [String(job.page + 1)])
-            let refs = author.refs[(job.page * perPage)..<min((job.page + 1) * perPage, author.refs.count)]
-            let stats = strings.join([strings.text("threads", count: author.threads), strings.text("comments", count: author.comments)])
-            let pager = job.pages > 1
-                ? Pager(current: job.page, hrefs: (0..<job.pages).map { ThreadPaths.href(from: dir, to: base + ($0 == 0 ? [] : [String($0 + 1)])) })
-                : nil
-            var page = ListingPageModel(listing: self, dir: dir, stats: stats, heading: author.name, threads: [], pager: pager)
-            page.posts = refs.map { authors.item($0, untitled: untitled) }
-            let bytes = try templates.render("author", model: page, root: .node(.page), expectedSize: 16 * 1024 + 1024 * refs.count)
-            return ((dir + ["index.html"]).joined(separator: "/"), bytes)
-        }, to: write)
+        try inBatches(
+            count: work.count,
+            { j throws(TemplateError) in
+                let job = work[j]
+                let author = authors.authors[job.author]
+                let base = ["u", author.folder]
+                let dir = base + (job.page == 0 ? [] : [String(job.page + 1)])
+                let refs = author.refs[(job.page * perPage)..<min((job.page + 1) * perPage, author.refs.count)]
+                let stats = strings.join([strings.text("threads", count: author.threads), strings.text("comments", count: author.comments)])
+                let pager =
+                    job.pages > 1
+                    ? Pager(current: job.page, hrefs: (0..<job.pages).map { ThreadPaths.href(from: dir, to: base + ($0 == 0 ? [] : [String($0 + 1)])) })
+                    : nil
+                var page = ListingPageModel(listing: self, dir: dir, stats: stats, heading: author.name, threads: [], pager: pager)
+                page.posts = refs.map { authors.item($0, untitled: untitled) }
+                let bytes = try templates.render("author", model: page, root: .node(.page), expectedSize: 16 * 1024 + 1024 * refs.count)
+                return ((dir + ["index.html"]).joined(separator: "/"), bytes)
+            }, to: write)
         return sitemap
     }
 
@@ -232,8 +246,9 @@ struct ListingRenderer: Sendable {
     /// Renders one listing page; its size estimate (which sets the template output cap,
     /// `TemplateSet.outputLimit`) is 16 KiB plus 2 KiB per thread and section shown.
     func render(_ page: ListingPageModel) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
-        let bytes = try templates.render("index", model: page, root: .node(.page),
-                                         expectedSize: 16 * 1024 + 2048 * (page.threads.count + page.sections.count))
+        let bytes = try templates.render(
+            "index", model: page, root: .node(.page),
+            expectedSize: 16 * 1024 + 2048 * (page.threads.count + page.sections.count))
         return ((page.dir + ["index.html"]).joined(separator: "/"), bytes)
     }
 
@@ -252,10 +267,11 @@ struct ListingRenderer: Sendable {
             switch options.sections {
             case .month:
                 if let time = summary.activity, (1...9999).contains(time.components.year) {
-                    key = String(time.iso8601.prefix(7)) // YYYY-MM
+                    key = String(time.iso8601.prefix(7))  // YYYY-MM
                     name = strings.month(time)
                 } else {
-                    key = "undated"; name = strings.text("undated")
+                    key = "undated"
+                    name = strings.text("undated")
                 }
                 identity = Array(key.utf8)
             case .category, .none:
@@ -264,7 +280,8 @@ struct ListingRenderer: Sendable {
                     name = category
                     identity = [1] + Array(category.utf8)
                 } else {
-                    key = "uncategorised"; name = strings.text("uncategorised")
+                    key = "uncategorised"
+                    name = strings.text("uncategorised")
                     identity = Array(key.utf8)
                 }
             }
@@ -349,11 +366,15 @@ struct ListingRenderer: Sendable {
                 link: base.map { $0 + summary.path + "/" } ?? summary.path + "/index.html",
                 published: summary.created?.timestamp, updated: summary.activity,
                 author: summary.author,
-                summary: strings.join([strings.text("comments", count: summary.stats.comments),
-                                       strings.text("people", count: summary.stats.participants)]))
+                summary: strings.join([
+                    strings.text("comments", count: summary.stats.comments),
+                    strings.text("people", count: summary.stats.participants),
+                ]))
         }
-        return AtomFeed(title: siteTitle, id: base ?? XMLText.uuid("site:" + siteTitle), selfLink: (base ?? "") + "atom.xml",
-                        alternate: base ?? "index.html", lang: strings.locale, author: siteTitle,
-                        updated: summaries.first?.activity, entries: Array(entries)).render()
+        return AtomFeed(
+            title: siteTitle, id: base ?? XMLText.uuid("site:" + siteTitle), selfLink: (base ?? "") + "atom.xml",
+            alternate: base ?? "index.html", lang: strings.locale, author: siteTitle,
+            updated: summaries.first?.activity, entries: Array(entries)
+        ).render()
     }
 }

@@ -248,8 +248,9 @@ private struct Reader {
         let title = optional(), author = optional(), url = optional(), lang = optional(), category = optional()
         let tags = strings()
         let created = time()
-        var stats = ThreadSummary.Stats(comments: int(), participants: int(), topLevel: int(), levels: int(), depthHistogram: [],
-                                        firstActivity: nil, lastActivity: nil, unarchived: 0)
+        var stats = ThreadSummary.Stats(
+            comments: int(), participants: int(), topLevel: int(), levels: int(), depthHistogram: [],
+            firstActivity: nil, lastActivity: nil, unarchived: 0)
         stats.depthHistogram = (0..<count()).map { _ in int() }
         stats.firstActivity = time()
         stats.lastActivity = time()
@@ -258,8 +259,9 @@ private struct Reader {
         let posts = (0..<count()).map { _ in
             ThreadSummary.Post(author: string(), page: int(), anchor: string(), created: time(), excerpt: string())
         }
-        return ThreadSummary(format: format, id: id, path: path, title: title, author: author, url: url, lang: lang,
-                             category: category, tags: tags, created: created, stats: stats, layout: layout, pages: pages,
-                             orders: orders, posts: posts)
+        return ThreadSummary(
+            format: format, id: id, path: path, title: title, author: author, url: url, lang: lang,
+            category: category, tags: tags, created: created, stats: stats, layout: layout, pages: pages,
+            orders: orders, posts: posts)
     }
 }

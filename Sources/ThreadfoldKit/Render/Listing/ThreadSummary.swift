@@ -48,9 +48,10 @@ package struct ThreadSummary: Sendable, Equatable {
 
         /// Anchors are what `Anchors` makes; anything else in a sidecar is refused.
         static func isAnchor(_ text: String) -> Bool {
-            !text.isEmpty && text.utf8.count <= 96 && text.utf8.allSatisfy { b in
-                (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
-            }
+            !text.isEmpty && text.utf8.count <= 96
+                && text.utf8.allSatisfy { b in
+                    (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
+                }
         }
     }
 
@@ -88,8 +89,9 @@ package struct ThreadSummary: Sendable, Equatable {
         for summary in summaries {
             let (sum, overflow) = total.addingReportingOverflow(summary.stats.comments)
             guard !overflow, summary.stats.comments >= 0 else {
-                throw InputError(file: summary.path + "/thread.json", path: "$.stats.comments",
-                                 message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)")
+                throw InputError(
+                    file: summary.path + "/thread.json", path: "$.stats.comments",
+                    message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)")
             }
             total = sum
         }

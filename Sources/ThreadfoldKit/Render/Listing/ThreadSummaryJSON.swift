@@ -67,8 +67,7 @@ extension ThreadSummary {
             guard !r.isNull(node) else { return nil }
             var iso: String?, ms: Int64?
             try r.members(node, path(), expected: "an object or null") { key, value throws(JSONMismatch) in
-                if key == "iso" { iso = try r.string(value, path() + ".iso") }
-                else if key == "ms" { ms = try r.int(value, path() + ".ms") }
+                if key == "iso" { iso = try r.string(value, path() + ".iso") } else if key == "ms" { ms = try r.int(value, path() + ".ms") }
             }
             guard let iso, let ms else { throw r.mismatch(node, path(), expected: "{\"iso\", \"ms\"}") }
             var point = TimePoint(Timestamp(milliseconds: ms))
@@ -114,7 +113,8 @@ extension ThreadSummary {
                         }
                     }
                     guard let author, !author.isEmpty, let page, let anchor, Post.isAnchor(anchor), let excerpt,
-                          excerpt.count <= Post.excerptLimit + 1 else {
+                        excerpt.count <= Post.excerptLimit + 1
+                    else {
                         throw r.mismatch(item, p(), expected: "{\"author\", \"page\", \"anchor\" of letters, digits, - and _, \"excerpt\" of at most \(Post.excerptLimit) characters}")
                     }
                     posts.append(Post(author: author, page: page, anchor: anchor, created: created, excerpt: excerpt))
@@ -157,9 +157,10 @@ extension ThreadSummary {
         if let postsNode, posts.contains(where: { $0.page >= pages.count }) {
             throw r.mismatch(postsNode, path + ".posts", expected: "pages within the \(pages.count) of $.pages")
         }
-        self.init(format: Int(format), id: id, path: summaryPath, title: title, author: author, url: url, lang: lang,
-                  category: category, tags: tags ?? [], created: created, stats: stats, layout: layout, pages: pages,
-                  orders: orders ?? [], posts: posts)
+        self.init(
+            format: Int(format), id: id, path: summaryPath, title: title, author: author, url: url, lang: lang,
+            category: category, tags: tags ?? [], created: created, stats: stats, layout: layout, pages: pages,
+            orders: orders ?? [], posts: posts)
     }
 
     /// Reads a sidecar back. Errors name the file, line and column, and the JSON path.

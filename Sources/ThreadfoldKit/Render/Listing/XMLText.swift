@@ -39,8 +39,8 @@ enum XMLText {
                 }
                 let word = i < 16 ? a : b
                 var nibble = Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)
-                if i == 12 { nibble = 8 } // version 8
-                if i == 16 { nibble = 8 + Int(b >> 62) } // the variant: 8, 9, a or b
+                if i == 12 { nibble = 8 }  // version 8
+                if i == 16 { nibble = 8 + Int(b >> 62) }  // the variant: 8, 9, a or b
                 out[at] = hex[nibble]
                 at += 1
             }

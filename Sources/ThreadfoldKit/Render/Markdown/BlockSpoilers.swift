@@ -5,7 +5,10 @@ enum BlockSpoilers {
         for quote in spoilerQuotes(in: document, source: source) {
             guard let block = CmarkNode.custom(.customBlock, onEnter: inline.spoilerBlockOpening, onExit: "</div>") else { continue }
             quote.insertBefore(block)
-            guard block.appendChild(quote) else { block.free(); continue }
+            guard block.appendChild(quote) else {
+                block.free()
+                continue
+            }
             var child = quote.firstChild
             while let paragraph = child {
                 child = paragraph.next
@@ -23,7 +26,8 @@ enum BlockSpoilers {
         while let step = walk.next() {
             let node = step.node
             guard step.entering, node.kind == .blockQuote, let (paragraph, text) = node.leadingText,
-                  let literal = text.literal, literal.first == UInt8(ascii: "!") else { continue }
+                let literal = text.literal, literal.first == UInt8(ascii: "!")
+            else { continue }
             if lineStarts.isEmpty { lineStarts = SourceLines.starts(in: source) }
             let line = paragraph.startLine - 1
             let column = paragraph.startColumn - 1
@@ -43,7 +47,10 @@ enum BlockSpoilers {
         while let node = child {
             child = node.next
             let kind = node.kind
-            if kind == .softBreak || kind == .lineBreak { lineStart = true; continue }
+            if kind == .softBreak || kind == .lineBreak {
+                lineStart = true
+                continue
+            }
             if kind == .text, let literal = node.literal {
                 var start = 0
                 var end = literal.count

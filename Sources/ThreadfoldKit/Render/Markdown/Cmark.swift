@@ -1,8 +1,9 @@
 import Ccmark
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The one file that imports `Ccmark`. The Markdown passes see cmark through the Swift face
@@ -41,16 +42,17 @@ enum Cmark {
     /// arena releases a body's memory at once, at `end`.
     nonisolated(unsafe) private static let arenaHooks: UnsafeMutablePointer<cmark_mem> = {
         let mem = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
-        mem.initialize(to: cmark_mem(
-            calloc: { count, size in
-                if let arena = CmarkArena.active { return arena.pointee.calloc(count, size) }
-                return Glibc.calloc(count, size)
-            },
-            realloc: { pointer, size in
-                if let arena = CmarkArena.active { return arena.pointee.realloc(pointer, size) }
-                return Glibc.realloc(pointer, size)
-            },
-            free: { _ in }))
+        mem.initialize(
+            to: cmark_mem(
+                calloc: { count, size in
+                    if let arena = CmarkArena.active { return arena.pointee.calloc(count, size) }
+                    return Glibc.calloc(count, size)
+                },
+                realloc: { pointer, size in
+                    if let arena = CmarkArena.active { return arena.pointee.realloc(pointer, size) }
+                    return Glibc.realloc(pointer, size)
+                },
+                free: { _ in }))
         return mem
     }()
 }
@@ -184,7 +186,8 @@ struct CmarkNode {
     /// starts that paragraph; nil when the block starts otherwise.
     var leadingText: (paragraph: CmarkNode, text: CmarkNode)? {
         guard let paragraph = firstChild, paragraph.kind == .paragraph,
-              let text = paragraph.firstChild, text.kind == .text else { return nil }
+            let text = paragraph.firstChild, text.kind == .text
+        else { return nil }
         return (paragraph, text)
     }
 

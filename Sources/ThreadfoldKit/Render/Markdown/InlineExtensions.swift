@@ -74,10 +74,12 @@ struct InlineExtensions {
         }
         guard !texts.isEmpty else { return }
         var spans = self.spans(in: bytes)
-        let linking = !insideLink && texts.contains { node in
-            guard let literal = node.literal else { return false }
-            return !links(in: literal[...]).isEmpty
-        }
+        let linking =
+            !insideLink
+            && texts.contains { node in
+                guard let literal = node.literal else { return false }
+                return !links(in: literal[...]).isEmpty
+            }
         guard !spans.isEmpty || linking else { return }
         // A delimiter inside a bare URL is part of the URL (`https://x.example/^a`).
         if linking && !spans.isEmpty {

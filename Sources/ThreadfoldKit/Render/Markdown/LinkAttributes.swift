@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Links get `rel="nofollow ugc noopener"` and images `loading="lazy"`, added to cmark's

@@ -52,8 +52,12 @@ enum MarkdownExtensions {
         while i < n {
             // A link starts the text, or follows white space, a delimiter (`*_~(`) or a quote;
             // never the middle of a word or of another URL.
-            let atBoundary = i == 0 || isSpace(text[i - 1]) || [UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "("),
-                                                                  UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ":")].contains(text[i - 1])
+            let atBoundary =
+                i == 0 || isSpace(text[i - 1])
+                || [
+                    UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "("),
+                    UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ":"),
+                ].contains(text[i - 1])
             if atBoundary, let link = webLink(text, at: i) {
                 found.append(link)
                 i = link.range.upperBound
@@ -72,10 +76,15 @@ enum MarkdownExtensions {
     private static func webLink(_ text: [UInt8], at start: Int) -> Autolink? {
         var prefix = ""
         var hostStart = start
-        if hasPrefix(text, start, "https://") { hostStart = start + 8 }
-        else if hasPrefix(text, start, "http://") { hostStart = start + 7 }
-        else if hasPrefix(text, start, "www.") { prefix = "http://" }
-        else { return nil }
+        if hasPrefix(text, start, "https://") {
+            hostStart = start + 8
+        } else if hasPrefix(text, start, "http://") {
+            hostStart = start + 7
+        } else if hasPrefix(text, start, "www.") {
+            prefix = "http://"
+        } else {
+            return nil
+        }
         // The domain: segments of alphanumerics, '-' and '_', separated by '.'; the last two
         // without '_'; at least one '.' for www.
         var i = hostStart
@@ -130,8 +139,10 @@ enum MarkdownExtensions {
         var end = initial
         while end > start {
             let last = text[end - 1]
-            if [UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":"),
-                UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "\""), UInt8(ascii: "'")].contains(last) {
+            if [
+                UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":"),
+                UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+            ].contains(last) {
                 end -= 1
                 continue
             }
@@ -140,12 +151,18 @@ enum MarkdownExtensions {
                 for byte in text[start..<end] {
                     if byte == UInt8(ascii: "(") { open += 1 } else if byte == UInt8(ascii: ")") { close += 1 }
                 }
-                if close > open { end -= 1; continue }
+                if close > open {
+                    end -= 1
+                    continue
+                }
             }
             if last == UInt8(ascii: ";") {
                 var k = end - 2
                 while k >= start, isAlphanumeric(text[k]) { k -= 1 }
-                if k >= start, text[k] == UInt8(ascii: "&"), k < end - 2 { end = k; continue }
+                if k >= start, text[k] == UInt8(ascii: "&"), k < end - 2 {
+                    end = k
+                    continue
+                }
             }
             break
         }
@@ -162,7 +179,10 @@ enum MarkdownExtensions {
         var openers: [[Range<Int>]] = [[], []]
         var i = 0
         while i < text.count {
-            guard text[i] == UInt8(ascii: "~") else { i += 1; continue }
+            guard text[i] == UInt8(ascii: "~") else {
+                i += 1
+                continue
+            }
             var j = i
             while j < text.count && text[j] == UInt8(ascii: "~") { j += 1 }
             let run = i..<j
@@ -254,7 +274,10 @@ enum RedditMarkdown {
         var i = 0
         while i < n {
             while let last = groups.last, last <= i { groups.removeLast() }
-            guard text[i] == UInt8(ascii: "^"), i + 1 < n, !isSpace(text[i + 1]) else { i += 1; continue }
+            guard text[i] == UInt8(ascii: "^"), i + 1 < n, !isSpace(text[i + 1]) else {
+                i += 1
+                continue
+            }
             if text[i + 1] == UInt8(ascii: "("), !closing.isEmpty, closing[i + 1] >= 0 {
                 let close = Int(closing[i + 1])
                 // Superscripts inside the parentheses are found as the scan goes on.
@@ -282,14 +305,20 @@ enum RedditMarkdown {
         var i = 0
         let n = text.count
         while i + 1 < n {
-            guard text[i] == UInt8(ascii: ">"), text[i + 1] == UInt8(ascii: "!") else { i += 1; continue }
+            guard text[i] == UInt8(ascii: ">"), text[i + 1] == UInt8(ascii: "!") else {
+                i += 1
+                continue
+            }
             var j = i + 3
             var close: Int? = nil
             while j + 1 < n {
-                if text[j] == UInt8(ascii: "!") && text[j + 1] == UInt8(ascii: "<") { close = j; break }
+                if text[j] == UInt8(ascii: "!") && text[j + 1] == UInt8(ascii: "<") {
+                    close = j
+                    break
+                }
                 j += 1
             }
-            guard let close else { break } // no later opener can close either
+            guard let close else { break }  // no later opener can close either
             spans.append((i..<(i + 2), close..<(close + 2)))
             i = close + 2
         }
@@ -305,30 +334,49 @@ enum RedditMarkdown {
         let n = text.count
         while i + 2 < n {
             let byte = text[i]
-            guard byte == UInt8(ascii: "r") || byte == UInt8(ascii: "u"), text[i + 1] == UInt8(ascii: "/") else { i += 1; continue }
+            guard byte == UInt8(ascii: "r") || byte == UInt8(ascii: "u"), text[i + 1] == UInt8(ascii: "/") else {
+                i += 1
+                continue
+            }
             var start = i
             if i > 0 && text[i - 1] == UInt8(ascii: "/") { start = i - 1 }
-            guard start == 0 || !isNameByte(text[start - 1]) && text[start - 1] != UInt8(ascii: "/") && text[start - 1] != UInt8(ascii: "@") else { i += 1; continue }
+            guard start == 0 || !isNameByte(text[start - 1]) && text[start - 1] != UInt8(ascii: "/") && text[start - 1] != UInt8(ascii: "@") else {
+                i += 1
+                continue
+            }
             // Nor after an escaped slash (`\/u/name`), which stands as U+E002 here (see `EscapedDelimiters`).
-            if start >= 3, text[start - 3] == 0xEE, text[start - 2] == 0x80, text[start - 1] == 0x82 { i += 1; continue }
+            if start >= 3, text[start - 3] == 0xEE, text[start - 2] == 0x80, text[start - 1] == 0x82 {
+                i += 1
+                continue
+            }
             let subreddit = byte == UInt8(ascii: "r")
             var end = i + 2
             var nameStart = end
             var valid = true
             while true {
                 while end < n, isNameByte(text[end]) || text[end] == UInt8(ascii: "-") { end += 1 }
-                if !(2...64).contains(end - nameStart) { valid = false; break }
+                if !(2...64).contains(end - nameStart) {
+                    valid = false
+                    break
+                }
                 guard subreddit, end + 1 < n, text[end] == UInt8(ascii: "+"), isNameByte(text[end + 1]) else { break }
                 end += 1
                 nameStart = end
             }
-            guard valid else { i = max(end, i + 1); continue }
+            guard valid else {
+                i = max(end, i + 1)
+                continue
+            }
             let nameEnd = end
             // A path after the name, up to white space, without trailing punctuation.
             if end < n, text[end] == UInt8(ascii: "/") {
                 while end < n, isPathByte(text[end]) { end += 1 }
-                while end > nameEnd, [UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "!"),
-                                      UInt8(ascii: "?"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: ")")].contains(text[end - 1]) { end -= 1 }
+                while end > nameEnd,
+                    [
+                        UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "!"),
+                        UInt8(ascii: "?"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: ")"),
+                    ].contains(text[end - 1])
+                { end -= 1 }
             } else if end < n, text[end] == UInt8(ascii: "."), end + 1 < n, isNameByte(text[end + 1]) {
                 // `r/reddit.com`: a dotted name, as Reddit links it.
                 end += 1
@@ -410,8 +458,11 @@ enum RedditMarkdown {
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
     private static func isPathByte(_ byte: UInt8) -> Bool {
-        isNameByte(byte) || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "%"),
-                             UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "~")].contains(byte)
+        isNameByte(byte)
+            || [
+                UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "%"),
+                UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "~"),
+            ].contains(byte)
     }
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_")

@@ -101,10 +101,15 @@ package struct MarkdownRenderer: Sendable {
         return text.withUTF8 { bytes in
             // Image openers: each '!' found with memchr.
             var imageOpeners = 0
-            if ByteSearch.any(UInt8(ascii: "!"), in: bytes, where: { i in
-                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") { imageOpeners += 1 }
-                return imageOpeners > options.maxImageOpeners
-            }) { return true }
+            if ByteSearch.any(
+                UInt8(ascii: "!"), in: bytes,
+                where: { i in
+                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") { imageOpeners += 1 }
+                    return imageOpeners > options.maxImageOpeners
+                })
+            {
+                return true
+            }
             // Quote depth: the '>' markers at each line's start, when there is a '>' at all.
             guard ByteSearch.contains(UInt8(ascii: ">"), in: bytes) else { return false }
             var lineStart: Int? = 0
@@ -149,7 +154,10 @@ package struct MarkdownRenderer: Sendable {
                 var lineEnd = end
                 if lineEnd > start && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 var blank = true
-                for i in start..<lineEnd where bytes[i] != 0x20 && bytes[i] != 0x09 { blank = false; break }
+                for i in start..<lineEnd where bytes[i] != 0x20 && bytes[i] != 0x09 {
+                    blank = false
+                    break
+                }
                 if blank { flushParagraph() } else { lines.append((start, lineEnd)) }
                 start = end + 1
             }

@@ -18,7 +18,8 @@ struct TableBlocks {
         var heading = cells.firstChild
         for (paragraph, table) in found {
             guard let html = html(of: table, cells: &heading),
-                  let block = CmarkNode.custom(.customBlock, onEnter: HTML(trusted: html), onExit: "") else { return }
+                let block = CmarkNode.custom(.customBlock, onEnter: HTML(trusted: html), onExit: "")
+            else { return }
             paragraph.insertAfter(block)
             keepLines(before: table.headerLine, of: paragraph)
         }
@@ -65,9 +66,14 @@ struct TableBlocks {
             } else {
                 var depth = quoteDepth
                 while start < end {
-                    if source[start] == 0x20 || source[start] == 0x09 { start += 1 }
-                    else if source[start] == UInt8(ascii: ">") && depth > 0 { start += 1; depth -= 1 }
-                    else { break }
+                    if source[start] == 0x20 || source[start] == 0x09 {
+                        start += 1
+                    } else if source[start] == UInt8(ascii: ">") && depth > 0 {
+                        start += 1
+                        depth -= 1
+                    } else {
+                        break
+                    }
                 }
             }
             result.append(Array(source[start..<end])[...])

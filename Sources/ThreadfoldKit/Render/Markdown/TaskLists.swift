@@ -18,9 +18,10 @@ enum TaskLists {
         while let step = walk.next() {
             let node = step.node
             guard step.entering, node.kind == .item, let (paragraph, text) = node.leadingText,
-                  let bytes = text.literal, bytes.count >= 4,
-                  bytes[0] == UInt8(ascii: "["), bytes[2] == UInt8(ascii: "]"),
-                  bytes[3] == 0x20 || bytes[3] == 0x09 else { continue }
+                let bytes = text.literal, bytes.count >= 4,
+                bytes[0] == UInt8(ascii: "["), bytes[2] == UInt8(ascii: "]"),
+                bytes[3] == 0x20 || bytes[3] == 0x09
+            else { continue }
             switch bytes[1] {
             case 0x20: items.append((paragraph, text, false))
             case UInt8(ascii: "x"), UInt8(ascii: "X"): items.append((paragraph, text, true))
@@ -46,7 +47,10 @@ enum TaskLists {
         while out.count < nameLimit, let step = walk.next() {
             guard step.entering else { continue }
             let node = step.node, kind = node.kind
-            if kind == .softBreak || kind == .lineBreak { out.append(0x20); continue }
+            if kind == .softBreak || kind == .lineBreak {
+                out.append(0x20)
+                continue
+            }
             guard kind == .text || kind == .code, let literal = node.literal else { continue }
             out.append(contentsOf: literal)
         }

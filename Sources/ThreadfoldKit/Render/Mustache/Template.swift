@@ -19,8 +19,9 @@ package struct Template: Sendable {
         self.source = source
         // Offsets into the compiled template are 32-bit.
         guard source.utf8.count <= Template.maxSourceBytes else {
-            throw TemplateError(file: file ?? name, line: 1, column: 1,
-                                message: "the template is \(source.utf8.count) bytes; expected at most \(Template.maxSourceBytes) (256 MiB)")
+            throw TemplateError(
+                file: file ?? name, line: 1, column: 1,
+                message: "the template is \(source.utf8.count) bytes; expected at most \(Template.maxSourceBytes) (256 MiB)")
         }
         var parser = TemplateParser(source: source, file: file ?? name, keys: keys)
         self.nodes = try parser.parse()

@@ -57,7 +57,7 @@ struct TemplateParser {
             if cursor < source.count {
                 switch source[cursor] {
                 case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
-                     UInt8(ascii: "!"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "{"):
+                    UInt8(ascii: "!"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "{"):
                     sigil = source[cursor]
                     cursor += 1
                 default: break
@@ -74,8 +74,10 @@ struct TemplateParser {
             let content = trimmed(source[cursor..<contentEnd])
 
             // Standalone?
-            let canStandAlone = [UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
-                                 UInt8(ascii: "!"), UInt8(ascii: "=")].contains(sigil)
+            let canStandAlone = [
+                UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
+                UInt8(ascii: "!"), UInt8(ascii: "="),
+            ].contains(sigil)
             var indent: [UInt8] = []
             var nextPosition = tagEnd
             if canStandAlone, let lineEnd = standaloneEnd(tagStart: tagStart, tagEnd: tagEnd) {

@@ -107,8 +107,11 @@ struct TemplateRenderer<Model: TemplateModel> {
         let root = templates[0]
         let name = templates[Int(current)].name
         let inside = current == 0 || name == root.name ? "" : " (in partial '\(name)')"
-        return TemplateError(file: root.file, line: 1, column: 1,
-                            message: "template '\(root.name)' wrote more than \(limit) bytes\(inside), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)")
+        return TemplateError(
+            file: root.file, line: 1, column: 1,
+            message:
+                "template '\(root.name)' wrote more than \(limit) bytes\(inside), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)"
+        )
     }
 
     /// What a frame of the render loop restores when its ops are done.
@@ -210,8 +213,9 @@ struct TemplateRenderer<Model: TemplateModel> {
     private func recursion(_ index: Int) -> TemplateError {
         let template = templates[Int(current)]
         let (line, column) = JSONDocument.location(in: Array(template.source.utf8), offset: Int(partials[index].offset))
-        return TemplateError(file: template.file, line: line, column: column,
-                             message: "partial recursion: '{{>\(partials[index].name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
+        return TemplateError(
+            file: template.file, line: line, column: column,
+            message: "partial recursion: '{{>\(partials[index].name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
     }
 
     /// Partial tag `index` of the linked ops: an index into `templates`, or `missing`. Resolved
@@ -263,8 +267,10 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// up from the top of the context stack down; `index` is the op's place in `ops`. Static, on
     /// the parts of the renderer it reads: as a method that borrowed `self` in a closure, each
     /// call copied the whole renderer (696 bytes) first.
-    private static func lookup(_ op: Op, at index: Int32, stack: borrowing [Value], keys: borrowing [TemplateKey], model: borrowing Model,
-                               learnt: inout Lookups) -> Value? {
+    private static func lookup(
+        _ op: Op, at index: Int32, stack: borrowing [Value], keys: borrowing [TemplateKey], model: borrowing Model,
+        learnt: inout Lookups
+    ) -> Value? {
         let first = Int(op.a)
         var found: Value?
         // Kinds of node that missed this key already (only kinds whose keys depend on the kind

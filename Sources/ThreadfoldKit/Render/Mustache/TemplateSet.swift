@@ -24,9 +24,11 @@ package struct TemplateSet: Sendable {
     ///   - expectedSize: a guess of the output's size in bytes, to allocate once. It also sets
     ///     the default cap on the output (`outputLimit(expectedSize:)`).
     ///   - limit: the most bytes the output may add; past it rendering stops with an error.
-    package func render<Model: TemplateModel>(_ name: String, model: Model, root: TemplateValue<Model.Node>,
-                                              into out: inout [UInt8], expectedSize: Int = 64 * 1024,
-                                              limit: Int? = nil) throws(TemplateError) {
+    package func render<Model: TemplateModel>(
+        _ name: String, model: Model, root: TemplateValue<Model.Node>,
+        into out: inout [UInt8], expectedSize: Int = 64 * 1024,
+        limit: Int? = nil
+    ) throws(TemplateError) {
         guard let template = templates[name] else {
             throw TemplateError(file: name, line: 1, column: 1, message: "no template named '\(name)'")
         }
@@ -36,8 +38,10 @@ package struct TemplateSet: Sendable {
     }
 
     /// Renders template `name` into a new array.
-    package func render<Model: TemplateModel>(_ name: String, model: Model, root: TemplateValue<Model.Node>,
-                                              expectedSize: Int = 64 * 1024, limit: Int? = nil) throws(TemplateError) -> [UInt8] {
+    package func render<Model: TemplateModel>(
+        _ name: String, model: Model, root: TemplateValue<Model.Node>,
+        expectedSize: Int = 64 * 1024, limit: Int? = nil
+    ) throws(TemplateError) -> [UInt8] {
         var out: [UInt8] = []
         try render(name, model: model, root: root, into: &out, expectedSize: expectedSize, limit: limit)
         return out

@@ -81,8 +81,7 @@ package struct TemplateData: TemplateModel {
             case .false: value = .bool(false)
             case .string: value = .literal(document.string(i))
             case .number:
-                if let int = document.int64(i), let exact = Int(exactly: int) { value = .int(exact) }
-                else { value = .double(document.double(i) ?? 0) }
+                if let int = document.int64(i), let exact = Int(exactly: int) { value = .int(exact) } else { value = .double(document.double(i) ?? 0) }
             case .array:
                 var items: [TemplateValue<Object>] = []
                 document.forEachElement(i) { _, element in items.append(built.removeValue(forKey: element) ?? .null) }

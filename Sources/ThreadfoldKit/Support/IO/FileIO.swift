@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reading from a file descriptor the way every caller here needs: retried on EINTR, until
@@ -14,10 +14,14 @@ package enum FileIO {
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0
             while done < count {
-                let n = offset.map { pread(fd, buffer.baseAddress! + done, count - done, off_t($0 + done)) }
+                let n =
+                    offset.map { pread(fd, buffer.baseAddress! + done, count - done, off_t($0 + done)) }
                     ?? Glibc.read(fd, buffer.baseAddress! + done, count - done)
                 if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { failed = true; break }
+                guard n >= 0 else {
+                    failed = true
+                    break
+                }
                 if n == 0 { break }
                 done += n
             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a file is, from its mode: the one place `st_mode & S_IFMT` is read.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A folder of the user's that is read, never written (templates, locales, assets). Its own path,

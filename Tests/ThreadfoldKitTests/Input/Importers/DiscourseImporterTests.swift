@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Discourse importer")
@@ -14,7 +15,7 @@ struct DiscourseImporterTests {
         #expect(record.info.title == "THIS SITE IS A SANDBOX -- it is reset every day")
         #expect(record.info.author == "samsaffron" && record.info.bodyFormat == .html)
         #expect(record.comments.map(\.id.string) == ["2", "3", "14"])
-        #expect(record.comments.allSatisfy { $0.parentID == nil }) // replies to post 1 are top level
+        #expect(record.comments.allSatisfy { $0.parentID == nil })  // replies to post 1 are top level
         #expect(record.comments[0].authorFlair == "moderator notice")
         let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("<a rel=\"nofollow ugc noopener\" href=\"http://www.discourse.org\">"))
@@ -38,8 +39,9 @@ struct DiscourseImporterTests {
         return Array(try JSONSerialization.data(withJSONObject: topic, options: [.sortedKeys]))
     }
 
-    @Test("a partial topic: the posts stream or posts_count lists that the file lacks are noted where counted and shown on the page, in both locales",
-          arguments: [true, false])
+    @Test(
+        "a partial topic: the posts stream or posts_count lists that the file lacks are noted where counted and shown on the page, in both locales",
+        arguments: [true, false])
     func partialTopic(stream: Bool) throws {
         let result = try Importer.read(bytes: try Self.partial(stream: stream), file: "topic.json")
         let record = try #require(result.threads.first)
@@ -106,7 +108,7 @@ struct DiscourseImporterTests {
         #expect(record.info.category == "Category 7" && record.info.url == "/t/static-pages/77")
         #expect(record.comments.map(\.id.string) == ["2", "4"] && record.comments.map(\.reactions) == [[Reaction("❤️", 4)], [Reaction("❤️", 2)]])
         #expect(record.comments.allSatisfy { $0.score == nil })
-        #expect(record.comments[1].parentID == nil) // it answers the notice, which answers nobody
+        #expect(record.comments[1].parentID == nil)  // it answers the notice, which answers nobody
         #expect(record.notices == [NoticeRecord(action: "split_topic", actor: "system", bodyFormat: .html)])
         #expect(result.skipped.isEmpty)
         func page(_ source: String?) throws -> String {
@@ -176,7 +178,8 @@ struct DiscourseSmallActionTests {
 
 @Suite("Discourse category names")
 struct DiscourseCategoryTests {
-    static let topic = #"{"id": 77, "slug": "s", "title": "T", "category_id": 12, "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x</p>"}, {"post_number": 2, "username": "b", "cooked": "<p>y</p>"}]}}"#
+    static let topic =
+        #"{"id": 77, "slug": "s", "title": "T", "category_id": 12, "post_stream": {"posts": [{"post_number": 1, "username": "a", "cooked": "<p>x</p>"}, {"post_number": 2, "username": "b", "cooked": "<p>y</p>"}]}}"#
 
     @Test("/categories.json names categories, subcategories under their parent; /site.json the same; without a name, Category N")
     func names() throws {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Disqus XML exports")
@@ -75,23 +76,29 @@ struct DisqusImporterTests {
         #expect(undeclared.errors[0].description.hasPrefix("export.xml:2:30: error: found a reference to an entity that is not declared"))
     }
 
-    @Test("malformed XML is a located error, never a partial import", arguments: [
-        ("<disqus>\n<post dsq:id=\"p\"><message>x</post></disqus>", "export.xml:2:"),
-        ("<disqus><post dsq:id=\"p\"><message>x</message>", "export.xml:1:"),
-        ("<disqus><post dsq:id=\"p\"><message>\u{1}</message></post></disqus>", "export.xml:1:"),
-    ])
+    @Test(
+        "malformed XML is a located error, never a partial import",
+        arguments: [
+            ("<disqus>\n<post dsq:id=\"p\"><message>x</post></disqus>", "export.xml:2:"),
+            ("<disqus><post dsq:id=\"p\"><message>x</message>", "export.xml:1:"),
+            ("<disqus><post dsq:id=\"p\"><message>\u{1}</message></post></disqus>", "export.xml:1:"),
+        ])
     func malformed(_ xml: String, _ prefix: String) throws {
         let errors = try #require(throws: InputErrors.self) { try Self.read(xml) }
         #expect(errors.errors[0].description.hasPrefix(prefix), "\(errors.errors[0].description)")
         #expect(errors.errors[0].description.contains("(read as a Disqus XML export (<disqus>))"))
     }
 
-    @Test("attack: an attribute past libxml2's 10 MB limit, and other malformed XML, are said in words with line:column, never as a libxml2 error number", arguments: [
-        ("<disqus>\n<thread dsq:id=\"1\" x=\"" + String(repeating: "a", count: 10_500_000) + "\"><title>t</title></thread></disqus>",
-         "export.xml:2:", "found an attribute value or a name longer than libxml2 reads (10,000,000 bytes)"),
-        ("<disqus>\n<thread x=\"a<b\"/></disqus>", "export.xml:2:", "found '<' inside an attribute value; expected '&lt;'"),
-        ("<disqus><thread a=\"1\" a=\"2\"/></disqus>", "export.xml:1:", "found an attribute given twice in one tag; expected each attribute once"),
-    ])
+    @Test(
+        "attack: an attribute past libxml2's 10 MB limit, and other malformed XML, are said in words with line:column, never as a libxml2 error number",
+        arguments: [
+            (
+                "<disqus>\n<thread dsq:id=\"1\" x=\"" + String(repeating: "a", count: 10_500_000) + "\"><title>t</title></thread></disqus>",
+                "export.xml:2:", "found an attribute value or a name longer than libxml2 reads (10,000,000 bytes)"
+            ),
+            ("<disqus>\n<thread x=\"a<b\"/></disqus>", "export.xml:2:", "found '<' inside an attribute value; expected '&lt;'"),
+            ("<disqus><thread a=\"1\" a=\"2\"/></disqus>", "export.xml:1:", "found an attribute given twice in one tag; expected each attribute once"),
+        ])
     func wordsForCodes(_ xml: String, _ place: String, _ words: String) throws {
         let errors = try #require(throws: InputErrors.self) { try Self.read(xml) }
         let message = errors.errors[0].description

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Field mapping")
@@ -17,8 +18,9 @@ struct FieldMappingTests {
     func mapped() throws {
         var mapping = try FieldMapping.parse(Self.map)
         mapping.topLevelParent = "root"
-        let result = try Importer.read(bytes: Array(Self.hits.utf8), file: "hits.json",
-                                       options: ImportOptions(bodyFormat: .html, mapping: mapping, lenient: true))
+        let result = try Importer.read(
+            bytes: Array(Self.hits.utf8), file: "hits.json",
+            options: ImportOptions(bodyFormat: .html, mapping: mapping, lenient: true))
         #expect(result.format == .mapped && result.threads.count == 2)
         let first = result.threads[0]
         #expect(first.info.id == CommentID("10") && first.info.title == "A story" && first.info.category == "ask")
@@ -47,12 +49,14 @@ struct FieldMappingTests {
         #expect(errors.errors[0].hint == .lenient)
     }
 
-    @Test("mapping syntax errors say what is expected", arguments: [
-        ("parent=parent_id", "the mapping has no id"),
-        ("id=objectID,who=author", "found the key 'who'; expected one of id, parent"),
-        ("id=objectID,author", "found 'author'; expected key=path"),
-        ("id=a..b", "expected member names joined by dots"),
-    ])
+    @Test(
+        "mapping syntax errors say what is expected",
+        arguments: [
+            ("parent=parent_id", "the mapping has no id"),
+            ("id=objectID,who=author", "found the key 'who'; expected one of id, parent"),
+            ("id=objectID,author", "found 'author'; expected key=path"),
+            ("id=a..b", "expected member names joined by dots"),
+        ])
     func syntax(_ text: String, _ message: String) {
         #expect(throws: MappingError.self) { try FieldMapping.parse(text) }
         do { _ = try FieldMapping.parse(text) } catch { #expect(error.message.contains(message), "\(error.message)") }
@@ -85,7 +89,8 @@ struct FullMappingTests {
               {"kind": "more", "data": {"count": 5}},
               {"kind": "t1", "data": {"name": "t1_c", "parent": "t3_p", "who": "cy", "text": "three", "at": 1700000400}}]}}
             """#
-        let map = "comments=$.page.items,replies=data.kids,where.kind=t1,id=data.name,parent=data.parent,author=data.who,body=data.text,time=data.at,edited=data.ed,"
+        let map =
+            "comments=$.page.items,replies=data.kids,where.kind=t1,id=data.name,parent=data.parent,author=data.who,body=data.text,time=data.at,edited=data.ed,"
             + "thread.id=$.page.post.id,thread.title=$.page.post.title,thread.author=page.post.by,thread.created=$.page.post.at,thread.body=$.page.post.text,thread.category=$.page.post.sub,strip=t1_,t3_"
         let mapping = try FieldMapping.parse(map)
         #expect(mapping.strip == ["t1_", "t3_"] && mapping.comments == ["page", "items"] && mapping.replies == ["data", "kids"])
@@ -150,7 +155,8 @@ struct FullMappingTests {
         let json = #"[{"id": 1, "r": [{"id": 2}]}, {"r": [{"id": 3, "r": [{"id": 4}]}]}, {"id": 5}]"#
         let result = try Self.read(json, "id=id,replies=r", lenient: true)
         #expect(result.threads[0].comments.map(\.id.string) == ["1", "2", "5"])
-        #expect(result.skipped.map(\.message) == ["2 replies nested in skipped comments were left out with them", "has no id (mapped as id=id); skipped"]
+        #expect(
+            result.skipped.map(\.message) == ["2 replies nested in skipped comments were left out with them", "has no id (mapped as id=id); skipped"]
                 || result.skipped.map(\.message) == ["has no id (mapped as id=id); skipped", "2 replies nested in skipped comments were left out with them"])
     }
 

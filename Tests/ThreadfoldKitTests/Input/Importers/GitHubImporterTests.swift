@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("GitHub importer")
@@ -23,7 +24,8 @@ struct GitHubImporterTests {
         #expect(record.info.reactions == [Reaction("👍", 3), Reaction("👀", 1)])
         #expect(c.map { $0.authorFlair ?? "-" } == ["owner", "-", "contributor", "bot", "owner"])
         #expect(record.info.unarchivedComments == 1)
-        #expect(result.skipped.map(\.message) == ["1 of 6 comments is not in this export; page through /repos/threadfold-example/forum-archive/issues/128/comments?per_page=100&page=1, 2, … for the rest"])
+        #expect(
+            result.skipped.map(\.message) == ["1 of 6 comments is not in this export; page through /repos/threadfold-example/forum-archive/issues/128/comments?per_page=100&page=1, 2, … for the rest"])
         #expect(result.skipped.map(\.path) == ["$.issue.comments"] && result.skipped.allSatisfy { $0.kind == "notArchived" && $0.severity == .note })
         let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains(#"<input type="checkbox" checked="" disabled="" aria-label="#) && page.contains("<th>depth</th>"))
@@ -33,7 +35,8 @@ struct GitHubImporterTests {
 
     @Test("comments alone, as an array or wrapped in data: the first comment's links name the thread")
     func commentsAlone() throws {
-        let comment = #"{"id": 7, "html_url": "https://github.com/o/r/pull/3#issuecomment-7", "issue_url": "https://api.github.com/repos/o/r/issues/3", "user": {"login": "ann", "type": "User"}, "author_association": "MEMBER", "body": "LGTM", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2024-01-01T00:00:00Z", "reactions": {"total_count": 1}}"#
+        let comment =
+            #"{"id": 7, "html_url": "https://github.com/o/r/pull/3#issuecomment-7", "issue_url": "https://api.github.com/repos/o/r/issues/3", "user": {"login": "ann", "type": "User"}, "author_association": "MEMBER", "body": "LGTM", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2024-01-01T00:00:00Z", "reactions": {"total_count": 1}}"#
         for json in ["[\(comment)]", #"{"data": [\#(comment)]}"#] {
             let result = try Importer.read(bytes: Array(json.utf8), file: "c.json")
             let record = try #require(result.threads.first)

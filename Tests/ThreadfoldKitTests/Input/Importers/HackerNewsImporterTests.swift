@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Hacker News importer")
@@ -63,7 +64,8 @@ struct HackerNewsImporterTests {
 
     @Test("a story's points are its score in every API, shown on the page; comments show none")
     func storyPoints() throws {
-        let firebase = #"{"id": 1, "type": "story", "by": "pg", "time": 1160418111, "title": "Y", "score": 3089, "kids": [2]}"# + "\n"
+        let firebase =
+            #"{"id": 1, "type": "story", "by": "pg", "time": 1160418111, "title": "Y", "score": 3089, "kids": [2]}"# + "\n"
             + #"{"id": 2, "type": "comment", "by": "a", "time": 1160418200, "parent": 1, "text": "x"}"#
         for (json, points) in [(Self.algolia, 50), (Self.hnpwa, 111), (firebase, 3089)] {
             let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "hn.json").threads.first)
@@ -97,13 +99,14 @@ struct HackerNewsImporterTests {
         #expect(story.comments[0].parentID == nil && story.comments[1].parentID == CommentID("2"))
         #expect(story.comments[1].removed && story.comments[3].deleted)
         let tree = try ThreadBuilder.build(story)
-        #expect(tree.totals.comments == 3) // the deleted leaf is left out, the dead one stays for its reply
+        #expect(tree.totals.comments == 3)  // the deleted leaf is left out, the dead one stays for its reply
         #expect(result.threads[1].info.id == CommentID("777") && result.threads[1].comments.count == 1)
     }
 
     @Test("a dead (flagged or killed) comment is a removed placeholder: its text is not shown, its replies are; a dead leaf is left out with a warning")
     func deadRendered() throws {
-        let lines = Self.firebaseLines.replacingOccurrences(of: #""text": "Agreed""#, with: #""text": "flagged words""#)
+        let lines =
+            Self.firebaseLines.replacingOccurrences(of: #""text": "Agreed""#, with: #""text": "flagged words""#)
             + #"\#n{"id": 6, "type": "comment", "by": "d", "time": 1160418500, "parent": 1, "text": "dead leaf", "dead": true}"#
         let story = try Importer.read(bytes: Array(lines.utf8), file: "items.jsonl").threads[0]
         let tree = try ThreadBuilder.build(story)
@@ -125,7 +128,8 @@ struct HackerNewsImporterTests {
 
     @Test("Firebase: a story's descendants that the file lacks are counted as not archived, not shown as no comments")
     func descendants() throws {
-        let json = #"{"id": 8863, "type": "story", "by": "dhouston", "time": 1175714200, "title": "My YC app: Dropbox", "url": "http://www.getdropbox.com/u/2/screencast.html", "descendants": 71, "kids": [9224, 8917]}"#
+        let json =
+            #"{"id": 8863, "type": "story", "by": "dhouston", "time": 1175714200, "title": "My YC app: Dropbox", "url": "http://www.getdropbox.com/u/2/screencast.html", "descendants": 71, "kids": [9224, 8917]}"#
         let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "8863.json").threads.first)
         #expect(record.comments.isEmpty && record.info.unarchivedComments == 71)
         let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
@@ -135,8 +139,10 @@ struct HackerNewsImporterTests {
 
     @Test("an item id is one id whether written as a number or as its digits: the same thread, the same parents")
     func idsAsNumbers() throws {
-        let numbers = #"[{"id": 8863, "type": "story", "by": "pg", "title": "S", "time": 1}, {"id": 8864, "type": "comment", "by": "a", "parent": 8863, "text": "x", "time": 2}, {"id": 8865, "type": "comment", "by": "b", "parent": 8864, "text": "y", "time": 3}]"#
-        let strings = #"[{"id": "8863", "type": "story", "by": "pg", "title": "S", "time": 1}, {"id": "8864", "type": "comment", "by": "a", "parent": "8863", "text": "x", "time": 2}, {"id": 8865, "type": "comment", "by": "b", "parent": "8864", "text": "y", "time": 3}]"#
+        let numbers =
+            #"[{"id": 8863, "type": "story", "by": "pg", "title": "S", "time": 1}, {"id": 8864, "type": "comment", "by": "a", "parent": 8863, "text": "x", "time": 2}, {"id": 8865, "type": "comment", "by": "b", "parent": 8864, "text": "y", "time": 3}]"#
+        let strings =
+            #"[{"id": "8863", "type": "story", "by": "pg", "title": "S", "time": 1}, {"id": "8864", "type": "comment", "by": "a", "parent": "8863", "text": "x", "time": 2}, {"id": 8865, "type": "comment", "by": "b", "parent": "8864", "text": "y", "time": 3}]"#
         let a = try #require(try Importer.read(bytes: Array(numbers.utf8), file: "a.json").threads.first)
         let b = try #require(try Importer.read(bytes: Array(strings.utf8), file: "b.json").threads.first)
         #expect(a.info.id == CommentID("8863") && b.info.id == a.info.id)

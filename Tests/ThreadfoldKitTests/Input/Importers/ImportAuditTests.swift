@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Nothing lost without a word")
@@ -14,9 +15,12 @@ struct ImportAuditTests {
             for r in 0..<6 {
                 replies.append(#"{"id": \#(1000 + t * 10 + r), "level": 1, "user": "u\#(r)", "time": 1700000100, "time_ago": "2 hours ago", "content": "<p>reply \#(r)</p>", "comments": []}"#)
             }
-            top.append(#"{"id": \#(100 + t), "level": 0, "user": "top\#(t)", "time": 1700000000, "time_ago": "3 hours ago", "content": "<p>comment \#(t)</p>", "comments": [\#(replies.joined(separator: ", "))]}"#)
+            top.append(
+                #"{"id": \#(100 + t), "level": 0, "user": "top\#(t)", "time": 1700000000, "time_ago": "3 hours ago", "content": "<p>comment \#(t)</p>", "comments": [\#(replies.joined(separator: ", "))]}"#
+            )
         }
-        return #"{"id": 8863, "title": "My YC app", "points": 111, "user": "dhouston", "time": 1175714200, "type": "link", "url": "http://www.getdropbox.com/u/2/screencast.html", "domain": "getdropbox.com", "comments_count": 35, "comments": [\#(top.joined(separator: ", "))]}"#
+        return
+            #"{"id": 8863, "title": "My YC app", "points": 111, "user": "dhouston", "time": 1175714200, "type": "link", "url": "http://www.getdropbox.com/u/2/screencast.html", "domain": "getdropbox.com", "comments_count": 35, "comments": [\#(top.joined(separator: ", "))]}"#
     }()
 
     @Test("an HNPWA-like thread guessed to be Threadfold's own format is refused, naming the form, the arrays and their fields")
@@ -34,11 +38,17 @@ struct ImportAuditTests {
             try Importer.read(bytes: Array(guessed.utf8), file: "hn.json")
         }
         let lines = errors.errors.map(\.description)
-        #expect(lines[0] == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read")
+        #expect(
+            lines[0]
+                == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read"
+        )
         #expect(errors.errors[0].hint == .otherForm)
         #expect(lines.contains("hn.json:1:1: error: $.comments: an array of 5 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(lines.contains("hn.json:1:1: error: $.comments[*].comments: an array of 30 objects, with the fields id, level, user, time, time_ago, content, comments"))
-        #expect(lines.last == "hn.json:1:1: error: $.comments: to read these comments by their own field names, try --map comments=$.comments,replies=comments,id=id,author=user,body=content,time=time,thread.title=$.title,thread.url=$.url,thread.author=$.user,thread.created=$.time,format=html")
+        #expect(
+            lines.last
+                == "hn.json:1:1: error: $.comments: to read these comments by their own field names, try --map comments=$.comments,replies=comments,id=id,author=user,body=content,time=time,thread.title=$.title,thread.url=$.url,thread.author=$.user,thread.created=$.time,format=html"
+        )
         // Run as suggested, every comment arrives with its body, nested under its parent, and the page renders.
         let line = String(try #require(errors.errors.last?.message.split(separator: " ").last))
         let result = try Importer.read(bytes: Array(guessed.utf8), file: "hn.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
@@ -77,7 +87,8 @@ struct ImportAuditTests {
 
     @Test("a flat list under other field names is refused with a --map line that, run as suggested, reads every body")
     func flatSuggestion() throws {
-        let json = #"[{"id": 1, "user": "ann", "text": "first", "time": 1700000000}, {"id": 2, "parent": 1, "user": "bo", "text": "second", "time": 1700000060}, {"id": 3, "parent": 1, "user": "cy", "text": "third", "time": 1700000120}]"#
+        let json =
+            #"[{"id": 1, "user": "ann", "text": "first", "time": 1700000000}, {"id": 2, "parent": 1, "user": "bo", "text": "second", "time": 1700000060}, {"id": 3, "parent": 1, "user": "cy", "text": "third", "time": 1700000120}]"#
         let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "flat.json") }
         let suggestion = try #require(errors.errors.last?.message)
         #expect(suggestion == "to read these comments by their own field names, try --map id=id,parent=parent,author=user,body=text,time=time")
@@ -95,13 +106,18 @@ struct ImportAuditTests {
             for k in 0..<4 {
                 let id = story * 10 + k
                 let parent = k < 2 ? story : story * 10 + k - 2
-                hits.append(#"{"objectID": "\#(id)", "parent_id": \#(parent), "story_id": \#(story), "story_title": "Story \#(story)", "author": "u\#(k)", "comment_text": "<p>c \#(id)</p>", "created_at": "2024-01-01T00:00:0\#(k)Z", "points": null}"#)
+                hits.append(
+                    #"{"objectID": "\#(id)", "parent_id": \#(parent), "story_id": \#(story), "story_title": "Story \#(story)", "author": "u\#(k)", "comment_text": "<p>c \#(id)</p>", "created_at": "2024-01-01T00:00:0\#(k)Z", "points": null}"#
+                )
             }
         }
         let json = "[" + hits.joined(separator: ",\n") + "]"
         let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "hits.json") }
         let suggestion = try #require(errors.errors.last?.message)
-        #expect(suggestion == "to read these comments by their own field names, try --map id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at,thread=story_id,title=story_title,format=html")
+        #expect(
+            suggestion
+                == "to read these comments by their own field names, try --map id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at,thread=story_id,title=story_title,format=html"
+        )
         let line = String(suggestion.split(separator: " ").last!)
         let result = try Importer.read(bytes: Array(json.utf8), file: "hits.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
         #expect(result.threads.map { $0.info.title ?? "-" } == ["Story 8863", "Story 121003"])
@@ -132,14 +148,16 @@ struct ImportAuditTests {
         for fixture in ["lemmy-post/post.json", "mastodon-context/context.json", "github-issue/issue.json"] {
             _ = try Importer.read(bytes: TestData.bytes("fixtures/" + fixture), file: fixture)
         }
-        let deleted = #"[{"id": 1, "author": "a", "body": "kept"}, {"id": 2, "parent_id": 1, "deleted": true}, {"id": 3, "parent_id": 2, "deleted": true}, {"id": 4, "parent_id": 3, "removed": true}, {"id": 5, "parent_id": 4, "author": "b", "body": "x"}]"#
+        let deleted =
+            #"[{"id": 1, "author": "a", "body": "kept"}, {"id": 2, "parent_id": 1, "deleted": true}, {"id": 3, "parent_id": 2, "deleted": true}, {"id": 4, "parent_id": 3, "removed": true}, {"id": 5, "parent_id": 4, "author": "b", "body": "x"}]"#
         _ = try Importer.read(bytes: Array(deleted.utf8), file: "d.json")
         let anonymous = #"[{"id": 1, "body": "one"}, {"id": 2, "body": "two"}, {"id": 3, "parent_id": 1, "body": "three"}]"#
         _ = try Importer.read(bytes: Array(anonymous.utf8), file: "a.json")
     }
 
-    @Test("a file that matches docs/thread.schema.json is read whatever its authors, its unknown fields ignored, guessed or named",
-          arguments: [SourceFormat.auto, .threadfold])
+    @Test(
+        "a file that matches docs/thread.schema.json is read whatever its authors, its unknown fields ignored, guessed or named",
+        arguments: [SourceFormat.auto, .threadfold])
     func schemaFile(format: SourceFormat) throws {
         // issue 40's example: no authors, and `likes`, which the format does not read.
         let json = #"{"comments":[{"id":1,"body":"a","likes":1},{"id":2,"parent_id":1,"body":"b","likes":2},{"id":3,"parent_id":1,"body":"c","likes":0}]}"#

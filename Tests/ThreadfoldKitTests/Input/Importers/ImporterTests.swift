@@ -1,16 +1,19 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Importer")
 struct ImporterTests {
-    @Test("each form is recognised from its structure", arguments: [
-        (#"{"comments": []}"#, SourceFormat.threadfold),
-        (#"[{"id": 1}]"#, .threadfold),
-        (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": []}}]"#, .reddit),
-        (#"{"post_stream": {"posts": []}}"#, .discourse),
-        (#"{"id": 1, "type": "story", "author": "a", "children": []}"#, .hn),
-        (#"[{"id": 1, "type": "story", "by": "a"}]"#, .hn),
-    ])
+    @Test(
+        "each form is recognised from its structure",
+        arguments: [
+            (#"{"comments": []}"#, SourceFormat.threadfold),
+            (#"[{"id": 1}]"#, .threadfold),
+            (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": []}}]"#, .reddit),
+            (#"{"post_stream": {"posts": []}}"#, .discourse),
+            (#"{"id": 1, "type": "story", "author": "a", "children": []}"#, .hn),
+            (#"[{"id": 1, "type": "story", "by": "a"}]"#, .hn),
+        ])
     func detection(_ json: String, _ format: SourceFormat) throws {
         #expect(try Importer.read(bytes: Array(json.utf8), file: "x.json").format == format)
     }
@@ -25,17 +28,19 @@ struct ImporterTests {
         #expect(names.last == "threadfold")
     }
 
-    @Test("a line of JSON Lines is a whole thread when its form says so", arguments: [
-        (#"{"comments": []}"#, true),
-        (#"{"threads": []}"#, false),
-        (#"{"post_stream": {"posts": []}}"#, true),
-        (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": []}}]"#, true),
-        (#"{"short_id": "a", "submitter_user": "b", "comments": []}"#, true),
-        (#"{"id": 1, "type": "story", "author": "a", "children": []}"#, true),
-        (#"{"id": 1, "type": "comment", "by": "a", "parent": 2}"#, false),
-        (#"{"id": "t1_a", "link_id": "t3_b", "parent_id": "t3_b"}"#, false),
-        (#"{"id": 1, "body": "x"}"#, false),
-    ])
+    @Test(
+        "a line of JSON Lines is a whole thread when its form says so",
+        arguments: [
+            (#"{"comments": []}"#, true),
+            (#"{"threads": []}"#, false),
+            (#"{"post_stream": {"posts": []}}"#, true),
+            (#"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": []}}]"#, true),
+            (#"{"short_id": "a", "submitter_user": "b", "comments": []}"#, true),
+            (#"{"id": 1, "type": "story", "author": "a", "children": []}"#, true),
+            (#"{"id": 1, "type": "comment", "by": "a", "parent": 2}"#, false),
+            (#"{"id": "t1_a", "link_id": "t3_b", "parent_id": "t3_b"}"#, false),
+            (#"{"id": 1, "body": "x"}"#, false),
+        ])
     func wholeThreadLines(_ json: String, _ whole: Bool) {
         #expect(ArchiveInput.isThread(Array(json.utf8)) == whole)
     }

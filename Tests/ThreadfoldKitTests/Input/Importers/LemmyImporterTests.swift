@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Lemmy importer")
@@ -50,8 +51,9 @@ struct LemmyImporterTests {
         let result = try Importer.read(bytes: try Self.lemmyKit(), file: "post.json")
         #expect(result.format == .lemmy && result.detected)
         // The one message: the post counts 7 comments and the list holds 1 (a located note).
-        #expect(result.skipped.map(\.kind) == ["notArchived"] && result.skipped.first?.message.contains("6 of 7 comments are not in this export") == true,
-                "\(result.skipped.map(\.description))")
+        #expect(
+            result.skipped.map(\.kind) == ["notArchived"] && result.skipped.first?.message.contains("6 of 7 comments are not in this export") == true,
+            "\(result.skipped.map(\.description))")
         let record = try #require(result.threads.first)
         #expect(record.info.id == CommentID("180") && record.info.title == "Live recording (thread 8)" && record.info.author == "seed_mod1")
         #expect(record.info.url == "https://test1.lemmy.ddenis.info/post/180" && record.info.category == "c/music")
@@ -91,7 +93,9 @@ struct LemmyImporterTests {
 
         let bad = json.replacingOccurrences(of: #""0.5.6""#, with: #""0.5.7""#)
         let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(bad.utf8), file: "list.json") }
-        #expect(errors.errors[0].description.contains("list.json:6:33: error: $.comments[1].comment.path: found the path \"0.5.7\"; expected the chain of ids from the post to the comment, like 0.12.6 (read as a Lemmy post"))
+        #expect(
+            errors.errors[0].description.contains(
+                "list.json:6:33: error: $.comments[1].comment.path: found the path \"0.5.7\"; expected the chain of ids from the post to the comment, like 0.12.6 (read as a Lemmy post"))
     }
 
     @Test("a link in a link post is Markdown that cannot break out of its brackets")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// The worked mappings of docs/importers.md, read from the page itself and run against fixtures of
@@ -31,8 +32,10 @@ struct MappingExampleTests {
         case "issue.json":
             let all = try json("fixtures/github-issue/issue.json") as! [String: Any]
             let comments = all["comments"] as! [[String: Any]]
-            return (try TestData.bytes("fixtures/github-issue/issue.json"), (all["issue"] as! [String: Any])["body"] as? String,
-                    comments.map { $0["body"] as! String })
+            return (
+                try TestData.bytes("fixtures/github-issue/issue.json"), (all["issue"] as! [String: Any])["body"] as? String,
+                comments.map { $0["body"] as! String }
+            )
         case "review-comments.json":
             let comments = try json("fixtures/github-pull/review-comments.json") as! [[String: Any]]
             return (try TestData.bytes("fixtures/github-pull/review-comments.json"), nil, comments.map { $0["body"] as! String })
@@ -78,8 +81,9 @@ struct MappingExampleTests {
         #expect(try Self.examples().keys.sorted() == ["issue.json", "post.json", "review-comments.json", "statuses.json", "thread.json"])
     }
 
-    @Test("each worked mapping reads every body of its fixture, and the page renders",
-          arguments: ["issue.json", "review-comments.json", "post.json", "statuses.json", "thread.json"])
+    @Test(
+        "each worked mapping reads every body of its fixture, and the page renders",
+        arguments: ["issue.json", "review-comments.json", "post.json", "statuses.json", "thread.json"])
     func example(_ file: String) throws {
         let map = try #require(try Self.examples()[file])
         let (bytes, threadBody, bodies) = try Self.input(file)

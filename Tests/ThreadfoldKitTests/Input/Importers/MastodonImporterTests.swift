@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Mastodon importer")
@@ -49,13 +50,16 @@ struct MastodonImporterTests {
 
     @Test("a status's poll: options with their votes, the total and when it expires, on the root and on a reply")
     func poll() throws {
-        let poll = #""poll": {"id": "34830", "expires_at": "2024-03-03T10:00:00.000Z", "expired": true, "multiple": false, "votes_count": 10, "voters_count": 10, "options": [{"title": "static <b>HTML</b>", "votes_count": 7}, {"title": "a database", "votes_count": 3}], "emojis": [], "voted": false, "own_votes": []}"#
-        let context = #"{"ancestors": [{"id": "1", "in_reply_to_id": null, "content": "<p>Which?</p>", "created_at": "2024-03-01T00:00:00Z", "visibility": "public", "account": {"acct": "ann"}, "#
+        let poll =
+            #""poll": {"id": "34830", "expires_at": "2024-03-03T10:00:00.000Z", "expired": true, "multiple": false, "votes_count": 10, "voters_count": 10, "options": [{"title": "static <b>HTML</b>", "votes_count": 7}, {"title": "a database", "votes_count": 3}], "emojis": [], "voted": false, "own_votes": []}"#
+        let context =
+            #"{"ancestors": [{"id": "1", "in_reply_to_id": null, "content": "<p>Which?</p>", "created_at": "2024-03-01T00:00:00Z", "visibility": "public", "account": {"acct": "ann"}, "#
             + poll + #"}], "descendants": [{"id": "2", "in_reply_to_id": "1", "content": "<p>And you?</p>", "created_at": "2024-03-01T01:00:00Z", "visibility": "public", "account": {"acct": "bob"}, "#
             + poll.replacingOccurrences(of: "\"votes_count\": 10", with: "\"votes_count\": null") + "}]}"
         let record = try #require(try Importer.read(bytes: Array(context.utf8), file: "c.json").threads.first)
-        let expected = Poll(options: [Poll.Option("static <b>HTML</b>", votes: 7), Poll.Option("a database", votes: 3)], total: 10,
-                            endsAt: Timestamp(iso: "2024-03-03T10:00:00Z"))
+        let expected = Poll(
+            options: [Poll.Option("static <b>HTML</b>", votes: 7), Poll.Option("a database", votes: 3)], total: 10,
+            endsAt: Timestamp(iso: "2024-03-03T10:00:00Z"))
         #expect(record.info.poll == expected)
         var reply = expected
         reply.total = nil

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Reddit importer")
@@ -21,7 +22,7 @@ struct RedditImporterTests {
         #expect(record.comments.first { $0.id.string == "co1byh2" }?.unarchivedReplies == 8)
         let tree = try ThreadBuilder.build(record)
         #expect(tree.totals.comments == 25)
-        #expect(tree.totals.levels == 6) // depths 0…5
+        #expect(tree.totals.levels == 6)  // depths 0…5
         #expect(tree.diagnostics.isEmpty)
         // Entities the API escapes are unescaped, so quotes are quotes.
         let quoting = try #require(record.comments.first { $0.id.string == "co1pim1" })
@@ -98,8 +99,9 @@ struct RedditImporterTests {
 
     @Test("a thread's post reads as a dump's submission does: a link post's URL, its score and flags")
     func postAsSubmission() throws {
-        let json = Self.own.replacingOccurrences(of: #""selftext": "Post &gt; text""#,
-                                                 with: #""selftext": "", "is_self": false, "url": "https://example.org/a?b=1&amp;c=2", "score": 41, "stickied": true, "over_18": true"#)
+        let json = Self.own.replacingOccurrences(
+            of: #""selftext": "Post &gt; text""#,
+            with: #""selftext": "", "is_self": false, "url": "https://example.org/a?b=1&amp;c=2", "score": 41, "stickied": true, "over_18": true"#)
         let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
         #expect(record.info.score == 41 && record.info.tags == ["stickied", "NSFW"])
         #expect(record.info.bodyFormat == .html && (record.info.body ?? "").contains("https://example.org/a?b=1&amp;c=2"))
@@ -107,24 +109,30 @@ struct RedditImporterTests {
     }
 
     /// A poll post's `poll_data` as Reddit's API writes it (option ids, prediction fields).
-    static let pollData = #""poll_data": {"prediction_status": null, "total_stake_amount": null, "voting_end_timestamp": 1709460000000, "options": [{"text": "Tabs", "id": "1", "vote_count": 6200}, {"text": "Spaces &amp; <script>alert(1)</script>", "id": "2", "vote_count": 5049}], "vote_updates_remained": null, "is_prediction": false, "resolved_option_id": null, "user_won_amount": null, "user_selection": null, "total_vote_count": 11249, "tournament_id": null}"#
+    static let pollData =
+        #""poll_data": {"prediction_status": null, "total_stake_amount": null, "voting_end_timestamp": 1709460000000, "options": [{"text": "Tabs", "id": "1", "vote_count": 6200}, {"text": "Spaces &amp; <script>alert(1)</script>", "id": "2", "vote_count": 5049}], "vote_updates_remained": null, "is_prediction": false, "resolved_option_id": null, "user_won_amount": null, "user_selection": null, "total_vote_count": 11249, "tournament_id": null}"#
 
     @Test("a poll post's options, votes, total and end time reach the page as a static list, escaped, in both locales")
     func poll() throws {
         let json = Self.own.replacingOccurrences(of: #""selftext": "Post &gt; text""#, with: #""selftext": "Which?", "# + Self.pollData)
         let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
-        #expect(record.info.poll == Poll(options: [Poll.Option("Tabs", votes: 6200), Poll.Option("Spaces & <script>alert(1)</script>", votes: 5049)],
-                                         total: 11249, endsAt: Timestamp(milliseconds: 1709460000000)))
+        #expect(
+            record.info.poll
+                == Poll(
+                    options: [Poll.Option("Tabs", votes: 6200), Poll.Option("Spaces & <script>alert(1)</script>", votes: 5049)],
+                    total: 11249, endsAt: Timestamp(milliseconds: 1709460000000)))
         let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
-        #expect(page.contains("""
-            <figure class="tf-poll">
-            <figcaption>Poll · 11,249 votes · voting until <time datetime="2024-03-03T10:00:00Z">3 Mar 2024</time></figcaption>
-            <ul class="tf-poll-options">
-            <li><bdi>Tabs</bdi> <span class="tf-votes">6,200 votes</span></li>
-            <li><bdi>Spaces &amp; &lt;script&gt;alert(1)&lt;/script&gt;</bdi> <span class="tf-votes">5,049 votes</span></li>
-            </ul>
-            </figure>
-            """))
+        #expect(
+            page.contains(
+                """
+                <figure class="tf-poll">
+                <figcaption>Poll · 11,249 votes · voting until <time datetime="2024-03-03T10:00:00Z">3 Mar 2024</time></figcaption>
+                <ul class="tf-poll-options">
+                <li><bdi>Tabs</bdi> <span class="tf-votes">6,200 votes</span></li>
+                <li><bdi>Spaces &amp; &lt;script&gt;alert(1)&lt;/script&gt;</bdi> <span class="tf-votes">5,049 votes</span></li>
+                </ul>
+                </figure>
+                """))
         var options = RenderOptions()
         options.locale = "zh-Hans"
         let zh = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
@@ -176,19 +184,23 @@ struct RedditImporterTests {
 
 @Suite("Reddit names and entities")
 struct RedditTextTests {
-    @Test("kind prefixes come off full names, and nothing else does", arguments: [
-        ("t1_abc", "abc"), ("t3_x", "x"), ("t1__x", "_x"), ("abc", "abc"), ("t1_", "t1_"), ("t12_x", "t12_x"),
-        ("x1_abc", "x1_abc"), ("t__x", "t__x"), ("", ""), ("t1_é", "é"),
-    ])
+    @Test(
+        "kind prefixes come off full names, and nothing else does",
+        arguments: [
+            ("t1_abc", "abc"), ("t3_x", "x"), ("t1__x", "_x"), ("abc", "abc"), ("t1_", "t1_"), ("t12_x", "t12_x"),
+            ("x1_abc", "x1_abc"), ("t__x", "t__x"), ("", ""), ("t1_é", "é"),
+        ])
     func strip(_ name: String, _ expected: String) {
         #expect(RedditImporter.strip(name) == expected)
     }
 
-    @Test("the API's three entities are unescaped once, and only they", arguments: [
-        ("a &amp;lt; b", "a &lt; b"), ("&gt;&lt;&amp;", "><&"), ("&nbsp; &quot;", "&nbsp; &quot;"), ("& x &", "& x &"),
-        ("é&amp;ü", "é&ü"), ("&am", "&am"), ("&gt", "&gt"), ("no entities", "no entities"),
-        ("&&amp;", "&&"), ("&amp;&amp;&", "&&&"), ("x &amp", "x &amp"), ("&lt;p&gt;&lt;/p&gt;", "<p></p>"),
-    ])
+    @Test(
+        "the API's three entities are unescaped once, and only they",
+        arguments: [
+            ("a &amp;lt; b", "a &lt; b"), ("&gt;&lt;&amp;", "><&"), ("&nbsp; &quot;", "&nbsp; &quot;"), ("& x &", "& x &"),
+            ("é&amp;ü", "é&ü"), ("&am", "&am"), ("&gt", "&gt"), ("no entities", "no entities"),
+            ("&&amp;", "&&"), ("&amp;&amp;&", "&&&"), ("x &amp", "x &amp"), ("&lt;p&gt;&lt;/p&gt;", "<p></p>"),
+        ])
     func entities(_ text: String, _ expected: String) {
         #expect(RedditImporter.unescapeEntities(text) == expected)
     }
@@ -230,13 +242,14 @@ struct RedditDumpTests {
         #expect(first.comments[1].parentID == CommentID("c1") && first.comments[1].edited)
         let second = try ThreadBuilder.build(result.threads[1])
         #expect(result.threads[1].info.title == "Reddit thread bb")
-        #expect(second.totals.comments == 3) // deleted and removed stay as placeholders for the reply below them
+        #expect(second.totals.comments == 3)  // deleted and removed stay as placeholders for the reply below them
         #expect(second.flags[0].contains(.placeholder) && second.flags[1].contains(.placeholder))
     }
 
     @Test("Reddit bodies render as Reddit Markdown by default; --markdown overrides")
     func flavour() throws {
-        let json = #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "p", "title": "T", "author": "op"}}]}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": "c", "author": "a", "body": "2^10 &gt;!secret!&lt; r/books", "created_utc": 1}}]}}]"#
+        let json =
+            #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "p", "title": "T", "author": "op"}}]}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": "c", "author": "a", "body": "2^10 &gt;!secret!&lt; r/books", "created_utc": 1}}]}}]"#
         let page = { (options: RenderOptions) in
             String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "r.json").html, as: UTF8.self)
         }
@@ -250,7 +263,8 @@ struct RedditDumpTests {
 
     @Test("a [deleted] author over a surviving body shows as [deleted], not as an unknown author")
     func deletedAuthor() throws {
-        let json = #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "p", "title": "T", "author": "op"}}]}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": "c", "author": "[deleted]", "body": "still here", "created_utc": 1}}, {"kind": "t1", "data": {"id": "d", "author": "[deleted]", "body": "[deleted]", "created_utc": 2}}]}}]"#
+        let json =
+            #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "p", "title": "T", "author": "op"}}]}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": "c", "author": "[deleted]", "body": "still here", "created_utc": 1}}, {"kind": "t1", "data": {"id": "d", "author": "[deleted]", "body": "[deleted]", "created_utc": 2}}]}}]"#
         let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
         #expect(record.comments[0].authorDeleted && !record.comments[0].deleted && record.comments[0].author == nil)
         #expect(record.comments[1].deleted && !record.comments[1].authorDeleted)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 /// The parent graphs a hostile export can make every importer walk: a long chain, the same chain
@@ -40,8 +41,9 @@ struct ReplyShapeTests {
         Self.expect(try Self.counts(form, .reversedChain), .reversedChain)
     }
 
-    @Test("two items answering each other, with 19,998 more hanging off them: one thread, one cycle broken and reported",
-          arguments: ReplyShapeForm.allCases)
+    @Test(
+        "two items answering each other, with 19,998 more hanging off them: one thread, one cycle broken and reported",
+        arguments: ReplyShapeForm.allCases)
     func cycleWithHangingItemsIsLinear(_ form: ReplyShapeForm) throws {
         Self.expect(try Self.counts(form, .cycle), .cycle)
     }
@@ -62,8 +64,9 @@ struct ReplyShapeTests {
         #expect(cycle.line == 1, "the cycle is broken at its first item in the file")
     }
 
-    @Test("the shapes as dumps (Reddit comments, Hacker News items), through check's partitions",
-          arguments: [ReplyShapeForm.reddit, .hn], ReplyShape.allCases)
+    @Test(
+        "the shapes as dumps (Reddit comments, Hacker News items), through check's partitions",
+        arguments: [ReplyShapeForm.reddit, .hn], ReplyShape.allCases)
     func dumpShapesAreLinear(_ form: ReplyShapeForm, _ shape: ReplyShape) throws {
         let report = try Self.checkDump(form.export(shape, Self.items), "shape.jsonl")
         #expect(report.errors.isEmpty, "\(report.errors)")

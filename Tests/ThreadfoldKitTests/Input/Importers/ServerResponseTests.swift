@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("A server's error saved in place of an export")
@@ -11,23 +12,33 @@ struct ServerResponseTests {
         return errors.errors[0].description
     }
 
-    @Test("JSON that holds only an error is named as the server's, with its code and words, before any form is guessed or named",
-          arguments: [SourceFormat.auto, .reddit, .discourse])
+    @Test(
+        "JSON that holds only an error is named as the server's, with its code and words, before any form is guessed or named",
+        arguments: [SourceFormat.auto, .reddit, .discourse])
     func json(format: SourceFormat) throws {
-        #expect(try Self.error(#"{"message": "Too Many Requests", "error": 429}"#, format: format)
+        #expect(
+            try Self.error(#"{"message": "Too Many Requests", "error": 429}"#, format: format)
                 == "saved.json:1:1: error: $: this is an error response from the server (429 Too Many Requests), not an export; expected the JSON the API returns when the request succeeds")
-        #expect(try Self.error(#"{"errors": ["The requested URL or resource could not be found."], "error_type": "not_found"}"#, format: format)
-                == "saved.json:1:1: error: $: this is an error response from the server (not_found: The requested URL or resource could not be found.), not an export; expected the JSON the API returns when the request succeeds")
-        #expect(try Self.error(#"{"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "status": "404"}"#, format: format)
-            .contains("(404 Not Found), not an export"))
+        #expect(
+            try Self.error(#"{"errors": ["The requested URL or resource could not be found."], "error_type": "not_found"}"#, format: format)
+                == "saved.json:1:1: error: $: this is an error response from the server (not_found: The requested URL or resource could not be found.), not an export; expected the JSON the API returns when the request succeeds"
+        )
+        #expect(
+            try Self.error(#"{"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "status": "404"}"#, format: format)
+                .contains("(404 Not Found), not an export"))
         #expect(try Self.error(#"{"error": "couldnt_find_post"}"#, format: format).contains("(couldnt_find_post), not an export"))
     }
 
     @Test("an HTML page is named as one, with its title, not as a JSON syntax error")
     func html() throws {
         let page = "\n<!DOCTYPE html>\n<html><head><TITLE>\n  429 Too Many\n Requests </TITLE></head><body><h1>Too many</h1></body></html>"
-        #expect(try Self.error(page) == "saved.json:1:1: error: this is an HTML page (429 Too Many Requests), not an export: an error response from the server, or a web page saved in place of its JSON; expected the JSON the API returns")
-        #expect(try Self.error("<html><body>no title", format: .hn).hasSuffix("error: this is an HTML page, not an export: an error response from the server, or a web page saved in place of its JSON; expected the JSON the API returns"))
+        #expect(
+            try Self.error(page)
+                == "saved.json:1:1: error: this is an HTML page (429 Too Many Requests), not an export: an error response from the server, or a web page saved in place of its JSON; expected the JSON the API returns"
+        )
+        #expect(
+            try Self.error("<html><body>no title", format: .hn).hasSuffix(
+                "error: this is an HTML page, not an export: an error response from the server, or a web page saved in place of its JSON; expected the JSON the API returns"))
     }
 
     @Test("a thread with a message or errors beside its comments is still read")

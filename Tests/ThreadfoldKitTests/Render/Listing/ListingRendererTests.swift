@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Listing renderer")
@@ -32,10 +33,13 @@ struct ListingRendererTests {
     }
 
     static func summary(_ n: Int, category: String) -> ThreadSummary {
-        ThreadSummary(id: "\(n)", path: "t/a-\(n)", title: "Thread \(n)", author: nil, url: nil, lang: nil, category: category, tags: [],
-                      created: nil, stats: .init(comments: 1, participants: 1, topLevel: 1, levels: 1, depthHistogram: [1],
-                                                 firstActivity: nil, lastActivity: nil, unarchived: 0),
-                      layout: "nested", pages: [""], orders: [])
+        ThreadSummary(
+            id: "\(n)", path: "t/a-\(n)", title: "Thread \(n)", author: nil, url: nil, lang: nil, category: category, tags: [],
+            created: nil,
+            stats: .init(
+                comments: 1, participants: 1, topLevel: 1, levels: 1, depthHistogram: [1],
+                firstActivity: nil, lastActivity: nil, unarchived: 0),
+            layout: "nested", pages: [""], orders: [])
     }
 
     @Test("two categories whose names share a slug and a 32-bit hash (found by brute force) are two sections, each with its own folder and title")
@@ -55,8 +59,9 @@ struct ListingRendererTests {
         var options = ArchiveOptions()
         options.sections = .category
         let renderer = try ThreadRenderer(options: options)
-        var listing = ListingRenderer(options: options, templates: renderer.templates, language: renderer.defaultLanguage,
-                                      generator: renderer.generator)
+        var listing = ListingRenderer(
+            options: options, templates: renderer.templates, language: renderer.defaultLanguage,
+            generator: renderer.generator)
         listing.sectionKeyBits = 32
         var pages: [String: String] = [:]
         try listing.write(PackedSummaries([Self.summary(1, category: first), Self.summary(2, category: second)])) { path, bytes in

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Packed summaries")
@@ -12,18 +13,24 @@ struct PackedSummariesTests {
     /// Summaries that use every field: missing and empty values, negative and large numbers,
     /// times before 1970 and past 9999, a sidecar's own ISO text, posts, and bytes that are not ASCII.
     static let summaries: [ThreadSummary] = [
-        ThreadSummary(id: "1", path: "t/a-1", title: nil, author: nil, url: nil, lang: nil, category: nil, tags: [], created: nil,
-                      stats: .init(comments: 0, participants: 0, topLevel: 0, levels: 0, depthHistogram: [], firstActivity: nil,
-                                   lastActivity: nil, unarchived: 0),
-                      layout: "nested", pages: [""], orders: []),
-        ThreadSummary(format: 7, id: String(repeating: "x", count: 300), path: "t/ü-\u{0}", title: "", author: "名前", url: "https://e.org/?a=1&b=\"2\"",
-                      lang: "de", category: "r/Café", tags: ["a", "", "ßß"], created: time(-86_400_001),
-                      stats: .init(comments: 1 << 40, participants: 3, topLevel: 2, levels: 130, depthHistogram: [2, 0, -1, Int.max, Int.min],
-                                   firstActivity: time(253_402_300_800_000), lastActivity: time(1_700_000_000_123, iso: "2023-11-14T22:13:20.123+00:00"),
-                                   unarchived: 5),
-                      layout: "flat", pages: ["", "2", "c/abc"], orders: ["oldest", "top"],
-                      posts: [.init(author: "someone", page: 2, anchor: "c-abc_1", created: time(1), excerpt: "Hello\nthere"),
-                              .init(author: "other", page: 0, anchor: "c-x", created: nil, excerpt: "")]),
+        ThreadSummary(
+            id: "1", path: "t/a-1", title: nil, author: nil, url: nil, lang: nil, category: nil, tags: [], created: nil,
+            stats: .init(
+                comments: 0, participants: 0, topLevel: 0, levels: 0, depthHistogram: [], firstActivity: nil,
+                lastActivity: nil, unarchived: 0),
+            layout: "nested", pages: [""], orders: []),
+        ThreadSummary(
+            format: 7, id: String(repeating: "x", count: 300), path: "t/ü-\u{0}", title: "", author: "名前", url: "https://e.org/?a=1&b=\"2\"",
+            lang: "de", category: "r/Café", tags: ["a", "", "ßß"], created: time(-86_400_001),
+            stats: .init(
+                comments: 1 << 40, participants: 3, topLevel: 2, levels: 130, depthHistogram: [2, 0, -1, Int.max, Int.min],
+                firstActivity: time(253_402_300_800_000), lastActivity: time(1_700_000_000_123, iso: "2023-11-14T22:13:20.123+00:00"),
+                unarchived: 5),
+            layout: "flat", pages: ["", "2", "c/abc"], orders: ["oldest", "top"],
+            posts: [
+                .init(author: "someone", page: 2, anchor: "c-abc_1", created: time(1), excerpt: "Hello\nthere"),
+                .init(author: "other", page: 0, anchor: "c-x", created: nil, excerpt: ""),
+            ]),
     ]
 
     @Test("every summary reads back equal to the one packed, whatever its fields hold")
@@ -74,8 +81,9 @@ struct PackedSummariesTests {
             title: "The html latest test link version maybe render moderator feature", author: "feature_45570",
             url: "https://www.reddit.com/r/SyntheticBench/comments/13owneq/the_html_latest_test_link_version_maybe_render/",
             lang: nil, category: "r/SyntheticBench", tags: [], created: Self.time(1_706_005_514_000),
-            stats: .init(comments: 19, participants: 17, topLevel: 5, levels: 6, depthHistogram: [5, 4, 6, 2, 1, 1],
-                         firstActivity: Self.time(1_706_005_514_000), lastActivity: Self.time(1_706_225_247_000), unarchived: 0),
+            stats: .init(
+                comments: 19, participants: 17, topLevel: 5, levels: 6, depthHistogram: [5, 4, 6, 2, 1, 1],
+                firstActivity: Self.time(1_706_005_514_000), lastActivity: Self.time(1_706_225_247_000), unarchived: 0),
             layout: "nested", pages: [""], orders: ["oldest"])
         let packed = PackedSummaries([summary])
         #expect(packed[0] == summary)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("XML text: feed ids and dates")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 struct MissingSection: Error { var name: String }
@@ -27,12 +28,17 @@ struct GFMExample: CustomTestStringConvertible, Sendable {
             var markdown: [String] = [], html: [String] = []
             var inHTML = false
             while let body = lines.popFirst(), body != fence {
-                if body == "." && !inHTML { inHTML = true; continue }
+                if body == "." && !inHTML {
+                    inHTML = true
+                    continue
+                }
                 if inHTML { html.append(body) } else { markdown.append(body) }
             }
             counts[section, default: 0] += 1
-            examples.append(GFMExample(section: section, number: counts[section]!, markdown: markdown.joined(separator: "\n").replacingOccurrences(of: "→", with: "\t"),
-                                       html: html.joined(separator: "\n")))
+            examples.append(
+                GFMExample(
+                    section: section, number: counts[section]!, markdown: markdown.joined(separator: "\n").replacingOccurrences(of: "→", with: "\t"),
+                    html: html.joined(separator: "\n")))
         }
         for name in sections where counts[name] == nil { throw MissingSection(name: name) }
         return examples
@@ -64,7 +70,7 @@ struct MarkdownExtensionsTests {
     @Test("GitHub's examples: strikethrough, autolinks, tables and task lists", arguments: try GFMExample.load(["Strikethroughs", "Autolinks", "Tables", "Task lists"]))
     func spec(_ example: GFMExample) {
         let output = Self.renderer.render(example.markdown).raw
-        if example.html == "<IGNORE>" { return } // must only not crash
+        if example.html == "<IGNORE>" { return }  // must only not crash
         if example.testDescription == "Tables #12" {
             // Left out on purpose: raw HTML in a cell is omitted, as everywhere else in a body.
             #expect(!output.contains("<strong>") && !output.contains("<br>") && output.contains("<!-- raw HTML omitted -->"))
@@ -79,16 +85,20 @@ struct MarkdownExtensionsTests {
         #expect(Dictionary(grouping: examples, by: \.section).mapValues(\.count) == ["Strikethroughs": 2, "Autolinks": 3, "Tables": 16, "Task lists": 3])
     }
 
-    @Test("autolinks: what links and what does not", arguments: [
-        ("see https://example.com/a_(b)?x=1.", #"<p>see <a href="https://example.com/a_(b)?x=1">https://example.com/a_(b)?x=1</a>.</p>"#),
-        ("www.commonmark.org/help, next", #"<p><a href="http://www.commonmark.org/help">www.commonmark.org/help</a>, next</p>"#),
-        ("mail foo.bar@example.org!", #"<p>mail <a href="mailto:foo.bar@example.org">foo.bar@example.org</a>!</p>"#),
-        ("no: https://bad_domain_.example_/ x", "<p>no: https://bad_domain_.example_/ x</p>"),
-        ("no: prefixhttps://a.example", "<p>no: prefixhttps://a.example</p>"),
-        ("(https://a.example) and [t](https://b.example) and <https://c.example>",
-         #"<p>(<a href="https://a.example">https://a.example</a>) and <a href="https://b.example">t</a> and <a href="https://c.example">https://c.example</a></p>"#),
-        ("`https://code.example` [x](https://ok.example)", #"<p><code>https://code.example</code> <a href="https://ok.example">x</a></p>"#),
-    ])
+    @Test(
+        "autolinks: what links and what does not",
+        arguments: [
+            ("see https://example.com/a_(b)?x=1.", #"<p>see <a href="https://example.com/a_(b)?x=1">https://example.com/a_(b)?x=1</a>.</p>"#),
+            ("www.commonmark.org/help, next", #"<p><a href="http://www.commonmark.org/help">www.commonmark.org/help</a>, next</p>"#),
+            ("mail foo.bar@example.org!", #"<p>mail <a href="mailto:foo.bar@example.org">foo.bar@example.org</a>!</p>"#),
+            ("no: https://bad_domain_.example_/ x", "<p>no: https://bad_domain_.example_/ x</p>"),
+            ("no: prefixhttps://a.example", "<p>no: prefixhttps://a.example</p>"),
+            (
+                "(https://a.example) and [t](https://b.example) and <https://c.example>",
+                #"<p>(<a href="https://a.example">https://a.example</a>) and <a href="https://b.example">t</a> and <a href="https://c.example">https://c.example</a></p>"#
+            ),
+            ("`https://code.example` [x](https://ok.example)", #"<p><code>https://code.example</code> <a href="https://ok.example">x</a></p>"#),
+        ])
     func autolinks(_ markdown: String, _ expected: String) {
         #expect(GFMExample.normalised(Self.renderer.render(markdown).raw) == GFMExample.normalised(expected))
     }

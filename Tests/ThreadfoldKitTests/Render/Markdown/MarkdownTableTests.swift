@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Markdown tables and task lists (GFM)")
@@ -24,15 +25,17 @@ struct MarkdownTableTests {
         #expect(MarkdownTable.delimiterRow(Array("| : |".utf8)[...]) == nil)
     }
 
-    @Test("only a body with a delimiter-row line may hold a table, wherever the pipes are", arguments: [
-        ("| a |\n|---|\n| b |", true),
-        ("text | with pipes\nmore\n> | :-: | -- |", true),   // the delimiter row is the last line
-        ("a | b\n| c | d |\n", false),                      // pipes, no delimiter row
-        ("|||||||||\n- item\n", false),                       // pipes without a dash; a dash without a pipe
-        ("| x |-|", false),                                   // a dash beside other text on the line
-        ("no pipes at all --- here", false),
-        ("|-\r\n", true),
-    ])
+    @Test(
+        "only a body with a delimiter-row line may hold a table, wherever the pipes are",
+        arguments: [
+            ("| a |\n|---|\n| b |", true),
+            ("text | with pipes\nmore\n> | :-: | -- |", true),  // the delimiter row is the last line
+            ("a | b\n| c | d |\n", false),  // pipes, no delimiter row
+            ("|||||||||\n- item\n", false),  // pipes without a dash; a dash without a pipe
+            ("| x |-|", false),  // a dash beside other text on the line
+            ("no pipes at all --- here", false),
+            ("|-\r\n", true),
+        ])
     func mayHold(_ body: String, _ expected: Bool) {
         let bytes = Array(body.utf8)
         #expect(bytes.withUnsafeBufferPointer { MarkdownTable.mayHold($0) } == expected)
@@ -40,9 +43,11 @@ struct MarkdownTableTests {
 
     @Test("a table in a block quote and in a list item, under a paragraph's lines")
     func containers() {
-        #expect(Self.render("> | a | b |\n> |---|---|\n> | 1 | 2 |")
+        #expect(
+            Self.render("> | a | b |\n> |---|---|\n> | 1 | 2 |")
                 == "<blockquote><table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table></blockquote>")
-        #expect(Self.render("- item\n  | a |\n  | - |\n  | 1 |")
+        #expect(
+            Self.render("- item\n  | a |\n  | - |\n  | 1 |")
                 == "<ul><li>item <table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table></li></ul>")
     }
 
@@ -55,12 +60,14 @@ struct MarkdownTableTests {
         #expect(!html.contains("javascript"))
     }
 
-    @Test("what is not a table stays as typed", arguments: [
-        "| a | b |\n| --- |",          // header and delimiter differ in cells
-        "| a |\n| x |",                 // no delimiter row
-        "```\n| a |\n|---|\n```",        // code
-        "*a\nb*\n| h |\n|---|",          // emphasis across the lines before the header
-    ])
+    @Test(
+        "what is not a table stays as typed",
+        arguments: [
+            "| a | b |\n| --- |",  // header and delimiter differ in cells
+            "| a |\n| x |",  // no delimiter row
+            "```\n| a |\n|---|\n```",  // code
+            "*a\nb*\n| h |\n|---|",  // emphasis across the lines before the header
+        ])
     func notTables(_ markdown: String) {
         #expect(!Self.renderer.render(markdown).raw.contains("<table>"))
     }
@@ -79,7 +86,10 @@ struct MarkdownTableTests {
 
     @Test("a task box is named by its item's words, escaped and bounded")
     func taskNames() {
-        #expect(Self.renderer.render("- [ ] ship **the** `x<y` \"fix\"\n  now").raw == #"<ul>\#n<li><input type="checkbox" disabled="" aria-label="ship the x&lt;y &quot;fix&quot; now"> ship <strong>the</strong> <code>x&lt;y</code> &quot;fix&quot;\#nnow</li>\#n</ul>\#n"#)
+        #expect(
+            Self.renderer.render("- [ ] ship **the** `x<y` \"fix\"\n  now").raw
+                == #"<ul>\#n<li><input type="checkbox" disabled="" aria-label="ship the x&lt;y &quot;fix&quot; now"> ship <strong>the</strong> <code>x&lt;y</code> &quot;fix&quot;\#nnow</li>\#n</ul>\#n"#
+        )
         let long = String(repeating: "é", count: 200)
         let name = Self.renderer.render("- [ ] " + long).raw.split(separator: "\"", omittingEmptySubsequences: false)[5]
         #expect(name.utf8.count <= MarkdownRenderer.taskNameLimit && name.allSatisfy { $0 == "é" } && !name.isEmpty)

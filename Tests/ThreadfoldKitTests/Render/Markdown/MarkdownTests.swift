@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Markdown")
@@ -25,11 +26,13 @@ struct MarkdownTests {
         #expect(!html("<details open><summary>x</summary></details>").contains("<details"))
     }
 
-    @Test("links outside the allowlist lose their URL and keep their text", arguments: [
-        "javascript:alert(1)", "JaVaScRiPt:alert(1)", "java\tscript:alert(1)", " javascript:alert(1)",
-        "vbscript:x", "data:text/html;base64,PHNjcmlwdD4=", "file:///etc/passwd", "ftp://x.example", "&#106;avascript:alert(1)",
-        "javascript&colon;alert(1)",
-    ])
+    @Test(
+        "links outside the allowlist lose their URL and keep their text",
+        arguments: [
+            "javascript:alert(1)", "JaVaScRiPt:alert(1)", "java\tscript:alert(1)", " javascript:alert(1)",
+            "vbscript:x", "data:text/html;base64,PHNjcmlwdD4=", "file:///etc/passwd", "ftp://x.example", "&#106;avascript:alert(1)",
+            "javascript&colon;alert(1)",
+        ])
     func refusedLinks(_ url: String) {
         let out = html("[click](<\(url)>)")
         // What a browser would see in each href after decoding the attribute's entities once.
@@ -49,9 +52,11 @@ struct MarkdownTests {
         }
     }
 
-    @Test("allowed links: http, https, mailto, relative, fragment", arguments: [
-        "http://a.example", "https://a.example/x", "mailto:a@b.example", "/path", "../up", "#c-1", "?q=1", "//cdn.example/x",
-    ])
+    @Test(
+        "allowed links: http, https, mailto, relative, fragment",
+        arguments: [
+            "http://a.example", "https://a.example/x", "mailto:a@b.example", "/path", "../up", "#c-1", "?q=1", "//cdn.example/x",
+        ])
     func allowedLinks(_ url: String) {
         #expect(html("[x](\(url))").contains("<a rel=\"nofollow ugc noopener\" href=\""))
     }
@@ -77,11 +82,13 @@ struct MarkdownTests {
         #expect(!out.contains("\u{0}"))
     }
 
-    @Test("cmark's quadratic shapes are shown as plain text, whatever their size", arguments: [
-        String(repeating: "![[]()", count: 40_000),                                          // CVE-2023-22486
-        String(repeating: "> ", count: 30_000) + String(repeating: "a*", count: 30_000),      // CVE-2023-24824
-        String(repeating: "> ", count: 201) + "deep",
-    ])
+    @Test(
+        "cmark's quadratic shapes are shown as plain text, whatever their size",
+        arguments: [
+            String(repeating: "![[]()", count: 40_000),  // CVE-2023-22486
+            String(repeating: "> ", count: 30_000) + String(repeating: "a*", count: 30_000),  // CVE-2023-24824
+            String(repeating: "> ", count: 201) + "deep",
+        ])
     func pathological(_ body: String) {
         let renderer = MarkdownRenderer(options: MarkdownOptions(maxBytes: 4 * 1024 * 1024))
         #expect(renderer.isPathological(body))
@@ -106,22 +113,26 @@ struct MarkdownTests {
 
 @Suite("URL policy")
 struct URLPolicyTests {
-    @Test("schemes are read as browsers read them", arguments: [
-        ("https://x", .https), ("HTTP://x", .http), ("  mailto:x", .mailto), ("java\nscript:x", .other(length: 10)),
-        ("/a:b", nil), ("a/b:c", nil), ("#x:y", nil), ("?x:y", nil), ("1abc:x", nil), ("", nil), ("\u{1}javascript:x", .other(length: 10)),
-        ("HtTpS:x", .https), ("httpss://x", .other(length: 6)), ("http\t:x", .http), ("mailt:x", .other(length: 5)), ("ttp:x", .other(length: 3)),
-        ("a-very-long+scheme.x:y", .other(length: 20)), ("mailtox:x", .other(length: 7)), ("h:x", .other(length: 1)), ("http", nil),
-    ] as [(String, URLPolicy.Scheme?)])
+    @Test(
+        "schemes are read as browsers read them",
+        arguments: [
+            ("https://x", .https), ("HTTP://x", .http), ("  mailto:x", .mailto), ("java\nscript:x", .other(length: 10)),
+            ("/a:b", nil), ("a/b:c", nil), ("#x:y", nil), ("?x:y", nil), ("1abc:x", nil), ("", nil), ("\u{1}javascript:x", .other(length: 10)),
+            ("HtTpS:x", .https), ("httpss://x", .other(length: 6)), ("http\t:x", .http), ("mailt:x", .other(length: 5)), ("ttp:x", .other(length: 3)),
+            ("a-very-long+scheme.x:y", .other(length: 20)), ("mailtox:x", .other(length: 7)), ("h:x", .other(length: 1)), ("http", nil),
+        ] as [(String, URLPolicy.Scheme?)])
     func scheme(_ url: String, _ expected: URLPolicy.Scheme?) {
         #expect(URLPolicy.scheme(of: url) == expected)
     }
 
-    @Test("a host follows the scheme's '//', past leading spaces, tabs and newlines", arguments: [
-        ("https://x", true, true), ("https:/x", true, false), ("https:\t//x", true, true), ("  https://x", true, true),
-        ("https:///x", true, false), ("https://?x", true, false), ("https://#x", true, false), ("https://\\x", true, false),
-        ("https:", true, false), ("https://", true, false), ("https:// x", true, false),
-        ("//x", false, true), ("x", false, true), ("/x", false, true),
-    ] as [(String, Bool, Bool)])
+    @Test(
+        "a host follows the scheme's '//', past leading spaces, tabs and newlines",
+        arguments: [
+            ("https://x", true, true), ("https:/x", true, false), ("https:\t//x", true, true), ("  https://x", true, true),
+            ("https:///x", true, false), ("https://?x", true, false), ("https://#x", true, false), ("https://\\x", true, false),
+            ("https:", true, false), ("https://", true, false), ("https:// x", true, false),
+            ("//x", false, true), ("x", false, true), ("/x", false, true),
+        ] as [(String, Bool, Bool)])
     func host(_ url: String, _ hasScheme: Bool, _ expected: Bool) {
         // The scheme as the policy reads it from the URL, or none for a relative reference.
         let scheme = URLPolicy.scheme(of: url)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("PlainMarkdown")
@@ -18,16 +19,18 @@ struct PlainMarkdownTests {
         MarkdownRenderer.plainParagraphs(HTML.scrub(text), flavor: flavor, hardBreaks: hardBreaks)?.raw
     }
 
-    @Test("plain paragraphs come out as cmark writes them", arguments: [
-        "", "\n", "\n\n  \n", "One line.", "One line.\n", "Two\nlines", "Two \nlines", "Hard  \nbreak", "Hard     \nbreak",
-        "Trailing spaces   ", "Trailing  \n\nparagraph", "First.\n\nSecond.\n\n\nThird.", "Blank line with spaces\n   \nafter",
-        "\"Quoted\" and 'single' quotes", "Non-ASCII: café, 😄, \u{00A0}no-break\u{00A0}, \u{3000}wide", "2020 was a year. 3 of 4",
-        "Costs $5 (or 10%)? Yes! Wait: no.", "a\u{2028}b", "e.g. this, i.e. that", "x\n\n\n",
-        // HTML forbids these; the scrub before either path makes them U+FFFD.
-        "\u{7F}", "a\u{0}b", "\u{FFFE}",
-        // A byte-order mark past the body's first bytes is text to cmark too.
-        "a\u{FEFF}b", "a\n\u{FEFF}# b",
-    ])
+    @Test(
+        "plain paragraphs come out as cmark writes them",
+        arguments: [
+            "", "\n", "\n\n  \n", "One line.", "One line.\n", "Two\nlines", "Two \nlines", "Hard  \nbreak", "Hard     \nbreak",
+            "Trailing spaces   ", "Trailing  \n\nparagraph", "First.\n\nSecond.\n\n\nThird.", "Blank line with spaces\n   \nafter",
+            "\"Quoted\" and 'single' quotes", "Non-ASCII: café, 😄, \u{00A0}no-break\u{00A0}, \u{3000}wide", "2020 was a year. 3 of 4",
+            "Costs $5 (or 10%)? Yes! Wait: no.", "a\u{2028}b", "e.g. this, i.e. that", "x\n\n\n",
+            // HTML forbids these; the scrub before either path makes them U+FFFD.
+            "\u{7F}", "a\u{0}b", "\u{FFFE}",
+            // A byte-order mark past the body's first bytes is text to cmark too.
+            "a\u{FEFF}b", "a\n\u{FEFF}# b",
+        ])
     func matches(_ text: String) throws {
         for (flavor, hardBreaks) in Self.modes {
             let fast = try #require(plain(text, flavor, hardBreaks), "refused \(text.debugDescription)")
@@ -35,13 +38,15 @@ struct PlainMarkdownTests {
         }
     }
 
-    @Test("whatever may be Markdown goes to cmark", arguments: [
-        "*a*", "_a_", "`a`", "a\\b", "[a]", "a]", "<b>", "a > b", "&amp;", "a | b", "~~a~~", "^a", "a\tb", "a\r\nb",
-        "# Heading", "- item", "+ item", "* item", "Setext\n===", "Setext\n---", "1. one", "12) twelve", "x\n2. two",
-        "    code", " one space", "a\n  indented continuation",
-        // cmark drops a byte-order mark at the start and reads what follows as a line's start.
-        "\u{FEFF}", "\u{FEFF}hello", "\u{FEFF}# Heading", "\u{FEFF}- item",
-    ])
+    @Test(
+        "whatever may be Markdown goes to cmark",
+        arguments: [
+            "*a*", "_a_", "`a`", "a\\b", "[a]", "a]", "<b>", "a > b", "&amp;", "a | b", "~~a~~", "^a", "a\tb", "a\r\nb",
+            "# Heading", "- item", "+ item", "* item", "Setext\n===", "Setext\n---", "1. one", "12) twelve", "x\n2. two",
+            "    code", " one space", "a\n  indented continuation",
+            // cmark drops a byte-order mark at the start and reads what follows as a line's start.
+            "\u{FEFF}", "\u{FEFF}hello", "\u{FEFF}# Heading", "\u{FEFF}- item",
+        ])
     func refuses(_ text: String) {
         for (flavor, hardBreaks) in Self.modes {
             #expect(plain(text, flavor, hardBreaks) == nil, "\(flavor): \(text.debugDescription)")
@@ -63,11 +68,15 @@ struct PlainMarkdownTests {
     /// Bodies of words, spaces, line ends and punctuation, with now and then a byte or a line
     /// start that may be Markdown.
     static func randomBody(_ generator: inout SplitMix64) -> String {
-        let common = ["word", "The", "don't", "e.g.", "3", "2020", "1.5", "r", "u", "www", "http", "x:", ":)", "(", ")", "!", "?",
-                      "\"", "'", ",", ".", "é", "😄", "\u{00A0}", "\u{3000}", "/", "@", "%", "$", "{", "}", ";"]
+        let common = [
+            "word", "The", "don't", "e.g.", "3", "2020", "1.5", "r", "u", "www", "http", "x:", ":)", "(", ")", "!", "?",
+            "\"", "'", ",", ".", "é", "😄", "\u{00A0}", "\u{3000}", "/", "@", "%", "$", "{", "}", ";",
+        ]
         let spaces = [" ", " ", " ", "  ", "   ", "\n", "\n", "\n\n", "\n \n", " \n", "  \n"]
-        let rare = ["*", "_", "`", "#", "-", "+", "=", ">", "<", "&", "|", "~", "^", "\t", "\r", "\\", "[", "]", "1.", "2)",
-                    "\u{0}", "\u{7F}", "\u{FFFE}", "\u{FEFF}", "r/a", "u/b", "a@b", "www.x", "http://x"]
+        let rare = [
+            "*", "_", "`", "#", "-", "+", "=", ">", "<", "&", "|", "~", "^", "\t", "\r", "\\", "[", "]", "1.", "2)",
+            "\u{0}", "\u{7F}", "\u{FFFE}", "\u{FEFF}", "r/a", "u/b", "a@b", "www.x", "http://x",
+        ]
         var text = ""
         for _ in 0..<(1 + Int(generator.next() % 40)) {
             switch generator.next() % 100 {
@@ -86,7 +95,10 @@ struct PlainMarkdownTests {
         for _ in 0..<5_000 {
             let text = Self.randomBody(&generator)
             let (flavor, hardBreaks) = Self.modes[Int(generator.next() % UInt64(Self.modes.count))]
-            guard let fast = plain(text, flavor, hardBreaks) else { refused += 1; continue }
+            guard let fast = plain(text, flavor, hardBreaks) else {
+                refused += 1
+                continue
+            }
             taken += 1
             let slow = cmark(text, flavor, hardBreaks)
             #expect(fast == slow, "\(flavor) hardBreaks \(hardBreaks): \(text.debugDescription)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Reddit Markdown")
@@ -9,14 +10,16 @@ struct RedditMarkdownTests {
         renderer.render(markdown, sourceFlavor: .reddit, spoilerLabel: "Spoiler").raw
     }
 
-    @Test("superscripts: a word, parentheses, nesting; a lone caret is text", arguments: [
-        ("2^10 is", "<p>2<sup>10</sup> is</p>\n"),
-        ("^(two words) after", "<p><sup>two words</sup> after</p>\n"),
-        ("a^^b c", "<p>a<sup><sup>b</sup></sup> c</p>\n"),
-        ("^(f(x)) y", "<p><sup>f(x)</sup> y</p>\n"),
-        ("a ^ b ^", "<p>a ^ b ^</p>\n"),
-        ("`x^2` ^*em*", "<p><code>x^2</code> <sup><em>em</em></sup></p>\n"),
-    ])
+    @Test(
+        "superscripts: a word, parentheses, nesting; a lone caret is text",
+        arguments: [
+            ("2^10 is", "<p>2<sup>10</sup> is</p>\n"),
+            ("^(two words) after", "<p><sup>two words</sup> after</p>\n"),
+            ("a^^b c", "<p>a<sup><sup>b</sup></sup> c</p>\n"),
+            ("^(f(x)) y", "<p><sup>f(x)</sup> y</p>\n"),
+            ("a ^ b ^", "<p>a ^ b ^</p>\n"),
+            ("`x^2` ^*em*", "<p><code>x^2</code> <sup><em>em</em></sup></p>\n"),
+        ])
     func superscripts(_ markdown: String, _ expected: String) {
         #expect(Self.render(markdown) == expected)
     }
@@ -37,11 +40,16 @@ struct RedditMarkdownTests {
 
     @Test("r/ and u/ names link under the Reddit base; not inside words, URLs, links or code")
     func names() {
-        #expect(Self.render("see r/swift and /u/some_user.") == #"<p>see <a rel="nofollow ugc noopener" href="https://www.reddit.com/r/swift">r/swift</a> and <a rel="nofollow ugc noopener" href="https://www.reddit.com/user/some_user">/u/some_user</a>.</p>"# + "\n")
+        #expect(
+            Self.render("see r/swift and /u/some_user.")
+                == #"<p>see <a rel="nofollow ugc noopener" href="https://www.reddit.com/r/swift">r/swift</a> and <a rel="nofollow ugc noopener" href="https://www.reddit.com/user/some_user">/u/some_user</a>.</p>"#
+                + "\n")
         #expect(Self.render("r/ab+cd") == #"<p><a rel="nofollow ugc noopener" href="https://www.reddit.com/r/ab+cd">r/ab+cd</a></p>"# + "\n")
         #expect(Self.render("for/r/x bar/u/abc r/x u/a") == "<p>for/r/x bar/u/abc r/x u/a</p>\n")
-        #expect(Self.render("https://reddit.com/r/swift [r/ios](https://a.example) `r/code`")
-                == #"<p><a rel="nofollow ugc noopener" href="https://reddit.com/r/swift">https://reddit.com/r/swift</a> <a rel="nofollow ugc noopener" href="https://a.example">r/ios</a> <code>r/code</code></p>"# + "\n")
+        #expect(
+            Self.render("https://reddit.com/r/swift [r/ios](https://a.example) `r/code`")
+                == #"<p><a rel="nofollow ugc noopener" href="https://reddit.com/r/swift">https://reddit.com/r/swift</a> <a rel="nofollow ugc noopener" href="https://a.example">r/ios</a> <code>r/code</code></p>"#
+                + "\n")
         var options = MarkdownOptions(hardBreaks: false)
         options.redditBase = "https://old.reddit.com"
         #expect(Self.render("r/swift", MarkdownRenderer(options: options)).contains(#"href="https://old.reddit.com/r/swift""#))
@@ -84,7 +92,9 @@ struct RedditFidelityTests {
     @Test("r/ and u/ links take the path after the name; capitals and escapes are not links")
     func names() {
         #expect(Self.render("(e.g. /r/changelog/about/traffic)") == "<p>(e.g. \(Self.link("/r/changelog/about/traffic", "/r/changelog/about/traffic")))</p>\n")
-        #expect(Self.render("u/reddit/foobaz, r/all-minus-something.") == "<p>\(Self.link("/user/reddit/foobaz", "u/reddit/foobaz")), \(Self.link("/r/all-minus-something", "r/all-minus-something")).</p>\n")
+        #expect(
+            Self.render("u/reddit/foobaz, r/all-minus-something.")
+                == "<p>\(Self.link("/user/reddit/foobaz", "u/reddit/foobaz")), \(Self.link("/r/all-minus-something", "r/all-minus-something")).</p>\n")
         #expect(Self.render("u/me and u/a_poem_for_your_sprog") == "<p>\(Self.link("/user/me", "u/me")) and \(Self.link("/user/a_poem_for_your_sprog", "u/a_poem_for_your_sprog"))</p>\n")
         #expect(Self.render("R/politics /U/nope") == "<p>R/politics /U/nope</p>\n")
         #expect(Self.render(#"Greetings, \/u/bball1135!"#) == "<p>Greetings, /u/bball1135!</p>\n")
@@ -111,13 +121,17 @@ struct RedditFidelityTests {
     @Test("a quote typed >! is a covered spoiler block")
     func blockSpoiler() {
         let html = Self.render(">! spoily mcspoilerface\n>!second line")
-        #expect(html == #"<div class="tf-spoiler tf-spoiler-block" tabindex="0"><span class="tf-sr">Spoiler: </span>"# + "\n<blockquote>\n<p>spoily mcspoilerface\nsecond line</p>\n</blockquote>\n</div>\n")
+        #expect(
+            html == #"<div class="tf-spoiler tf-spoiler-block" tabindex="0"><span class="tf-sr">Spoiler: </span>"# + "\n<blockquote>\n<p>spoily mcspoilerface\nsecond line</p>\n</blockquote>\n</div>\n"
+        )
         #expect(Self.render("> !not one") == "<blockquote>\n<p>!not one</p>\n</blockquote>\n")
     }
 
     @Test("inside a link a spoiler holds nothing focusable; a link inside a link keeps its text only")
     func links() {
-        #expect(Self.render("[>!hidden!<](https://e.example)") == #"<p><a rel="nofollow ugc noopener" href="https://e.example"><span class="tf-spoiler"><span class="tf-sr">Spoiler: </span>hidden</span></a></p>"# + "\n")
+        #expect(
+            Self.render("[>!hidden!<](https://e.example)")
+                == #"<p><a rel="nofollow ugc noopener" href="https://e.example"><span class="tf-spoiler"><span class="tf-sr">Spoiler: </span>hidden</span></a></p>"# + "\n")
         #expect(Self.render("[r://<http://reddit.com/>](/aa)") == #"<p><a rel="nofollow ugc noopener" href="/aa">r://http://reddit.com/</a></p>"# + "\n")
     }
 

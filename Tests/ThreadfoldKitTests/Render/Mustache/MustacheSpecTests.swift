@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ThreadfoldKit
 
 /// One case from the official Mustache spec (`Tests/Data/mustache-spec/`), named for failures.
@@ -29,13 +30,14 @@ struct SpecCase: CustomTestStringConvertible, Sendable {
             let data = document.member(test, "data")!
             let start = document.offset(data)
             let end = document.next(data) < document.nodes.count ? document.offset(document.next(data)) : bytes.count
-            cases.append(SpecCase(
-                suite: suite,
-                name: document.string(document.member(test, "name")!),
-                template: document.string(document.member(test, "template")!),
-                expected: document.string(document.member(test, "expected")!),
-                partials: partials,
-                dataJSON: Array(bytes[start..<end]).trimmingTrailingSeparators()))
+            cases.append(
+                SpecCase(
+                    suite: suite,
+                    name: document.string(document.member(test, "name")!),
+                    template: document.string(document.member(test, "template")!),
+                    expected: document.string(document.member(test, "expected")!),
+                    partials: partials,
+                    dataJSON: Array(bytes[start..<end]).trimmingTrailingSeparators()))
         }
         return cases
     }
@@ -51,7 +53,8 @@ private extension Array where Element == UInt8 {
     func trimmingTrailingSeparators() -> [UInt8] {
         var copy = self
         while let last = copy.last, [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(last),
-              (try? JSONDocument(bytes: copy)) == nil {
+            (try? JSONDocument(bytes: copy)) == nil
+        {
             copy.removeLast()
         }
         return copy

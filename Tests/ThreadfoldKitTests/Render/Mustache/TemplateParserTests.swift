@@ -1,18 +1,21 @@
 import Testing
+
 @testable import ThreadfoldKit
 
 @Suite("Template errors")
 struct TemplateParserTests {
-    @Test("errors name the file, line and column of the culprit", arguments: [
-        ("a\n  {{#items}}\nb", "page.mustache:2:3: error: section 'items' is never closed; expected '{{/items}}'"),
-        ("{{#a}}{{/b}}", "page.mustache:1:7: error: found '{{/b}}'; expected '{{/a}}' to close the section opened at 1:1"),
-        ("x {{/a}}", "page.mustache:1:3: error: found '{{/a}}' but no section is open; expected a matching '{{#a}}' before it"),
-        ("hello {{name", "page.mustache:1:7: error: unclosed tag '{{'; expected '}}'"),
-        ("{{}}", "page.mustache:1:1: error: found an empty tag; expected a name"),
-        ("{{=<% %> x=}}", "page.mustache:1:1: error: found '<% %> x' in a delimiter tag; expected two delimiters separated by a space, like {{=<% %>=}}"),
-        ("{{{x}}", "page.mustache:1:1: error: unclosed tag '{{'; expected '}}}'"),
-        ("{{a b}}", "page.mustache:1:1: error: found 'a b'; expected a name without spaces"),
-    ])
+    @Test(
+        "errors name the file, line and column of the culprit",
+        arguments: [
+            ("a\n  {{#items}}\nb", "page.mustache:2:3: error: section 'items' is never closed; expected '{{/items}}'"),
+            ("{{#a}}{{/b}}", "page.mustache:1:7: error: found '{{/b}}'; expected '{{/a}}' to close the section opened at 1:1"),
+            ("x {{/a}}", "page.mustache:1:3: error: found '{{/a}}' but no section is open; expected a matching '{{#a}}' before it"),
+            ("hello {{name", "page.mustache:1:7: error: unclosed tag '{{'; expected '}}'"),
+            ("{{}}", "page.mustache:1:1: error: found an empty tag; expected a name"),
+            ("{{=<% %> x=}}", "page.mustache:1:1: error: found '<% %> x' in a delimiter tag; expected two delimiters separated by a space, like {{=<% %>=}}"),
+            ("{{{x}}", "page.mustache:1:1: error: unclosed tag '{{'; expected '}}}'"),
+            ("{{a b}}", "page.mustache:1:1: error: found 'a b'; expected a name without spaces"),
+        ])
     func errors(_ source: String, _ message: String) throws {
         let error = try #require(throws: TemplateError.self) { try Template(name: "page", source: source, file: "page.mustache") }
         #expect(error.description == message)
@@ -21,9 +24,12 @@ struct TemplateParserTests {
     @Test("input text is escaped by {{x}} and {{{x}}} alike; HTML values never are; only the template author's literals are raw in {{{x}}}")
     func escaping() throws {
         let set = try TemplateSet(sources: ["t": "{{s}}|{{{s}}}|{{&s}}|{{h}}|{{{h}}}|{{l}}|{{{l}}}"])
-        let context = TemplateValue<TemplateData.Object>.node(TemplateData.Object([
-            "s": .text("<b>"), "h": .html(HTML(trusted: "<i>")), "l": .literal("<u>")]))
-        #expect(String(decoding: try set.render("t", model: TemplateData(set), root: context), as: UTF8.self)
+        let context = TemplateValue<TemplateData.Object>.node(
+            TemplateData.Object([
+                "s": .text("<b>"), "h": .html(HTML(trusted: "<i>")), "l": .literal("<u>"),
+            ]))
+        #expect(
+            String(decoding: try set.render("t", model: TemplateData(set), root: context), as: UTF8.self)
                 == "&lt;b&gt;|&lt;b&gt;|&lt;b&gt;|<i>|<i>|&lt;u&gt;|<u>")
     }
 
@@ -46,7 +52,10 @@ struct TemplateParserTests {
         let set = try TemplateSet(sources: sources, files: ["p0": "tpl/p0.mustache"])
         let error = try #require(throws: TemplateError.self) { _ = try set.render("p0", model: TemplateData(set), root: .null) }
         let limit = TemplateSet.outputLimit(expectedSize: 64 * 1024)
-        #expect(error.description == "tpl/p0.mustache:1:1: error: template 'p0' wrote more than \(limit) bytes (in partial 'p27'), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)")
+        #expect(
+            error.description
+                == "tpl/p0.mustache:1:1: error: template 'p0' wrote more than \(limit) bytes (in partial 'p27'), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)"
+        )
         // A smaller explicit cap, and output up to the cap is fine.
         let small = try TemplateSet(sources: ["t": "{{#items}}abcd{{/items}}"])
         let items = TemplateValue<TemplateData.Object>.node(TemplateData.Object(["items": .list(Array(repeating: .bool(true), count: 100))]))
@@ -68,11 +77,12 @@ struct TemplateParserTests {
     @Test("16,000 nested sections parse into 16,000 levels and render", arguments: ["", " ", "\n"])
     func deepSections(_ separator: String) throws {
         let depth = 16_000
-        let source = String(repeating: "{{#a}}" + separator, count: depth) + "x"
+        let source =
+            String(repeating: "{{#a}}" + separator, count: depth) + "x"
             + String(repeating: separator + "{{/a}}", count: depth)
         let template = try Template(name: "deep", source: source)
         var keys = TemplateKeys()
-        let a = keys.key("a") // the template's one name, so its slot in the template's own table
+        let a = keys.key("a")  // the template's one name, so its slot in the template's own table
         // Sections are flat: each one's children run to its `end`. Count how deep they nest.
         var ends: [Int] = []
         var levels = 0
