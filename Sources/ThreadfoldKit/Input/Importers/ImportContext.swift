@@ -185,6 +185,26 @@ struct ImportContext {
     /// (`what`: "posts", "comments") where the export holds `total - missing`, with how to fetch
     /// the rest: "320 of 340 posts are not in this export; fetch …". Kind `notArchived`; the page
     /// says the same through the record's counts of replies not archived.
+    /// A poll's options: the array `options` of `poll` (at `path`), each an object with its text
+    /// under `text` (shown through `shown`) and its votes under `votes`; a non-object element is
+    /// an error at its place.
+    mutating func pollOptions(
+        _ poll: Int, _ path: String, text: String, votes: String,
+        shown: (String) -> String = { $0 }
+    ) -> [Poll.Option] {
+        var options: [Poll.Option] = []
+        guard let list = array(poll, "options", path) else { return options }
+        document.forEachElement(list) { position, option in
+            let at = path + ".options[\(position)]"
+            guard document.kind(option) == .object else {
+                fail(option, at, "expected a poll option object, found \(document.kind(option).described)")
+                return
+            }
+            options.append(Poll.Option(shown(string(option, text, at) ?? ""), votes: integer(option, votes, at)))
+        }
+        return options
+    }
+
     mutating func noteMissing(_ missing: Int, of total: Int, _ what: String, at node: Int, _ path: String, fetch: String) {
         guard missing > 0 else { return }
         var note = reader.error(

@@ -214,17 +214,7 @@ enum MastodonImporter: ImporterForm {
     static func poll(_ context: inout ImportContext, _ status: Int, _ path: String) -> Poll? {
         guard let poll = context.object(status, "poll", path) else { return nil }
         let p = path + ".poll"
-        var options: [Poll.Option] = []
-        if let list = context.array(poll, "options", p) {
-            context.document.forEachElement(list) { position, option in
-                let o = p + ".options[\(position)]"
-                guard context.document.kind(option) == .object else {
-                    context.fail(option, o, "expected a poll option object, found \(context.document.kind(option).described)")
-                    return
-                }
-                options.append(Poll.Option(context.string(option, "title", o) ?? "", votes: context.integer(option, "votes_count", o)))
-            }
-        }
+        let options = context.pollOptions(poll, p, text: "title", votes: "votes_count")
         guard !options.isEmpty else { return nil }
         return Poll(options: options, total: context.integer(poll, "votes_count", p), endsAt: context.time(poll, "expires_at", p))
     }

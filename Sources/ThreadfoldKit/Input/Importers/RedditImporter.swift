@@ -265,17 +265,7 @@ enum RedditImporter {
     static func poll(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String) -> Poll? {
         guard let data = context.object(item, "poll_data", path()) else { return nil }
         let p = path() + ".poll_data"
-        var options: [Poll.Option] = []
-        if let list = context.array(data, "options", p) {
-            context.document.forEachElement(list) { position, option in
-                let o = p + ".options[\(position)]"
-                guard context.document.kind(option) == .object else {
-                    context.fail(option, o, "expected a poll option object, found \(context.document.kind(option).described)")
-                    return
-                }
-                options.append(Poll.Option(unescapeEntities(context.string(option, "text", o) ?? ""), votes: context.integer(option, "vote_count", o)))
-            }
-        }
+        let options = context.pollOptions(data, p, text: "text", votes: "vote_count", shown: unescapeEntities)
         guard !options.isEmpty else { return nil }
         return Poll(options: options, total: context.integer(data, "total_vote_count", p), endsAt: context.time(data, "voting_end_timestamp", p))
     }
