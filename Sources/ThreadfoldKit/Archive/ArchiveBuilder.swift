@@ -108,12 +108,7 @@ package struct ArchiveBuilder: Sendable {
         // 4. The dumps' partitions, read while the staging folder was cleaned.
         var dumps: DumpInputs?
         if let partitioned {
-            report.errors += partitioned.outcome.errors
-            report.warnings += partitioned.outcome.skipped
-            report.threadsInOtherShards += partitioned.outcome.otherShards
-            for file in dumpFiles { report.formats[file.form.rawValue, default: 0] += 1 }
-            dumps = partitioned.dumps
-            report.dumpPartitions = partitioned.dumps.map { d in d.digests.indices.count { d.spill.sizes[$0] > 0 } } ?? 0
+            dumps = Self.take(partitioned, of: dumpFiles, into: &report)
             report.timings.append(("read dumps into partitions", clock.lap()))
             guard report.errors.isEmpty, dumps != nil else {
                 dumps?.spill.remove()
@@ -166,6 +161,20 @@ package struct ArchiveBuilder: Sendable {
         report.published = report.siteError == nil
         report.timings.append(("publish", clock.lap()))
         return report
+    }
+
+    /// The dumps' partitions as the partition pass left them, its errors, skipped lines and
+    /// counts added to `report`.
+    private static func take(
+        _ partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?),
+        of dumpFiles: [(path: String, display: String, form: DumpForm)], into report: inout Report
+    ) -> DumpInputs? {
+        report.errors += partitioned.outcome.errors
+        report.warnings += partitioned.outcome.skipped
+        report.threadsInOtherShards += partitioned.outcome.otherShards
+        for file in dumpFiles { report.formats[file.form.rawValue, default: 0] += 1 }
+        report.dumpPartitions = partitioned.dumps.map { d in d.digests.indices.count { d.spill.sizes[$0] > 0 } } ?? 0
+        return partitioned.dumps
     }
 
     /// What an earlier build left that this one may reuse: the recycled spare's manifest and
