@@ -1,4 +1,4 @@
-// Layout stage: a `Thread` plus options in, a `PageModel` out: which comments show where,
+// Layout stage: a `ThreadTree` plus options in, a `PageModel` out: which comments show where,
 // where the folds are, which replies are flattened with "replying to". Pure: no I/O.
 
 /// How a thread is laid out on its page.

@@ -1,4 +1,4 @@
-// Thread stage: `ThreadRecord` in, `Thread` out: the reply tree as index arrays, with every
+// Thread stage: `ThreadRecord` in, `ThreadTree` out: the reply tree as index arrays, with every
 // count a page needs computed once. Nothing here recurses, so a reply chain 100,000 long is
 // just a long array.
 
