@@ -4,6 +4,8 @@
 /// or a bare array of comments; comments may be flat (each naming its parent) or nested
 /// (`replies` / `children` arrays), or both. Nesting is walked with an explicit stack.
 package enum ThreadDecoder {
+    /// The names of the comment members this format reads, which `ImportAudit` counts as read.
+    static var commentMemberNames: [String] { Decoder.memberNames }
     /// At most this many errors are collected before decoding stops.
     package static let errorLimit = 50
 
@@ -157,6 +159,8 @@ private struct Decoder {
     /// made into a `String` first.
     private static let commentMembers = JSONMemberFilter(Member.allCases.map(\.rawValue))
     private static let members = Member.allCases
+    /// The names of the comment members this format reads (`ImportAudit.known` is made of them).
+    static let memberNames = Member.allCases.map(\.rawValue)
 
     /// What reading one comment object came to.
     enum CommentRead {

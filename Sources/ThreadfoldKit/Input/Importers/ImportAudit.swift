@@ -102,11 +102,9 @@ enum ImportAudit {
         return errors
     }
 
-    /// The read fields' names in Threadfold's format, so the other names of an object stand out.
-    static let known: Set<String> = [
-        "id", "parent_id", "parentID", "parent", "author", "body", "created_at", "created", "time", "edited_at", "edited",
-        "score", "deleted", "removed", "author_flair", "replies", "children",
-    ]
+    /// The read fields' names in Threadfold's format (its decoder's own list), so the other
+    /// names of an object stand out.
+    static let known = Set(ThreadDecoder.commentMemberNames)
 
     /// Whether the comments' objects carry fields Threadfold's format does not read.
     static func otherFields(_ comments: ArrayShape?) -> Bool {
