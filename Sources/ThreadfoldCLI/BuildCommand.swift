@@ -6,11 +6,11 @@ enum BuildCommand {
     // MARK: The archive's options (`build`, and `merge` and `preview` as they apply)
 
     static let title: Option<String> = .text("title", value: "text", "The site's title (default: \"All threads\" in the locale).")
-    static let perPage: Option<Int> = .integer("per-page", in: 1...100_000, "Threads per index or section page (default: 50).")
+    static let perPage: Option<Int> = .integer("per-page", in: 1...100_000, "Threads per index or section page (default: \(ArchiveOptions().perPage)).")
     static let sections: Option<ArchiveOptions.Sections> = .choice("sections", value: "kind", "Group the index into collapsible sections: category,\nmonth or none (default: none).")
     static let pageDepth: Option<Int> = .integer(
-        "page-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: 8).")
-    static let pageSize: Option<Int> = .integer("page-size", in: 1...Int.max, "Top-level comments per page of a thread; longer threads\nare split between them (default: 200).")
+        "page-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: \(ArchiveOptions().pageDepth)).")
+    static let pageSize: Option<Int> = .integer("page-size", in: 1...Int.max, "Top-level comments per page of a thread; longer threads\nare split between them (default: \(ArchiveOptions().pageSize)).")
     static let layout: Option<ArchiveOptions.Layout> = .choice(
         "layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested).")
     static let orders: Option<[CommentOrder]> = .list(
@@ -25,7 +25,7 @@ enum BuildCommand {
         }
         return text
     }
-    static let feedEntries: Option<Int> = .integer("feed-entries", in: 0...100_000, "Entries per Atom feed (default: 50).")
+    static let feedEntries: Option<Int> = .integer("feed-entries", in: 0...100_000, "Entries per Atom feed (default: \(ArchiveOptions().feedEntries)).")
     static let search: Option<ArchiveOptions.Search> = .choice(
         "search", value: "kind", bare: .titles,
         "Add search. Bare or titles: a title search box on the\nindex and search/ that works from disk. pagefind:\nfull-text search with Pagefind, run after the build\n(pip install 'pagefind[bin]'), for served sites."
