@@ -10,7 +10,8 @@ enum BuildCommand {
     static let sections: Option<ArchiveOptions.Sections> = .choice("sections", value: "kind", "Group the index into collapsible sections: category,\nmonth or none (default: none).")
     static let pageDepth: Option<Int> = .integer(
         "page-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Replies deeper than d move to a \"Continue this thread\"\npage of their own (default: \(ArchiveOptions().pageDepth)).")
-    static let pageSize: Option<Int> = .integer("page-size", in: 1...Int.max, "Top-level comments per page of a thread; longer threads\nare split between them (default: \(ArchiveOptions().pageSize)).")
+    static let pageSize: Option<Int> = .integer(
+        "page-size", in: 1...Int.max, "Top-level comments per page of a thread; longer threads\nare split between them (default: \(ArchiveOptions().pageSize)).")
     static let layout: Option<ArchiveOptions.Layout> = .choice(
         "layout", value: "kind", "nested, flat (every reply in one list under its\ntop-level comment) or auto (flat when top-level comments\naverage more than 10 replies) (default: nested).")
     static let orders: Option<[CommentOrder]> = .list(

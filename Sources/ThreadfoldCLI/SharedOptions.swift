@@ -92,7 +92,8 @@ enum SharedOptions {
     static let preview: Option<Int> = .integer("preview", value: "n", in: 0...Int.max, "Replies shown per level before \"Show K more replies\"\n(default: \(LayoutOptions().preview)).")
     static let openDepth: Option<Int> = .integer("open-depth", value: "d", in: 0...Int.max, "Reply sections of the first d levels start open\n(default: \(LayoutOptions().openDepth); 0 closes all).")
     static let maxDepth: Option<Int> = .integer(
-        "max-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit, "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: \(LayoutOptions().maxDepth), at most \(LayoutOptions.maxDepthLimit); 1 gives two levels).")
+        "max-depth", value: "d", in: 1...LayoutOptions.maxDepthLimit,
+        "Flatten replies deeper than d into level d, each saying\nwhom it answers (default: \(LayoutOptions().maxDepth), at most \(LayoutOptions.maxDepthLimit); 1 gives two levels).")
     static let smart = Flag("smart", "Smart punctuation: curly quotes, dashes, ellipses.")
     static let markdown: Option<MarkdownFlavor> = .choice(
         "markdown", value: "flavor",
