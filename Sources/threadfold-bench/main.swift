@@ -168,18 +168,20 @@ let words = """
     """.split(separator: " ").map(String.init)
 
 /// 5 to 18 words, fewer when the next would pass `budget` bytes (there is always one).
-func sentence(_ rng: inout SplitMix64, budget: Int = .max) -> String {
+func sentence(_ rng: inout SplitMix64, budget: Int = .max, plain: Bool = false) -> String {
     let n = 5 + rng.below(14)
     var parts: [String] = []
     var size = 1
     for i in 0..<n {
         var word = words[rng.below(words.count)]
         if i == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
-        switch rng.below(40) {
-        case 0: word = "**\(word)**"
-        case 1: word = "*\(word)*"
-        case 2: word = "`\(word)()`"
-        case 3: word = "[\(word)](https://example.org/\(word)/\(rng.below(1000)))"
+        // Rich sentences mark a word in ten; plain ones a word in 200, never as a link.
+        switch (plain, rng.below(plain ? 600 : 40)) {
+        case (false, 0): word = "**\(word)**"
+        case (_, 1), (true, 0): word = "*\(word)*"
+        case (false, 2): word = "`\(word)()`"
+        case (true, 2): word = "`\(word)`"
+        case (false, 3): word = "[\(word)](https://example.org/\(word)/\(rng.below(1000)))"
         default: break
         }
         if i > 0 && size + 1 + word.utf8.count > budget { break }
@@ -208,41 +210,20 @@ func shortBodySize(_ rng: inout SplitMix64) -> Int {
     return min(20_000, max(8, Int(200 * exp(0.8572 * z))))
 }
 
-/// A plain sentence of 5 to 18 words, fewer when the next would pass `budget` bytes; a word in
-/// about 200 is emphasised or code.
-func plainSentence(_ rng: inout SplitMix64, budget: Int = .max) -> String {
-    let n = 5 + rng.below(14)
-    var parts: [String] = []
-    var size = 1
-    for i in 0..<n {
-        var word = words[rng.below(words.count)]
-        if i == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
-        switch rng.below(600) {
-        case 0, 1: word = "*\(word)*"
-        case 2: word = "`\(word)`"
-        default: break
-        }
-        if i > 0 && size + 1 + word.utf8.count > budget { break }
-        size += (i > 0 ? 1 : 0) + word.utf8.count
-        parts.append(word)
-    }
-    return parts.joined(separator: " ") + (rng.below(5) == 0 ? "?" : ".")
-}
-
 /// A short forum comment of about `target` bytes: plain paragraphs of sentences; a link (bare or
 /// in brackets) in about one body in ten; a quoted line first in one in twenty; a short list in
 /// one in thirty.
 func shortBody(_ rng: inout SplitMix64, target: Int) -> String {
     var out = ""
-    if rng.below(20) == 0 { out += "> " + plainSentence(&rng, budget: max(16, target / 3)) }
+    if rng.below(20) == 0 { out += "> " + sentence(&rng, budget: max(16, target / 3), plain: true) }
     while out.isEmpty || target - out.utf8.count >= 16 {
         if !out.isEmpty { out += rng.below(3) == 0 ? "\n\n" : " " }
         if rng.below(30) == 0 && target - out.utf8.count > 60 {
             let room = target - out.utf8.count
-            out += (out.isEmpty ? "" : "\n\n") + fill(2 + rng.below(3), "\n", room) { "- " + plainSentence(&rng, budget: $1 - 3) } + "\n\n"
+            out += (out.isEmpty ? "" : "\n\n") + fill(2 + rng.below(3), "\n", room) { "- " + sentence(&rng, budget: $1 - 3, plain: true) } + "\n\n"
             continue
         }
-        out += plainSentence(&rng, budget: target - out.utf8.count)
+        out += sentence(&rng, budget: target - out.utf8.count, plain: true)
     }
     if rng.below(10) == 0 {
         let word = words[rng.below(words.count)]
