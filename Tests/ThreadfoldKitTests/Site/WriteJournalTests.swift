@@ -5,11 +5,7 @@ import Testing
 
 @Suite("Write journal")
 struct WriteJournalTests {
-    func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tf-journal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func temporaryFolder() throws -> URL { try SiteWriterTests().temporaryFolder() }
 
     @Test("a build flushes the files it wrote and the folders whose entries it changed, not the files it linked")
     func recordsWrites() throws {
