@@ -61,7 +61,8 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
         if let peak = json["peakMemoryMiB"] as? Int { build.peakMiB = Double(peak) }
         build.threads = json["threads"] as? Int ?? 0
         build.comments = json["comments"] as? Int ?? 0
-        build.warnings = (json["warnings"] as? [Any])?.count ?? 0
+        // Deleted and removed comments left out are notes; a message each, warning or note.
+        build.warnings = ((json["warnings"] as? [Any])?.count ?? 0) + ((json["notes"] as? [Any])?.count ?? 0)
         build.rendered = json["threadsRendered"] as? Int ?? 0
         build.reused = json["threadsReused"] as? Int ?? 0
         build.partitions = json["dumpPartitions"] as? Int ?? 0
@@ -188,7 +189,7 @@ func benchDump() {
         print("  bodies: median \(bodies[0]) B, p90 \(bodies[1]) B, p99 \(bodies[2]) B, max \(bodies[3]) B · comments a thread: median \(sizes[0]), p90 \(sizes[1]), p99 \(sizes[2]), max \(sizes[3])")
     }
     print(
-        "  \(grouped(files.number("deleted"))) deleted, \(grouped(files.number("removed"))) removed, \(grouped(files.number("account_deleted"))) by deleted accounts; \(grouped(files.number("warnings"))) of the deleted and removed have no replies (one warning each)"
+        "  \(grouped(files.number("deleted"))) deleted, \(grouped(files.number("removed"))) removed, \(grouped(files.number("account_deleted"))) by deleted accounts; \(grouped(files.number("warnings"))) of the deleted and removed have no replies (one note each)"
     )
 
     // 1. The dump, end to end. When this threadfold does not read submissions beside comments,
@@ -211,7 +212,7 @@ func benchDump() {
             "  \(label): \(format(full.seconds, 2)) s wall, \(format(full.cpu, 2)) s CPU · \(grouped(Int(rate))) comments/s (target: at least 50,000) · peak RSS \(format(full.peakMiB, 0)) MiB (target: under 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB)"
         )
         print(
-            "    read \(grouped(full.threads)) threads (expected \(grouped(threads))), \(grouped(full.comments)) comments, \(grouped(full.warnings)) warnings (expected \(grouped(files.number("warnings"))))"
+            "    read \(grouped(full.threads)) threads (expected \(grouped(threads))), \(grouped(full.comments)) comments, \(grouped(full.warnings)) warnings and notes (expected \(grouped(files.number("warnings"))))"
         )
     }
 
