@@ -331,7 +331,7 @@ enum BuildCommand {
             w.key("incremental")
             w.bool(report.incrementalBase)
             w.field("peakMemoryMiB", peakMemoryMiB())
-            for (name, severity) in [("errors", InputError.Severity.error), ("warnings", .warning), ("notes", .note)] {
+            for (name, severity) in [("errors", Problem.Severity.error), ("warnings", .warning), ("notes", .note)] {
                 w.key(name)
                 w.array { w in for message in messages where message.severity == severity { message.write(into: &w) } }
             }

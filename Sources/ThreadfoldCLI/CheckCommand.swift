@@ -37,7 +37,7 @@ enum CheckCommand {
     struct Findings {
         /// Each input (the dumps as one), what it was read as, and its counts.
         var inputs: [(file: String, form: String, counts: ThreadCounts?)] = []
-        var messages: [InputError] = []
+        var messages: [Problem] = []
         var thrown: [Message] = []
     }
 
@@ -187,7 +187,7 @@ enum CheckCommand {
                     }
                 }
             }
-            for (name, severity) in [("errors", InputError.Severity.error), ("warnings", .warning), ("notes", .note)] {
+            for (name, severity) in [("errors", Problem.Severity.error), ("warnings", .warning), ("notes", .note)] {
                 w.key(name)
                 w.array { w in for message in messages where message.severity == severity { message.write(into: &w) } }
             }

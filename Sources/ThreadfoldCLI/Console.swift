@@ -7,7 +7,7 @@ public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     public var err: @Sendable (String) -> Void
     /// Standard input, read to its end (at most `InputLimits.maxDocumentBytes`, else an error).
-    public var readStandardInput: @Sendable () throws(InputError) -> [UInt8]
+    public var readStandardInput: @Sendable () throws(Problem) -> [UInt8]
     /// Whether standard error is a terminal (colour and progress are for terminals only).
     public var errIsTerminal: Bool
     /// Whether standard input is a terminal: someone typing, not a pipe or a file. `render`
@@ -17,7 +17,7 @@ public struct Console: Sendable {
 
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        readStandardInput: @escaping @Sendable () throws(InputError) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
+        readStandardInput: @escaping @Sendable () throws(Problem) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
         inputIsTerminal: Bool = false
     ) {
         self.out = out
@@ -56,7 +56,7 @@ public struct Console: Sendable {
         Console(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
             err: { FileHandle.standardError.write(Data($0.utf8)) },
-            readStandardInput: { () throws(InputError) in try InputFile.readStandardInput() },
+            readStandardInput: { () throws(Problem) in try InputFile.readStandardInput() },
             errIsTerminal: isatty(2) == 1,
             inputIsTerminal: isatty(0) == 1)
     }

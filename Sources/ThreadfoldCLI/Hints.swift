@@ -1,6 +1,6 @@
 import ThreadfoldKit
 
-extension InputError {
+extension Problem {
     /// The problem as the command line shows it: the library's message, then the flag that
     /// helps, when there is one.
     var shown: String { description + flagHint }

@@ -16,9 +16,9 @@ struct Message {
     /// What sort of problem: a warning's kind (`orphan`, `omittedDeleted`, …), or for errors
     /// `input`, `output`, `locked` (another build holds the site) or `diskFull`.
     var kind: String
-    var severity: InputError.Severity
+    var severity: Problem.Severity
 
-    init(_ error: InputError) {
+    init(_ error: Problem) {
         file = error.file
         line = error.line
         column = error.column
@@ -47,7 +47,7 @@ struct Message {
     static func of(_ error: Error, file: String) -> [Message] {
         switch error {
         case let errors as InputErrors: return errors.errors.map(Message.init)
-        case let error as InputError: return [Message(error)]
+        case let error as Problem: return [Message(error)]
         case let error as SiteError: return [Message(error)]
         default: return [Message(other: error, file: file)]
         }
@@ -187,9 +187,9 @@ extension Console {
     /// Warnings by kind, the first few of each, then how many there were in all; notes as one
     /// line a kind. `--report` lists every one.
     /// With `notesInFull`, notes are shown as warnings are (the messages that failed `--strict`).
-    func show(_ messages: [InputError], shownPerKind: Int = 3, notesInFull: Bool = false) {
+    func show(_ messages: [Problem], shownPerKind: Int = 3, notesInFull: Bool = false) {
         var order: [String] = []
-        var byKind: [String: [InputError]] = [:]
+        var byKind: [String: [Problem]] = [:]
         for message in messages where message.severity != .error {
             let kind = (message.severity == .note && !notesInFull ? "note:" : "") + (message.kind ?? "other")
             if byKind[kind] == nil { order.append(kind) }

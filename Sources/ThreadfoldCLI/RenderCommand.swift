@@ -182,7 +182,7 @@ private struct RenderRun {
     private mutating func renderThreads(_ bytes: [UInt8], display: String, base: String) throws {
         let result = try Importer.read(bytes: bytes, file: display, options: importing)
         if !quiet { SharedOptions.noteDetected(result, file: display, console) }
-        var empty: [InputError] = []
+        var empty: [Problem] = []
         for thread in result.threads {
             let done = try renderer.page(thread)
             // A thread with nothing to show gets no page: one alone is an error, one of many a warning.
@@ -201,7 +201,7 @@ private struct RenderRun {
         if !empty.isEmpty, empty.count == result.threads.count {
             if empty.count > 1 {
                 empty.append(
-                    InputError(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)"))
+                    Problem(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)"))
             }
             throw InputErrors(
                 empty.map {

@@ -286,12 +286,12 @@ enum SharedOptions {
     /// Reads an input argument: a regular file or a pipe (`<(…)`, a FIFO), or `-` for standard
     /// input (once). Folders, devices and sockets are refused; sizes are capped
     /// (`InputLimits.maxDocumentBytes`).
-    static func read(_ input: String, _ console: Console) -> Result<[UInt8], InputError> {
-        do throws(InputError) {
+    static func read(_ input: String, _ console: Console) -> Result<[UInt8], Problem> {
+        do throws(Problem) {
             if input == "-" { return .success(try console.readStandardInput()) }
             switch try InputFile.kind(input, missing: "no such file; expected a thread JSON file or '-' for standard input") {
             case .folder:
-                return .failure(InputError(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
+                return .failure(Problem(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
             case .regular, .pipe:
                 return .success(try InputFile.read(input, display: input, streams: true))
             }
@@ -325,7 +325,7 @@ enum SharedOptions {
         switch error {
         case let errors as InputErrors:
             for item in errors.errors { console.err(item.shown + "\n") }
-        case let item as InputError:
+        case let item as Problem:
             console.err(item.shown + "\n")
         default:
             console.err(Printable.escapeLines("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n")))

@@ -18,7 +18,7 @@ public struct BuildReport: Sendable {
     /// build reused without reading it is not counted.
     public var formats: [String: Int]
     /// Everything the build noticed that did not stop it.
-    public var warnings: [InputError]
+    public var warnings: [Problem]
 
     init(_ report: ArchiveBuilder.Report) {
         threads = report.threads

@@ -13,7 +13,7 @@ public struct RenderedPage: Sendable {
     public var assets: [Asset]
     /// What reading the thread noticed: orphans shown at top level, cycles broken, deleted
     /// comments left out.
-    public var warnings: [InputError]
+    public var warnings: [Problem]
     /// The comments on the page.
     public var comments: Int
 }

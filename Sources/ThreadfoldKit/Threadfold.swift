@@ -68,7 +68,7 @@ public enum Threadfold {
         var globs: [FolderFilter.Glob] = []
         for pattern in options.exclude {
             guard let glob = FolderFilter.Glob(pattern) else {
-                throw ThreadfoldError(kind: .input, problems: [InputError(file: "exclude", message: "'\(pattern)' matches nothing; expected a glob naming files or folders, like *.bak or drafts/")])
+                throw ThreadfoldError(kind: .input, problems: [Problem(file: "exclude", message: "'\(pattern)' matches nothing; expected a glob naming files or folders, like *.bak or drafts/")])
             }
             globs.append(glob)
         }
@@ -76,8 +76,8 @@ public enum Threadfold {
         do {
             let units = try ArchiveInput.units(
                 inputs,
-                readStandardInput: { () throws(InputError) -> [UInt8] in
-                    throw InputError(file: "-", message: "standard input is not read by the library; expected a file or folder")
+                readStandardInput: { () throws(Problem) -> [UInt8] in
+                    throw Problem(file: "-", message: "standard input is not read by the library; expected a file or folder")
                 }, linesAreThreads: options.archive.render.importing.mapping != nil ? false : nil,
                 dumpForm: ArchiveInput.dumps(options.archive.render.importing), filter: filter)
             var builder = ArchiveBuilder(units: units, output: output, options: options.archive, resources: options.resources, jobs: options.jobs)

@@ -14,9 +14,9 @@ public struct ThreadfoldError: Error, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    public var problems: [InputError]
+    public var problems: [Problem]
 
-    public init(kind: Kind, problems: [InputError]) {
+    public init(kind: Kind, problems: [Problem]) {
         self.kind = kind
         self.problems = problems
     }
@@ -29,17 +29,17 @@ public struct ThreadfoldError: Error, Sendable, CustomStringConvertible {
         switch error {
         case let error as ThreadfoldError: self = error
         case let error as InputErrors: self.init(kind: .input, problems: error.errors)
-        case let error as InputError: self.init(kind: .input, problems: [error])
+        case let error as Problem: self.init(kind: .input, problems: [error])
         case let error as SiteError: self.init(kind: .output, problems: [error.problem])
         case let error as TemplateError:
-            self.init(kind: .template, problems: [InputError(file: error.file, line: error.line, column: error.column, message: error.message)])
-        case let error as ResourceError: self.init(kind: .resources, problems: [InputError(file: "resources", message: error.message)])
-        default: self.init(kind: .input, problems: [InputError(file: "input", message: "\(error)")])
+            self.init(kind: .template, problems: [Problem(file: error.file, line: error.line, column: error.column, message: error.message)])
+        case let error as ResourceError: self.init(kind: .resources, problems: [Problem(file: "resources", message: error.message)])
+        default: self.init(kind: .input, problems: [Problem(file: "input", message: "\(error)")])
         }
     }
 }
 
 extension SiteError {
     /// The error as a located problem: the path and the message.
-    var problem: InputError { InputError(file: path, message: message) }
+    var problem: Problem { Problem(file: path, message: message) }
 }

@@ -48,8 +48,8 @@ package struct ArchiveBuilder: Sendable {
         package init() {}
 
         /// Input errors, in input order; when any, nothing was published.
-        package var errors: [InputError] = []
-        package var warnings: [InputError] = []
+        package var errors: [Problem] = []
+        package var warnings: [Problem] = []
         /// An error writing the site (nothing published).
         package var siteError: SiteError?
         package var published = false
@@ -278,8 +278,8 @@ package struct ArchiveBuilder: Sendable {
         var results = results
         var tables: [ManifestUnits] = []
         // Messages about dumps come in the order of their files and lines, whatever partition found them.
-        var dumpErrors: [InputError] = []
-        var dumpWarnings: [InputError] = []
+        var dumpErrors: [Problem] = []
+        var dumpWarnings: [Problem] = []
         let readHashes = results.prefix(units.count).map(\.hash)
         let dumpTable = dumps.map { DumpTable(settings: settings, digests: $0.digests, threads: results[units.count...].map(\.dumpThreads)) }
         for i in results.indices {
@@ -288,7 +288,7 @@ package struct ArchiveBuilder: Sendable {
             swap(&result, &results[i])
             if i < units.count, case .dump = units[i].source { continue }
             if i >= units.count {
-                dumpErrors += InputError.once(result.errors, after: dumpErrors)
+                dumpErrors += Problem.once(result.errors, after: dumpErrors)
                 dumpWarnings += result.units.warnings
                 result.errors = []
                 report.add(result, warnings: false)
@@ -309,7 +309,7 @@ package struct ArchiveBuilder: Sendable {
         // Threads with nothing to show are left out with a warning; a site of none is no site.
         if summaries.count == 0, shard == nil, report.errors.isEmpty, report.warnings.contains(where: { $0.kind == "emptyThread" }) {
             report.errors.append(
-                InputError(
+                Problem(
                     file: units.first?.display ?? "-",
                     message: "no thread has anything to show (each is named in a warning above); expected at least one thread with a comment or an opening post (nothing was published)"))
         }
@@ -461,19 +461,19 @@ package struct ArchiveBuilder: Sendable {
 
     /// Every unit read and imported without writing anything, for a build that cannot write
     /// its output: its input errors are reported with the output's.
-    func check(_ renderer: ThreadRenderer) -> [InputError] {
-        let found = Parallel.map(count: units.count, jobs: jobs) { [units, options] i -> [InputError] in
+    func check(_ renderer: ThreadRenderer) -> [Problem] {
+        let found = Parallel.map(count: units.count, jobs: jobs) { [units, options] i -> [Problem] in
             InputBudget.scope { Self.check(units[i], options: options, renderer: renderer) }
         }
         return found.flatMap { $0 }
     }
 
     /// One unit read and imported without writing anything (a dump: its lines' keys read).
-    private static func check(_ unit: ArchiveUnit, options: ArchiveOptions, renderer: ThreadRenderer) -> [InputError] {
+    private static func check(_ unit: ArchiveUnit, options: ArchiveOptions, renderer: ThreadRenderer) -> [Problem] {
         if case .dump(let path, let form) = unit.source {
-            var errors: [InputError] = []
-            do throws(InputError) {
-                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(InputError) -> Bool in
+            var errors: [Problem] = []
+            do throws(Problem) {
+                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(Problem) -> Bool in
                     do throws(InputErrors) {
                         _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: options.render.importing.mapping)
                     } catch {
@@ -591,7 +591,7 @@ package struct ArchiveBuilder: Sendable {
 extension ArchiveBuilder.Report {
     /// Adds one unit's counts, problems and formats; its warnings too, unless they are sorted in later.
     mutating func add(_ result: UnitResult, warnings withWarnings: Bool) {
-        errors += InputError.once(result.errors, after: errors)
+        errors += Problem.once(result.errors, after: errors)
         if withWarnings { warnings += result.units.warnings }
         threadsRendered += result.rendered
         threadsReused += result.reused
@@ -632,7 +632,7 @@ struct UnitResult: Sendable {
     /// The manifest's record of each unit, with its threads' summaries (a dump's partition holds
     /// many units, one per thread).
     var units = ManifestUnits()
-    var errors: [InputError] = []
+    var errors: [Problem] = []
     var rendered = 0
     var reused = 0
     var otherShards = 0
@@ -756,7 +756,7 @@ struct WorkerContext: Sendable {
     /// the input was split by shard already (a dump, by thread key, as it was read).
     func renderThreads(
         _ imported: @autoclosure () throws -> ImportResult, source: String, key: String, hash: UInt64,
-        sharded: Bool = false, into result: inout UnitResult, locate: (InputError) -> InputError
+        sharded: Bool = false, into result: inout UnitResult, locate: (Problem) -> Problem
     ) throws {
         let imported = try imported()
         if imported.detected { result.format = imported.format.rawValue }
@@ -806,23 +806,23 @@ struct WorkerContext: Sendable {
     }
 
     /// Whatever reading or rendering threw, as input errors put in place by `locate`.
-    static func errors(_ error: any Error, display: String, locate: (InputError) -> InputError) -> [InputError] {
+    static func errors(_ error: any Error, display: String, locate: (Problem) -> Problem) -> [Problem] {
         switch error {
         case let error as InputErrors: return error.errors.map(locate)
-        case let error as InputError: return [locate(error)]
-        case let error as SiteError: return [InputError(file: error.path, message: error.message)]
+        case let error as Problem: return [locate(error)]
+        case let error as SiteError: return [Problem(file: error.path, message: error.message)]
         case let error as TemplateError: return [error.problem]
-        default: return [InputError(file: display, message: "\(error)")]
+        default: return [Problem(file: display, message: "\(error)")]
         }
     }
 
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
-    func claim(id: String, path: String, source: String) throws(InputError) {
+    func claim(id: String, path: String, source: String) throws(Problem) {
         guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
         // The error is the claiming thread's own, so a dump's unit puts it at its line; the message
         // names both inputs in one order, whichever claimed first.
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        throw InputError(
+        throw Problem(
             file: source, path: "$.id",
             message:
                 "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
@@ -832,22 +832,22 @@ struct WorkerContext: Sendable {
 
 extension TemplateError {
     /// The error as a problem of the template's file, not of the input being rendered: every
-    /// thread meets it, and it is reported once (`InputError.once`).
-    var problem: InputError {
-        var problem = InputError(file: file, line: line, column: column, message: message)
-        problem.kind = InputError.templateKind
+    /// thread meets it, and it is reported once (`Problem.once`).
+    var problem: Problem {
+        var problem = Problem(file: file, line: line, column: column, message: message)
+        problem.kind = Problem.templateKind
         return problem
     }
 }
 
-extension InputError {
+extension Problem {
     /// The kind of a template's error (`TemplateError.problem`).
     static let templateKind = "template"
 
     /// `errors` less the template errors already in `earlier` or repeated among them: a broken
     /// template fails every thread the same way.
-    static func once(_ errors: [InputError], after earlier: [InputError]) -> [InputError] {
-        var kept: [InputError] = []
+    static func once(_ errors: [Problem], after earlier: [Problem]) -> [Problem] {
+        var kept: [Problem] = []
         for error in errors {
             if error.kind == templateKind, earlier.contains(error) || kept.contains(error) { continue }
             kept.append(error)
@@ -859,7 +859,7 @@ extension InputError {
 extension ArchiveUnit {
     /// `error` with the line it names counted from the start of the file, not of this unit, and
     /// for a thread of a document of many, its path from the document's root.
-    func located(_ error: InputError) -> InputError {
+    func located(_ error: Problem) -> Problem {
         var error = error
         if lineBase > 0, let line = error.line { error.line = line + lineBase }
         if let element, let path = error.path, path.hasPrefix("$") { error.path = element.path + path.dropFirst() }
@@ -867,7 +867,7 @@ extension ArchiveUnit {
     }
 
     /// Whatever reading or rendering this unit threw, as located input errors.
-    func errors(_ error: any Error) -> [InputError] {
+    func errors(_ error: any Error) -> [Problem] {
         WorkerContext.errors(error, display: display, locate: located)
     }
 }

@@ -100,7 +100,7 @@ package struct ArchiveMerge: Sendable {
             for bytes in names {
                 guard let folder = String(validating: bytes, as: UTF8.self) else {
                     report.errors.append(
-                        InputError(
+                        Problem(
                             file: threads.path(String(decoding: bytes, as: UTF8.self)),
                             message: "is not a UTF-8 name; expected only the thread folders Threadfold writes"))
                     continue
@@ -110,9 +110,9 @@ package struct ArchiveMerge: Sendable {
                 } catch let error as InputErrors {
                     report.errors += error.errors
                 } catch let error as SiteError {
-                    report.errors.append(InputError(file: error.path, message: error.message))
+                    report.errors.append(Problem(file: error.path, message: error.message))
                 } catch {
-                    report.errors.append(InputError(file: threads.path(folder), message: "\(error)"))
+                    report.errors.append(Problem(file: threads.path(folder), message: "\(error)"))
                 }
             }
         }
@@ -123,19 +123,19 @@ package struct ArchiveMerge: Sendable {
     /// nil, with the reason in `report`, otherwise (and for a shard of no threads).
     private func openShard(_ path: String, expected: String, into report: inout ArchiveBuilder.Report) -> Folder? {
         guard let root = try? Folder.open(path), root.entry("shard.json")?.kind == .file else {
-            report.errors.append(InputError(file: path, message: "is not a shard folder (no shard.json); expected the output of a sharded build", hint: .shard))
+            report.errors.append(Problem(file: path, message: "is not a shard folder (no shard.json); expected the output of a sharded build", hint: .shard))
             return nil
         }
         guard let described = root.read("shard.json", limit: 1 << 20), let document = try? JSONDocument(bytes: described.bytes),
             document.kind(document.root) == .object
         else {
-            report.errors.append(InputError(file: root.path("shard.json"), message: "is not JSON as a sharded build writes it; expected the output of a sharded build", hint: .shard))
+            report.errors.append(Problem(file: root.path("shard.json"), message: "is not JSON as a sharded build writes it; expected the output of a sharded build", hint: .shard))
             return nil
         }
         let settings = document.member(document.root, "settings").flatMap { document.kind($0) == .string ? document.string($0) : nil }
         guard settings == expected else {
             report.errors.append(
-                InputError(
+                Problem(
                     file: root.path("shard.json"), path: "$.settings",
                     message:
                         "this shard was built with other options, templates or Threadfold version than this merge is given; expected every shard built, and the merge run, with the same options (a threadfold.json keeps them together)",
@@ -144,7 +144,7 @@ package struct ArchiveMerge: Sendable {
         }
         guard root.entry("t") != nil else { return nil }
         do { return try root.folder("t") } catch {
-            report.errors.append(InputError(file: error.path, message: error.message))
+            report.errors.append(Problem(file: error.path, message: error.message))
             return nil
         }
     }
@@ -158,7 +158,7 @@ package struct ArchiveMerge: Sendable {
         let display = threads.path(folder)
         let thread = try threads.folder(folder)
         guard let sidecar = thread.read("thread.json") else {
-            report.errors.append(InputError(file: display + "/thread.json", message: "is missing or not a regular file; expected every thread folder of a shard to have its sidecar"))
+            report.errors.append(Problem(file: display + "/thread.json", message: "is missing or not a regular file; expected every thread folder of a shard to have its sidecar"))
             return
         }
         let summary = try ThreadSummary.decode(sidecar.bytes, file: display + "/thread.json")
@@ -167,13 +167,13 @@ package struct ArchiveMerge: Sendable {
         let derived = "t/" + ThreadPaths.folder(title: summary.title, id: CommentID(summary.id))
         guard summary.path == derived, "t/" + folder == derived else {
             report.errors.append(
-                InputError(
+                Problem(
                     file: display + "/thread.json", path: "$.path",
                     message: "found \"\(summary.path)\" in folder t/\(folder); expected \"\(derived)\", the folder of this thread's id and title"))
             return
         }
         if let other = gathered.owners[summary.path] {
-            report.errors.append(InputError(file: display, message: "the thread \(summary.path)/ is also in \(other); expected each thread in one shard"))
+            report.errors.append(Problem(file: display, message: "the thread \(summary.path)/ is also in \(other); expected each thread in one shard"))
             return
         }
         gathered.owners[summary.path] = shard
@@ -186,7 +186,7 @@ package struct ArchiveMerge: Sendable {
                 directory.entry(String(parts.last!))?.kind == .file
             else {
                 report.errors.append(
-                    InputError(
+                    Problem(
                         file: threads.path(String(file.dropFirst(2))),
                         message: "is missing, a link or not a regular file; expected the page Threadfold wrote there"))
                 return

@@ -49,7 +49,7 @@ package struct DumpCheck: Sendable {
         package var form: DumpForm
         package var counts: ThreadCounts
         /// Its warnings, in the dumps' order.
-        package var warnings: [InputError]
+        package var warnings: [Problem]
         /// Its place among the dumps' threads: its first record's file and line.
         var order: [Int]
     }
@@ -57,7 +57,7 @@ package struct DumpCheck: Sendable {
     package struct Report: Sendable {
         /// Errors in the dumps' order: the first `errorsKept`, then how many more there were.
         /// When any, the counts are not whole.
-        package var errors: [InputError] = []
+        package var errors: [Problem] = []
         package var moreErrors = 0
         package var counts = ThreadCounts()
         /// Lines read, and lines skipped (`lenient`) because they were not records of their form.
@@ -67,7 +67,7 @@ package struct DumpCheck: Sendable {
         package var skippedComments = 0
         /// Warnings in the dumps' order: the first `messagesPerKind` of each kind, or with
         /// `eachThread`, those that belong to no thread (skipped lines); then how many more.
-        package var warnings: [InputError] = []
+        package var warnings: [Problem] = []
         package var moreWarnings = 0
         /// With `eachThread`: every thread, in the order of their first records.
         package var threads: [CheckedThread] = []
@@ -118,7 +118,7 @@ package struct DumpCheck: Sendable {
         var result = PartitionCheck(errors: FirstMessages(limit: errorsKept), warnings: FirstMessages(limit: eachThread ? Int.max : messagesPerKind))
         do {
             try dumps.forEachImported(in: p, places: places) { thread in
-                var found: [(counts: ThreadCounts, id: String?, warnings: [InputError])] = []
+                var found: [(counts: ThreadCounts, id: String?, warnings: [Problem])] = []
                 var warnings = thread.imported.skipped.map(thread.locate)
                 let skipped = warnings.count
                 for record in thread.imported.threads {
@@ -132,7 +132,7 @@ package struct DumpCheck: Sendable {
                 var seq = 0
                 for checked in found {
                     result.counts.add(checked.counts)
-                    let keyed = checked.warnings.map { warning -> (key: [Int], warning: InputError) in
+                    let keyed = checked.warnings.map { warning -> (key: [Int], warning: Problem) in
                         defer { seq += 1 }
                         return (places.key(warning, thread: thread.order, seq: seq), warning)
                     }
@@ -150,7 +150,7 @@ package struct DumpCheck: Sendable {
                 result.errors.add(error, key: key, kind: "error")
             }
         } catch {
-            result.errors.add(InputError(file: error.path, message: error.message), key: [Int.max], kind: "error")
+            result.errors.add(Problem(file: error.path, message: error.message), key: [Int.max], kind: "error")
         }
         return result
     }
@@ -165,14 +165,14 @@ struct MessagePlaces: Sendable {
         order = Dictionary(files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
-    func key(_ message: InputError, thread: [Int] = [], seq: Int) -> [Int] {
+    func key(_ message: Problem, thread: [Int] = [], seq: Int) -> [Int] {
         [order[message.file] ?? Int.max, message.line ?? 0, message.column ?? 0] + thread + [seq]
     }
 
     /// `messages` by file, line and column, those at one place in the order given. Each one's
     /// place is read once: a comparison that looked its file up and copied two messages made
     /// sorting a million-comment dump's 28,000 warnings 0.06 s of a 2.6 s incremental build.
-    func sorted(_ messages: [InputError]) -> [InputError] {
+    func sorted(_ messages: [Problem]) -> [Problem] {
         let places = messages.map { (order[$0.file] ?? Int.max, $0.line ?? 0, $0.column ?? 0) }
         return messages.indices.sorted { a, b in
             (places[a].0, places[a].1, places[a].2, a) < (places[b].0, places[b].1, places[b].2, b)
@@ -190,7 +190,7 @@ extension DumpInputs {
         let source: String
         /// Its place among the dumps' threads (`DumpThread.order`).
         let order: [Int]
-        let locate: (InputError) -> InputError
+        let locate: (Problem) -> Problem
     }
 
     /// Reads each thread of spill partition `p` (`forEachThread`) through its form's importer and
@@ -198,12 +198,12 @@ extension DumpInputs {
     /// dump's line, goes to `failed` with its key among the dumps' messages (`places`).
     func forEachImported(
         in p: Int, places: MessagePlaces, _ body: (ImportedThread) throws -> Void,
-        failed: (_ key: [Int], _ error: InputError) -> Void
+        failed: (_ key: [Int], _ error: Problem) -> Void
     ) throws(SiteError) {
         try forEachThread(in: p) { _, form, thread in
             let source = source(of: thread)
             let order = thread.order
-            let locate = { (error: InputError) in self.locate(error, in: thread) }
+            let locate = { (error: Problem) in self.locate(error, in: thread) }
             do {
                 try body(ImportedThread(form: form, imported: try read(thread, form), source: source, order: order, locate: locate))
             } catch {
@@ -230,7 +230,7 @@ extension DumpInputs {
 /// partitions finish in any order, and each keeps only what could still be among the first.
 struct FirstMessages: Sendable {
     let limit: Int
-    private var kept: [String: [(key: [Int], message: InputError)]] = [:]
+    private var kept: [String: [(key: [Int], message: Problem)]] = [:]
     private var counts: [String: Int] = [:]
 
     init(limit: Int) { self.limit = limit }
@@ -253,7 +253,7 @@ struct FirstMessages: Sendable {
     var isEmpty: Bool { counts.isEmpty }
 
     /// Adds `message` under its own kind (`kind` names another).
-    mutating func add(_ message: InputError, key: [Int], kind: String? = nil) {
+    mutating func add(_ message: Problem, key: [Int], kind: String? = nil) {
         let kind = kind ?? message.kind ?? "other"
         counts[kind, default: 0] += 1
         guard limit > 0 else { return }
@@ -275,7 +275,7 @@ struct FirstMessages: Sendable {
     }
 
     /// The messages kept, every kind together in key order, and how many were not kept.
-    func sorted() -> (messages: [InputError], more: Int) {
+    func sorted() -> (messages: [Problem], more: Int) {
         let all = kept.values.flatMap { $0.sorted { $0.key.lexicographicallyPrecedes($1.key) }.prefix(limit) }
         let messages = all.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.message)
         return (messages, counts.values.reduce(0, +) - messages.count)

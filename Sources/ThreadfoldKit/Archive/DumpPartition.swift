@@ -71,9 +71,9 @@ struct DumpPartition {
     }
 
     struct Outcome {
-        var errors: [InputError] = []
+        var errors: [Problem] = []
         /// Lines skipped with `lenient`, as warnings.
-        var skipped: [InputError] = []
+        var skipped: [Problem] = []
         var lines = 0
         /// Distinct threads left to other shards.
         var otherShards = 0
@@ -104,8 +104,8 @@ struct DumpPartition {
         var digests = [UInt64](repeating: 0, count: spill.count - 1)
         let fileHashes = files.enumerated().map { Self.fileHash(display: $0.element.display, form: $0.element.form, index: $0.offset) }
         var stories = StoryMap(limit: storyLimit)
-        func mapFull(_ file: String, line: Int?) -> InputError {
-            InputError(
+        func mapFull(_ file: String, line: Int?) -> Problem {
+            Problem(
                 file: file, line: line,
                 message: "more Hacker News items than the story map holds (\(stories.limit) stories with replies, or as many items before their parent); expected a smaller dump")
         }
@@ -242,12 +242,12 @@ struct DumpPartition {
                     }
                     return true
                 }
-                var streamError: InputError?
-                do throws(InputError) {
+                var streamError: Problem?
+                do throws(Problem) {
                     try stream.forEachLine(read: {
                         fileBytes = $0
                         read(base + $0)
-                    }) { (line) throws(InputError) -> Bool in
+                    }) { (line) throws(Problem) -> Bool in
                         linesHere += 1
                         batch.append(line)
                         guard batch.lines.count >= Self.batchLines || batch.bytes.count >= Self.batchBytes else { return true }
@@ -270,7 +270,7 @@ struct DumpPartition {
                 outcome.lines += linesHere
                 if options.lenient, linesHere > 0, Double(skippedHere) > options.maxSkipped * Double(linesHere) {
                     outcome.errors.append(
-                        InputError(
+                        Problem(
                             file: file.display,
                             message:
                                 "\(skippedHere) of its \(Printable.count(linesHere, "line")) could not be read as \(file.form.described) (skipped), more than \(Int(options.maxSkipped * 100))%; expected a dump of that form (is this the right file, or the right form?)"
@@ -304,7 +304,7 @@ struct DumpPartition {
                 }
             }
         } catch {
-            outcome.errors.append(InputError(file: error.path, message: error.message))
+            outcome.errors.append(Problem(file: error.path, message: error.message))
         }
         outcome.otherShards = otherShards.count
         outcome.threads = keys.map(\.count)
@@ -518,7 +518,7 @@ struct DumpPartition {
         } catch {
             let (_, column) = JSONDocument.location(in: bytes, offset: error.offset)
             throw InputErrors([
-                InputError(
+                Problem(
                     file: display, line: number, column: column,
                     message: "\(error.message) (the line starts at byte \(offset))")
             ])

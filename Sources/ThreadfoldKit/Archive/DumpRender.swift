@@ -44,7 +44,7 @@ package struct DumpRender: Sendable {
     package struct Report: Sendable {
         /// Errors in the dumps' order: the first `errorsKept`, then how many more there were.
         /// When any, pages after the first error are rendered but not handed out.
-        package var errors: [InputError] = []
+        package var errors: [Problem] = []
         package var moreErrors = 0
         package var threads = 0
         package var comments = 0
@@ -54,7 +54,7 @@ package struct DumpRender: Sendable {
         /// Comments the importer skipped (`lenient`).
         package var skippedComments = 0
         /// Warnings in the dumps' order: the first `messagesPerKind` of each kind; then how many more.
-        package var warnings: [InputError] = []
+        package var warnings: [Problem] = []
         package var moreWarnings = 0
     }
 
@@ -115,7 +115,7 @@ package struct DumpRender: Sendable {
         (report.warnings, report.moreWarnings) = warnings.sorted()
         if report.errors.isEmpty, report.threads == 0, empty > 0 {
             report.errors.append(
-                InputError(
+                Problem(
                     file: files.first?.display ?? "-",
                     message: "no thread has anything to show (each is named in a warning); expected at least one thread with a comment or an opening post (nothing was written)"))
         }

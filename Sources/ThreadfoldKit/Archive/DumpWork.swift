@@ -84,7 +84,7 @@ struct DumpThread {
     }
 
     /// `error` (about this thread's array) at the file, line, column and element its record came from.
-    func locate(_ error: InputError, displays: (Int) -> String) -> InputError {
+    func locate(_ error: Problem, displays: (Int) -> String) -> Problem {
         var error = error
         let record = self.record(line: error.line)
         let origin = origins[record]
@@ -162,7 +162,7 @@ extension DumpInputs {
         do {
             spill = try makeSpill(count, max(16 << 10, min(256 << 10, (96 << 20) / count)))
         } catch {
-            return (DumpPartition.Outcome(errors: [InputError(file: error.path, message: error.message)]), nil)
+            return (DumpPartition.Outcome(errors: [Problem(file: error.path, message: error.message)]), nil)
         }
         var partitioner = DumpPartition(files: files, options: importing, shard: shard)
         partitioner.jobs = jobs
@@ -175,7 +175,7 @@ extension DumpInputs {
         }
         readProgress?(total, total)
         if outcome.errors.isEmpty {
-            do { try spill.finishWriting() } catch { outcome.errors.append(InputError(file: error.path, message: error.message)) }
+            do { try spill.finishWriting() } catch { outcome.errors.append(Problem(file: error.path, message: error.message)) }
         }
         return (
             outcome,
@@ -235,7 +235,7 @@ extension DumpInputs {
     }
 
     /// `error`, about the thread's array, at the file, line and element its record came from.
-    func locate(_ error: InputError, in thread: DumpThread) -> InputError {
+    func locate(_ error: Problem, in thread: DumpThread) -> Problem {
         thread.locate(error) { files[$0].display }
     }
 }
@@ -302,7 +302,7 @@ extension WorkerContext {
                 }
             }
         } catch {
-            result.errors.append(InputError(file: error.path, message: error.message))
+            result.errors.append(Problem(file: error.path, message: error.message))
         }
         // Served from the table and read back, the partition's threads are listed in the order
         // they first appear, as a build that read it all lists them.

@@ -34,7 +34,7 @@ struct Manifest: Sendable {
         var hash: String
         var threads: [ThreadSummary]
         var files: [String]
-        var warnings: [InputError]
+        var warnings: [Problem]
         var comments: Int
         /// Each file's stamp when this build left it, in the order of `files`: a later build
         /// reuses the file only while it still matches.

@@ -182,7 +182,7 @@ extension Manifest {
     }
 
     static func unit(_ r: JSONReader, _ node: Int) throws(JSONMismatch) -> Unit? {
-        var hash: String?, comments: Int64?, unitFiles: [String]?, warnings: [InputError] = [], threads: [ThreadSummary] = []
+        var hash: String?, comments: Int64?, unitFiles: [String]?, warnings: [Problem] = [], threads: [ThreadSummary] = []
         var stamps: [FileStamp]?
         try r.members(node, "unit") { name, value throws(JSONMismatch) in
             switch name {
@@ -194,10 +194,10 @@ extension Manifest {
                 for t in try r.array(value, name) { threads.append(try ThreadSummary(reader: r, node: t, path: "thread")) }
             case "warnings":
                 for w in try r.array(value, name) {
-                    var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = InputError.Severity.warning
-                    var hint: InputError.Hint?
+                    var file: String?, line: Int?, column: Int?, path: String?, message: String?, severity = Problem.Severity.warning
+                    var hint: Problem.Hint?
                     var kind: String?
-                    var related: InputError.Related?
+                    var related: Problem.Related?
                     try r.members(w, "warning") { k, v throws(JSONMismatch) in
                         switch k {
                         case "file": file = try r.string(v, k)
@@ -205,11 +205,11 @@ extension Manifest {
                         case "column": column = Int(try r.count(v, k))
                         case "path": path = try r.optionalString(v, k)
                         case "message": message = try r.string(v, k)
-                        case "severity": severity = InputError.Severity(rawValue: try r.string(v, k)) ?? .warning
-                        case "hint": hint = InputError.Hint(rawValue: try r.string(v, k))
+                        case "severity": severity = Problem.Severity(rawValue: try r.string(v, k)) ?? .warning
+                        case "hint": hint = Problem.Hint(rawValue: try r.string(v, k))
                         case "kind": kind = try r.string(v, k)
                         case "related":
-                            var place = InputError.Related(label: "")
+                            var place = Problem.Related(label: "")
                             try r.members(v, k) { name, value throws(JSONMismatch) in
                                 switch name {
                                 case "label": place.label = try r.string(value, name)
@@ -225,7 +225,7 @@ extension Manifest {
                         }
                     }
                     guard let file, let message else { return }
-                    var warning = InputError(file: file, line: line, column: column, path: path, message: message, severity: severity, hint: hint)
+                    var warning = Problem(file: file, line: line, column: column, path: path, message: message, severity: severity, hint: hint)
                     warning.kind = kind
                     warning.related = related
                     warnings.append(warning)

@@ -32,7 +32,7 @@ struct ManifestUnits: Sendable {
     private(set) var summaries = PackedSummaries()
     private var stamps: [FileStamp] = []
     /// Every unit's warnings, unit after unit.
-    private(set) var warnings: [InputError] = []
+    private(set) var warnings: [Problem] = []
     /// Per derived file of a `siblings` unit, one bit per `Precompression.Encoding` present.
     private var masks: [UInt8] = []
     private var lists: [[String]] = []

@@ -52,14 +52,14 @@ package struct ArchiveUnit: Sendable {
         switch source {
         case .bytes(let bytes): return bytes
         case .dump:
-            throw InputErrors([InputError(file: display, message: "is a dump, which is streamed into partitions rather than read whole")])
+            throw InputErrors([Problem(file: display, message: "is a dump, which is streamed into partitions rather than read whole")])
         case .file(let path):
             do { return try InputFile.read(path, display: display, streams: false) } catch { throw InputErrors([error]) }
         case .line(let path, let offset, let length, _):
             let file: OpenFile
             do { file = try OpenFile.open(path) } catch { throw InputErrors([InputFile.cannotRead(display, error.code, line: 1)]) }
             guard file.kind == .regular, let bytes = file.read(count: length, at: offset), bytes.count == length else {
-                throw InputErrors([InputError(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
+                throw InputErrors([Problem(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
             if let element, element.indent > 0 { return [UInt8](repeating: 0x20, count: element.indent) + bytes }
             return bytes
@@ -89,12 +89,12 @@ package enum ArchiveInput {
     /// Folders are walked with `filter` (`FolderFilter`); what is named in `inputs` is read
     /// whatever it says.
     package static func units(
-        _ inputs: [String], readStandardInput: () throws(InputError) -> [UInt8],
+        _ inputs: [String], readStandardInput: () throws(Problem) -> [UInt8],
         linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
         filter: FolderFilter = FolderFilter()
     ) throws(InputErrors) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
-        var errors: [InputError] = []
+        var errors: [Problem] = []
         // Each file is read once, under the first name it was given (named twice, or named and
         // also in a folder given): a second reading would claim its own threads again.
         var read: Set<Identity> = []
@@ -103,7 +103,7 @@ package enum ArchiveInput {
             return read.insert(Identity(device: status.device, inode: status.inode)).inserted
         }
         for input in inputs {
-            do throws(InputError) {
+            do throws(Problem) {
                 if input == "-" {
                     units.append(ArchiveUnit(source: .bytes(try readStandardInput()), display: "<stdin>"))
                     continue
@@ -119,7 +119,7 @@ package enum ArchiveInput {
                     let listing = listFolder(input, filter: filter)
                     errors += listing.errors
                     if listing.files.isEmpty && listing.errors.isEmpty {
-                        errors.append(InputError(file: input, message: "holds no .json, .jsonl or .ndjson files (plain, or .zst, .zstd or .gz); expected a folder of thread files or dumps"))
+                        errors.append(Problem(file: input, message: "holds no .json, .jsonl or .ndjson files (plain, or .zst, .zstd or .gz); expected a folder of thread files or dumps"))
                     }
                     for file in listing.files where first(file) {
                         // In a folder, a .json file is one document (of one thread or many); .jsonl
@@ -214,9 +214,9 @@ package enum ArchiveInput {
     /// (`FolderFilter`), silently, as ripgrep leaves out ignored files: below `folder`, a folder
     /// holding the filter's marker file or the output itself. `folder` itself holding the marker
     /// is an error: a site is not an input.
-    static func listFolder(_ folder: String, filter: FolderFilter = FolderFilter()) -> (files: [String], errors: [InputError]) {
+    static func listFolder(_ folder: String, filter: FolderFilter = FolderFilter()) -> (files: [String], errors: [Problem]) {
         var found: [(path: String, identity: Identity)] = []
-        var errors: [InputError] = []
+        var errors: [Problem] = []
         var walked: Set<Identity> = []
         var pending: [(path: String, relative: [String])] = [(folder, [])]
         while let (current, relative) = pending.popLast() {
@@ -258,7 +258,7 @@ package enum ArchiveInput {
                 guard let name = String(validating: nameBytes, as: UTF8.self) else {
                     let what = type == UInt8(DT_DIR) ? "a folder" : "a file"
                     errors.append(
-                        InputError(
+                        Problem(
                             file: prefix + Printable.escape(bytes: nameBytes),
                             message: "is \(what) whose name is not UTF-8 (the bytes that are not are shown as \\xNN); expected a UTF-8 name: rename it"))
                     continue
@@ -295,7 +295,7 @@ package enum ArchiveInput {
     /// empty).
     private static func openFolder(
         _ path: String, relative: [String], filter: FolderFilter, walked: inout Set<Identity>,
-        errors: inout [InputError]
+        errors: inout [Problem]
     ) -> (directory: OpaquePointer, device: UInt64)? {
         let folder: OpenFile
         do { folder = try OpenFile.open(path, folder: true) } catch {
@@ -306,7 +306,7 @@ package enum ArchiveInput {
         guard walked.insert(identity).inserted else { return nil }
         if filter.marker.map({ holds(folder.fd, $0) }) == true || (!relative.isEmpty && filter.isOutput(device: identity.device, inode: identity.inode)) {
             if relative.isEmpty {
-                errors.append(InputError(file: path, message: "is a folder Threadfold wrote (it holds \(filter.marker ?? "")); expected a folder of inputs, which skips such folders inside it"))
+                errors.append(Problem(file: path, message: "is a folder Threadfold wrote (it holds \(filter.marker ?? "")); expected a folder of inputs, which skips such folders inside it"))
             }
             return nil
         }
@@ -361,7 +361,7 @@ package enum ArchiveInput {
         guard opened.rewind() else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var units: [ArchiveUnit] = []
-        var tooLong: [InputError] = []
+        var tooLong: [Problem] = []
         var lineStart = 0
         var lineNumber = 1
         var offset = 0
@@ -373,7 +373,7 @@ package enum ArchiveInput {
             units.append(ArchiveUnit(source: .line(path: path, offset: start, length: end - start, line: line), display: path))
             if end - start > maxLineBytes {
                 tooLong.append(
-                    InputError(
+                    Problem(
                         file: path, line: line, column: 1,
                         message:
                             "line \(line) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"
@@ -560,14 +560,14 @@ package enum ArchiveInput {
         case .blank(let lines, _, cut: true):
             let limit = InputLimits.maxDecompressedBytes
             throw InputErrors([
-                InputError(
+                Problem(
                     file: path, line: lines, column: 1,
                     message: "holds more than \(InputLimits.describe(limit)) of blank lines before its first line once decompressed; expected JSON",
                     hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)
             ])
         case .blank(let lines, let bytes, cut: false):
             let held = bytes == 0 ? "" : " (\(Printable.count(Int(bytes), "byte")) of blank lines once decompressed)"
-            throw InputErrors([InputError(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
+            throw InputErrors([Problem(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
         }
     }
 

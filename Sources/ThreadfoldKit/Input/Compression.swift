@@ -19,11 +19,11 @@ package enum Compression: String, Sendable {
     }
 
     /// `bytes` decoded when they are compressed, else as they are.
-    package static func decoded(_ bytes: [UInt8], display: String, limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
+    package static func decoded(_ bytes: [UInt8], display: String, limit: Int = InputLimits.maxDocumentBytes) throws(Problem) -> [UInt8] {
         guard let compression = detect(bytes) else { return bytes }
         let chunk = 1 << 20
         var offset = 0
-        return try compression.decode(display: display, limit: limit) { () throws(InputError) -> ArraySlice<UInt8>? in
+        return try compression.decode(display: display, limit: limit) { () throws(Problem) -> ArraySlice<UInt8>? in
             guard offset < bytes.count else { return nil }
             defer { offset += chunk }
             return bytes[offset..<min(offset + chunk, bytes.count)]
@@ -42,18 +42,18 @@ package enum Compression: String, Sendable {
     ///
     /// The output is gathered in pieces and joined once at the end, so a document of N bytes
     /// takes at most 2N while it is joined, not the 3N of an array that doubles as it grows.
-    func decode(display: String, limit: Int, next: () throws(InputError) -> ArraySlice<UInt8>?) throws(InputError) -> [UInt8] {
+    func decode(display: String, limit: Int, next: () throws(Problem) -> ArraySlice<UInt8>?) throws(Problem) -> [UInt8] {
         var pieces: [[UInt8]] = []
         var out: [UInt8] = []
         var total = 0
         let limit = min(limit, InputLimits.maxDecompressedBytes)
         var leading: (bytes: Int, lines: Int, column: Int)? = (0, 0, 0)
-        func tooLarge() -> InputError {
-            InputError(
+        func tooLarge() -> Problem {
+            Problem(
                 file: display, message: "decompresses to more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold holds of one compressed document",
                 hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)
         }
-        let write = { (whole: UnsafeRawBufferPointer) throws(InputError) -> Void in
+        let write = { (whole: UnsafeRawBufferPointer) throws(Problem) -> Void in
             var first = 0
             if var blank = leading {
                 let bytes = whole.bindMemory(to: UInt8.self)
@@ -75,7 +75,7 @@ package enum Compression: String, Sendable {
                 if first == bytes.count { return }
                 leading = nil
                 guard blank.bytes <= InputBudget.freeBytes else {
-                    throw InputError(
+                    throw Problem(
                         file: display, line: blank.lines + 1, column: blank.column + 1,
                         message:
                             "starts with \(blank.bytes) bytes of white space once decompressed before its first value; expected at most \(InputLimits.size(InputBudget.freeBytes)) of it (a real export never starts so; the file may be damaged or hostile)"
@@ -100,7 +100,7 @@ package enum Compression: String, Sendable {
         }
         try stream(display: display, next: next, write: write)
         if let blank = leading, blank.bytes > 0 {
-            throw InputError(
+            throw Problem(
                 file: display, line: blank.lines + 1, column: blank.column + 1,
                 message: "the file is empty (\(Printable.count(blank.bytes, "byte")) of blank lines once decompressed); expected a JSON value")
         }
@@ -116,9 +116,9 @@ package enum Compression: String, Sendable {
     /// Decodes the chunks `next` yields, handing the output to `write` as it comes: nothing is
     /// held whole, so a dump of any size streams through.
     func stream(
-        display: String, next: () throws(InputError) -> ArraySlice<UInt8>?,
-        write: (UnsafeRawBufferPointer) throws(InputError) -> Void
-    ) throws(InputError) {
+        display: String, next: () throws(Problem) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(Problem) -> Void
+    ) throws(Problem) {
         switch self {
         case .zstd: try Zstd.decode(display: display, next: next, write: write)
         case .gzip: try Gzip.decode(display: display, next: next, write: write)

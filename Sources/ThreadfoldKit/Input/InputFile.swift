@@ -65,17 +65,17 @@ package enum InputFile {
 
     /// What `path` (named on the command line; links followed) is, or an error saying why it
     /// cannot be an input. `missing` is the message for a path that does not exist.
-    package static func kind(_ path: String, missing: String) throws(InputError) -> Kind {
+    package static func kind(_ path: String, missing: String) throws(Problem) -> Kind {
         let status: FileStatus
         do { status = try FileStatus.of(path) } catch {
-            if error.code == ENOENT { throw InputError(file: path, message: missing) }
+            if error.code == ENOENT { throw Problem(file: path, message: missing) }
             throw cannotRead(path, error.code)
         }
         switch status.kind {
         case .regular: return .regular
         case .folder: return .folder
         case .pipe: return .pipe
-        case let other: throw InputError(file: path, message: "\(other.described); expected a regular file, a pipe or '-'")
+        case let other: throw Problem(file: path, message: "\(other.described); expected a regular file, a pipe or '-'")
         }
     }
 
@@ -85,7 +85,7 @@ package enum InputFile {
     package static func read(
         _ path: String, display: String, streams: Bool,
         limit: Int = InputLimits.maxDocumentBytes
-    ) throws(InputError) -> [UInt8] {
+    ) throws(Problem) -> [UInt8] {
         // Without `streams` nothing may block: a FIFO put where a regular file was is refused.
         let file: OpenFile
         do { file = try OpenFile.open(path, blocking: streams) } catch { throw cannotRead(display, error.code) }
@@ -94,13 +94,13 @@ package enum InputFile {
             return try Compression.decoded(try readAll(file.fd, display: display, limit: limit, sizeHint: file.size), display: display, limit: limit)
         }
         guard streams, file.kind == .pipe else {
-            throw InputError(file: display, message: "\(file.kind.described); expected a regular file" + (streams ? ", a pipe or '-'" : ""))
+            throw Problem(file: display, message: "\(file.kind.described); expected a regular file" + (streams ? ", a pipe or '-'" : ""))
         }
         return try Compression.decoded(try readAll(file.fd, display: display, limit: limit, sizeHint: 0), display: display, limit: limit)
     }
 
     /// Standard input, read to its end, failing as soon as it passes `limit` bytes.
-    package static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(InputError) -> [UInt8] {
+    package static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(Problem) -> [UInt8] {
         try Compression.decoded(try readAll(0, display: "<stdin>", limit: limit, sizeHint: 0), display: "<stdin>", limit: limit)
     }
 
@@ -109,31 +109,31 @@ package enum InputFile {
         FileIO.read(fd, count: 4, at: 0).flatMap(Compression.detect)
     }
 
-    static func readAll(_ fd: Int32, display: String, limit: Int, sizeHint: Int) throws(InputError) -> [UInt8] {
+    static func readAll(_ fd: Int32, display: String, limit: Int, sizeHint: Int) throws(Problem) -> [UInt8] {
         switch FileIO.readAll(fd, limit: limit, sizeHint: sizeHint) {
         case .success(let bytes): return bytes
         case .failure(.tooLarge):
-            throw InputError(file: display, message: "holds more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document")
+            throw Problem(file: display, message: "holds more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document")
         case .failure(.system(let code)): throw cannotRead(display, code)
         }
     }
 
-    static func tooLarge(_ display: String, size: Int, limit: Int) -> InputError {
-        InputError(
+    static func tooLarge(_ display: String, size: Int, limit: Int) -> Problem {
+        Problem(
             file: display,
             message: "is \(size) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document (JSON Lines of threads are read a line at a time and may be larger)")
     }
 
     /// `cannot be read: Permission denied (EACCES)`.
-    static func cannotRead(_ display: String, _ code: Int32, line: Int? = nil) -> InputError {
-        InputError(file: display, line: line, column: line.map { _ in 1 }, message: "cannot be read: \(SystemError.describe(code))")
+    static func cannotRead(_ display: String, _ code: Int32, line: Int? = nil) -> Problem {
+        Problem(file: display, line: line, column: line.map { _ in 1 }, message: "cannot be read: \(SystemError.describe(code))")
     }
 
     /// Why the regular file `display` could not be opened (`OpenFile.regular`), as an error.
-    static func refused(_ display: String, _ failure: OpenFile.RegularFailure) -> InputError {
+    static func refused(_ display: String, _ failure: OpenFile.RegularFailure) -> Problem {
         switch failure {
         case .system(let code): return cannotRead(display, code)
-        case .notRegular(let kind): return InputError(file: display, message: "\(kind.described); expected a regular file")
+        case .notRegular(let kind): return Problem(file: display, message: "\(kind.described); expected a regular file")
         }
     }
 }

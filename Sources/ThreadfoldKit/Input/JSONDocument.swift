@@ -308,7 +308,7 @@ package struct JSONDocument: Sendable {
     }
 }
 
-/// A JSON syntax error at a byte offset; `InputError` turns it into `file:line:col`.
+/// A JSON syntax error at a byte offset; `Problem` turns it into `file:line:col`.
 package struct JSONSyntaxError: Error, Sendable {
     package var offset: Int
     package var message: String

@@ -1,9 +1,9 @@
 /// The one way Threadfold reads JSON, whatever the file: thread exports, locale files, field
 /// mappings, sidecars and the manifest.
 ///
-/// `parse` is the only place a syntax error becomes a located `InputError`. Typed reads throw a
+/// `parse` is the only place a syntax error becomes a located `Problem`. Typed reads throw a
 /// `JSONMismatch` that names the node, its JSON path, what was expected and what was found;
-/// `error(_:)` turns it into an `InputError` with the file and `line:column`. Paths are taken as
+/// `error(_:)` turns it into an `Problem` with the file and `line:column`. Paths are taken as
 /// autoclosures, so a read that succeeds builds no string.
 package struct JSONReader: Sendable {
     package let document: JSONDocument
@@ -30,7 +30,7 @@ package struct JSONReader: Sendable {
                 do { return try JSONDocument(bytes: bytes, sequence: true, records: records) } catch let second { failure = second }
             }
             let (line, column) = JSONDocument.location(in: bytes, offset: failure.offset)
-            throw InputErrors([InputError(file: file, line: line, column: column, message: failure.message)])
+            throw InputErrors([Problem(file: file, line: line, column: column, message: failure.message)])
         }
     }
 
@@ -39,13 +39,13 @@ package struct JSONReader: Sendable {
     // MARK: Errors
 
     /// An error at `node`: file, line and column, and the JSON path.
-    package func error(at node: Int, path: String?, _ message: String, severity: InputError.Severity = .error) -> InputError {
+    package func error(at node: Int, path: String?, _ message: String, severity: Problem.Severity = .error) -> Problem {
         let (line, column) = document.location(ofOffset: document.offset(node))
-        return InputError(file: file, line: line, column: column, path: path, message: message, severity: severity)
+        return Problem(file: file, line: line, column: column, path: path, message: message, severity: severity)
     }
 
     /// The mismatch as an error: "expected …, found …", then `suffix` (a hint for the reader).
-    package func error(_ mismatch: JSONMismatch, suffix: String = "", hint: InputError.Hint? = nil) -> InputError {
+    package func error(_ mismatch: JSONMismatch, suffix: String = "", hint: Problem.Hint? = nil) -> Problem {
         var error = error(at: mismatch.node, path: mismatch.path, "expected \(mismatch.expected), found \(mismatch.found)" + suffix)
         error.hint = mismatch.hint ?? hint
         return error
@@ -197,9 +197,9 @@ package struct JSONMismatch: Error, Sendable {
     package var path: String
     package var expected: String
     package var found: String
-    package var hint: InputError.Hint?
+    package var hint: Problem.Hint?
 
-    package init(node: Int, path: String, expected: String, found: String, hint: InputError.Hint? = nil) {
+    package init(node: Int, path: String, expected: String, found: String, hint: Problem.Hint? = nil) {
         self.node = node
         self.path = path
         self.expected = expected

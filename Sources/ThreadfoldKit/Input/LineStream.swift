@@ -41,7 +41,7 @@ package struct LineStream: Sendable {
     }
 
     /// The file's size on disk and its compression, or an error saying why it cannot be read.
-    package func probe() throws(InputError) -> (size: Int64, compression: Compression?) {
+    package func probe() throws(Problem) -> (size: Int64, compression: Compression?) {
         let file = try openRegular()
         return (Int64(file.size), InputFile.compression(file.fd))
     }
@@ -51,46 +51,46 @@ package struct LineStream: Sendable {
     /// false to stop early.
     package func forEachLine(
         read: (Int64) -> Void = { _ in },
-        _ body: (Line) throws(InputError) -> Bool
-    ) throws(InputError) {
-        try forEachLine(read: read, progress: { (_, _) throws(InputError) in }, body)
+        _ body: (Line) throws(Problem) -> Bool
+    ) throws(Problem) {
+        try forEachLine(read: read, progress: { (_, _) throws(Problem) in }, body)
     }
 
     /// `forEachLine`, calling `progress` after each piece of the stream with the line number
     /// reached and the bytes split so far (decompressed); it may throw to stop.
     private func forEachLine(
-        read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(InputError) -> Void,
-        _ body: (Line) throws(InputError) -> Bool
-    ) throws(InputError) {
+        read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(Problem) -> Void,
+        _ body: (Line) throws(Problem) -> Bool
+    ) throws(Problem) {
         let file = try openRegular()
         let fd = file.fd
         var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
         var consumed: Int64 = 0
         let chunkBytes = self.chunkBytes
         let display = self.display
-        func nextChunk() throws(InputError) -> [UInt8]? {
+        func nextChunk() throws(Problem) -> [UInt8]? {
             guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw InputFile.cannotRead(display, errno) }
             guard !chunk.isEmpty else { return nil }
             consumed += Int64(chunk.count)
             read(consumed)
             return chunk
         }
-        do throws(InputError) {
+        do throws(Problem) {
             if let compression = InputFile.compression(fd) {
                 try compression.stream(
                     display: display,
-                    next: { () throws(InputError) -> ArraySlice<UInt8>? in
+                    next: { () throws(Problem) -> ArraySlice<UInt8>? in
                         try nextChunk().map { $0[...] }
                     },
-                    write: { (part: UnsafeRawBufferPointer) throws(InputError) in
+                    write: { (part: UnsafeRawBufferPointer) throws(Problem) in
                         if try !splitter.feed(part, body) { throw Splitter.stop }
                         try progress(splitter.number, splitter.offset)
                     })
             } else {
                 while let chunk = try nextChunk() {
-                    var failure: InputError?
+                    var failure: Problem?
                     let more = chunk.withUnsafeBytes { (part: UnsafeRawBufferPointer) -> Bool in
-                        do throws(InputError) { return try splitter.feed(part, body) } catch {
+                        do throws(Problem) { return try splitter.feed(part, body) } catch {
                             failure = error
                             return false
                         }
@@ -120,16 +120,16 @@ package struct LineStream: Sendable {
     /// the blank lines before it. Streaming stops once more than `InputLimits.maxDecompressedBytes`
     /// of blank lines came before any other: so many decide nothing, and a tiny compressed file
     /// can hold them.
-    package func leading() throws(InputError) -> Leading {
+    package func leading() throws(Problem) -> Leading {
         var first: [UInt8]?
         var lines = 1
         var bytes: Int64 = 0
         let limit = Int64(InputLimits.maxDecompressedBytes)
-        do throws(InputError) {
-            try forEachLine(progress: { (count, offset) throws(InputError) in
+        do throws(Problem) {
+            try forEachLine(progress: { (count, offset) throws(Problem) in
                 (lines, bytes) = (count, offset)
                 if offset > limit { throw Splitter.stop }
-            }) { (line) throws(InputError) -> Bool in
+            }) { (line) throws(Problem) -> Bool in
                 first = Array(line.bytes)
                 return false
             }
@@ -146,7 +146,7 @@ package struct LineStream: Sendable {
     package static func firstLine(of bytes: [UInt8], maxLineBytes: Int = InputLimits.maxLineBytes) -> [UInt8]? {
         var splitter = Splitter(display: "", maxLineBytes: maxLineBytes)
         var first: [UInt8]?
-        let take = { (line: Line) throws(InputError) -> Bool in
+        let take = { (line: Line) throws(Problem) -> Bool in
             first = Array(line.bytes)
             return false
         }
@@ -164,7 +164,7 @@ package struct LineStream: Sendable {
     }
 
     /// The file, given (`file`, read from its start) or opened; a regular file either way.
-    private func openRegular() throws(InputError) -> OpenFile {
+    private func openRegular() throws(Problem) -> OpenFile {
         if let file {
             guard file.rewind() else { throw InputFile.cannotRead(display, errno) }
             return file
@@ -180,7 +180,7 @@ package struct LineStream: Sendable {
 /// a line that spans chunks is copied, into `carry`.
 private struct Splitter {
     /// Thrown through the decoder to stop early; never reaches a caller.
-    static let stop = InputError(file: "", message: "stop")
+    static let stop = Problem(file: "", message: "stop")
 
     let display: String
     let maxLineBytes: Int
@@ -197,7 +197,7 @@ private struct Splitter {
         self.maxLineBytes = maxLineBytes
     }
 
-    mutating func feed(_ part: UnsafeRawBufferPointer, _ body: (LineStream.Line) throws(InputError) -> Bool) throws(InputError) -> Bool {
+    mutating func feed(_ part: UnsafeRawBufferPointer, _ body: (LineStream.Line) throws(Problem) -> Bool) throws(Problem) -> Bool {
         guard let base = part.baseAddress?.assumingMemoryBound(to: UInt8.self), part.count > 0 else { return true }
         var i = 0
         while i < part.count {
@@ -238,7 +238,7 @@ private struct Splitter {
             } else {
                 guard carry.count + (end - i) <= maxLineBytes else { throw tooLong() }
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i))
-                more = try carry.withUnsafeBufferPointer { (line) throws(InputError) -> Bool in try emit(line, body) }
+                more = try carry.withUnsafeBufferPointer { (line) throws(Problem) -> Bool in try emit(line, body) }
                 carry.removeAll(keepingCapacity: true)
             }
             start = offset + Int64(end + 1)
@@ -250,20 +250,20 @@ private struct Splitter {
         return true
     }
 
-    mutating func finish(_ body: (LineStream.Line) throws(InputError) -> Bool) throws(InputError) {
+    mutating func finish(_ body: (LineStream.Line) throws(Problem) -> Bool) throws(Problem) {
         guard !carry.isEmpty else { return }
-        _ = try carry.withUnsafeBufferPointer { (line) throws(InputError) -> Bool in try emit(line, body) }
+        _ = try carry.withUnsafeBufferPointer { (line) throws(Problem) -> Bool in try emit(line, body) }
         carry = []
     }
 
-    private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: (LineStream.Line) throws(InputError) -> Bool) throws(InputError) -> Bool {
+    private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: (LineStream.Line) throws(Problem) -> Bool) throws(Problem) -> Bool {
         guard !LineStream.isBlank(line) else { return true }
         defer { position += 1 }
         return try body(LineStream.Line(bytes: line, number: number, offset: start, position: position))
     }
 
-    private func tooLong() -> InputError {
-        InputError(
+    private func tooLong() -> Problem {
+        Problem(
             file: display, line: number, column: 1,
             message: "line \(number) (from byte \(start)) is longer than \(InputLimits.describe(maxLineBytes)); expected one comment or thread per line")
     }

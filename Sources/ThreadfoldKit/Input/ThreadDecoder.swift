@@ -14,14 +14,14 @@ package enum ThreadDecoder {
     }
 
     package static func decode(document: JSONDocument, file: String) throws(InputErrors) -> ThreadRecord {
-        var skipped: [InputError] = []
+        var skipped: [Problem] = []
         return try decode(document: document, file: file, lenient: false, skipped: &skipped)
     }
 
     /// With `lenient`, a comment without an id is skipped and reported in `skipped`.
     package static func decode(
         document: JSONDocument, file: String, lenient: Bool,
-        skipped: inout [InputError]
+        skipped: inout [Problem]
     ) throws(InputErrors) -> ThreadRecord {
         try decode(document: document, at: document.root, path: "", file: file, lenient: lenient, skipped: &skipped)
     }
@@ -30,7 +30,7 @@ package enum ThreadDecoder {
     /// thread of a `{"threads": [...]}` document).
     package static func decode(
         document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
-        skipped: inout [InputError]
+        skipped: inout [Problem]
     ) throws(InputErrors) -> ThreadRecord {
         var decoder = Decoder(document: document, file: file, root: node, prefix: path)
         decoder.lenient = lenient
@@ -44,8 +44,8 @@ package enum ThreadDecoder {
 private struct Decoder {
     let reader: JSONReader
     var document: JSONDocument { reader.document }
-    var errors: [InputError] = []
-    var skipped: [InputError] = []
+    var errors: [Problem] = []
+    var skipped: [Problem] = []
     var lenient = false
     var record: ThreadRecord
     /// The thread's node and its JSON path after `$`.

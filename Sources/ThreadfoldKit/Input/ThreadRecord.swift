@@ -220,10 +220,10 @@ package struct ThreadRecord: Sendable {
     /// An error or warning about comment `index`, located at its object in the file.
     package func message(
         about index: Int, field: String? = nil, _ text: String,
-        severity: InputError.Severity = .error
-    ) -> InputError {
+        severity: Problem.Severity = .error
+    ) -> Problem {
         let offset = Int(comments[index].origin.offset)
-        var error = InputError(
+        var error = Problem(
             file: info.file, path: path(of: index) + (field.map { ".\($0)" } ?? ""),
             message: text, severity: severity)
         if offset >= 0 && !source.isEmpty {

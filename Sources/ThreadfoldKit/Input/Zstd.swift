@@ -15,11 +15,11 @@ package enum Zstd {
     /// comes, allowing windows of up to 2^`windowLog` bytes. A corrupt frame (with its compressed
     /// byte range), a failed checksum, a window past the limit or a stream cut short is an error.
     static func decode(
-        display: String, windowLog: Int32 = InputLimits.maxWindowLog, next: () throws(InputError) -> ArraySlice<UInt8>?,
-        write: (UnsafeRawBufferPointer) throws(InputError) -> Void
-    ) throws(InputError) {
+        display: String, windowLog: Int32 = InputLimits.maxWindowLog, next: () throws(Problem) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(Problem) -> Void
+    ) throws(Problem) {
         guard let context = ZSTD_createDCtx() else {
-            throw InputError(file: display, message: "cannot be decompressed: zstd could not allocate its decoder")
+            throw Problem(file: display, message: "cannot be decompressed: zstd could not allocate its decoder")
         }
         defer { ZSTD_freeDCtx(context) }
         ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, windowLog)
@@ -32,7 +32,7 @@ package enum Zstd {
         // Where the frame being decoded starts, in compressed bytes.
         var frameStart = 0
         while let chunk = try next() {
-            var failure: InputError?
+            var failure: Problem?
             chunk.withUnsafeBytes { source in
                 var input = ZSTD_inBuffer(src: source.baseAddress, size: source.count, pos: 0)
                 while true {
@@ -45,7 +45,7 @@ package enum Zstd {
                     pending = status
                     if status == 0 { frameStart = consumed + input.pos }
                     if output.pos > 0 {
-                        do throws(InputError) { try write(UnsafeRawBufferPointer(rebasing: out[0..<output.pos])) } catch {
+                        do throws(Problem) { try write(UnsafeRawBufferPointer(rebasing: out[0..<output.pos])) } catch {
                             failure = error
                             return
                         }
@@ -59,26 +59,26 @@ package enum Zstd {
             consumed += chunk.count
         }
         guard pending == 0 else {
-            throw InputError(
+            throw Problem(
                 file: display,
                 message: "ends in the middle of a zstd frame, after \(consumed) compressed bytes; expected the rest of the frame (the file was cut short, perhaps by an interrupted download)")
         }
     }
 
-    private static func corrupt(_ display: String, _ status: Int, frame: Int, offset: Int, windowLog: Int32) -> InputError {
+    private static func corrupt(_ display: String, _ status: Int, frame: Int, offset: Int, windowLog: Int32) -> Problem {
         let code = ZSTD_getErrorCode(status)
         let name = String(cString: ZSTD_getErrorName(status))
         let window = InputLimits.size(1 << Int(windowLog))
         switch code {
         case ZSTD_error_frameParameter_windowTooLarge:
-            return InputError(
+            return Problem(
                 file: display, message: "is a zstd stream whose frame at compressed byte \(frame) asks for a window larger than \(window); expected a window of at most \(window)",
                 hint: windowLog < 31 ? .windowLimit : nil)
         case ZSTD_error_checksum_wrong:
-            return InputError(
+            return Problem(
                 file: display, message: "holds a zstd frame (compressed bytes \(frame) to \(offset)) whose checksum does not match what it decodes to; expected intact frames (the file is damaged)")
         default:
-            return InputError(file: display, message: "is not valid zstd data in the frame at compressed bytes \(frame) to \(offset): \(name); expected zstd frames (the file may be damaged)")
+            return Problem(file: display, message: "is not valid zstd data in the frame at compressed bytes \(frame) to \(offset): \(name); expected zstd frames (the file may be damaged)")
         }
     }
 }

@@ -163,11 +163,11 @@ package struct ThreadRenderer: Sendable {
     }
 
     /// The message for a thread `isEmpty` finds, about `file` (kind `emptyThread`).
-    package static func emptyThread(_ tree: ThreadTree, file: String, severity: InputError.Severity) -> InputError {
+    package static func emptyThread(_ tree: ThreadTree, file: String, severity: Problem.Severity) -> Problem {
         let read = tree.records.count
         let comments = read == 0 ? "no comments" : "none of its \(Printable.count(read, "comment")) left to show"
         // At the thread's start: line 1 of its document, which a dump's thread or a line of JSON Lines puts at its own line.
-        var problem = InputError(
+        var problem = Problem(
             file: file, line: 1, column: 1, path: "$",
             message: "the thread\(tree.info.id.map { " \"\($0.string)\"" } ?? "") has \(comments) and no opening post; "
                 + (severity == .error ? "expected a thread with something to show (nothing was written)" : "left out of the site, as an empty page would pass for a thread nobody answered"),
@@ -190,7 +190,7 @@ package struct ThreadRenderer: Sendable {
     package func page(bytes: [UInt8], file: String, assets: String = "") throws -> RenderedThread {
         let threads = try Importer.read(bytes: bytes, file: file, options: options.render.importing).threads
         guard threads.count == 1 else {
-            throw InputErrors([InputError(file: file, message: "holds \(threads.count) threads; expected one")])
+            throw InputErrors([Problem(file: file, message: "holds \(threads.count) threads; expected one")])
         }
         return try page(threads[0], assets: assets)
     }
@@ -386,12 +386,12 @@ package struct ThreadRenderer: Sendable {
 
     /// Replies the export knew of but did not contain, in the whole thread: the importer keeps each
     /// count within `InputLimits.maxCount`, and the sum is checked.
-    static func unarchived(_ tree: ThreadTree, source: String) throws(InputError) -> Int {
+    static func unarchived(_ tree: ThreadTree, source: String) throws(Problem) -> Int {
         var total = tree.info.unarchivedComments
         for record in tree.records {
             let (sum, overflow) = total.addingReportingOverflow(record.unarchivedReplies)
             guard !overflow else {
-                throw InputError(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)")
+                throw Problem(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)")
             }
             total = sum
         }
@@ -401,7 +401,7 @@ package struct ThreadRenderer: Sendable {
     func summarize(
         _ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
         source: String
-    ) throws(InputError) -> ThreadSummary {
+    ) throws(Problem) -> ThreadSummary {
         var histogram: [Int] = []
         var firstActivity: Timestamp? = tree.info.createdAt
         for i in 0..<tree.count where tree.flags[i].contains(.visible) {

@@ -15,13 +15,13 @@ package struct Diagnostic: Sendable, CustomStringConvertible {
     /// Index into `ThreadRecord.comments` of the comment concerned.
     package var record: Int
     /// The located message, ready to print.
-    package var error: InputError
+    package var error: Problem
 
     package var description: String { error.description }
 
     /// The error carries the kind too, so it can be counted wherever it travels (a build's report,
     /// the manifest).
-    package init(kind: Kind, record: Int, error: InputError) {
+    package init(kind: Kind, record: Int, error: Problem) {
         self.kind = kind
         self.record = record
         self.error = error

@@ -45,7 +45,7 @@ private struct Builder {
         // 1. Ids: the first comment with an id owns it.
         var indexByID = [CommentID: Int32](minimumCapacity: n)
         var dropped = [Bool](repeating: false, count: n)
-        var errors: [InputError] = []
+        var errors: [Problem] = []
         for i in 0..<n {
             let id = records[i].id
             // One hash a comment: the id is entered with this comment's index, and the rare
@@ -371,9 +371,9 @@ private struct Builder {
     }
 
     /// Comment `index`'s place, as a message's second place.
-    func related(_ index: Int, _ label: String) -> InputError.Related {
+    func related(_ index: Int, _ label: String) -> Problem.Related {
         let error = record.message(about: index, "")
-        return InputError.Related(label: label, line: error.line, column: error.column, path: error.path)
+        return Problem.Related(label: label, line: error.line, column: error.column, path: error.path)
     }
 }
 

@@ -529,7 +529,7 @@ struct ArchiveCountTests {
         let fine = [Self.summary("t/a", comments: 2), Self.summary("t/b", comments: 3)]
         #expect(try ThreadSummary.totalComments(fine) == 5)
         let huge = [Self.summary("t/a", comments: Int.max / 2 + 1), Self.summary("t/b", comments: Int.max / 2 + 1)]
-        let error = try #require(throws: InputError.self) { try ThreadSummary.totalComments(huge) }
+        let error = try #require(throws: Problem.self) { try ThreadSummary.totalComments(huge) }
         #expect(
             error.description
                 == "t/b/thread.json: error: $.stats.comments: found 4611686018427387904, which brings the comments of all threads past 9223372036854775807; expected counts that add up to at most 9223372036854775807"
@@ -539,7 +539,7 @@ struct ArchiveCountTests {
             var options = ArchiveOptions()
             options.sections = sections
             let renderer = try ThreadRenderer(options: options, resources: ResourceStore())
-            #expect(throws: InputError.self) { try renderer.listing(PackedSummaries(huge), jobs: 1) { _, _, _ in } }
+            #expect(throws: Problem.self) { try renderer.listing(PackedSummaries(huge), jobs: 1) { _, _, _ in } }
         }
     }
 

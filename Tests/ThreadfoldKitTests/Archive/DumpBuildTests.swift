@@ -457,7 +457,7 @@ struct DumpBuildTests {
         #expect(!refused.published)
         let error = try #require(refused.errors.first)
         #expect(error.line == 60 && error.path == "$[59].id")
-        #expect(error.related == InputError.Related(label: "first used", line: 12, column: 1, path: "$[11]"), "\(error)")
+        #expect(error.related == Problem.Related(label: "first used", line: 12, column: 1, path: "$[11]"), "\(error)")
         #expect(error.description.hasSuffix("(first used at 12:1 ($[11]))"))
 
         var options = ArchiveOptions()
@@ -467,7 +467,7 @@ struct DumpBuildTests {
             let kept = try ArchiveFixture.build([dump], in: folder, site: "kept", options: options, incremental: true)
             let warning = try #require(kept.warnings.first { $0.kind == "duplicate" })
             #expect(warning.line == 60)
-            #expect(warning.related == InputError.Related(label: "first used", line: 12, column: 1, path: "$[11]"), "\(warning)")
+            #expect(warning.related == Problem.Related(label: "first used", line: 12, column: 1, path: "$[11]"), "\(warning)")
         }
     }
 

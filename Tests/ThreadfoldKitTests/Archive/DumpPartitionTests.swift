@@ -49,7 +49,7 @@ struct DumpPartitionTests {
         partition.storyLimit = storyLimit
         let outcome = partition.run(into: spill) { _ in }
         try spill.finishWriting()
-        let describe = { (error: InputError) in "\(error.line ?? 0):\(error.column ?? 0) \(error.path ?? "") \(error.message)" }
+        let describe = { (error: Problem) in "\(error.line ?? 0):\(error.column ?? 0) \(error.path ?? "") \(error.message)" }
         return Run(
             partitions: try (0..<8).map { try spill.read($0) }, errors: outcome.errors.map(describe),
             skipped: outcome.skipped.map(describe), lines: outcome.lines, threads: outcome.threads, digests: outcome.digests)

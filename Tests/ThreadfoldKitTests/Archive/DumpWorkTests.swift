@@ -35,12 +35,12 @@ struct DumpWorkTests {
             (#"{"id":"a"}"#, [JSONScan.Gap(at: 1, columns: 11)]),
             (#"{"id":"b","author":5}"#, [JSONScan.Gap(at: 1, columns: 4), JSONScan.Gap(at: 9, columns: 20)]),
         ])
-        var error = InputError(file: "thread", line: 3, column: 20, path: "$[1].author", message: "expected a string")
-        error.related = InputError.Related(label: "first used", line: 2, column: 2, path: "$[0].id")
+        var error = Problem(file: "thread", line: 3, column: 20, path: "$[1].author", message: "expected a string")
+        error.related = Problem.Related(label: "first used", line: 2, column: 2, path: "$[0].id")
         let located = thread.locate(error) { _ in "RC_test.jsonl" }
         #expect(located.file == "RC_test.jsonl" && located.line == 20 && located.column == 44 && located.path == "$[7].author")
         // The related place is on record 0: its quote sits where the gap was, after the 11 columns.
-        #expect(located.related == InputError.Related(label: "first used", line: 10, column: 13, path: "$[3].id"))
+        #expect(located.related == Problem.Related(label: "first used", line: 10, column: 13, path: "$[3].id"))
         // The brace before the gap keeps its column.
         var brace = error
         brace.column = 1

@@ -18,7 +18,7 @@ struct ManifestUnitsTests {
         let files = files ?? Manifest.files(of: threads)
         return Manifest.Unit(
             hash: ContentHash.hex(UInt64(threads.count) &* 0x9E37_79B9_7F4A_7C15), threads: threads, files: files,
-            warnings: (0..<warnings).map { InputError(file: "RC.zst", line: $0 + 1, message: "left out", severity: .warning) },
+            warnings: (0..<warnings).map { Problem(file: "RC.zst", line: $0 + 1, message: "left out", severity: .warning) },
             comments: threads.reduce(0) { $0 + $1.stats.comments },
             stamps: files.indices.map { FileStamp(inode: UInt64($0) + 7, size: Int64($0), mtime: -Int64($0), ctime: Int64($0) * 3, hash: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) })
     }

@@ -173,7 +173,7 @@ struct ArchiveInputTests {
             var stream = LineStream(path: path, display: path)
             stream.maxLineBytes = 64
             stream.chunkBytes = 16
-            try? stream.forEachLine { (line) throws(InputError) -> Bool in
+            try? stream.forEachLine { (line) throws(Problem) -> Bool in
                 streamed = Array(line.bytes)
                 return false
             }

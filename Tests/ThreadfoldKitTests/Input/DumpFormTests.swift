@@ -71,9 +71,9 @@ struct DumpFormTests {
         #expect(try key(#"{"id": "abc", "title": "T", "selftext": "x"}"#, .reddit) == .thread(Array("abc".utf8)))
         #expect(try key(#"{"id": 17, "parent": 16}"#, .hn) == .item(id: 17, parent: 16))
         #expect(try key(#"{"id": 1, "type": "story"}"#, .hn) == .item(id: 1, parent: nil))
-        let error = try #require(throws: InputError.self) { try key(#"{"link_id": 5, "parent_id": "t3_a"}"#, .reddit) }
+        let error = try #require(throws: Problem.self) { try key(#"{"link_id": 5, "parent_id": "t3_a"}"#, .reddit) }
         #expect(error.path == "$[4].link_id" && error.message.contains("expected a string, found the number 5"))
-        #expect(throws: InputError.self) { try key(#"{"body": "no thread"}"#, .reddit) }
+        #expect(throws: Problem.self) { try key(#"{"body": "no thread"}"#, .reddit) }
     }
 
     @Test("a line stream cuts lines across chunks, counts blank lines but gives no element for them, and names a line over the limit")
@@ -88,7 +88,7 @@ struct DumpFormTests {
             var stream = LineStream(path: path, display: "d.jsonl")
             stream.chunkBytes = chunk
             var seen: [(String, Int, Int64, Int)] = []
-            try stream.forEachLine { (line) throws(InputError) -> Bool in
+            try stream.forEachLine { (line) throws(Problem) -> Bool in
                 seen.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.offset, line.position))
                 return true
             }
@@ -99,7 +99,7 @@ struct DumpFormTests {
         var short = LineStream(path: path, display: "d.jsonl")
         short.maxLineBytes = 20
         short.chunkBytes = 5
-        let error = try #require(throws: InputError.self) { try short.forEachLine { _ throws(InputError) in true } }
+        let error = try #require(throws: Problem.self) { try short.forEachLine { _ throws(Problem) in true } }
         #expect(error.line == 4 && error.message.contains("line 4 (from byte 14) is longer than 20 bytes"))
     }
 }

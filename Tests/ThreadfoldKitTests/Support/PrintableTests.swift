@@ -26,7 +26,7 @@ struct PrintableTests {
 
     @Test("an input error escapes its file, path and message, and stays one line")
     func inputErrors() {
-        let error = InputError(
+        let error = Problem(
             file: "in/\u{1B}[2Jx.json", line: 1, column: 2, path: "$.a\u{202E}b",
             message: "found \"\u{1B}]8;;http://x\u{1B}\\\"\nexpected a string")
         #expect(error.description == #"in/\x1B[2Jx.json:1:2: error: $.a\u{202E}b: found "\x1B]8;;http://x\x1B\"\x0Aexpected a string"#)

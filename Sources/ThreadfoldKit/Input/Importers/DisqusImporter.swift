@@ -86,16 +86,16 @@ enum DisqusImporter: ImporterForm {
         return nil
     }
 
-    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [InputError]) {
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [Problem]) {
         guard let (_, doctype) = prolog(bytes) else {
             throw InputErrors([
-                InputError(file: file, line: 1, column: 1, message: "expected a Disqus XML export, which starts with <disqus>, found something else (read as \(described))", hint: .otherForm)
+                Problem(file: file, line: 1, column: 1, message: "expected a Disqus XML export, which starts with <disqus>, found something else (read as \(described))", hint: .otherForm)
             ])
         }
         if let doctype {
             let (line, column) = JSONDocument.location(in: bytes, offset: doctype)
             throw InputErrors([
-                InputError(
+                Problem(
                     file: file, line: line, column: column,
                     message: "found a document type declaration (<!DOCTYPE>); expected a Disqus export, which has none (declared entities are not expanded) (read as \(described))")
             ])
@@ -111,13 +111,13 @@ enum DisqusImporter: ImporterForm {
         _ = parser.parse()
         // libxml2 may go on after an error and report success: the first error decides.
         if let error = events.error {
-            throw InputErrors([InputError(file: file, line: error.line, column: error.column, message: "\(error.message) (read as \(described))")])
+            throw InputErrors([Problem(file: file, line: error.line, column: error.column, message: "\(error.message) (read as \(described))")])
         }
         return assemble(events, bytes: bytes, file: file)
     }
 
     /// Threads from the parsed entries: posts grouped by thread in file order, spam left out.
-    private static func assemble(_ events: Events, bytes: [UInt8], file: String) -> (threads: [ThreadRecord], skipped: [InputError]) {
+    private static func assemble(_ events: Events, bytes: [UInt8], file: String) -> (threads: [ThreadRecord], skipped: [Problem]) {
         // The parser tells where a start tag ends; an entry is located where its tag starts.
         var lineStarts = [0]
         for (offset, byte) in bytes.enumerated() where byte == 0x0A { lineStarts.append(offset + 1) }
@@ -130,7 +130,7 @@ enum DisqusImporter: ImporterForm {
             (events.entries[e].line, events.entries[e].column) = locator.location(in: bytes, offset: offset)
         }
         func offset(_ entry: Entry) -> Int32 { Int32(clamping: entry.offset) }
-        var skipped: [InputError] = []
+        var skipped: [Problem] = []
         var categories: [String: String] = [:]
         for entry in events.entries where entry.kind == "category" {
             if let id = entry.id, let title = entry.fields["title"], !title.isEmpty { categories[id] = title }
@@ -184,7 +184,7 @@ enum DisqusImporter: ImporterForm {
             let origin = RecordOrigin(offset: offset(entry), container: -1, key: "/disqus/post[\(position)]", index: -1)
             guard let id = entry.id, !id.isEmpty else {
                 missingID += 1
-                var warning = InputError(
+                var warning = Problem(
                     file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
                     message: "has no dsq:id, so no reply can name it; left out", severity: .warning)
                 warning.kind = "skipped"
@@ -192,7 +192,7 @@ enum DisqusImporter: ImporterForm {
                 continue
             }
             if entry.fields["isSpam"] == "true" {
-                var warning = InputError(
+                var warning = Problem(
                     file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
                     message: "is marked as spam (isSpam); left out", severity: .warning)
                 warning.kind = "spam"
@@ -220,7 +220,7 @@ enum DisqusImporter: ImporterForm {
         }
         let empty = records.count { $0.comments.isEmpty }
         if empty > 0 {
-            var note = InputError(
+            var note = Problem(
                 file: file, line: 1, column: 1, path: "/disqus",
                 message: "\(Printable.count(empty, "thread")) without posts left out", severity: .warning)
             note.kind = "emptyThread"

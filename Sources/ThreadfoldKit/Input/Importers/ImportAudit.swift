@@ -27,7 +27,7 @@ enum ImportAudit {
     /// whose lists of comments `arrays` knows, that is Threadfold's own).
     static func check(
         _ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
-        skipped: [InputError], unreadArrays: Bool, guessed: Bool, options: ImportOptions
+        skipped: [Problem], unreadArrays: Bool, guessed: Bool, options: ImportOptions
     ) throws(InputErrors) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
@@ -66,7 +66,7 @@ enum ImportAudit {
         guard !problems.isEmpty else { return }
 
         var errors = [
-            InputError(
+            Problem(
                 file: file, line: 1, column: 1, path: "$",
                 message:
                     "read as \(format.described), \(problems.joined(separator: "; ")); expected a file of that form, in which most comments have a body and an author and every list of comments is read",
@@ -74,22 +74,22 @@ enum ImportAudit {
         ]
         for shape in shapes.prefix(6) {
             errors.append(
-                InputError(
+                Problem(
                     file: file, line: 1, column: 1, path: shape.path,
                     message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
         }
         if let list = arrays.read, let suggestion = suggestion(document, list, arrays.unread) {
-            errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
+            errors.append(Problem(file: file, line: 1, column: 1, path: list.path, message: suggestion))
         }
         throw InputErrors(errors)
     }
 
     /// For a file no form recognised: the arrays of objects in it (largest first, at most six)
     /// and, when one of them is a list of comments, a `--map` line to read it.
-    static func undetected(_ document: JSONDocument, file: String) -> [InputError] {
+    static func undetected(_ document: JSONDocument, file: String) -> [Problem] {
         let shapes = arrays(document, asThreadfold: false).unread
         var errors = shapes.prefix(6).map { shape in
-            InputError(
+            Problem(
                 file: file, line: 1, column: 1, path: shape.path,
                 message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")")
         }
@@ -97,7 +97,7 @@ enum ImportAudit {
         if let list = shapes.filter({ !$0.path.contains("[*]") }).max(by: { $0.items < $1.items || ($0.items == $1.items && $0.path.utf8.count > $1.path.utf8.count) }),
             let suggestion = suggestion(document, list, shapes)
         {
-            errors.append(InputError(file: file, line: 1, column: 1, path: list.path, message: suggestion))
+            errors.append(Problem(file: file, line: 1, column: 1, path: list.path, message: suggestion))
         }
         return errors
     }

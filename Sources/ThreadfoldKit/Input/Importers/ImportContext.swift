@@ -6,7 +6,7 @@ struct ImportContext {
     let reader: JSONReader
     let format: SourceFormat
     let options: ImportOptions
-    var errors: [InputError] = []
+    var errors: [Problem] = []
     /// The members of one object named in `indexedNames`, found in one pass by `index(_:names:)`
     /// (tape indices of their values, by place; -1 for none): a dump record's dozen lookups then
     /// cost a name match each rather than a scan of its members each.
@@ -15,7 +15,7 @@ struct ImportContext {
     private var indexedValues: [Int32] = []
     /// Comments left out, as warnings: skipped for a missing required field (only with
     /// `options.lenient`; kind `skipped`), or by the form's own rule (kind `notPublic`).
-    var skipped: [InputError] = []
+    var skipped: [Problem] = []
 
     var document: JSONDocument { reader.document }
     var file: String { reader.file }
@@ -27,7 +27,7 @@ struct ImportContext {
     }
 
     private var readAs: String { " (read as \(format.described))" }
-    private var hint: InputError.Hint? { format == .mapped ? nil : .otherForm }
+    private var hint: Problem.Hint? { format == .mapped ? nil : .otherForm }
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
         guard errors.count < ThreadDecoder.errorLimit else { return }

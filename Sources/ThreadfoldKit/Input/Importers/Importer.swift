@@ -31,7 +31,7 @@ package struct ImportResult: Sendable {
     package var detected: Bool
     /// Comments left out, as warnings: skipped for a missing required field (only with `lenient`;
     /// kind `skipped`), or by the form's own rule (Mastodon's private statuses; kind `notPublic`).
-    package var skipped: [InputError] = []
+    package var skipped: [Problem] = []
 }
 
 /// Reads any supported form into `ThreadRecord`s: each form of `SourceFormat.forms`, or any JSON
@@ -71,7 +71,7 @@ package enum Importer {
                 let forms = SourceFormat.forms.map { "\($0.name) (\($0.described))" }
                 throw InputErrors(
                     [
-                        InputError(
+                        Problem(
                             file: file, line: 1, column: 1, path: "$",
                             message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)
                     ]
@@ -83,7 +83,7 @@ package enum Importer {
         let form = format.form
         var threads: [ThreadRecord]
         if let mapping = options.mapping {
-            var skipped: [InputError] = []
+            var skipped: [Problem] = []
             threads = MappedImporter.decode(&context, mapping: mapping, lenient: options.lenient, skipped: &skipped)
             context.skipped = skipped + context.skipped
         } else if let form {

@@ -31,7 +31,7 @@ protocol ImporterForm: SendableMetatype {
     /// Whether the bytes are of this form (only for forms that read bytes).
     static func recognises(_ bytes: [UInt8]) -> Bool
     /// The threads in the bytes, and comments left out as warnings.
-    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [InputError])
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [Problem])
 }
 
 extension ImporterForm {
@@ -40,7 +40,7 @@ extension ImporterForm {
     static func isWholeThread(_ document: JSONDocument) -> Bool { false }
     static var readsBytes: Bool { false }
     static func recognises(_ bytes: [UInt8]) -> Bool { false }
-    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [InputError]) {
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [Problem]) {
         ([], [])
     }
 

@@ -23,7 +23,7 @@ enum MappedImporter {
 
     static func decode(
         _ context: inout ImportContext, mapping: FieldMapping, lenient: Bool,
-        skipped: inout [InputError]
+        skipped: inout [Problem]
     ) -> [ThreadRecord] {
         let document = context.document
         guard let (list, listPath) = commentList(&context, mapping) else { return [] }

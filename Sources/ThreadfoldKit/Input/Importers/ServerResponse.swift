@@ -10,21 +10,21 @@ enum ServerResponse {
 
     /// An error for bytes that are an HTML page (their first byte after white space and a
     /// byte-order mark is `<`, and they are not XML), naming the page's title; nil otherwise.
-    static func html(_ bytes: [UInt8], file: String) -> InputError? {
+    static func html(_ bytes: [UInt8], file: String) -> Problem? {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
         guard start < bytes.count, bytes[start] == UInt8(ascii: "<"), !bytes[start...].starts(with: Array("<?xml".utf8)) else { return nil }
         let title = self.title(bytes, from: start)
         let words = title.map { " (\($0))" } ?? ""
-        return InputError(
+        return Problem(
             file: file, line: 1, column: 1,
             message: "this is an HTML page\(words), not an export: an error response from the server, or a web page saved in place of its JSON; expected the JSON the API returns")
     }
 
     /// An error for a document whose root is an object holding only an error (`error`, `errors`
     /// or `message`, beside nothing but scalars), with the server's code and words; nil otherwise.
-    static func json(_ document: JSONDocument, file: String) -> InputError? {
+    static func json(_ document: JSONDocument, file: String) -> Problem? {
         let root = document.root
         guard document.kind(root) == .object, document.count(root) <= 8,
             ["error", "errors", "message"].contains(where: { document.member(root, $0) != nil })
@@ -67,7 +67,7 @@ enum ServerResponse {
         if let type = text("error_type") { said.insert(type + ":", at: 0) }
         var words = ([code].compactMap { $0 } + said).joined(separator: " ")
         if words.count > quoteLimit { words = String(words.prefix(quoteLimit)) + "…" }
-        return InputError(
+        return Problem(
             file: file, line: 1, column: 1, path: "$",
             message: "this is an error response from the server\(words.isEmpty ? "" : " (\(words))"), not an export; expected the JSON the API returns when the request succeeds")
     }

@@ -44,7 +44,7 @@ enum ThreadfoldForm: ImporterForm {
             return [try ThreadDecoder.decode(document: document, file: file, lenient: lenient, skipped: &context.skipped)]
         }
         var threads: [ThreadRecord] = []
-        var errors: [InputError] = []
+        var errors: [Problem] = []
         var elements: [Int] = []
         document.forEachElement(list.node) { _, element in elements.append(element) }
         for (position, element) in elements.enumerated() {

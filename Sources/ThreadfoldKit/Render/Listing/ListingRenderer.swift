@@ -106,7 +106,7 @@ struct ListingRenderer: Sendable {
     }
 
     /// Writes every listing file for `summaries`, which must be in index order
-    /// (`ThreadSummary.sortedForIndex`). Throws a `TemplateError`, an `InputError` when the
+    /// (`ThreadSummary.sortedForIndex`). Throws a `TemplateError`, an `Problem` when the
     /// threads' comment counts add up past `Int.max`, or what `write` throws.
     func write(_ summaries: PackedSummaries, to write: Write) throws {
         var listing = self

@@ -84,12 +84,12 @@ package struct ThreadSummary: Sendable, Equatable {
 
     /// The comments of all `summaries`, added with overflow checked: counts come from sidecars
     /// and manifests, so a sum that does not fit is an error naming the thread that tipped it.
-    package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(InputError) -> Int {
+    package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(Problem) -> Int {
         var total = 0
         for summary in summaries {
             let (sum, overflow) = total.addingReportingOverflow(summary.stats.comments)
             guard !overflow, summary.stats.comments >= 0 else {
-                throw InputError(
+                throw Problem(
                     file: summary.path + "/thread.json", path: "$.stats.comments",
                     message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)")
             }
