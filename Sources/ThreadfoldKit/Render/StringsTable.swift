@@ -243,8 +243,8 @@ package final class StringsTable: Sendable {
     package func month(_ time: Timestamp) -> String { fill(monthPattern, time) }
 
     /// Written into one scratch buffer and made a string once (a short date, like `5 Dec 2020`,
-    /// is stored inline, with no allocation): each part appended to a string cost an allocation
-    /// or a copy, 2% of `render`'s instructions.
+    /// is stored inline, with no allocation), rather than appending each part to a string, which
+    /// allocates or copies for every part of every date on a page.
     private func fill(_ pattern: DatePattern, _ time: Timestamp) -> String {
         let c = time.components
         let month = months[Int(c.month) - 1]

@@ -2,8 +2,8 @@
 package enum RelativePath {
     /// The non-empty segments between `/` bytes. The bytes, not `Character`s: a `Character`
     /// split keeps a `/` and a combining mark after it together in one segment, which the file
-    /// system would split, and it breaks graphemes at every character, which cost a dump build
-    /// 9% of its instructions (a path is taken apart for every file written).
+    /// system would split, and breaking graphemes at every character is slow where it matters
+    /// most (a path is taken apart for every file written).
     package static func segments(_ path: String) -> [Substring] {
         var segments: [Substring] = []
         let utf8 = path.utf8

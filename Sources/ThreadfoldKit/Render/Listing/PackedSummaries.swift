@@ -1,7 +1,7 @@
 /// Thread summaries packed into byte buffers, each a run of variable-length integers and UTF-8
 /// strings, for a build that keeps every thread's summary until its listings and manifest
-/// are written. As `ThreadSummary` values, 100,000 threads held about 1.2 KB each in structs,
-/// strings and arrays; packed, a Reddit thread's summary is about 300 bytes. Reading one
+/// are written. A `ThreadSummary` value takes about 1.2 KB in structs, strings and arrays;
+/// packed, a Reddit thread's summary is about 300 bytes. Reading one
 /// unpacks it, so listings and the manifest take summaries one at a time.
 ///
 /// A time whose ISO text is the one its milliseconds give is kept as the milliseconds alone.

@@ -257,7 +257,7 @@ enum RedditMarkdown {
         let n = text.count
         // Balancing parentheses, found once with a stack, so `^(` never scans ahead: for each `(`,
         // the offset of its `)`, or -1. An array, not a dictionary: with many groups a dictionary's
-        // lookups miss the cache and the time grew faster than the text.
+        // lookups miss the cache, and the time would grow faster than the text.
         var closing: [Int32] = []
         if text.contains(UInt8(ascii: "(")) {
             closing = [Int32](repeating: -1, count: n)

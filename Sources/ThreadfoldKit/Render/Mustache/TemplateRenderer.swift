@@ -256,8 +256,8 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// are pure functions of the key and the node: for each linked op, its value when the lookup
     /// fell through to the root context and the root had the name (`s.…`, `pagefind` and the
     /// page's own fields, inside every comment), made once. A name the root lacks is asked again:
-    /// remembering that too kept the compiler from inlining the lookup into the render loop, which
-    /// cost more (1.6% of `render`'s instructions) than asking.
+    /// remembering that too would keep the compiler from inlining the lookup into the render
+    /// loop, which costs more than asking.
     struct Lookups {
         enum Root { case unknown, none, value(Value) }
         var root: [Root] = []

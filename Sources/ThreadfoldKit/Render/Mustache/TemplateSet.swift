@@ -51,13 +51,12 @@ package struct TemplateSet: Sendable {
     /// the page's size (for a thread page, 8 KiB plus 768 bytes per comment plus the bodies' HTML).
     ///
     /// Partials can include each other more than once per level, so a template of a few lines
-    /// can ask for exponential output (28 levels of doubling asked for 4.7 GB and aborted). The
-    /// cap turns that into an error, while legitimate pages stay far below it: measured on the
-    /// generated threads of `make check-slow`, the estimate is 1.13 times the page the built-in
-    /// templates write (10 MB of JSON: 13,115 comments, estimate 21.4 MB, page 18.9 MB; 50 MB:
-    /// 65,602 comments, estimate 107.1 MB, page 94.6 MB). Its 200 MB thread (262,097 comments)
-    /// makes a page of about 380 MB and a cap of about 1.8 GB, room for user templates with four
-    /// times the markup. The 64 MiB floor keeps small pages with wordy templates working.
+    /// can ask for exponential output (28 levels of doubling ask for 4.7 GB). The cap turns that
+    /// into an error, while legitimate pages stay far below it: on the generated threads of
+    /// `make check-slow` the estimate is about 1.13 times the page the built-in templates write,
+    /// so a 200 MB thread (262,097 comments) makes a page of about 380 MB under a cap of about
+    /// 1.8 GB, room for user templates with four times the markup. The 64 MiB floor keeps small
+    /// pages with wordy templates working.
     package static func outputLimit(expectedSize: Int) -> Int {
         let floor = 64 << 20
         let expected = max(expectedSize, 0)
