@@ -86,10 +86,7 @@ enum HackerNewsImporter: ImporterForm {
         record.info.score = context.integer(story, "points", "$")
         // The original thread is the discussion on HN; a link post's URL is its opening post.
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        if let body = context.openingPost(story, text: "text", "$") {
-            record.info.body = body
-            record.info.bodyFormat = .html
-        }
+        context.openingPost(story, text: "text", "$", into: &record.info)
         guard let top = context.array(story, "children", "$") else { return record }
         readNested(&context, &record, top, key: "children") { context, item, path, comment in
             comment.author = context.string(item, "author", path)
@@ -112,10 +109,7 @@ enum HackerNewsImporter: ImporterForm {
         record.info.createdAt = context.time(story, "time", "$")
         record.info.score = context.integer(story, "points", "$")
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        if let body = context.openingPost(story, text: "content", "$") {
-            record.info.body = body
-            record.info.bodyFormat = .html
-        }
+        context.openingPost(story, text: "content", "$", into: &record.info)
         if let top = context.array(story, "comments", "$") {
             readNested(&context, &record, top, key: "comments") { context, item, path, comment in
                 comment.author = context.string(item, "user", path)
@@ -209,10 +203,7 @@ enum HackerNewsImporter: ImporterForm {
                 threads[key]!.info.createdAt = context.time(node, "time", item.path)
                 threads[key]!.info.score = context.integer(node, "score", item.path)
                 // The thread links its discussion on HN; a link post's URL is its opening post.
-                if let body = context.openingPost(node, text: "text", item.path) {
-                    threads[key]!.info.body = body
-                    threads[key]!.info.bodyFormat = .html
-                }
+                context.openingPost(node, text: "text", item.path, into: &threads[key]!.info)
                 if let descendants = context.integer(node, "descendants", item.path), descendants > 0 {
                     descendantCounts[key] = min(descendants, Int64(InputLimits.maxCount))
                 }

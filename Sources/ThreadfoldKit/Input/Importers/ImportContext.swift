@@ -148,24 +148,17 @@ struct ImportContext {
         return value
     }
 
-    /// A story's opening post as HTML: its text at `key`, else, for a link post, its `url`
-    /// (`linkPostBody`); nil when it has neither.
-    mutating func openingPost(_ story: Int, text key: String, _ path: @autoclosure () -> String) -> String? {
-        if let text = string(story, key, path()), !text.isEmpty { return text }
-        return string(story, "url", path()).flatMap(Self.linkPostBody)
-    }
-
-    /// The opening post of a link post that has no text of its own: a paragraph with its link,
-    /// as HTML (sanitised like any HTML body), so the page shows what was posted. Nil for a URL
-    /// the link policy refuses.
-    static func linkPostBody(_ url: String) -> String? {
-        guard URLPolicy.originalLink(url) != nil else { return nil }
-        var html: [UInt8] = Array("<p><a href=\"".utf8)
-        HTML.escape(url, into: &html)
-        html.append(contentsOf: "\">".utf8)
-        HTML.escape(url, into: &html)
-        html.append(contentsOf: "</a></p>".utf8)
-        return String(decoding: html, as: UTF8.self)
+    /// A story's opening post, into `info`: its text at `key` as HTML, else, for a link post, its
+    /// `url` as the link the post shows.
+    mutating func openingPost(_ story: Int, text key: String, _ path: @autoclosure () -> String, into info: inout ThreadInfo) {
+        if let text = string(story, key, path()), !text.isEmpty {
+            info.body = text
+        } else if let url = string(story, "url", path()) {
+            info.link = url
+        } else {
+            return
+        }
+        info.bodyFormat = .html
     }
 
     /// The host of an absolute http or https URL (`lemmy.ml` of `https://lemmy.ml/u/bob`), lower-cased;

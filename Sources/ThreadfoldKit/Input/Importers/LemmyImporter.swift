@@ -131,12 +131,11 @@ enum LemmyImporter: ImporterForm {
         record.info.title = context.string(post, "name", p)
         record.info.createdAt = context.time(post, "published", p)
         record.info.url = context.string(post, "ap_id", p)
-        var body = context.string(post, "body", p) ?? ""
-        if let url = context.string(post, "url", p), let link = markdownLink(url) {
-            body = body.isEmpty ? link : link + "\n\n" + body
-        }
-        if context.bool(post, "deleted", p) || context.bool(post, "removed", p) { body = "" }
+        let body = context.string(post, "body", p) ?? ""
+        let link = context.string(post, "url", p)
+        guard !context.bool(post, "deleted", p) && !context.bool(post, "removed", p) else { return }
         record.info.body = body.isEmpty ? nil : body
+        record.info.link = link
     }
 
     /// The view's `creator`: its `name`, with `@host` when the account lives on another instance
@@ -161,21 +160,6 @@ enum LemmyImporter: ImporterForm {
             parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
         else { return nil }
         return parts.dropFirst().dropLast().map { CommentID(String(decoding: $0, as: UTF8.self)) }
-    }
-
-    /// A link post's URL as a line of Markdown, `[url](<url>)` with every punctuation mark of the
-    /// text escaped; nil for a URL the link policy refuses or one an angle-bracket destination
-    /// cannot hold.
-    static func markdownLink(_ url: String) -> String? {
-        guard URLPolicy.originalLink(url) != nil,
-            !url.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 || $0 == 0x7F })
-        else { return nil }
-        var text = ""
-        for scalar in url.unicodeScalars {
-            if scalar.isASCII, scalar.properties.isPatternSyntax || scalar == "_" { text += "\\" }
-            text.unicodeScalars.append(scalar)
-        }
-        return "[\(text)](<\(url)>)"
     }
 
     /// Lemmy counts every comment's descendants (`child_count`) and the post's comments. Those the

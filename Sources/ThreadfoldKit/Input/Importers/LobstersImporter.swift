@@ -42,10 +42,7 @@ enum LobstersImporter: ImporterForm {
                 if document.kind(tag) == .string, !document.string(tag).isEmpty { record.info.tags.append(document.string(tag)) }
             }
         }
-        if let body = context.openingPost(root, text: "description", "$") {
-            record.info.body = body
-            record.info.bodyFormat = .html
-        }
+        context.openingPost(root, text: "description", "$", into: &record.info)
         guard let comments = context.array(root, "comments", "$") else { return record }
         document.forEachElement(comments) { position, item in
             guard context.errors.count < ThreadDecoder.errorLimit else { return }

@@ -98,7 +98,7 @@ enum MastodonImporter: ImporterForm {
             }
             let account = context.object(node, "account", path)
             let author = account.flatMap { handle(&context, $0, path + ".account") }
-            let body = content(&context, node, path)
+            let (body, parts) = content(&context, node, path)
             if node == opening {
                 openingID = id
                 record.info.id = id
@@ -109,6 +109,7 @@ enum MastodonImporter: ImporterForm {
                     context.string(node, "spoiler_text", path).flatMap { $0.isEmpty ? nil : $0 }
                         ?? context.string(node, "content", path) ?? "")
                 record.info.body = body.isEmpty ? nil : body
+                record.info.parts = parts
                 record.info.bodyFormat = .html
                 if let tags = context.array(node, "tags", path) {
                     document.forEachElement(tags) { position, tag in
@@ -128,6 +129,7 @@ enum MastodonImporter: ImporterForm {
             comment.parentID = context.id(node, "in_reply_to_id", path)
             comment.author = author
             comment.body = body
+            comment.parts = parts
             comment.bodyFormat = .html
             comment.createdAt = context.time(node, "created_at", path)
             if let edited = context.time(node, "edited_at", path) {
@@ -169,38 +171,25 @@ enum MastodonImporter: ImporterForm {
         return acct + "@" + host
     }
 
-    /// The status's HTML: its content warning first (as a strong paragraph), its content, then its
-    /// media (images with their description, other media as links). Every value is escaped here;
-    /// the whole is sanitised like any HTML body.
-    static func content(_ context: inout ImportContext, _ status: Int, _ path: String) -> String {
-        var html: [UInt8] = []
-        if let warning = context.string(status, "spoiler_text", path), !warning.isEmpty {
-            html.append(contentsOf: "<p><strong>CW: ".utf8)
-            HTML.escape(warning, into: &html)
-            html.append(contentsOf: "</strong></p>".utf8)
-        }
-        html.append(contentsOf: (context.string(status, "content", path) ?? "").utf8)
+    /// The status's text and what is shown around it: its content warning, then its media
+    /// (images with their description, other media as links).
+    static func content(_ context: inout ImportContext, _ status: Int, _ path: String) -> (body: String, parts: [BodyPart]) {
+        var parts: [BodyPart] = []
+        if let warning = context.string(status, "spoiler_text", path), !warning.isEmpty { parts.append(.warning(warning)) }
+        let body = context.string(status, "content", path) ?? ""
         if let media = context.array(status, "media_attachments", path) {
             context.document.forEachElement(media) { position, item in
                 let p = path + ".media_attachments[\(position)]"
                 guard let url = context.string(item, "url", p) ?? context.string(item, "remote_url", p) else { return }
                 let description = context.string(item, "description", p).flatMap { $0.isEmpty ? nil : $0 }
                 if context.string(item, "type", p) == "image" {
-                    html.append(contentsOf: "<p><img src=\"".utf8)
-                    HTML.escape(context.string(item, "preview_url", p) ?? url, into: &html)
-                    html.append(contentsOf: "\" alt=\"".utf8)
-                    HTML.escape(description ?? "", into: &html)
-                    html.append(contentsOf: "\"></p>".utf8)
+                    parts.append(.image(url: context.string(item, "preview_url", p) ?? url, description: description ?? ""))
                 } else {
-                    html.append(contentsOf: "<p><a href=\"".utf8)
-                    HTML.escape(url, into: &html)
-                    html.append(contentsOf: "\">".utf8)
-                    HTML.escape(description ?? url, into: &html)
-                    html.append(contentsOf: "</a></p>".utf8)
+                    parts.append(.media(url: url, description: description))
                 }
             }
         }
-        return String(decoding: html, as: UTF8.self)
+        return (body, parts)
     }
 
     /// The text of an HTML fragment (tags as spaces; `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`

@@ -245,9 +245,9 @@ enum RedditImporter {
             info.body = unescapeEntities(text)
             info.bodyFormat = .markdown
         } else if !context.bool(item, "is_self", path()), let url = context.string(item, "url", path()), !url.isEmpty,
-            url != info.url, let body = ImportContext.linkPostBody(unescapeEntities(url))
+            url != info.url
         {
-            info.body = body
+            info.link = unescapeEntities(url)
             info.bodyFormat = .html
         }
         var flags: [String] = []
