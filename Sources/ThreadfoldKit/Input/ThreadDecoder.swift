@@ -64,7 +64,7 @@ private struct Decoder {
         errors.append(reader.error(at: node, path: path, message))
     }
 
-    mutating func fail(_ mismatch: JSONMismatch) {
+    mutating func fail(_ mismatch: JSONError) {
         guard errors.count < ThreadDecoder.errorLimit else { return }
         errors.append(reader.error(mismatch))
     }
@@ -100,10 +100,10 @@ private struct Decoder {
         let r = reader
         let prefix = prefix
         var info = record.info
-        var failures: [JSONMismatch] = []
+        var failures: [JSONError] = []
         document.forEachMember(object) { key, value in
             guard !r.isNull(value) else { return }
-            do throws(JSONMismatch) {
+            do throws(JSONError) {
                 let path = "$\(prefix).\(key)"
                 switch key {
                 case "id": info.id = try r.id(value, path)
@@ -117,7 +117,7 @@ private struct Decoder {
                 case "tags":
                     let tags = try r.array(value, path, expected: "an array of strings")
                     for (position, tag) in tags.enumerated() {
-                        do throws(JSONMismatch) {
+                        do throws(JSONError) {
                             if let text = try r.optionalString(tag, "\(path)[\(position)]"), !text.isEmpty { info.tags.append(text) }
                         } catch { failures.append(error) }
                     }
@@ -178,7 +178,7 @@ private struct Decoder {
         var explicitParent: CommentID?? = nil
         var replies: (Int, String)?
         var edited: Bool?
-        var failures: [JSONMismatch] = []
+        var failures: [JSONError] = []
         let r = reader
         let document = document
         // A failure's path is the member's key here; the comment's own path goes before it
@@ -190,7 +190,7 @@ private struct Decoder {
             let member = Self.members[place]
             let kind = r.kind(value)
             func key() -> String { document.string(keyNode) }
-            do throws(JSONMismatch) {
+            do throws(JSONError) {
                 switch member {
                 case .id:
                     comment.id = try r.id(value, key())
@@ -240,7 +240,7 @@ private struct Decoder {
                 return .skipped
             }
             failures.append(
-                JSONMismatch(
+                JSONError(
                     node: object, path: path, expected: "an \"id\" (a string or an integer)",
                     found: "none", hint: .lenient))
         }

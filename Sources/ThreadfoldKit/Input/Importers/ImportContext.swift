@@ -36,15 +36,15 @@ struct ImportContext {
         errors.append(error)
     }
 
-    mutating func fail(_ mismatch: JSONMismatch) {
+    mutating func fail(_ mismatch: JSONError) {
         guard errors.count < ThreadDecoder.errorLimit else { return }
         errors.append(reader.error(mismatch, suffix: readAs, hint: hint))
     }
 
     /// `read`'s value, or nil after recording its mismatch. `read` is handed the reader, which it
     /// borrows: a closure that captured a copy retained and released the whole document per member.
-    private mutating func recording<T>(_ read: (borrowing JSONReader) throws(JSONMismatch) -> T) -> T? {
-        do throws(JSONMismatch) { return try read(reader) } catch {
+    private mutating func recording<T>(_ read: (borrowing JSONReader) throws(JSONError) -> T) -> T? {
+        do throws(JSONError) { return try read(reader) } catch {
             fail(error)
             return nil
         }
@@ -88,12 +88,12 @@ struct ImportContext {
 
     mutating func string(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> String? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.string(value, path() + "." + key) }
+        return recording { (reader) throws(JSONError) in try reader.string(value, path() + "." + key) }
     }
 
     mutating func id(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> CommentID? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.id(value, path() + "." + key, expected: "a string or an integer id") }
+        return recording { (reader) throws(JSONError) in try reader.id(value, path() + "." + key, expected: "a string or an integer id") }
     }
 
     /// A required id: the first of `keys` that is present. A wrongly typed one is reported (once,
@@ -108,18 +108,18 @@ struct ImportContext {
 
     mutating func integer(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int64? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.rounded(value, path() + "." + key) }
+        return recording { (reader) throws(JSONError) in try reader.rounded(value, path() + "." + key) }
     }
 
     mutating func bool(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Bool {
         guard let value = member(object, key) else { return false }
-        return recording { (reader) throws(JSONMismatch) in try reader.bool(value, path() + "." + key) } ?? false
+        return recording { (reader) throws(JSONError) in try reader.bool(value, path() + "." + key) } ?? false
     }
 
     /// A time: ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
     mutating func time(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Timestamp? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.time(value, path() + "." + key, expected: "a Unix time or an ISO 8601 date") }
+        return recording { (reader) throws(JSONError) in try reader.time(value, path() + "." + key, expected: "a Unix time or an ISO 8601 date") }
     }
 
     /// The object at `key`, or nil; anything else there is an error.

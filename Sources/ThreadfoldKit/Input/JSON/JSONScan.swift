@@ -97,7 +97,7 @@ enum JSONScan {
     ) -> Outcome {
         precondition(names.count <= Found.capacity)
         blanks.removeAll(keepingCapacity: true)
-        do throws(JSONSyntaxError) {
+        do throws(JSONError) {
             return try scan(b, names: names, keeping: filter, filtering: filtering, blanks: &blanks)
         } catch {
             return .refused
@@ -258,7 +258,7 @@ enum JSONScan {
     private static func scan(
         _ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping filter: borrowing JSONMemberFilter,
         filtering: Bool, blanks: inout [Range<Int>]
-    ) throws(JSONSyntaxError) -> Outcome {
+    ) throws(JSONError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
         var found = Found()
@@ -345,7 +345,7 @@ enum JSONScan {
     /// Checks the object or array opening at `start` (a root member's value, at depth 2) and
     /// returns where it ends (past its closing bracket); nil when it is not JSON or nests past
     /// `depthLimit` (its scalars' readers throw the parser's errors).
-    private static func container(_ b: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONSyntaxError) -> Int? {
+    private static func container(_ b: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONError) -> Int? {
         let count = b.count
         var i = start
         // Bit k is set when the container at depth k + 1 is an array; the root is an object.
