@@ -60,13 +60,11 @@ private struct Decoder {
     }
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
-        errors.append(reader.error(at: node, path: path, message))
+        errors.appendUnlessFull(reader.error(at: node, path: path, message))
     }
 
     mutating func fail(_ mismatch: JSONError) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
-        errors.append(reader.error(mismatch))
+        errors.appendUnlessFull(reader.error(mismatch))
     }
 
     mutating func run() -> ThreadRecord {
@@ -133,7 +131,7 @@ private struct Decoder {
         var walk = ReplyWalk(document: document)
         walk.push(list, container: -1, key: key, parent: nil)
         record.comments.reserveCapacity(document.count(list))
-        while errors.count < ThreadDecoder.errorLimit, let (element, frame) = walk.next() {
+        while !errors.isFull, let (element, frame) = walk.next() {
             let index = record.comments.count
             let origin = RecordOrigin(
                 offset: Int32(document.offset(element)), container: frame.container,

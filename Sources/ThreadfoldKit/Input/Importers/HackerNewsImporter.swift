@@ -137,13 +137,10 @@ enum HackerNewsImporter: ImporterForm {
         let document = context.document
         var walk = ReplyWalk(document: document)
         walk.push(top, container: -1, key: "." + key, parent: nil)
-        while context.errors.count < ThreadDecoder.errorLimit, let (item, frame) = walk.next() {
+        while !context.errors.isFull, let (item, frame) = walk.next() {
             let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
             let path = record.path(for: origin)
-            guard document.kind(item) == .object else {
-                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                continue
-            }
+            guard context.requireObject(item, path, what: "a comment") != nil else { continue }
             guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
             var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
             comment.bodyFormat = .html
@@ -168,10 +165,7 @@ enum HackerNewsImporter: ImporterForm {
         var all: [Item] = []
         var byID: [CommentID: Int] = [:]
         for (node, path) in items {
-            guard document.kind(node) == .object else {
-                context.fail(node, path, "expected a Hacker News item object, found \(document.kind(node).described)")
-                continue
-            }
+            guard context.requireObject(node, path, what: "a Hacker News item") != nil else { continue }
             guard let id = context.requiredID(node, ["id"], path, what: "an item id") else { continue }
             let type = context.string(node, "type", path) ?? "comment"
             let item = Item(

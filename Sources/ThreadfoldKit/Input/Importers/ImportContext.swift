@@ -30,14 +30,14 @@ struct ImportContext {
     private var hint: Problem.Hint? { format == .mapped ? nil : .otherForm }
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
+        guard !errors.isFull else { return }
         var error = reader.error(at: node, path: path, message + readAs)
         error.hint = hint
         errors.append(error)
     }
 
     mutating func fail(_ mismatch: JSONError) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
+        guard !errors.isFull else { return }
         errors.append(reader.error(mismatch, suffix: readAs, hint: hint))
     }
 
@@ -47,6 +47,35 @@ struct ImportContext {
         do throws(JSONError) { return try read(reader) } catch {
             fail(error)
             return nil
+        }
+    }
+
+    // MARK: Elements
+
+    /// `node` when it is an object; otherwise an error at `path`, "expected `what` object, found …"
+    /// (`what`: "a comment", "a status"), and nil.
+    mutating func requireObject(_ node: Int, _ path: @autoclosure () -> String, what: String) -> Int? {
+        let kind = document.kind(node)
+        guard kind == .object else {
+            fail(node, path(), "expected \(what) object, found \(kind.described)")
+            return nil
+        }
+        return node
+    }
+
+    /// Calls `body` with each element of the array `list` that is an object, its position and its
+    /// JSON path (`prefix` then `[position]`), until the errors reach their limit. An element that
+    /// is not an object is an error (`requireObject`). `body` is handed the context to read with.
+    mutating func forEachObject(
+        in list: Int, _ prefix: String, what: String,
+        _ body: (inout ImportContext, _ position: Int, _ object: Int, _ path: String) -> Void
+    ) {
+        let document = self.document
+        document.forEachElement(list) { position, element in
+            guard !errors.isFull else { return }
+            let path = prefix + "[\(position)]"
+            guard let object = requireObject(element, path, what: what) else { return }
+            body(&self, position, object, path)
         }
     }
 
@@ -187,13 +216,8 @@ struct ImportContext {
     ) -> [Poll.Option] {
         var options: [Poll.Option] = []
         guard let list = array(poll, "options", path) else { return options }
-        document.forEachElement(list) { position, option in
-            let at = path + ".options[\(position)]"
-            guard document.kind(option) == .object else {
-                fail(option, at, "expected a poll option object, found \(document.kind(option).described)")
-                return
-            }
-            options.append(Poll.Option(shown(string(option, text, at) ?? ""), votes: integer(option, votes, at)))
+        forEachObject(in: list, path + ".options", what: "a poll option") { context, _, option, at in
+            options.append(Poll.Option(shown(context.string(option, text, at) ?? ""), votes: context.integer(option, votes, at)))
         }
         return options
     }

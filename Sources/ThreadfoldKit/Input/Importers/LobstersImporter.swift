@@ -44,13 +44,7 @@ enum LobstersImporter: ImporterForm {
         }
         context.openingPost(root, text: "description", "$", into: &record.info)
         guard let comments = context.array(root, "comments", "$") else { return record }
-        document.forEachElement(comments) { position, item in
-            guard context.errors.count < ThreadDecoder.errorLimit else { return }
-            let path = "$.comments[\(position)]"
-            guard document.kind(item) == .object else {
-                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                return
-            }
+        context.forEachObject(in: comments, "$.comments", what: "a comment") { context, position, item, path in
             guard let id = context.requiredID(item, ["short_id", "id"], path, what: "a comment id (short_id)") else { return }
             var comment = CommentRecord(
                 id: id, parentID: context.id(item, "parent_comment", path),

@@ -55,7 +55,7 @@ enum ThreadfoldForm: ImporterForm {
                         file: file, lenient: lenient, skipped: &context.skipped))
             } catch {
                 errors.append(contentsOf: error.errors)
-                if errors.count >= ThreadDecoder.errorLimit { break }
+                if errors.isFull { break }
             }
         }
         if !errors.isEmpty { throw InputErrors(errors) }
