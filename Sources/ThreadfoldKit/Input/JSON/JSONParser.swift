@@ -50,54 +50,15 @@ struct JSONParser {
         }
         while true {
             Self.skipWhitespace(b, &position)
-            guard position < count else {
-                if sequence && stack.count == 1 && (expect == .commaOrEnd || stack[0].count == 0) {
-                    nodes[0].end = Int32(nodes.count)
-                    nodes[0].count = stack[0].count
-                    return nodes
-                }
-                if let open = stack.last, !(sequence && stack.count == 1) {
-                    let what = open.isArray ? "array" : "object"
-                    throw JSONError(
-                        offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open.index)].start): it is cut short (truncated); expected the rest of the file")
-                }
-                throw JSONError(offset: count, message: "the file is empty; expected a JSON value")
-            }
+            guard position < count else { return try ended(stack, expect: expect) }
             let byte = b[position]
             switch expect {
             case .value, .valueOrArrayEnd:
                 if expect == .valueOrArrayEnd && byte == UInt8(ascii: "]") {
                     close(&stack)
-                } else {
-                    switch byte {
-                    case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        guard stack.count < depthLimit else {
-                            throw JSONError(offset: position, message: "nesting deeper than \(depthLimit) levels; expected a shallower document")
-                        }
-                        bumpCount(&stack)
-                        stack.append(Open(index: Int32(nodes.count), count: 0, isArray: byte == UInt8(ascii: "[")))
-                        nodes.append(.init(kind: byte == UInt8(ascii: "{") ? .object : .array, flag: false, start: Int32(position), end: 0, count: 0))
-                        position += 1
-                        expect = byte == UInt8(ascii: "{") ? .keyOrObjectEnd : .valueOrArrayEnd
-                        continue
-                    case UInt8(ascii: "\""):
-                        bumpCount(&stack)
-                        try parseString(b)
-                    case UInt8(ascii: "t"):
-                        bumpCount(&stack)
-                        try literal(b, "true", .true)
-                    case UInt8(ascii: "f"):
-                        bumpCount(&stack)
-                        try literal(b, "false", .false)
-                    case UInt8(ascii: "n"):
-                        bumpCount(&stack)
-                        try literal(b, "null", .null)
-                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        bumpCount(&stack)
-                        try parseNumber(b)
-                    default:
-                        throw JSONError(offset: position, message: "found \(describe(at: position)); expected a JSON value")
-                    }
+                } else if let opened = try value(b, byte, &stack) {
+                    expect = opened
+                    continue
                 }
                 if stack.isEmpty { return try finish(b) }
                 expect = .commaOrEnd
@@ -107,15 +68,7 @@ struct JSONParser {
                     if stack.isEmpty { return try finish(b) }
                     expect = .commaOrEnd
                 } else if byte == UInt8(ascii: "\"") {
-                    stack[stack.count - 1].count += 1
-                    let key = nodes.count
-                    try parseString(b)
-                    // A key with an escape is kept: the filter compares raw bytes.
-                    if let records, stack.count == 2, stack[0].isArray, !nodes[key].flag,
-                        !records.keeps(b, Int(nodes[key].start)..<Int(nodes[key].end))
-                    {
-                        dropFrom = key
-                    }
+                    try key(b, &stack, dropFrom: &dropFrom)
                     expect = .colon
                 } else {
                     throw JSONError(offset: position, message: "found \(describe(at: position)); expected a member name in double quotes")
@@ -153,6 +106,73 @@ struct JSONParser {
                 }
             }
         }
+    }
+
+    /// The value that starts with `byte`, at `position`: a scalar is read whole (nil); a
+    /// container is opened, and what it expects first is returned.
+    @inline(__always)
+    private mutating func value(_ b: UnsafeBufferPointer<UInt8>, _ byte: UInt8, _ stack: inout [Open]) throws(JSONError) -> Expect? {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard stack.count < depthLimit else {
+                throw JSONError(offset: position, message: "nesting deeper than \(depthLimit) levels; expected a shallower document")
+            }
+            bumpCount(&stack)
+            stack.append(Open(index: Int32(nodes.count), count: 0, isArray: byte == UInt8(ascii: "[")))
+            nodes.append(.init(kind: byte == UInt8(ascii: "{") ? .object : .array, flag: false, start: Int32(position), end: 0, count: 0))
+            position += 1
+            return byte == UInt8(ascii: "{") ? .keyOrObjectEnd : .valueOrArrayEnd
+        case UInt8(ascii: "\""):
+            bumpCount(&stack)
+            try parseString(b)
+        case UInt8(ascii: "t"):
+            bumpCount(&stack)
+            try literal(b, "true", .true)
+        case UInt8(ascii: "f"):
+            bumpCount(&stack)
+            try literal(b, "false", .false)
+        case UInt8(ascii: "n"):
+            bumpCount(&stack)
+            try literal(b, "null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            bumpCount(&stack)
+            try parseNumber(b)
+        default:
+            throw JSONError(offset: position, message: "found \(describe(at: position)); expected a JSON value")
+        }
+        return nil
+    }
+
+    /// A member's name, at `position`: counted in its object, and, in a record whose members are
+    /// filtered, marked to be left off (`dropFrom`, its tape index) when the filter lacks it.
+    @inline(__always)
+    private mutating func key(_ b: UnsafeBufferPointer<UInt8>, _ stack: inout [Open], dropFrom: inout Int) throws(JSONError) {
+        stack[stack.count - 1].count += 1
+        let key = nodes.count
+        try parseString(b)
+        // A key with an escape is kept: the filter compares raw bytes.
+        if let records, stack.count == 2, stack[0].isArray, !nodes[key].flag,
+            !records.keeps(b, Int(nodes[key].start)..<Int(nodes[key].end))
+        {
+            dropFrom = key
+        }
+    }
+
+    /// The input ended: the tape of a complete JSON Lines sequence, or an error for a document
+    /// cut short or empty.
+    private mutating func ended(_ stack: [Open], expect: Expect) throws(JSONError) -> [JSONDocument.Node] {
+        let count = bytes.count
+        if sequence && stack.count == 1 && (expect == .commaOrEnd || stack[0].count == 0) {
+            nodes[0].end = Int32(nodes.count)
+            nodes[0].count = stack[0].count
+            return nodes
+        }
+        if let open = stack.last, !(sequence && stack.count == 1) {
+            let what = open.isArray ? "array" : "object"
+            throw JSONError(
+                offset: count, message: "the file ends inside an \(what) opened at byte \(nodes[Int(open.index)].start): it is cut short (truncated); expected the rest of the file")
+        }
+        throw JSONError(offset: count, message: "the file is empty; expected a JSON value")
     }
 
     /// The root value is complete: only whitespace may follow.

@@ -288,30 +288,7 @@ enum JSONScan {
             i += 1
             skipWhitespace(b, &i)
             guard i < count else { return .refused }
-            // The value.
-            let byte = b[i]
-            let value: Value
-            switch byte {
-            case UInt8(ascii: "\""):
-                let (end, escaped) = try JSONParser.scanString(b, at: i)
-                value = Value(kind: .string, start: i + 1, end: end, escaped: escaped)
-                i = end + 1
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                value = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i)
-                guard let end = try container(b, at: i) else { return .refused }
-                i = end
-            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
-                let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
-                value = Value(kind: kind, start: i, end: end)
-                i = end
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let (end, integer) = try JSONParser.scanNumber(b, at: i)
-                value = Value(kind: .number, start: i, end: end, integer: integer)
-                i = end
-            default:
-                return .refused
-            }
+            guard let value = try rootValue(b, at: &i) else { return .refused }
             if wanted >= 0 { found[wanted] = value }
             // The comma or the brace after it.
             skipWhitespace(b, &i)
@@ -339,6 +316,35 @@ enum JSONScan {
         func finish() -> Outcome {
             skipWhitespace(b, &i)
             return i == count ? .object(found) : .refused
+        }
+    }
+
+    /// A root member's value, starting at `i`, which is moved past it; nil for one the scan
+    /// refuses.
+    @inline(__always)
+    private static func rootValue(_ b: UnsafeBufferPointer<UInt8>, at i: inout Int) throws(JSONError) -> Value? {
+        let byte = b[i]
+        switch byte {
+        case UInt8(ascii: "\""):
+            let (end, escaped) = try JSONParser.scanString(b, at: i)
+            defer { i = end + 1 }
+            return Value(kind: .string, start: i + 1, end: end, escaped: escaped)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let value = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i)
+            guard let end = try container(b, at: i) else { return nil }
+            i = end
+            return value
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
+            let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
+            defer { i = end }
+            return Value(kind: kind, start: i, end: end)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let (end, integer) = try JSONParser.scanNumber(b, at: i)
+            defer { i = end }
+            return Value(kind: .number, start: i, end: end, integer: integer)
+        default:
+            return nil
         }
     }
 
