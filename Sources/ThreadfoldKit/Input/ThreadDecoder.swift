@@ -228,19 +228,10 @@ private struct Decoder {
             let base = record.path(for: origin) + "."
             for i in failures.indices { failures[i].path = base + failures[i].path }
         }
-        if !hasID && !failures.contains(where: { $0.path.hasSuffix(".id") && $0.node != object }) {
-            let path = record.path(for: origin) + ".id"
-            if lenient && failures.isEmpty {
-                var warning = reader.error(at: object, path: path, "has no id; skipped", severity: .warning)
-                warning.hint = .skipped
-                warning.kind = "skipped"
-                skipped.append(warning)
-                return .skipped
-            }
-            failures.append(
-                JSONError(
-                    node: object, path: path, expected: "an \"id\" (a string or an integer)",
-                    found: "none", hint: .lenient))
+        if !hasID && !failures.contains(where: { $0.path.hasSuffix(".id") && $0.node != object }),
+            !missingID(object, origin, &failures)
+        {
+            return .skipped
         }
         for failure in failures { fail(failure) }
         guard failures.isEmpty else { return .skipped }
@@ -254,6 +245,21 @@ private struct Decoder {
         }
         record.comments.append(comment)
         return .read(replies: replies)
+    }
+
+    /// A comment without an id: with `lenient` and nothing else wrong with it, skipped with a
+    /// warning (false); otherwise an error added to `failures` (true).
+    mutating func missingID(_ object: Int, _ origin: RecordOrigin, _ failures: inout [JSONError]) -> Bool {
+        let path = record.path(for: origin) + ".id"
+        if lenient && failures.isEmpty {
+            var warning = reader.error(at: object, path: path, "has no id; skipped", severity: .warning)
+            warning.hint = .skipped
+            warning.kind = "skipped"
+            skipped.append(warning)
+            return false
+        }
+        failures.append(JSONError(node: object, path: path, expected: "an \"id\" (a string or an integer)", found: "none", hint: .lenient))
+        return true
     }
 
     /// `""`, `0`, `"0"` and the thread's own id all mean "no parent".
