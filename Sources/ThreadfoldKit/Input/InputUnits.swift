@@ -506,20 +506,8 @@ package enum ArchiveInput {
         guard file.size <= InputLimits.maxDocumentBytes, let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
             let document = try? JSONDocument(bytes: bytes)
         else { return nil }
-        let root = document.root
-        let list: (node: Int, path: String)
-        if document.kind(root) == .object, document.member(root, "comments") == nil,
-            let threads = document.member(root, "threads"), document.kind(threads) == .array
-        {
-            list = (threads, "$.threads")
-        } else if document.kind(root) == .array, document.count(root) > 1, document.kind(root + 1) == .object,
-            document.member(root + 1, "comments") != nil
-        {
-            list = (root, "$")
-        } else {
-            return nil
-        }
-        guard document.count(list.node) > 1 else { return nil }
+        guard let found = ThreadfoldForm.threadList(document), document.count(found.node) > 1 else { return nil }
+        let list = (node: found.node, path: "$" + found.path)
         var units: [ArchiveUnit] = []
         var elements: [Int] = []
         document.forEachElement(list.node) { _, element in elements.append(element) }

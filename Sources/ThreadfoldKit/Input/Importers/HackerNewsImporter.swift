@@ -76,17 +76,23 @@ enum HackerNewsImporter: ImporterForm {
         return decodeFirebase(&context, items: items)
     }
 
-    static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
-        let document = context.document
-        var record = ThreadRecord(file: context.file, source: document.bytes)
+    /// A story read whole (Algolia's, HNPWA's), without its comments: its id, title, author (at
+    /// `author`), time (the first of `time` present), points and opening post (`text`, else a link
+    /// post's URL). The original thread is the discussion on HN.
+    static func story(_ context: inout ImportContext, _ story: Int, author: String, time: [String], text: String) -> ThreadRecord {
+        var record = ThreadRecord(file: context.file, source: context.document.bytes)
         record.info.id = context.id(story, "id", "$")
         record.info.title = context.string(story, "title", "$")
-        record.info.author = context.string(story, "author", "$")
-        record.info.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
+        record.info.author = context.string(story, author, "$")
+        for key in time where record.info.createdAt == nil { record.info.createdAt = context.time(story, key, "$") }
         record.info.score = context.integer(story, "points", "$")
-        // The original thread is the discussion on HN; a link post's URL is its opening post.
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        context.openingPost(story, text: "text", "$", into: &record.info)
+        context.openingPost(story, text: text, "$", into: &record.info)
+        return record
+    }
+
+    static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
+        var record = self.story(&context, story, author: "author", time: ["created_at_i", "created_at"], text: "text")
         guard let top = context.array(story, "children", "$") else { return record }
         readNested(&context, &record, top, key: "children") { context, item, path, comment in
             comment.author = context.string(item, "author", path)
@@ -101,15 +107,7 @@ enum HackerNewsImporter: ImporterForm {
     /// HNPWA's item: the story, its comments nested in `comments`. A link post's URL becomes the
     /// opening post's text when the story has none, and the thread links its discussion on HN.
     static func decodeHNPWA(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
-        let document = context.document
-        var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.info.id = context.id(story, "id", "$")
-        record.info.title = context.string(story, "title", "$")
-        record.info.author = context.string(story, "user", "$")
-        record.info.createdAt = context.time(story, "time", "$")
-        record.info.score = context.integer(story, "points", "$")
-        record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        context.openingPost(story, text: "content", "$", into: &record.info)
+        var record = self.story(&context, story, author: "user", time: ["time"], text: "content")
         if let top = context.array(story, "comments", "$") {
             readNested(&context, &record, top, key: "comments") { context, item, path, comment in
                 comment.author = context.string(item, "user", path)

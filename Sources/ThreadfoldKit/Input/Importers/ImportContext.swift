@@ -153,9 +153,14 @@ struct ImportContext {
 
     /// The object at `key`, or nil; anything else there is an error.
     mutating func object(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
+        container(object, key, path(), .object)
+    }
+
+    /// The object or array (`kind`) at `key`, or nil; anything else there is an error.
+    private mutating func container(_ object: Int, _ key: String, _ path: @autoclosure () -> String, _ kind: JSONDocument.Kind) -> Int? {
         guard let value = member(object, key) else { return nil }
-        guard document.kind(value) == .object else {
-            fail(reader.mismatch(value, path() + "." + key, expected: "an object"))
+        guard document.kind(value) == kind else {
+            fail(reader.mismatch(value, path() + "." + key, expected: kind.described))
             return nil
         }
         return value
@@ -169,12 +174,7 @@ struct ImportContext {
 
     /// The array at `key`, or nil; anything else there is an error.
     mutating func array(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
-        guard let value = member(object, key) else { return nil }
-        guard document.kind(value) == .array else {
-            fail(reader.mismatch(value, path() + "." + key, expected: "an array"))
-            return nil
-        }
-        return value
+        container(object, key, path(), .array)
     }
 
     /// A story's opening post, into `info`: its text at `key` as HTML, else, for a link post, its

@@ -8,7 +8,7 @@ enum MappedImporter {
     /// One array being walked: its elements share a container record, a path fragment, a
     /// parent and a thread, or are all left out (inside an item a condition left out, or one
     /// lenient reading skipped).
-    private struct Frame {
+    private struct Frame: ArrayFrame {
         var array: Int
         var position: Int
         var element: Int
@@ -114,16 +114,7 @@ enum MappedImporter {
 
         /// The next item and the frame it is in (its `position` the item's index).
         mutating func next() -> (Frame, Int)? {
-            while let top = stack.last {
-                guard top.position < document.count(top.array) else {
-                    stack.removeLast()
-                    continue
-                }
-                stack[stack.count - 1].position += 1
-                stack[stack.count - 1].element = document.next(top.element)
-                return (top, top.element)
-            }
-            return nil
+            stack.nextElement(in: document).map { ($0.frame, $0.element) }
         }
 
         /// Pushes `replies` (when an array that is not empty) as left out with their item.
