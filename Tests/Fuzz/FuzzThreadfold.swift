@@ -49,12 +49,12 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// member's last value at the same offset, and the Reddit dump importer reads the same records.
 func recordMembersAgree(_ bytes: [UInt8]) {
     let filter = JSONMemberFilter(["a", "id", "body", "link_id", "a_longer_name"])
-    var whole = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: bytes) }
-    var kept = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: bytes, records: filter) }
+    var whole = Result { () throws(JSONError) in try JSONDocument(bytes: bytes) }
+    var kept = Result { () throws(JSONError) in try JSONDocument(bytes: bytes, records: filter) }
     // JSON Lines: each line a record, as the importers read them.
     if case .failure(let error) = whole, error.isTrailingContent {
-        whole = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: bytes, sequence: true) }
-        kept = Result { () throws(JSONSyntaxError) in try JSONDocument(bytes: bytes, sequence: true, records: filter) }
+        whole = Result { () throws(JSONError) in try JSONDocument(bytes: bytes, sequence: true) }
+        kept = Result { () throws(JSONError) in try JSONDocument(bytes: bytes, sequence: true, records: filter) }
     }
     switch (whole, kept) {
     case (.failure(let a), .failure(let b)):

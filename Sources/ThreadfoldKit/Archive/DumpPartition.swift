@@ -524,7 +524,7 @@ struct DumpPartition {
             ])
         }
         let reader = JSONReader(document: document, file: display)
-        do throws(JSONMismatch) {
+        do throws(JSONError) {
             return try form.key(reader, document.root, path: "$[\(position)]", mapping: mapping)
         } catch {
             var problem = reader.error(error, suffix: " (read as \(form.described); the line starts at byte \(offset))")

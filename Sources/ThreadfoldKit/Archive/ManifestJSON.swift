@@ -129,10 +129,10 @@ extension Manifest {
     init?(bytes: [UInt8]) {
         guard let r = try? JSONReader(bytes: bytes, file: Manifest.fileName) else { return nil }
         let d = r.document
-        do throws(JSONMismatch) {
+        do throws(JSONError) {
             try r.object(r.root, "$")
-            func required(_ key: String) throws(JSONMismatch) -> Int {
-                guard let node = r.member(r.root, key) else { throw JSONMismatch(node: r.root, path: "$." + key, expected: "a value", found: "none") }
+            func required(_ key: String) throws(JSONError) -> Int {
+                guard let node = r.member(r.root, key) else { throw JSONError(node: r.root, path: "$." + key, expected: "a value", found: "none") }
                 return node
             }
             guard try r.int(required("format"), "$.format") == Manifest.currentFormat, try r.string(required("version"), "$.version") == Threadfold.version else { return nil }
@@ -142,9 +142,9 @@ extension Manifest {
             self.listingStamps = listingStamps
             if let node = r.member(r.root, "listingHash") { listingHash = try r.string(node, "$.listingHash") }
             var files: [String: FileState] = [:]
-            try r.members(required("files"), "$.files") { path, node throws(JSONMismatch) in
+            try r.members(required("files"), "$.files") { path, node throws(JSONError) in
                 var size: Int64?, mtime: Int64?, inode: Int64?, hash: String?, lines: [String]?
-                try r.members(node, "$.files") { key, value throws(JSONMismatch) in
+                try r.members(node, "$.files") { key, value throws(JSONError) in
                     switch key {
                     case "size": size = try r.int(value, key)
                     case "mtime": mtime = try r.int(value, key)
@@ -181,10 +181,10 @@ extension Manifest {
         }
     }
 
-    static func unit(_ r: JSONReader, _ node: Int) throws(JSONMismatch) -> Unit? {
+    static func unit(_ r: JSONReader, _ node: Int) throws(JSONError) -> Unit? {
         var hash: String?, comments: Int64?, unitFiles: [String]?, warnings: [Problem] = [], threads: [ThreadSummary] = []
         var stamps: [FileStamp]?
-        try r.members(node, "unit") { name, value throws(JSONMismatch) in
+        try r.members(node, "unit") { name, value throws(JSONError) in
             switch name {
             case "hash": hash = try r.string(value, name)
             case "comments": comments = try r.int(value, name)
@@ -198,7 +198,7 @@ extension Manifest {
                     var hint: Problem.Hint?
                     var kind: String?
                     var related: Problem.Related?
-                    try r.members(w, "warning") { k, v throws(JSONMismatch) in
+                    try r.members(w, "warning") { k, v throws(JSONError) in
                         switch k {
                         case "file": file = try r.string(v, k)
                         case "line": line = Int(try r.count(v, k))
@@ -210,7 +210,7 @@ extension Manifest {
                         case "kind": kind = try r.string(v, k)
                         case "related":
                             var place = Problem.Related(label: "")
-                            try r.members(v, k) { name, value throws(JSONMismatch) in
+                            try r.members(v, k) { name, value throws(JSONError) in
                                 switch name {
                                 case "label": place.label = try r.string(value, name)
                                 case "file": place.file = try r.string(value, name)

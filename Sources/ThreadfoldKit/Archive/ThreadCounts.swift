@@ -38,7 +38,7 @@ package struct ThreadCounts: Sendable, Equatable {
             }
         }
         records = record.comments.count
-        bodies = record.comments.count { !$0.body.isEmpty }
+        bodies = record.comments.count { $0.hasBody }
         authors = record.comments.count { !($0.author ?? "").isEmpty }
         times = record.comments.count { $0.createdAt != nil }
         notices = record.notices.count

@@ -123,7 +123,7 @@ package enum DumpForm: String, Sendable, Equatable {
     package func key(
         _ reader: JSONReader, _ object: Int, path: @autoclosure () -> String,
         mapping: FieldMapping?
-    ) throws(JSONMismatch) -> Key {
+    ) throws(JSONError) -> Key {
         let document = reader.document
         guard document.kind(object) == .object else {
             throw reader.mismatch(object, path(), expected: self == .hn ? "a Hacker News item object" : "a comment object")
@@ -134,7 +134,7 @@ package enum DumpForm: String, Sendable, Equatable {
                 return .thread(Self.redditID(try reader.string(link, path() + ".link_id")))
             }
             guard Self.isRedditSubmission(document, object) else {
-                throw JSONMismatch(
+                throw JSONError(
                     node: object, path: path(), expected: "a Reddit comment (with link_id) or submission (with title and selftext)",
                     found: "an object without link_id or title")
             }
@@ -142,24 +142,24 @@ package enum DumpForm: String, Sendable, Equatable {
             return .thread(Self.redditID(try reader.string(document.member(object, "name")!, path() + ".name")))
         case .hn:
             guard let idNode = document.member(object, "id") else {
-                throw JSONMismatch(node: object, path: path() + ".id", expected: "an item id", found: "none")
+                throw JSONError(node: object, path: path() + ".id", expected: "an item id", found: "none")
             }
             let id = try reader.int(idNode, path() + ".id", expected: "an integer item id")
             // A poll option belongs to its poll; a comment to its parent.
             let parentNode = document.member(object, "parent") ?? document.member(object, "poll")
-            let parent = try parentNode.map { (node) throws(JSONMismatch) -> Int64 in
+            let parent = try parentNode.map { (node) throws(JSONError) -> Int64 in
                 try reader.int(node, path() + ".parent", expected: "an integer item id")
             }
             return .item(id: id, parent: parent)
         case .mapped:
             guard let fields = mapping?.paths[.thread] else {
-                throw JSONMismatch(node: object, path: path(), expected: "a thread field in the mapping", found: "none")
+                throw JSONError(node: object, path: path(), expected: "a thread field in the mapping", found: "none")
             }
             let written = FieldMapping.written(fields)
             guard let node = FieldMapping.resolve(document, object, fields) else {
                 // A line the mapping's conditions leave out needs no thread: it is counted where it is read.
                 if let mapping, !mapping.admits(document, object) { return .thread([]) }
-                throw JSONMismatch(
+                throw JSONError(
                     node: object, path: path() + "." + written,
                     expected: "the comment's thread (mapped as thread=\(written))", found: "none")
             }

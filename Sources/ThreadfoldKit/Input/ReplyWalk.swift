@@ -5,7 +5,7 @@
 /// fragment to the array, and their parent's id. Elements come out in document pre-order when
 /// the caller pushes a comment's replies right after taking the comment.
 struct ReplyWalk {
-    struct Frame {
+    struct Frame: ArrayFrame {
         var array: Int
         var position: Int
         var element: Int
@@ -28,14 +28,28 @@ struct ReplyWalk {
     }
 
     /// The next element and the frame it belongs to (its `position` is the element's index).
-    mutating func next() -> (element: Int, frame: Frame)? {
-        while let top = stack.last {
+    mutating func next() -> (element: Int, frame: Frame)? { stack.nextElement(in: document) }
+}
+
+/// A frame of a walk over nested arrays: the array, and the place and tape index of its next
+/// element.
+protocol ArrayFrame {
+    var array: Int { get }
+    var position: Int { get set }
+    var element: Int { get set }
+}
+
+extension Array where Element: ArrayFrame {
+    /// The next element of the innermost array not yet done, with its frame as it stood (its
+    /// `position` the element's index); the frames done are dropped.
+    mutating func nextElement(in document: JSONDocument) -> (element: Int, frame: Element)? {
+        while let top = last {
             guard top.position < document.count(top.array) else {
-                stack.removeLast()
+                removeLast()
                 continue
             }
-            stack[stack.count - 1].position += 1
-            stack[stack.count - 1].element = document.next(top.element)
+            self[count - 1].position += 1
+            self[count - 1].element = document.next(top.element)
             return (top.element, top)
         }
         return nil

@@ -60,13 +60,11 @@ private struct Decoder {
     }
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
-        errors.append(reader.error(at: node, path: path, message))
+        errors.appendUnlessFull(reader.error(at: node, path: path, message))
     }
 
-    mutating func fail(_ mismatch: JSONMismatch) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
-        errors.append(reader.error(mismatch))
+    mutating func fail(_ mismatch: JSONError) {
+        errors.appendUnlessFull(reader.error(mismatch))
     }
 
     mutating func run() -> ThreadRecord {
@@ -100,10 +98,10 @@ private struct Decoder {
         let r = reader
         let prefix = prefix
         var info = record.info
-        var failures: [JSONMismatch] = []
+        var failures: [JSONError] = []
         document.forEachMember(object) { key, value in
             guard !r.isNull(value) else { return }
-            do throws(JSONMismatch) {
+            do throws(JSONError) {
                 let path = "$\(prefix).\(key)"
                 switch key {
                 case "id": info.id = try r.id(value, path)
@@ -117,7 +115,7 @@ private struct Decoder {
                 case "tags":
                     let tags = try r.array(value, path, expected: "an array of strings")
                     for (position, tag) in tags.enumerated() {
-                        do throws(JSONMismatch) {
+                        do throws(JSONError) {
                             if let text = try r.optionalString(tag, "\(path)[\(position)]"), !text.isEmpty { info.tags.append(text) }
                         } catch { failures.append(error) }
                     }
@@ -133,7 +131,7 @@ private struct Decoder {
         var walk = ReplyWalk(document: document)
         walk.push(list, container: -1, key: key, parent: nil)
         record.comments.reserveCapacity(document.count(list))
-        while errors.count < ThreadDecoder.errorLimit, let (element, frame) = walk.next() {
+        while !errors.isFull, let (element, frame) = walk.next() {
             let index = record.comments.count
             let origin = RecordOrigin(
                 offset: Int32(document.offset(element)), container: frame.container,
@@ -178,7 +176,7 @@ private struct Decoder {
         var explicitParent: CommentID?? = nil
         var replies: (Int, String)?
         var edited: Bool?
-        var failures: [JSONMismatch] = []
+        var failures: [JSONError] = []
         let r = reader
         let document = document
         // A failure's path is the member's key here; the comment's own path goes before it
@@ -190,7 +188,7 @@ private struct Decoder {
             let member = Self.members[place]
             let kind = r.kind(value)
             func key() -> String { document.string(keyNode) }
-            do throws(JSONMismatch) {
+            do throws(JSONError) {
                 switch member {
                 case .id:
                     comment.id = try r.id(value, key())
@@ -230,19 +228,10 @@ private struct Decoder {
             let base = record.path(for: origin) + "."
             for i in failures.indices { failures[i].path = base + failures[i].path }
         }
-        if !hasID && !failures.contains(where: { $0.path.hasSuffix(".id") && $0.node != object }) {
-            let path = record.path(for: origin) + ".id"
-            if lenient && failures.isEmpty {
-                var warning = reader.error(at: object, path: path, "has no id; skipped", severity: .warning)
-                warning.hint = .skipped
-                warning.kind = "skipped"
-                skipped.append(warning)
-                return .skipped
-            }
-            failures.append(
-                JSONMismatch(
-                    node: object, path: path, expected: "an \"id\" (a string or an integer)",
-                    found: "none", hint: .lenient))
+        if !hasID && !failures.contains(where: { $0.path.hasSuffix(".id") && $0.node != object }),
+            !missingID(object, origin, &failures)
+        {
+            return .skipped
         }
         for failure in failures { fail(failure) }
         guard failures.isEmpty else { return .skipped }
@@ -256,6 +245,21 @@ private struct Decoder {
         }
         record.comments.append(comment)
         return .read(replies: replies)
+    }
+
+    /// A comment without an id: with `lenient` and nothing else wrong with it, skipped with a
+    /// warning (false); otherwise an error added to `failures` (true).
+    mutating func missingID(_ object: Int, _ origin: RecordOrigin, _ failures: inout [JSONError]) -> Bool {
+        let path = record.path(for: origin) + ".id"
+        if lenient && failures.isEmpty {
+            var warning = reader.error(at: object, path: path, "has no id; skipped", severity: .warning)
+            warning.hint = .skipped
+            warning.kind = "skipped"
+            skipped.append(warning)
+            return false
+        }
+        failures.append(JSONError(node: object, path: path, expected: "an \"id\" (a string or an integer)", found: "none", hint: .lenient))
+        return true
     }
 
     /// `""`, `0`, `"0"` and the thread's own id all mean "no parent".

@@ -48,6 +48,17 @@ package struct Poll: Sendable, Equatable {
     }
 }
 
+/// What a post shows around its text that the source keeps apart from it, as plain values;
+/// the renderer gives each its markup.
+package enum BodyPart: Sendable, Equatable {
+    /// A content warning, shown before the text (a Mastodon status's `spoiler_text`).
+    case warning(String)
+    /// An image, shown after the text, with its description.
+    case image(url: String, description: String)
+    /// Other media, shown after the text as a link named by its description, else its address.
+    case media(url: String, description: String?)
+}
+
 /// One comment as read from the input: plain values, ids as strings, nothing resolved yet.
 package struct CommentRecord: Sendable {
     package var id: CommentID
@@ -57,6 +68,8 @@ package struct CommentRecord: Sendable {
     /// The body, in `bodyFormat`.
     package var body: String
     package var bodyFormat: BodyFormat = .markdown
+    /// What is shown around `body`: a content warning before it, media after it (Mastodon's).
+    package var parts: [BodyPart] = []
     /// Replies the export knows of but does not contain (Reddit's "more" stubs).
     package var unarchivedReplies: Int = 0
     /// The replies go on at the source, on a page of their own (Reddit's "continue this thread"):
@@ -79,6 +92,9 @@ package struct CommentRecord: Sendable {
     package var authorDeleted = false
     /// Where the comment stands in the input, for messages.
     package var origin: RecordOrigin
+
+    /// Whether the comment shows anything of its own: a body or parts around one.
+    package var hasBody: Bool { !body.isEmpty || !parts.isEmpty }
 
     /// What `top` orders by: the score, else the reactions added up, else 0.
     package var rank: Int64 {
@@ -140,6 +156,11 @@ package struct ThreadInfo: Sendable {
     /// the first post of a Discourse topic).
     package var body: String?
     package var bodyFormat: BodyFormat = .markdown
+    /// A link post's URL, shown as the opening post's first paragraph, above `body` (the renderer
+    /// leaves out one the link policy refuses).
+    package var link: String?
+    /// What is shown around `body`, as for a comment (`CommentRecord.parts`).
+    package var parts: [BodyPart] = []
     /// The Markdown flavour the source writes in, when its importer knows it (`reddit` for
     /// Reddit); nil reads as GFM.
     package var markdownFlavor: MarkdownFlavor?

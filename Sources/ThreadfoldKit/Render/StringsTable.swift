@@ -93,12 +93,12 @@ package final class StringsTable: Sendable {
     /// Reads a locale file. Errors name the file and the JSON path.
     package init(json bytes: [UInt8], file: String) throws(InputErrors) {
         let r = try JSONReader(bytes: bytes, file: file)
-        do throws(JSONMismatch) {
+        do throws(JSONError) {
             let root = try r.object(r.root, "$")
-            func text(_ key: String, default value: String? = nil) throws(JSONMismatch) -> String {
+            func text(_ key: String, default value: String? = nil) throws(JSONError) -> String {
                 guard let node = r.member(root, key) else {
                     if let value { return value }
-                    throw JSONMismatch(node: root, path: "$.\(key)", expected: "a string", found: "none")
+                    throw JSONError(node: root, path: "$.\(key)", expected: "a string", found: "none")
                 }
                 return try r.string(node, "$.\(key)")
             }
@@ -118,21 +118,21 @@ package final class StringsTable: Sendable {
             let monthsNode = r.member(root, "months") ?? root
             let months = try r.strings(monthsNode, "$.months", expected: "an array of 12 month names")
             guard months.count == 12 else {
-                throw JSONMismatch(node: monthsNode, path: "$.months", expected: "an array of 12 month names", found: "an array of \(months.count)")
+                throw JSONError(node: monthsNode, path: "$.months", expected: "an array of 12 month names", found: "an array of \(months.count)")
             }
             self.months = months
             var messages: [String: [String: Pattern]] = [:]
-            try r.members(r.member(root, "messages") ?? root, "$.messages", expected: "an object of messages") { key, value throws(JSONMismatch) in
+            try r.members(r.member(root, "messages") ?? root, "$.messages", expected: "an object of messages") { key, value throws(JSONError) in
                 if let text = r.text(value) {
                     messages[key] = ["other": Pattern(text)]
                     return
                 }
                 var forms: [String: Pattern] = [:]
-                try r.members(value, "$.messages.\(key)", expected: "a string or an object of plural forms") { category, form throws(JSONMismatch) in
+                try r.members(value, "$.messages.\(key)", expected: "a string or an object of plural forms") { category, form throws(JSONError) in
                     forms[category] = Pattern(try r.string(form, "$.messages.\(key).\(category)"))
                 }
                 if forms["other"] == nil && forms["many"] == nil {
-                    throw JSONMismatch(node: value, path: "$.messages.\(key)", expected: "at least an \"other\" form", found: "none")
+                    throw JSONError(node: value, path: "$.messages.\(key)", expected: "at least an \"other\" form", found: "none")
                 }
                 messages[key] = forms
             }

@@ -107,7 +107,7 @@ package struct ThreadRenderer: Sendable {
     /// placeholders have none.
     func renderBodies(_ comments: some Sequence<Int>, of thread: ThreadTree, _ context: BodyContext, into cache: inout [HTML?]) {
         for i in comments where cache[i] == nil && !thread.flags[i].contains(.placeholder) {
-            cache[i] = body(thread.records[i].body, thread.records[i].bodyFormat, context)
+            cache[i] = body(PostMarkup.body(of: thread.records[i]), thread.records[i].bodyFormat, context)
         }
     }
 
@@ -136,7 +136,7 @@ package struct ThreadRenderer: Sendable {
 
     /// The opening post's body, shown on the first page of a thread only.
     func threadBody(_ info: ThreadInfo, _ context: BodyContext) -> HTML? {
-        info.body.map { body($0, info.bodyFormat, context, below: Self.postHeadingLevel) }
+        PostMarkup.openingPost(info).map { body($0, info.bodyFormat, context, below: Self.postHeadingLevel) }
     }
 
     /// A standalone page of a thread (`render`, `preview`): the whole thread on one page, with
@@ -159,7 +159,7 @@ package struct ThreadRenderer: Sendable {
     /// replies, not public, or none at all), no opening post and no notice. Such a thread is not
     /// published: an empty page would pass for a thread nobody answered.
     package static func isEmpty(_ tree: ThreadTree) -> Bool {
-        tree.totals.comments == 0 && (tree.info.body ?? "").isEmpty && tree.notices.isEmpty
+        tree.totals.comments == 0 && (PostMarkup.openingPost(tree.info) ?? "").isEmpty && tree.notices.isEmpty
     }
 
     /// The message for a thread `isEmpty` finds, about `file` (kind `emptyThread`).
@@ -242,9 +242,9 @@ package struct ThreadRenderer: Sendable {
             bytes += field
         }
         let info = record.info
-        for text in [info.title, info.author, info.createdAt.map { String($0.milliseconds) }, info.url, info.body] { add(text) }
+        for text in [info.title, info.author, info.createdAt.map { String($0.milliseconds) }, info.url, PostMarkup.openingPost(info)] { add(text) }
         if let first = record.comments.first {
-            for text in [first.id.string, first.author, first.createdAt.map { String($0.milliseconds) }, first.body] { add(text) }
+            for text in [first.id.string, first.author, first.createdAt.map { String($0.milliseconds) }, PostMarkup.body(of: first)] { add(text) }
         }
         return CommentID(ContentHash.hex(ContentHash.hash(bytes)))
     }

@@ -108,8 +108,8 @@ struct CompressionTests {
         let text = Array("\r\n \t\r\n   {\"a\": tru}".utf8)
         let decoded = try Compression.decoded(ZstdFrame.stored(text, blockBytes: 3), display: "x.zst")
         #expect(decoded == Array("\n\n   {\"a\": tru}".utf8))
-        let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: decoded) }
-        let plain = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: text) }
+        let error = try #require(throws: JSONError.self) { try JSONDocument(bytes: decoded) }
+        let plain = try #require(throws: JSONError.self) { try JSONDocument(bytes: text) }
         #expect(JSONDocument.location(in: decoded, offset: error.offset) == JSONDocument.location(in: text, offset: plain.offset))
     }
 

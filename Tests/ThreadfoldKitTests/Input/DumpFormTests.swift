@@ -61,7 +61,7 @@ struct DumpFormTests {
     func keys() throws {
         func key(_ line: String, _ form: DumpForm) throws -> DumpForm.Key {
             let reader = try JSONReader(bytes: Array(line.utf8), file: "d.jsonl")
-            do throws(JSONMismatch) {
+            do throws(JSONError) {
                 return try form.key(reader, reader.root, path: "$[4]", mapping: nil)
             } catch {
                 throw reader.error(error)

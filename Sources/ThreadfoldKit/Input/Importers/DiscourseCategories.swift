@@ -10,18 +10,18 @@ package enum DiscourseCategories {
         let document = r.document
         var names: [String: String] = [:]
         var parents: [String: String] = [:]
-        do throws(JSONMismatch) {
+        do throws(JSONError) {
             let root = try r.object(r.root, "$", expected: "a Discourse /categories.json or /site.json object")
             var stack: [(node: Int, path: String)] = []
             if let list = r.member(root, "category_list") {
                 guard let categories = r.member(try r.object(list, "$.category_list"), "categories") else {
-                    throw JSONMismatch(node: list, path: "$.category_list.categories", expected: "the forum's categories", found: "none")
+                    throw JSONError(node: list, path: "$.category_list.categories", expected: "the forum's categories", found: "none")
                 }
                 stack.append((categories, "$.category_list.categories"))
             } else if let categories = r.member(root, "categories") {
                 stack.append((categories, "$.categories"))
             } else {
-                throw JSONMismatch(node: root, path: "$", expected: "category_list.categories (/categories.json) or categories (/site.json)", found: "neither")
+                throw JSONError(node: root, path: "$", expected: "category_list.categories (/categories.json) or categories (/site.json)", found: "neither")
             }
             // Nested subcategory lists are walked with a stack; each names its parent.
             var parentOf: [Int: String] = [:]
@@ -30,11 +30,11 @@ package enum DiscourseCategories {
                     let at = "\(path)[\(position)]"
                     try r.object(category, at)
                     guard let idNode = r.member(category, "id") else {
-                        throw JSONMismatch(node: category, path: at + ".id", expected: "a category id", found: "none")
+                        throw JSONError(node: category, path: at + ".id", expected: "a category id", found: "none")
                     }
                     let id = String(try r.int(idNode, at + ".id", expected: "an integer category id"))
                     guard let nameNode = r.member(category, "name") else {
-                        throw JSONMismatch(node: category, path: at + ".name", expected: "a category name", found: "none")
+                        throw JSONError(node: category, path: at + ".name", expected: "a category name", found: "none")
                     }
                     names[id] = try r.string(nameNode, at + ".name")
                     if let parent = r.member(category, "parent_category_id") {

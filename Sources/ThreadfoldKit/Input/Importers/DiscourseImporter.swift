@@ -28,33 +28,9 @@ enum DiscourseImporter: ImporterForm {
     }
 
     static func decodeTopic(_ context: inout ImportContext) -> ThreadRecord {
-        let document = context.document
-        var record = ThreadRecord(file: context.file, source: document.bytes)
-        let root = document.root
-        record.info.id = context.id(root, "id", "$")
-        // Discourse shows a title's `:name:` shortcodes as emoji, as it does a body's.
-        record.info.title = context.string(root, "title", "$").map(EmojiShortcodes.replacing)
-        record.info.emojiShortcodes = true
-        // Discourse exports name a category only by number; tags come as names.
-        if let tags = document.member(root, "tags"), document.kind(tags) == .array {
-            document.forEachElement(tags) { _, tag in
-                if document.kind(tag) == .string, !document.string(tag).isEmpty {
-                    record.info.tags.append(document.string(tag))
-                } else if document.kind(tag) == .object, let name = document.member(tag, "name"), document.kind(name) == .string {
-                    record.info.tags.append(document.string(name))
-                }
-            }
-        }
-        record.info.createdAt = context.time(root, "created_at", "$")
-        // Exports name a category only by its number, which still keeps categories apart.
-        if let category = context.integer(root, "category_id", "$") {
-            record.info.category = context.options.categoryNames[String(category)] ?? "Category \(category)"
-        }
-        // The topic's own address on its forum, made absolute against the forum's when that is known.
-        if let id = record.info.id {
-            let slug = context.string(root, "slug", "$").map(percentEncoded) ?? ""
-            record.info.url = "/t/" + (slug.isEmpty ? "" : slug + "/") + percentEncoded(id.string)
-        }
+        var record = ThreadRecord(file: context.file, source: context.document.bytes)
+        let root = context.document.root
+        readTopic(&context, root, into: &record.info)
         guard let stream = context.member(root, "post_stream"),
             let posts = context.array(stream, "posts", "$.post_stream")
         else {
@@ -67,12 +43,7 @@ enum DiscourseImporter: ImporterForm {
         // The posts present, by their ids (`stream` lists every post's id) and of the kinds `posts_count` counts.
         var present: Set<CommentID> = []
         var counted = 0
-        document.forEachElement(posts) { position, post in
-            let path = "$.post_stream.posts[\(position)]"
-            guard document.kind(post) == .object else {
-                context.fail(post, path, "expected a post object, found \(document.kind(post).described)")
-                return
-            }
+        context.forEachObject(in: posts, "$.post_stream.posts", what: "a post") { context, position, post, path in
             if let id = context.id(post, "id", path) { present.insert(id) }
             if context.integer(post, "post_type", path) != 3 { counted += 1 }
             guard let number = context.integer(post, "post_number", path) else {
@@ -88,49 +59,19 @@ enum DiscourseImporter: ImporterForm {
                 record.info.body = body
                 record.info.bodyFormat = format
                 if record.info.createdAt == nil { record.info.createdAt = context.time(post, "created_at", path) }
-                return
-            }
-            if context.integer(post, "post_type", path) == 3 {
+            } else if context.integer(post, "post_type", path) == 3 {
                 smallActions.insert(CommentID(String(number)))
-                guard context.member(post, "deleted_at") == nil else {
-                    var warning = context.reader.error(
-                        at: post, path: path + ".deleted_at",
-                        "is a deleted small-action post; left out of the notices", severity: .note)
-                    warning.kind = "deletedNotice"
-                    context.skipped.append(warning)
-                    return
-                }
-                record.notices.append(
-                    NoticeRecord(
-                        action: context.string(post, "action_code", path).flatMap { $0.isEmpty ? nil : $0 },
-                        actor: author.flatMap { $0.isEmpty ? nil : $0 },
-                        subject: context.string(post, "action_code_who", path).flatMap { $0.isEmpty ? nil : $0 },
-                        createdAt: context.time(post, "created_at", path), body: body, bodyFormat: format))
-                return
+                if let notice = notice(&context, post, path, actor: author, body: body, format) { record.notices.append(notice) }
+            } else {
+                var comment = CommentRecord(
+                    id: CommentID(String(number)),
+                    origin: context.origin(post, container: -1, key: ".post_stream.posts", index: position))
+                comment.author = author
+                comment.body = body
+                comment.bodyFormat = format
+                readReply(&context, post, path, into: &comment)
+                record.comments.append(comment)
             }
-            var comment = CommentRecord(
-                id: CommentID(String(number)),
-                origin: context.origin(post, container: -1, key: ".post_stream.posts", index: position))
-            if let parent = context.integer(post, "reply_to_post_number", path), parent != 1 {
-                comment.parentID = CommentID(String(parent))
-            }
-            comment.author = author
-            comment.body = body
-            comment.bodyFormat = format
-            comment.createdAt = context.time(post, "created_at", path)
-            if (context.integer(post, "version", path) ?? 1) > 1 {
-                comment.edited = true
-                comment.editedAt = context.time(post, "updated_at", path)
-            }
-            if context.member(post, "deleted_at") != nil { comment.deleted = true }
-            switch context.integer(post, "post_type", path) {
-            case 2: comment.authorFlair = "moderator notice"
-            case 4: comment.authorFlair = "whisper"
-            default: comment.authorFlair = context.string(post, "user_title", path).flatMap { $0.isEmpty ? nil : $0 }
-            }
-            // Discourse counts likes, shown under a post as a heart.
-            comment.reactions = Reaction.counted([("❤️", context.integer(post, "like_count", path) ?? likes(&context, post, path))])
-            record.comments.append(comment)
         }
         if !smallActions.isEmpty {
             for i in record.comments.indices where record.comments[i].parentID.map(smallActions.contains) ?? false {
@@ -139,6 +80,75 @@ enum DiscourseImporter: ImporterForm {
         }
         countMissing(&context, &record, stream: stream, present: present, counted: counted)
         return record
+    }
+
+    /// The topic's own fields: its id, title, tags, time, category and address.
+    static func readTopic(_ context: inout ImportContext, _ root: Int, into info: inout ThreadInfo) {
+        let document = context.document
+        info.id = context.id(root, "id", "$")
+        // Discourse shows a title's `:name:` shortcodes as emoji, as it does a body's.
+        info.title = context.string(root, "title", "$").map(EmojiShortcodes.replacing)
+        info.emojiShortcodes = true
+        // Discourse exports name a category only by number; tags come as names.
+        if let tags = document.member(root, "tags"), document.kind(tags) == .array {
+            document.forEachElement(tags) { _, tag in
+                if document.kind(tag) == .string, !document.string(tag).isEmpty {
+                    info.tags.append(document.string(tag))
+                } else if document.kind(tag) == .object, let name = document.member(tag, "name"), document.kind(name) == .string {
+                    info.tags.append(document.string(name))
+                }
+            }
+        }
+        info.createdAt = context.time(root, "created_at", "$")
+        // Exports name a category only by its number, which still keeps categories apart.
+        if let category = context.integer(root, "category_id", "$") {
+            info.category = context.options.categoryNames[String(category)] ?? "Category \(category)"
+        }
+        // The topic's own address on its forum, made absolute against the forum's when that is known.
+        if let id = info.id {
+            let slug = context.string(root, "slug", "$").map(percentEncoded) ?? ""
+            info.url = "/t/" + (slug.isEmpty ? "" : slug + "/") + percentEncoded(id.string)
+        }
+    }
+
+    /// A small-action post as a notice; nil, with a note, for a deleted one.
+    static func notice(
+        _ context: inout ImportContext, _ post: Int, _ path: String, actor: String?, body: String, _ format: BodyFormat
+    ) -> NoticeRecord? {
+        guard context.member(post, "deleted_at") == nil else {
+            var warning = context.reader.error(
+                at: post, path: path + ".deleted_at",
+                "is a deleted small-action post; left out of the notices", severity: .note)
+            warning.kind = "deletedNotice"
+            context.skipped.append(warning)
+            return nil
+        }
+        return NoticeRecord(
+            action: context.string(post, "action_code", path).flatMap { $0.isEmpty ? nil : $0 },
+            actor: actor.flatMap { $0.isEmpty ? nil : $0 },
+            subject: context.string(post, "action_code_who", path).flatMap { $0.isEmpty ? nil : $0 },
+            createdAt: context.time(post, "created_at", path), body: body, bodyFormat: format)
+    }
+
+    /// A reply's own fields: its parent (none for a reply to the first post), time, edits,
+    /// deletion, flair (a moderator notice, a whisper, else the user's title) and likes.
+    static func readReply(_ context: inout ImportContext, _ post: Int, _ path: String, into comment: inout CommentRecord) {
+        if let parent = context.integer(post, "reply_to_post_number", path), parent != 1 {
+            comment.parentID = CommentID(String(parent))
+        }
+        comment.createdAt = context.time(post, "created_at", path)
+        if (context.integer(post, "version", path) ?? 1) > 1 {
+            comment.edited = true
+            comment.editedAt = context.time(post, "updated_at", path)
+        }
+        if context.member(post, "deleted_at") != nil { comment.deleted = true }
+        switch context.integer(post, "post_type", path) {
+        case 2: comment.authorFlair = "moderator notice"
+        case 4: comment.authorFlair = "whisper"
+        default: comment.authorFlair = context.string(post, "user_title", path).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        // Discourse counts likes, shown under a post as a heart.
+        comment.reactions = Reaction.counted([("❤️", context.integer(post, "like_count", path) ?? likes(&context, post, path))])
     }
 
     /// Posts the topic has that the export lacks: `post_stream.stream` lists the id of every post

@@ -118,7 +118,55 @@ enum DisqusImporter: ImporterForm {
 
     /// Threads from the parsed entries: posts grouped by thread in file order, spam left out.
     private static func assemble(_ events: Events, bytes: [UInt8], file: String) -> (threads: [ThreadRecord], skipped: [Problem]) {
-        // The parser tells where a start tag ends; an entry is located where its tag starts.
+        locate(events, in: bytes)
+        var skipped: [Problem] = []
+        var (records, threadIndex) = threads(events, bytes: bytes, file: file)
+        var spam = SpamParents(events)
+        var position = 0
+        for entry in events.entries where entry.kind == "post" {
+            defer { position += 1 }
+            let origin = RecordOrigin(offset: Int32(clamping: entry.offset), container: -1, key: "/disqus/post[\(position)]", index: -1)
+            guard let id = entry.id, !id.isEmpty else {
+                skipped.append(leftOut(entry, position, file, "has no dsq:id, so no reply can name it; left out", kind: "skipped"))
+                continue
+            }
+            if entry.fields["isSpam"] == "true" {
+                skipped.append(leftOut(entry, position, file, "is marked as spam (isSpam); left out", kind: "spam"))
+                continue
+            }
+            let thread = entry.references["thread"] ?? ""
+            if threadIndex[thread] == nil {
+                var record = ThreadRecord(id: CommentID(thread), file: file, source: bytes)
+                record.info.title = thread.isEmpty ? "Disqus posts without a thread" : "Disqus thread \(thread)"
+                threadIndex[thread] = records.count
+                records.append(record)
+            }
+            var comment = CommentRecord(id: CommentID(id), origin: origin)
+            comment.parentID = spam.parent(of: entry).map(CommentID.init)
+            comment.bodyFormat = .html
+            comment.createdAt = entry.fields["createdAt"].flatMap(Timestamp.init(iso:))
+            comment.author = author(entry)
+            if entry.fields["isDeleted"] == "true" {
+                comment.deleted = true
+            } else {
+                comment.body = entry.fields["message"] ?? ""
+            }
+            records[threadIndex[thread]!].comments.append(comment)
+        }
+        let empty = records.count { $0.comments.isEmpty }
+        if empty > 0 {
+            var note = Problem(
+                file: file, line: 1, column: 1, path: "/disqus",
+                message: "\(Printable.count(empty, "thread")) without posts left out", severity: .warning)
+            note.kind = "emptyThread"
+            skipped.append(note)
+        }
+        return (records.filter { !$0.comments.isEmpty }, skipped)
+    }
+
+    /// Locates each entry where its tag starts (the parser tells where a start tag ends): its
+    /// byte offset, line and column.
+    private static func locate(_ events: Events, in bytes: [UInt8]) {
         var lineStarts = [0]
         for (offset, byte) in bytes.enumerated() where byte == 0x0A { lineStarts.append(offset + 1) }
         let locator = TextLocator()
@@ -129,8 +177,11 @@ enum DisqusImporter: ImporterForm {
             events.entries[e].offset = offset
             (events.entries[e].line, events.entries[e].column) = locator.location(in: bytes, offset: offset)
         }
-        func offset(_ entry: Entry) -> Int32 { Int32(clamping: entry.offset) }
-        var skipped: [Problem] = []
+    }
+
+    /// The export's threads, in file order, with their places by id; a category is named by its
+    /// title when the export has one.
+    private static func threads(_ events: Events, bytes: [UInt8], file: String) -> ([ThreadRecord], [String: Int]) {
         var categories: [String: String] = [:]
         for entry in events.entries where entry.kind == "category" {
             if let id = entry.id, let title = entry.fields["title"], !title.isEmpty { categories[id] = title }
@@ -152,81 +203,50 @@ enum DisqusImporter: ImporterForm {
             threadIndex[id] = records.count
             records.append(record)
         }
-        // Spam is left out; a reply to it answers the spam's own parent.
-        var spamParent: [String: String?] = [:]
-        for entry in events.entries where entry.kind == "post" && entry.fields["isSpam"] == "true" {
-            if let id = entry.id { spamParent[id] = entry.references["parent"] }
-        }
-        // Each spam post's first ancestor that is not spam, found once: a walk stops at a spam post
-        // already answered, so all walks together are linear in the spam. A cycle of spam answers
-        // the spam post where the walk met itself, which the thread then reports as missing.
+        return (records, threadIndex)
+    }
+
+    /// A warning for a post left out, at its element.
+    private static func leftOut(_ entry: Entry, _ position: Int, _ file: String, _ message: String, kind: String) -> Problem {
+        var warning = Problem(
+            file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
+            message: message, severity: .warning)
+        warning.kind = kind
+        return warning
+    }
+
+    /// Spam is left out; a reply to it answers the spam's own parent.
+    private struct SpamParents {
+        /// Each spam post's parent, by the spam's id.
+        var up: [String: String?] = [:]
+        /// Each spam post's first ancestor that is not spam, found once.
         var answered: [String: String?] = [:]
-        func parent(_ entry: Entry) -> String? {
+
+        init(_ events: Events) {
+            for entry in events.entries where entry.kind == "post" && entry.fields["isSpam"] == "true" {
+                if let id = entry.id { up[id] = entry.references["parent"] }
+            }
+        }
+
+        /// The entry's parent, past any spam: a walk stops at a spam post already answered, so
+        /// all walks together are linear in the spam. A cycle of spam answers the spam post where
+        /// the walk met itself, which the thread then reports as missing.
+        mutating func parent(of entry: Entry) -> String? {
             var walk: [String] = []
             var onWalk: Set<String> = []
             var current = entry.references["parent"]
-            while let id = current, let up = spamParent[id] {
+            while let id = current, let next = up[id] {
                 if let known = answered[id] {
                     current = known
                     break
                 }
                 guard onWalk.insert(id).inserted else { break }
                 walk.append(id)
-                current = up
+                current = next
             }
             for id in walk { answered[id] = current }
             return current
         }
-        var position = 0
-        var missingID = 0
-        for entry in events.entries where entry.kind == "post" {
-            defer { position += 1 }
-            let origin = RecordOrigin(offset: offset(entry), container: -1, key: "/disqus/post[\(position)]", index: -1)
-            guard let id = entry.id, !id.isEmpty else {
-                missingID += 1
-                var warning = Problem(
-                    file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
-                    message: "has no dsq:id, so no reply can name it; left out", severity: .warning)
-                warning.kind = "skipped"
-                skipped.append(warning)
-                continue
-            }
-            if entry.fields["isSpam"] == "true" {
-                var warning = Problem(
-                    file: file, line: entry.line, column: entry.column, path: "/disqus/post[\(position)]",
-                    message: "is marked as spam (isSpam); left out", severity: .warning)
-                warning.kind = "spam"
-                skipped.append(warning)
-                continue
-            }
-            let thread = entry.references["thread"] ?? ""
-            if threadIndex[thread] == nil {
-                var record = ThreadRecord(id: CommentID(thread), file: file, source: bytes)
-                record.info.title = thread.isEmpty ? "Disqus posts without a thread" : "Disqus thread \(thread)"
-                threadIndex[thread] = records.count
-                records.append(record)
-            }
-            var comment = CommentRecord(id: CommentID(id), origin: origin)
-            comment.parentID = parent(entry).map(CommentID.init)
-            comment.bodyFormat = .html
-            comment.createdAt = entry.fields["createdAt"].flatMap(Timestamp.init(iso:))
-            comment.author = author(entry)
-            if entry.fields["isDeleted"] == "true" {
-                comment.deleted = true
-            } else {
-                comment.body = entry.fields["message"] ?? ""
-            }
-            records[threadIndex[thread]!].comments.append(comment)
-        }
-        let empty = records.count { $0.comments.isEmpty }
-        if empty > 0 {
-            var note = Problem(
-                file: file, line: 1, column: 1, path: "/disqus",
-                message: "\(Printable.count(empty, "thread")) without posts left out", severity: .warning)
-            note.kind = "emptyThread"
-            skipped.append(note)
-        }
-        return (records.filter { !$0.comments.isEmpty }, skipped)
     }
 
     /// An author's display name, else the account's user name.

@@ -168,8 +168,8 @@ public struct FieldMapping: Sendable, Equatable {
     package static func load(json bytes: [UInt8], file: String, requireID: Bool = true) throws(InputErrors) -> FieldMapping {
         let r = try JSONReader(bytes: bytes, file: file)
         var mapping = FieldMapping(paths: [:])
-        do throws(JSONMismatch) {
-            try r.members(r.root, "$", expected: "an object of field names to member paths, like {\"id\": \"objectID\"}") { key, value throws(JSONMismatch) in
+        do throws(JSONError) {
+            try r.members(r.root, "$", expected: "an object of field names to member paths, like {\"id\": \"objectID\"}") { key, value throws(JSONError) in
                 let path = "$." + key
                 let text: String
                 if key == "strip", r.kind(value) == .array {
@@ -196,13 +196,13 @@ public struct FieldMapping: Sendable, Equatable {
                     // "found X; expected Y", as a mismatch says it: "expected Y, found X".
                     let parts = error.message.components(separatedBy: "; expected ")
                     if parts.count == 2, parts[0].hasPrefix("found ") {
-                        throw JSONMismatch(node: value, path: path, expected: parts[1], found: String(parts[0].dropFirst("found ".count)))
+                        throw JSONError(node: value, path: path, expected: parts[1], found: String(parts[0].dropFirst("found ".count)))
                     }
-                    throw JSONMismatch(node: value, path: path, expected: "a mapping key and its value", found: error.message)
+                    throw JSONError(node: value, path: path, expected: "a mapping key and its value", found: error.message)
                 }
             }
             if requireID && mapping.paths[.id] == nil {
-                throw JSONMismatch(node: r.root, path: "$.id", expected: "an id mapping", found: "none")
+                throw JSONError(node: r.root, path: "$.id", expected: "an id mapping", found: "none")
             }
         } catch {
             throw InputErrors([r.error(error)])

@@ -72,57 +72,11 @@ enum GitHubImporter: ImporterForm {
             context.fail(root, "$", "expected an array of issue comments, or an object with the issue and its comments, found \(document.kind(root).described)")
         }
         guard let list else { return [record] }
-        document.forEachElement(list.node) { position, item in
-            guard context.errors.count < ThreadDecoder.errorLimit else { return }
-            let path = "$\(list.key ?? "")[\(position)]"
-            guard document.kind(item) == .object else {
-                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                return
-            }
+        context.forEachObject(in: list.node, "$" + (list.key ?? ""), what: "a comment") { context, position, item, path in
             guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { return }
-            var comment = CommentRecord(
-                id: id, parentID: context.id(item, "in_reply_to_id", path),
-                origin: context.origin(item, container: -1, key: list.key, index: position))
-            var flair: [String] = []
-            if let user = context.object(item, "user", path) {
-                comment.author = context.string(user, "login", path + ".user")
-                if context.string(user, "type", path + ".user") == "Bot" { flair.append("bot") }
-            }
-            if let role = context.string(item, "author_association", path), !role.isEmpty, role != "NONE" {
-                flair.append(role.lowercased().replacingOccurrences(of: "_", with: " "))
-            }
-            comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
-            if let body = context.string(item, "body", path) {
-                comment.body = body
-            } else if let html = context.string(item, "body_html", path) {
-                comment.body = html
-                comment.bodyFormat = .html
-            } else if let text = context.string(item, "body_text", path) {
-                comment.body = text
-                comment.bodyFormat = .text
-            }
-            comment.createdAt = context.time(item, "created_at", path)
-            if let updated = context.time(item, "updated_at", path), updated != comment.createdAt {
-                comment.editedAt = updated
-                comment.edited = true
-            }
-            comment.reactions = reactions(&context, item, path)
-            // Without the issue, the first comment's links name the thread: its id is the issue's
-            // address (the API's `issue_url`, else the page), the same whoever saved the file where.
-            if position == 0, record.info.id == nil, let issue = context.string(item, "issue_url", path), !issue.isEmpty {
-                record.info.id = CommentID(issue)
-            }
-            if position == 0, record.info.url == nil, let link = context.string(item, "html_url", path) {
-                let page = String(link.prefix { $0 != "#" })
-                if record.info.id == nil, !page.isEmpty { record.info.id = CommentID(page) }
-                record.info.url = page
-                record.info.category = repository(page)
-                if record.info.title == nil, let issue = context.string(item, "issue_url", path) ?? Optional(page),
-                    let repo = repository(issue), let number = issue.split(separator: "/").last, number.allSatisfy(\.isNumber)
-                {
-                    record.info.title = "\(repo)#\(number)"
-                }
-            }
+            let comment = self.comment(&context, item, path, id: id, origin: context.origin(item, container: -1, key: list.key, index: position))
+            // Without the issue, the first comment's links name the thread.
+            if position == 0 { nameThread(&context, item, path, &record.info) }
             record.comments.append(comment)
         }
         if let expected, expected.count > record.comments.count {
@@ -134,6 +88,57 @@ enum GitHubImporter: ImporterForm {
                 fetch: "page through \(issue)/comments?per_page=100&page=1, 2, … for the rest")
         }
         return [record]
+    }
+
+    /// An issue comment: its author (a bot's flagged), association, body (Markdown, else HTML,
+    /// else text), times and reactions.
+    static func comment(_ context: inout ImportContext, _ item: Int, _ path: String, id: CommentID, origin: RecordOrigin) -> CommentRecord {
+        var comment = CommentRecord(id: id, parentID: context.id(item, "in_reply_to_id", path), origin: origin)
+        var flair: [String] = []
+        if let user = context.object(item, "user", path) {
+            comment.author = context.string(user, "login", path + ".user")
+            if context.string(user, "type", path + ".user") == "Bot" { flair.append("bot") }
+        }
+        if let role = context.string(item, "author_association", path), !role.isEmpty, role != "NONE" {
+            flair.append(role.lowercased().replacingOccurrences(of: "_", with: " "))
+        }
+        comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+        if let body = context.string(item, "body", path) {
+            comment.body = body
+        } else if let html = context.string(item, "body_html", path) {
+            comment.body = html
+            comment.bodyFormat = .html
+        } else if let text = context.string(item, "body_text", path) {
+            comment.body = text
+            comment.bodyFormat = .text
+        }
+        comment.createdAt = context.time(item, "created_at", path)
+        if let updated = context.time(item, "updated_at", path), updated != comment.createdAt {
+            comment.editedAt = updated
+            comment.edited = true
+        }
+        comment.reactions = reactions(&context, item, path)
+        return comment
+    }
+
+    /// A thread read without its issue, named from its first comment: its id is the issue's
+    /// address (the API's `issue_url`, else the page), the same whoever saved the file where,
+    /// with the page as its link, the repository as its category and `owner/repo#number` as
+    /// its title.
+    static func nameThread(_ context: inout ImportContext, _ item: Int, _ path: String, _ info: inout ThreadInfo) {
+        if info.id == nil, let issue = context.string(item, "issue_url", path), !issue.isEmpty {
+            info.id = CommentID(issue)
+        }
+        guard info.url == nil, let link = context.string(item, "html_url", path) else { return }
+        let page = String(link.prefix { $0 != "#" })
+        if info.id == nil, !page.isEmpty { info.id = CommentID(page) }
+        info.url = page
+        info.category = repository(page)
+        if info.title == nil, let issue = context.string(item, "issue_url", path) ?? Optional(page),
+            let repo = repository(issue), let number = issue.split(separator: "/").last, number.allSatisfy(\.isNumber)
+        {
+            info.title = "\(repo)#\(number)"
+        }
     }
 
     static func readIssue(_ context: inout ImportContext, _ record: inout ThreadRecord, _ issue: Int, _ path: String) {

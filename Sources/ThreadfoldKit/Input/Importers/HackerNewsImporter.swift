@@ -76,20 +76,23 @@ enum HackerNewsImporter: ImporterForm {
         return decodeFirebase(&context, items: items)
     }
 
-    static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
-        let document = context.document
-        var record = ThreadRecord(file: context.file, source: document.bytes)
+    /// A story read whole (Algolia's, HNPWA's), without its comments: its id, title, author (at
+    /// `author`), time (the first of `time` present), points and opening post (`text`, else a link
+    /// post's URL). The original thread is the discussion on HN.
+    static func story(_ context: inout ImportContext, _ story: Int, author: String, time: [String], text: String) -> ThreadRecord {
+        var record = ThreadRecord(file: context.file, source: context.document.bytes)
         record.info.id = context.id(story, "id", "$")
         record.info.title = context.string(story, "title", "$")
-        record.info.author = context.string(story, "author", "$")
-        record.info.createdAt = context.time(story, "created_at_i", "$") ?? context.time(story, "created_at", "$")
+        record.info.author = context.string(story, author, "$")
+        for key in time where record.info.createdAt == nil { record.info.createdAt = context.time(story, key, "$") }
         record.info.score = context.integer(story, "points", "$")
-        // The original thread is the discussion on HN; a link post's URL is its opening post.
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        if let body = context.openingPost(story, text: "text", "$") {
-            record.info.body = body
-            record.info.bodyFormat = .html
-        }
+        context.openingPost(story, text: text, "$", into: &record.info)
+        return record
+    }
+
+    static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
+        var record = self.story(&context, story, author: "author", time: ["created_at_i", "created_at"], text: "text")
         guard let top = context.array(story, "children", "$") else { return record }
         readNested(&context, &record, top, key: "children") { context, item, path, comment in
             comment.author = context.string(item, "author", path)
@@ -104,18 +107,7 @@ enum HackerNewsImporter: ImporterForm {
     /// HNPWA's item: the story, its comments nested in `comments`. A link post's URL becomes the
     /// opening post's text when the story has none, and the thread links its discussion on HN.
     static func decodeHNPWA(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
-        let document = context.document
-        var record = ThreadRecord(file: context.file, source: document.bytes)
-        record.info.id = context.id(story, "id", "$")
-        record.info.title = context.string(story, "title", "$")
-        record.info.author = context.string(story, "user", "$")
-        record.info.createdAt = context.time(story, "time", "$")
-        record.info.score = context.integer(story, "points", "$")
-        record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
-        if let body = context.openingPost(story, text: "content", "$") {
-            record.info.body = body
-            record.info.bodyFormat = .html
-        }
+        var record = self.story(&context, story, author: "user", time: ["time"], text: "content")
         if let top = context.array(story, "comments", "$") {
             readNested(&context, &record, top, key: "comments") { context, item, path, comment in
                 comment.author = context.string(item, "user", path)
@@ -143,13 +135,10 @@ enum HackerNewsImporter: ImporterForm {
         let document = context.document
         var walk = ReplyWalk(document: document)
         walk.push(top, container: -1, key: "." + key, parent: nil)
-        while context.errors.count < ThreadDecoder.errorLimit, let (item, frame) = walk.next() {
+        while !context.errors.isFull, let (item, frame) = walk.next() {
             let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
             let path = record.path(for: origin)
-            guard document.kind(item) == .object else {
-                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                continue
-            }
+            guard context.requireObject(item, path, what: "a comment") != nil else { continue }
             guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
             var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
             comment.bodyFormat = .html
@@ -174,10 +163,7 @@ enum HackerNewsImporter: ImporterForm {
         var all: [Item] = []
         var byID: [CommentID: Int] = [:]
         for (node, path) in items {
-            guard document.kind(node) == .object else {
-                context.fail(node, path, "expected a Hacker News item object, found \(document.kind(node).described)")
-                continue
-            }
+            guard context.requireObject(node, path, what: "a Hacker News item") != nil else { continue }
             guard let id = context.requiredID(node, ["id"], path, what: "an item id") else { continue }
             let type = context.string(node, "type", path) ?? "comment"
             let item = Item(
@@ -209,10 +195,7 @@ enum HackerNewsImporter: ImporterForm {
                 threads[key]!.info.createdAt = context.time(node, "time", item.path)
                 threads[key]!.info.score = context.integer(node, "score", item.path)
                 // The thread links its discussion on HN; a link post's URL is its opening post.
-                if let body = context.openingPost(node, text: "text", item.path) {
-                    threads[key]!.info.body = body
-                    threads[key]!.info.bodyFormat = .html
-                }
+                context.openingPost(node, text: "text", item.path, into: &threads[key]!.info)
                 if let descendants = context.integer(node, "descendants", item.path), descendants > 0 {
                     descendantCounts[key] = min(descendants, Int64(InputLimits.maxCount))
                 }

@@ -194,29 +194,36 @@ enum ImportAudit {
         return seen > 0 && html * 2 > seen
     }
 
+    /// What a value is to Threadfold's format, as `arrays` walks the document.
+    private enum Role { case thread, threadList, commentList, comment, other }
+
+    /// Where `arrays` starts: the root as Threadfold's format reads it (a thread, a list of
+    /// threads or a list of comments), or as nothing it reads; nil for a scalar root.
+    private static func start(_ document: JSONDocument, asThreadfold: Bool) -> (node: Int, role: Role, path: String)? {
+        let root = document.root
+        switch document.kind(root) {
+        case _ where !asThreadfold:
+            return (root, .other, "$")
+        case .object:
+            if document.member(root, "comments") == nil, let threads = document.member(root, "threads"), document.kind(threads) == .array {
+                return (threads, .threadList, "$.threads")
+            }
+            return (root, .thread, "$")
+        case .array:
+            let threadsFirst = document.count(root) > 0 && document.kind(root + 1) == .object && document.member(root + 1, "comments") != nil
+            return (root, threadsFirst ? .threadList : .commentList, "$")
+        default:
+            return nil
+        }
+    }
+
     /// The first list of comments Threadfold's format reads in the file, and the arrays of
     /// objects it does not read, largest first. Reads only the tape, once.
     /// With `asThreadfold` false, every array of objects counts as unread (for files no form
     /// recognised); with `fields` false, shapes are counted and their field names left empty.
     static func arrays(_ document: JSONDocument, asThreadfold: Bool = true, fields: Bool = true) -> (read: ArrayShape?, unread: [ArrayShape]) {
-        enum Role { case thread, threadList, commentList, comment, other }
-        var stack: [(node: Int, role: Role, path: String)] = []
-        let root = document.root
-        switch document.kind(root) {
-        case _ where !asThreadfold:
-            stack.append((root, .other, "$"))
-        case .object:
-            if document.member(root, "comments") == nil, let threads = document.member(root, "threads"), document.kind(threads) == .array {
-                stack.append((threads, .threadList, "$.threads"))
-            } else {
-                stack.append((root, .thread, "$"))
-            }
-        case .array:
-            let threadsFirst = document.count(root) > 0 && document.kind(root + 1) == .object && document.member(root + 1, "comments") != nil
-            stack.append((root, threadsFirst ? .threadList : .commentList, "$"))
-        default:
-            return (nil, [])
-        }
+        guard let start = start(document, asThreadfold: asThreadfold) else { return (nil, []) }
+        var stack: [(node: Int, role: Role, path: String)] = [start]
         // Paths stop growing past 160 bytes ("…" stands for the rest), so a reply chain 100,000
         // deep costs linear time and memory, and its deep arrays count under one path.
         func child(_ path: String, _ segment: String) -> String {

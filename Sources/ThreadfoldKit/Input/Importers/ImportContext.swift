@@ -30,23 +30,52 @@ struct ImportContext {
     private var hint: Problem.Hint? { format == .mapped ? nil : .otherForm }
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
+        guard !errors.isFull else { return }
         var error = reader.error(at: node, path: path, message + readAs)
         error.hint = hint
         errors.append(error)
     }
 
-    mutating func fail(_ mismatch: JSONMismatch) {
-        guard errors.count < ThreadDecoder.errorLimit else { return }
+    mutating func fail(_ mismatch: JSONError) {
+        guard !errors.isFull else { return }
         errors.append(reader.error(mismatch, suffix: readAs, hint: hint))
     }
 
     /// `read`'s value, or nil after recording its mismatch. `read` is handed the reader, which it
     /// borrows: a closure that captured a copy retained and released the whole document per member.
-    private mutating func recording<T>(_ read: (borrowing JSONReader) throws(JSONMismatch) -> T) -> T? {
-        do throws(JSONMismatch) { return try read(reader) } catch {
+    private mutating func recording<T>(_ read: (borrowing JSONReader) throws(JSONError) -> T) -> T? {
+        do throws(JSONError) { return try read(reader) } catch {
             fail(error)
             return nil
+        }
+    }
+
+    // MARK: Elements
+
+    /// `node` when it is an object; otherwise an error at `path`, "expected `what` object, found …"
+    /// (`what`: "a comment", "a status"), and nil.
+    mutating func requireObject(_ node: Int, _ path: @autoclosure () -> String, what: String) -> Int? {
+        let kind = document.kind(node)
+        guard kind == .object else {
+            fail(node, path(), "expected \(what) object, found \(kind.described)")
+            return nil
+        }
+        return node
+    }
+
+    /// Calls `body` with each element of the array `list` that is an object, its position and its
+    /// JSON path (`prefix` then `[position]`), until the errors reach their limit. An element that
+    /// is not an object is an error (`requireObject`). `body` is handed the context to read with.
+    mutating func forEachObject(
+        in list: Int, _ prefix: String, what: String,
+        _ body: (inout ImportContext, _ position: Int, _ object: Int, _ path: String) -> Void
+    ) {
+        let document = self.document
+        document.forEachElement(list) { position, element in
+            guard !errors.isFull else { return }
+            let path = prefix + "[\(position)]"
+            guard let object = requireObject(element, path, what: what) else { return }
+            body(&self, position, object, path)
         }
     }
 
@@ -88,12 +117,12 @@ struct ImportContext {
 
     mutating func string(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> String? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.string(value, path() + "." + key) }
+        return recording { (reader) throws(JSONError) in try reader.string(value, path() + "." + key) }
     }
 
     mutating func id(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> CommentID? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.id(value, path() + "." + key, expected: "a string or an integer id") }
+        return recording { (reader) throws(JSONError) in try reader.id(value, path() + "." + key, expected: "a string or an integer id") }
     }
 
     /// A required id: the first of `keys` that is present. A wrongly typed one is reported (once,
@@ -108,25 +137,30 @@ struct ImportContext {
 
     mutating func integer(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int64? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.rounded(value, path() + "." + key) }
+        return recording { (reader) throws(JSONError) in try reader.rounded(value, path() + "." + key) }
     }
 
     mutating func bool(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Bool {
         guard let value = member(object, key) else { return false }
-        return recording { (reader) throws(JSONMismatch) in try reader.bool(value, path() + "." + key) } ?? false
+        return recording { (reader) throws(JSONError) in try reader.bool(value, path() + "." + key) } ?? false
     }
 
     /// A time: ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
     mutating func time(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Timestamp? {
         guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONMismatch) in try reader.time(value, path() + "." + key, expected: "a Unix time or an ISO 8601 date") }
+        return recording { (reader) throws(JSONError) in try reader.time(value, path() + "." + key, expected: "a Unix time or an ISO 8601 date") }
     }
 
     /// The object at `key`, or nil; anything else there is an error.
     mutating func object(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
+        container(object, key, path(), .object)
+    }
+
+    /// The object or array (`kind`) at `key`, or nil; anything else there is an error.
+    private mutating func container(_ object: Int, _ key: String, _ path: @autoclosure () -> String, _ kind: JSONDocument.Kind) -> Int? {
         guard let value = member(object, key) else { return nil }
-        guard document.kind(value) == .object else {
-            fail(reader.mismatch(value, path() + "." + key, expected: "an object"))
+        guard document.kind(value) == kind else {
+            fail(reader.mismatch(value, path() + "." + key, expected: kind.described))
             return nil
         }
         return value
@@ -140,32 +174,20 @@ struct ImportContext {
 
     /// The array at `key`, or nil; anything else there is an error.
     mutating func array(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
-        guard let value = member(object, key) else { return nil }
-        guard document.kind(value) == .array else {
-            fail(reader.mismatch(value, path() + "." + key, expected: "an array"))
-            return nil
+        container(object, key, path(), .array)
+    }
+
+    /// A story's opening post, into `info`: its text at `key` as HTML, else, for a link post, its
+    /// `url` as the link the post shows.
+    mutating func openingPost(_ story: Int, text key: String, _ path: @autoclosure () -> String, into info: inout ThreadInfo) {
+        if let text = string(story, key, path()), !text.isEmpty {
+            info.body = text
+        } else if let url = string(story, "url", path()) {
+            info.link = url
+        } else {
+            return
         }
-        return value
-    }
-
-    /// A story's opening post as HTML: its text at `key`, else, for a link post, its `url`
-    /// (`linkPostBody`); nil when it has neither.
-    mutating func openingPost(_ story: Int, text key: String, _ path: @autoclosure () -> String) -> String? {
-        if let text = string(story, key, path()), !text.isEmpty { return text }
-        return string(story, "url", path()).flatMap(Self.linkPostBody)
-    }
-
-    /// The opening post of a link post that has no text of its own: a paragraph with its link,
-    /// as HTML (sanitised like any HTML body), so the page shows what was posted. Nil for a URL
-    /// the link policy refuses.
-    static func linkPostBody(_ url: String) -> String? {
-        guard URLPolicy.originalLink(url) != nil else { return nil }
-        var html: [UInt8] = Array("<p><a href=\"".utf8)
-        HTML.escape(url, into: &html)
-        html.append(contentsOf: "\">".utf8)
-        HTML.escape(url, into: &html)
-        html.append(contentsOf: "</a></p>".utf8)
-        return String(decoding: html, as: UTF8.self)
+        info.bodyFormat = .html
     }
 
     /// The host of an absolute http or https URL (`lemmy.ml` of `https://lemmy.ml/u/bob`), lower-cased;
@@ -194,13 +216,8 @@ struct ImportContext {
     ) -> [Poll.Option] {
         var options: [Poll.Option] = []
         guard let list = array(poll, "options", path) else { return options }
-        document.forEachElement(list) { position, option in
-            let at = path + ".options[\(position)]"
-            guard document.kind(option) == .object else {
-                fail(option, at, "expected a poll option object, found \(document.kind(option).described)")
-                return
-            }
-            options.append(Poll.Option(shown(string(option, text, at) ?? ""), votes: integer(option, votes, at)))
+        forEachObject(in: list, path + ".options", what: "a poll option") { context, _, option, at in
+            options.append(Poll.Option(shown(context.string(option, text, at) ?? ""), votes: context.integer(option, votes, at)))
         }
         return options
     }

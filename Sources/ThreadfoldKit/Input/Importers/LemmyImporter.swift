@@ -53,13 +53,7 @@ enum LemmyImporter: ImporterForm {
         // Each comment's ancestors in the file's order, for the counts of descendants not archived.
         var ancestors: [[CommentID]] = []
         var descendants: [Int?] = []
-        document.forEachElement(list) { position, view in
-            guard context.errors.count < ThreadDecoder.errorLimit else { return }
-            let path = "$.comments[\(position)]"
-            guard document.kind(view) == .object else {
-                context.fail(view, path, "expected a comment view object, found \(document.kind(view).described)")
-                return
-            }
+        context.forEachObject(in: list, "$.comments", what: "a comment view") { context, position, view, path in
             guard let comment = context.object(view, "comment", path) else {
                 if context.member(view, "comment") == nil { context.fail(view, path + ".comment", "expected the comment (comment), found none") }
                 return
@@ -82,26 +76,7 @@ enum LemmyImporter: ImporterForm {
                 chain = parts
             }
             item.parentID = chain.last
-            item.body = context.string(comment, "content", cpath) ?? ""
-            item.createdAt = context.time(comment, "published", cpath)
-            if let updated = context.time(comment, "updated", cpath) {
-                item.editedAt = updated
-                item.edited = true
-            }
-            item.deleted = context.bool(comment, "deleted", cpath)
-            item.removed = context.bool(comment, "removed", cpath)
-            if item.deleted || item.removed { item.body = "" }
-            item.author = user(&context, view, path)
-            var flair: [String] = []
-            if context.bool(view, "creator_is_admin", path) { flair.append("admin") }
-            if context.bool(view, "creator_is_moderator", path) { flair.append("moderator") }
-            if let creator = context.object(view, "creator", path), context.bool(creator, "bot_account", path + ".creator") { flair.append("bot") }
-            item.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
-            var childCount: Int?
-            if let counts = context.object(view, "counts", path) {
-                item.score = context.integer(counts, "score", path + ".counts")
-                childCount = context.count(counts, "child_count", path + ".counts")
-            }
+            let childCount = readComment(&context, view, path, comment, cpath, into: &item)
             record.comments.append(item)
             ancestors.append(chain)
             descendants.append(childCount)
@@ -114,6 +89,34 @@ enum LemmyImporter: ImporterForm {
                 fetch: "page through /api/v3/comment/list?post_id=\(post)&type_=All&limit=50&page=1, 2, … for the rest")
         }
         return [record]
+    }
+
+    /// A comment view's fields: the comment's text, times and state, its creator and their
+    /// roles as flair, its score; returns its count of descendants.
+    static func readComment(
+        _ context: inout ImportContext, _ view: Int, _ path: String, _ comment: Int, _ cpath: String, into item: inout CommentRecord
+    ) -> Int? {
+        item.body = context.string(comment, "content", cpath) ?? ""
+        item.createdAt = context.time(comment, "published", cpath)
+        if let updated = context.time(comment, "updated", cpath) {
+            item.editedAt = updated
+            item.edited = true
+        }
+        item.deleted = context.bool(comment, "deleted", cpath)
+        item.removed = context.bool(comment, "removed", cpath)
+        if item.deleted || item.removed { item.body = "" }
+        item.author = user(&context, view, path)
+        var flair: [String] = []
+        if context.bool(view, "creator_is_admin", path) { flair.append("admin") }
+        if context.bool(view, "creator_is_moderator", path) { flair.append("moderator") }
+        if let creator = context.object(view, "creator", path), context.bool(creator, "bot_account", path + ".creator") { flair.append("bot") }
+        item.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+        var childCount: Int?
+        if let counts = context.object(view, "counts", path) {
+            item.score = context.integer(counts, "score", path + ".counts")
+            childCount = context.count(counts, "child_count", path + ".counts")
+        }
+        return childCount
     }
 
     /// The post's fields, from a post view (or a comment view, which carries its post, creator
@@ -131,12 +134,11 @@ enum LemmyImporter: ImporterForm {
         record.info.title = context.string(post, "name", p)
         record.info.createdAt = context.time(post, "published", p)
         record.info.url = context.string(post, "ap_id", p)
-        var body = context.string(post, "body", p) ?? ""
-        if let url = context.string(post, "url", p), let link = markdownLink(url) {
-            body = body.isEmpty ? link : link + "\n\n" + body
-        }
-        if context.bool(post, "deleted", p) || context.bool(post, "removed", p) { body = "" }
+        let body = context.string(post, "body", p) ?? ""
+        let link = context.string(post, "url", p)
+        guard !context.bool(post, "deleted", p) && !context.bool(post, "removed", p) else { return }
         record.info.body = body.isEmpty ? nil : body
+        record.info.link = link
     }
 
     /// The view's `creator`: its `name`, with `@host` when the account lives on another instance
@@ -161,21 +163,6 @@ enum LemmyImporter: ImporterForm {
             parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
         else { return nil }
         return parts.dropFirst().dropLast().map { CommentID(String(decoding: $0, as: UTF8.self)) }
-    }
-
-    /// A link post's URL as a line of Markdown, `[url](<url>)` with every punctuation mark of the
-    /// text escaped; nil for a URL the link policy refuses or one an angle-bracket destination
-    /// cannot hold.
-    static func markdownLink(_ url: String) -> String? {
-        guard URLPolicy.originalLink(url) != nil,
-            !url.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 || $0 == 0x7F })
-        else { return nil }
-        var text = ""
-        for scalar in url.unicodeScalars {
-            if scalar.isASCII, scalar.properties.isPatternSyntax || scalar == "_" { text += "\\" }
-            text.unicodeScalars.append(scalar)
-        }
-        return "[\(text)](<\(url)>)"
     }
 
     /// Lemmy counts every comment's descendants (`child_count`) and the post's comments. Those the

@@ -42,18 +42,9 @@ enum LobstersImporter: ImporterForm {
                 if document.kind(tag) == .string, !document.string(tag).isEmpty { record.info.tags.append(document.string(tag)) }
             }
         }
-        if let body = context.openingPost(root, text: "description", "$") {
-            record.info.body = body
-            record.info.bodyFormat = .html
-        }
+        context.openingPost(root, text: "description", "$", into: &record.info)
         guard let comments = context.array(root, "comments", "$") else { return record }
-        document.forEachElement(comments) { position, item in
-            guard context.errors.count < ThreadDecoder.errorLimit else { return }
-            let path = "$.comments[\(position)]"
-            guard document.kind(item) == .object else {
-                context.fail(item, path, "expected a comment object, found \(document.kind(item).described)")
-                return
-            }
+        context.forEachObject(in: comments, "$.comments", what: "a comment") { context, position, item, path in
             guard let id = context.requiredID(item, ["short_id", "id"], path, what: "a comment id (short_id)") else { return }
             var comment = CommentRecord(
                 id: id, parentID: context.id(item, "parent_comment", path),

@@ -8,7 +8,7 @@ enum MappedImporter {
     /// One array being walked: its elements share a container record, a path fragment, a
     /// parent and a thread, or are all left out (inside an item a condition left out, or one
     /// lenient reading skipped).
-    private struct Frame {
+    private struct Frame: ArrayFrame {
         var array: Int
         var position: Int
         var element: Int
@@ -25,155 +25,216 @@ enum MappedImporter {
         _ context: inout ImportContext, mapping: FieldMapping, lenient: Bool,
         skipped: inout [Problem]
     ) -> [ThreadRecord] {
-        let document = context.document
         guard let (list, listPath) = commentList(&context, mapping) else { return [] }
-        let reader = context.reader
-        let bodyFormat = mapping.bodyFormat ?? .markdown
+        var walk = Walk(context: context, mapping: mapping, lenient: lenient)
+        walk.readDocumentThread(&context)
+        if context.document.count(list) > 0 {
+            walk.stack.append(
+                Frame(
+                    array: list, position: 0, element: list + 1, container: -1,
+                    key: listPath == "$" ? nil : String(listPath.dropFirst()), parent: nil, thread: nil, left: false))
+        }
+        while !context.errors.isFull, let (top, item) = walk.next() {
+            walk.read(&context, item, in: top, skipped: &skipped)
+        }
+        walk.note(&context, list: list, listPath, skipped: &skipped)
+        return walk.order.map { walk.threads[$0]! }
+    }
+
+    /// One reading of a document through its mapping: the threads so far, by their key's bytes
+    /// (NFC and NFD spellings are different threads), and the arrays still to walk.
+    private struct Walk {
+        let document: JSONDocument
+        let reader: JSONReader
+        let mapping: FieldMapping
+        let lenient: Bool
+        let bodyFormat: BodyFormat
+        let file: String
+        /// The document's own thread (its id, and the fields read from its root).
+        var documentThread: CommentID?
+        var threadInfo: ThreadInfo
+        var order: [CommentID] = []
+        var threads: [CommentID: ThreadRecord] = [:]
+        /// Items the mapping's conditions left out, and replies left out with a skipped item.
+        var leftOut = 0
+        var repliesOfSkipped = 0
+        var stack: [Frame] = []
+        let repliesKey: String?
+
+        init(context: ImportContext, mapping: FieldMapping, lenient: Bool) {
+            document = context.document
+            reader = context.reader
+            self.mapping = mapping
+            self.lenient = lenient
+            bodyFormat = mapping.bodyFormat ?? .markdown
+            file = context.file
+            threadInfo = ThreadInfo(file: context.file)
+            repliesKey = mapping.replies.map { "." + FieldMapping.written($0) }
+        }
 
         func value(_ object: Int, _ field: FieldMapping.Field) -> Int? {
             guard let path = mapping.paths[field] else { return nil }
             return FieldMapping.resolve(document, object, path)
         }
+
         func fieldPath(_ base: String, _ field: FieldMapping.Field) -> String {
             base + "." + FieldMapping.written(mapping.paths[field] ?? [])
         }
-        func idValue(_ node: Int) -> CommentID? { reader.id(node).map(mapping.stripped) }
-        func passes(_ item: Int) -> Bool { mapping.admits(document, item) }
 
-        // The document's own thread: its id, and the fields read from its root.
-        let root = document.root
-        let documentThread = mapping.thread[.id].flatMap { FieldMapping.resolve(document, root, $0) }.flatMap(idValue)
-        var threadInfo = ThreadInfo(file: context.file)
-        for field in FieldMapping.ThreadField.allCases {
-            guard let path = mapping.thread[field] else { continue }
-            let where_ = FieldMapping.rooted(path)
-            guard let node = FieldMapping.resolve(document, root, path) else { continue }
-            switch field {
-            case .id: threadInfo.id = documentThread
-            case .title: threadInfo.title = text(&context, node, where_)
-            case .url: threadInfo.url = text(&context, node, where_)
-            case .author: threadInfo.author = text(&context, node, where_)
-            case .category: threadInfo.category = text(&context, node, where_)
-            case .created: threadInfo.createdAt = time(&context, node, where_)
-            case .body:
-                threadInfo.body = text(&context, node, where_)
-                threadInfo.bodyFormat = bodyFormat
+        func idValue(_ node: Int) -> CommentID? { reader.id(node).map(mapping.stripped) }
+
+        /// Whether `parent` names no comment: the thread, the document's thread, or the mapping's
+        /// top-level value.
+        func isTopLevel(_ parent: CommentID, thread: CommentID?) -> Bool {
+            let text = parent.string
+            return text.isEmpty || text == "0" || parent == thread || parent == documentThread || text == mapping.topLevelParent
+        }
+
+        /// The fields the mapping reads from the document's root, which every thread starts from.
+        mutating func readDocumentThread(_ context: inout ImportContext) {
+            let root = document.root
+            documentThread = mapping.thread[.id].flatMap { FieldMapping.resolve(document, root, $0) }.flatMap(idValue)
+            for field in FieldMapping.ThreadField.allCases {
+                guard let path = mapping.thread[field] else { continue }
+                let where_ = FieldMapping.rooted(path)
+                guard let node = FieldMapping.resolve(document, root, path) else { continue }
+                switch field {
+                case .id: threadInfo.id = documentThread
+                case .title: threadInfo.title = text(&context, node, where_)
+                case .url: threadInfo.url = text(&context, node, where_)
+                case .author: threadInfo.author = text(&context, node, where_)
+                case .category: threadInfo.category = text(&context, node, where_)
+                case .created: threadInfo.createdAt = time(&context, node, where_)
+                case .body:
+                    threadInfo.body = text(&context, node, where_)
+                    threadInfo.bodyFormat = bodyFormat
+                }
             }
         }
 
-        // Threads are keyed by their key's bytes: NFC and NFD spellings are different threads.
-        var order: [CommentID] = []
-        var threads: [CommentID: ThreadRecord] = [:]
-        var leftOut = 0
-        var repliesOfSkipped = 0
-        var stack: [Frame] = []
-        if document.count(list) > 0 {
+        /// The next item and the frame it is in (its `position` the item's index).
+        mutating func next() -> (Frame, Int)? {
+            stack.nextElement(in: document).map { ($0.frame, $0.element) }
+        }
+
+        /// Pushes `replies` (when an array that is not empty) as left out with their item.
+        mutating func leaveOut(_ replies: Int?, underSkipped: Bool) {
+            guard let replies, document.kind(replies) == .array, document.count(replies) > 0 else { return }
             stack.append(
                 Frame(
-                    array: list, position: 0, element: list + 1, container: -1,
-                    key: listPath == "$" ? nil : String(listPath.dropFirst()), parent: nil, thread: nil, left: false))
+                    array: replies, position: 0, element: replies + 1, container: -1, key: nil,
+                    parent: nil, thread: nil, left: true, underSkipped: underSkipped))
         }
-        let repliesKey = mapping.replies.map { "." + FieldMapping.written($0) }
-        while context.errors.count < ThreadDecoder.errorLimit, let top = stack.last {
-            guard top.position < document.count(top.array) else {
-                stack.removeLast()
-                continue
-            }
-            let item = top.element
-            stack[stack.count - 1].position += 1
-            stack[stack.count - 1].element = document.next(item)
-            let nested = top.container >= 0 || top.left
+
+        /// Reads one item: left out, skipped, or a comment of its thread, with its replies pushed.
+        mutating func read(_ context: inout ImportContext, _ item: Int, in top: Frame, skipped: inout [Problem]) {
             let replies = mapping.replies.flatMap { FieldMapping.resolve(document, item, $0) }
-            if top.left || !passes(item) {
+            if top.left || !mapping.admits(document, item) {
                 if top.underSkipped { repliesOfSkipped += 1 } else { leftOut += 1 }
-                if let replies, document.kind(replies) == .array, document.count(replies) > 0 {
-                    stack.append(
-                        Frame(
-                            array: replies, position: 0, element: replies + 1, container: -1, key: nil,
-                            parent: nil, thread: nil, left: true, underSkipped: top.underSkipped))
-                }
-                continue
+                leaveOut(replies, underSkipped: top.underSkipped)
+                return
             }
             let origin = RecordOrigin(
                 offset: Int32(document.offset(item)), container: top.container, key: top.key,
                 index: Int32(top.position))
-            // Paths are built for messages only; containers are records of the thread the frame is in.
-            func path() -> String {
-                if let thread = threads[top.thread ?? CommentID("")], top.container >= 0 { return thread.path(for: origin) }
-                return ThreadRecord().path(for: origin)
-            }
-            guard document.kind(item) == .object else {
-                context.fail(item, path(), "expected a comment object, found \(document.kind(item).described)")
-                continue
-            }
+            func path() -> String { self.path(of: origin, in: top) }
+            guard context.requireObject(item, path(), what: "a comment") != nil else { return }
             guard let idNode = value(item, .id) else {
-                let mapped = FieldMapping.written(mapping.paths[.id] ?? [])
-                var error = reader.error(
-                    at: item, path: fieldPath(path(), .id),
-                    lenient
-                        ? "has no id (mapped as id=\(mapped)); skipped"
-                        : "expected an id here (mapped as id=\(mapped)), found none",
-                    severity: lenient ? .warning : .error)
-                error.hint = lenient ? .skipped : .lenient
-                if lenient { error.kind = "skipped" }
-                if lenient { skipped.append(error) } else if context.errors.count < ThreadDecoder.errorLimit { context.errors.append(error) }
+                missingID(&context, item, path(), skipped: &skipped)
                 // Its nested replies go with it, counted.
-                if lenient, let replies, document.kind(replies) == .array, document.count(replies) > 0 {
-                    stack.append(
-                        Frame(
-                            array: replies, position: 0, element: replies + 1, container: -1, key: nil,
-                            parent: nil, thread: nil, left: true, underSkipped: true))
-                }
-                continue
+                if lenient { leaveOut(replies, underSkipped: true) }
+                return
             }
             guard let id = idValue(idNode) else {
                 context.fail(idNode, fieldPath(path(), .id), "expected a string or an integer id, found \(document.kind(idNode).described)")
-                continue
+                return
             }
             // A nested reply is in its parent's thread; a listed comment in its own thread field's.
+            let nested = top.container >= 0 || top.left
             let threadKey = nested ? top.thread : (value(item, .thread).flatMap(idValue) ?? documentThread)
             let key = threadKey ?? CommentID("")
-            if threads[key] == nil {
-                var record = ThreadRecord(id: threadKey, file: context.file, source: document.bytes)
-                record.info.title = threadInfo.title
-                record.info.url = threadInfo.url
-                record.info.author = threadInfo.author
-                record.info.category = threadInfo.category
-                record.info.createdAt = threadInfo.createdAt
-                record.info.body = threadInfo.body
-                record.info.bodyFormat = threadInfo.bodyFormat
-                record.info.sourceFormat = "mapped"
-                threads[key] = record
-                order.append(key)
-            }
+            if self.threads[key] == nil { startThread(key, threadKey) }
             var comment = CommentRecord(id: id, origin: origin)
             comment.bodyFormat = bodyFormat
             if nested {
                 comment.parentID = top.parent
-            } else if let parentNode = value(item, .parent) {
+            } else {
+                guard readParent(&context, item, path(), thread: threadKey, into: &comment) else { return }
+            }
+            readFields(&context, item, path(), into: &comment)
+            let (title, url, category) = threadFields(&context, item, path(), missingFrom: threads[key]!.info)
+            if let title { threads[key]!.info.title = title }
+            if let url { threads[key]!.info.url = url }
+            if let category { threads[key]!.info.category = category }
+            let index = threads[key]!.comments.count
+            threads[key]!.comments.append(comment)
+            if let replies, let repliesKey,
+                let frame = replyFrame(&context, replies, at: path() + repliesKey, container: index, parent: id, thread: threadKey)
+            {
+                stack.append(frame)
+            }
+        }
+
+        /// An item's JSON path, for messages only: containers are records of the thread the frame is in.
+        func path(of origin: RecordOrigin, in top: Frame) -> String {
+            if let thread = threads[top.thread ?? CommentID("")], top.container >= 0 { return thread.path(for: origin) }
+            return ThreadRecord().path(for: origin)
+        }
+
+        /// An item without an id: with `lenient`, skipped with a warning; otherwise an error.
+        func missingID(_ context: inout ImportContext, _ item: Int, _ path: String, skipped: inout [Problem]) {
+            let mapped = FieldMapping.written(mapping.paths[.id] ?? [])
+            var error = reader.error(
+                at: item, path: fieldPath(path, .id),
+                lenient
+                    ? "has no id (mapped as id=\(mapped)); skipped"
+                    : "expected an id here (mapped as id=\(mapped)), found none",
+                severity: lenient ? .warning : .error)
+            error.hint = lenient ? .skipped : .lenient
+            if lenient { error.kind = "skipped" }
+            if lenient { skipped.append(error) } else { context.errors.appendUnlessFull(error) }
+        }
+
+        /// A new thread, keyed `key`, with the document thread's fields.
+        mutating func startThread(_ key: CommentID, _ threadKey: CommentID?) {
+            var record = ThreadRecord(id: threadKey, file: file, source: document.bytes)
+            record.info.title = threadInfo.title
+            record.info.url = threadInfo.url
+            record.info.author = threadInfo.author
+            record.info.category = threadInfo.category
+            record.info.createdAt = threadInfo.createdAt
+            record.info.body = threadInfo.body
+            record.info.bodyFormat = threadInfo.bodyFormat
+            record.info.sourceFormat = "mapped"
+            threads[key] = record
+            order.append(key)
+        }
+
+        /// A listed comment's parent: its parent field, else (Lemmy's chain `0.12.34`) the id
+        /// before its own in its path. False, after an error, for a parent of the wrong type.
+        func readParent(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String, thread: CommentID?, into comment: inout CommentRecord) -> Bool {
+            if let parentNode = value(item, .parent) {
                 guard let parent = idValue(parentNode) else {
                     context.fail(parentNode, fieldPath(path(), .parent), "expected a string or an integer, found \(document.kind(parentNode).described)")
-                    continue
+                    return false
                 }
-                let text = parent.string
-                let topLevel = text.isEmpty || text == "0" || parent == threadKey || parent == documentThread || text == mapping.topLevelParent
-                if !topLevel { comment.parentID = parent }
+                if !isTopLevel(parent, thread: thread) { comment.parentID = parent }
             }
-            if !nested, comment.parentID == nil, let node = value(item, .path) {
-                // Lemmy's chain `0.12.34`: the id before the comment's own is its parent.
-                guard document.kind(node) == .string else {
-                    context.fail(node, fieldPath(path(), .path), "expected a chain of ids joined by dots, found \(document.kind(node).described)")
-                    continue
-                }
-                let chain = document.string(node).split(separator: ".", omittingEmptySubsequences: false)
-                if chain.count >= 2 {
-                    let parent = mapping.stripped(CommentID(String(chain[chain.count - 2])))
-                    let text = parent.string
-                    if !(text.isEmpty || text == "0" || parent == threadKey || parent == documentThread || text == mapping.topLevelParent) {
-                        comment.parentID = parent
-                    }
-                }
+            guard comment.parentID == nil, let node = value(item, .path) else { return true }
+            guard document.kind(node) == .string else {
+                context.fail(node, fieldPath(path(), .path), "expected a chain of ids joined by dots, found \(document.kind(node).described)")
+                return false
             }
+            let chain = document.string(node).split(separator: ".", omittingEmptySubsequences: false)
+            if chain.count >= 2 {
+                let parent = mapping.stripped(CommentID(String(chain[chain.count - 2])))
+                if !isTopLevel(parent, thread: thread) { comment.parentID = parent }
+            }
+            return true
+        }
+
+        /// A comment's own fields: author, body, time, edit, score, and whether it was deleted or removed.
+        func readFields(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String, into comment: inout CommentRecord) {
             if let node = value(item, .author) { comment.author = text(&context, node, fieldPath(path(), .author)) }
             if let node = value(item, .body) { comment.body = text(&context, node, fieldPath(path(), .body)) ?? "" }
             if let node = value(item, .time) { comment.createdAt = time(&context, node, fieldPath(path(), .time)) }
@@ -207,55 +268,63 @@ enum MappedImporter {
                 default: context.fail(node, fieldPath(path(), field), "expected true or false, found \(document.kind(node).described)")
                 }
             }
-            if threads[key]!.info.title == nil, let node = value(item, .title) {
-                let title = text(&context, node, fieldPath(path(), .title))
-                threads[key]!.info.title = title
-            }
-            if threads[key]!.info.url == nil, let node = value(item, .url) {
-                let url = text(&context, node, fieldPath(path(), .url))
-                threads[key]!.info.url = url
-            }
-            if threads[key]!.info.category == nil, let node = value(item, .category) {
-                let category = text(&context, node, fieldPath(path(), .category))
-                threads[key]!.info.category = category
-            }
-            let index = threads[key]!.comments.count
-            threads[key]!.comments.append(comment)
-            if let replies, let repliesKey {
-                switch document.kind(replies) {
-                case .array:
-                    if document.count(replies) > 0 {
-                        stack.append(
-                            Frame(
-                                array: replies, position: 0, element: replies + 1, container: Int32(index), key: repliesKey,
-                                parent: id, thread: threadKey, left: false))
-                    }
-                case .string where document.string(replies).isEmpty:
-                    break  // Reddit writes "" for no replies.
-                default:
-                    context.fail(replies, path() + repliesKey, "expected an array of replies (mapped as replies=\(repliesKey.dropFirst())), found \(document.kind(replies).described)")
-                }
+        }
+
+        /// The thread's title, link and category, those `info` lacks, from the item: the first of
+        /// a thread's items that has them names it.
+        func threadFields(
+            _ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String, missingFrom info: borrowing ThreadInfo
+        ) -> (title: String?, url: String?, category: String?) {
+            var found: (title: String?, url: String?, category: String?)
+            if info.title == nil, let node = value(item, .title) { found.title = text(&context, node, fieldPath(path(), .title)) }
+            if info.url == nil, let node = value(item, .url) { found.url = text(&context, node, fieldPath(path(), .url)) }
+            if info.category == nil, let node = value(item, .category) { found.category = text(&context, node, fieldPath(path(), .category)) }
+            return found
+        }
+
+        /// The frame of a comment's `replies` to walk: an array (nil when empty), or "" for none
+        /// (as Reddit writes); anything else is an error at `path`.
+        func replyFrame(
+            _ context: inout ImportContext, _ replies: Int, at path: @autoclosure () -> String, container: Int, parent: CommentID,
+            thread: CommentID?
+        ) -> Frame? {
+            switch document.kind(replies) {
+            case .array:
+                guard document.count(replies) > 0 else { return nil }
+                return Frame(
+                    array: replies, position: 0, element: replies + 1, container: Int32(container), key: repliesKey,
+                    parent: parent, thread: thread, left: false)
+            case .string where document.string(replies).isEmpty:
+                return nil  // Reddit writes "" for no replies.
+            default:
+                context.fail(
+                    replies, path(), "expected an array of replies (mapped as replies=\(repliesKey?.dropFirst() ?? "")), found \(document.kind(replies).described)")
+                return nil
             }
         }
-        if repliesOfSkipped > 0 {
-            var note = reader.error(
-                at: list, path: listPath,
-                "\(Printable.count(repliesOfSkipped, "reply", "replies")) nested in skipped comments were left out with them",
-                severity: .warning)
-            note.kind = "skipped"
-            note.hint = .skipped
-            skipped.append(note)
+
+        /// The warning and note for what was left out: replies of skipped items, and items the
+        /// mapping's conditions filtered.
+        func note(_ context: inout ImportContext, list: Int, _ listPath: String, skipped: inout [Problem]) {
+            if repliesOfSkipped > 0 {
+                var note = reader.error(
+                    at: list, path: listPath,
+                    "\(Printable.count(repliesOfSkipped, "reply", "replies")) nested in skipped comments were left out with them",
+                    severity: .warning)
+                note.kind = "skipped"
+                note.hint = .skipped
+                skipped.append(note)
+            }
+            if leftOut > 0 {
+                let conditions = mapping.conditions.map(\.described).joined(separator: ", ")
+                var note = reader.error(
+                    at: list, path: listPath,
+                    "\(Printable.count(leftOut, "item")) left out by \(conditions) (with any replies nested in them)",
+                    severity: .note)
+                note.kind = "filtered"
+                context.skipped.append(note)
+            }
         }
-        if leftOut > 0 {
-            let conditions = mapping.conditions.map(\.described).joined(separator: ", ")
-            var note = reader.error(
-                at: list, path: listPath,
-                "\(Printable.count(leftOut, "item")) left out by \(conditions) (with any replies nested in them)",
-                severity: .note)
-            note.kind = "filtered"
-            context.skipped.append(note)
-        }
-        return order.map { threads[$0]! }
     }
 
     /// The array of comments and its JSON path: `comments`'s, else the root array, else the

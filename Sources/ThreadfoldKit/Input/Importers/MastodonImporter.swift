@@ -43,107 +43,133 @@ enum MastodonImporter: ImporterForm {
 
     static func isWholeThread(_ document: JSONDocument) -> Bool { document.kind(document.root) == .object }
 
+    /// A status in conversation order: its node, the path of its array (nil: the root's own
+    /// `status`) and its place there.
+    typealias Status = (node: Int, key: String?, index: Int)
+
     static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
-        let document = context.document
-        let root = document.root
-        var record = ThreadRecord(file: context.file, source: document.bytes)
-        // Every status in conversation order, with the path of its array (nil: the root's own
-        // `status`) and its place there.
-        var statuses: [(node: Int, key: String?, index: Int)] = []
-        var opening: Int?
-        func add(_ array: Int?, _ key: String) {
-            guard let array else { return }
-            document.forEachElement(array) { position, node in statuses.append((node, key, position)) }
-        }
-        if document.kind(root) == .array {
-            add(root, "")
-            opening = statuses.first { document.kind($0.node) == .object && context.member($0.node, "in_reply_to_id") == nil }?.node
-        } else {
-            var status: Int?
-            var thread = root, threadPath = ""
-            if context.member(root, "status") != nil || context.member(root, "context") != nil {
-                status = context.object(root, "status", "$")
-                guard let inner = context.object(root, "context", "$") else {
-                    context.fail(root, "$.context", "expected the status's context (ancestors and descendants), found none")
-                    return [record]
-                }
-                thread = inner
-                threadPath = ".context"
-            }
-            let ancestors = context.array(thread, "ancestors", "$" + threadPath)
-            add(ancestors, threadPath + ".ancestors")
-            if let status { statuses.append((status, nil, -1)) }
-            add(context.array(thread, "descendants", "$" + threadPath), threadPath + ".descendants")
-            opening = ancestors.flatMap { document.count($0) > 0 ? $0 + 1 : nil } ?? status
-        }
+        var record = ThreadRecord(file: context.file, source: context.document.bytes)
+        guard let (statuses, opening) = conversation(&context) else { return [record] }
         var openingID: CommentID?
         var repliesCounts: [Int?] = []
         var openingReplies: Int?
         for (node, key, index) in statuses {
-            guard context.errors.count < ThreadDecoder.errorLimit else { break }
+            guard !context.errors.isFull else { break }
             let path = key.map { "$" + $0 + "[\(index)]" } ?? "$.status"
-            guard document.kind(node) == .object else {
-                context.fail(node, path, "expected a status object, found \(document.kind(node).described)")
-                continue
-            }
-            guard let id = context.requiredID(node, ["id"], path, what: "a status id") else { continue }
-            if let visibility = context.string(node, "visibility", path), visibility == "private" || visibility == "direct" {
-                var warning = context.reader.error(
-                    at: node, path: path + ".visibility",
-                    "is a \(visibility == "direct" ? "direct message" : "followers-only status"); left out, as only public and unlisted statuses are archived",
-                    severity: .warning)
-                warning.kind = "notPublic"
-                context.skipped.append(warning)
-                continue
-            }
+            guard context.requireObject(node, path, what: "a status") != nil else { continue }
+            guard let id = context.requiredID(node, ["id"], path, what: "a status id"), isPublic(&context, node, path) else { continue }
             let account = context.object(node, "account", path)
             let author = account.flatMap { handle(&context, $0, path + ".account") }
-            let body = content(&context, node, path)
+            let (body, parts) = content(&context, node, path)
             if node == opening {
                 openingID = id
                 record.info.id = id
                 record.info.author = author
-                record.info.createdAt = context.time(node, "created_at", path)
-                record.info.url = context.string(node, "url", path) ?? context.string(node, "uri", path)
-                record.info.title = excerpt(
-                    context.string(node, "spoiler_text", path).flatMap { $0.isEmpty ? nil : $0 }
-                        ?? context.string(node, "content", path) ?? "")
                 record.info.body = body.isEmpty ? nil : body
-                record.info.bodyFormat = .html
-                if let tags = context.array(node, "tags", path) {
-                    document.forEachElement(tags) { position, tag in
-                        if let name = context.string(tag, "name", path + ".tags[\(position)]"), !name.isEmpty { record.info.tags.append(name) }
-                    }
-                }
-                record.info.reactions = reactions(&context, node, path)
-                record.info.poll = poll(&context, node, path)
+                record.info.parts = parts
+                readOpening(&context, node, path, into: &record.info)
                 openingReplies = context.count(node, "replies_count", path)
                 continue
             }
             var comment = CommentRecord(
                 id: id,
                 origin: RecordOrigin(
-                    offset: Int32(document.offset(node)), container: -1,
+                    offset: Int32(context.document.offset(node)), container: -1,
                     key: key ?? ".status", index: key == nil ? -1 : Int32(index)))
-            comment.parentID = context.id(node, "in_reply_to_id", path)
             comment.author = author
             comment.body = body
-            comment.bodyFormat = .html
-            comment.createdAt = context.time(node, "created_at", path)
-            if let edited = context.time(node, "edited_at", path) {
-                comment.editedAt = edited
-                comment.edited = true
-            }
-            comment.reactions = reactions(&context, node, path)
-            comment.poll = poll(&context, node, path)
-            var flair: [String] = []
-            if let account, let name = context.string(account, "display_name", path + ".account"), !name.isEmpty { flair.append(name) }
-            if let account, context.bool(account, "bot", path + ".account") { flair.append("bot") }
-            comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+            comment.parts = parts
+            readReply(&context, node, path, account: account, into: &comment)
             record.comments.append(comment)
             repliesCounts.append(context.count(node, "replies_count", path))
         }
-        // Replies to the opening post are top level; replies counted but not in the file are not archived.
+        countUnarchived(&record, openingID: openingID, repliesCounts: repliesCounts, openingReplies: openingReplies)
+        return [record]
+    }
+
+    /// Every status of the file in conversation order, and the opening post's node; nil (after an
+    /// error) for a status without its context.
+    static func conversation(_ context: inout ImportContext) -> (statuses: [Status], opening: Int?)? {
+        let document = context.document
+        let root = document.root
+        var statuses: [Status] = []
+        func add(_ array: Int?, _ key: String) {
+            guard let array else { return }
+            document.forEachElement(array) { position, node in statuses.append((node, key, position)) }
+        }
+        if document.kind(root) == .array {
+            add(root, "")
+            let opening = statuses.first { document.kind($0.node) == .object && context.member($0.node, "in_reply_to_id") == nil }?.node
+            return (statuses, opening)
+        }
+        var status: Int?
+        var thread = root, threadPath = ""
+        if context.member(root, "status") != nil || context.member(root, "context") != nil {
+            status = context.object(root, "status", "$")
+            guard let inner = context.object(root, "context", "$") else {
+                context.fail(root, "$.context", "expected the status's context (ancestors and descendants), found none")
+                return nil
+            }
+            thread = inner
+            threadPath = ".context"
+        }
+        let ancestors = context.array(thread, "ancestors", "$" + threadPath)
+        add(ancestors, threadPath + ".ancestors")
+        if let status { statuses.append((status, nil, -1)) }
+        add(context.array(thread, "descendants", "$" + threadPath), threadPath + ".descendants")
+        return (statuses, ancestors.flatMap { document.count($0) > 0 ? $0 + 1 : nil } ?? status)
+    }
+
+    /// Whether the status is public or unlisted; a private or direct one is left out, with a warning.
+    static func isPublic(_ context: inout ImportContext, _ node: Int, _ path: String) -> Bool {
+        guard let visibility = context.string(node, "visibility", path), visibility == "private" || visibility == "direct" else { return true }
+        var warning = context.reader.error(
+            at: node, path: path + ".visibility",
+            "is a \(visibility == "direct" ? "direct message" : "followers-only status"); left out, as only public and unlisted statuses are archived",
+            severity: .warning)
+        warning.kind = "notPublic"
+        context.skipped.append(warning)
+        return false
+    }
+
+    /// The opening post's own fields: its time, link, title (the start of its content warning or
+    /// text), tags, reactions and poll.
+    static func readOpening(_ context: inout ImportContext, _ node: Int, _ path: String, into info: inout ThreadInfo) {
+        info.createdAt = context.time(node, "created_at", path)
+        info.url = context.string(node, "url", path) ?? context.string(node, "uri", path)
+        info.title = excerpt(
+            context.string(node, "spoiler_text", path).flatMap { $0.isEmpty ? nil : $0 }
+                ?? context.string(node, "content", path) ?? "")
+        info.bodyFormat = .html
+        if let tags = context.array(node, "tags", path) {
+            context.document.forEachElement(tags) { position, tag in
+                if let name = context.string(tag, "name", path + ".tags[\(position)]"), !name.isEmpty { info.tags.append(name) }
+            }
+        }
+        info.reactions = reactions(&context, node, path)
+        info.poll = poll(&context, node, path)
+    }
+
+    /// A reply's own fields: its parent, times, reactions, poll, and its account's name and bot
+    /// flag as flair.
+    static func readReply(_ context: inout ImportContext, _ node: Int, _ path: String, account: Int?, into comment: inout CommentRecord) {
+        comment.parentID = context.id(node, "in_reply_to_id", path)
+        comment.bodyFormat = .html
+        comment.createdAt = context.time(node, "created_at", path)
+        if let edited = context.time(node, "edited_at", path) {
+            comment.editedAt = edited
+            comment.edited = true
+        }
+        comment.reactions = reactions(&context, node, path)
+        comment.poll = poll(&context, node, path)
+        var flair: [String] = []
+        if let account, let name = context.string(account, "display_name", path + ".account"), !name.isEmpty { flair.append(name) }
+        if let account, context.bool(account, "bot", path + ".account") { flair.append("bot") }
+        comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+    }
+
+    /// Replies to the opening post are top level; replies counted but not in the file are not archived.
+    static func countUnarchived(_ record: inout ThreadRecord, openingID: CommentID?, repliesCounts: [Int?], openingReplies: Int?) {
         var index: [CommentID: Int] = [:]
         for (i, comment) in record.comments.enumerated() where index[comment.id] == nil { index[comment.id] = i }
         var present = [Int](repeating: 0, count: record.comments.count)
@@ -158,7 +184,6 @@ enum MastodonImporter: ImporterForm {
         }
         for i in record.comments.indices { record.comments[i].unarchivedReplies = max(0, (repliesCounts[i] ?? 0) - present[i]) }
         record.info.unarchivedComments = max(0, (openingReplies ?? 0) - topLevel)
-        return [record]
     }
 
     /// `acct` with the instance's host when it has none (a local account): `alice@mastodon.social`.
@@ -169,38 +194,25 @@ enum MastodonImporter: ImporterForm {
         return acct + "@" + host
     }
 
-    /// The status's HTML: its content warning first (as a strong paragraph), its content, then its
-    /// media (images with their description, other media as links). Every value is escaped here;
-    /// the whole is sanitised like any HTML body.
-    static func content(_ context: inout ImportContext, _ status: Int, _ path: String) -> String {
-        var html: [UInt8] = []
-        if let warning = context.string(status, "spoiler_text", path), !warning.isEmpty {
-            html.append(contentsOf: "<p><strong>CW: ".utf8)
-            HTML.escape(warning, into: &html)
-            html.append(contentsOf: "</strong></p>".utf8)
-        }
-        html.append(contentsOf: (context.string(status, "content", path) ?? "").utf8)
+    /// The status's text and what is shown around it: its content warning, then its media
+    /// (images with their description, other media as links).
+    static func content(_ context: inout ImportContext, _ status: Int, _ path: String) -> (body: String, parts: [BodyPart]) {
+        var parts: [BodyPart] = []
+        if let warning = context.string(status, "spoiler_text", path), !warning.isEmpty { parts.append(.warning(warning)) }
+        let body = context.string(status, "content", path) ?? ""
         if let media = context.array(status, "media_attachments", path) {
             context.document.forEachElement(media) { position, item in
                 let p = path + ".media_attachments[\(position)]"
                 guard let url = context.string(item, "url", p) ?? context.string(item, "remote_url", p) else { return }
                 let description = context.string(item, "description", p).flatMap { $0.isEmpty ? nil : $0 }
                 if context.string(item, "type", p) == "image" {
-                    html.append(contentsOf: "<p><img src=\"".utf8)
-                    HTML.escape(context.string(item, "preview_url", p) ?? url, into: &html)
-                    html.append(contentsOf: "\" alt=\"".utf8)
-                    HTML.escape(description ?? "", into: &html)
-                    html.append(contentsOf: "\"></p>".utf8)
+                    parts.append(.image(url: context.string(item, "preview_url", p) ?? url, description: description ?? ""))
                 } else {
-                    html.append(contentsOf: "<p><a href=\"".utf8)
-                    HTML.escape(url, into: &html)
-                    html.append(contentsOf: "\">".utf8)
-                    HTML.escape(description ?? url, into: &html)
-                    html.append(contentsOf: "</a></p>".utf8)
+                    parts.append(.media(url: url, description: description))
                 }
             }
         }
-        return String(decoding: html, as: UTF8.self)
+        return (body, parts)
     }
 
     /// The text of an HTML fragment (tags as spaces; `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`

@@ -25,27 +25,13 @@ enum RedditImporter {
             return record
         }
         let postListing = root + 1
-        let commentListing = document.next(postListing)
-
-        // The post.
-        if let children = listingChildren(&context, postListing, "$[0]"), document.count(children) > 0 {
-            let post = children + 1
-            if let data = context.member(post, "data") {
-                let path = "$[0].data.children[0].data"
-                // The thread's id is its base-36 id without `t3_`, as a dump's records name it, so the
-                // thread has one id (and one folder) whichever form it comes in.
-                if let name = context.string(data, "name", path) ?? context.string(data, "id", path) { record.info.id = CommentID(strip(name)) }
-                // The post is the submission a dump's RS_ file holds, read the same way. Its
-                // num_comments is not used: the comments' `more` stubs count what is missing.
-                _ = submission(&context, data, path, into: &record.info)
-            }
-        }
+        readPost(&context, postListing, into: &record.info)
 
         // The comments, depth first with an explicit stack of Listings.
-        guard let top = listingChildren(&context, commentListing, "$[1]") else { return record }
+        guard let top = listingChildren(&context, document.next(postListing), "$[1]") else { return record }
         var walk = ReplyWalk(document: document)
         walk.push(top, container: -1, key: "[1].data.children", parent: nil)
-        while context.errors.count < ThreadDecoder.errorLimit, let (child, frame) = walk.next() {
+        while !context.errors.isFull, let (child, frame) = walk.next() {
             let origin = context.origin(child, container: frame.container, key: frame.key, index: frame.position)
             let path = record.path(for: origin)
             guard let kind = context.string(child, "kind", path), let data = context.member(child, "data") else {
@@ -55,62 +41,11 @@ enum RedditImporter {
             let dataPath = path + ".data"
             switch kind {
             case "more":
-                let count = context.integer(data, "count", dataPath) ?? 0
-                guard count <= Int64(InputLimits.maxCount) else {
-                    context.fail(child, dataPath + ".count", "found \(count); expected a count of at most \(InputLimits.maxCount)")
-                    continue
-                }
-                let listed = context.array(data, "children", dataPath).map { document.count($0) } ?? 0
-                // count 0 with no ids: Reddit's "continue this thread", replies on a page of their own.
-                if count == 0, listed == 0, frame.container >= 0 {
-                    let parent = record.comments[Int(frame.container)].id.string
-                    let known =
-                        record.info.url.map { $0.hasSuffix("/") } ?? false && !parent.isEmpty
-                        && parent.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }
-                    record.comments[Int(frame.container)].continuation = known ? record.info.url! + parent + "/" : ""
-                    continue
-                }
-                let missing = max(Int(count), listed, 1)
-                // Each count is at most maxCount, but many "more" items could still add up past Int.max.
-                let total = frame.container >= 0 ? record.comments[Int(frame.container)].unarchivedReplies : record.info.unarchivedComments
-                let (sum, overflow) = total.addingReportingOverflow(missing)
-                guard !overflow, sum <= InputLimits.maxCount else {
-                    context.fail(
-                        child, dataPath + ".count",
-                        "found \(count), which brings the replies not archived here past \(InputLimits.maxCount); expected counts that add up to at most \(InputLimits.maxCount)")
-                    continue
-                }
-                if frame.container >= 0 {
-                    record.comments[Int(frame.container)].unarchivedReplies = sum
-                } else {
-                    record.info.unarchivedComments = sum
-                }
+                countMore(&context, child, data, dataPath, under: frame.container, in: &record)
             case "t1":
                 guard let id = context.requiredID(data, ["id"], dataPath, what: "a comment id") else { continue }
-                var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
-                let author = context.string(data, "author", dataPath)
-                let body = context.string(data, "body", dataPath).map(unescapeEntities) ?? ""
-                comment.body = body
-                comment.author = author == "[deleted]" ? nil : author
-                comment.deleted = author == "[deleted]" && (body == "[deleted]" || body.isEmpty)
-                comment.removed = body == "[removed]"
-                if comment.deleted || comment.removed { comment.body = "" }
-                comment.authorDeleted = author == "[deleted]" && !comment.deleted
-                comment.createdAt = context.time(data, "created_utc", dataPath)
-                if let edited = context.member(data, "edited"), document.kind(edited) == .number {
-                    comment.editedAt = context.time(data, "edited", dataPath)
-                    comment.edited = true
-                } else {
-                    comment.edited = context.member(data, "edited").map { document.kind($0) == .true } ?? false
-                }
-                comment.score = context.integer(data, "score", dataPath)
-                var flair: [String] = []
-                if let text = context.string(data, "author_flair_text", dataPath), !text.isEmpty { flair.append(text) }
-                if let role = context.string(data, "distinguished", dataPath), !role.isEmpty { flair.append(role) }
-                if context.bool(data, "stickied", dataPath) { flair.append("stickied") }
-                comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
                 let index = record.comments.count
-                record.comments.append(comment)
+                record.comments.append(comment(&context, data, dataPath, id: id, parent: frame.parent, origin: origin))
                 // Replies: a Listing, or "" when there are none.
                 if let replies = context.member(data, "replies"), document.kind(replies) == .object,
                     let children = listingChildren(&context, replies, dataPath + ".replies")
@@ -122,6 +57,83 @@ enum RedditImporter {
             }
         }
         return record
+    }
+
+    /// The post: the first child of the first Listing, read as a dump's submission is.
+    static func readPost(_ context: inout ImportContext, _ listing: Int, into info: inout ThreadInfo) {
+        guard let children = listingChildren(&context, listing, "$[0]"), context.document.count(children) > 0,
+            let data = context.member(children + 1, "data")
+        else { return }
+        let path = "$[0].data.children[0].data"
+        // The thread's id is its base-36 id without `t3_`, as a dump's records name it, so the
+        // thread has one id (and one folder) whichever form it comes in.
+        if let name = context.string(data, "name", path) ?? context.string(data, "id", path) { info.id = CommentID(strip(name)) }
+        // The post is the submission a dump's RS_ file holds, read the same way. Its
+        // num_comments is not used: the comments' `more` stubs count what is missing.
+        _ = submission(&context, data, path, into: &info)
+    }
+
+    /// A `more` stub under the comment at `container` (or -1, the post): its replies are counted
+    /// as not archived there, or, with no count and no ids, the comment's replies go on at a
+    /// page of their own ("continue this thread").
+    static func countMore(
+        _ context: inout ImportContext, _ child: Int, _ data: Int, _ dataPath: String, under container: Int32,
+        in record: inout ThreadRecord
+    ) {
+        let count = context.integer(data, "count", dataPath) ?? 0
+        guard count <= Int64(InputLimits.maxCount) else {
+            context.fail(child, dataPath + ".count", "found \(count); expected a count of at most \(InputLimits.maxCount)")
+            return
+        }
+        let listed = context.array(data, "children", dataPath).map { context.document.count($0) } ?? 0
+        // count 0 with no ids: Reddit's "continue this thread", replies on a page of their own.
+        if count == 0, listed == 0, container >= 0 {
+            let parent = record.comments[Int(container)].id.string
+            let known =
+                record.info.url.map { $0.hasSuffix("/") } ?? false && !parent.isEmpty
+                && parent.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }
+            record.comments[Int(container)].continuation = known ? record.info.url! + parent + "/" : ""
+            return
+        }
+        let missing = max(Int(count), listed, 1)
+        // Each count is at most maxCount, but many "more" items could still add up past Int.max.
+        let total = container >= 0 ? record.comments[Int(container)].unarchivedReplies : record.info.unarchivedComments
+        let (sum, overflow) = total.addingReportingOverflow(missing)
+        guard !overflow, sum <= InputLimits.maxCount else {
+            context.fail(
+                child, dataPath + ".count",
+                "found \(count), which brings the replies not archived here past \(InputLimits.maxCount); expected counts that add up to at most \(InputLimits.maxCount)")
+            return
+        }
+        if container >= 0 {
+            record.comments[Int(container)].unarchivedReplies = sum
+        } else {
+            record.info.unarchivedComments = sum
+        }
+    }
+
+    /// A `t1` thing's data as a comment.
+    static func comment(
+        _ context: inout ImportContext, _ data: Int, _ dataPath: String, id: CommentID, parent: CommentID?, origin: RecordOrigin
+    ) -> CommentRecord {
+        var comment = CommentRecord(id: id, parentID: parent, origin: origin)
+        let author = context.string(data, "author", dataPath)
+        let body = context.string(data, "body", dataPath).map(unescapeEntities) ?? ""
+        authorAndBody(author, body, into: &comment)
+        comment.createdAt = context.time(data, "created_utc", dataPath)
+        if let edited = context.member(data, "edited"), context.document.kind(edited) == .number {
+            comment.editedAt = context.time(data, "edited", dataPath)
+            comment.edited = true
+        } else {
+            comment.edited = context.member(data, "edited").map { context.document.kind($0) == .true } ?? false
+        }
+        comment.score = context.integer(data, "score", dataPath)
+        var flair: [String] = []
+        if let text = context.string(data, "author_flair_text", dataPath), !text.isEmpty { flair.append(text) }
+        if let role = context.string(data, "distinguished", dataPath), !role.isEmpty { flair.append(role) }
+        if context.bool(data, "stickied", dataPath) { flair.append("stickied") }
+        comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
+        return comment
     }
 
     /// Every member `decodeDump` (with `submission`, `isDump` and `DumpForm`'s tests) reads of a
@@ -143,44 +155,17 @@ enum RedditImporter {
     /// titled by `link_title` when the dump has it.
     static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
         let document = context.document
-        // Threads in order of first appearance, found by their link id's bytes (like every id):
-        // one lookup per record, which then works on its thread's place.
-        var threads: [ThreadRecord] = []
-        var counted: [Int64?] = []
-        var places: [CommentID: Int] = [:]
-        // A thread's records come together in a dump thread's partition: the last one found
-        // answers most lookups with one comparison of bytes, not a hash.
-        var last: (link: CommentID, place: Int)?
-        func thread(_ link: CommentID) -> Int {
-            if let last, last.link == link { return last.place }
-            let place = found(link)
-            last = (link, place)
-            return place
-        }
-        func found(_ link: CommentID) -> Int {
-            if let place = places[link] { return place }
-            var record = ThreadRecord(id: link, file: context.file, source: document.bytes)
-            record.info.sourceFormat = "reddit"
-            record.info.markdownFlavor = .reddit
-            record.info.title = "Reddit thread \(link.string)"
-            places[link] = threads.count
-            threads.append(record)
-            counted.append(nil)
-            return threads.count - 1
-        }
+        var threads = DumpThreads(file: context.file, source: document.bytes)
         document.forEachElement(document.root) { position, item in
             // The record's path is built only for a message.
             func path() -> String { "$[\(position)]" }
-            guard document.kind(item) == .object else {
-                context.fail(item, path(), "expected a comment object, found \(document.kind(item).described)")
-                return
-            }
+            guard context.requireObject(item, path(), what: "a comment") != nil else { return }
             context.index(item, names: dumpMembers)
             // Answered from the index, which counts a null member as present, as the rule does.
             if !context.has(item, "link_id"), DumpForm.isRedditSubmission(has: { context.has(item, $0) }) {
                 guard let rawID = context.requiredID(item, ["id", "name"], path(), what: "a submission id") else { return }
-                let t = thread(CommentID(strip(rawID.string)))
-                if let total = submission(&context, item, path(), into: &threads[t].info) { counted[t] = total }
+                let t = threads.place(of: CommentID(strip(rawID.string)))
+                if let total = submission(&context, item, path(), into: &threads.records[t].info) { threads.counted[t] = total }
                 return
             }
             guard let linkText = context.string(item, "link_id", path()) else {
@@ -188,43 +173,93 @@ enum RedditImporter {
                 return
             }
             guard let rawID = context.requiredID(item, ["id", "name"], path(), what: "a comment id") else { return }
-            let t = thread(CommentID(strip(linkText)))
-            if counted[t] == nil, let title = context.string(item, "link_title", path()), !title.isEmpty { threads[t].info.title = unescapeEntities(title) }
-            if threads[t].info.category == nil, let subreddit = context.string(item, "subreddit", path()), !subreddit.isEmpty {
-                threads[t].info.category = "r/" + subreddit
+            let t = threads.place(of: CommentID(strip(linkText)))
+            if threads.counted[t] == nil, let title = context.string(item, "link_title", path()), !title.isEmpty {
+                threads.records[t].info.title = unescapeEntities(title)
             }
-            var comment = CommentRecord(
-                id: CommentID(strip(rawID.string)),
-                origin: RecordOrigin(offset: Int32(document.offset(item)), index: Int32(position)))
-            if let parent = context.string(item, "parent_id", path()), parent.hasPrefix("t1_") {
-                comment.parentID = CommentID(strip(parent))
+            if threads.records[t].info.category == nil, let subreddit = context.string(item, "subreddit", path()), !subreddit.isEmpty {
+                threads.records[t].info.category = "r/" + subreddit
             }
-            let author = context.string(item, "author", path())
-            let body = context.string(item, "body", path()).map(unescapeEntities) ?? ""
-            comment.author = author == "[deleted]" ? nil : author
-            comment.body = body
-            comment.deleted = author == "[deleted]" && (body == "[deleted]" || body.isEmpty)
-            comment.removed = body == "[removed]"
-            if comment.deleted || comment.removed { comment.body = "" }
-            comment.authorDeleted = author == "[deleted]" && !comment.deleted
-            comment.createdAt = context.time(item, "created_utc", path())
-            let edited = context.member(item, "edited")
-            if let edited, document.kind(edited) != .true, document.kind(edited) != .false {
-                comment.editedAt = context.time(item, "edited", path())
-                comment.edited = comment.editedAt != nil
-            } else {
-                comment.edited = edited.map { document.kind($0) == .true } ?? false
-            }
-            comment.score = context.integer(item, "score", path())
-            if let flair = context.string(item, "author_flair_text", path()), !flair.isEmpty { comment.authorFlair = flair }
-            threads[t].comments.append(comment)
+            threads.records[t].comments.append(dumpComment(&context, item, id: CommentID(strip(rawID.string)), position: position, path()))
         }
-        // The submission's count of comments, less those archived here.
-        for t in threads.indices {
-            guard let total = counted[t], total > Int64(threads[t].comments.count) else { continue }
-            threads[t].info.unarchivedComments = Int(clamping: min(total - Int64(threads[t].comments.count), Int64(InputLimits.maxCount)))
+        return threads.finished()
+    }
+
+    /// A dump's threads in order of first appearance, found by their link id's bytes (like every
+    /// id): one lookup per record, which then works on its thread's place.
+    struct DumpThreads {
+        let file: String
+        let source: [UInt8]
+        var records: [ThreadRecord] = []
+        /// Each thread's submission's `num_comments`, once its submission is read.
+        var counted: [Int64?] = []
+        var places: [CommentID: Int] = [:]
+        /// A thread's records come together in a dump thread's partition: the last one found
+        /// answers most lookups with one comparison of bytes, not a hash.
+        var last: (link: CommentID, place: Int)?
+
+        mutating func place(of link: CommentID) -> Int {
+            if let last, last.link == link { return last.place }
+            let place = places[link] ?? added(link)
+            last = (link, place)
+            return place
         }
-        return threads
+
+        private mutating func added(_ link: CommentID) -> Int {
+            var record = ThreadRecord(id: link, file: file, source: source)
+            record.info.sourceFormat = "reddit"
+            record.info.markdownFlavor = .reddit
+            record.info.title = "Reddit thread \(link.string)"
+            places[link] = records.count
+            records.append(record)
+            counted.append(nil)
+            return records.count - 1
+        }
+
+        /// The threads, each with its submission's count of comments, less those archived here,
+        /// as not archived.
+        mutating func finished() -> [ThreadRecord] {
+            for t in records.indices {
+                guard let total = counted[t], total > Int64(records[t].comments.count) else { continue }
+                records[t].info.unarchivedComments = Int(clamping: min(total - Int64(records[t].comments.count), Int64(InputLimits.maxCount)))
+            }
+            return records
+        }
+    }
+
+    /// A dump's comment record.
+    static func dumpComment(
+        _ context: inout ImportContext, _ item: Int, id: CommentID, position: Int, _ path: @autoclosure () -> String
+    ) -> CommentRecord {
+        var comment = CommentRecord(id: id, origin: RecordOrigin(offset: Int32(context.document.offset(item)), index: Int32(position)))
+        if let parent = context.string(item, "parent_id", path()), parent.hasPrefix("t1_") {
+            comment.parentID = CommentID(strip(parent))
+        }
+        let author = context.string(item, "author", path())
+        let body = context.string(item, "body", path()).map(unescapeEntities) ?? ""
+        authorAndBody(author, body, into: &comment)
+        comment.createdAt = context.time(item, "created_utc", path())
+        let edited = context.member(item, "edited")
+        if let edited, context.document.kind(edited) != .true, context.document.kind(edited) != .false {
+            comment.editedAt = context.time(item, "edited", path())
+            comment.edited = comment.editedAt != nil
+        } else {
+            comment.edited = edited.map { context.document.kind($0) == .true } ?? false
+        }
+        comment.score = context.integer(item, "score", path())
+        if let flair = context.string(item, "author_flair_text", path()), !flair.isEmpty { comment.authorFlair = flair }
+        return comment
+    }
+
+    /// A comment's author and body as Reddit writes them: `[deleted]` for an account or comment
+    /// gone, `[removed]` for a body a moderator took down.
+    static func authorAndBody(_ author: String?, _ body: String, into comment: inout CommentRecord) {
+        comment.author = author == "[deleted]" ? nil : author
+        comment.body = body
+        comment.deleted = author == "[deleted]" && (body == "[deleted]" || body.isEmpty)
+        comment.removed = body == "[removed]"
+        if comment.deleted || comment.removed { comment.body = "" }
+        comment.authorDeleted = author == "[deleted]" && !comment.deleted
     }
 
     /// A dump's submission, onto its thread: title, opening post (`selftext`, or a link post's
@@ -245,9 +280,9 @@ enum RedditImporter {
             info.body = unescapeEntities(text)
             info.bodyFormat = .markdown
         } else if !context.bool(item, "is_self", path()), let url = context.string(item, "url", path()), !url.isEmpty,
-            url != info.url, let body = ImportContext.linkPostBody(unescapeEntities(url))
+            url != info.url
         {
-            info.body = body
+            info.link = unescapeEntities(url)
             info.bodyFormat = .html
         }
         var flags: [String] = []

@@ -27,20 +27,27 @@ enum ThreadfoldForm: ImporterForm {
         document.kind(document.root) == .object && document.member(document.root, "comments") != nil
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
-        let document = context.document, file = context.file, lenient = context.options.lenient
+    /// The threads of a document of many (`{"threads": [...]}`, or an array whose first element
+    /// is a thread object, with `comments`) and their JSON path after `$`; nil for any other
+    /// document.
+    static func threadList(_ document: JSONDocument) -> (node: Int, path: String)? {
         let root = document.root
-        var list: (node: Int, path: String)?
         if document.kind(root) == .object, document.member(root, "comments") == nil,
             let threads = document.member(root, "threads"), document.kind(threads) == .array
         {
-            list = (threads, ".threads")
-        } else if document.kind(root) == .array, document.count(root) > 0, document.kind(root + 1) == .object,
+            return (threads, ".threads")
+        }
+        if document.kind(root) == .array, document.count(root) > 0, document.kind(root + 1) == .object,
             document.member(root + 1, "comments") != nil
         {
-            list = (root, "")
+            return (root, "")
         }
-        guard let list else {
+        return nil
+    }
+
+    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+        let document = context.document, file = context.file, lenient = context.options.lenient
+        guard let list = threadList(document) else {
             return [try ThreadDecoder.decode(document: document, file: file, lenient: lenient, skipped: &context.skipped)]
         }
         var threads: [ThreadRecord] = []
@@ -55,7 +62,7 @@ enum ThreadfoldForm: ImporterForm {
                         file: file, lenient: lenient, skipped: &context.skipped))
             } catch {
                 errors.append(contentsOf: error.errors)
-                if errors.count >= ThreadDecoder.errorLimit { break }
+                if errors.isFull { break }
             }
         }
         if !errors.isEmpty { throw InputErrors(errors) }

@@ -61,12 +61,12 @@ extension ThreadSummary {
         return w.out + [0x0A]
     }
 
-    init(reader r: JSONReader, node: Int, path: String) throws(JSONMismatch) {
+    init(reader r: JSONReader, node: Int, path: String) throws(JSONError) {
         // One pass over the members with a switch: no dictionary per object.
-        func time(_ node: Int, _ path: @autoclosure () -> String) throws(JSONMismatch) -> TimePoint? {
+        func time(_ node: Int, _ path: @autoclosure () -> String) throws(JSONError) -> TimePoint? {
             guard !r.isNull(node) else { return nil }
             var iso: String?, ms: Int64?
-            try r.members(node, path(), expected: "an object or null") { key, value throws(JSONMismatch) in
+            try r.members(node, path(), expected: "an object or null") { key, value throws(JSONError) in
                 if key == "iso" { iso = try r.string(value, path() + ".iso") } else if key == "ms" { ms = try r.int(value, path() + ".ms") }
             }
             guard let iso, let ms else { throw r.mismatch(node, path(), expected: "{\"iso\", \"ms\"}") }
@@ -81,7 +81,7 @@ extension ThreadSummary {
         var stats: Stats?
         var posts: [Post] = []
         var postsNode: Int?
-        try r.members(node, path) { key, value throws(JSONMismatch) in
+        try r.members(node, path) { key, value throws(JSONError) in
             switch key {
             case "format": format = try r.int(value, path + ".format")
             case "id": id = try r.string(value, path + ".id")
@@ -102,7 +102,7 @@ extension ThreadSummary {
                     // Paths are made only for a message.
                     func p() -> String { "\(path).posts[\(i)]" }
                     var author: String?, page: Int?, anchor: String?, created: TimePoint?, excerpt: String?
-                    try r.members(item, p()) { key, v throws(JSONMismatch) in
+                    try r.members(item, p()) { key, v throws(JSONError) in
                         switch key {
                         case "author": author = try r.string(v, p() + ".author")
                         case "page": page = try r.count(v, p() + ".page")
@@ -122,7 +122,7 @@ extension ThreadSummary {
             case "stats":
                 // Counts are whole numbers from 0 to InputLimits.maxCount, so sums of them are checked, not trusted.
                 var s = Stats(comments: -1, participants: -1, topLevel: -1, levels: -1, depthHistogram: [], firstActivity: nil, lastActivity: nil, unarchived: 0)
-                try r.members(value, path + ".stats") { key, v throws(JSONMismatch) in
+                try r.members(value, path + ".stats") { key, v throws(JSONError) in
                     // Made only for a message: 2,000 threads' stats built 16,000 paths for nothing.
                     func p() -> String { path + ".stats." + key }
                     switch key {
@@ -145,8 +145,8 @@ extension ThreadSummary {
             default: break
             }
         }
-        func missing(_ key: String, _ expected: String) -> JSONMismatch {
-            JSONMismatch(node: node, path: path + "." + key, expected: expected, found: "none")
+        func missing(_ key: String, _ expected: String) -> JSONError {
+            JSONError(node: node, path: path + "." + key, expected: expected, found: "none")
         }
         guard let format else { throw missing("format", "an integer") }
         guard let id else { throw missing("id", "a string") }
@@ -166,7 +166,7 @@ extension ThreadSummary {
     /// Reads a sidecar back. Errors name the file, line and column, and the JSON path.
     package static func decode(_ bytes: [UInt8], file: String) throws(InputErrors) -> ThreadSummary {
         let reader = try JSONReader(bytes: bytes, file: file)
-        do throws(JSONMismatch) {
+        do throws(JSONError) {
             return try ThreadSummary(reader: reader, node: reader.root, path: "$")
         } catch {
             throw InputErrors([reader.error(error, suffix: ", as in a thread.json that 'threadfold build' writes")])

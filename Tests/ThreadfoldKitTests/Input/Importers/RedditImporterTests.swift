@@ -104,8 +104,8 @@ struct RedditImporterTests {
             with: #""selftext": "", "is_self": false, "url": "https://example.org/a?b=1&amp;c=2", "score": 41, "stickied": true, "over_18": true"#)
         let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
         #expect(record.info.score == 41 && record.info.tags == ["stickied", "NSFW"])
-        #expect(record.info.bodyFormat == .html && (record.info.body ?? "").contains("https://example.org/a?b=1&amp;c=2"))
-        #expect(!(record.info.body ?? "").contains("&amp;amp;"))
+        #expect(record.info.bodyFormat == .html && record.info.link == "https://example.org/a?b=1&c=2")
+        #expect(PostMarkup.openingPost(record.info) == #"<p><a href="https://example.org/a?b=1&amp;c=2">https://example.org/a?b=1&amp;c=2</a></p>"#)
     }
 
     /// A poll post's `poll_data` as Reddit's API writes it (option ids, prediction fields).

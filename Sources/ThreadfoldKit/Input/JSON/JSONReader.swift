@@ -2,8 +2,8 @@
 /// mappings, sidecars and the manifest.
 ///
 /// `parse` is the only place a syntax error becomes a located `Problem`. Typed reads throw a
-/// `JSONMismatch` that names the node, its JSON path, what was expected and what was found;
-/// `error(_:)` turns it into an `Problem` with the file and `line:column`. Paths are taken as
+/// `JSONError` that names the node, its JSON path, what was expected and what was found;
+/// `error(_:)` turns it into a `Problem` with the file and `line:column`. Paths are taken as
 /// autoclosures, so a read that succeeds builds no string.
 package struct JSONReader: Sendable {
     package let document: JSONDocument
@@ -44,15 +44,20 @@ package struct JSONReader: Sendable {
         return Problem(file: file, line: line, column: column, path: path, message: message, severity: severity)
     }
 
-    /// The mismatch as an error: "expected …, found …", then `suffix` (a hint for the reader).
-    package func error(_ mismatch: JSONMismatch, suffix: String = "", hint: Problem.Hint? = nil) -> Problem {
-        var error = error(at: mismatch.node, path: mismatch.path, "expected \(mismatch.expected), found \(mismatch.found)" + suffix)
-        error.hint = mismatch.hint ?? hint
+    /// The error as a `Problem`, its message followed by `suffix` (a hint for the reader): a
+    /// mismatch at its node and path ("expected …, found …"), a syntax error at its byte.
+    package func error(_ failure: JSONError, suffix: String = "", hint: Problem.Hint? = nil) -> Problem {
+        guard !failure.isSyntax else {
+            let (line, column) = document.location(ofOffset: failure.offset)
+            return Problem(file: file, line: line, column: column, message: failure.message + suffix)
+        }
+        var error = error(at: failure.node, path: failure.path, failure.message + suffix)
+        error.hint = failure.hint ?? hint
         return error
     }
 
-    package func mismatch(_ node: Int, _ path: String, expected: String) -> JSONMismatch {
-        JSONMismatch(node: node, path: path, expected: expected, found: describe(node))
+    package func mismatch(_ node: Int, _ path: String, expected: String) -> JSONError {
+        JSONError(node: node, path: path, expected: expected, found: describe(node))
     }
 
     /// What a node holds, for messages: its kind, with numbers and short strings quoted.
@@ -83,7 +88,7 @@ package struct JSONReader: Sendable {
 
     /// `node` when it is an object.
     @discardableResult
-    package func object(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an object") throws(JSONMismatch) -> Int {
+    package func object(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an object") throws(JSONError) -> Int {
         guard document.kind(node) == .object else { throw mismatch(node, path(), expected: expected) }
         return node
     }
@@ -91,19 +96,19 @@ package struct JSONReader: Sendable {
     /// Calls `body` with each member of the object at `node`, in file order, stopping at the first error.
     package func members(
         _ node: Int, _ path: @autoclosure () -> String, expected: String = "an object",
-        _ body: (_ key: String, _ value: Int) throws(JSONMismatch) -> Void
-    ) throws(JSONMismatch) {
+        _ body: (_ key: String, _ value: Int) throws(JSONError) -> Void
+    ) throws(JSONError) {
         try object(node, path(), expected: expected)
-        var failure: JSONMismatch?
+        var failure: JSONError?
         document.forEachMember(node) { key, value in
             guard failure == nil else { return }
-            do throws(JSONMismatch) { try body(key, value) } catch { failure = error }
+            do throws(JSONError) { try body(key, value) } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
     /// The elements of the array at `node`.
-    package func array(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an array") throws(JSONMismatch) -> [Int] {
+    package func array(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an array") throws(JSONError) -> [Int] {
         guard document.kind(node) == .array else { throw mismatch(node, path(), expected: expected) }
         var elements: [Int] = []
         elements.reserveCapacity(document.count(node))
@@ -113,13 +118,13 @@ package struct JSONReader: Sendable {
 
     // MARK: Scalars
 
-    package func string(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string") throws(JSONMismatch) -> String {
+    package func string(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string") throws(JSONError) -> String {
         guard document.kind(node) == .string else { throw mismatch(node, path(), expected: expected) }
         return document.string(node)
     }
 
     /// A string, or nil for null.
-    package func optionalString(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string or null") throws(JSONMismatch) -> String? {
+    package func optionalString(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string or null") throws(JSONError) -> String? {
         if document.kind(node) == .null { return nil }
         return try string(node, path(), expected: expected)
     }
@@ -129,7 +134,7 @@ package struct JSONReader: Sendable {
         document.kind(node) == .string ? document.string(node) : nil
     }
 
-    package func strings(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an array of strings") throws(JSONMismatch) -> [String] {
+    package func strings(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an array of strings") throws(JSONError) -> [String] {
         var out: [String] = []
         let elements = try array(node, path(), expected: expected)
         for (i, element) in elements.enumerated() { out.append(try string(element, "\(path())[\(i)]")) }
@@ -137,13 +142,13 @@ package struct JSONReader: Sendable {
     }
 
     /// An integer that fits 64 bits.
-    package func int(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an integer") throws(JSONMismatch) -> Int64 {
+    package func int(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an integer") throws(JSONError) -> Int64 {
         guard let value = document.int64(node) else { throw mismatch(node, path(), expected: expected) }
         return value
     }
 
     /// A number, rounded to the nearest integer (scores and counts are sometimes written as 12.0).
-    package func rounded(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a number") throws(JSONMismatch) -> Int64 {
+    package func rounded(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a number") throws(JSONError) -> Int64 {
         if let exact = document.int64(node) { return exact }
         if let double = document.double(node), double.isFinite, abs(double) < 9e18 { return Int64(double.rounded()) }
         throw mismatch(node, path(), expected: expected)
@@ -151,14 +156,14 @@ package struct JSONReader: Sendable {
 
     /// A count: a whole number from 0 to `InputLimits.maxCount`, so sums of counts can be checked
     /// rather than trusted.
-    package func count(_ node: Int, _ path: @autoclosure () -> String) throws(JSONMismatch) -> Int {
+    package func count(_ node: Int, _ path: @autoclosure () -> String) throws(JSONError) -> Int {
         let expected = "a count from 0 to \(InputLimits.maxCount)"
         let value = try int(node, path(), expected: expected)
         guard value >= 0 && value <= Int64(InputLimits.maxCount) else { throw mismatch(node, path(), expected: expected) }
         return Int(value)
     }
 
-    package func bool(_ node: Int, _ path: @autoclosure () -> String, expected: String = "true or false") throws(JSONMismatch) -> Bool {
+    package func bool(_ node: Int, _ path: @autoclosure () -> String, expected: String = "true or false") throws(JSONError) -> Bool {
         switch document.kind(node) {
         case .true: return true
         case .false: return false
@@ -176,7 +181,7 @@ package struct JSONReader: Sendable {
         }
     }
 
-    package func id(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string or an integer") throws(JSONMismatch) -> CommentID {
+    package func id(_ node: Int, _ path: @autoclosure () -> String, expected: String = "a string or an integer") throws(JSONError) -> CommentID {
         guard let id = id(node) else { throw mismatch(node, path(), expected: expected) }
         return id
     }
@@ -185,26 +190,9 @@ package struct JSONReader: Sendable {
     package func time(
         _ node: Int, _ path: @autoclosure () -> String,
         expected: String = "an ISO 8601 date or Unix seconds or milliseconds"
-    ) throws(JSONMismatch) -> Timestamp {
+    ) throws(JSONError) -> Timestamp {
         guard let time = document.timestamp(node) else { throw mismatch(node, path(), expected: expected) }
         return time
-    }
-}
-
-/// What a typed read found instead of what it expected, and where.
-package struct JSONMismatch: Error, Sendable {
-    package var node: Int
-    package var path: String
-    package var expected: String
-    package var found: String
-    package var hint: Problem.Hint?
-
-    package init(node: Int, path: String, expected: String, found: String, hint: Problem.Hint? = nil) {
-        self.node = node
-        self.path = path
-        self.expected = expected
-        self.found = found
-        self.hint = hint
     }
 }
 

@@ -357,46 +357,89 @@ package enum ArchiveInput {
         }
         // One document: of one thread, or of many (a unit each).
         let whole = threadsOfDocument(opened, path) ?? file
-        let fd = opened.fd
         guard opened.rewind() else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
-        var units: [ArchiveUnit] = []
-        var tooLong: [Problem] = []
-        var lineStart = 0
-        var lineNumber = 1
-        var offset = 0
-        var firstLine: [UInt8] = []
-        // The first line is kept to look at, up to the line limit; a longer one decides nothing yet.
-        var firstTooLong = false
-        var decided = linesAreThreads ?? false
-        func add(_ start: Int, _ end: Int, _ line: Int) {
-            units.append(ArchiveUnit(source: .line(path: path, offset: start, length: end - start, line: line), display: path))
-            if end - start > maxLineBytes {
-                tooLong.append(
-                    Problem(
-                        file: path, line: line, column: 1,
-                        message:
-                            "line \(line) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"
-                    ))
-            }
-        }
+        var scan = LineScan(path: path, decided: linesAreThreads ?? false, maxLineBytes: maxLineBytes)
         // Chunks of 4 MiB, or the whole file and one byte (to see its end) when it is smaller.
         let chunkBytes = min(4 << 20, max(opened.size, 0) + 1)
         while true {
-            guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+            guard let chunk = FileIO.read(opened.fd, count: chunkBytes) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
             if chunk.isEmpty { break }
-            var done = false
-            chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard scan.read(chunk) else { return dump(scan.firstLine) ?? whole }
+            // Too long a first line in a file too large to read whole: reading it says so.
+            if scan.firstTooLong && scan.units.isEmpty && opened.size > InputLimits.maxDocumentBytes { return whole }
+        }
+        if scan.offset > scan.lineStart {
+            if scan.isUndecided { return dump(scan.firstLine) ?? whole }
+            scan.add(scan.lineStart, scan.offset)
+        }
+        // One line holding the whole file is an ordinary file; blank-only lines are dropped.
+        scan.units.removeAll { unit in
+            guard case .line(_, let start, let length, _) = unit.source else { return false }
+            return isBlank(path, start, length)
+        }
+        if scan.units.count <= 1 && linesAreThreads == nil { return whole }
+        // A first line too long to look at, with more lines after it: JSON Lines all the same.
+        if !scan.tooLong.isEmpty { throw InputErrors(scan.tooLong) }
+        return scan.units.isEmpty ? whole : scan.units
+    }
+
+    /// The line boundaries of a file read in chunks, as a unit a line, and its first line, kept
+    /// (up to the line limit) to decide whether its lines are threads.
+    struct LineScan {
+        let path: String
+        /// Whether the lines are threads is decided (by the caller, or by the first line).
+        var decided: Bool
+        let maxLineBytes: Int
+        var units: [ArchiveUnit] = []
+        /// Lines past `maxLineBytes`, as errors.
+        var tooLong: [Problem] = []
+        var lineStart = 0
+        var lineNumber = 1
+        /// Bytes read so far.
+        var offset = 0
+        var firstLine: [UInt8] = []
+        /// The first line is longer than the limit: it decides nothing yet.
+        var firstTooLong = false
+
+        init(path: String, decided: Bool, maxLineBytes: Int) {
+            self.path = path
+            self.decided = decided
+            self.maxLineBytes = maxLineBytes
+        }
+
+        /// No line has decided yet whether the lines are threads.
+        var isUndecided: Bool { units.isEmpty && !decided && !firstTooLong }
+
+        /// A unit for the line from `start` to `end`; an error too when it is longer than the limit.
+        mutating func add(_ start: Int, _ end: Int) {
+            units.append(ArchiveUnit(source: .line(path: path, offset: start, length: end - start, line: lineNumber), display: path))
+            if end - start > maxLineBytes {
+                tooLong.append(
+                    Problem(
+                        file: path, line: lineNumber, column: 1,
+                        message:
+                            "line \(lineNumber) is \(end - start) bytes long; expected at most \(InputLimits.describe(maxLineBytes)) per line of JSON Lines of threads (a thread that large belongs in a file of its own)"
+                    ))
+            }
+        }
+
+        /// Keeps `part` of the first line while it may still decide.
+        mutating func keepFirst(_ part: Slice<UnsafeBufferPointer<UInt8>>) {
+            guard isUndecided else { return }
+            if firstLine.count + part.count > maxLineBytes {
+                firstTooLong = true
+                firstLine = []
+            } else {
+                firstLine.append(contentsOf: part)
+            }
+        }
+
+        /// Reads the lines that end in `chunk`, the next bytes of the file. False when the first
+        /// line says the lines are not threads: the scan stops there.
+        mutating func read(_ chunk: [UInt8]) -> Bool {
+            let more = chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in
                 let bytes = raw.bindMemory(to: UInt8.self)
-                func keepFirst(_ part: Slice<UnsafeBufferPointer<UInt8>>) {
-                    guard !decided && units.isEmpty && !firstTooLong else { return }
-                    if firstLine.count + part.count > maxLineBytes {
-                        firstTooLong = true
-                        firstLine = []
-                    } else {
-                        firstLine.append(contentsOf: part)
-                    }
-                }
                 var i = 0
                 while i < bytes.count {
                     guard let hit = memchr(bytes.baseAddress! + i, 0x0A, bytes.count - i) else {
@@ -406,44 +449,27 @@ package enum ArchiveInput {
                     let end = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                     keepFirst(bytes[i..<end])
                     let absoluteEnd = offset + end
-                    if units.isEmpty && !decided && !firstTooLong && LineStream.isBlank(firstLine) {
+                    if isUndecided && LineStream.isBlank(firstLine) {
                         // Blank lines before the first are skipped, as `LineStream` skips them
                         // (a CRLF file's blank line is "\r").
                         firstLine = []
                     } else if absoluteEnd > lineStart {
-                        if units.isEmpty && !decided && !firstTooLong {
+                        if isUndecided {
                             // The first line decides: a whole thread on it, with more lines after.
-                            decided = isThread(firstLine)
-                            if !decided {
-                                done = true
-                                return
-                            }
+                            decided = ArchiveInput.isThread(firstLine)
+                            if !decided { return false }
                         }
-                        add(lineStart, absoluteEnd, lineNumber)
+                        add(lineStart, absoluteEnd)
                     }
                     lineStart = absoluteEnd + 1
                     lineNumber += 1
                     i = end + 1
                 }
+                return true
             }
-            if done { return dump(firstLine) ?? whole }
-            // Too long a first line in a file too large to read whole: reading it says so.
-            if firstTooLong && units.isEmpty && opened.size > InputLimits.maxDocumentBytes { return whole }
-            offset += chunk.count
+            if more { offset += chunk.count }
+            return more
         }
-        if offset > lineStart {
-            if units.isEmpty && !decided && !firstTooLong { return dump(firstLine) ?? whole }
-            add(lineStart, offset, lineNumber)
-        }
-        // One line holding the whole file is an ordinary file; blank-only lines are dropped.
-        units.removeAll { unit in
-            guard case .line(_, let start, let length, _) = unit.source else { return false }
-            return isBlank(path, start, length)
-        }
-        if units.count <= 1 && linesAreThreads == nil { return whole }
-        // A first line too long to look at, with more lines after it: JSON Lines all the same.
-        if !tooLong.isEmpty { throw InputErrors(tooLong) }
-        return units.isEmpty ? whole : units
     }
 
     /// A document of many threads (`{"threads": [...]}`, or an array of thread objects) as a unit
@@ -480,20 +506,8 @@ package enum ArchiveInput {
         guard file.size <= InputLimits.maxDocumentBytes, let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
             let document = try? JSONDocument(bytes: bytes)
         else { return nil }
-        let root = document.root
-        let list: (node: Int, path: String)
-        if document.kind(root) == .object, document.member(root, "comments") == nil,
-            let threads = document.member(root, "threads"), document.kind(threads) == .array
-        {
-            list = (threads, "$.threads")
-        } else if document.kind(root) == .array, document.count(root) > 1, document.kind(root + 1) == .object,
-            document.member(root + 1, "comments") != nil
-        {
-            list = (root, "$")
-        } else {
-            return nil
-        }
-        guard document.count(list.node) > 1 else { return nil }
+        guard let found = ThreadfoldForm.threadList(document), document.count(found.node) > 1 else { return nil }
+        let list = (node: found.node, path: "$" + found.path)
         var units: [ArchiveUnit] = []
         var elements: [Int] = []
         document.forEachElement(list.node) { _, element in elements.append(element) }

@@ -97,7 +97,7 @@ enum JSONScan {
     ) -> Outcome {
         precondition(names.count <= Found.capacity)
         blanks.removeAll(keepingCapacity: true)
-        do throws(JSONSyntaxError) {
+        do throws(JSONError) {
             return try scan(b, names: names, keeping: filter, filtering: filtering, blanks: &blanks)
         } catch {
             return .refused
@@ -258,7 +258,7 @@ enum JSONScan {
     private static func scan(
         _ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping filter: borrowing JSONMemberFilter,
         filtering: Bool, blanks: inout [Range<Int>]
-    ) throws(JSONSyntaxError) -> Outcome {
+    ) throws(JSONError) -> Outcome {
         let count = b.count
         guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
         var found = Found()
@@ -288,30 +288,7 @@ enum JSONScan {
             i += 1
             skipWhitespace(b, &i)
             guard i < count else { return .refused }
-            // The value.
-            let byte = b[i]
-            let value: Value
-            switch byte {
-            case UInt8(ascii: "\""):
-                let (end, escaped) = try JSONParser.scanString(b, at: i)
-                value = Value(kind: .string, start: i + 1, end: end, escaped: escaped)
-                i = end + 1
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                value = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i)
-                guard let end = try container(b, at: i) else { return .refused }
-                i = end
-            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
-                let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
-                value = Value(kind: kind, start: i, end: end)
-                i = end
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let (end, integer) = try JSONParser.scanNumber(b, at: i)
-                value = Value(kind: .number, start: i, end: end, integer: integer)
-                i = end
-            default:
-                return .refused
-            }
+            guard let value = try rootValue(b, at: &i) else { return .refused }
             if wanted >= 0 { found[wanted] = value }
             // The comma or the brace after it.
             skipWhitespace(b, &i)
@@ -342,10 +319,39 @@ enum JSONScan {
         }
     }
 
+    /// A root member's value, starting at `i`, which is moved past it; nil for one the scan
+    /// refuses.
+    @inline(__always)
+    private static func rootValue(_ b: UnsafeBufferPointer<UInt8>, at i: inout Int) throws(JSONError) -> Value? {
+        let byte = b[i]
+        switch byte {
+        case UInt8(ascii: "\""):
+            let (end, escaped) = try JSONParser.scanString(b, at: i)
+            defer { i = end + 1 }
+            return Value(kind: .string, start: i + 1, end: end, escaped: escaped)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let value = Value(kind: byte == UInt8(ascii: "{") ? .object : .array, start: i, end: i)
+            guard let end = try container(b, at: i) else { return nil }
+            i = end
+            return value
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            let kind: JSONDocument.Kind = byte == UInt8(ascii: "t") ? .true : byte == UInt8(ascii: "f") ? .false : .null
+            let end = try JSONParser.scanLiteral(b, at: i, kind == .true ? "true" : kind == .false ? "false" : "null")
+            defer { i = end }
+            return Value(kind: kind, start: i, end: end)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let (end, integer) = try JSONParser.scanNumber(b, at: i)
+            defer { i = end }
+            return Value(kind: .number, start: i, end: end, integer: integer)
+        default:
+            return nil
+        }
+    }
+
     /// Checks the object or array opening at `start` (a root member's value, at depth 2) and
     /// returns where it ends (past its closing bracket); nil when it is not JSON or nests past
     /// `depthLimit` (its scalars' readers throw the parser's errors).
-    private static func container(_ b: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONSyntaxError) -> Int? {
+    private static func container(_ b: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONError) -> Int? {
         let count = b.count
         var i = start
         // Bit k is set when the container at depth k + 1 is an array; the root is an object.

@@ -131,8 +131,8 @@ struct JSONDocumentTests {
         lines.forEachElement(lines.root) { _, line in kept.append(lines.count(line)) }
         #expect(kept == [1, 1])
         // A member left off is still parsed: its errors are the document's.
-        #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(#"[{"skip": [1, 2,], "id": 1}]"#.utf8), records: keep) }
-        #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(#"[{"skip": {"a" 1}}]"#.utf8), records: keep) }
+        #expect(throws: JSONError.self) { try JSONDocument(bytes: Array(#"[{"skip": [1, 2,], "id": 1}]"#.utf8), records: keep) }
+        #expect(throws: JSONError.self) { try JSONDocument(bytes: Array(#"[{"skip": {"a" 1}}]"#.utf8), records: keep) }
     }
 
     @Test("nesting a million levels deep parses without recursion")
@@ -147,7 +147,7 @@ struct JSONDocumentTests {
     @Test("nesting past the limit is an error, not a crash")
     func depthLimit() {
         let text = String(repeating: "[", count: 11) + String(repeating: "]", count: 11)
-        #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes: Array(text.utf8), depthLimit: 10) }
+        #expect(throws: JSONError.self) { try JSONDocument(bytes: Array(text.utf8), depthLimit: 10) }
     }
 
     @Test(
@@ -167,7 +167,7 @@ struct JSONDocumentTests {
         ])
     func syntaxErrors(_ text: String, _ line: Int, _ column: Int, _ message: String) throws {
         let bytes = Array(text.utf8)
-        let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
+        let error = try #require(throws: JSONError.self) { try JSONDocument(bytes: bytes) }
         let location = JSONDocument.location(in: bytes, offset: error.offset)
         #expect(location.line == line && location.column == column, "\(error.message) at \(location)")
         #expect(error.message.contains(message), "\(error.message)")
@@ -183,7 +183,7 @@ struct JSONDocumentTests {
             [0x22, 0xE2, 0x82, 0x22],  // truncated
         ])
     func invalidUTF8(_ bytes: [UInt8]) throws {
-        let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
+        let error = try #require(throws: JSONError.self) { try JSONDocument(bytes: bytes) }
         #expect(error.message.contains("invalid UTF-8"))
         #expect(error.offset == 1)
     }
@@ -235,7 +235,7 @@ struct JSONDocumentTests {
                 for bad: UInt8 in [0x0A, 0x01, 0x1F, 0xC3, 0xFF, 0x80] {
                     var bytes = [UInt8(ascii: "\"")] + plain + [UInt8(ascii: "\"")]
                     bytes[1 + at] = bad
-                    let error = try #require(throws: JSONSyntaxError.self) { try JSONDocument(bytes: bytes) }
+                    let error = try #require(throws: JSONError.self) { try JSONDocument(bytes: bytes) }
                     #expect(error.offset == 1 + at, "byte 0x\(String(bad, radix: 16)) at \(at) of \(length)")
                 }
             }
