@@ -132,8 +132,8 @@ enum CheckCommand {
                 var diagnostics: [Diagnostic] = []
                 for record in result.threads {
                     let thread = try ThreadBuilder.build(record, options: options)
-                    if ThreadRenderer.isEmpty(thread) {
-                        let warning = ThreadRenderer.emptyThread(thread, file: display, severity: .warning)
+                    if thread.showsNothing {
+                        let warning = thread.emptyThread(file: display, severity: .warning)
                         shown.err(warning.shown + "\n")
                         findings.messages.append(warning)
                     }

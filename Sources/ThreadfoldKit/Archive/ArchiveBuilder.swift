@@ -87,7 +87,7 @@ package struct ArchiveBuilder: Sendable {
     package func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
         var report = Report()
         var clock = Clock()
-        let renderer = try ThreadRenderer(options: options, resources: resources)
+        let pipeline = try ThreadPipeline(options: options, resources: resources)
         let settings = settingsHash()
         // Pagefind indexes the whole site, so a shard leaves it to `merge`.
         var pagefind: [String]?
@@ -102,7 +102,7 @@ package struct ArchiveBuilder: Sendable {
             guard case .dump(let path, let form) = unit.source else { return nil }
             return (path, unit.display, form)
         }
-        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, renderer: renderer, report: &report) else { return report }
+        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, renderer: pipeline.renderer, report: &report) else { return report }
         let plan = self.plan(base: base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
         // 4. The dumps' partitions, read while the staging folder was cleaned.
@@ -119,7 +119,7 @@ package struct ArchiveBuilder: Sendable {
 
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
         let context = WorkerContext(
-            units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
+            units: units, pipeline: pipeline, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
             progress: ThreadProgress())
         let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps, progress: progress)
         // An incremental build keeps its spill beside the site: the next one writes only what changed.
@@ -134,7 +134,7 @@ package struct ArchiveBuilder: Sendable {
         }
 
         report.siteError = try Self.publish(staging) {
-            let listing = try writeListing(summaries, staging: staging, renderer: renderer, base: base, manifest: &manifest, report: &report)
+            let listing = try writeListing(summaries, staging: staging, renderer: pipeline.renderer, base: base, manifest: &manifest, report: &report)
             // Every file is vouched for by its stamp, for the next build, with its compressed
             // siblings (counted as files). The threads' files were taken as they were written.
             (manifest.listing, manifest.listingStamps) = staging.take(listing)
@@ -678,7 +678,7 @@ struct Reuse: Sendable {
 
 struct WorkerContext: Sendable {
     let units: [ArchiveUnit]
-    let renderer: ThreadRenderer
+    let pipeline: ThreadPipeline
     let staging: SiteWriter.Staging
     let shard: Shard?
     let claims: ThreadClaims
@@ -740,7 +740,7 @@ struct WorkerContext: Sendable {
             result.hash = hash
             let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
             try renderThreads(
-                Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing), source: source,
+                Importer.read(bytes: data, file: unit.display, options: pipeline.options.render.importing), source: source,
                 key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: unit.located)
         } catch {
             result.errors += unit.errors(error)
@@ -765,14 +765,14 @@ struct WorkerContext: Sendable {
         var written: [String] = []
         var comments = 0
         for record in imported.threads {
-            let id = ThreadRenderer.id(of: record)
+            let id = record.threadID
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
             if !sharded, let shard, !shard.contains(folder: folder) {
                 result.otherShards += 1
                 continue
             }
             try claim(id: id.string, path: "t/\(folder)", source: source)
-            let rendered = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
+            let rendered = try pipeline.files(record, id: id, folder: folder, source: source) { path, bytes in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 if try staging.write(path, bytes) {
                     result.filesWritten += 1
@@ -784,9 +784,9 @@ struct WorkerContext: Sendable {
             }
             guard let files = rendered else {
                 // Nothing to show: not published, said in a warning at the thread's input.
-                let tree = try ThreadBuilder.build(record, options: renderer.options.render.thread)
+                let tree = try ThreadBuilder.build(record, options: pipeline.options.render.thread)
                 warnings += tree.diagnostics.map { locate($0.error) }
-                warnings.append(locate(ThreadRenderer.emptyThread(tree, file: source, severity: .warning)))
+                warnings.append(locate(tree.emptyThread(file: source, severity: .warning)))
                 continue
             }
             written += files.paths

@@ -57,6 +57,44 @@ package struct PageNavigation: Sendable {
 
     package init() {}
 
+    /// The links of `page` of `plan`: the index, the other orders of the same page, the parts,
+    /// and on a branch page the comments above it. `base` is the thread's folder; `order` is the
+    /// index of the plan's order in `orders`.
+    init(
+        of page: ThreadPlan.Page, in plan: ThreadPlan, tree: ThreadTree, anchors: [String], base: [String], order k: Int,
+        orders: [CommentOrder], canonicalBase: String?
+    ) {
+        let orderDirs = k == 0 ? 0 : 1
+        indexHref = ThreadPaths.href(from: page.dir, to: [])
+        let rest = Array(page.dir.dropFirst(base.count + orderDirs))
+        if orders.count > 1 {
+            self.orders = orders.enumerated().map { j, other in
+                .init(other, href: ThreadPaths.href(from: page.dir, to: base + (j == 0 ? [] : [other.rawValue]) + rest), current: j == k)
+            }
+        }
+        if page.part >= 0 {
+            if plan.parts > 1 {
+                pages = (0..<plan.parts).map {
+                    .init($0 + 1, href: ThreadPaths.href(from: page.dir, to: plan.pages[$0].dir), current: $0 == page.part)
+                }
+            }
+            if page.part > 0 {
+                previousPage = .init(page.part, href: ThreadPaths.href(from: page.dir, to: plan.pages[page.part - 1].dir), current: false)
+            }
+        } else {
+            ancestors = ThreadPlan.ancestors(of: page.root, in: tree).map { a in
+                .init(comment: a, href: ThreadPaths.href(from: page.dir, to: plan.pages[Int(plan.pageOf[Int(a)])].dir, fragment: anchors[Int(a)]))
+            }
+            threadHref = ThreadPaths.href(from: page.dir, to: plan.pages[0].dir)
+        }
+        for b in page.model.branches {
+            branchHrefs[b] = ThreadPaths.href(from: page.dir, to: plan.pages[Int(plan.branchPage[b]!)].dir)
+        }
+        feedHref = String(repeating: "../", count: page.dir.count - base.count) + "atom.xml"
+        canonical = canonicalBase.map { $0 + page.dir.joined(separator: "/") + "/" }
+        showsPost = page.part == 0
+    }
+
     /// The first words of a rendered body, as plain text: for a breadcrumb (60 characters), a
     /// feed entry's title and its summary (`AtomFeed.excerptLimit`). Every plain-text use of a
     /// body takes it from here, from the HTML the page shows, so Markdown, HTML and text bodies
