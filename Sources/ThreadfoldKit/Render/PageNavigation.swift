@@ -111,50 +111,16 @@ package struct PageNavigation: Sendable {
     /// The work of `excerpt` on the body's UTF-8, a byte at a time: markup is ASCII, so only
     /// text outside it is decoded, and only when it is not ASCII (for its white space).
     private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String {
-        // Read as far as the first 64 × limit + 4096 scalars, as a cap on work for huge bodies.
-        let cap = 64 * limit + 4096
-        var end = 0
-        var scalars = 0
-        if bytes.count < cap {
-            // Fewer bytes than the cap means fewer scalars too: the whole body is read.
-            end = bytes.count
-        } else {
-            while end < bytes.count && scalars < cap {
-                end += 1
-                while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-                scalars += 1
-            }
-        }
+        let (end, scalars, cap) = readLimit(bytes, limit: limit)
         var text = ExcerptText(limit: limit, capacity: min(end, 4 * limit + 8))
         var i = 0
         while i < end && !text.full {
             let byte = bytes[i]
             if byte == UInt8(ascii: "<") {
                 // A tag: inline ones join their text; every other one (blocks, <br>) is a space.
-                var j = i + 1
-                if j < end && bytes[j] == UInt8(ascii: "/") { j += 1 }
-                // The name, lowercased and packed into an integer a byte at a time; 0 when it is
-                // longer than any inline name or holds a letter outside ASCII.
-                var name: UInt64 = 0
-                var length = 0
-                while j < end {
-                    let c = bytes[j]
-                    if c < 0x80 {
-                        guard isASCIIAlphanumeric(c) else { break }
-                        if length < 8 { name = name << 8 | UInt64(c | 0x20) }
-                        length += 1
-                        j += 1
-                    } else {
-                        let (scalar, scalarLength) = decode(bytes, j)
-                        guard scalar.properties.isAlphabetic else { break }
-                        length = 8  // no inline name holds it
-                        j += scalarLength
-                    }
-                }
-                if length > 6 { name = 0 }
-                while j < end && bytes[j] != UInt8(ascii: ">") { j += 1 }
-                if !isInline(name) { text.breakWord() }
-                i = j + 1
+                let (next, inline) = tag(bytes, i, end: end)
+                if !inline { text.breakWord() }
+                i = next
                 continue
             }
             if byte == UInt8(ascii: "&"), let (decoded, length) = entity(bytes, i, end: end) {
@@ -171,65 +137,7 @@ package struct PageNavigation: Sendable {
                     i += 1
                     continue
                 }
-                // Words of ASCII with single spaces between them and no tag or entity go in at
-                // once, as many whole words as fit; a word that does not fit goes in up to its
-                // cut. The scan stops where nothing more could fit, so no byte is read twice.
-                @inline(__always) func plain(_ c: UInt8) -> Bool { c < 0x80 && c > 0x20 && c != UInt8(ascii: "<") && c != UInt8(ascii: "&") }
-                let room = text.room
-                var j = i + 1
-                var last = -1, beforeLast = -1
-                var eightAtOnce = true
-                while j < end && j - i <= room {
-                    // Eight bytes a step while they are plain, or single spaces each followed by
-                    // a plain byte. A borrow can flag a false space only right after a real one,
-                    // which the test for two in a row refuses, so the spaces of a step taken are
-                    // exact. A space in the eighth byte waits for the next step, whose first
-                    // byte is its follower. Once a step is refused, the run ends within these
-                    // eight bytes (at the byte that is not plain, or at two spaces), so the rest
-                    // goes a byte at a time.
-                    if eightAtOnce && j + 8 <= end && j + 8 - i <= room {
-                        let word = ByteSearch.Word(bytes.baseAddress! + j)
-                        let special = word.nonASCII | word.below(0x20) | word.equal(UInt8(ascii: "<")) | word.equal(UInt8(ascii: "&"))
-                        var spaces = word.equal(0x20)
-                        if special == 0 && spaces & (spaces >> 8) == 0 {
-                            var step = 8
-                            if spaces >> 56 != 0 {
-                                step = 7
-                                spaces &= 0x00FF_FFFF_FFFF_FFFF
-                            }
-                            if spaces != 0 {
-                                let top = (63 - spaces.leadingZeroBitCount) >> 3
-                                let below = spaces & ~(UInt64(0x80) << UInt64(top << 3))
-                                beforeLast = below != 0 ? j + (63 - below.leadingZeroBitCount) >> 3 : last
-                                last = j + top
-                            }
-                            j += step
-                            continue
-                        }
-                        eightAtOnce = false
-                    }
-                    if plain(bytes[j]) {
-                        j += 1
-                    } else if bytes[j] == 0x20, j + 1 < end, plain(bytes[j + 1]) {
-                        beforeLast = last
-                        last = j
-                        j += 2
-                    } else {
-                        break
-                    }
-                }
-                if j - i <= room {
-                    text.put(words: bytes[i..<j], lastSpace: last)
-                    i = j
-                } else if last >= 0 {
-                    text.put(words: bytes[i..<last], lastSpace: beforeLast)
-                    i = last
-                } else {
-                    var wordEnd = j
-                    while wordEnd < end && plain(bytes[wordEnd]) { wordEnd += 1 }
-                    text.put(run: bytes[i..<wordEnd])
-                    i = wordEnd
-                }
+                i = putWords(bytes, i, end: end, into: &text)
             } else {
                 let (scalar, length) = decode(bytes, i)
                 text.put(bytes[i..<(i + length)], whitespace: scalar.properties.isWhitespace)
@@ -239,6 +147,116 @@ package struct PageNavigation: Sendable {
         // A body whose first stretch is all markup: what was read is what there is to show.
         if !text.full && scalars == cap && !text.out.isEmpty { text.out += [0xE2, 0x80, 0xA6] }
         return String(decoding: text.out, as: UTF8.self)
+    }
+
+    /// How far `excerpt` reads: as far as the first 64 × limit + 4096 scalars (`cap`), as a cap
+    /// on work for huge bodies; `scalars` is how many it counted (`cap` when it stopped there).
+    @inline(__always)
+    private static func readLimit(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> (end: Int, scalars: Int, cap: Int) {
+        let cap = 64 * limit + 4096
+        // Fewer bytes than the cap means fewer scalars too: the whole body is read.
+        guard bytes.count >= cap else { return (bytes.count, 0, cap) }
+        var end = 0
+        var scalars = 0
+        while end < bytes.count && scalars < cap {
+            end += 1
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            scalars += 1
+        }
+        return (end, scalars, cap)
+    }
+
+    /// The tag that starts at `i` (a `<`): where the text after it starts, and whether it names
+    /// an inline element.
+    @inline(__always)
+    private static func tag(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, end: Int) -> (next: Int, inline: Bool) {
+        var j = i + 1
+        if j < end && bytes[j] == UInt8(ascii: "/") { j += 1 }
+        // The name, lowercased and packed into an integer a byte at a time; 0 when it is
+        // longer than any inline name or holds a letter outside ASCII.
+        var name: UInt64 = 0
+        var length = 0
+        while j < end {
+            let c = bytes[j]
+            if c < 0x80 {
+                guard isASCIIAlphanumeric(c) else { break }
+                if length < 8 { name = name << 8 | UInt64(c | 0x20) }
+                length += 1
+                j += 1
+            } else {
+                let (scalar, scalarLength) = decode(bytes, j)
+                guard scalar.properties.isAlphabetic else { break }
+                length = 8  // no inline name holds it
+                j += scalarLength
+            }
+        }
+        if length > 6 { name = 0 }
+        while j < end && bytes[j] != UInt8(ascii: ">") { j += 1 }
+        return (j + 1, isInline(name))
+    }
+
+    /// Words of ASCII from `i` (a plain byte) with single spaces between them and no tag or
+    /// entity, put in at once: as many whole words as fit, or a word that does not fit up to its
+    /// cut. The scan stops where nothing more could fit, so no byte is read twice. Returns where
+    /// reading goes on.
+    @inline(__always)
+    private static func putWords(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, end: Int, into text: inout ExcerptText) -> Int {
+        @inline(__always) func plain(_ c: UInt8) -> Bool { c < 0x80 && c > 0x20 && c != UInt8(ascii: "<") && c != UInt8(ascii: "&") }
+        let room = text.room
+        var j = i + 1
+        var last = -1, beforeLast = -1
+        var eightAtOnce = true
+        while j < end && j - i <= room {
+            // Eight bytes a step while they are plain, or single spaces each followed by
+            // a plain byte. A borrow can flag a false space only right after a real one,
+            // which the test for two in a row refuses, so the spaces of a step taken are
+            // exact. A space in the eighth byte waits for the next step, whose first
+            // byte is its follower. Once a step is refused, the run ends within these
+            // eight bytes (at the byte that is not plain, or at two spaces), so the rest
+            // goes a byte at a time.
+            if eightAtOnce && j + 8 <= end && j + 8 - i <= room {
+                let word = ByteSearch.Word(bytes.baseAddress! + j)
+                let special = word.nonASCII | word.below(0x20) | word.equal(UInt8(ascii: "<")) | word.equal(UInt8(ascii: "&"))
+                var spaces = word.equal(0x20)
+                if special == 0 && spaces & (spaces >> 8) == 0 {
+                    var step = 8
+                    if spaces >> 56 != 0 {
+                        step = 7
+                        spaces &= 0x00FF_FFFF_FFFF_FFFF
+                    }
+                    if spaces != 0 {
+                        let top = (63 - spaces.leadingZeroBitCount) >> 3
+                        let below = spaces & ~(UInt64(0x80) << UInt64(top << 3))
+                        beforeLast = below != 0 ? j + (63 - below.leadingZeroBitCount) >> 3 : last
+                        last = j + top
+                    }
+                    j += step
+                    continue
+                }
+                eightAtOnce = false
+            }
+            if plain(bytes[j]) {
+                j += 1
+            } else if bytes[j] == 0x20, j + 1 < end, plain(bytes[j + 1]) {
+                beforeLast = last
+                last = j
+                j += 2
+            } else {
+                break
+            }
+        }
+        if j - i <= room {
+            text.put(words: bytes[i..<j], lastSpace: last)
+            return j
+        } else if last >= 0 {
+            text.put(words: bytes[i..<last], lastSpace: beforeLast)
+            return last
+        } else {
+            var wordEnd = j
+            while wordEnd < end && plain(bytes[wordEnd]) { wordEnd += 1 }
+            text.put(run: bytes[i..<wordEnd])
+            return wordEnd
+        }
     }
 
     @inline(__always)
