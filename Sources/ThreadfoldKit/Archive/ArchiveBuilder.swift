@@ -102,7 +102,7 @@ package struct ArchiveBuilder: Sendable {
             guard case .dump(let path, let form) = unit.source else { return nil }
             return (path, unit.display, form)
         }
-        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, renderer: pipeline.renderer, report: &report) else { return report }
+        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, report: &report) else { return report }
         let plan = self.plan(base: base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
         // 4. The dumps' partitions, read while the staging folder was cleaned.
@@ -192,7 +192,7 @@ package struct ArchiveBuilder: Sendable {
     /// are partitioned into their spill; nil when the output is refused, with the reason and the
     /// inputs' own problems in `report`.
     private func begin(
-        dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String, renderer: ThreadRenderer,
+        dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String,
         report: inout Report
     ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
         var spare: Manifest?
@@ -214,7 +214,7 @@ package struct ArchiveBuilder: Sendable {
         } catch {
             // Say what is wrong with the inputs too, so one run reports every problem.
             report.siteError = error
-            report.errors = check(renderer)
+            report.errors = InputCheck(importing: options.render.importing, jobs: jobs).units(units)
             return nil
         }
         if !staging.recycled { spare = nil }
@@ -457,41 +457,6 @@ package struct ArchiveBuilder: Sendable {
             return result
         }
         return context.render(units[i], hash: hashes[i])
-    }
-
-    /// Every unit read and imported without writing anything, for a build that cannot write
-    /// its output: its input errors are reported with the output's.
-    func check(_ renderer: ThreadRenderer) -> [Problem] {
-        let found = Parallel.map(count: units.count, jobs: jobs) { [units, options] i -> [Problem] in
-            InputBudget.scope { Self.check(units[i], options: options, renderer: renderer) }
-        }
-        return found.flatMap { $0 }
-    }
-
-    /// One unit read and imported without writing anything (a dump: its lines' keys read).
-    private static func check(_ unit: ArchiveUnit, options: ArchiveOptions, renderer: ThreadRenderer) -> [Problem] {
-        if case .dump(let path, let form) = unit.source {
-            var errors: [Problem] = []
-            do throws(Problem) {
-                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(Problem) -> Bool in
-                    do throws(InputErrors) {
-                        _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: options.render.importing.mapping)
-                    } catch {
-                        if !options.render.importing.lenient { errors += error.errors }
-                    }
-                    return errors.count < ThreadDecoder.errorLimit
-                }
-            } catch {
-                errors.append(error)
-            }
-            return errors
-        }
-        do {
-            _ = try Importer.read(bytes: try unit.read(), file: unit.display, options: renderer.options.render.importing)
-            return []
-        } catch {
-            return unit.errors(error)
-        }
     }
 
     /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site
