@@ -14,7 +14,7 @@ import Foundation
 /// treated as hostile: escaped, links allowlisted, never a file name as it is.
 public enum Threadfold {
     /// The library's version, written into every page's generator tag.
-    public static let version = "0.1.0"
+    public static let version = ThreadfoldVersion.current
 
     /// Renders the thread in `json` (any form Threadfold reads) to a standalone HTML page.
     ///
