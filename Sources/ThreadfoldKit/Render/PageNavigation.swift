@@ -137,7 +137,22 @@ package struct PageNavigation: Sendable {
                     i += 1
                     continue
                 }
-                i = putWords(bytes, i, end: end, into: &text)
+                // Words of ASCII with single spaces between them and no tag or entity go in at
+                // once, as many whole words as fit; a word that does not fit goes in up to its
+                // cut. The scan stops where nothing more could fit, so no byte is read twice.
+                let run = wordRun(bytes, i, end: end, room: text.room)
+                if run.end - i <= text.room {
+                    text.put(words: bytes[i..<run.end], lastSpace: run.last)
+                    i = run.end
+                } else if run.last >= 0 {
+                    text.put(words: bytes[i..<run.last], lastSpace: run.beforeLast)
+                    i = run.last
+                } else {
+                    var wordEnd = run.end
+                    while wordEnd < end && isPlain(bytes[wordEnd]) { wordEnd += 1 }
+                    text.put(run: bytes[i..<wordEnd])
+                    i = wordEnd
+                }
             } else {
                 let (scalar, length) = decode(bytes, i)
                 text.put(bytes[i..<(i + length)], whitespace: scalar.properties.isWhitespace)
@@ -195,14 +210,17 @@ package struct PageNavigation: Sendable {
         return (j + 1, isInline(name))
     }
 
-    /// Words of ASCII from `i` (a plain byte) with single spaces between them and no tag or
-    /// entity, put in at once: as many whole words as fit, or a word that does not fit up to its
-    /// cut. The scan stops where nothing more could fit, so no byte is read twice. Returns where
-    /// reading goes on.
+    /// A byte that can be part of a word of plain ASCII: no space or control, no tag or entity.
     @inline(__always)
-    private static func putWords(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, end: Int, into text: inout ExcerptText) -> Int {
-        @inline(__always) func plain(_ c: UInt8) -> Bool { c < 0x80 && c > 0x20 && c != UInt8(ascii: "<") && c != UInt8(ascii: "&") }
-        let room = text.room
+    private static func isPlain(_ c: UInt8) -> Bool { c < 0x80 && c > 0x20 && c != UInt8(ascii: "<") && c != UInt8(ascii: "&") }
+
+    /// The run of plain words from `i` (a plain byte) with single spaces between them, read no
+    /// further than `room` bytes past what fits: where it ends, and where its last two spaces are
+    /// (-1 for none).
+    @inline(__always)
+    private static func wordRun(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, end: Int, room: Int
+    ) -> (end: Int, last: Int, beforeLast: Int) {
         var j = i + 1
         var last = -1, beforeLast = -1
         var eightAtOnce = true
@@ -235,9 +253,9 @@ package struct PageNavigation: Sendable {
                 }
                 eightAtOnce = false
             }
-            if plain(bytes[j]) {
+            if isPlain(bytes[j]) {
                 j += 1
-            } else if bytes[j] == 0x20, j + 1 < end, plain(bytes[j + 1]) {
+            } else if bytes[j] == 0x20, j + 1 < end, isPlain(bytes[j + 1]) {
                 beforeLast = last
                 last = j
                 j += 2
@@ -245,18 +263,7 @@ package struct PageNavigation: Sendable {
                 break
             }
         }
-        if j - i <= room {
-            text.put(words: bytes[i..<j], lastSpace: last)
-            return j
-        } else if last >= 0 {
-            text.put(words: bytes[i..<last], lastSpace: beforeLast)
-            return last
-        } else {
-            var wordEnd = j
-            while wordEnd < end && plain(bytes[wordEnd]) { wordEnd += 1 }
-            text.put(run: bytes[i..<wordEnd])
-            return wordEnd
-        }
+        return (j, last, beforeLast)
     }
 
     @inline(__always)
