@@ -4,8 +4,8 @@ import ThreadfoldKit
 /// `threadfold check INPUT...`: reads and builds each thread without writing anything, and
 /// says what it found. Exit 0 when every file can be rendered, 1 otherwise.
 ///
-/// Dumps among the inputs are checked together, as `build` reads them (`DumpCheck`); every
-/// other input is read whole and checked on its own.
+/// The checking is the library's (`InputCheck`: dumps together, as `build` reads them, every
+/// other input whole); this command parses its options and prints what it is handed.
 enum CheckCommand {
     static let all = Flag("all", "List every warning (default: at most 10 of each kind per file), and each\nthread of a file of many.")
 
@@ -96,13 +96,8 @@ enum CheckCommand {
         into findings: inout Findings, console: Console, shown: Console
     ) -> Bool {
         let all = parsed[Self.all]
-        // Which inputs are dumps: the rule `build` lists its inputs by, from each file's first line.
-        let detect = ArchiveInput.dumps(importing)
-        let linesAreThreads: Bool? = importing.mapping != nil ? false : nil
-        let forms = parsed.positionals.map { input -> DumpForm? in
-            guard input != "-", (try? InputFile.kind(input, missing: "")) == .regular else { return nil }
-            return ArchiveInput.dumpForm(ofFile: input, linesAreThreads: linesAreThreads, dumpForm: detect)
-        }
+        let checker = InputCheck(importing: importing, thread: options, jobs: jobs)
+        let forms = checker.dumpForms(parsed.positionals)
         var failed = false
         var dumpsChecked = false
         for (input, form) in zip(parsed.positionals, forms) {
@@ -110,10 +105,7 @@ enum CheckCommand {
                 // All dumps at once, where the first is named.
                 guard !dumpsChecked else { continue }
                 dumpsChecked = true
-                let units = zip(parsed.positionals, forms).compactMap { input, form in
-                    form.map { ArchiveUnit(source: .dump(path: input, form: $0), display: input) }
-                }
-                var check = DumpCheck(units: units, importing: importing, thread: options, jobs: jobs)
+                var check = checker.dumps(parsed.positionals, forms: forms)
                 check.eachThread = all
                 // A report lists every message, and --strict judges every one: none is left at the first few.
                 if parsed.given(ReportFile.option) != nil || parsed.given(StrictRule.option) != nil { check.messagesPerKind = .max }
@@ -122,27 +114,20 @@ enum CheckCommand {
             }
             let display = input == "-" ? "<stdin>" : input
             do {
-                let bytes = try SharedOptions.read(input, console).get()
-                let result = try Importer.read(bytes: bytes, file: display, options: importing)
+                let file = try checker.file(try SharedOptions.read(input, console).get(), display: display)
+                let result = file.result
                 SharedOptions.noteDetected(result, file: display, shown)
                 // A file of many threads (a document of threads) is summed up in two lines;
                 // --all lists each thread.
                 let each = result.threads.count == 1 || all
-                var sum = ThreadCounts()
-                var diagnostics: [Diagnostic] = []
-                for record in result.threads {
-                    let thread = try ThreadBuilder.build(record, options: options)
-                    if ThreadRenderer.isEmpty(thread) {
-                        let warning = ThreadRenderer.emptyThread(thread, file: display, severity: .warning)
+                let (sum, diagnostics) = try file.forEachThread { record, thread in
+                    if let warning = thread.emptyWarning(file: display) {
                         shown.err(warning.shown + "\n")
                         findings.messages.append(warning)
                     }
-                    let counts = ThreadCounts(record, thread)
-                    sum.add(counts)
-                    diagnostics += thread.diagnostics
-                    guard each else { continue }
+                    guard each else { return }
                     let label = Printable.escape(result.threads.count == 1 ? display : "\(display) (thread \(record.info.id?.string ?? "?"))")
-                    printThread(label, counts, readAs: result.format.described, shown)
+                    printThread(label, thread.counts, readAs: result.format.described, shown)
                     SharedOptions.report(thread.diagnostics, file: display, limit: all ? Int.max : 10, shown)
                 }
                 if !each {

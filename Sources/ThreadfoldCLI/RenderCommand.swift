@@ -43,10 +43,10 @@ enum RenderCommand {
         if parsed.positionals.filter({ $0 == "-" }).count > 1 {
             return CLI.usageError("'-' (standard input) can be given only once", usage: command.usage, console)
         }
-        let renderer: ThreadRenderer
+        let pipeline: ThreadPipeline
         let assets: [ResourceStore.Asset]
         do {
-            renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
+            pipeline = try ThreadPipeline(options: ArchiveOptions(render: options), resources: resources)
             assets = try resources.assets(search: false)
         } catch let error as ResourceError where error.isUnknownLocale {
             return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
@@ -57,7 +57,7 @@ enum RenderCommand {
         if let problem = inputProblem(parsed, inputIsTerminal: console.inputIsTerminal) {
             return CLI.usageError(problem, usage: command.usage, console)
         }
-        var pages = RenderRun(renderer: renderer, importing: options.importing, quiet: parsed[SharedOptions.quiet], console: console)
+        var pages = RenderRun(pipeline: pipeline, importing: options.importing, quiet: parsed[SharedOptions.quiet], console: console)
         pages.begin(URL(fileURLWithPath: outputPath), durable: !parsed[SharedOptions.noFsync])
         if let code = pages.renderAll(parsed.positionals.isEmpty ? [nil] : parsed.positionals) { return code }
         return pages.publish(assets: assets, output: outputPath)
@@ -81,7 +81,7 @@ enum RenderCommand {
 /// One run of `render`: each input's pages, written into a staging folder as they are rendered;
 /// the folder replaces the output only when every input rendered.
 private struct RenderRun {
-    let renderer: ThreadRenderer
+    let pipeline: ThreadPipeline
     let importing: ImportOptions
     let quiet: Bool
     let console: Console
@@ -100,8 +100,8 @@ private struct RenderRun {
     var comments = 0
     var rendered: [(page: String, comments: Int)] = []
 
-    init(renderer: ThreadRenderer, importing: ImportOptions, quiet: Bool, console: Console) {
-        self.renderer = renderer
+    init(pipeline: ThreadPipeline, importing: ImportOptions, quiet: Bool, console: Console) {
+        self.pipeline = pipeline
         self.importing = importing
         self.quiet = quiet
         self.console = console
@@ -184,11 +184,11 @@ private struct RenderRun {
         if !quiet { SharedOptions.noteDetected(result, file: display, console) }
         var empty: [Problem] = []
         for thread in result.threads {
-            let done = try renderer.page(thread)
+            let done = try pipeline.page(thread)
             // A thread with nothing to show gets no page: one alone is an error, one of many a warning.
-            if ThreadRenderer.isEmpty(done.thread) {
+            if done.thread.showsNothing {
                 if !quiet { SharedOptions.report(done.diagnostics, file: display, limit: 10, console) }
-                empty.append(ThreadRenderer.emptyThread(done.thread, file: display, severity: result.threads.count == 1 ? .error : .warning))
+                empty.append(done.thread.emptyThread(file: display, severity: result.threads.count == 1 ? .error : .warning))
                 continue
             }
             let name = result.threads.count == 1 ? base : "\(base)-\(thread.info.id?.string ?? "thread")"
@@ -220,7 +220,7 @@ private struct RenderRun {
         if !quiet { SharedOptions.noteForms(render.files, importing: importing, console) }
         let bases = render.files.map { pageBase($0.path) }
         var pages: [(place: [Int], page: String, comments: Int)] = []
-        let report = try render.run(renderer: renderer) { (page) throws(SiteError) in
+        let report = try render.run(pipeline: pipeline) { (page) throws(SiteError) in
             let name = names.claim("\(bases[page.place[0]])-\(page.id ?? "thread")")
             if !failed { try staging?.write(name, page.html) }
             comments += page.comments

@@ -14,7 +14,7 @@ import Foundation
 /// treated as hostile: escaped, links allowlisted, never a file name as it is.
 public enum Threadfold {
     /// The library's version, written into every page's generator tag.
-    public static let version = "0.1.0"
+    public static let version = ThreadfoldVersion.current
 
     /// Renders the thread in `json` (any form Threadfold reads) to a standalone HTML page.
     ///
@@ -33,8 +33,8 @@ public enum Threadfold {
         resources: ResourceStore = ResourceStore()
     ) throws(ThreadfoldError) -> RenderedPage {
         do {
-            let renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: resources)
-            let page = try renderer.page(bytes: json, file: file)
+            let pipeline = try ThreadPipeline(options: ArchiveOptions(render: options), resources: resources)
+            let page = try pipeline.page(bytes: json, file: file)
             let assets = try resources.assets(search: false).map { RenderedPage.Asset(name: $0.name, bytes: $0.bytes) }
             return RenderedPage(
                 html: page.html, assets: assets, warnings: page.diagnostics.map(\.error),

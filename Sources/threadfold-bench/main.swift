@@ -988,12 +988,12 @@ do {
     let resources = ResourceStore()
     precondition(entries > 0)
     // `page` threads and lays out again: take those stages' times off.
-    let renderer = try ThreadRenderer(options: ArchiveOptions(), resources: resources)
+    let renderer = try ThreadPipeline(options: ArchiveOptions(), resources: resources)
     t = clock()
     var htmlBytes = 0
     for record in records { htmlBytes += try renderer.page(record).html.count }
     let pageTime = Double(clock() - t) / 1e9 - buildTime - layoutTime
-    let plainRenderer = try ThreadRenderer(
+    let plainRenderer = try ThreadPipeline(
         options: ArchiveOptions(render: RenderOptions(markdown: MarkdownOptions(maxBytes: 0))),
         resources: resources)
     t = clock()

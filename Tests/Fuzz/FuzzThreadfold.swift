@@ -4,15 +4,15 @@
 // as text. Built by the Makefile with -sanitize=fuzzer,address, not by SwiftPM.
 
 /// Built once: templates and strings from the embedded resources.
-let standalone = try! ThreadRenderer(options: ArchiveOptions())
-let archive: ThreadRenderer = {
+let standalone = try! ThreadPipeline(options: ArchiveOptions())
+let archive: ThreadPipeline = {
     var options = ArchiveOptions()
     options.pageDepth = 2
     options.pageSize = 2
     options.orders = [.top, .oldest]
     options.layout = .auto
     options.baseURL = "https://example.org/"
-    return try! ThreadRenderer(options: options, resources: ResourceStore())
+    return try! ThreadPipeline(options: options, resources: ResourceStore())
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,7 +21,7 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let result = try? Importer.read(bytes: bytes, file: "fuzz.json", options: ImportOptions(lenient: true)) {
         for record in result.threads.prefix(8) {
             _ = try? standalone.page(record)
-            let id = ThreadRenderer.id(of: record)
+            let id = record.threadID
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
             if let files = try? archive.files(
                 record, id: id, folder: folder, source: "fuzz.json",

@@ -87,7 +87,7 @@ package struct ArchiveBuilder: Sendable {
     package func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
         var report = Report()
         var clock = Clock()
-        let renderer = try ThreadRenderer(options: options, resources: resources)
+        let pipeline = try ThreadPipeline(options: options, resources: resources)
         let settings = settingsHash()
         // Pagefind indexes the whole site, so a shard leaves it to `merge`.
         var pagefind: [String]?
@@ -102,7 +102,7 @@ package struct ArchiveBuilder: Sendable {
             guard case .dump(let path, let form) = unit.source else { return nil }
             return (path, unit.display, form)
         }
-        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, renderer: renderer, report: &report) else { return report }
+        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, report: &report) else { return report }
         let plan = self.plan(base: base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
         // 4. The dumps' partitions, read while the staging folder was cleaned.
@@ -119,7 +119,7 @@ package struct ArchiveBuilder: Sendable {
 
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
         let context = WorkerContext(
-            units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
+            units: units, pipeline: pipeline, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
             progress: ThreadProgress())
         let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps, progress: progress)
         // An incremental build keeps its spill beside the site: the next one writes only what changed.
@@ -134,7 +134,7 @@ package struct ArchiveBuilder: Sendable {
         }
 
         report.siteError = try Self.publish(staging) {
-            let listing = try writeListing(summaries, staging: staging, renderer: renderer, base: base, manifest: &manifest, report: &report)
+            let listing = try writeListing(summaries, staging: staging, renderer: pipeline.renderer, base: base, manifest: &manifest, report: &report)
             // Every file is vouched for by its stamp, for the next build, with its compressed
             // siblings (counted as files). The threads' files were taken as they were written.
             (manifest.listing, manifest.listingStamps) = staging.take(listing)
@@ -192,7 +192,7 @@ package struct ArchiveBuilder: Sendable {
     /// are partitioned into their spill; nil when the output is refused, with the reason and the
     /// inputs' own problems in `report`.
     private func begin(
-        dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String, renderer: ThreadRenderer,
+        dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String,
         report: inout Report
     ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
         var spare: Manifest?
@@ -214,7 +214,7 @@ package struct ArchiveBuilder: Sendable {
         } catch {
             // Say what is wrong with the inputs too, so one run reports every problem.
             report.siteError = error
-            report.errors = check(renderer)
+            report.errors = InputCheck(importing: options.render.importing, jobs: jobs).units(units)
             return nil
         }
         if !staging.recycled { spare = nil }
@@ -459,41 +459,6 @@ package struct ArchiveBuilder: Sendable {
         return context.render(units[i], hash: hashes[i])
     }
 
-    /// Every unit read and imported without writing anything, for a build that cannot write
-    /// its output: its input errors are reported with the output's.
-    func check(_ renderer: ThreadRenderer) -> [Problem] {
-        let found = Parallel.map(count: units.count, jobs: jobs) { [units, options] i -> [Problem] in
-            InputBudget.scope { Self.check(units[i], options: options, renderer: renderer) }
-        }
-        return found.flatMap { $0 }
-    }
-
-    /// One unit read and imported without writing anything (a dump: its lines' keys read).
-    private static func check(_ unit: ArchiveUnit, options: ArchiveOptions, renderer: ThreadRenderer) -> [Problem] {
-        if case .dump(let path, let form) = unit.source {
-            var errors: [Problem] = []
-            do throws(Problem) {
-                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(Problem) -> Bool in
-                    do throws(InputErrors) {
-                        _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: options.render.importing.mapping)
-                    } catch {
-                        if !options.render.importing.lenient { errors += error.errors }
-                    }
-                    return errors.count < ThreadDecoder.errorLimit
-                }
-            } catch {
-                errors.append(error)
-            }
-            return errors
-        }
-        do {
-            _ = try Importer.read(bytes: try unit.read(), file: unit.display, options: renderer.options.render.importing)
-            return []
-        } catch {
-            return unit.errors(error)
-        }
-    }
-
     /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site
     /// abandons it and is returned; nothing is published.
     static func publish(_ staging: SiteWriter.Staging, _ body: () throws -> Void) throws -> SiteError? {
@@ -678,7 +643,7 @@ struct Reuse: Sendable {
 
 struct WorkerContext: Sendable {
     let units: [ArchiveUnit]
-    let renderer: ThreadRenderer
+    let pipeline: ThreadPipeline
     let staging: SiteWriter.Staging
     let shard: Shard?
     let claims: ThreadClaims
@@ -740,7 +705,7 @@ struct WorkerContext: Sendable {
             result.hash = hash
             let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
             try renderThreads(
-                Importer.read(bytes: data, file: unit.display, options: renderer.options.render.importing), source: source,
+                Importer.read(bytes: data, file: unit.display, options: pipeline.options.render.importing), source: source,
                 key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: unit.located)
         } catch {
             result.errors += unit.errors(error)
@@ -765,14 +730,14 @@ struct WorkerContext: Sendable {
         var written: [String] = []
         var comments = 0
         for record in imported.threads {
-            let id = ThreadRenderer.id(of: record)
+            let id = record.threadID
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
             if !sharded, let shard, !shard.contains(folder: folder) {
                 result.otherShards += 1
                 continue
             }
             try claim(id: id.string, path: "t/\(folder)", source: source)
-            let rendered = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
+            let rendered = try pipeline.files(record, id: id, folder: folder, source: source) { path, bytes in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 if try staging.write(path, bytes) {
                     result.filesWritten += 1
@@ -784,9 +749,9 @@ struct WorkerContext: Sendable {
             }
             guard let files = rendered else {
                 // Nothing to show: not published, said in a warning at the thread's input.
-                let tree = try ThreadBuilder.build(record, options: renderer.options.render.thread)
+                let tree = try ThreadBuilder.build(record, options: pipeline.options.render.thread)
                 warnings += tree.diagnostics.map { locate($0.error) }
-                warnings.append(locate(ThreadRenderer.emptyThread(tree, file: source, severity: .warning)))
+                warnings.append(locate(tree.emptyThread(file: source, severity: .warning)))
                 continue
             }
             written += files.paths

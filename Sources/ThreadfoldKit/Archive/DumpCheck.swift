@@ -1,9 +1,9 @@
 import Foundation
 
-/// `check` for dumps, read the way a build reads them: every dump streamed once into a spill of
-/// whole threads (`DumpInputs.partition`), here in a temporary folder of its own, then each
-/// partition's threads gathered (`DumpInputs.forEachThread`), imported and built
-/// (`ThreadBuilder`) on `jobs` workers, largest partition first, and counted; nothing is
+/// `check` for dumps (`InputCheck.dumps`), read the way a build reads them: every dump streamed
+/// once into a spill of whole threads (`DumpInputs.partition`), here in a temporary folder of its
+/// own, then each partition's threads gathered (`DumpInputs.forEachThread`), imported and
+/// checked (`ThreadCheck`) on `jobs` workers, largest partition first, and counted; nothing is
 /// rendered. So a Reddit dump's submissions join their comments, and the counts are the ones a
 /// build would publish.
 ///
@@ -122,9 +122,9 @@ package struct DumpCheck: Sendable {
                 var warnings = thread.imported.skipped.map(thread.locate)
                 let skipped = warnings.count
                 for record in thread.imported.threads {
-                    let tree = try ThreadBuilder.build(record, options: self.thread)
-                    warnings += tree.diagnostics.map { thread.locate($0.error) }
-                    found.append((ThreadCounts(record, tree), record.info.id?.string, warnings))
+                    let checked = try ThreadCheck(record, options: self.thread)
+                    warnings += checked.diagnostics.map { thread.locate($0.error) }
+                    found.append((checked.counts, record.info.id?.string, warnings))
                     warnings = []
                 }
                 // Counted only once every record of the thread is built, as a build publishes it whole or not at all.

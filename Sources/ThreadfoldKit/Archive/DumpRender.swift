@@ -61,7 +61,7 @@ package struct DumpRender: Sendable {
     /// Streams the dumps into a temporary spill, renders every thread with `renderer`, hands
     /// each page to `deliver` while no error has been found, and removes the spill. An error
     /// `deliver` throws (the page could not be written) ends the run and is rethrown.
-    package func run(renderer: ThreadRenderer, deliver: (Page) throws(SiteError) -> Void) throws(SiteError) -> Report {
+    package func run(pipeline: ThreadPipeline, deliver: (Page) throws(SiteError) -> Void) throws(SiteError) -> Report {
         var report = Report()
         let (outcome, dumps) = DumpInputs.partition(files, importing: importing, jobs: jobs, temporaryIn: temporaryDirectory)
         defer { dumps?.spill.remove() }
@@ -79,11 +79,11 @@ package struct DumpRender: Sendable {
                     var pages: [Page] = []
                     var found = thread.imported.skipped
                     for record in thread.imported.threads {
-                        let page = try renderer.page(record)
+                        let page = try pipeline.page(record)
                         // A thread with nothing to show gets no page, and a warning.
-                        if ThreadRenderer.isEmpty(page.thread) {
+                        if page.thread.showsNothing {
                             found += page.diagnostics.map(\.error)
-                            found.append(ThreadRenderer.emptyThread(page.thread, file: record.info.file, severity: .warning))
+                            found.append(page.thread.emptyThread(file: record.info.file, severity: .warning))
                             empty += 1
                             continue
                         }

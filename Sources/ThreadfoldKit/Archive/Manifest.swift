@@ -65,7 +65,7 @@ struct Manifest: Sendable {
         var lines: [String]?
     }
 
-    /// The files a build writes for these threads, in the order `ThreadRenderer.files` writes them:
+    /// The files a build writes for these threads, in the order `ThreadPipeline.files` writes them:
     /// every page of every order, then each thread's sidecar and feed.
     static func files(of threads: [ThreadSummary]) -> [String] {
         var files: [String] = []

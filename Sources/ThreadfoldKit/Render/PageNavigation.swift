@@ -57,6 +57,44 @@ package struct PageNavigation: Sendable {
 
     package init() {}
 
+    /// The links of `page` of `plan`: the index, the other orders of the same page, the parts,
+    /// and on a branch page the comments above it. `base` is the thread's folder; `order` is the
+    /// index of the plan's order in `orders`.
+    init(
+        of page: ThreadPlan.Page, in plan: ThreadPlan, tree: ThreadTree, anchors: [String], base: [String], order k: Int,
+        orders: [CommentOrder], canonicalBase: String?
+    ) {
+        let orderDirs = k == 0 ? 0 : 1
+        indexHref = ThreadPaths.href(from: page.dir, to: [])
+        let rest = Array(page.dir.dropFirst(base.count + orderDirs))
+        if orders.count > 1 {
+            self.orders = orders.enumerated().map { j, other in
+                .init(other, href: ThreadPaths.href(from: page.dir, to: base + (j == 0 ? [] : [other.rawValue]) + rest), current: j == k)
+            }
+        }
+        if page.part >= 0 {
+            if plan.parts > 1 {
+                pages = (0..<plan.parts).map {
+                    .init($0 + 1, href: ThreadPaths.href(from: page.dir, to: plan.pages[$0].dir), current: $0 == page.part)
+                }
+            }
+            if page.part > 0 {
+                previousPage = .init(page.part, href: ThreadPaths.href(from: page.dir, to: plan.pages[page.part - 1].dir), current: false)
+            }
+        } else {
+            ancestors = ThreadPlan.ancestors(of: page.root, in: tree).map { a in
+                .init(comment: a, href: ThreadPaths.href(from: page.dir, to: plan.pages[Int(plan.pageOf[Int(a)])].dir, fragment: anchors[Int(a)]))
+            }
+            threadHref = ThreadPaths.href(from: page.dir, to: plan.pages[0].dir)
+        }
+        for b in page.model.branches {
+            branchHrefs[b] = ThreadPaths.href(from: page.dir, to: plan.pages[Int(plan.branchPage[b]!)].dir)
+        }
+        feedHref = String(repeating: "../", count: page.dir.count - base.count) + "atom.xml"
+        canonical = canonicalBase.map { $0 + page.dir.joined(separator: "/") + "/" }
+        showsPost = page.part == 0
+    }
+
     /// The first words of a rendered body, as plain text: for a breadcrumb (60 characters), a
     /// feed entry's title and its summary (`AtomFeed.excerptLimit`). Every plain-text use of a
     /// body takes it from here, from the HTML the page shows, so Markdown, HTML and text bodies
@@ -73,50 +111,16 @@ package struct PageNavigation: Sendable {
     /// The work of `excerpt` on the body's UTF-8, a byte at a time: markup is ASCII, so only
     /// text outside it is decoded, and only when it is not ASCII (for its white space).
     private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String {
-        // Read as far as the first 64 × limit + 4096 scalars, as a cap on work for huge bodies.
-        let cap = 64 * limit + 4096
-        var end = 0
-        var scalars = 0
-        if bytes.count < cap {
-            // Fewer bytes than the cap means fewer scalars too: the whole body is read.
-            end = bytes.count
-        } else {
-            while end < bytes.count && scalars < cap {
-                end += 1
-                while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-                scalars += 1
-            }
-        }
+        let (end, scalars, cap) = readLimit(bytes, limit: limit)
         var text = ExcerptText(limit: limit, capacity: min(end, 4 * limit + 8))
         var i = 0
         while i < end && !text.full {
             let byte = bytes[i]
             if byte == UInt8(ascii: "<") {
                 // A tag: inline ones join their text; every other one (blocks, <br>) is a space.
-                var j = i + 1
-                if j < end && bytes[j] == UInt8(ascii: "/") { j += 1 }
-                // The name, lowercased and packed into an integer a byte at a time; 0 when it is
-                // longer than any inline name or holds a letter outside ASCII.
-                var name: UInt64 = 0
-                var length = 0
-                while j < end {
-                    let c = bytes[j]
-                    if c < 0x80 {
-                        guard isASCIIAlphanumeric(c) else { break }
-                        if length < 8 { name = name << 8 | UInt64(c | 0x20) }
-                        length += 1
-                        j += 1
-                    } else {
-                        let (scalar, scalarLength) = decode(bytes, j)
-                        guard scalar.properties.isAlphabetic else { break }
-                        length = 8  // no inline name holds it
-                        j += scalarLength
-                    }
-                }
-                if length > 6 { name = 0 }
-                while j < end && bytes[j] != UInt8(ascii: ">") { j += 1 }
-                if !isInline(name) { text.breakWord() }
-                i = j + 1
+                let (next, inline) = tag(bytes, i, end: end)
+                if !inline { text.breakWord() }
+                i = next
                 continue
             }
             if byte == UInt8(ascii: "&"), let (decoded, length) = entity(bytes, i, end: end) {
@@ -136,59 +140,16 @@ package struct PageNavigation: Sendable {
                 // Words of ASCII with single spaces between them and no tag or entity go in at
                 // once, as many whole words as fit; a word that does not fit goes in up to its
                 // cut. The scan stops where nothing more could fit, so no byte is read twice.
-                @inline(__always) func plain(_ c: UInt8) -> Bool { c < 0x80 && c > 0x20 && c != UInt8(ascii: "<") && c != UInt8(ascii: "&") }
-                let room = text.room
-                var j = i + 1
-                var last = -1, beforeLast = -1
-                var eightAtOnce = true
-                while j < end && j - i <= room {
-                    // Eight bytes a step while they are plain, or single spaces each followed by
-                    // a plain byte. A borrow can flag a false space only right after a real one,
-                    // which the test for two in a row refuses, so the spaces of a step taken are
-                    // exact. A space in the eighth byte waits for the next step, whose first
-                    // byte is its follower. Once a step is refused, the run ends within these
-                    // eight bytes (at the byte that is not plain, or at two spaces), so the rest
-                    // goes a byte at a time.
-                    if eightAtOnce && j + 8 <= end && j + 8 - i <= room {
-                        let word = ByteSearch.Word(bytes.baseAddress! + j)
-                        let special = word.nonASCII | word.below(0x20) | word.equal(UInt8(ascii: "<")) | word.equal(UInt8(ascii: "&"))
-                        var spaces = word.equal(0x20)
-                        if special == 0 && spaces & (spaces >> 8) == 0 {
-                            var step = 8
-                            if spaces >> 56 != 0 {
-                                step = 7
-                                spaces &= 0x00FF_FFFF_FFFF_FFFF
-                            }
-                            if spaces != 0 {
-                                let top = (63 - spaces.leadingZeroBitCount) >> 3
-                                let below = spaces & ~(UInt64(0x80) << UInt64(top << 3))
-                                beforeLast = below != 0 ? j + (63 - below.leadingZeroBitCount) >> 3 : last
-                                last = j + top
-                            }
-                            j += step
-                            continue
-                        }
-                        eightAtOnce = false
-                    }
-                    if plain(bytes[j]) {
-                        j += 1
-                    } else if bytes[j] == 0x20, j + 1 < end, plain(bytes[j + 1]) {
-                        beforeLast = last
-                        last = j
-                        j += 2
-                    } else {
-                        break
-                    }
-                }
-                if j - i <= room {
-                    text.put(words: bytes[i..<j], lastSpace: last)
-                    i = j
-                } else if last >= 0 {
-                    text.put(words: bytes[i..<last], lastSpace: beforeLast)
-                    i = last
+                let run = wordRun(bytes, i, end: end, room: text.room)
+                if run.end - i <= text.room {
+                    text.put(words: bytes[i..<run.end], lastSpace: run.last)
+                    i = run.end
+                } else if run.last >= 0 {
+                    text.put(words: bytes[i..<run.last], lastSpace: run.beforeLast)
+                    i = run.last
                 } else {
-                    var wordEnd = j
-                    while wordEnd < end && plain(bytes[wordEnd]) { wordEnd += 1 }
+                    var wordEnd = run.end
+                    while wordEnd < end && isPlain(bytes[wordEnd]) { wordEnd += 1 }
                     text.put(run: bytes[i..<wordEnd])
                     i = wordEnd
                 }
@@ -201,6 +162,108 @@ package struct PageNavigation: Sendable {
         // A body whose first stretch is all markup: what was read is what there is to show.
         if !text.full && scalars == cap && !text.out.isEmpty { text.out += [0xE2, 0x80, 0xA6] }
         return String(decoding: text.out, as: UTF8.self)
+    }
+
+    /// How far `excerpt` reads: as far as the first 64 × limit + 4096 scalars (`cap`), as a cap
+    /// on work for huge bodies; `scalars` is how many it counted (`cap` when it stopped there).
+    @inline(__always)
+    private static func readLimit(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> (end: Int, scalars: Int, cap: Int) {
+        let cap = 64 * limit + 4096
+        // Fewer bytes than the cap means fewer scalars too: the whole body is read.
+        guard bytes.count >= cap else { return (bytes.count, 0, cap) }
+        var end = 0
+        var scalars = 0
+        while end < bytes.count && scalars < cap {
+            end += 1
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            scalars += 1
+        }
+        return (end, scalars, cap)
+    }
+
+    /// The tag that starts at `i` (a `<`): where the text after it starts, and whether it names
+    /// an inline element.
+    @inline(__always)
+    private static func tag(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, end: Int) -> (next: Int, inline: Bool) {
+        var j = i + 1
+        if j < end && bytes[j] == UInt8(ascii: "/") { j += 1 }
+        // The name, lowercased and packed into an integer a byte at a time; 0 when it is
+        // longer than any inline name or holds a letter outside ASCII.
+        var name: UInt64 = 0
+        var length = 0
+        while j < end {
+            let c = bytes[j]
+            if c < 0x80 {
+                guard isASCIIAlphanumeric(c) else { break }
+                if length < 8 { name = name << 8 | UInt64(c | 0x20) }
+                length += 1
+                j += 1
+            } else {
+                let (scalar, scalarLength) = decode(bytes, j)
+                guard scalar.properties.isAlphabetic else { break }
+                length = 8  // no inline name holds it
+                j += scalarLength
+            }
+        }
+        if length > 6 { name = 0 }
+        while j < end && bytes[j] != UInt8(ascii: ">") { j += 1 }
+        return (j + 1, isInline(name))
+    }
+
+    /// A byte that can be part of a word of plain ASCII: no space or control, no tag or entity.
+    @inline(__always)
+    private static func isPlain(_ c: UInt8) -> Bool { c < 0x80 && c > 0x20 && c != UInt8(ascii: "<") && c != UInt8(ascii: "&") }
+
+    /// The run of plain words from `i` (a plain byte) with single spaces between them, read no
+    /// further than `room` bytes past what fits: where it ends, and where its last two spaces are
+    /// (-1 for none).
+    @inline(__always)
+    private static func wordRun(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, end: Int, room: Int
+    ) -> (end: Int, last: Int, beforeLast: Int) {
+        var j = i + 1
+        var last = -1, beforeLast = -1
+        var eightAtOnce = true
+        while j < end && j - i <= room {
+            // Eight bytes a step while they are plain, or single spaces each followed by
+            // a plain byte. A borrow can flag a false space only right after a real one,
+            // which the test for two in a row refuses, so the spaces of a step taken are
+            // exact. A space in the eighth byte waits for the next step, whose first
+            // byte is its follower. Once a step is refused, the run ends within these
+            // eight bytes (at the byte that is not plain, or at two spaces), so the rest
+            // goes a byte at a time.
+            if eightAtOnce && j + 8 <= end && j + 8 - i <= room {
+                let word = ByteSearch.Word(bytes.baseAddress! + j)
+                let special = word.nonASCII | word.below(0x20) | word.equal(UInt8(ascii: "<")) | word.equal(UInt8(ascii: "&"))
+                var spaces = word.equal(0x20)
+                if special == 0 && spaces & (spaces >> 8) == 0 {
+                    var step = 8
+                    if spaces >> 56 != 0 {
+                        step = 7
+                        spaces &= 0x00FF_FFFF_FFFF_FFFF
+                    }
+                    if spaces != 0 {
+                        let top = (63 - spaces.leadingZeroBitCount) >> 3
+                        let below = spaces & ~(UInt64(0x80) << UInt64(top << 3))
+                        beforeLast = below != 0 ? j + (63 - below.leadingZeroBitCount) >> 3 : last
+                        last = j + top
+                    }
+                    j += step
+                    continue
+                }
+                eightAtOnce = false
+            }
+            if isPlain(bytes[j]) {
+                j += 1
+            } else if bytes[j] == 0x20, j + 1 < end, isPlain(bytes[j + 1]) {
+                beforeLast = last
+                last = j
+                j += 2
+            } else {
+                break
+            }
+        }
+        return (j, last, beforeLast)
     }
 
     @inline(__always)

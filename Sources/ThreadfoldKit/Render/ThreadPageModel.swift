@@ -164,91 +164,126 @@ struct ThreadPageModel: TemplateModel {
         switch node {
         case .page: return page(key)
         case .messages: return .text(language.message(key))
-        case .time(let time):
-            switch key.field {
-            case .iso: return .text(time.iso8601)
-            case .display: return .text(date(time))
-            default: return nil
-            }
+        case .time(let time): return self.time(key, time)
         case .comment(let entry): return comment(key, entry: entries[Int(entry)])
-        case .edited(let comment):
-            switch key.field {
-            case .label: return .text(strings.text("edited"))
-            case .time: return records[Int(comment)].editedAt.map { .node(.time($0)) } ?? .null
-            default: return nil
-            }
-        case .score(let score):
-            switch key.field {
-            case .value: return .text(String(score))
-            case .text: return .text(language.counts.points(Int(clamping: score)))
-            default: return nil
-            }
-        case .replyingTo(let comment):
-            switch key.field {
-            case .label: return .text(strings.text("replying_to"))
-            case .anchor: return .text(anchors[Int(comment)])
-            case .author: return .text(displayName(of: Int(comment)))
-            default: return nil
-            }
+        case .edited(let comment): return edited(key, comment: Int(comment))
+        case .score(let score): return self.score(key, score)
+        case .replyingTo(let comment): return replyingTo(key, comment: Int(comment))
         case .replies(let block): return replies(key, block: block)
         case .more(let block): return more(key, block: block)
-        case .continued(let comment):
-            let count = Int(stats[Int(comment)].totalReplies)
-            switch key.field {
-            case .href: return navigation?.branchHrefs[comment].map(Value.text) ?? .null
-            case .count: return .int(count)
-            case .text: return .text(strings.text("continue_thread", count: count))
-            default: return nil
-            }
-        case .atSource(let comment):
-            switch key.field {
-            case .href: return URLPolicy.originalLink(records[Int(comment)].continuation).map(Value.text) ?? .null
-            case .text: return .text(strings.text("continue_at_source"))
-            default: return nil
-            }
+        case .continued(let comment): return continued(key, comment: comment)
+        case .atSource(let comment): return atSource(key, comment: Int(comment))
         case .nav: return navigation.flatMap { nav(key, $0) }
         case .link(let link): return navigation.flatMap { self.link(key, link, $0) }
         case .group(let group): return navigation.flatMap { self.group(key, group, $0) }
-        case .ancestor(let i):
-            guard let ancestor = navigation?.ancestors[Int(i)] else { return nil }
-            let comment = Int(ancestor.comment)
-            switch key.field {
-            case .author: return .text(displayName(of: comment))
-            case .href: return .text(ancestor.href)
-            case .excerpt: return .text(flags[comment].contains(.placeholder) ? "" : bodies[comment].map { PageNavigation.excerpt($0) } ?? "")
-            default: return nil
-            }
-        case .item(let item):
-            switch (key.field, item) {
-            case (.comment, .comment(let entry)): return .node(.comment(entry))
-            case (.notice, .notice(let place)): return .node(.notice(place))
-            case (.comment, _), (.notice, _): return .null
-            default: return nil
-            }
+        case .ancestor(let i): return ancestor(key, i)
+        case .item(let item): return self.item(key, item)
         case .notice(let place): return notice(key, index: Int(shownNotices[Int(place)].notice))
-        case .reactions(let post):
-            let list = reactions(of: post)
-            switch key.field {
-            case .text: return .text(strings.join(list.map { "\($0.emoji) \(strings.number(Int(clamping: $0.count)))" }))
-            case .items: return .list(list.indices.map { .node(.reaction(post, Int32($0))) })
-            default: return nil
-            }
+        case .reactions(let post): return reactions(key, post: post)
         case .poll(let post): return poll(key, post: post)
-        case .pollOption(let post, let i):
-            guard let option = poll(of: post)?.options[Int(i)] else { return nil }
-            switch key.field {
-            case .text: return .text(option.text)
-            case .votes: return option.votes.map { .text(strings.text("votes", count: Int(clamping: $0))) } ?? .null
-            case .count: return option.votes.map { .int(Int(clamping: $0)) } ?? .null
-            default: return nil
-            }
-        case .reaction(let post, let i):
-            let reaction = reactions(of: post)[Int(i)]
-            switch key.field {
-            case .emoji: return .text(reaction.emoji)
-            case .count: return .int(Int(clamping: reaction.count))
-            default: return nil
-            }
+        case .pollOption(let post, let i): return pollOption(key, post: post, i)
+        case .reaction(let post, let i): return reaction(key, post: post, i)
+        }
+    }
+
+    private func time(_ key: TemplateKey, _ time: Timestamp) -> Value? {
+        switch key.field {
+        case .iso: return .text(time.iso8601)
+        case .display: return .text(date(time))
+        default: return nil
+        }
+    }
+
+    private func edited(_ key: TemplateKey, comment: Int) -> Value? {
+        switch key.field {
+        case .label: return .text(strings.text("edited"))
+        case .time: return records[comment].editedAt.map { .node(.time($0)) } ?? .null
+        default: return nil
+        }
+    }
+
+    private func score(_ key: TemplateKey, _ score: Int64) -> Value? {
+        switch key.field {
+        case .value: return .text(String(score))
+        case .text: return .text(language.counts.points(Int(clamping: score)))
+        default: return nil
+        }
+    }
+
+    private func replyingTo(_ key: TemplateKey, comment: Int) -> Value? {
+        switch key.field {
+        case .label: return .text(strings.text("replying_to"))
+        case .anchor: return .text(anchors[comment])
+        case .author: return .text(displayName(of: comment))
+        default: return nil
+        }
+    }
+
+    /// "Continue this thread": the branch page of `comment`'s replies.
+    private func continued(_ key: TemplateKey, comment: Int32) -> Value? {
+        let count = Int(stats[Int(comment)].totalReplies)
+        switch key.field {
+        case .href: return navigation?.branchHrefs[comment].map(Value.text) ?? .null
+        case .count: return .int(count)
+        case .text: return .text(strings.text("continue_thread", count: count))
+        default: return nil
+        }
+    }
+
+    private func atSource(_ key: TemplateKey, comment: Int) -> Value? {
+        switch key.field {
+        case .href: return URLPolicy.originalLink(records[comment].continuation).map(Value.text) ?? .null
+        case .text: return .text(strings.text("continue_at_source"))
+        default: return nil
+        }
+    }
+
+    /// A breadcrumb: the comment at place `i` above a branch page's root.
+    private func ancestor(_ key: TemplateKey, _ i: Int32) -> Value? {
+        guard let ancestor = navigation?.ancestors[Int(i)] else { return nil }
+        let comment = Int(ancestor.comment)
+        switch key.field {
+        case .author: return .text(displayName(of: comment))
+        case .href: return .text(ancestor.href)
+        case .excerpt: return .text(flags[comment].contains(.placeholder) ? "" : bodies[comment].map { PageNavigation.excerpt($0) } ?? "")
+        default: return nil
+        }
+    }
+
+    private func item(_ key: TemplateKey, _ item: TimelineItem) -> Value? {
+        switch (key.field, item) {
+        case (.comment, .comment(let entry)): return .node(.comment(entry))
+        case (.notice, .notice(let place)): return .node(.notice(place))
+        case (.comment, _), (.notice, _): return .null
+        default: return nil
+        }
+    }
+
+    private func reactions(_ key: TemplateKey, post: Int32) -> Value? {
+        let list = reactions(of: post)
+        switch key.field {
+        case .text: return .text(strings.join(list.map { "\($0.emoji) \(strings.number(Int(clamping: $0.count)))" }))
+        case .items: return .list(list.indices.map { .node(.reaction(post, Int32($0))) })
+        default: return nil
+        }
+    }
+
+    private func reaction(_ key: TemplateKey, post: Int32, _ i: Int32) -> Value? {
+        let reaction = reactions(of: post)[Int(i)]
+        switch key.field {
+        case .emoji: return .text(reaction.emoji)
+        case .count: return .int(Int(clamping: reaction.count))
+        default: return nil
+        }
+    }
+
+    private func pollOption(_ key: TemplateKey, post: Int32, _ i: Int32) -> Value? {
+        guard let option = poll(of: post)?.options[Int(i)] else { return nil }
+        switch key.field {
+        case .text: return .text(option.text)
+        case .votes: return option.votes.map { .text(strings.text("votes", count: Int(clamping: $0))) } ?? .null
+        case .count: return option.votes.map { .int(Int(clamping: $0)) } ?? .null
+        default: return nil
         }
     }
 

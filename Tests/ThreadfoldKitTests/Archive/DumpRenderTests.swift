@@ -22,7 +22,7 @@ struct DumpRenderTests {
         }
         var rendering = RenderOptions()
         rendering.importing = options
-        return try render.run(renderer: try ThreadRenderer(options: ArchiveOptions(render: rendering)), deliver: deliver)
+        return try render.run(pipeline: try ThreadPipeline(options: ArchiveOptions(render: rendering)), deliver: deliver)
     }
 
     /// A thread's page from dump lines of its own: the submission and its comments.

@@ -86,7 +86,7 @@ struct CompressionTests {
 
     @Test("a compressed thread renders the same page as the plain file")
     func samePage() throws {
-        let renderer = try ThreadRenderer(options: ArchiveOptions())
+        let renderer = try ThreadPipeline(options: ArchiveOptions())
         let compressed = try InputFile.read(TestData.url("compressed/thread.json.gz").path, display: "thread.json", streams: false)
         #expect(try renderer.page(bytes: compressed, file: "thread.json").html == renderer.page(bytes: Self.plain, file: "thread.json").html)
     }

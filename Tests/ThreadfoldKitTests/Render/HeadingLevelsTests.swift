@@ -43,13 +43,13 @@ struct HeadingLevelsTests {
              {"id": 1, "author": "a", "body": "# Big\n\n#### Deep"},
              {"id": 2, "author": "b", "body": "x"}]}
             """#
-        let html = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(json.utf8), file: "t.json").html, as: UTF8.self)
+        let html = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(bytes: Array(json.utf8), file: "t.json").html, as: UTF8.self)
         #expect(html.contains("<h2>Post</h2>\n<h3>Part</h3>"))
         #expect(html.contains("<h3>Big</h3>\n<h4>Deep</h4>"))
         #expect(!html.contains("<h1>Post") && !html.contains("<h1>Big"))
         let discourse =
             #"{"title": "t", "post_stream": {"posts": [{"id": 1, "post_number": 1, "username": "a", "cooked": "<p>op</p>"}, {"id": 2, "post_number": 2, "username": "b", "cooked": "<h4>Heading</h4><p>x</p><h5>Sub</h5>"}]}}"#
-        let topic = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(discourse.utf8), file: "t.json").html, as: UTF8.self)
+        let topic = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(bytes: Array(discourse.utf8), file: "t.json").html, as: UTF8.self)
         #expect(topic.contains("<h3>Heading</h3><p>x</p><h4>Sub</h4>"))
     }
 }

@@ -39,7 +39,7 @@ struct HostileInputTests {
         thread.info.markdownFlavor = flavor
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 1, openDepth: 1, maxDepth: 1)
-        return String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(thread).html, as: UTF8.self)
+        return String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(thread).html, as: UTF8.self)
     }
 
     /// Decodes the entities our escaping and cmark's produce, as a browser would read an attribute.
@@ -171,7 +171,7 @@ struct HostileBrowserTests {
         thread.info.body = HostileCorpus.all.map(\.text).joined(separator: "\n\n")
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 3, openDepth: 0, maxDepth: 2)
-        let page = try ThreadRenderer(options: ArchiveOptions(render: options)).page(thread).html
+        let page = try ThreadPipeline(options: ArchiveOptions(render: options)).page(thread).html
         let folder = fm.temporaryDirectory.appendingPathComponent("tf-corpus-\(UUID().uuidString)")
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? fm.removeItem(at: folder) }

@@ -24,7 +24,7 @@ struct ResourceStoreTests {
     func page(lang: String, templates: URL) throws -> String {
         let thread =
             #"{"lang": \#(String(decoding: try JSONSerialization.data(withJSONObject: lang, options: .fragmentsAllowed), as: UTF8.self)), "comments": [{"id": 1, "body": "a"}, {"id": 2, "parent_id": 1, "body": "b"}]}"#
-        let pipeline = try ThreadRenderer(options: ArchiveOptions(), resources: ResourceStore(templatesDirectory: templates.path))
+        let pipeline = try ThreadPipeline(options: ArchiveOptions(), resources: ResourceStore(templatesDirectory: templates.path))
         return String(decoding: try pipeline.page(bytes: Array(thread.utf8), file: "t.json").html, as: UTF8.self)
     }
 

@@ -94,11 +94,11 @@ struct StringsTableTests {
         #expect(Set(zh.messages.keys) == Set(en.messages.keys))
         var options = RenderOptions()
         options.locale = "zh-Hans"
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(bytes: ResourceStore.exampleThread, file: "e.json").html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(bytes: ResourceStore.exampleThread, file: "e.json").html, as: UTF8.self)
         #expect(page.contains("条回复") && page.contains("<html lang=\"zh-Hans\""))
         // A thread whose lang has a locale gets it without --locale.
         let zhThread = #"{"lang": "zh-Hans", "comments": [{"id": 1, "body": "你好"}, {"id": 2, "parent_id": 1, "body": "好"}]}"#
-        let auto = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(zhThread.utf8), file: "z.json").html, as: UTF8.self)
+        let auto = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(bytes: Array(zhThread.utf8), file: "z.json").html, as: UTF8.self)
         #expect(auto.contains("<html lang=\"zh-Hans\"") && auto.contains("1 条回复"))
     }
 

@@ -31,7 +31,7 @@ struct EmojiShortcodesTests {
               {"post_number": 3, "username": "b", "raw": "Nice :tada: but `:tada:` stays\n\n    :tada:", "cooked": "<p>ignored</p>"},
               {"post_number": 4, "username": "c", "raw": "plain words :rocket:", "cooked": "<p>ignored</p>"}]}}
             """#
-        let html = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(json.utf8), file: "t.json").html, as: UTF8.self)
+        let html = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(bytes: Array(json.utf8), file: "t.json").html, as: UTF8.self)
         #expect(html.contains("<title>Launch day 🎊</title>"))
         #expect(html.contains("<p>yay 🎊 :our_logo:</p>"))
         #expect(html.contains("<p>Nice 🎉 but <code>:tada:</code> stays</p>\n<pre><code>:tada:\n</code></pre>"))
@@ -41,7 +41,7 @@ struct EmojiShortcodesTests {
     @Test("Markdown from a source without shortcodes keeps them as typed")
     func otherSources() throws {
         let json = #"{"title": "t :tada:", "comments": [{"id": 1, "author": "a", "body": "hi :tada:"}]}"#
-        let html = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(json.utf8), file: "t.json").html, as: UTF8.self)
+        let html = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(bytes: Array(json.utf8), file: "t.json").html, as: UTF8.self)
         #expect(html.contains("<p>hi :tada:</p>") && html.contains("<title>t :tada:</title>"))
     }
 }

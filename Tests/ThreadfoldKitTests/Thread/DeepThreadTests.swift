@@ -45,7 +45,7 @@ struct DeepThreadTests {
     func chain(_ shape: String) throws {
         let json = shape == "flat" ? Self.flatChain() : Self.nestedChain()
         try Self.onSmallStack {
-            let pipeline = try ThreadRenderer(options: ArchiveOptions())
+            let pipeline = try ThreadPipeline(options: ArchiveOptions())
             let result = try pipeline.page(bytes: Array(json.utf8), file: "chain.json")
             #expect(result.thread.totals.comments == Self.depth)
             #expect(result.thread.totals.levels == Self.depth)
@@ -62,7 +62,7 @@ struct DeepThreadTests {
     func wide() throws {
         var parts = [#"{"id":"root","author":"a"}"#]
         for i in 0..<Self.depth { parts.append(#"{"id":"r\#(i)","parent_id":"root","author":"u\#(i % 1000)"}"#) }
-        let result = try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(("[" + parts.joined(separator: ",") + "]").utf8), file: "wide.json")
+        let result = try ThreadPipeline(options: ArchiveOptions()).page(bytes: Array(("[" + parts.joined(separator: ",") + "]").utf8), file: "wide.json")
         #expect(result.thread.stats[0].directReplies == Int32(Self.depth))
         #expect(result.thread.stats[0].participants == 1000)
         let html = String(decoding: result.html, as: UTF8.self)

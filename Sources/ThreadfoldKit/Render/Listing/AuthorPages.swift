@@ -7,6 +7,12 @@
 /// so names that differ only by case or Unicode normalisation are different people, as in the data.
 /// Deleted, removed and unknown authors have no page: the summaries never name them.
 struct AuthorPages {
+    /// The name an author page is made for: a non-empty name, else nil (unknown authors get none).
+    static func name(_ author: String?) -> String? {
+        guard let author, !author.isEmpty else { return nil }
+        return author
+    }
+
     /// One participant: their name, folder, and what they wrote, newest first.
     struct Author {
         var name: String
@@ -58,7 +64,7 @@ struct AuthorPages {
             if started { authors[a].threads += 1 } else { authors[a].comments += 1 }
         }
         for (t, summary) in summaries.enumerated() {
-            if let name = ThreadRenderer.pageAuthor(summary.author) {
+            if let name = AuthorPages.name(summary.author) {
                 add(name, Ref(thread: Int32(t), post: -1, ms: summary.created?.ms), started: true)
             }
             for (p, post) in summary.posts.enumerated() {

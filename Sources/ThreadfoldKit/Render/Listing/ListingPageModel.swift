@@ -234,7 +234,7 @@ struct ListingPageModel: TemplateModel {
         case .title: return .text(threads[i].title.flatMap { $0.isEmpty ? nil : $0 } ?? strings.text("untitled"))
         case .author: return threads[i].author.flatMap { $0.isEmpty ? nil : Value.text($0) } ?? .null
         case .authorHref:
-            guard authorLinks, let name = ThreadRenderer.pageAuthor(threads[i].author) else { return .null }
+            guard authorLinks, let name = AuthorPages.name(threads[i].author) else { return .null }
             return .text(root + "u/" + ThreadPaths.authorFolder(name) + "/index.html")
         case .created: return time(threads[i].created)
         // The last activity only when it says something the creation date does not.

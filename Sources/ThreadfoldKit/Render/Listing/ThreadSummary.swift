@@ -116,3 +116,67 @@ package struct ThreadSummary: Sendable, Equatable {
     }
 
 }
+
+extension ThreadSummary {
+    /// Every shown comment with a named author (not deleted, removed or unknown), in thread order,
+    /// with where the main order shows it and an excerpt of its body, for author pages.
+    static func posts(_ tree: ThreadTree, anchors: [String], pageOf: [Int32], bodies: [HTML?]) -> [Post] {
+        var posts: [Post] = []
+        for i in 0..<min(tree.count, pageOf.count) where pageOf[i] >= 0 && tree.flags[i].contains(.visible) && !tree.flags[i].contains(.placeholder) {
+            let record = tree.records[i]
+            guard let author = AuthorPages.name(record.author), !record.authorDeleted else { continue }
+            posts.append(
+                Post(
+                    author: author, page: Int(pageOf[i]), anchor: anchors[i],
+                    created: record.createdAt.map(TimePoint.init),
+                    excerpt: PageNavigation.excerpt(bodies[i] ?? HTML(trusted: ""), limit: Post.excerptLimit)))
+        }
+        return posts
+    }
+
+    /// Replies the export knew of but did not contain, in the whole thread: the importer keeps each
+    /// count within `InputLimits.maxCount`, and the sum is checked.
+    static func unarchived(_ tree: ThreadTree, source: String) throws(Problem) -> Int {
+        var total = tree.info.unarchivedComments
+        for record in tree.records {
+            let (sum, overflow) = total.addingReportingOverflow(record.unarchivedReplies)
+            guard !overflow else {
+                throw Problem(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)")
+            }
+            total = sum
+        }
+        return total
+    }
+
+    /// The summary of an archive thread from its tree (its main order): `flat` says how it was
+    /// laid out, `pages` are its main order's folders (from the site root) and `orders` those
+    /// written; `source` names the input in a message.
+    init(
+        tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
+        source: String
+    ) throws(Problem) {
+        var histogram: [Int] = []
+        var firstActivity: Timestamp? = tree.info.createdAt
+        for i in 0..<tree.count where tree.flags[i].contains(.visible) {
+            let depth = Int(tree.depth[i])
+            if depth >= histogram.count { histogram.append(contentsOf: repeatElement(0, count: depth + 1 - histogram.count)) }
+            histogram[depth] += 1
+            if let time = tree.records[i].createdAt, firstActivity.map({ time < $0 }) ?? true { firstActivity = time }
+        }
+        var last = tree.totals.latestActivity
+        if let created = tree.info.createdAt, last.map({ created > $0 }) ?? true { last = created }
+        let stats = Stats(
+            comments: tree.totals.comments, participants: tree.totals.participants, topLevel: tree.roots.count,
+            levels: tree.totals.levels, depthHistogram: histogram,
+            firstActivity: firstActivity.map(TimePoint.init), lastActivity: last.map(TimePoint.init),
+            unarchived: try Self.unarchived(tree, source: source))
+        let info = tree.info
+        self.init(
+            id: id.string, path: "t/\(folder)", title: info.title, author: info.author,
+            url: URLPolicy.originalLink(info.url),
+            lang: info.lang, category: info.category.flatMap { $0.isEmpty ? nil : $0 }, tags: info.tags,
+            created: info.createdAt.map(TimePoint.init), stats: stats, layout: flat ? "flat" : "nested",
+            pages: pages.map { $0.dropFirst(2).joined(separator: "/") },
+            orders: orders.map(\.rawValue))
+    }
+}

@@ -63,17 +63,6 @@ extension ThreadSummary {
 
     init(reader r: JSONReader, node: Int, path: String) throws(JSONError) {
         // One pass over the members with a switch: no dictionary per object.
-        func time(_ node: Int, _ path: @autoclosure () -> String) throws(JSONError) -> TimePoint? {
-            guard !r.isNull(node) else { return nil }
-            var iso: String?, ms: Int64?
-            try r.members(node, path(), expected: "an object or null") { key, value throws(JSONError) in
-                if key == "iso" { iso = try r.string(value, path() + ".iso") } else if key == "ms" { ms = try r.int(value, path() + ".ms") }
-            }
-            guard let iso, let ms else { throw r.mismatch(node, path(), expected: "{\"iso\", \"ms\"}") }
-            var point = TimePoint(Timestamp(milliseconds: ms))
-            point.iso = iso
-            return point
-        }
         var format: Int64?, id: String?, summaryPath: String?, layout: String?
         var title: String?, author: String?, url: String?, lang: String?, category: String?
         var tags: [String]?, pages: [String]?, orders: [String]?
@@ -92,56 +81,14 @@ extension ThreadSummary {
             case "lang": lang = try r.optionalString(value, path + ".lang")
             case "category": category = try r.optionalString(value, path + ".category")
             case "tags": tags = try r.strings(value, path + ".tags")
-            case "created": created = try time(value, path + ".created")
+            case "created": created = try Self.time(r, value, path + ".created")
             case "layout": layout = try r.string(value, path + ".layout")
             case "pages": pages = try r.strings(value, path + ".pages")
             case "orders": orders = try r.strings(value, path + ".orders")
             case "posts":
                 postsNode = value
-                for (i, item) in try r.array(value, path + ".posts").enumerated() {
-                    // Paths are made only for a message.
-                    func p() -> String { "\(path).posts[\(i)]" }
-                    var author: String?, page: Int?, anchor: String?, created: TimePoint?, excerpt: String?
-                    try r.members(item, p()) { key, v throws(JSONError) in
-                        switch key {
-                        case "author": author = try r.string(v, p() + ".author")
-                        case "page": page = try r.count(v, p() + ".page")
-                        case "anchor": anchor = try r.string(v, p() + ".anchor")
-                        case "created": created = try time(v, p() + ".created")
-                        case "excerpt": excerpt = try r.string(v, p() + ".excerpt")
-                        default: break
-                        }
-                    }
-                    guard let author, !author.isEmpty, let page, let anchor, Post.isAnchor(anchor), let excerpt,
-                        excerpt.count <= Post.excerptLimit + 1
-                    else {
-                        throw r.mismatch(item, p(), expected: "{\"author\", \"page\", \"anchor\" of letters, digits, - and _, \"excerpt\" of at most \(Post.excerptLimit) characters}")
-                    }
-                    posts.append(Post(author: author, page: page, anchor: anchor, created: created, excerpt: excerpt))
-                }
-            case "stats":
-                // Counts are whole numbers from 0 to InputLimits.maxCount, so sums of them are checked, not trusted.
-                var s = Stats(comments: -1, participants: -1, topLevel: -1, levels: -1, depthHistogram: [], firstActivity: nil, lastActivity: nil, unarchived: 0)
-                try r.members(value, path + ".stats") { key, v throws(JSONError) in
-                    // Made only for a message: 2,000 threads' stats built 16,000 paths for nothing.
-                    func p() -> String { path + ".stats." + key }
-                    switch key {
-                    case "comments": s.comments = try r.count(v, p())
-                    case "participants": s.participants = try r.count(v, p())
-                    case "topLevel": s.topLevel = try r.count(v, p())
-                    case "levels": s.levels = try r.count(v, p())
-                    case "unarchived": s.unarchived = try r.count(v, p())
-                    case "firstActivity": s.firstActivity = try time(v, p())
-                    case "lastActivity": s.lastActivity = try time(v, p())
-                    case "depthHistogram":
-                        for (i, n) in try r.array(v, p()).enumerated() { s.depthHistogram.append(try r.count(n, "\(p())[\(i)]")) }
-                    default: break
-                    }
-                }
-                guard s.comments >= 0, s.participants >= 0, s.topLevel >= 0, s.levels >= 0 else {
-                    throw r.mismatch(value, path + ".stats", expected: "comments, participants, topLevel and levels")
-                }
-                stats = s
+                posts += try Self.posts(r, value, path + ".posts")
+            case "stats": stats = try Self.stats(r, value, path + ".stats")
             default: break
             }
         }
@@ -161,6 +108,72 @@ extension ThreadSummary {
             format: Int(format), id: id, path: summaryPath, title: title, author: author, url: url, lang: lang,
             category: category, tags: tags ?? [], created: created, stats: stats, layout: layout, pages: pages,
             orders: orders ?? [], posts: posts)
+    }
+
+    /// A time as the sidecar writes it, `{"iso", "ms"}`, or null.
+    private static func time(_ r: JSONReader, _ node: Int, _ path: @autoclosure () -> String) throws(JSONError) -> TimePoint? {
+        guard !r.isNull(node) else { return nil }
+        var iso: String?, ms: Int64?
+        try r.members(node, path(), expected: "an object or null") { key, value throws(JSONError) in
+            if key == "iso" { iso = try r.string(value, path() + ".iso") } else if key == "ms" { ms = try r.int(value, path() + ".ms") }
+        }
+        guard let iso, let ms else { throw r.mismatch(node, path(), expected: "{\"iso\", \"ms\"}") }
+        var point = TimePoint(Timestamp(milliseconds: ms))
+        point.iso = iso
+        return point
+    }
+
+    /// The sidecar's `posts` (at `path`), each checked as author pages need it.
+    private static func posts(_ r: JSONReader, _ node: Int, _ path: String) throws(JSONError) -> [Post] {
+        var posts: [Post] = []
+        for (i, item) in try r.array(node, path).enumerated() {
+            // Paths are made only for a message.
+            func p() -> String { "\(path)[\(i)]" }
+            var author: String?, page: Int?, anchor: String?, created: TimePoint?, excerpt: String?
+            try r.members(item, p()) { key, v throws(JSONError) in
+                switch key {
+                case "author": author = try r.string(v, p() + ".author")
+                case "page": page = try r.count(v, p() + ".page")
+                case "anchor": anchor = try r.string(v, p() + ".anchor")
+                case "created": created = try time(r, v, p() + ".created")
+                case "excerpt": excerpt = try r.string(v, p() + ".excerpt")
+                default: break
+                }
+            }
+            guard let author, !author.isEmpty, let page, let anchor, Post.isAnchor(anchor), let excerpt,
+                excerpt.count <= Post.excerptLimit + 1
+            else {
+                throw r.mismatch(item, p(), expected: "{\"author\", \"page\", \"anchor\" of letters, digits, - and _, \"excerpt\" of at most \(Post.excerptLimit) characters}")
+            }
+            posts.append(Post(author: author, page: page, anchor: anchor, created: created, excerpt: excerpt))
+        }
+        return posts
+    }
+
+    /// The sidecar's `stats` (at `path`). Counts are whole numbers from 0 to
+    /// InputLimits.maxCount, so sums of them are checked, not trusted.
+    private static func stats(_ r: JSONReader, _ node: Int, _ path: String) throws(JSONError) -> Stats {
+        var s = Stats(comments: -1, participants: -1, topLevel: -1, levels: -1, depthHistogram: [], firstActivity: nil, lastActivity: nil, unarchived: 0)
+        try r.members(node, path) { key, v throws(JSONError) in
+            // Made only for a message: 2,000 threads' stats built 16,000 paths for nothing.
+            func p() -> String { path + "." + key }
+            switch key {
+            case "comments": s.comments = try r.count(v, p())
+            case "participants": s.participants = try r.count(v, p())
+            case "topLevel": s.topLevel = try r.count(v, p())
+            case "levels": s.levels = try r.count(v, p())
+            case "unarchived": s.unarchived = try r.count(v, p())
+            case "firstActivity": s.firstActivity = try time(r, v, p())
+            case "lastActivity": s.lastActivity = try time(r, v, p())
+            case "depthHistogram":
+                for (i, n) in try r.array(v, p()).enumerated() { s.depthHistogram.append(try r.count(n, "\(p())[\(i)]")) }
+            default: break
+            }
+        }
+        guard s.comments >= 0, s.participants >= 0, s.topLevel >= 0, s.levels >= 0 else {
+            throw r.mismatch(node, path, expected: "comments, participants, topLevel and levels")
+        }
+        return s
     }
 
     /// Reads a sidecar back. Errors name the file, line and column, and the JSON path.

@@ -17,7 +17,7 @@ struct DiscourseImporterTests {
         #expect(record.comments.map(\.id.string) == ["2", "3", "14"])
         #expect(record.comments.allSatisfy { $0.parentID == nil })  // replies to post 1 are top level
         #expect(record.comments[0].authorFlair == "moderator notice")
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("<a rel=\"nofollow ugc noopener\" href=\"http://www.discourse.org\">"))
         // Images are kept, with their size, loading lazily (they used to become their alt text).
         #expect(page.contains(#"<img src="http://q101.com/wp-content/uploads/2012/02/GroundhogDay.gif" alt="image" width="650" height="824" loading="lazy">"#))
@@ -50,11 +50,11 @@ struct DiscourseImporterTests {
         #expect(result.skipped.count == 1 && note.kind == "notArchived" && note.severity == .note && note.line == 1 && note.column != nil)
         #expect(note.path == (stream ? "$.post_stream.stream" : "$.posts_count"))
         #expect(note.message == "336 of 340 posts are not in this export; fetch /t/57.json?print=true, or page through /t/57/posts.json, for the rest")
-        let english = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let english = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(english.contains("336 more replies were not archived"))
         var chinese = RenderOptions()
         chinese.locale = "zh-Hans"
-        let zh = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: chinese)).page(record).html, as: UTF8.self)
+        let zh = String(decoding: try ThreadPipeline(options: ArchiveOptions(render: chinese)).page(record).html, as: UTF8.self)
         #expect(zh.contains("另有 336 条回复未存档"))
         // A stream whose ids name none of the posts present still counts: 340 listed, 4 present.
         var renumbered = try JSONSerialization.jsonObject(with: Data(Self.partial(stream: true))) as! [String: Any]
@@ -84,7 +84,7 @@ struct DiscourseImporterTests {
         #expect(c[0].edited && c[0].editedAt == Timestamp(iso: "2024-01-02T00:00:00Z"))
         #expect(c[1].bodyFormat == .markdown && c[1].parentID == CommentID("2"))
         #expect(c[2].deleted && c[3].parentID == CommentID("4"))
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         for danger in ["<script", "onclick", "javascript:", "<iframe", "<svg", "onload", "<style"] {
             #expect(!page.contains(danger), "\(danger)")
         }
@@ -114,7 +114,7 @@ struct DiscourseImporterTests {
         func page(_ source: String?) throws -> String {
             var options = RenderOptions()
             options.sourceURL = source
-            return String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
+            return String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
         }
         #expect(try page("https://forum.example/").contains(#"<a href="https://forum.example/t/static-pages/77" rel="nofollow ugc noopener">Original thread</a>"#))
         #expect(try !page(nil).contains("static-pages"))

@@ -33,7 +33,7 @@ struct DisqusImporterTests {
         #expect(result.skipped[0].description == "export.xml:93:3: warning: /disqus/post[2]: is marked as spam (isSpam); left out")
         #expect(result.skipped[1].message == "1 thread without posts left out")
 
-        let renderer = try ThreadRenderer(options: ArchiveOptions())
+        let renderer = try ThreadPipeline(options: ArchiveOptions())
         let page = String(decoding: try renderer.page(first).html, as: UTF8.self)
         #expect(page.contains(#"<a rel="nofollow ugc noopener" href="https://example.net/tools/archiver">our archiver</a>"#))
         #expect(page.contains("try_files $uri $uri/index.html =404;") && page.contains("<pre>"))

@@ -111,7 +111,7 @@ struct FullMappingTests {
         #expect(note.description == "m.json:2:11: note: $.page.items: 3 items left out by where.kind=t1 (with any replies nested in them)")
         #expect(result.skipped.count == 1)
         // Rendered, every body is there.
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
         for body in ["one", "two", "three", "Hello"] { #expect(page.contains("<p>\(body)</p>"), "\(body)") }
     }
 

@@ -69,7 +69,7 @@ struct FormHostileTests {
             let result = try Importer.read(bytes: Array(input.utf8), file: "hostile.json", options: ImportOptions(mapping: try FieldMapping.parse(map)))
             let record = try #require(result.threads.first)
             #expect(record.comments.count == payloads.count * 2)
-            let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+            let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
             let issues = HostileInputTests.problems(content(of: page))
             #expect(issues.isEmpty, "\(format): \(issues.prefix(5))")
             let title = page.components(separatedBy: "<title>")[1].components(separatedBy: "</title>")[0]
@@ -111,7 +111,7 @@ struct FormHostileTests {
         #expect(result.format == format, "\(name), \(group)")
         for record in result.threads {
             #expect(record.comments.count == payloads.count, "\(name), \(group)")
-            let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+            let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
             let issues = HostileInputTests.problems(content(of: page))
             #expect(issues.isEmpty, "\(name), \(group): \(issues.prefix(5))")
             let title = page.components(separatedBy: "<title>")[1].components(separatedBy: "</title>")[0]

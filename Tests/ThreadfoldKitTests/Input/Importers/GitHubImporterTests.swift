@@ -27,7 +27,7 @@ struct GitHubImporterTests {
         #expect(
             result.skipped.map(\.message) == ["1 of 6 comments is not in this export; page through /repos/threadfold-example/forum-archive/issues/128/comments?per_page=100&page=1, 2, … for the rest"])
         #expect(result.skipped.map(\.path) == ["$.issue.comments"] && result.skipped.allSatisfy { $0.kind == "notArchived" && $0.severity == .note })
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains(#"<input type="checkbox" checked="" disabled="" aria-label="#) && page.contains("<th>depth</th>"))
         #expect(page.contains(#"<span class="tf-reactions">🎉 4 · ❤️ 1</span>"#) && page.contains(#"<span class="tf-reactions">👍 3 · 👀 1</span>"#))
         #expect(!page.contains("point"))

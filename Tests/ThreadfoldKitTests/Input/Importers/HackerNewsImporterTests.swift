@@ -21,7 +21,7 @@ struct HackerNewsImporterTests {
         #expect(record.info.title == "Ask HN: Hostile HTML?" && record.info.url == "https://news.ycombinator.com/item?id=100")
         #expect(record.comments.map(\.id.string) == ["101", "102", "103", "104"])
         #expect(record.comments[2].parentID == CommentID("102") && record.comments[1].deleted)
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("<p>First</p><p>Second <a rel=\"nofollow ugc noopener\" href=\"https://x.example\">link</a></p>"))
         #expect(page.contains("<em>here</em>"))
         #expect(!page.contains("<script") && !page.contains("onerror") && !page.contains("<img"))
@@ -55,7 +55,7 @@ struct HackerNewsImporterTests {
         #expect(record.info.unarchivedComments == 4)
         let tree = try ThreadBuilder.build(record)
         #expect(tree.totals.levels == 3)
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
         #expect(page.contains(#"<a rel="nofollow ugc noopener" href="http://www.getdropbox.com/u/2/screencast.html">http://www.getdropbox.com/u/2/screencast.html</a>"#))
         #expect(page.contains("For a Linux user") && page.contains("You are correct"))
         // The check counts what was read: every body and author is there.
@@ -71,7 +71,7 @@ struct HackerNewsImporterTests {
             let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "hn.json").threads.first)
             #expect(record.info.score == Int64(points))
             #expect(record.comments.allSatisfy { $0.score == nil && $0.reactions.isEmpty })
-            let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+            let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
             #expect(page.contains(#"<span class="tf-score">\#(points == 3089 ? "3,089" : String(points)) points</span>"#))
             #expect(page.components(separatedBy: "tf-score").count == 2, "the story's points only")
         }
@@ -112,7 +112,7 @@ struct HackerNewsImporterTests {
         let story = try Importer.read(bytes: Array(lines.utf8), file: "items.jsonl").threads[0]
         let tree = try ThreadBuilder.build(story)
         #expect(tree.diagnostics.contains { $0.kind == .omittedDeleted && $0.error.description.contains("is removed and has no replies") })
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(story).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(story).html, as: UTF8.self)
         #expect(!page.contains("flagged words") && !page.contains("dead leaf"))
         #expect(page.contains("[removed]") && page.contains("reply to a dead one"))
     }
@@ -133,7 +133,7 @@ struct HackerNewsImporterTests {
             #"{"id": 8863, "type": "story", "by": "dhouston", "time": 1175714200, "title": "My YC app: Dropbox", "url": "http://www.getdropbox.com/u/2/screencast.html", "descendants": 71, "kids": [9224, 8917]}"#
         let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "8863.json").threads.first)
         #expect(record.comments.isEmpty && record.info.unarchivedComments == 71)
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
         #expect(page.contains("71 more replies were not archived"))
         #expect(!page.contains("No comments yet"))
     }
@@ -148,6 +148,6 @@ struct HackerNewsImporterTests {
         let b = try #require(try Importer.read(bytes: Array(strings.utf8), file: "b.json").threads.first)
         #expect(a.info.id == CommentID("8863") && b.info.id == a.info.id)
         #expect(a.comments.map { $0.parentID?.string ?? "-" } == ["-", "8864"] && b.comments.map { $0.parentID?.string ?? "-" } == ["-", "8864"])
-        #expect(ThreadPaths.folder(title: a.info.title, id: ThreadRenderer.id(of: a)) == ThreadPaths.folder(title: b.info.title, id: ThreadRenderer.id(of: b)))
+        #expect(ThreadPaths.folder(title: a.info.title, id: a.threadID) == ThreadPaths.folder(title: b.info.title, id: b.threadID))
     }
 }

@@ -56,7 +56,7 @@ struct ImportAuditTests {
         #expect(thread.comments.count == 35 && thread.comments.allSatisfy { $0.body.hasPrefix("<p>") && $0.author != nil && $0.bodyFormat == .html })
         #expect(thread.comments.filter { $0.parentID != nil }.count == 30)
         #expect(thread.info.title == "My YC app" && thread.info.author == "dhouston")
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
         #expect(page.contains("<p>reply 5</p>") && page.contains("<p>comment 4</p>") && page.contains("My YC app"))
     }
 
@@ -81,7 +81,7 @@ struct ImportAuditTests {
         let line = String(suggestion.split(separator: " ").last!)
         let result = try Importer.read(bytes: Array(withID.utf8), file: "x.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
         #expect(result.threads[0].comments.count == 16 && result.threads[0].comments.filter { $0.parentID != nil }.count == 12)
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
         #expect(page.contains("<p>nested 3.2</p>") && page.contains("top3"))
     }
 
@@ -165,7 +165,7 @@ struct ImportAuditTests {
         #expect(result.format == .threadfold)
         #expect(result.threads[0].comments.map(\.body) == ["a", "b", "c"])
         #expect(result.threads[0].comments.allSatisfy { $0.author == nil })
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
         #expect(page.contains("<p>b</p>") && page.contains("<p>c</p>"))
     }
 }

@@ -62,7 +62,7 @@ struct ImporterTests {
         let result = try Importer.read(bytes: Array(json.utf8), file: "x.json", options: options)
         #expect(!result.detected && result.threads[0].comments[0].bodyFormat == .html)
         options.bodyFormat = .text
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(try Importer.read(bytes: Array(json.utf8), file: "x.json", options: options).threads[0]).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(try Importer.read(bytes: Array(json.utf8), file: "x.json", options: options).threads[0]).html, as: UTF8.self)
         #expect(page.contains("&lt;b&gt;x&lt;/b&gt;"))
         let wrong = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "x.json", options: ImportOptions(format: .reddit)) }
         #expect(wrong.errors[0].description.contains("read as Reddit (a /comments/<id>.json thread"))

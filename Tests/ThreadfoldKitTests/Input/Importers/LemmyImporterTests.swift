@@ -7,7 +7,7 @@ import Testing
 @Suite("Lemmy importer")
 struct LemmyImporterTests {
     static func page(_ record: ThreadRecord) throws -> String {
-        content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
     }
 
     @Test("the fixture: detected, threaded by path, remote users named with their instance, counts not archived placed")

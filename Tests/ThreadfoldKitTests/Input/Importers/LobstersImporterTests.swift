@@ -42,7 +42,7 @@ struct LobstersImporterTests {
         #expect(result.skipped.map(\.path) == ["$.comment_count"] && result.skipped.first?.line == 2)
         let tree = try ThreadBuilder.build(record)
         #expect(tree.totals.levels == 3 && tree.diagnostics.isEmpty)
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
         #expect(page.contains(#"href="https://example.org/post">https://example.org/post</a>"#))
         #expect(page.contains("Nice <em>work</em>") && page.contains("under a deleted one") && !page.contains("removed words qq"))
     }

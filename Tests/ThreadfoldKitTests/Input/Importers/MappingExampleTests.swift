@@ -97,7 +97,7 @@ struct MappingExampleTests {
         if let threadBody, !threadBody.isEmpty { #expect(thread.info.body == threadBody, "\(file)") }
         let tree = try ThreadBuilder.build(thread, options: ThreadOptions())
         #expect(tree.diagnostics.filter { $0.kind == .orphan }.isEmpty, "\(file): \(tree.diagnostics.map(\.error.description))")
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(thread).html, as: UTF8.self)
         #expect(page.contains("tf-comment"), "\(file)")
     }
 }

@@ -28,7 +28,7 @@ struct MastodonImporterTests {
         #expect(record.info.unarchivedComments == 1 && c[0].unarchivedReplies == 1)
         #expect(result.skipped.map(\.path) == ["$.context.descendants[1].visibility", "$.context.descendants[3].visibility"])
         #expect(result.skipped.allSatisfy { $0.kind == "notPublic" && $0.severity == .warning })
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(!page.contains("Just between us") && !page.contains("Followers only"))
         #expect(page.contains("<p><strong>CW: migration numbers</strong></p>"))
     }
@@ -65,7 +65,7 @@ struct MastodonImporterTests {
         var reply = expected
         reply.total = nil
         #expect(record.comments.map(\.poll) == [reply])
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
         #expect(page.contains("<figcaption>Poll · 10 votes · voting until <time datetime=\"2024-03-03T10:00:00Z\">3 Mar 2024</time></figcaption>"))
         #expect(page.contains("<figcaption>Poll · voting until") && page.contains("<li><bdi>static &lt;b&gt;HTML&lt;/b&gt;</bdi> <span class=\"tf-votes\">7 votes</span></li>"))
     }

@@ -31,7 +31,7 @@ struct RedditImporterTests {
         let edited = try #require(record.comments.first { $0.id.string == "co1nnit" })
         #expect(edited.edited && edited.editedAt == Timestamp(unix: 1_422_329_750))
         // The page shows the stubs and renders the quote as a blockquote.
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("28 more replies were not archived"))
         #expect(page.contains("<blockquote>\n<p>what you can"))
     }
@@ -54,8 +54,8 @@ struct RedditImporterTests {
         #expect(Fixtures.ids(tree, tree.roots) == ["r1", "d1", "k1"])
         #expect(tree.flags[0].contains(.placeholder) && tree.flags[1].contains(.placeholder))
         #expect(tree.diagnostics.map(\.kind) == [.omittedDeleted])
-        #expect(try ThreadRenderer.unarchived(tree, source: "r.json") == 1660)
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        #expect(try ThreadSummary.unarchived(tree, source: "r.json") == 1660)
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(page.contains("1,660 more replies were not archived") && page.contains("[removed]"))
     }
 
@@ -91,7 +91,7 @@ struct RedditImporterTests {
         #expect(c[1].authorFlair == "Helper · moderator · stickied" && c[1].edited)
         #expect(c[2].removed && c[2].body.isEmpty)
         #expect(record.info.unarchivedComments == 5)
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self))
         #expect(!page.contains("<script>alert"))
         #expect(page.contains("[deleted]") && !page.contains("1 more reply was not archived"))
         #expect(page.contains(#"<p class="tf-note"><a href="https://www.reddit.com/r/x/comments/abc/a_b/c1/" rel="nofollow ugc noopener">Continue this thread on Reddit →</a></p>"#))
@@ -121,7 +121,7 @@ struct RedditImporterTests {
                 == Poll(
                     options: [Poll.Option("Tabs", votes: 6200), Poll.Option("Spaces & <script>alert(1)</script>", votes: 5049)],
                     total: 11249, endsAt: Timestamp(milliseconds: 1709460000000)))
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
         #expect(
             page.contains(
                 """
@@ -135,12 +135,12 @@ struct RedditImporterTests {
                 """))
         var options = RenderOptions()
         options.locale = "zh-Hans"
-        let zh = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
+        let zh = String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
         #expect(zh.contains("<figcaption>投票 · 11,249 票 · 投票截止于 <time") && zh.contains("6,200 票"))
         // While a poll is open Reddit leaves out the counts: the options are listed without them.
         let open = json.replacingOccurrences(of: #", "vote_count": 6200"#, with: "").replacingOccurrences(of: #", "vote_count": 5049"#, with: "")
             .replacingOccurrences(of: #""total_vote_count": 11249"#, with: #""total_vote_count": null"#)
-        let openPage = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(bytes: Array(open.utf8), file: "r.json").html, as: UTF8.self)
+        let openPage = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(bytes: Array(open.utf8), file: "r.json").html, as: UTF8.self)
         #expect(openPage.contains("<figcaption>Poll · voting until") && openPage.contains("<li><bdi>Tabs</bdi></li>"))
     }
 
@@ -151,7 +151,7 @@ struct RedditImporterTests {
         #expect(record.comments[0].continuation == "")
         var options = RenderOptions()
         options.locale = "zh-Hans"
-        let page = content(of: String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self))
+        let page = content(of: String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self))
         #expect(page.contains(#"<p class="tf-note">在 Reddit 上继续阅读此楼 →</p>"#))
     }
 
@@ -251,7 +251,7 @@ struct RedditDumpTests {
         let json =
             #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"id": "p", "title": "T", "author": "op"}}]}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": "c", "author": "a", "body": "2^10 &gt;!secret!&lt; r/books", "created_utc": 1}}]}}]"#
         let page = { (options: RenderOptions) in
-            String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "r.json").html, as: UTF8.self)
+            String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "r.json").html, as: UTF8.self)
         }
         let reddit = try page(RenderOptions())
         #expect(reddit.contains("2<sup>10</sup>") && reddit.contains("tf-spoiler") && reddit.contains("href=\"https://www.reddit.com/r/books\""))
@@ -268,7 +268,7 @@ struct RedditDumpTests {
         let record = try #require(try Importer.read(bytes: Array(json.utf8), file: "r.json").threads.first)
         #expect(record.comments[0].authorDeleted && !record.comments[0].deleted && record.comments[0].author == nil)
         #expect(record.comments[1].deleted && !record.comments[1].authorDeleted)
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(record).html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(record).html, as: UTF8.self)
         #expect(page.contains("still here") && !page.contains("[unknown]"))
     }
 }

@@ -42,7 +42,7 @@ struct HostileJSONTests {
             #expect(errors.description.hasPrefix("h.json:"), "\(name)")
         case .page(let text):
             let result = try Importer.read(bytes: bytes, file: "h.json")
-            let page = String(decoding: try ThreadRenderer(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
+            let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(result.threads[0]).html, as: UTF8.self)
             #expect(page.contains(text), "\(name)")
             #expect(!page.contains("\u{0}"), "\(name)")
         }
@@ -65,7 +65,7 @@ struct HostileIDTests {
             CommentRecord(id: CommentID(id), author: "u\(n)", body: "comment \(n)")
         }
         let record = ThreadRecord(title: "\u{202E}redro thgir ot tfel", comments: comments, file: "ids.json")
-        let result = try ThreadRenderer(options: ArchiveOptions()).page(record)
+        let result = try ThreadPipeline(options: ArchiveOptions()).page(record)
         #expect(result.thread.totals.comments == Self.ids.count)
         #expect(result.thread.diagnostics.isEmpty)
         let anchors = Anchors.make(for: comments)
@@ -84,7 +84,7 @@ struct HostileIDTests {
         var options = RenderOptions()
         options.layout = LayoutOptions(preview: 5, openDepth: 5, maxDepth: 1)
         let json = #"[{"id": 1, "author": "\u202Eevil"}, {"id": 2, "parent_id": 1, "author": "b"}, {"id": 3, "parent_id": 2, "author": "c"}]"#
-        let page = String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "n.json").html, as: UTF8.self)
+        let page = String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "n.json").html, as: UTF8.self)
         #expect(page.contains("<bdi class=\"tf-author\" itemprop=\"name\">\u{202E}evil</bdi>"))
         #expect(page.contains("@<bdi>b</bdi>"))
     }

@@ -65,44 +65,20 @@ struct ThreadPlan {
         }
     }
 
-    /// The links of `page`: the index, the other orders of the same page, the parts, and on a
-    /// branch page the comments above it. `base` is the thread's folder; `order` is the index of
-    /// this plan's order in `orders`.
-    func navigation(
-        of page: Page, tree: ThreadTree, anchors: [String], base: [String], order k: Int,
-        orders: [CommentOrder], canonicalBase: String?
-    ) -> PageNavigation {
-        var nav = PageNavigation()
-        let orderDirs = k == 0 ? 0 : 1
-        nav.indexHref = ThreadPaths.href(from: page.dir, to: [])
-        let rest = Array(page.dir.dropFirst(base.count + orderDirs))
-        if orders.count > 1 {
-            nav.orders = orders.enumerated().map { j, other in
-                .init(other, href: ThreadPaths.href(from: page.dir, to: base + (j == 0 ? [] : [other.rawValue]) + rest), current: j == k)
-            }
-        }
-        if page.part >= 0 {
-            if parts > 1 {
-                nav.pages = (0..<parts).map {
-                    .init($0 + 1, href: ThreadPaths.href(from: page.dir, to: pages[$0].dir), current: $0 == page.part)
-                }
-            }
-            if page.part > 0 {
-                nav.previousPage = .init(page.part, href: ThreadPaths.href(from: page.dir, to: pages[page.part - 1].dir), current: false)
-            }
-        } else {
-            nav.ancestors = Self.ancestors(of: page.root, in: tree).map { a in
-                .init(comment: a, href: ThreadPaths.href(from: page.dir, to: pages[Int(pageOf[Int(a)])].dir, fragment: anchors[Int(a)]))
-            }
-            nav.threadHref = ThreadPaths.href(from: page.dir, to: pages[0].dir)
-        }
-        for b in page.model.branches {
-            nav.branchHrefs[b] = ThreadPaths.href(from: page.dir, to: pages[Int(branchPage[b]!)].dir)
-        }
-        nav.feedHref = String(repeating: "../", count: page.dir.count - base.count) + "atom.xml"
-        nav.canonical = canonicalBase.map { $0 + page.dir.joined(separator: "/") + "/" }
-        nav.showsPost = page.part == 0
-        return nav
+    /// Whether `auto` lays a thread out flat: its top-level comments average more than
+    /// `threshold` replies each.
+    static func prefersFlat(_ tree: ThreadTree, threshold: Double) -> Bool {
+        let replies = tree.roots.reduce(0) { $0 + Int(tree.stats[Int($1)].totalReplies) }
+        return !tree.roots.isEmpty && Double(replies) / Double(tree.roots.count) > threshold
+    }
+
+    /// The layout of an archive thread's pages: `base`, with replies deeper than `pageDepth` on
+    /// pages of their own and, when `flat`, every reply shown one level deep.
+    static func layout(_ base: LayoutOptions, pageDepth: Int, flat: Bool) -> LayoutOptions {
+        var layout = base
+        layout.pageDepth = pageDepth
+        if flat { layout.maxDepth = 1 }
+        return layout
     }
 
     /// The comments above a branch root for its breadcrumb: the top-level one, then at most the

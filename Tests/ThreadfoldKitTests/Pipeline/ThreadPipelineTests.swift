@@ -4,16 +4,16 @@ import Testing
 
 @testable import ThreadfoldKit
 
-@Suite("Page renderer")
-struct ThreadRendererTests {
+@Suite("Thread pipeline")
+struct ThreadPipelineTests {
     func page(_ json: String, _ options: RenderOptions = RenderOptions()) throws -> String {
-        let result = try ThreadRenderer(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "t.json")
+        let result = try ThreadPipeline(options: ArchiveOptions(render: options)).page(bytes: Array(json.utf8), file: "t.json")
         return String(decoding: result.html, as: UTF8.self)
     }
 
     @Test("the bundled example renders to its golden page")
     func examplePage() throws {
-        let result = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json")
+        let result = try ThreadPipeline(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json")
         try assertSnapshot(String(decoding: result.html, as: UTF8.self), named: "example.html")
     }
 
@@ -33,14 +33,14 @@ struct ThreadRendererTests {
 
     @Test("the same input gives byte-identical pages, in any time zone")
     func deterministic() throws {
-        let first = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
+        let first = try ThreadPipeline(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
         setenv("TZ", "Pacific/Kiritimati", 1)
         tzset()
         defer {
             unsetenv("TZ")
             tzset()
         }
-        let second = try ThreadRenderer(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
+        let second = try ThreadPipeline(options: ArchiveOptions()).page(bytes: ResourceStore.exampleThread, file: "example.json").html
         #expect(first == second)
     }
 
@@ -179,7 +179,7 @@ struct OrdersOfferedTests {
         var options = ArchiveOptions()
         options.orders = [.oldest, .top, .newest]
         return try #require(
-            try ThreadRenderer(options: options).files(
+            try ThreadPipeline(options: options).files(
                 ThreadRecord(id: CommentID("t"), title: "t", comments: comments),
                 id: CommentID("t"), folder: "t-t", source: "t.json"
             ) { _, _ in })
@@ -216,7 +216,7 @@ struct NoticePageTests {
     }
 
     static func page(_ record: ThreadRecord, _ options: RenderOptions = RenderOptions()) throws -> String {
-        String(decoding: try ThreadRenderer(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
+        String(decoding: try ThreadPipeline(options: ArchiveOptions(render: options)).page(record).html, as: UTF8.self)
     }
 
     @Test("notices show between the comments at their time, as notes with actor, action and time; they are not comments")
@@ -299,7 +299,7 @@ struct NoticePageTests {
             var options = ArchiveOptions()
             options.orders = orders
             var written: [String: String] = [:]
-            _ = try ThreadRenderer(options: options).files(record, id: CommentID("57"), folder: "t-57", source: "topic.json") { path, bytes in
+            _ = try ThreadPipeline(options: options).files(record, id: CommentID("57"), folder: "t-57", source: "topic.json") { path, bytes in
                 if path.hasSuffix(".html") { written[path] = String(decoding: bytes, as: UTF8.self) }
             }
             return written
@@ -324,7 +324,7 @@ struct NoticePageTests {
         var options = ArchiveOptions()
         options.pageSize = 1
         var written: [String: String] = [:]
-        _ = try ThreadRenderer(options: options).files(try Self.topic(), id: CommentID("57"), folder: "t-57", source: "topic.json") { path, bytes in
+        _ = try ThreadPipeline(options: options).files(try Self.topic(), id: CommentID("57"), folder: "t-57", source: "topic.json") { path, bytes in
             written[path] = String(decoding: bytes, as: UTF8.self)
         }
         #expect(Self.timeline(try #require(written["t/t-57/index.html"])) == ["c-2"])
