@@ -35,7 +35,7 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
     let report = scratch + "/report.json"
     let errors = scratch + "/stderr.txt"
     try? FileManager.default.removeItem(atPath: report)
-    let run: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)
+    let run: Run
     let limit = settings.dumpTimeout ?? max(120, 30 * Double(comments) / 50_000)
     let start = DispatchTime.now()
     do {
@@ -174,6 +174,25 @@ func benchDump() {
         print("Reddit dump: \(error.localizedDescription)")
         return
     }
+    describeDump(files)
+    // 1. The dump, end to end.
+    let inputs = pairProblem == nil ? [files.submissions, files.comments] : [files.comments]
+    let label = pairProblem == nil ? "RS + RC" : "RC only (no submissions)"
+    if let pairProblem {
+        print("  this threadfold does not read a submission file beside a comment file (RS_probe.zst RC_probe.zst, two lines each): \(pairProblem)")
+        print("  so RC_bench.zst is built alone")
+    }
+    let full = benchDumpFull(inputs, label: label, files: files, scratch: scratch)
+    // 2. The same threads as a file each.
+    benchPerThread(files, form: form, label: label, inputs: inputs, full: full, scratch: scratch)
+    // 3. Incremental: one comment's body changed in place.
+    if let full { benchDumpIncremental(inputs, files: files, full: full, scratch: scratch) }
+    // 4. Warnings: no, the usual and ten times the deleted comments without replies.
+    benchDumpWarnings(scratch: scratch, commentsOnly: inputs.count == 1)
+}
+
+/// What was generated: its size, its bodies and its threads, and what costs a warning.
+func describeDump(_ files: DumpFiles) {
     let n = files.number("comments"), threads = files.number("threads")
     let runs = settings.dumpRuns
     print("Reddit dump (seed \(settings.seed); --dump-comments \(grouped(n)); best of \(runs) unless said; --jobs 2 -q --no-fsync; each full build into a new folder, all removed at the end):")
@@ -191,18 +210,15 @@ func benchDump() {
     print(
         "  \(grouped(files.number("deleted"))) deleted, \(grouped(files.number("removed"))) removed, \(grouped(files.number("account_deleted"))) by deleted accounts; \(grouped(files.number("warnings"))) of the deleted and removed have no replies (one note each)"
     )
+}
 
-    // 1. The dump, end to end. When this threadfold does not read submissions beside comments,
-    // the comments alone still measure the comment path (a thread per link_id, titled by its id).
-    let inputs = pairProblem == nil ? [files.submissions, files.comments] : [files.comments]
-    let label = pairProblem == nil ? "RS + RC" : "RC only (no submissions)"
-    if let pairProblem {
-        print("  this threadfold does not read a submission file beside a comment file (RS_probe.zst RC_probe.zst, two lines each): \(pairProblem)")
-        print("  so RC_bench.zst is built alone")
-    }
+/// The dump, end to end. When this threadfold does not read submissions beside comments, the
+/// comments alone still measure the comment path (a thread per link_id, titled by its id).
+func benchDumpFull(_ inputs: [String], label: String, files: DumpFiles, scratch: String) -> DumpBuild? {
+    let n = files.number("comments"), threads = files.number("threads")
     var full: DumpBuild?
     do {
-        full = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site"), scratch: scratch, comments: n) }
+        full = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site"), scratch: scratch, comments: n) }
     } catch {
         print("  build \(inputs.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")): \(error.message)")
     }
@@ -215,14 +231,18 @@ func benchDump() {
             "    read \(grouped(full.threads)) threads (expected \(grouped(threads))), \(grouped(full.comments)) comments, \(grouped(full.warnings)) warnings and notes (expected \(grouped(files.number("warnings"))))"
         )
     }
+    return full
+}
 
-    // 2. The same threads as a file each.
+/// The same threads as a file each, against the dump's `full` build.
+func benchPerThread(_ files: DumpFiles, form: PerThreadForm, label: String, inputs: [String], full: DumpBuild?, scratch: String) {
+    let n = files.number("comments"), threads = files.number("threads")
     let perThreadLabel =
         form == .withSubmission
         ? "\(grouped(threads)) files, submission and comments"
         : "\(grouped(threads)) files of comments only: this threadfold does not read a submission line among comments, so unlike the dump these have no submissions"
     do {
-        let perThread = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild([files.perThread], site: freshSite(scratch, "site-threads"), scratch: scratch, comments: n) }
+        let perThread = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in try dumpBuild([files.perThread], site: freshSite(scratch, "site-threads"), scratch: scratch, comments: n) }
         print("  per-thread files (\(perThreadLabel)): \(format(perThread.seconds, 2)) s wall, \(format(perThread.cpu, 2)) s CPU · peak RSS \(format(perThread.peakMiB, 0)) MiB")
         if let full {
             let compared = form == .withSubmission || inputs.count == 1 ? label : label + " against comments only"
@@ -231,32 +251,30 @@ func benchDump() {
     } catch {
         print("  per-thread files: \(error.message)")
     }
+}
 
-    // 3. Incremental: one comment's body changed in place, each run to a text no earlier build saw
-    // (changing it back would find the old site, kept as the spare, already right), then restored.
-    if let full {
-        let incrementalSite = scratch + "/site-incremental"
-        do throws(DumpBuildFailure) {
-            do { try restoreMarker(files.comments) } catch { throw DumpBuildFailure(message: error.localizedDescription) }
-            _ = try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
-            var revisions = Array("BCDEFGHIJ").makeIterator()
-            var changed = false
-            defer { if changed { try? setMarker(files.comments, to: "A") } }
-            let incremental = try bestBuild(runs) { () throws(DumpBuildFailure) in
-                do { try setMarker(files.comments, to: revisions.next() ?? "Z") } catch { throw DumpBuildFailure(message: error.localizedDescription) }
-                changed = true
-                return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
-            }
-            print(
-                "  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused, \(incremental.partitionsReused) of \(incremental.partitions) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)"
-            )
-        } catch {
-            print("  incremental: \(error.message)")
+/// Incremental: one comment's body changed in place, each run to a text no earlier build saw
+/// (changing it back would find the old site, kept as the spare, already right), then restored.
+func benchDumpIncremental(_ inputs: [String], files: DumpFiles, full: DumpBuild, scratch: String) {
+    let n = files.number("comments")
+    let incrementalSite = scratch + "/site-incremental"
+    do throws(DumpBuildFailure) {
+        do { try restoreMarker(files.comments) } catch { throw DumpBuildFailure(message: error.localizedDescription) }
+        _ = try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
+        var revisions = Array("BCDEFGHIJ").makeIterator()
+        var changed = false
+        defer { if changed { try? setMarker(files.comments, to: "A") } }
+        let incremental = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in
+            do { try setMarker(files.comments, to: revisions.next() ?? "Z") } catch { throw DumpBuildFailure(message: error.localizedDescription) }
+            changed = true
+            return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
         }
+        print(
+            "  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused, \(incremental.partitionsReused) of \(incremental.partitions) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)"
+        )
+    } catch {
+        print("  incremental: \(error.message)")
     }
-
-    // 4. Warnings: no, the usual and ten times the deleted comments without replies.
-    benchDumpWarnings(scratch: scratch, commentsOnly: inputs.count == 1)
 }
 
 /// Build times of a small dump with 0, 1x and 10x the comments that cost a warning (the same
