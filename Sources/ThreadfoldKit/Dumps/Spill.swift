@@ -25,9 +25,9 @@ import Foundation
 ///
 /// Appends come from one thread; reads may come from many once writing is finished.
 package final class Spill: @unchecked Sendable {
-    package static let folderName = ".threadfold-spill"
+    package static let folderName = SiteWriter.scratchNames.current
     /// The name a kept spill takes in the staging folder of the build that continues it.
-    package static let previousName = ".threadfold-spill-previous"
+    package static let previousName = SiteWriter.scratchNames.previous
     /// In a kept spill: the format of its records (the caller's), which a build must share to continue it.
     static let formatName = "format"
     /// In a kept spill: each partition's files' stamps as it was kept (inode, size, modification

@@ -58,6 +58,9 @@ package struct SiteWriter: Sendable {
     var spareName: String { ".\(name).spare" }
     /// Where an incremental build's dump spill waits for the next (`Staging.keep`).
     var keptSpillName: String { ".\(name).spill" }
+    /// The scratch folders a staging folder may hold (a build's spill, and the kept one it
+    /// continues): spared while a recycled folder is cleaned, never published.
+    package static let scratchNames = (current: ".threadfold-spill", previous: ".threadfold-spill-previous")
     /// Where the previous site is kept between incremental builds.
     package var spare: URL { output.deletingLastPathComponent().appendingPathComponent(spareName) }
 
@@ -213,7 +216,7 @@ package struct SiteWriter: Sendable {
         _ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
         meanwhile: ((Staging) -> Void)?
     ) throws(SiteError) {
-        let sparing: Set<String> = meanwhile == nil ? [] : [Spill.folderName, Spill.previousName]
+        let sparing: Set<String> = meanwhile == nil ? [] : [Self.scratchNames.current, Self.scratchNames.previous]
         @Sendable func clean() -> Result<[String: FileStamp], SiteError> {
             do { return .success(try Self.clean(recycling.folder, keeping: recycling.vouched, sparing: sparing)) } catch { return .failure(error) }
         }
@@ -611,7 +614,7 @@ package struct SiteWriter: Sendable {
             }
             do {
                 // No spill is ever published (a build removes or keeps its own before this).
-                for scratch in [Spill.folderName, Spill.previousName] where folder.entry(scratch) != nil { try folder.removeTree(scratch) }
+                for scratch in [SiteWriter.scratchNames.current, SiteWriter.scratchNames.previous] where folder.entry(scratch) != nil { try folder.removeTree(scratch) }
                 if writer.durable {
                     if let journal = folder.journal { journal.sync(folder) } else { WriteJournal.syncFileSystem(folder.fd) }
                 }
@@ -647,7 +650,7 @@ package struct SiteWriter: Sendable {
         /// Set once the process is ending on a signal: no staging folder is published after it.
         static let terminating = Atomic<Bool>(false)
 
-        /// Staging folders in use, and the folders of temporary spills (`Spill.temporary`), so a
+        /// Staging folders in use, and the scratch folders of checks and renders, so a
         /// signal can remove them before the process ends.
         static let active = Mutex<[ObjectIdentifier: (parent: Folder, name: String)]>([:])
     }
