@@ -503,8 +503,7 @@ package struct SiteWriter: Sendable {
         /// A file linked by its bytes gets its compressed siblings written from them; one linked
         /// by its stamp does not (its manifest lists its siblings as files of their own).
         package func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
-            let parts = RelativePath.segments(path)
-            guard SiteWriter.isSafeRelativePath(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
+            guard let parts = RelativePath.safeSegments(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
             var expected = expected
             if let bytes {
                 guard let current = live.read(String(parts.last!), limit: bytes.count), current.bytes == bytes else { return false }
@@ -529,8 +528,7 @@ package struct SiteWriter: Sendable {
             defer { if linked < paths.count { for path in paths.prefix(linked) { remove(path) } } }
             var open: (folder: [Substring], live: Folder, here: Folder)?
             for (path, stamp) in zip(paths, stamps) {
-                guard SiteWriter.isSafeRelativePath(path) else { return false }
-                var parts = RelativePath.segments(path)
+                guard var parts = RelativePath.safeSegments(path) else { return false }
                 let file = String(parts.removeLast())
                 if open?.folder != parts {
                     // A folder is made here only for a file that qualifies, so a refusal leaves
@@ -556,8 +554,7 @@ package struct SiteWriter: Sendable {
 
         /// Removes a file of a recycled folder, and its folders when they become empty.
         package func remove(_ path: String) {
-            guard SiteWriter.isSafeRelativePath(path) else { return }
-            var parts = RelativePath.segments(path)
+            guard var parts = RelativePath.safeSegments(path) else { return }
             guard let directory = try? folder.folder(at: parts.dropLast()) else { return }
             _ = try? directory.removeEntry(String(parts.last!))
             state.withLock { _ = $0.stamps.removeValue(forKey: path) }
@@ -594,10 +591,9 @@ package struct SiteWriter: Sendable {
             guard !Self.terminating.load(ordering: .acquiring) else {
                 throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
             }
-            guard SiteWriter.isSafeRelativePath(path) else {
+            guard let parts = RelativePath.safeSegments(path) else {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
-            let parts = RelativePath.segments(path)
             return (try folder.folder(at: parts.dropLast(), create: true, replace: true), String(parts.last!))
         }
 
@@ -753,22 +749,6 @@ package struct SiteWriter: Sendable {
         if renameat2(parent.fd, from, parent.fd, to, flags) == 0 { return true }
         if flags == renameNoReplace && errno == EINVAL { return renameat(parent.fd, from, parent.fd, to) == 0 }
         return false
-    }
-
-    /// A path of plain name components: no `..`, no absolute path, no empty or hidden parts.
-    static func isSafeRelativePath(_ path: String) -> Bool {
-        // Bytes: every segment between slashes is non-empty, starts with no '.', holds no NUL.
-        var segmentStart = true
-        for byte in path.utf8 {
-            if byte == UInt8(ascii: "/") {
-                if segmentStart { return false }
-                segmentStart = true
-                continue
-            }
-            if byte == 0 || (segmentStart && byte == UInt8(ascii: ".")) { return false }
-            segmentStart = false
-        }
-        return !segmentStart
     }
 }
 
