@@ -333,7 +333,7 @@ package struct ArchiveBuilder: Sendable {
             // An unchanged listing page keeps its file (and date) from an earlier build; an
             // asset of narrower mode is written afresh, never linked with another mode.
             let reused =
-                try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
+                try !staging.recycled && previous != nil && mode == publishedMode
                 && staging.link(path, expected: nil, bytes: bytes)
             let written = try !reused && staging.write(path, bytes, mode: mode)
             counts.append((path, written))
@@ -349,7 +349,7 @@ package struct ArchiveBuilder: Sendable {
                 // (another --authors, another --per-page) would join pages that disagree.
                 w.field("settings", BuildSettings.mergeHash(options, resources: resources))
             }
-            try write("shard.json", w.out + [0x0A], ResourceStore.publishedMode)
+            try write("shard.json", w.out + [0x0A], publishedMode)
             return listing
         }
         // Listings depend on the settings and the summaries alone: when both are as an

@@ -183,7 +183,7 @@ final class Folder: @unchecked Sendable {
     /// Creates the file `name`, which must not exist (`O_EXCL`: nothing is written through a
     /// link or into another file), with `mode` less the umask, and returns its stamp.
     @discardableResult
-    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SiteError) -> FileStamp {
+    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(SiteError) -> FileStamp {
         try create(name, mode: mode) { (write) throws(SiteError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
     }
 
@@ -191,7 +191,7 @@ final class Folder: @unchecked Sendable {
     /// `write`, piece by piece, so a large file need not be held whole.
     @discardableResult
     func create(
-        _ name: String, mode: mode_t = 0o644,
+        _ name: String, mode: mode_t = publishedMode,
         writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void
     ) throws(SiteError) -> FileStamp {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -301,7 +301,7 @@ final class Folder: @unchecked Sendable {
             found.hash == 0 || FileStamp.contentHash(copy.bytes) == found.hash
         else { return nil }
         // A copy is never more open than its source.
-        return try create(name, copy.bytes, mode: 0o644 & (source.permissions(sourceName) ?? 0o644))
+        return try create(name, copy.bytes, mode: publishedMode & (source.permissions(sourceName) ?? publishedMode))
     }
 
     /// Removes the entry `name` whatever it is (a link is removed, not followed; a folder with

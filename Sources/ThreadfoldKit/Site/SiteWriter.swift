@@ -429,7 +429,7 @@ package struct SiteWriter: Sendable {
         /// with that mode is left alone (false). With `precompress`, its compressed siblings
         /// are written too (`writeSiblings`).
         @discardableResult
-        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SiteError) -> Bool {
+        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(SiteError) -> Bool {
             if writer.precompress, let original = Precompression.file(ofSibling: path) {
                 throw SiteError(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
             }
@@ -455,7 +455,7 @@ package struct SiteWriter: Sendable {
         /// kept: it was written with that file, from the same bytes. Siblings take the file's `mode`.
         private func writeSiblings(
             _ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
-            encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = 0o644
+            encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = publishedMode
         ) throws(SiteError) {
             guard writer.precompress, Precompression.applies(to: path) else { return }
             var present: [String] = []
