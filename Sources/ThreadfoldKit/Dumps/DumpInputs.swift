@@ -103,21 +103,14 @@ extension DumpInputs {
         let bytes = try spill.read(p)
         spill.discard(p)
         let records = DumpPartition.records(bytes)
-        var groups: [[UInt8]: Int] = [:]
-        var threads: [(key: [UInt8], form: DumpForm, records: [Int32])] = []
+        var groups = Groups<[UInt8], (key: [UInt8], form: DumpForm, records: [Int32])>()
         for (r, record) in records.enumerated() {
             let key = Array(bytes[record.key])
-            let index: Int
-            if let known = groups[key] {
-                index = known
-            } else {
-                index = threads.count
-                groups[key] = index
-                threads.append((key, files[record.origin.file].form, []))
-            }
-            threads[index].records.append(Int32(r))
+            let index = groups.slot(key) { (key, files[record.origin.file].form, []) }
+            groups[index].records.append(Int32(r))
         }
-        groups = [:]
+        let threads = groups.values
+        groups = Groups()
         for (key, form, members) in threads {
             if let only, !only(key, form) { continue }
             var thread = DumpThread()
