@@ -390,23 +390,17 @@ func writeFloor(site: String) throws -> Double {
 /// `threadfold build` of the corpus, timed: full builds, incremental ones, and the JSON Lines form.
 struct ArchiveBench {
     let generated: Corpus
-    /// Incremental builds rebuild this site; full ones each write a new folder beside it.
-    let site: String
-    let scratch: String
-    let runs: Int
-    /// Peak memory comes from the build's own report (VmHWM): a spawned child's maxrss also
-    /// counts this process's memory.
-    let reportPath: String
+    /// The folder of the sites and the builds' reports.
+    let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-archive-\(getpid())")
+    let runs = max(1, min(settings.runs, 3))
     /// The last full build's site.
     var lastFull = ""
 
-    init(_ generated: Corpus) {
-        self.generated = generated
-        site = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-archive-\(getpid())/site")
-        scratch = (site as NSString).deletingLastPathComponent
-        runs = max(1, min(settings.runs, 3))
-        reportPath = scratch + "/report.json"
-    }
+    /// Incremental builds rebuild this site; full ones each write a new folder beside it.
+    var site: String { scratch + "/site" }
+    /// Peak memory comes from the build's own report (VmHWM): a spawned child's maxrss also
+    /// counts this process's memory.
+    var reportPath: String { scratch + "/report.json" }
 
     /// Full builds each write a new folder (`freshSite`: removing the last site first would time
     /// the kernel's walk past its freed inodes on this disk); incremental ones rebuild `site`.
@@ -532,7 +526,7 @@ struct ArchiveBench {
 
 /// Returns the `--jobs 2` build, which Hugo is compared with, and the floor's writing of its site.
 func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws -> (build: Run, write: Double) {
-    var bench = ArchiveBench(generated)
+    var bench = ArchiveBench(generated: generated)
     try FileManager.default.createDirectory(atPath: bench.scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: bench.scratch) }
     let (two, all, written) = try bench.full(cmarkSeconds: cmarkSeconds)
