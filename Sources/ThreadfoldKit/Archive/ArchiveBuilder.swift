@@ -98,10 +98,7 @@ package struct ArchiveBuilder: Sendable {
             }
             pagefind = command
         }
-        let dumpFiles = units.compactMap { unit -> (path: String, display: String, form: DumpForm)? in
-            guard case .dump(let path, let form) = unit.source else { return nil }
-            return (path, unit.display, form)
-        }
+        let dumpFiles = units.compactMap(\.dumpFile)
         guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, renderer: renderer, report: &report) else { return report }
         let plan = self.plan(base: base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
@@ -167,7 +164,7 @@ package struct ArchiveBuilder: Sendable {
     /// counts added to `report`.
     private static func take(
         _ partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?),
-        of dumpFiles: [(path: String, display: String, form: DumpForm)], into report: inout Report
+        of dumpFiles: [DumpFile], into report: inout Report
     ) -> DumpInputs? {
         report.errors += partitioned.outcome.errors
         report.warnings += partitioned.outcome.skipped
@@ -192,7 +189,7 @@ package struct ArchiveBuilder: Sendable {
     /// are partitioned into their spill; nil when the output is refused, with the reason and the
     /// inputs' own problems in `report`.
     private func begin(
-        dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String, renderer: ThreadRenderer,
+        dumpFiles: [DumpFile], settings: String, renderer: ThreadRenderer,
         report: inout Report
     ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
         var spare: Manifest?
@@ -382,7 +379,7 @@ package struct ArchiveBuilder: Sendable {
     /// Streams the dump files into a spill in the staging folder. Nil dumps when the spill
     /// cannot be made (its error is in the outcome).
     func partition(
-        _ files: [(path: String, display: String, form: DumpForm)], staging: SiteWriter.Staging
+        _ files: [DumpFile], staging: SiteWriter.Staging
     )
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
     {

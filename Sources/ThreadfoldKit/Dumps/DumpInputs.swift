@@ -1,9 +1,20 @@
 import Dispatch
 
+/// A dump among a build's inputs: its path, the name messages give it, and its form.
+package typealias DumpFile = (path: String, display: String, form: DumpForm)
+
+extension ArchiveUnit {
+    /// The unit as a dump file, when it is one (`ArchiveUnit.Source.dump`).
+    package var dumpFile: DumpFile? {
+        guard case .dump(let path, let form) = source else { return nil }
+        return (path, display, form)
+    }
+}
+
 /// The dumps of one build: their files in input order, the spill their records were partitioned
 /// into, and how each is read.
 struct DumpInputs: Sendable {
-    let files: [(path: String, display: String, form: DumpForm)]
+    let files: [DumpFile]
     let spill: Spill
     /// How the threads of each form are imported: the form named, so nothing is guessed per thread.
     let importing: ImportOptions
@@ -17,7 +28,7 @@ struct DumpInputs: Sendable {
     let digests: [UInt64]
 
     init(
-        files: [(path: String, display: String, form: DumpForm)], spill: Spill, importing: ImportOptions, threads: [Int],
+        files: [DumpFile], spill: Spill, importing: ImportOptions, threads: [Int],
         digests: [UInt64]
     ) {
         self.files = files
@@ -48,7 +59,7 @@ extension DumpInputs {
     /// the spill cannot be made (its error is in the outcome). `readProgress(read, total)` is
     /// called about ten times a second with the input bytes read.
     static func partition(
-        _ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, shard: Shard?,
+        _ files: [DumpFile], importing: ImportOptions, shard: Shard?,
         jobs: Int, readProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
         spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(SiteError) -> Spill
     )

@@ -22,7 +22,7 @@ struct DumpOrigin: Sendable, Equatable {
 /// and such a line is never spilled. So a change that moves later lines' offsets, but not their
 /// bytes, lines or positions, spills nothing more.
 struct DumpPartition {
-    let files: [(path: String, display: String, form: DumpForm)]
+    let files: [DumpFile]
     let options: ImportOptions
     let shard: Shard?
     /// Threads that read lines' keys: a batch of lines is split among them, and their keys are

@@ -115,7 +115,7 @@ extension DumpPartition {
     /// One file being read: the batch its lines fill, and the batches whose keys other threads read.
     struct FileReading {
         let index: Int
-        let file: (path: String, display: String, form: DumpForm)
+        let file: DumpFile
         var batch = Batch()
         /// With more than one job, a batch's keys are read on other threads while this one
         /// places the batches before it and reads the next: `inFlight` batches are in flight, so
