@@ -10,18 +10,20 @@ import Foundation
 /// 512 MB, the bound on a dump build's peak memory, in MiB.
 let dumpMemoryBoundMiB = 512_000_000.0 / 1_048_576
 
+/// One dump build: its times and peak memory, and the counts its own `--report` gave.
 struct DumpBuild {
-    var seconds = Double.infinity
-    var cpu = Double.infinity
-    var peakMiB = 0.0
-    var threads = 0
-    var comments = 0
-    var warnings = 0
-    var rendered = 0
-    var reused = 0
-    /// Spill partitions, and those an incremental build served from the last build's table.
-    var partitions = 0
-    var partitionsReused = 0
+    var run = Run.none
+    /// The report's numbers by their names there (`threads`, `threadsRendered`, `dumpPartitions`, …).
+    var counts: [String: Int] = [:]
+    /// Warnings and notes, a message each (deleted and removed comments left out are notes).
+    var messages = 0
+
+    var seconds: Double { run.seconds }
+    var cpu: Double { run.cpu }
+    var peakMiB: Double { run.peakMiB }
+
+    /// The report's count `name`, 0 when it has none.
+    func count(_ name: String) -> Int { counts[name] ?? 0 }
 }
 
 /// A build that did not succeed: what it printed on standard error, shortened.
@@ -53,20 +55,14 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
         let lines = text.split(separator: "\n").prefix(6).map { $0.count > 300 ? $0.prefix(300) + "…" : $0 }
         throw DumpBuildFailure(message: "threadfold build failed (\(how))" + lines.map { "\n      " + $0 }.joined())
     }
-    var build = DumpBuild(seconds: run.seconds, cpu: run.cpu, peakMiB: run.peakMiB)
+    var build = DumpBuild(run: run)
     if let data = FileManager.default.contents(atPath: report),
         let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     {
+        for (name, value) in json { if let number = value as? Int { build.counts[name] = number } }
         // The build's own VmHWM: a spawned child's maxrss also counts this process.
-        if let peak = json["peakMemoryMiB"] as? Int { build.peakMiB = Double(peak) }
-        build.threads = json["threads"] as? Int ?? 0
-        build.comments = json["comments"] as? Int ?? 0
-        // Deleted and removed comments left out are notes; a message each, warning or note.
-        build.warnings = ((json["warnings"] as? [Any])?.count ?? 0) + ((json["notes"] as? [Any])?.count ?? 0)
-        build.rendered = json["threadsRendered"] as? Int ?? 0
-        build.reused = json["threadsReused"] as? Int ?? 0
-        build.partitions = json["dumpPartitions"] as? Int ?? 0
-        build.partitionsReused = json["dumpPartitionsReused"] as? Int ?? 0
+        if let peak = build.counts["peakMemoryMiB"] { build.run.peakMiB = Double(peak) }
+        build.messages = ((json["warnings"] as? [Any])?.count ?? 0) + ((json["notes"] as? [Any])?.count ?? 0)
     }
     return build
 }
@@ -92,8 +88,8 @@ func bestBuild(_ runs: Int, _ body: () throws(DumpBuildFailure) -> DumpBuild) th
         }
         let peak = max(best.peakMiB, run.peakMiB)
         if run.seconds < best.seconds { best = run }
-        best.cpu = min(best.cpu, run.cpu)
-        best.peakMiB = peak
+        best.run.cpu = min(best.cpu, run.cpu)
+        best.run.peakMiB = peak
     }
     return best
 }
@@ -228,7 +224,7 @@ func benchDumpFull(_ inputs: [String], label: String, files: DumpFiles, scratch:
             "  \(label): \(format(full.seconds, 2)) s wall, \(format(full.cpu, 2)) s CPU · \(grouped(Int(rate))) comments/s (target: at least 50,000) · peak RSS \(format(full.peakMiB, 0)) MiB (target: under 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB)"
         )
         print(
-            "    read \(grouped(full.threads)) threads (expected \(grouped(threads))), \(grouped(full.comments)) comments, \(grouped(full.warnings)) warnings and notes (expected \(grouped(files.number("warnings"))))"
+            "    read \(grouped(full.count("threads"))) threads (expected \(grouped(threads))), \(grouped(full.count("comments"))) comments, \(grouped(full.messages)) warnings and notes (expected \(grouped(files.number("warnings"))))"
         )
     }
     return full
@@ -270,7 +266,7 @@ func benchDumpIncremental(_ inputs: [String], files: DumpFiles, full: DumpBuild,
             return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
         }
         print(
-            "  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused, \(incremental.partitionsReused) of \(incremental.partitions) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)"
+            "  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.count("threadsRendered"))) threads rendered, \(grouped(incremental.count("threadsReused"))) reused, \(incremental.count("dumpPartitionsReused")) of \(incremental.count("dumpPartitions")) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)"
         )
     } catch {
         print("  incremental: \(error.message)")
@@ -297,7 +293,7 @@ func benchDumpWarnings(scratch: String, commentsOnly: Bool) {
             times[name] = build
             let expected = files.number("warnings_" + name)
             print(
-                "    \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(format(build.seconds, 3)) s wall, \(format(build.cpu, 3)) s CPU · \(grouped(build.warnings)) warnings\(build.warnings == expected ? "" : " (EXPECTED \(grouped(expected)))") · peak RSS \(format(build.peakMiB, 0)) MiB"
+                "    \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(format(build.seconds, 3)) s wall, \(format(build.cpu, 3)) s CPU · \(grouped(build.messages)) warnings\(build.messages == expected ? "" : " (EXPECTED \(grouped(expected)))") · peak RSS \(format(build.peakMiB, 0)) MiB"
             )
         } catch {
             print("    \(name): \(error.message)")
@@ -344,7 +340,7 @@ func checkDumpMemory() -> Bool {
         let build = try dumpBuild([files.submissions, files.comments], site: scratch + "/site", scratch: scratch, comments: n)
         let ok = build.peakMiB < dumpMemoryBoundMiB
         print(
-            "dump build: \(format(build.seconds, 1)) s wall, \(grouped(Int(Double(n) / build.seconds))) comments/s, \(grouped(build.threads)) threads · peak RSS \(format(build.peakMiB, 0)) MiB against the bound of 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB: \(ok ? "ok" : "OVER THE BOUND")"
+            "dump build: \(format(build.seconds, 1)) s wall, \(grouped(Int(Double(n) / build.seconds))) comments/s, \(grouped(build.count("threads"))) threads · peak RSS \(format(build.peakMiB, 0)) MiB against the bound of 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB: \(ok ? "ok" : "OVER THE BOUND")"
         )
         return ok
     } catch {
