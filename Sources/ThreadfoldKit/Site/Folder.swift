@@ -249,6 +249,52 @@ final class Folder: @unchecked Sendable {
         return (bytes, FileStamp(info))
     }
 
+    /// `count` bytes of the file `name` (never through a link) from byte `offset`, fewer at its
+    /// end; nil when it cannot be opened or read.
+    func read(_ name: String, count: Int, at offset: Int) -> [UInt8]? {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        return FileIO.read(file, count: count, at: offset)
+    }
+
+    /// Hands `body` the file `name` (never through a link) in blocks of `blockBytes`, the last
+    /// one shorter, so no more than a block is held; false when it cannot be opened or read.
+    func readBlocks(_ name: String, blockBytes: Int, _ body: ([UInt8]) -> Void) -> Bool {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var offset = 0
+        while true {
+            guard let block = FileIO.read(file, count: blockBytes, at: offset) else { return false }
+            body(block)
+            offset += block.count
+            if block.count < blockBytes { return true }
+        }
+    }
+
+    /// How many names the entry `name` has (`st_nlink`, not following a link); 0 when there is none.
+    func linkCount(_ name: String) -> Int {
+        var info = stat()
+        return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? Int(info.st_nlink) : 0
+    }
+
+    /// Opens the file `name` for writing (never through a link) and hands `body` its descriptor
+    /// and size. When it cannot be opened, the error is `opening` with the system's reason.
+    func withFileForWriting<T>(
+        _ name: String, opening: String, _ body: (_ fd: Int32, _ size: Int64) throws(SiteError) -> T
+    ) throws(SiteError) -> T {
+        let file = openat(fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        var info = stat()
+        guard file >= 0, fstat(file, &info) == 0 else {
+            let code = errno
+            if file >= 0 { close(file) }
+            throw SiteError(path: path(name), message: "\(opening): \(SystemError.describe(code))", errno: code)
+        }
+        defer { close(file) }
+        return try body(file, Int64(info.st_size))
+    }
+
     /// The stamp of the regular file `name` when it is the one `expected` records, hashed as
     /// `expected` is; nil otherwise. It must be the running user's own (`isOwn`). Its stamp must
     /// equal `expected`, or, when the numbers moved (a hard link made or removed, a restore from
