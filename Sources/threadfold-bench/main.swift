@@ -470,7 +470,8 @@ struct ArchiveBench {
         while text.hasSuffix("\n") { text.removeLast() }
         guard text.hasSuffix("]}") else { throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "unexpected thread file shape"]) }
         text.removeLast(2)
-        let withComment = Data((text + ",{\"id\":999999,\"parent_id\":1,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"A comment added for the incremental benchmark.\"}]}\n").utf8)
+        let withComment = Data(
+            (text + ",{\"id\":999999,\"parent_id\":1,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"A comment added for the incremental benchmark.\"}]}\n").utf8)
         var flip = false
         let incremental = try Self.bestOf(runs) {
             flip.toggle()
@@ -504,7 +505,8 @@ struct ArchiveBench {
             return run
         }
         print(line("  incremental after a cache restore (site and spare copied anew):", restored))
-        print("  restored / incremental: \(format(restored.seconds / incremental.seconds, 2))x (target: at most 2x); threads rendered: \(rendered.map(String.init).joined(separator: ", ")) (target: 1)")
+        print(
+            "  restored / incremental: \(format(restored.seconds / incremental.seconds, 2))x (target: at most 2x); threads rendered: \(rendered.map(String.init).joined(separator: ", ")) (target: 1)")
     }
 
     /// JSON Lines: every thread file is one line already, so the corpus joined is one file, read
