@@ -383,7 +383,9 @@ package struct ArchiveBuilder: Sendable {
     )
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
     {
-        DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
+        DumpInputs.partition(
+            files, importing: options.render.importing, keeps: shard.map { shard in { shard.contains(threadKey: $0) } }, jobs: jobs,
+            readProgress: readProgress) {
             (count, bufferBytes) throws(SiteError) in
             try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
         }

@@ -217,7 +217,7 @@ extension DumpInputs {
         _ files: [DumpFile], importing: ImportOptions, jobs: Int,
         temporaryIn directory: String
     ) -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
-        partition(files, importing: importing, shard: nil, jobs: jobs) { (count, bufferBytes) throws(SiteError) in
+        partition(files, importing: importing, keeps: nil, jobs: jobs) { (count, bufferBytes) throws(SiteError) in
             try Spill.temporary(in: directory, count: count, bufferBytes: bufferBytes)
         }
     }

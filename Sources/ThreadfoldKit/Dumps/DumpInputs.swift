@@ -56,10 +56,11 @@ extension DumpInputs {
     /// Streams `files` once into a spill of whole threads, made by `makeSpill(count, bufferBytes)`
     /// (a build's inside its staging folder, a check's in a temporary folder): about 32 MiB of
     /// records a partition, a compressed dump taken to be eight times its size. Nil dumps when
-    /// the spill cannot be made (its error is in the outcome). `readProgress(read, total)` is
-    /// called about ten times a second with the input bytes read.
+    /// the spill cannot be made (its error is in the outcome). `keeps` says which threads are
+    /// this build's (`DumpPartition.keeps`). `readProgress(read, total)` is called about ten
+    /// times a second with the input bytes read.
     static func partition(
-        _ files: [DumpFile], importing: ImportOptions, shard: Shard?,
+        _ files: [DumpFile], importing: ImportOptions, keeps: ((UnsafeBufferPointer<UInt8>) -> Bool)?,
         jobs: Int, readProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
         spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(SiteError) -> Spill
     )
@@ -79,7 +80,7 @@ extension DumpInputs {
         } catch {
             return (DumpPartition.Outcome(errors: [Problem(file: error.path, message: error.message)]), nil)
         }
-        var partitioner = DumpPartition(files: files, options: importing, shard: shard)
+        var partitioner = DumpPartition(files: files, options: importing, keeps: keeps)
         partitioner.jobs = jobs
         var last = DispatchTime.now().uptimeNanoseconds
         var outcome = partitioner.run(into: spill) { read in

@@ -24,7 +24,9 @@ struct DumpOrigin: Sendable, Equatable {
 struct DumpPartition {
     let files: [DumpFile]
     let options: ImportOptions
-    let shard: Shard?
+    /// Whether a thread, by its key, is this build's; the others are counted, not spilled (a
+    /// shard build streams the whole dump but spills only its own threads). Nil keeps all.
+    let keeps: ((UnsafeBufferPointer<UInt8>) -> Bool)?
     /// Threads that read lines' keys: a batch of lines is split among them, and their keys are
     /// placed in the order of the lines, so partitions are the same for any number.
     var jobs = 1

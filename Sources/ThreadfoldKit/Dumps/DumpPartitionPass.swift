@@ -51,7 +51,7 @@ extension DumpPartition {
             _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
             _ origin: DumpOrigin
         ) throws(SiteError) {
-            if let shard = partition.shard, !shard.contains(threadKey: key) {
+            if let keeps = partition.keeps, !keeps(key) {
                 otherShards.insert(Array(key))
                 return
             }
