@@ -385,7 +385,8 @@ package struct ArchiveBuilder: Sendable {
     {
         DumpInputs.partition(
             files, importing: options.render.importing, keeps: shard.map { shard in { shard.contains(threadKey: $0) } }, jobs: jobs,
-            readProgress: readProgress) {
+            readProgress: readProgress
+        ) {
             (count, bufferBytes) throws(SiteError) in
             try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
         }
