@@ -7,25 +7,13 @@ public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     public var err: @Sendable (String) -> Void
     /// Standard input, read to its end (at most `InputLimits.maxDocumentBytes`, else an error).
-    public var readStandardInput: @Sendable () throws(Problem) -> [UInt8]
+    public var readStandardInput: @Sendable () throws(Problem) -> [UInt8] = { [] }
     /// Whether standard error is a terminal (colour and progress are for terminals only).
-    public var errIsTerminal: Bool
+    public var errIsTerminal = false
     /// Whether standard input is a terminal: someone typing, not a pipe or a file. `render`
     /// with no input shows the bundled example only then; a script that passed no input
     /// (an empty glob) gets a usage error instead.
-    public var inputIsTerminal: Bool
-
-    public init(
-        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        readStandardInput: @escaping @Sendable () throws(Problem) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
-        inputIsTerminal: Bool = false
-    ) {
-        self.out = out
-        self.err = err
-        self.readStandardInput = readStandardInput
-        self.errIsTerminal = errIsTerminal
-        self.inputIsTerminal = inputIsTerminal
-    }
+    public var inputIsTerminal = false
 
     /// This console with what it would print on standard output sent to standard error, so
     /// standard output carries one document (`--report -`).

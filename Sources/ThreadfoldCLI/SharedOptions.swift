@@ -244,7 +244,7 @@ enum SharedOptions {
     }
 
     /// For dumps whose form was detected, not named with --from: what each was read as.
-    static func noteForms(_ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, _ console: Console) {
+    static func noteForms(_ files: [DumpFile], importing: ImportOptions, _ console: Console) {
         guard importing.format == .auto else { return }
         for file in files where file.form != .mapped {
             console.err("\(Printable.escape(file.display)): note: read as \(file.form.described); --from \(file.form.rawValue) says so explicitly\n")
@@ -252,7 +252,7 @@ enum SharedOptions {
     }
 
     /// Dumps named by their files, escaped: the first three, or the first and how many more.
-    static func dumpsLabel(_ files: [(path: String, display: String, form: DumpForm)]) -> String {
+    static func dumpsLabel(_ files: [DumpFile]) -> String {
         let names = files.map { Printable.escape($0.display) }
         return names.count <= 3 ? names.joined(separator: " + ") : "\(names[0]) + \(Printable.count(names.count - 1, "more dump", "more dumps"))"
     }

@@ -10,18 +10,20 @@ import Foundation
 /// 512 MB, the bound on a dump build's peak memory, in MiB.
 let dumpMemoryBoundMiB = 512_000_000.0 / 1_048_576
 
+/// One dump build: its times and peak memory, and the counts its own `--report` gave.
 struct DumpBuild {
-    var seconds = Double.infinity
-    var cpu = Double.infinity
-    var peakMiB = 0.0
-    var threads = 0
-    var comments = 0
-    var warnings = 0
-    var rendered = 0
-    var reused = 0
-    /// Spill partitions, and those an incremental build served from the last build's table.
-    var partitions = 0
-    var partitionsReused = 0
+    var run = Run.none
+    /// The report's numbers by their names there (`threads`, `threadsRendered`, `dumpPartitions`, …).
+    var counts: [String: Int] = [:]
+    /// Warnings and notes, a message each (deleted and removed comments left out are notes).
+    var messages = 0
+
+    var seconds: Double { run.seconds }
+    var cpu: Double { run.cpu }
+    var peakMiB: Double { run.peakMiB }
+
+    /// The report's count `name`, 0 when it has none.
+    func count(_ name: String) -> Int { counts[name] ?? 0 }
 }
 
 /// A build that did not succeed: what it printed on standard error, shortened.
@@ -35,7 +37,7 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
     let report = scratch + "/report.json"
     let errors = scratch + "/stderr.txt"
     try? FileManager.default.removeItem(atPath: report)
-    let run: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)
+    let run: Run
     let limit = settings.dumpTimeout ?? max(120, 30 * Double(comments) / 50_000)
     let start = DispatchTime.now()
     do {
@@ -53,20 +55,14 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
         let lines = text.split(separator: "\n").prefix(6).map { $0.count > 300 ? $0.prefix(300) + "…" : $0 }
         throw DumpBuildFailure(message: "threadfold build failed (\(how))" + lines.map { "\n      " + $0 }.joined())
     }
-    var build = DumpBuild(seconds: run.seconds, cpu: run.cpu, peakMiB: run.peakMiB)
+    var build = DumpBuild(run: run)
     if let data = FileManager.default.contents(atPath: report),
         let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     {
+        for (name, value) in json { if let number = value as? Int { build.counts[name] = number } }
         // The build's own VmHWM: a spawned child's maxrss also counts this process.
-        if let peak = json["peakMemoryMiB"] as? Int { build.peakMiB = Double(peak) }
-        build.threads = json["threads"] as? Int ?? 0
-        build.comments = json["comments"] as? Int ?? 0
-        // Deleted and removed comments left out are notes; a message each, warning or note.
-        build.warnings = ((json["warnings"] as? [Any])?.count ?? 0) + ((json["notes"] as? [Any])?.count ?? 0)
-        build.rendered = json["threadsRendered"] as? Int ?? 0
-        build.reused = json["threadsReused"] as? Int ?? 0
-        build.partitions = json["dumpPartitions"] as? Int ?? 0
-        build.partitionsReused = json["dumpPartitionsReused"] as? Int ?? 0
+        if let peak = build.counts["peakMemoryMiB"] { build.run.peakMiB = Double(peak) }
+        build.messages = ((json["warnings"] as? [Any])?.count ?? 0) + ((json["notes"] as? [Any])?.count ?? 0)
     }
     return build
 }
@@ -92,8 +88,8 @@ func bestBuild(_ runs: Int, _ body: () throws(DumpBuildFailure) -> DumpBuild) th
         }
         let peak = max(best.peakMiB, run.peakMiB)
         if run.seconds < best.seconds { best = run }
-        best.cpu = min(best.cpu, run.cpu)
-        best.peakMiB = peak
+        best.run.cpu = min(best.cpu, run.cpu)
+        best.run.peakMiB = peak
     }
     return best
 }
@@ -174,6 +170,25 @@ func benchDump() {
         print("Reddit dump: \(error.localizedDescription)")
         return
     }
+    describeDump(files)
+    // 1. The dump, end to end.
+    let inputs = pairProblem == nil ? [files.submissions, files.comments] : [files.comments]
+    let label = pairProblem == nil ? "RS + RC" : "RC only (no submissions)"
+    if let pairProblem {
+        print("  this threadfold does not read a submission file beside a comment file (RS_probe.zst RC_probe.zst, two lines each): \(pairProblem)")
+        print("  so RC_bench.zst is built alone")
+    }
+    let full = benchDumpFull(inputs, label: label, files: files, scratch: scratch)
+    // 2. The same threads as a file each.
+    benchPerThread(files, form: form, label: label, inputs: inputs, full: full, scratch: scratch)
+    // 3. Incremental: one comment's body changed in place.
+    if let full { benchDumpIncremental(inputs, files: files, full: full, scratch: scratch) }
+    // 4. Warnings: no, the usual and ten times the deleted comments without replies.
+    benchDumpWarnings(scratch: scratch, commentsOnly: inputs.count == 1)
+}
+
+/// What was generated: its size, its bodies and its threads, and what costs a warning.
+func describeDump(_ files: DumpFiles) {
     let n = files.number("comments"), threads = files.number("threads")
     let runs = settings.dumpRuns
     print("Reddit dump (seed \(settings.seed); --dump-comments \(grouped(n)); best of \(runs) unless said; --jobs 2 -q --no-fsync; each full build into a new folder, all removed at the end):")
@@ -191,18 +206,15 @@ func benchDump() {
     print(
         "  \(grouped(files.number("deleted"))) deleted, \(grouped(files.number("removed"))) removed, \(grouped(files.number("account_deleted"))) by deleted accounts; \(grouped(files.number("warnings"))) of the deleted and removed have no replies (one note each)"
     )
+}
 
-    // 1. The dump, end to end. When this threadfold does not read submissions beside comments,
-    // the comments alone still measure the comment path (a thread per link_id, titled by its id).
-    let inputs = pairProblem == nil ? [files.submissions, files.comments] : [files.comments]
-    let label = pairProblem == nil ? "RS + RC" : "RC only (no submissions)"
-    if let pairProblem {
-        print("  this threadfold does not read a submission file beside a comment file (RS_probe.zst RC_probe.zst, two lines each): \(pairProblem)")
-        print("  so RC_bench.zst is built alone")
-    }
+/// The dump, end to end. When this threadfold does not read submissions beside comments, the
+/// comments alone still measure the comment path (a thread per link_id, titled by its id).
+func benchDumpFull(_ inputs: [String], label: String, files: DumpFiles, scratch: String) -> DumpBuild? {
+    let n = files.number("comments"), threads = files.number("threads")
     var full: DumpBuild?
     do {
-        full = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site"), scratch: scratch, comments: n) }
+        full = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site"), scratch: scratch, comments: n) }
     } catch {
         print("  build \(inputs.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")): \(error.message)")
     }
@@ -212,17 +224,21 @@ func benchDump() {
             "  \(label): \(format(full.seconds, 2)) s wall, \(format(full.cpu, 2)) s CPU · \(grouped(Int(rate))) comments/s (target: at least 50,000) · peak RSS \(format(full.peakMiB, 0)) MiB (target: under 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB)"
         )
         print(
-            "    read \(grouped(full.threads)) threads (expected \(grouped(threads))), \(grouped(full.comments)) comments, \(grouped(full.warnings)) warnings and notes (expected \(grouped(files.number("warnings"))))"
+            "    read \(grouped(full.count("threads"))) threads (expected \(grouped(threads))), \(grouped(full.count("comments"))) comments, \(grouped(full.messages)) warnings and notes (expected \(grouped(files.number("warnings"))))"
         )
     }
+    return full
+}
 
-    // 2. The same threads as a file each.
+/// The same threads as a file each, against the dump's `full` build.
+func benchPerThread(_ files: DumpFiles, form: PerThreadForm, label: String, inputs: [String], full: DumpBuild?, scratch: String) {
+    let n = files.number("comments"), threads = files.number("threads")
     let perThreadLabel =
         form == .withSubmission
         ? "\(grouped(threads)) files, submission and comments"
         : "\(grouped(threads)) files of comments only: this threadfold does not read a submission line among comments, so unlike the dump these have no submissions"
     do {
-        let perThread = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild([files.perThread], site: freshSite(scratch, "site-threads"), scratch: scratch, comments: n) }
+        let perThread = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in try dumpBuild([files.perThread], site: freshSite(scratch, "site-threads"), scratch: scratch, comments: n) }
         print("  per-thread files (\(perThreadLabel)): \(format(perThread.seconds, 2)) s wall, \(format(perThread.cpu, 2)) s CPU · peak RSS \(format(perThread.peakMiB, 0)) MiB")
         if let full {
             let compared = form == .withSubmission || inputs.count == 1 ? label : label + " against comments only"
@@ -231,32 +247,30 @@ func benchDump() {
     } catch {
         print("  per-thread files: \(error.message)")
     }
+}
 
-    // 3. Incremental: one comment's body changed in place, each run to a text no earlier build saw
-    // (changing it back would find the old site, kept as the spare, already right), then restored.
-    if let full {
-        let incrementalSite = scratch + "/site-incremental"
-        do throws(DumpBuildFailure) {
-            do { try restoreMarker(files.comments) } catch { throw DumpBuildFailure(message: error.localizedDescription) }
-            _ = try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
-            var revisions = Array("BCDEFGHIJ").makeIterator()
-            var changed = false
-            defer { if changed { try? setMarker(files.comments, to: "A") } }
-            let incremental = try bestBuild(runs) { () throws(DumpBuildFailure) in
-                do { try setMarker(files.comments, to: revisions.next() ?? "Z") } catch { throw DumpBuildFailure(message: error.localizedDescription) }
-                changed = true
-                return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
-            }
-            print(
-                "  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.rendered)) threads rendered, \(grouped(incremental.reused)) reused, \(incremental.partitionsReused) of \(incremental.partitions) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)"
-            )
-        } catch {
-            print("  incremental: \(error.message)")
+/// Incremental: one comment's body changed in place, each run to a text no earlier build saw
+/// (changing it back would find the old site, kept as the spare, already right), then restored.
+func benchDumpIncremental(_ inputs: [String], files: DumpFiles, full: DumpBuild, scratch: String) {
+    let n = files.number("comments")
+    let incrementalSite = scratch + "/site-incremental"
+    do throws(DumpBuildFailure) {
+        do { try restoreMarker(files.comments) } catch { throw DumpBuildFailure(message: error.localizedDescription) }
+        _ = try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
+        var revisions = Array("BCDEFGHIJ").makeIterator()
+        var changed = false
+        defer { if changed { try? setMarker(files.comments, to: "A") } }
+        let incremental = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in
+            do { try setMarker(files.comments, to: revisions.next() ?? "Z") } catch { throw DumpBuildFailure(message: error.localizedDescription) }
+            changed = true
+            return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
         }
+        print(
+            "  incremental, one comment's body changed in place (thread \(files.summary["marker_thread"] ?? "?")): \(format(incremental.seconds, 2)) s wall, \(grouped(incremental.count("threadsRendered"))) threads rendered, \(grouped(incremental.count("threadsReused"))) reused, \(incremental.count("dumpPartitionsReused")) of \(incremental.count("dumpPartitions")) partitions not read back · \(format(100 * incremental.seconds / full.seconds, 1))% of the full build (target: at most 25%)"
+        )
+    } catch {
+        print("  incremental: \(error.message)")
     }
-
-    // 4. Warnings: no, the usual and ten times the deleted comments without replies.
-    benchDumpWarnings(scratch: scratch, commentsOnly: inputs.count == 1)
 }
 
 /// Build times of a small dump with 0, 1x and 10x the comments that cost a warning (the same
@@ -279,7 +293,7 @@ func benchDumpWarnings(scratch: String, commentsOnly: Bool) {
             times[name] = build
             let expected = files.number("warnings_" + name)
             print(
-                "    \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(format(build.seconds, 3)) s wall, \(format(build.cpu, 3)) s CPU · \(grouped(build.warnings)) warnings\(build.warnings == expected ? "" : " (EXPECTED \(grouped(expected)))") · peak RSS \(format(build.peakMiB, 0)) MiB"
+                "    \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(format(build.seconds, 3)) s wall, \(format(build.cpu, 3)) s CPU · \(grouped(build.messages)) warnings\(build.messages == expected ? "" : " (EXPECTED \(grouped(expected)))") · peak RSS \(format(build.peakMiB, 0)) MiB"
             )
         } catch {
             print("    \(name): \(error.message)")
@@ -326,7 +340,7 @@ func checkDumpMemory() -> Bool {
         let build = try dumpBuild([files.submissions, files.comments], site: scratch + "/site", scratch: scratch, comments: n)
         let ok = build.peakMiB < dumpMemoryBoundMiB
         print(
-            "dump build: \(format(build.seconds, 1)) s wall, \(grouped(Int(Double(n) / build.seconds))) comments/s, \(grouped(build.threads)) threads · peak RSS \(format(build.peakMiB, 0)) MiB against the bound of 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB: \(ok ? "ok" : "OVER THE BOUND")"
+            "dump build: \(format(build.seconds, 1)) s wall, \(grouped(Int(Double(n) / build.seconds))) comments/s, \(grouped(build.count("threads"))) threads · peak RSS \(format(build.peakMiB, 0)) MiB against the bound of 512 MB = \(format(dumpMemoryBoundMiB, 0)) MiB: \(ok ? "ok" : "OVER THE BOUND")"
         )
         return ok
     } catch {

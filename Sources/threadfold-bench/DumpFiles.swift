@@ -217,66 +217,82 @@ func generateDump(warnings: Bool, comments: Int, form: PerThreadForm) throws {
     summary.append(("rs_bytes", String(submissions.bytes)))
 
     let omitted = omittedComments(model.comments)
-    let warningCount = omitted.filter { $0 }.count
     if warnings {
-        // The same comments with none of the omitted ones; as generated; and with nine times as
-        // many again added as deleted or removed replies nobody answered, so every variant shows
-        // the same comments and only the warnings differ.
-        var extended = model
-        var rng = SplitMix64(state: settings.seed ^ 0x5741_524E)
-        let visible = model.comments.indices.filter { !omitted[$0] }
-        for k in 0..<(9 * warningCount) {
-            let parent = visible[rng.below(visible.count)]
-            let kind: DumpCommentKind = rng.below(2) == 0 ? .deleted : .removed
-            extended.comments.append(
-                DumpComment(
-                    time: model.comments[parent].time + Int32(30 + rng.below(7200)),
-                    thread: model.comments[parent].thread, parent: Int32(parent),
-                    id: Int32(model.comments.count + k), kind: kind))
-        }
-        extended.order = fileOrder(extended.comments)
-        let variants: [(String, DumpModel, (Int) -> Bool)] = [("none", model, { !omitted[$0] }), ("1x", model, { _ in true }), ("10x", extended, { _ in true })]
-        for (name, source, keep) in variants {
-            let writer = try ZstdWriter(zstd: zstd, path: files.variant(name))
-            for index in source.order where keep(Int(index)) {
-                line.removeAll(keepingCapacity: true)
-                commentLine(source, Int(index), into: &line)
-                try writer.write(line)
-            }
-            try writer.finish()
-            summary.append(("rc_\(name)_bytes", String(writer.bytes)))
-        }
-        summary += [("warnings_none", "0"), ("warnings_1x", String(warningCount)), ("warnings_10x", String(10 * warningCount))]
+        summary += try writeWarningVariants(model, omitted: omitted, files: files, zstd: zstd)
     } else {
-        let writer = try ZstdWriter(zstd: zstd, path: files.comments)
-        var perThread = form == .none ? nil : try PerThreadWriter(folder: files.perThread, model: model, form: form)
-        var bodySizes: [Int] = []
-        bodySizes.reserveCapacity(model.comments.count)
-        for index in model.order {
-            line.removeAll(keepingCapacity: true)
-            let size = commentLine(model, Int(index), into: &line)
-            if size > 0 { bodySizes.append(size) }
-            try writer.write(line)
-            try perThread?.append(line, thread: Int(model.comments[Int(index)].thread))
-        }
-        try writer.finish()
-        try perThread?.finish()
-        summary.append(("rc_bytes", String(writer.bytes)))
-        summary.append(("bodies", percentiles(bodySizes).map(String.init).joined(separator: " ")))
-        summary.append(("thread_sizes", percentiles(model.threads.map { Int($0.comments) }).map(String.init).joined(separator: " ")))
-        let kinds = model.comments.reduce(into: [Int](repeating: 0, count: 5)) { $0[Int($1.kind.rawValue)] += 1 }
-        summary.append(("deleted", String(kinds[1])))
-        summary.append(("removed", String(kinds[2] + kinds[3])))
-        summary.append(("account_deleted", String(kinds[4])))
-        summary.append(("warnings", String(warningCount)))
-        let last = model.comments.map(\.time).max() ?? 0
-        summary.append(("days", String(format: "%.1f", Double(last) / 86_400)))
-        summary.append(("marker_thread", String(submissionIDBase + Int(model.comments[model.marker].thread), radix: 36)))
+        summary += try writeComments(model, omitted: omitted, files: files, zstd: zstd, form: form)
     }
     summary.append(("seconds", String(format: "%.1f", Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)))
     try Data(summary.map { "\($0) \($1)\n" }.joined().utf8).write(to: URL(fileURLWithPath: folder + "/SUMMARY"))
     try Data(dumpStamp(warnings: warnings, comments: comments, form: warnings ? .none : form).utf8)
         .write(to: URL(fileURLWithPath: folder + "/STAMP"))
+}
+
+/// The warnings dump's comment files: the same comments with none of the omitted ones; as
+/// generated; and with nine times as many again added as deleted or removed replies nobody
+/// answered, so every variant shows the same comments and only the warnings differ.
+func writeWarningVariants(_ model: DumpModel, omitted: [Bool], files: DumpFiles, zstd: String) throws -> [(String, String)] {
+    let warningCount = omitted.filter { $0 }.count
+    var summary: [(String, String)] = []
+    var line: [UInt8] = []
+    var extended = model
+    var rng = SplitMix64(state: settings.seed ^ 0x5741_524E)
+    let visible = model.comments.indices.filter { !omitted[$0] }
+    for k in 0..<(9 * warningCount) {
+        let parent = visible[rng.below(visible.count)]
+        let kind: DumpCommentKind = rng.below(2) == 0 ? .deleted : .removed
+        extended.comments.append(
+            DumpComment(
+                time: model.comments[parent].time + Int32(30 + rng.below(7200)),
+                thread: model.comments[parent].thread, parent: Int32(parent),
+                id: Int32(model.comments.count + k), kind: kind))
+    }
+    extended.order = fileOrder(extended.comments)
+    let variants: [(String, DumpModel, (Int) -> Bool)] = [("none", model, { !omitted[$0] }), ("1x", model, { _ in true }), ("10x", extended, { _ in true })]
+    for (name, source, keep) in variants {
+        let writer = try ZstdWriter(zstd: zstd, path: files.variant(name))
+        for index in source.order where keep(Int(index)) {
+            line.removeAll(keepingCapacity: true)
+            commentLine(source, Int(index), into: &line)
+            try writer.write(line)
+        }
+        try writer.finish()
+        summary.append(("rc_\(name)_bytes", String(writer.bytes)))
+    }
+    summary += [("warnings_none", "0"), ("warnings_1x", String(warningCount)), ("warnings_10x", String(10 * warningCount))]
+    return summary
+}
+
+/// The main dump's comment file (and the same threads as a file each, unless `form` is none),
+/// with what SUMMARY says of them.
+func writeComments(_ model: DumpModel, omitted: [Bool], files: DumpFiles, zstd: String, form: PerThreadForm) throws -> [(String, String)] {
+    var summary: [(String, String)] = []
+    var line: [UInt8] = []
+    let writer = try ZstdWriter(zstd: zstd, path: files.comments)
+    var perThread = form == .none ? nil : try PerThreadWriter(folder: files.perThread, model: model, form: form)
+    var bodySizes: [Int] = []
+    bodySizes.reserveCapacity(model.comments.count)
+    for index in model.order {
+        line.removeAll(keepingCapacity: true)
+        let size = commentLine(model, Int(index), into: &line)
+        if size > 0 { bodySizes.append(size) }
+        try writer.write(line)
+        try perThread?.append(line, thread: Int(model.comments[Int(index)].thread))
+    }
+    try writer.finish()
+    try perThread?.finish()
+    summary.append(("rc_bytes", String(writer.bytes)))
+    summary.append(("bodies", percentiles(bodySizes).map(String.init).joined(separator: " ")))
+    summary.append(("thread_sizes", percentiles(model.threads.map { Int($0.comments) }).map(String.init).joined(separator: " ")))
+    let kinds = model.comments.reduce(into: [Int](repeating: 0, count: 5)) { $0[Int($1.kind.rawValue)] += 1 }
+    summary.append(("deleted", String(kinds[1])))
+    summary.append(("removed", String(kinds[2] + kinds[3])))
+    summary.append(("account_deleted", String(kinds[4])))
+    summary.append(("warnings", String(omitted.filter { $0 }.count)))
+    let last = model.comments.map(\.time).max() ?? 0
+    summary.append(("days", String(format: "%.1f", Double(last) / 86_400)))
+    summary.append(("marker_thread", String(submissionIDBase + Int(model.comments[model.marker].thread), radix: 36)))
+    return summary
 }
 
 /// Sets the revision marker's last letter (generated as A) in the compressed comment file to

@@ -38,6 +38,7 @@
 // the incremental benchmark changes its last letter (B, C, …, then A again), which changes that one
 // body in place (same line, same length) and nothing else.
 import Foundation
+import ThreadfoldKit
 
 let dumpSubreddit = "SyntheticBench"
 /// 2024-01-01 00:00:00 UTC.
@@ -170,24 +171,6 @@ func omittedComments(_ comments: [DumpComment]) -> [Bool] {
 
 // MARK: Lines
 
-/// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the rest
-/// as UTF-8 (as Arctic Shift writes).
-func appendJSONString(_ out: inout [UInt8], _ text: String) {
-    out.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-        switch byte {
-        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case ..<0x20: out.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
-        default: out.append(byte)
-        }
-    }
-    out.append(UInt8(ascii: "\""))
-}
-
 /// `&`, `<` and `>` as Reddit's API sends them in Markdown.
 func redditEscaped(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return text }
@@ -273,7 +256,7 @@ func submissionLine(_ model: DumpModel, _ t: Int, into out: inout [UInt8]) {
     let extra = Int(Double(thread.comments) * 0.08 * rng.unit()) + (rng.below(4) == 0 ? 1 : 0)
     func flag(_ percentTimesTen: Int) -> String { rng.below(1000) < percentTimesTen ? "true" : "false" }
     out.append(contentsOf: Array("{\"all_awardings\":[],\"allow_live_comments\":false,\"archived\":false,\"author\":".utf8))
-    appendJSONString(&out, fate < 3 ? "[deleted]" : name)
+    JSONWriter.appendString(fate < 3 ? "[deleted]" : name, to: &out)
     out.append(
         contentsOf: Array(
             ",\"author_flair_background_color\":null,\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":null,\"author_flair_text_color\":null,\"author_flair_type\":\"text\""
@@ -283,19 +266,19 @@ func submissionLine(_ model: DumpModel, _ t: Int, into out: inout [UInt8]) {
         contentsOf: Array(
             ",\"awarders\":[],\"banned_by\":null,\"can_gild\":true,\"can_mod_post\":false,\"category\":null,\"content_categories\":null,\"contest_mode\":false,\"created_utc\":\(created),\"discussion_type\":null,\"distinguished\":null,\"domain\":\"\(domain)\",\"edited\":false,\"gilded\":0,\"gildings\":{},\"hidden\":false,\"hide_score\":false,\"id\":\"\(id)\",\"is_created_from_ads_ui\":false,\"is_crosspostable\":true,\"is_meta\":false,\"is_original_content\":false,\"is_reddit_media_domain\":\(domain == "i.redd.it"),\"is_robot_indexable\":true,\"is_self\":\(isSelf),\"is_video\":false,\"link_flair_background_color\":\"\",\"link_flair_css_class\":null,\"link_flair_richtext\":[],\"link_flair_text\":null,\"link_flair_text_color\":\"dark\",\"link_flair_type\":\"text\",\"locked\":\(flag(10)),\"media\":null,\"media_embed\":{},\"media_only\":false,\"name\":\"t3_\(id)\",\"no_follow\":false,\"num_comments\":\(Int(thread.comments) + extra),\"num_crossposts\":0,\"over_18\":\(flag(10)),\"parent_whitelist_status\":\"all_ads\",\"permalink\":"
                 .utf8))
-    appendJSONString(&out, permalink)
+    JSONWriter.appendString(permalink, to: &out)
     out.append(
         contentsOf: Array(
             ",\"pinned\":false,\"pwls\":6,\"quarantine\":false,\"removed_by_category\":\(fate < 3 ? "\"deleted\"" : fate < 5 ? "\"moderator\"" : "null"),\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"score\":\(score),\"selftext\":"
                 .utf8))
-    appendJSONString(&out, selftext)
+    JSONWriter.appendString(selftext, to: &out)
     out.append(contentsOf: Array(",\"send_replies\":true,\"spoiler\":\(flag(10)),\"stickied\":\(flag(2)),\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"title\":".utf8))
-    appendJSONString(&out, title)
+    JSONWriter.appendString(title, to: &out)
     out.append(
         contentsOf: Array(
             ",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_subscribers\":48213,\"subreddit_type\":\"public\",\"suggested_sort\":null,\"thumbnail\":\"\(isSelf ? "self" : "default")\",\"total_awards_received\":0,\"treatment_tags\":[],\"upvote_ratio\":0.\(80 + rng.below(20)),\"url\":"
                 .utf8))
-    appendJSONString(&out, url)
+    JSONWriter.appendString(url, to: &out)
     out.append(contentsOf: Array(",\"whitelist_status\":\"all_ads\",\"wls\":6}\n".utf8))
 }
 
@@ -337,16 +320,16 @@ func commentLine(_ model: DumpModel, _ index: Int, into out: inout [UInt8]) -> I
     let id = String(commentIDBase + Int(comment.id), radix: 36)
     let flaired = flair != nil && author != "[deleted]"
     out.append(contentsOf: Array("{\"all_awardings\":[],\"archived\":false,\"associated_award\":null,\"author\":".utf8))
-    appendJSONString(&out, author)
+    JSONWriter.appendString(author, to: &out)
     out.append(
         contentsOf: Array(
             ",\"author_flair_background_color\":\(flaired ? "\"#dadada\"" : "null"),\"author_flair_css_class\":null,\"author_flair_richtext\":[],\"author_flair_template_id\":null,\"author_flair_text\":"
                 .utf8))
-    if let flair, flaired { appendJSONString(&out, flair) } else { out.append(contentsOf: Array("null".utf8)) }
+    if let flair, flaired { JSONWriter.appendString(flair, to: &out) } else { out.append(contentsOf: Array("null".utf8)) }
     out.append(contentsOf: Array(",\"author_flair_text_color\":\(flaired ? "\"dark\"" : "null"),\"author_flair_type\":\"\(flaired ? "richtext" : "text")\"".utf8))
     if author != "[deleted]" { out.append(contentsOf: Array(",\"author_fullname\":\"\(fullname)\",\"author_patreon_flair\":false,\"author_premium\":\(rng.below(20) == 0)".utf8)) }
     out.append(contentsOf: Array(",\"awarders\":[],\"banned_at_utc\":null,\"banned_by\":null,\"body\":".utf8))
-    appendJSONString(&out, redditEscaped(text))
+    JSONWriter.appendString(redditEscaped(text), to: &out)
     out.append(
         contentsOf: Array(
             ",\"can_gild\":true,\"can_mod_post\":false,\"collapsed\":false,\"collapsed_because_crowd_control\":null,\"collapsed_reason\":null,\"collapsed_reason_code\":null,\"comment_type\":null,\"controversiality\":\(score < 0 ? 1 : 0),\"created_utc\":\(createdText),\"distinguished\":\(distinguished ? "\"moderator\"" : "null"),\"edited\":\(edited),\"gilded\":0,\"gildings\":{},\"id\":\"\(id)\",\"is_submitter\":\(isSubmitter),\"link_id\":\"t3_\(link)\",\"locked\":false,\"mod_note\":null,\"mod_reason_by\":null,\"mod_reason_title\":null,\"mod_reports\":[],\"name\":\"t1_\(id)\",\"no_follow\":\(score < 3),\"parent_id\":\"\(parent)\",\"permalink\":\"/r/\(dumpSubreddit)/comments/\(link)/comment/\(id)/\",\"removal_reason\":null,\"report_reasons\":null,\"retrieved_on\":\(created + 129_600 + rng.below(3600)),\"saved\":false,\"score\":\(score),\"score_hidden\":false,\"send_replies\":true,\"stickied\":false,\"subreddit\":\"\(dumpSubreddit)\",\"subreddit_id\":\"t5_3bench\",\"subreddit_name_prefixed\":\"r/\(dumpSubreddit)\",\"subreddit_type\":\"public\",\"top_awarded_type\":null,\"total_awards_received\":0,\"treatment_tags\":[],\"unrepliable_reason\":null,\"ups\":\(score),\"user_reports\":[]}\n"

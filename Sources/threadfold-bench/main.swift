@@ -78,6 +78,14 @@ func usageError(_ message: String) -> Never {
 
 func parseSettings() -> Settings {
     var settings = Settings()
+    // The options that take no value, and what each turns on.
+    let switches: [String: (inout Settings) -> Void] = [
+        "--pathological": { $0.pathological = true },
+        "--no-dump": { $0.dump = false },
+        "--import-scaling": { $0.importScaling = true },
+        "--dump-only": { $0.dumpOnly = true },
+        "--dump-check": { $0.dumpCheck = true },
+    ]
     var arguments = Array(CommandLine.arguments.dropFirst())
     func number<T: LosslessStringConvertible>(_ text: String, _ flag: String, as: T.Type = Int.self) -> T {
         guard let value = T(text) else { usageError("\(flag) expects a number, not '\(text)'") }
@@ -89,24 +97,8 @@ func parseSettings() -> Settings {
             print(usage)
             exit(0)
         }
-        if flag == "--pathological" {
-            settings.pathological = true
-            continue
-        }
-        if flag == "--no-dump" {
-            settings.dump = false
-            continue
-        }
-        if flag == "--import-scaling" {
-            settings.importScaling = true
-            continue
-        }
-        if flag == "--dump-only" {
-            settings.dumpOnly = true
-            continue
-        }
-        if flag == "--dump-check" {
-            settings.dumpCheck = true
+        if let on = switches[flag] {
+            on(&settings)
             continue
         }
         if flag == "--generate-dump", arguments.count >= 3 {
@@ -395,119 +387,153 @@ func writeFloor(site: String) throws -> Double {
     }
 }
 
-/// Returns the `--jobs 2` build, which Hugo is compared with, and the floor's writing of its site.
-func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws -> (build: (seconds: Double, cpu: Double, peakMiB: Double, system: Double), write: Double) {
-    let fm = FileManager.default
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    let site = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-archive-\(getpid())/site")
-    try fm.createDirectory(atPath: (site as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    defer { try? fm.removeItem(atPath: (site as NSString).deletingLastPathComponent) }
-    // The JSON Lines form: every thread file is one line already. Hidden, so the folder walk skips it.
-    let jsonl = settings.corpus + "/.archive.jsonl"
-    if !fm.fileExists(atPath: jsonl) {
-        var all = Data()
-        for file in generated.files { all.append(try Data(contentsOf: URL(fileURLWithPath: file))) }
-        try all.write(to: URL(fileURLWithPath: jsonl))
-    }
+/// `threadfold build` of the corpus, timed: full builds, incremental ones, and the JSON Lines form.
+struct ArchiveBench {
+    let generated: Corpus
+    /// The folder of the sites and the builds' reports.
+    let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("threadfold-bench-archive-\(getpid())")
     let runs = max(1, min(settings.runs, 3))
-    // Peak memory comes from the build's own report (VmHWM): a spawned child's maxrss also
-    // counts this process's memory.
-    let reportPath = (site as NSString).deletingLastPathComponent + "/report.json"
-    // Full builds each write a new folder (`freshSite`: removing the last site first would time
-    // the kernel's walk past its freed inodes on this disk); incremental ones rebuild `site`.
-    let scratch = (site as NSString).deletingLastPathComponent
+    /// The last full build's site.
     var lastFull = ""
-    func build(_ extra: [String], input: String = settings.corpus) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+
+    /// Incremental builds rebuild this site; full ones each write a new folder beside it.
+    var site: String { scratch + "/site" }
+    /// Peak memory comes from the build's own report (VmHWM): a spawned child's maxrss also
+    /// counts this process's memory.
+    var reportPath: String { scratch + "/report.json" }
+
+    /// Full builds each write a new folder (`freshSite`: removing the last site first would time
+    /// the kernel's walk past its freed inodes on this disk); incremental ones rebuild `site`.
+    mutating func build(_ extra: [String], input: String = settings.corpus) throws -> Run {
         let output = extra.contains("--incremental") ? site : freshSite(scratch, "site")
         if !extra.contains("--incremental") { lastFull = output }
         var run = try time(settings.threadfold, ["build", "-q", "-o", output, input, "--report", reportPath] + extra)
-        if let data = fm.contents(atPath: reportPath),
-            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let peak = json["peakMemoryMiB"] as? Int
-        {
-            run.peakMiB = Double(peak)
-        }
+        if let peak = report()?["peakMemoryMiB"] as? Int { run.peakMiB = Double(peak) }
         return run
     }
-    func bestOf(_ body: () throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) rethrows -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
-        var result = (seconds: Double.infinity, cpu: Double.infinity, peakMiB: 0.0, system: Double.infinity)
+
+    /// The last build's `--report`.
+    func report() -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: reportPath) else { return nil }
+        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    /// The best of `runs` runs of `body` (`Run.best`).
+    static func bestOf(_ runs: Int, _ body: () throws -> Run) rethrows -> Run {
+        var result = Run.none
         for _ in 0..<runs {
             let run = try body()
             if ProcessInfo.processInfo.environment["BENCH_VERBOSE"] != nil {
                 print("  run: \(format(run.seconds, 3)) s wall, \(format(run.cpu, 3)) s CPU, \(format(run.system, 3)) s system, \(format(run.peakMiB, 0)) MiB")
             }
-            result = (min(result.seconds, run.seconds), min(result.cpu, run.cpu), max(result.peakMiB, run.peakMiB), min(result.system, run.system))
+            result = result.best(run)
         }
         return result
     }
-    func line(_ label: String, _ run: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) -> String {
+
+    func line(_ label: String, _ run: Run) -> String {
         "\(label) \(format(run.seconds, 3)) s wall, \(format(run.cpu, 3)) s CPU (\(format(run.system, 3)) s system) · \(Int(Double(generated.comments) / run.seconds)) comments/s · peak memory \(format(run.peakMiB, 0)) MiB"
     }
-    print("archive (threadfold build of the corpus folder: \(generated.files.count) threads, index, sidecars, feeds; best of \(runs)):")
-    let one = try bestOf { try build(["--jobs", "1"]) }
-    print(line("  --jobs 1:   ", one))
-    let all = try bestOf { try build(["--jobs", String(cores)]) }
-    print(line("  --jobs \(cores):   ", all))
-    print("  speed-up:    \(format(one.seconds / all.seconds, 2))x with \(cores) cores (target: at least 1.8x on 2 cores)")
-    let two = cores == 2 ? all : try bestOf { try build(["--jobs", "2"]) }
-    if cores != 2 { print(line("  --jobs 2:   ", two)) }
-    print("  --jobs 2 / cmark CLI: \(format(two.seconds / cmarkSeconds, 2))x of the cmark-only time (target: at most 0.8x)")
-    // What flushing the site to the disk before and after the swap costs (the default).
-    let unsynced = try bestOf { try build(["--jobs", String(cores), "--no-fsync"]) }
-    print(line("  --jobs \(cores) --no-fsync:", unsynced))
-    let written = try writeFloor(site: lastFull)
-    print("  fsync costs: \(format(all.seconds - unsynced.seconds, 3)) s (\(format(100 * (all.seconds - unsynced.seconds) / unsynced.seconds, 1))%)")
 
-    // Incremental: a full --incremental build, then rebuilds after one thread changes: a new
-    // comment, which changes its page, its counts and its place on the index, then the comment
-    // removed again, so each run has a real change to publish.
-    _ = try build(["--incremental"])
-    let changed = generated.files[generated.files.count / 2]
-    let original = try Data(contentsOf: URL(fileURLWithPath: changed))
-    defer { try? original.write(to: URL(fileURLWithPath: changed)) }
-    var text = String(decoding: original, as: UTF8.self)
-    while text.hasSuffix("\n") { text.removeLast() }
-    guard text.hasSuffix("]}") else { throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "unexpected thread file shape"]) }
-    text.removeLast(2)
-    let withComment = Data((text + ",{\"id\":999999,\"parent_id\":1,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"A comment added for the incremental benchmark.\"}]}\n").utf8)
-    var flip = false
-    let incremental = try bestOf {
-        flip.toggle()
-        try (flip ? withComment : original).write(to: URL(fileURLWithPath: changed))
-        return try build(["--incremental"])
+    /// Full builds on one, every and two cores, and without fsync: the `--jobs 2` build, which
+    /// Hugo and cmark are compared with, the one on every core, and the floor's writing of its site.
+    mutating func full(cmarkSeconds: Double) throws -> (two: Run, all: Run, write: Double) {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("archive (threadfold build of the corpus folder: \(generated.files.count) threads, index, sidecars, feeds; best of \(runs)):")
+        let one = try Self.bestOf(runs) { try build(["--jobs", "1"]) }
+        print(line("  --jobs 1:   ", one))
+        let all = try Self.bestOf(runs) { try build(["--jobs", String(cores)]) }
+        print(line("  --jobs \(cores):   ", all))
+        print("  speed-up:    \(format(one.seconds / all.seconds, 2))x with \(cores) cores (target: at least 1.8x on 2 cores)")
+        let two = cores == 2 ? all : try Self.bestOf(runs) { try build(["--jobs", "2"]) }
+        if cores != 2 { print(line("  --jobs 2:   ", two)) }
+        print("  --jobs 2 / cmark CLI: \(format(two.seconds / cmarkSeconds, 2))x of the cmark-only time (target: at most 0.8x)")
+        // What flushing the site to the disk before and after the swap costs (the default).
+        let unsynced = try Self.bestOf(runs) { try build(["--jobs", String(cores), "--no-fsync"]) }
+        print(line("  --jobs \(cores) --no-fsync:", unsynced))
+        let written = try writeFloor(site: lastFull)
+        print("  fsync costs: \(format(all.seconds - unsynced.seconds, 3)) s (\(format(100 * (all.seconds - unsynced.seconds) / unsynced.seconds, 1))%)")
+        return (two, all, written)
     }
-    print(line("  incremental, one thread gained or lost a comment:", incremental))
-    print("  incremental / full (\(cores) jobs): \(format(100 * incremental.seconds / all.seconds, 1))% (target: under 5%)")
 
-    // A CI cache restore: the site and its spare copied anew (new inodes and status change times,
-    // the modification times kept), then a change neither holds (a comment of new words). Files
-    // are checked by their content hashes and reused; only the changed thread is rendered.
-    let spare = scratch + "/.site.spare"
-    var rendered: [Int] = []
-    var edition = 0
-    let restored = try bestOf {
-        for folder in [site, spare] where fm.fileExists(atPath: folder) {
-            _ = try time("/bin/cp", ["-a", folder, folder + ".copy"])
-            try fm.removeItem(atPath: folder)
-            try fm.moveItem(atPath: folder + ".copy", toPath: folder)
+    /// Incremental: a full --incremental build, then rebuilds after one thread changes: a new
+    /// comment, which changes its page, its counts and its place on the index, then the comment
+    /// removed again, so each run has a real change to publish. Then the same after a CI cache
+    /// restore. `full` is the full build on every core.
+    mutating func incremental(full: Run) throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        _ = try build(["--incremental"])
+        let changed = generated.files[generated.files.count / 2]
+        let original = try Data(contentsOf: URL(fileURLWithPath: changed))
+        defer { try? original.write(to: URL(fileURLWithPath: changed)) }
+        var text = String(decoding: original, as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        guard text.hasSuffix("]}") else { throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "unexpected thread file shape"]) }
+        text.removeLast(2)
+        let withComment = Data(
+            (text + ",{\"id\":999999,\"parent_id\":1,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"A comment added for the incremental benchmark.\"}]}\n").utf8)
+        var flip = false
+        let incremental = try Self.bestOf(runs) {
+            flip.toggle()
+            try (flip ? withComment : original).write(to: URL(fileURLWithPath: changed))
+            return try build(["--incremental"])
         }
-        edition += 1
-        let comment = ",{\"id\":999998,\"parent_id\":1,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"Edition \(edition) after a restore.\"}]}\n"
-        try Data((text + comment).utf8).write(to: URL(fileURLWithPath: changed))
-        let run = try build(["--incremental"])
-        if let data = fm.contents(atPath: reportPath), let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let count = json["threadsRendered"] as? Int
-        {
-            rendered.append(count)
-        }
-        return run
+        print(line("  incremental, one thread gained or lost a comment:", incremental))
+        print("  incremental / full (\(cores) jobs): \(format(100 * incremental.seconds / full.seconds, 1))% (target: under 5%)")
+        try restored(changed: changed, text: text, incremental: incremental)
     }
-    print(line("  incremental after a cache restore (site and spare copied anew):", restored))
-    print("  restored / incremental: \(format(restored.seconds / incremental.seconds, 2))x (target: at most 2x); threads rendered: \(rendered.map(String.init).joined(separator: ", ")) (target: 1)")
 
-    // JSON Lines: one file, read a line at a time.
-    let lines = try bestOf { try build(["--jobs", String(cores)], input: jsonl) }
-    print(line("  JSON Lines form (\(format(mb, 1)) MB in one file), \(cores) jobs:", lines))
-    print("  peak memory of the JSON Lines build: \(format(lines.peakMiB, 0)) MiB (target: under 1 GB)")
+    /// A CI cache restore: the site and its spare copied anew (new inodes and status change times,
+    /// the modification times kept), then a change neither holds (a comment of new words). Files
+    /// are checked by their content hashes and reused; only the changed thread is rendered.
+    mutating func restored(changed: String, text: String, incremental: Run) throws {
+        let fm = FileManager.default
+        let spare = scratch + "/.site.spare"
+        var rendered: [Int] = []
+        var edition = 0
+        let restored = try Self.bestOf(runs) {
+            for folder in [site, spare] where fm.fileExists(atPath: folder) {
+                _ = try time("/bin/cp", ["-a", folder, folder + ".copy"])
+                try fm.removeItem(atPath: folder)
+                try fm.moveItem(atPath: folder + ".copy", toPath: folder)
+            }
+            edition += 1
+            let comment = ",{\"id\":999998,\"parent_id\":1,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"Edition \(edition) after a restore.\"}]}\n"
+            try Data((text + comment).utf8).write(to: URL(fileURLWithPath: changed))
+            let run = try build(["--incremental"])
+            if let count = report()?["threadsRendered"] as? Int { rendered.append(count) }
+            return run
+        }
+        print(line("  incremental after a cache restore (site and spare copied anew):", restored))
+        print(
+            "  restored / incremental: \(format(restored.seconds / incremental.seconds, 2))x (target: at most 2x); threads rendered: \(rendered.map(String.init).joined(separator: ", ")) (target: 1)")
+    }
+
+    /// JSON Lines: every thread file is one line already, so the corpus joined is one file, read
+    /// a line at a time. Hidden, so the folder walk skips it.
+    mutating func jsonLines(mb: Double) throws {
+        let fm = FileManager.default
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let jsonl = settings.corpus + "/.archive.jsonl"
+        if !fm.fileExists(atPath: jsonl) {
+            var all = Data()
+            for file in generated.files { all.append(try Data(contentsOf: URL(fileURLWithPath: file))) }
+            try all.write(to: URL(fileURLWithPath: jsonl))
+        }
+        let lines = try Self.bestOf(runs) { try build(["--jobs", String(cores)], input: jsonl) }
+        print(line("  JSON Lines form (\(format(mb, 1)) MB in one file), \(cores) jobs:", lines))
+        print("  peak memory of the JSON Lines build: \(format(lines.peakMiB, 0)) MiB (target: under 1 GB)")
+    }
+}
+
+/// Returns the `--jobs 2` build, which Hugo is compared with, and the floor's writing of its site.
+func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws -> (build: Run, write: Double) {
+    var bench = ArchiveBench(generated: generated)
+    try FileManager.default.createDirectory(atPath: bench.scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: bench.scratch) }
+    let (two, all, written) = try bench.full(cmarkSeconds: cmarkSeconds)
+    try bench.incremental(full: all)
+    try bench.jsonLines(mb: mb)
     return (two, written)
 }
 
@@ -520,7 +546,7 @@ func benchArchive(_ generated: Corpus, mb: Double, cmarkSeconds: Double) throws 
 /// Prints Hugo's best of 3 against `threadfold build --jobs 2`.
 /// Returns Hugo's best wall time, nil when Hugo is not installed.
 @discardableResult
-func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMiB: Double, system: Double)) throws -> Double? {
+func benchHugo(_ generated: Corpus, build: Run) throws -> Double? {
     guard let hugo = which("hugo") else {
         print("hugo:        skipped (hugo is not on PATH)")
         return nil
@@ -564,12 +590,12 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
         try write("content/\(key).md", "{\"thread\": \"\(key)\"}\n")
     }
     let output = site + "/public"
-    var result = (seconds: Double.infinity, cpu: Double.infinity, peakMiB: 0.0, system: Double.infinity)
+    var result = Run.none
     for _ in 0..<3 {
         // A cold public/ each run, as Hugo's first build of a new site.
         try? fm.removeItem(atPath: output)
         let run = try time(hugo, ["--quiet", "--source", site, "--destination", output])
-        result = (min(result.seconds, run.seconds), min(result.cpu, run.cpu), max(result.peakMiB, run.peakMiB), min(result.system, run.system))
+        result = result.best(run)
     }
     // Every comment must be on a page, or the time would flatter Hugo.
     var rendered = 0
@@ -591,7 +617,7 @@ func benchHugo(_ generated: Corpus, build: (seconds: Double, cpu: Double, peakMi
 /// (the error's code is the wait status). With a `timeout`, the command is killed (SIGKILL) once
 /// it has run that many seconds. Foundation's Process added about a second of overhead to a 2.5 s
 /// run here, so it is not used for timing.
-func time(_ executable: String, _ args: [String], stderr: String? = nil, timeout: Double? = nil) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+func time(_ executable: String, _ args: [String], stderr: String? = nil, timeout: Double? = nil) throws -> Run {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -622,7 +648,23 @@ func time(_ executable: String, _ args: [String], stderr: String? = nil, timeout
     }
     let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return (seconds, cpu, Double(usage.ru_maxrss) / 1024, system)
+    return Run(seconds: seconds, cpu: cpu, peakMiB: Double(usage.ru_maxrss) / 1024, system: system)
+}
+
+/// One timed run of a program: wall, CPU and system seconds, and its peak memory.
+struct Run {
+    var seconds: Double
+    var cpu: Double
+    var peakMiB: Double
+    var system: Double
+
+    /// Nothing measured yet: the best of it and a run is that run.
+    static let none = Run(seconds: .infinity, cpu: .infinity, peakMiB: 0, system: .infinity)
+
+    /// The least times and the most memory of the two.
+    func best(_ other: Run) -> Run {
+        Run(seconds: min(seconds, other.seconds), cpu: min(cpu, other.cpu), peakMiB: max(peakMiB, other.peakMiB), system: min(system, other.system))
+    }
 }
 
 func best(_ runs: Int, _ body: () throws -> Double) rethrows -> Double {
@@ -840,7 +882,7 @@ do {
         throw NSError(domain: "bench", code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "cannot restart: \(String(cString: strerror(errno)))"])
     }
     let pin = which("taskset").map { [$0, "-c", "0"] } ?? []
-    func pinned(_ command: [String]) throws -> (seconds: Double, cpu: Double, peakMiB: Double, system: Double) {
+    func pinned(_ command: [String]) throws -> Run {
         try time((pin + command)[0], Array((pin + command).dropFirst()))
     }
     print("Threadfold benchmark (seed \(settings.seed), best of \(settings.runs) alternating runs, one process, one thread\(pin.isEmpty ? ", not pinned: no taskset" : ", pinned to core 0"))")

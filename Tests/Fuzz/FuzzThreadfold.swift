@@ -26,7 +26,7 @@ public func fuzzThreadfold(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if let files = try? archive.files(
                 record, id: id, folder: folder, source: "fuzz.json",
                 write: { path, _ in
-                    precondition(SiteWriter.isSafeRelativePath(path))
+                    precondition(RelativePath.isSafe(path))
                 })
             {
                 // The sidecar reads back as what was written.

@@ -98,10 +98,7 @@ package struct ArchiveBuilder: Sendable {
             }
             pagefind = command
         }
-        let dumpFiles = units.compactMap { unit -> (path: String, display: String, form: DumpForm)? in
-            guard case .dump(let path, let form) = unit.source else { return nil }
-            return (path, unit.display, form)
-        }
+        let dumpFiles = units.compactMap(\.dumpFile)
         guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, report: &report) else { return report }
         let plan = self.plan(base: base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
@@ -167,7 +164,7 @@ package struct ArchiveBuilder: Sendable {
     /// counts added to `report`.
     private static func take(
         _ partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?),
-        of dumpFiles: [(path: String, display: String, form: DumpForm)], into report: inout Report
+        of dumpFiles: [DumpFile], into report: inout Report
     ) -> DumpInputs? {
         report.errors += partitioned.outcome.errors
         report.warnings += partitioned.outcome.skipped
@@ -192,7 +189,7 @@ package struct ArchiveBuilder: Sendable {
     /// are partitioned into their spill; nil when the output is refused, with the reason and the
     /// inputs' own problems in `report`.
     private func begin(
-        dumpFiles: [(path: String, display: String, form: DumpForm)], settings: String,
+        dumpFiles: [DumpFile], settings: String,
         report: inout Report
     ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
         var spare: Manifest?
@@ -333,7 +330,7 @@ package struct ArchiveBuilder: Sendable {
             // An unchanged listing page keeps its file (and date) from an earlier build; an
             // asset of narrower mode is written afresh, never linked with another mode.
             let reused =
-                try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
+                try !staging.recycled && previous != nil && mode == publishedMode
                 && staging.link(path, expected: nil, bytes: bytes)
             let written = try !reused && staging.write(path, bytes, mode: mode)
             counts.append((path, written))
@@ -349,7 +346,7 @@ package struct ArchiveBuilder: Sendable {
                 // (another --authors, another --per-page) would join pages that disagree.
                 w.field("settings", BuildSettings.mergeHash(options, resources: resources))
             }
-            try write("shard.json", w.out + [0x0A], ResourceStore.publishedMode)
+            try write("shard.json", w.out + [0x0A], publishedMode)
             return listing
         }
         // Listings depend on the settings and the summaries alone: when both are as an
@@ -382,11 +379,14 @@ package struct ArchiveBuilder: Sendable {
     /// Streams the dump files into a spill in the staging folder. Nil dumps when the spill
     /// cannot be made (its error is in the outcome).
     func partition(
-        _ files: [(path: String, display: String, form: DumpForm)], staging: SiteWriter.Staging
+        _ files: [DumpFile], staging: SiteWriter.Staging
     )
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
     {
-        DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
+        DumpInputs.partition(
+            files, importing: options.render.importing, keeps: shard.map { shard in { shard.contains(threadKey: $0) } }, jobs: jobs,
+            readProgress: readProgress
+        ) {
             (count, bufferBytes) throws(SiteError) in
             try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
         }

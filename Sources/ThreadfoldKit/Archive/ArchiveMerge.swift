@@ -180,8 +180,7 @@ package struct ArchiveMerge: Sendable {
         // Exactly the files a build writes for this thread, each a regular file.
         let source = gathered.sources.count - 1
         for file in Manifest.files(of: [summary]) {
-            let parts = RelativePath.segments(file).dropFirst(2)
-            guard SiteWriter.isSafeRelativePath(file),
+            guard let parts = RelativePath.safeSegments(file)?.dropFirst(2),
                 let directory = try? thread.folder(at: Array(parts.dropLast())),
                 directory.entry(String(parts.last!))?.kind == .file
             else {

@@ -3,7 +3,7 @@ extension ThreadTree {
     /// without replies, not public, or none at all), no opening post and no notice. Such a thread
     /// is not published: an empty page would pass for a thread nobody answered.
     package var showsNothing: Bool {
-        totals.comments == 0 && (info.body ?? "").isEmpty && notices.isEmpty
+        totals.comments == 0 && (PostMarkup.openingPost(info) ?? "").isEmpty && notices.isEmpty
     }
 
     /// The message for a thread that `showsNothing`, about `file` (kind `emptyThread`).

@@ -12,9 +12,9 @@ extension ThreadRecord {
             bytes += "\(text == nil ? -1 : field.count):".utf8
             bytes += field
         }
-        for text in [info.title, info.author, info.createdAt.map { String($0.milliseconds) }, info.url, info.body] { add(text) }
+        for text in [info.title, info.author, info.createdAt.map { String($0.milliseconds) }, info.url, PostMarkup.openingPost(info)] { add(text) }
         if let first = comments.first {
-            for text in [first.id.string, first.author, first.createdAt.map { String($0.milliseconds) }, first.body] { add(text) }
+            for text in [first.id.string, first.author, first.createdAt.map { String($0.milliseconds) }, PostMarkup.body(of: first)] { add(text) }
         }
         return CommentID(ContentHash.hex(ContentHash.hash(bytes)))
     }

@@ -21,10 +21,6 @@ package struct PageNavigation: Sendable {
         package var comment: Int32
         /// The page (and anchor) where that comment is shown.
         package var href: String
-        package init(comment: Int32, href: String) {
-            self.comment = comment
-            self.href = href
-        }
     }
 
     /// The site's index page.

@@ -139,22 +139,18 @@ public struct ResourceStore: Sendable {
         var files: [String: Asset] = [:]
         for (path, text) in BuiltinResources.files where path.hasPrefix("Public/") {
             let name = String(path.dropFirst("Public/".count))
-            files[name] = Asset(name: name, bytes: Array(text.utf8), mode: Self.publishedMode, file: nil)
+            files[name] = Asset(name: name, bytes: Array(text.utf8), mode: publishedMode, file: nil)
         }
         if let directory = assetsDirectory {
             let folder = try Self.open(directory)
             for file in try Self.files(in: folder, of: "assets") {
                 let read: (bytes: [UInt8], mode: UInt32)
                 do { read = try folder.read(file) } catch { throw Self.error(error, folder.path(file), of: "assets") }
-                files[file] = Asset(name: file, bytes: read.bytes, mode: Self.publishedMode & read.mode, file: folder.path(file))
+                files[file] = Asset(name: file, bytes: read.bytes, mode: publishedMode & read.mode, file: folder.path(file))
             }
         }
         return files.keys.sorted().map { files[$0]! }
     }
-
-    /// The mode a page or a built-in asset is published with; a user's asset gets this narrowed
-    /// by its own.
-    package static let publishedMode: UInt32 = 0o644
 
     /// The asset that runs the search box and the search page.
     package static let searchScript = "threadfold-search.js"
@@ -179,8 +175,8 @@ public struct ResourceStore: Sendable {
             for entry in folder.entries() {
                 let read = entry.kind == .file ? try? folder.read(entry.name) : nil
                 text += Array("\(folder.path(entry.name))\u{0}".utf8) + (read?.bytes ?? []) + [0]
-                if let read, folder.display == assetsDirectory, read.mode & Self.publishedMode != Self.publishedMode {
-                    text += Array("mode \(String(read.mode & Self.publishedMode, radix: 8))\u{0}".utf8)
+                if let read, folder.display == assetsDirectory, read.mode & publishedMode != publishedMode {
+                    text += Array("mode \(String(read.mode & publishedMode, radix: 8))\u{0}".utf8)
                 }
             }
         }

@@ -195,7 +195,7 @@ package struct ThreadRenderer: Sendable {
 
     /// Writes the listing pages (index, sections, site feed, sitemap) for `summaries` in index
     /// order, then the assets, each handed to `write` as soon as it is made with the mode it is
-    /// published with (`ResourceStore.Asset.mode`; a page's is `publishedMode`).
+    /// published with (`ResourceStore.Asset.mode`; a page's is `publishedMode`, Support/IO).
     ///
     /// An asset named like a file or folder of the site (`index.html`, `t`, `pagefind`) is an
     /// error naming the asset: it would replace that page or folder.
@@ -212,7 +212,7 @@ package struct ThreadRenderer: Sendable {
             summaries,
             to: { path, bytes in
                 if let slash = path.firstIndex(of: "/") { folders.insert(String(path[..<slash])) } else { files.insert(path) }
-                try write(path, bytes, ResourceStore.publishedMode)
+                try write(path, bytes, publishedMode)
             })
         for asset in try resources.assets(search: options.search != .none) {
             let clash =

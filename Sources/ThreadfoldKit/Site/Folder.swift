@@ -183,7 +183,7 @@ final class Folder: @unchecked Sendable {
     /// Creates the file `name`, which must not exist (`O_EXCL`: nothing is written through a
     /// link or into another file), with `mode` less the umask, and returns its stamp.
     @discardableResult
-    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SiteError) -> FileStamp {
+    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(SiteError) -> FileStamp {
         try create(name, mode: mode) { (write) throws(SiteError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
     }
 
@@ -191,7 +191,7 @@ final class Folder: @unchecked Sendable {
     /// `write`, piece by piece, so a large file need not be held whole.
     @discardableResult
     func create(
-        _ name: String, mode: mode_t = 0o644,
+        _ name: String, mode: mode_t = publishedMode,
         writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void
     ) throws(SiteError) -> FileStamp {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -249,6 +249,52 @@ final class Folder: @unchecked Sendable {
         return (bytes, FileStamp(info))
     }
 
+    /// `count` bytes of the file `name` (never through a link) from byte `offset`, fewer at its
+    /// end; nil when it cannot be opened or read.
+    func read(_ name: String, count: Int, at offset: Int) -> [UInt8]? {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        return FileIO.read(file, count: count, at: offset)
+    }
+
+    /// Hands `body` the file `name` (never through a link) in blocks of `blockBytes`, the last
+    /// one shorter, so no more than a block is held; false when it cannot be opened or read.
+    func readBlocks(_ name: String, blockBytes: Int, _ body: ([UInt8]) -> Void) -> Bool {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var offset = 0
+        while true {
+            guard let block = FileIO.read(file, count: blockBytes, at: offset) else { return false }
+            body(block)
+            offset += block.count
+            if block.count < blockBytes { return true }
+        }
+    }
+
+    /// How many names the entry `name` has (`st_nlink`, not following a link); 0 when there is none.
+    func linkCount(_ name: String) -> Int {
+        var info = stat()
+        return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? Int(info.st_nlink) : 0
+    }
+
+    /// Opens the file `name` for writing (never through a link) and hands `body` its descriptor
+    /// and size. When it cannot be opened, the error is `opening` with the system's reason.
+    func withFileForWriting<T>(
+        _ name: String, opening: String, _ body: (_ fd: Int32, _ size: Int64) throws(SiteError) -> T
+    ) throws(SiteError) -> T {
+        let file = openat(fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        var info = stat()
+        guard file >= 0, fstat(file, &info) == 0 else {
+            let code = errno
+            if file >= 0 { close(file) }
+            throw SiteError(path: path(name), message: "\(opening): \(SystemError.describe(code))", errno: code)
+        }
+        defer { close(file) }
+        return try body(file, Int64(info.st_size))
+    }
+
     /// The stamp of the regular file `name` when it is the one `expected` records, hashed as
     /// `expected` is; nil otherwise. It must be the running user's own (`isOwn`). Its stamp must
     /// equal `expected`, or, when the numbers moved (a hard link made or removed, a restore from
@@ -301,7 +347,7 @@ final class Folder: @unchecked Sendable {
             found.hash == 0 || FileStamp.contentHash(copy.bytes) == found.hash
         else { return nil }
         // A copy is never more open than its source.
-        return try create(name, copy.bytes, mode: 0o644 & (source.permissions(sourceName) ?? 0o644))
+        return try create(name, copy.bytes, mode: publishedMode & (source.permissions(sourceName) ?? publishedMode))
     }
 
     /// Removes the entry `name` whatever it is (a link is removed, not followed; a folder with

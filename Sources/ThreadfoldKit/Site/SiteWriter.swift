@@ -58,6 +58,9 @@ package struct SiteWriter: Sendable {
     var spareName: String { ".\(name).spare" }
     /// Where an incremental build's dump spill waits for the next (`Staging.keep`).
     var keptSpillName: String { ".\(name).spill" }
+    /// The scratch folders a staging folder may hold (a build's spill, and the kept one it
+    /// continues): spared while a recycled folder is cleaned, never published.
+    package static let scratchNames = (current: ".threadfold-spill", previous: ".threadfold-spill-previous")
     /// Where the previous site is kept between incremental builds.
     package var spare: URL { output.deletingLastPathComponent().appendingPathComponent(spareName) }
 
@@ -213,7 +216,7 @@ package struct SiteWriter: Sendable {
         _ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
         meanwhile: ((Staging) -> Void)?
     ) throws(SiteError) {
-        let sparing: Set<String> = meanwhile == nil ? [] : [Spill.folderName, Spill.previousName]
+        let sparing: Set<String> = meanwhile == nil ? [] : [Self.scratchNames.current, Self.scratchNames.previous]
         @Sendable func clean() -> Result<[String: FileStamp], SiteError> {
             do { return .success(try Self.clean(recycling.folder, keeping: recycling.vouched, sparing: sparing)) } catch { return .failure(error) }
         }
@@ -426,7 +429,7 @@ package struct SiteWriter: Sendable {
         /// with that mode is left alone (false). With `precompress`, its compressed siblings
         /// are written too (`writeSiblings`).
         @discardableResult
-        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SiteError) -> Bool {
+        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(SiteError) -> Bool {
             if writer.precompress, let original = Precompression.file(ofSibling: path) {
                 throw SiteError(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
             }
@@ -452,7 +455,7 @@ package struct SiteWriter: Sendable {
         /// kept: it was written with that file, from the same bytes. Siblings take the file's `mode`.
         private func writeSiblings(
             _ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
-            encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = 0o644
+            encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = publishedMode
         ) throws(SiteError) {
             guard writer.precompress, Precompression.applies(to: path) else { return }
             var present: [String] = []
@@ -500,8 +503,7 @@ package struct SiteWriter: Sendable {
         /// A file linked by its bytes gets its compressed siblings written from them; one linked
         /// by its stamp does not (its manifest lists its siblings as files of their own).
         package func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
-            let parts = RelativePath.segments(path)
-            guard SiteWriter.isSafeRelativePath(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
+            guard let parts = RelativePath.safeSegments(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
             var expected = expected
             if let bytes {
                 guard let current = live.read(String(parts.last!), limit: bytes.count), current.bytes == bytes else { return false }
@@ -526,8 +528,7 @@ package struct SiteWriter: Sendable {
             defer { if linked < paths.count { for path in paths.prefix(linked) { remove(path) } } }
             var open: (folder: [Substring], live: Folder, here: Folder)?
             for (path, stamp) in zip(paths, stamps) {
-                guard SiteWriter.isSafeRelativePath(path) else { return false }
-                var parts = RelativePath.segments(path)
+                guard var parts = RelativePath.safeSegments(path) else { return false }
                 let file = String(parts.removeLast())
                 if open?.folder != parts {
                     // A folder is made here only for a file that qualifies, so a refusal leaves
@@ -553,8 +554,7 @@ package struct SiteWriter: Sendable {
 
         /// Removes a file of a recycled folder, and its folders when they become empty.
         package func remove(_ path: String) {
-            guard SiteWriter.isSafeRelativePath(path) else { return }
-            var parts = RelativePath.segments(path)
+            guard var parts = RelativePath.safeSegments(path) else { return }
             guard let directory = try? folder.folder(at: parts.dropLast()) else { return }
             _ = try? directory.removeEntry(String(parts.last!))
             state.withLock { _ = $0.stamps.removeValue(forKey: path) }
@@ -591,10 +591,9 @@ package struct SiteWriter: Sendable {
             guard !Self.terminating.load(ordering: .acquiring) else {
                 throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
             }
-            guard SiteWriter.isSafeRelativePath(path) else {
+            guard let parts = RelativePath.safeSegments(path) else {
                 throw SiteError(path: path, message: "is not a safe relative path inside the output")
             }
-            let parts = RelativePath.segments(path)
             return (try folder.folder(at: parts.dropLast(), create: true, replace: true), String(parts.last!))
         }
 
@@ -611,7 +610,7 @@ package struct SiteWriter: Sendable {
             }
             do {
                 // No spill is ever published (a build removes or keeps its own before this).
-                for scratch in [Spill.folderName, Spill.previousName] where folder.entry(scratch) != nil { try folder.removeTree(scratch) }
+                for scratch in [SiteWriter.scratchNames.current, SiteWriter.scratchNames.previous] where folder.entry(scratch) != nil { try folder.removeTree(scratch) }
                 if writer.durable {
                     if let journal = folder.journal { journal.sync(folder) } else { WriteJournal.syncFileSystem(folder.fd) }
                 }
@@ -647,7 +646,7 @@ package struct SiteWriter: Sendable {
         /// Set once the process is ending on a signal: no staging folder is published after it.
         static let terminating = Atomic<Bool>(false)
 
-        /// Staging folders in use, and the folders of temporary spills (`Spill.temporary`), so a
+        /// Staging folders in use, and the scratch folders of checks and renders, so a
         /// signal can remove them before the process ends.
         static let active = Mutex<[ObjectIdentifier: (parent: Folder, name: String)]>([:])
     }
@@ -750,22 +749,6 @@ package struct SiteWriter: Sendable {
         if renameat2(parent.fd, from, parent.fd, to, flags) == 0 { return true }
         if flags == renameNoReplace && errno == EINVAL { return renameat(parent.fd, from, parent.fd, to) == 0 }
         return false
-    }
-
-    /// A path of plain name components: no `..`, no absolute path, no empty or hidden parts.
-    static func isSafeRelativePath(_ path: String) -> Bool {
-        // Bytes: every segment between slashes is non-empty, starts with no '.', holds no NUL.
-        var segmentStart = true
-        for byte in path.utf8 {
-            if byte == UInt8(ascii: "/") {
-                if segmentStart { return false }
-                segmentStart = true
-                continue
-            }
-            if byte == 0 || (segmentStart && byte == UInt8(ascii: ".")) { return false }
-            segmentStart = false
-        }
-        return !segmentStart
     }
 }
 

@@ -42,7 +42,45 @@ private struct Builder {
 
     mutating func run() throws(InputErrors) -> ThreadTree {
         let records = record.comments
-        // 1. Ids: the first comment with an id owns it.
+        let (indexByID, dropped) = try indexIDs()
+        linkParents(indexByID, dropped: dropped)
+        // Cycles: each comment has one parent, so walking up either ends at the top or meets the
+        // walk itself. A cycle is broken at its first comment in input order.
+        breakCycles()
+        hideDeleted(dropped: dropped)
+        let (childStart, childList, roots, timeKey) = visibleTree()
+
+        // Depth, authors and counts.
+        let order = preorder(roots: roots, start: childStart, children: childList)
+        var depth = [Int32](repeating: 0, count: n)
+        for i in order {
+            let p = parent[Int(i)]
+            if p >= 0 && flags[Int(i)].contains(.visible) && !flags[Int(i)].contains(.cycleBroken) {
+                depth[Int(i)] = depth[Int(p)] + 1
+            }
+        }
+        let (authorNames, authorID) = authors(order)
+        let stats = countReplies(order: order, childStart: childStart, childList: childList, authorID: authorID, authors: authorNames.count)
+
+        var totals = ThreadTotals()
+        totals.comments = order.count
+        totals.participants = authorNames.count
+        totals.levels = order.isEmpty ? 0 : Int(order.map { depth[Int($0)] }.max()!) + 1
+        totals.latestActivity = roots.compactMap { stats[Int($0)].latestActivity }.max()
+
+        diagnostics.sort { $0.record < $1.record }
+        return ThreadTree(
+            info: record.info,
+            records: records, parent: parent, childStart: childStart, childList: childList, roots: roots,
+            depth: depth, flags: flags, stats: stats, authorID: authorID, authorNames: authorNames,
+            totals: totals, diagnostics: diagnostics,
+            notices: record.notices, noticePlaces: placeNotices(roots: roots, timeKey: timeKey))
+    }
+
+    /// Each id's comment: the first comment with an id owns it. A later one is an error, or with
+    /// `allowDuplicates` a warning and the comment dropped.
+    private mutating func indexIDs() throws(InputErrors) -> (indexByID: [CommentID: Int32], dropped: [Bool]) {
+        let records = record.comments
         var indexByID = [CommentID: Int32](minimumCapacity: n)
         var dropped = [Bool](repeating: false, count: n)
         var errors: [Problem] = []
@@ -70,8 +108,12 @@ private struct Builder {
             }
         }
         if !errors.isEmpty { throw InputErrors(errors) }
+        return (indexByID, dropped)
+    }
 
-        // 2. Parents, by id.
+    /// Parents, by id: a reply to an id not in the thread, or to itself, is shown at top level.
+    private mutating func linkParents(_ indexByID: [CommentID: Int32], dropped: [Bool]) {
+        let records = record.comments
         for i in 0..<n where !dropped[i] {
             guard let parentID = records[i].parentID else { continue }
             guard let p = indexByID[parentID] else {
@@ -95,17 +137,14 @@ private struct Builder {
             }
             parent[i] = p
         }
+    }
 
-        // 3. Cycles: each comment has one parent, so walking up either ends at the top or
-        // meets the walk itself. A cycle is broken at its first comment in input order.
-        breakCycles()
-
-        // 4. Children of every comment, grouped by parent (counting sort, input order kept).
-        var (allStart, allChildren, allRoots) = group(include: { !dropped[$0] })
-
-        // 5. Visibility: a deleted comment stays (as a placeholder) only for visible replies, or
-        // for replies the export counts but does not hold (Reddit's `more` stubs, "continue this
-        // thread"), whose count the placeholder carries.
+    /// Visibility: a deleted comment stays (as a placeholder) only for visible replies, or for
+    /// replies the export counts but does not hold (Reddit's `more` stubs, "continue this
+    /// thread"), whose count the placeholder carries.
+    private mutating func hideDeleted(dropped: [Bool]) {
+        let records = record.comments
+        let (allStart, allChildren, allRoots) = group(include: { !dropped[$0] })
         let preorderAll = preorder(roots: allRoots, start: allStart, children: allChildren)
         // Records are read a field at a time here and below: a copy of one retained every string in it.
         for i in preorderAll.reversed() {
@@ -128,15 +167,14 @@ private struct Builder {
                             severity: .note)))
             }
         }
-        allStart = []
-        allChildren = []
-        allRoots = []
+    }
 
-        // 6. The visible tree, each level sorted.
+    /// The visible tree, each level sorted, with each comment's time key (`Int64.min` for none).
+    private func visibleTree() -> (childStart: [Int32], childList: [Int32], roots: [Int32], timeKey: [Int64]) {
         var (childStart, childList, roots) = group(include: { flags[$0].contains(.visible) })
         // Fields read through the buffer, a record at a time in place: `records.map` handed its
         // closure a copy of each whole record, retaining every string in it.
-        let (timeKey, scoreKey) = records.withUnsafeBufferPointer { buffer in
+        let (timeKey, scoreKey) = record.comments.withUnsafeBufferPointer { buffer in
             (buffer.indices.map { buffer[$0].createdAt?.milliseconds ?? Int64.min }, buffer.indices.map { buffer[$0].rank })
         }
         func sort(_ slice: inout ArraySlice<Int32>, _ order: CommentOrder) {
@@ -167,16 +205,13 @@ private struct Builder {
         for i in 0..<n where childStart[i + 1] - childStart[i] > 1 {
             sort(&childList[Int(childStart[i])..<Int(childStart[i + 1])], replyOrder)
         }
+        return (childStart, childList, roots, timeKey)
+    }
 
-        // 7. Depth, authors and counts.
-        let order = preorder(roots: roots, start: childStart, children: childList)
-        var depth = [Int32](repeating: 0, count: n)
-        for i in order {
-            let p = parent[Int(i)]
-            if p >= 0 && flags[Int(i)].contains(.visible) && !flags[Int(i)].contains(.cycleBroken) {
-                depth[Int(i)] = depth[Int(p)] + 1
-            }
-        }
+    /// Each shown comment's author as an index into the names, in the order `order` meets them
+    /// (-1 for none, deleted or removed), comments by the thread's author flagged.
+    private mutating func authors(_ order: [Int32]) -> (names: [String], ids: [Int32]) {
+        let records = record.comments
         var authorIndex: [CommentID: Int32] = [:]
         var authorNames: [String] = []
         var authorID = [Int32](repeating: -1, count: n)
@@ -193,21 +228,7 @@ private struct Builder {
             }
             if key == threadAuthor { flags[Int(i)].insert(.byThreadAuthor) }
         }
-        let stats = countReplies(order: order, childStart: childStart, childList: childList, authorID: authorID, authors: authorNames.count)
-
-        var totals = ThreadTotals()
-        totals.comments = order.count
-        totals.participants = authorNames.count
-        totals.levels = order.isEmpty ? 0 : Int(order.map { depth[Int($0)] }.max()!) + 1
-        totals.latestActivity = roots.compactMap { stats[Int($0)].latestActivity }.max()
-
-        diagnostics.sort { $0.record < $1.record }
-        return ThreadTree(
-            info: record.info,
-            records: records, parent: parent, childStart: childStart, childList: childList, roots: roots,
-            depth: depth, flags: flags, stats: stats, authorID: authorID, authorNames: authorNames,
-            totals: totals, diagnostics: diagnostics,
-            notices: record.notices, noticePlaces: placeNotices(roots: roots, timeKey: timeKey))
+        return (authorNames, authorID)
     }
 
     /// Notices among the top-level comments by time, when those are in time order: oldest

@@ -48,11 +48,6 @@ package struct NoticePlace: Sendable, Equatable {
     package var notice: Int32
     /// Index in `ThreadTree.roots` of the comment it comes before; `roots.count` puts it last.
     package var before: Int32
-
-    package init(notice: Int32, before: Int32) {
-        self.notice = notice
-        self.before = before
-    }
 }
 
 package struct CommentFlags: OptionSet, Sendable {

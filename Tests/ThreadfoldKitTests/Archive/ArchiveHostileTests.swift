@@ -55,7 +55,7 @@ struct ArchiveHostileTests {
         let files = ArchiveFixture.files(site)
         var checked = 0
         for (path, bytes) in files {
-            #expect(SiteWriter.isSafeRelativePath(path), "\(path)")
+            #expect(RelativePath.isSafe(path), "\(path)")
             let text = String(decoding: bytes, as: UTF8.self)
             if path.hasSuffix(".html") {
                 let issues = HostileInputTests.problems(content(of: text), allowed: Self.allowed)
@@ -107,7 +107,7 @@ struct ArchiveHostileTests {
         let site = folder.appendingPathComponent("site")
         var checked = 0
         for (path, bytes) in ArchiveFixture.files(site) {
-            #expect(SiteWriter.isSafeRelativePath(path), "\(path)")
+            #expect(RelativePath.isSafe(path), "\(path)")
             if path.hasSuffix(".html") {
                 let issues = HostileInputTests.problems(content(of: String(decoding: bytes, as: UTF8.self)), allowed: Self.allowed)
                 #expect(issues.isEmpty, "\(path): \(issues.prefix(3))")

@@ -33,7 +33,7 @@ struct ThreadPathsTests {
             #expect(seen.insert(part).inserted, "\(id) collided")
             #expect(part.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") }, "\(part)")
             let folder = ThreadPaths.folder(title: id, id: CommentID(id))
-            #expect(SiteWriter.isSafeRelativePath("t/" + folder))
+            #expect(RelativePath.isSafe("t/" + folder))
             #expect(folder.contains("-"), "every folder has a dash, so never a device name")
             #expect(folder.lowercased() == folder)
         }

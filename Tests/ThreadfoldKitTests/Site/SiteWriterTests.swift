@@ -13,17 +13,6 @@ struct SiteWriterTests {
 
     func read(_ url: URL) -> String? { FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) } }
 
-    @Test(
-        "a relative path is safe only when every segment is non-empty, starts with no dot and holds no NUL",
-        arguments: [
-            ("a", true), ("a/b", true), ("t/x-1/index.html", true), ("u/é/index.html", true), ("a.b/c.d", true),
-            ("", false), ("/a", false), ("a//b", false), ("a/", false), (".a", false), ("a/.b", false), ("a/..", false),
-            ("a/.", false), ("../a", false), ("a\u{0}b", false), ("/", false),
-        ])
-    func safeRelativePaths(_ path: String, _ safe: Bool) {
-        #expect(SiteWriter.isSafeRelativePath(path) == safe)
-    }
-
     @Test("publishes into a new folder, then replaces it whole; stale files disappear")
     func replace() throws {
         let root = try temporaryFolder()
@@ -115,7 +104,7 @@ struct SiteWriterTests {
 
     @Test("unsafe relative paths are refused", arguments: ["../x", "/abs", "a/../b", "", ".hidden", "a//b"])
     func unsafePaths(_ path: String) {
-        #expect(!SiteWriter.isSafeRelativePath(path))
+        #expect(!RelativePath.isSafe(path))
     }
 
     @Test("a file that cannot be written in the staging folder is named by the site path as given, never by the staging folder's")

@@ -94,6 +94,12 @@ package struct JSONWriter {
 
     mutating func string(_ text: String, bare: Bool) {
         if !bare { beginValue() }
+        Self.appendString(text, to: &out)
+    }
+
+    /// Appends `text` to `out` as a JSON string: quotes, backslashes and control characters
+    /// escaped (`\n`, `\r`, `\t`, else `\u00xx`), the rest as its UTF-8.
+    package static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

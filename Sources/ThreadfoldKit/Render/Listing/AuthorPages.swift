@@ -47,21 +47,12 @@ struct AuthorPages {
     /// Groups `summaries` (in index order) by author, in one pass plus one sort per author.
     init(_ summaries: [ThreadSummary]) {
         self.summaries = summaries
-        var index: [[UInt8]: Int] = [:]
-        var authors: [Author] = []
+        var groups = Groups<[UInt8], Author>()
         var folders = ThreadPaths.AuthorFolders()
         func add(_ name: String, _ ref: Ref, started: Bool) {
-            let key = Array(name.utf8)
-            let a: Int
-            if let known = index[key] {
-                a = known
-            } else {
-                a = authors.count
-                index[key] = a
-                authors.append(Author(name: name, folder: folders.folder(name), refs: []))
-            }
-            authors[a].refs.append(ref)
-            if started { authors[a].threads += 1 } else { authors[a].comments += 1 }
+            let a = groups.slot(Array(name.utf8)) { Author(name: name, folder: folders.folder(name), refs: []) }
+            groups[a].refs.append(ref)
+            if started { groups[a].threads += 1 } else { groups[a].comments += 1 }
         }
         for (t, summary) in summaries.enumerated() {
             if let name = AuthorPages.name(summary.author) {
@@ -71,6 +62,8 @@ struct AuthorPages {
                 add(post.author, Ref(thread: Int32(t), post: Int32(p), ms: post.created?.ms), started: false)
             }
         }
+        var authors = groups.values
+        groups = Groups()
         // Newest first, undated last; then index order, the thread before its comments: a total order.
         for a in authors.indices {
             authors[a].refs.sort { x, y in

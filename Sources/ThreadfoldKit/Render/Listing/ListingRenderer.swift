@@ -256,8 +256,7 @@ struct ListingRenderer: Sendable {
     /// month or category last. Threads keep index order inside each. Categories are told apart by
     /// their names' bytes, never by their keys (`categoryKeys`).
     func group(_ summaries: PackedSummaries) -> [Section] {
-        var sections: [Section] = []
-        var byName: [[UInt8]: Int] = [:]
+        var groups = Groups<[UInt8], Section>()
         var categories: [Int] = []
         for (i, summary) in summaries.enumerated() {
             let key: String, name: String
@@ -285,19 +284,14 @@ struct ListingRenderer: Sendable {
                     identity = Array(key.utf8)
                 }
             }
-            let s: Int
-            if let known = byName[identity] {
-                s = known
-            } else {
-                s = sections.count
-                byName[identity] = s
-                sections.append(Section(key: key, name: name, threads: []))
-                if key.isEmpty { categories.append(s) }
-            }
-            sections[s].threads.append(i)
+            let seen = groups.count
+            let s = groups.slot(identity) { Section(key: key, name: name, threads: []) }
+            if s == seen, key.isEmpty { categories.append(s) }
+            groups[s].threads.append(i)
             // No sum overflows: the whole site's total was checked first.
-            sections[s].comments += summary.stats.comments
+            groups[s].comments += summary.stats.comments
         }
+        var sections = groups.values
         let keys = Self.categoryKeys(categories.map { sections[$0].name }, bits: sectionKeyBits)
         for (s, key) in zip(categories, keys) { sections[s].key = key }
         let fallback = options.sections == .month ? "undated" : "uncategorised"

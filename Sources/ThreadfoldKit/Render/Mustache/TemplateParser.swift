@@ -27,19 +27,29 @@ struct TemplateParser {
         var node: Int
     }
 
+    /// One tag as lexed: its sigil (0 for a plain variable), its trimmed content, and where it
+    /// starts and ends in the source.
+    private struct Tag {
+        var sigil: UInt8
+        var content: ArraySlice<UInt8>
+        var start: Int
+        var end: Int
+
+        /// Section, inverted, closing, comment, partial and delimiter tags may stand alone on a line.
+        var canStandAlone: Bool {
+            [
+                UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
+                UInt8(ascii: "!"), UInt8(ascii: "="),
+            ].contains(sigil)
+        }
+    }
+
     /// The template's nodes, flat: sections are closed by setting their `end`, so each tag costs
     /// constant work and nothing is copied as sections nest.
     mutating func parse() throws(TemplateError) -> [Template.Node] {
         var nodes: [Template.Node] = []
         var stack: [OpenSection] = []
         var text: [UInt8] = []
-
-        func flush(_ text: inout [UInt8], into nodes: inout [Template.Node]) {
-            if !text.isEmpty {
-                nodes.append(.text(text))
-                text.removeAll(keepingCapacity: true)
-            }
-        }
 
         while position < source.count {
             guard let tagStart = find(open, from: position) else {
@@ -48,92 +58,102 @@ struct TemplateParser {
                 break
             }
             text.append(contentsOf: source[position..<tagStart])
-            var cursor = tagStart + open.count
-            guard cursor < source.count || find(close, from: cursor) != nil else {
-                throw error(at: tagStart, "unclosed tag '\(string(open))'; expected '\(string(close))'")
-            }
-            // The tag's sigil.
-            var sigil: UInt8 = 0
-            if cursor < source.count {
-                switch source[cursor] {
-                case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
-                    UInt8(ascii: "!"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "{"):
-                    sigil = source[cursor]
-                    cursor += 1
-                default: break
-                }
-            }
-            // The tag's end.
-            var closing = close
-            if sigil == UInt8(ascii: "{") { closing = Array("}".utf8) + close }
-            if sigil == UInt8(ascii: "=") { closing = Array("=".utf8) + close }
-            guard let contentEnd = find(closing, from: cursor) else {
-                throw error(at: tagStart, "unclosed tag '\(string(open))'; expected '\(string(closing))'")
-            }
-            let tagEnd = contentEnd + closing.count
-            let content = trimmed(source[cursor..<contentEnd])
-
-            // Standalone?
-            let canStandAlone = [
-                UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
-                UInt8(ascii: "!"), UInt8(ascii: "="),
-            ].contains(sigil)
+            let tag = try readTag(at: tagStart)
             var indent: [UInt8] = []
-            var nextPosition = tagEnd
-            if canStandAlone, let lineEnd = standaloneEnd(tagStart: tagStart, tagEnd: tagEnd) {
-                let lineStart = self.lineStart(before: tagStart)
-                indent = Array(source[lineStart..<tagStart])
-                text.removeLast(tagStart - lineStart)
+            var nextPosition = tag.end
+            if tag.canStandAlone, let lineEnd = standaloneEnd(tagStart: tag.start, tagEnd: tag.end) {
+                let lineStart = self.lineStart(before: tag.start)
+                indent = Array(source[lineStart..<tag.start])
+                text.removeLast(tag.start - lineStart)
                 nextPosition = lineEnd
             }
-
-            switch sigil {
-            case UInt8(ascii: "!"):
-                break
-            case UInt8(ascii: "="):
-                let parts = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-                guard parts.count == 2, !parts[0].contains(UInt8(ascii: "=")), !parts[1].contains(UInt8(ascii: "=")) else {
-                    throw error(at: tagStart, "found '\(string(content))' in a delimiter tag; expected two delimiters separated by a space, like {{=<% %>=}}")
-                }
-                open = Array(parts[0])
-                close = Array(parts[1])
-            case UInt8(ascii: "#"), UInt8(ascii: "^"):
-                let name = try validName(content, tagStart)
-                flush(&text, into: &nodes)
-                stack.append(OpenSection(name: name, offset: tagStart, node: nodes.count))
-                nodes.append(.section(Template.Name(name, keys: &keys), inverted: sigil == UInt8(ascii: "^"), end: nodes.count + 1))
-            case UInt8(ascii: "/"):
-                let name = try validName(content, tagStart)
-                guard let open = stack.last else {
-                    throw error(at: tagStart, "found '{{/\(name)}}' but no section is open; expected a matching '{{#\(name)}}' before it")
-                }
-                guard open.name == name else {
-                    let (line, column) = location(open.offset)
-                    throw error(at: tagStart, "found '{{/\(name)}}'; expected '{{/\(open.name)}}' to close the section opened at \(line):\(column)")
-                }
-                flush(&text, into: &nodes)
-                stack.removeLast()
-                if case .section(let sectionName, let inverted, _) = nodes[open.node] {
-                    nodes[open.node] = .section(sectionName, inverted: inverted, end: nodes.count)
-                }
-            case UInt8(ascii: ">"):
-                let name = try validName(content, tagStart)
-                flush(&text, into: &nodes)
-                nodes.append(.partial(name, indent: String(decoding: indent, as: UTF8.self), offset: tagStart))
-            default:
-                let name = try validName(content, tagStart)
-                flush(&text, into: &nodes)
-                let escaped = sigil == 0
-                nodes.append(.variable(Template.Name(name, keys: &keys), escaped: escaped))
-            }
+            try add(tag, indent: indent, to: &nodes, stack: &stack, text: &text)
             position = nextPosition
             lastTagEnd = nextPosition
         }
-        flush(&text, into: &nodes)
+        Self.flush(&text, into: &nodes)
         if let section = stack.last {
             throw error(at: section.offset, "section '\(section.name)' is never closed; expected '{{/\(section.name)}}'")
         }
         return nodes
+    }
+
+    private static func flush(_ text: inout [UInt8], into nodes: inout [Template.Node]) {
+        if !text.isEmpty {
+            nodes.append(.text(text))
+            text.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The tag whose opening delimiter is at `tagStart`: its sigil, its content, and its end.
+    private func readTag(at tagStart: Int) throws(TemplateError) -> Tag {
+        var cursor = tagStart + open.count
+        guard cursor < source.count || find(close, from: cursor) != nil else {
+            throw error(at: tagStart, "unclosed tag '\(string(open))'; expected '\(string(close))'")
+        }
+        var sigil: UInt8 = 0
+        if cursor < source.count {
+            switch source[cursor] {
+            case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: ">"),
+                UInt8(ascii: "!"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "{"):
+                sigil = source[cursor]
+                cursor += 1
+            default: break
+            }
+        }
+        var closing = close
+        if sigil == UInt8(ascii: "{") { closing = Array("}".utf8) + close }
+        if sigil == UInt8(ascii: "=") { closing = Array("=".utf8) + close }
+        guard let contentEnd = find(closing, from: cursor) else {
+            throw error(at: tagStart, "unclosed tag '\(string(open))'; expected '\(string(closing))'")
+        }
+        return Tag(sigil: sigil, content: trimmed(source[cursor..<contentEnd]), start: tagStart, end: contentEnd + closing.count)
+    }
+
+    /// What `tag` does: a node (the text before it flushed first), a section opened or closed, or
+    /// new delimiters.
+    private mutating func add(
+        _ tag: Tag, indent: [UInt8], to nodes: inout [Template.Node], stack: inout [OpenSection], text: inout [UInt8]
+    ) throws(TemplateError) {
+        let (sigil, content, tagStart) = (tag.sigil, tag.content, tag.start)
+        switch sigil {
+        case UInt8(ascii: "!"):
+            break
+        case UInt8(ascii: "="):
+            let parts = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+            guard parts.count == 2, !parts[0].contains(UInt8(ascii: "=")), !parts[1].contains(UInt8(ascii: "=")) else {
+                throw error(at: tagStart, "found '\(string(content))' in a delimiter tag; expected two delimiters separated by a space, like {{=<% %>=}}")
+            }
+            open = Array(parts[0])
+            close = Array(parts[1])
+        case UInt8(ascii: "#"), UInt8(ascii: "^"):
+            let name = try validName(content, tagStart)
+            Self.flush(&text, into: &nodes)
+            stack.append(OpenSection(name: name, offset: tagStart, node: nodes.count))
+            nodes.append(.section(Template.Name(name, keys: &keys), inverted: sigil == UInt8(ascii: "^"), end: nodes.count + 1))
+        case UInt8(ascii: "/"):
+            let name = try validName(content, tagStart)
+            guard let open = stack.last else {
+                throw error(at: tagStart, "found '{{/\(name)}}' but no section is open; expected a matching '{{#\(name)}}' before it")
+            }
+            guard open.name == name else {
+                let (line, column) = location(open.offset)
+                throw error(at: tagStart, "found '{{/\(name)}}'; expected '{{/\(open.name)}}' to close the section opened at \(line):\(column)")
+            }
+            Self.flush(&text, into: &nodes)
+            stack.removeLast()
+            if case .section(let sectionName, let inverted, _) = nodes[open.node] {
+                nodes[open.node] = .section(sectionName, inverted: inverted, end: nodes.count)
+            }
+        case UInt8(ascii: ">"):
+            let name = try validName(content, tagStart)
+            Self.flush(&text, into: &nodes)
+            nodes.append(.partial(name, indent: String(decoding: indent, as: UTF8.self), offset: tagStart))
+        default:
+            let name = try validName(content, tagStart)
+            Self.flush(&text, into: &nodes)
+            nodes.append(.variable(Template.Name(name, keys: &keys), escaped: sigil == 0))
+        }
     }
 
     /// If the tag at `tagStart..<tagEnd` is alone on its line, the offset just past that line.

@@ -25,9 +25,9 @@ import Foundation
 ///
 /// Appends come from one thread; reads may come from many once writing is finished.
 package final class Spill: @unchecked Sendable {
-    package static let folderName = ".threadfold-spill"
+    package static let folderName = SiteWriter.scratchNames.current
     /// The name a kept spill takes in the staging folder of the build that continues it.
-    package static let previousName = ".threadfold-spill-previous"
+    package static let previousName = SiteWriter.scratchNames.previous
     /// In a kept spill: the format of its records (the caller's), which a build must share to continue it.
     static let formatName = "format"
     /// In a kept spill: each partition's files' stamps as it was kept (inode, size, modification
@@ -279,25 +279,19 @@ package final class Spill: @unchecked Sendable {
                     path: previous.folder.path(name),
                     message: "cannot be taken from the spill the last build kept: \(SystemError.describe(code)); expected it as that build left it (build again without --incremental)", errno: code)
             }
-            let fd = openat(folder.fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
-            var info = stat()
-            guard fd >= 0, fstat(fd, &info) == 0 else {
-                let code = errno
-                if fd >= 0 { close(fd) }
-                throw SiteError(path: folder.path(name), message: "cannot be opened to continue it: \(SystemError.describe(code))", errno: code)
-            }
-            defer { close(fd) }
-            // Cut where this build stops agreeing, never lengthened; one taken whole is left as it is.
-            guard info.st_size >= off_t(length) else {
-                throw SiteError(
-                    path: folder.path(name),
-                    message:
-                        "is shorter than its chain says (\(Printable.count(Int(info.st_size), "byte")), not \(length)); expected the spill the last build kept (build again without --incremental)",
-                    errno: EIO)
-            }
-            if info.st_size > off_t(length), ftruncate(fd, off_t(length)) != 0 {
-                let code = errno
-                throw SiteError(path: folder.path(name), message: "cannot be cut to what this build shares with the last: \(SystemError.describe(code))", errno: code)
+            try folder.withFileForWriting(name, opening: "cannot be opened to continue it") { (fd, size) throws(SiteError) in
+                // Cut where this build stops agreeing, never lengthened; one taken whole is left as it is.
+                guard size >= length else {
+                    throw SiteError(
+                        path: folder.path(name),
+                        message:
+                            "is shorter than its chain says (\(Printable.count(Int(size), "byte")), not \(length)); expected the spill the last build kept (build again without --incremental)",
+                        errno: EIO)
+                }
+                if size > length, ftruncate(fd, off_t(length)) != 0 {
+                    let code = errno
+                    throw SiteError(path: folder.path(name), message: "cannot be cut to what this build shares with the last: \(SystemError.describe(code))", errno: code)
+                }
             }
         }
     }
@@ -327,17 +321,9 @@ package final class Spill: @unchecked Sendable {
     /// each hashed with the hash before it as its seed, so no more than a block is held. Nil
     /// when it cannot be read.
     static func contentHash(of name: String, in folder: Folder) -> UInt64? {
-        let fd = openat(folder.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
         var hash: UInt64 = 0x7370_696C_6C20_6831
-        var offset = 0
-        while true {
-            guard let block = FileIO.read(fd, count: hashBlockBytes, at: offset) else { return nil }
-            hash = block.withUnsafeBytes { ContentHash.wide($0, seed: hash) }
-            offset += block.count
-            if block.count < hashBlockBytes { return hash }
-        }
+        let read = folder.readBlocks(name, blockBytes: hashBlockBytes) { block in hash = block.withUnsafeBytes { ContentHash.wide($0, seed: hash) } }
+        return read ? hash : nil
     }
 
     /// A kept spill this one continues: per partition, how many of its records agreed so far,
@@ -429,18 +415,14 @@ package final class Spill: @unchecked Sendable {
             return found.stamp
         }
 
-        private func links(_ name: String) -> Int {
-            var info = stat()
-            return fstatat(folder.fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? Int(info.st_nlink) : 0
-        }
+        private func links(_ name: String) -> Int { folder.linkCount(name) }
 
         /// `entries` chain entries of partition `p` from entry `first`, or nil when they cannot be read.
         private func read(_ p: Int, from first: Int, entries: Int) -> [UInt8]? {
-            let fd = openat(folder.fd, Spill.chainName(p), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
             let length = entries * Spill.chainEntryBytes
-            guard let bytes = FileIO.read(fd, count: length, at: first * Spill.chainEntryBytes), bytes.count == length else { return nil }
+            guard let bytes = folder.read(Spill.chainName(p), count: length, at: first * Spill.chainEntryBytes), bytes.count == length else {
+                return nil
+            }
             return bytes
         }
     }

@@ -5,7 +5,7 @@ import Testing
 /// A thread gathered from a partition: its records' lines, without their unread members, and the
 /// gaps that give messages back the file's columns.
 @Suite("Dump thread")
-struct DumpWorkTests {
+struct DumpThreadTests {
     /// Gaps as a spill record holds them.
     static func bytes(_ gaps: [JSONScan.Gap]) -> ArraySlice<UInt8> {
         var out: [UInt8] = []

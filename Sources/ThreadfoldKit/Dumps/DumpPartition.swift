@@ -22,9 +22,11 @@ struct DumpOrigin: Sendable, Equatable {
 /// and such a line is never spilled. So a change that moves later lines' offsets, but not their
 /// bytes, lines or positions, spills nothing more.
 struct DumpPartition {
-    let files: [(path: String, display: String, form: DumpForm)]
+    let files: [DumpFile]
     let options: ImportOptions
-    let shard: Shard?
+    /// Whether a thread, by its key, is this build's; the others are counted, not spilled (a
+    /// shard build streams the whole dump but spills only its own threads). Nil keeps all.
+    let keeps: ((UnsafeBufferPointer<UInt8>) -> Bool)?
     /// Threads that read lines' keys: a batch of lines is split among them, and their keys are
     /// placed in the order of the lines, so partitions are the same for any number.
     var jobs = 1
@@ -98,218 +100,18 @@ struct DumpPartition {
 
     /// Streams every file into `spill`. `read(bytes)` reports input bytes read so far, over all files.
     func run(into spill: Spill, read: (Int64) -> Void) -> Outcome {
-        var outcome = Outcome()
-        var otherShards: Set<[UInt8]> = []
-        var keys = [Set<UInt64>](repeating: [], count: spill.count - 1)
-        var digests = [UInt64](repeating: 0, count: spill.count - 1)
-        let fileHashes = files.enumerated().map { Self.fileHash(display: $0.element.display, form: $0.element.form, index: $0.offset) }
-        var stories = StoryMap(limit: storyLimit)
-        func mapFull(_ file: String, line: Int?) -> Problem {
-            Problem(
-                file: file, line: line,
-                message: "more Hacker News items than the story map holds (\(stories.limit) stories with replies, or as many items before their parent); expected a smaller dump")
-        }
-        var base: Int64 = 0
-        var header = [UInt8](repeating: 0, count: Self.headerBytes)
-        // The last partition holds Hacker News items whose parent comes later in the dump.
-        let pending = spill.count - 1
-        func append(
-            _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
-            _ origin: DumpOrigin
-        ) throws(SiteError) {
-            if let shard, !shard.contains(threadKey: key) {
-                otherShards.insert(Array(key))
-                return
-            }
-            Self.header(&header, line: line.count, key: key.count, gaps: gaps.count / Self.gapBytes, origin)
-            let spread = FNV1a.spread(key)
-            let p = Int(spread % UInt64(spill.count - 1))
-            keys[p].insert(spread)
-            digests[p] = Self.digest(digests[p], line: hash, key: spread, file: fileHashes[origin.file], origin: origin)
-            try spill.append(p, digest: digests[p], header, key, line, gaps)
-        }
-        // A line whose key is read: into its thread's partition, or, for a Hacker News item whose
-        // parent comes later in the dump, kept aside until every item is known.
-        func place(
-            _ key: DumpForm.LineKey, keys: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
-            gaps: UnsafeRawBufferPointer, hash: UInt64, _ origin: DumpOrigin
-        ) throws(SiteError) {
-            switch key {
-            case .thread(let range):
-                try append(UnsafeBufferPointer(rebasing: keys[range]), line, gaps: gaps, hash: hash, origin)
-            case .item(let id, let parent):
-                if let story = stories.story(of: id, parent: parent) {
-                    try Self.withStoryKey(story) { (key) throws(SiteError) in try append(key, line, gaps: gaps, hash: hash, origin) }
-                    return
-                }
-                stories.defer(id: id, parent: parent!)
-                Self.header(&header, line: line.count, key: 8, gaps: gaps.count / Self.gapBytes, origin)
-                try withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { (id) throws(SiteError) in
-                    try spill.append(pending, header, id.assumingMemoryBound(to: UInt8.self), line, gaps)
-                }
-            }
-        }
+        var pass = Pass(self, spill: spill)
         do throws(SiteError) {
-            fileLoop: for (index, file) in files.enumerated() {
-                var skippedHere = 0
-                var linesHere = 0
-                let stream = LineStream(path: file.path, display: file.display)
-                var siteError: SiteError?
-                var fileBytes: Int64 = 0
-                defer { base += fileBytes }
-                var batch = Batch()
-                // With more than one job, a batch's keys are read on other threads while this one
-                // places the batches before it and reads the next: `inFlight` batches are in
-                // flight, so placing one overlaps reading the others' keys.
-                var readings: [KeyReading] = []
-                // Placed batches' buffers, emptied for the next batches to fill.
-                var free: [Batch] = []
-                // A batch stopped the reading (errors enough, or the spill failed): nothing more is placed.
-                var stopped = false
-                // Places the lines of the oldest batch in flight, in order; false to stop reading.
-                func placeOldest() -> Bool {
-                    guard !stopped else { return false }
-                    guard !readings.isEmpty else { return true }
-                    let work = readings.removeFirst()
-                    defer { free.append(work.lines) }
-                    // The keys first: until they are read, the reading thread is changing the lines.
-                    let keys = work.keys()
-                    stopped = !placeBatch(work.lines, keys)
-                    return !stopped
-                }
-                // Hands the batch to other threads, or reads its keys here with one job.
-                func submit() -> Bool {
-                    var lines = batch
-                    if var reused = free.popLast() {
-                        reused.empty()
-                        batch = reused
-                    } else {
-                        batch = Batch()
-                    }
-                    if jobs > 1 {
-                        // Handed over, not shared: the reading thread changes the lines in place.
-                        readings.append(KeyReading(lines: consume lines, form: file.form, display: file.display, mapping: options.mapping, jobs: jobs))
-                        return true
-                    }
-                    let keys = Self.keys(of: &lines, form: file.form, display: file.display, mapping: options.mapping, jobs: 1)
-                    stopped = !placeBatch(lines, keys)
-                    return !stopped
-                }
-                func placeBatch(_ batch: Batch, _ keys: KeyedLines) -> Bool {
-                    batch.bytes.withUnsafeBufferPointer { all in
-                        keys.spilledGaps.withUnsafeBytes { gaps in
-                            keys.keys.withUnsafeBufferPointer { keyBytes in placeLines(batch.lines, all, keys, keyBytes, gaps) }
-                        }
-                    }
-                }
-                func placeLines(
-                    _ lines: [Batch.Line], _ all: UnsafeBufferPointer<UInt8>, _ keys: KeyedLines,
-                    _ keyBytes: UnsafeBufferPointer<UInt8>, _ gaps: UnsafeRawBufferPointer
-                ) -> Bool {
-                    for (entry, keyed) in zip(lines, keys.lines) {
-                        let origin = DumpOrigin(file: index, line: entry.number, position: entry.position)
-                        switch keyed.key {
-                        case .failed(let failure):
-                            let error = keys.errors[failure]
-                            if options.lenient {
-                                skippedHere += 1
-                                for var problem in error.errors {
-                                    problem.severity = .warning
-                                    problem.message += "; the line was skipped"
-                                    problem.kind = "skippedLine"
-                                    problem.hint = .skipped
-                                    outcome.skipped.append(problem)
-                                }
-                                continue
-                            }
-                            outcome.errors += error.errors
-                            if outcome.errors.count >= ThreadDecoder.errorLimit { return false }
-                        case .read(let key):
-                            if case .item = key, !stories.hasRoom {
-                                outcome.errors.append(mapFull(file.display, line: entry.number))
-                                return false
-                            }
-                            do throws(SiteError) {
-                                try place(
-                                    key, keys: keyBytes, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
-                                    gaps: UnsafeRawBufferPointer(rebasing: gaps[(Int(keyed.gapStart) * Self.gapBytes)..<(Int(keyed.gapEnd) * Self.gapBytes)]),
-                                    hash: keyed.hash, origin)
-                            } catch {
-                                siteError = error
-                                return false
-                            }
-                        }
-                    }
-                    return true
-                }
-                var streamError: Problem?
-                do throws(Problem) {
-                    try stream.forEachLine(read: {
-                        fileBytes = $0
-                        read(base + $0)
-                    }) { (line) throws(Problem) -> Bool in
-                        linesHere += 1
-                        batch.append(line)
-                        guard batch.lines.count >= Self.batchLines || batch.bytes.count >= Self.batchBytes else { return true }
-                        return submit() && (readings.count < Self.inFlight || placeOldest())
-                    }
-                } catch {
-                    streamError = error
-                }
-                // The lines read before the end (or before a damaged stream) are placed first, so
-                // their messages come before the stream's.
-                while !stopped, !readings.isEmpty { _ = placeOldest() }
-                if !stopped, !batch.lines.isEmpty, siteError == nil, outcome.errors.count < ThreadDecoder.errorLimit {
-                    _ = submit() && placeOldest()
-                }
-                // A stop leaves the batch after it with its key threads: they finish before the pass does.
-                for reading in readings { _ = reading.keys() }
-                readings.removeAll()
-                if let streamError { outcome.errors.append(streamError) }
-                if let siteError { throw siteError }
-                outcome.lines += linesHere
-                if options.lenient, linesHere > 0, Double(skippedHere) > options.maxSkipped * Double(linesHere) {
-                    outcome.errors.append(
-                        Problem(
-                            file: file.display,
-                            message:
-                                "\(skippedHere) of its \(Printable.count(linesHere, "line")) could not be read as \(file.form.described) (skipped), more than \(Int(options.maxSkipped * 100))%; expected a dump of that form (is this the right file, or the right form?)"
-                        ))
-                }
-                if outcome.errors.count >= ThreadDecoder.errorLimit { break fileLoop }
+            for index in files.indices {
+                try pass.read(file: index, read: read)
+                if pass.isFull { break }
             }
             // Items whose parent came after them: their stories are known now.
-            if outcome.errors.isEmpty {
-                try spill.finishWriting(pending)
-                let bytes = try spill.read(pending)
-                spill.discard(pending)
-                for record in Self.records(bytes) {
-                    let id = bytes.withUnsafeBytes { Int64(bitPattern: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: record.key.lowerBound, as: UInt64.self))) }
-                    guard stories.hasRoomToResolve else {
-                        outcome.errors.append(mapFull(files[record.origin.file].display, line: record.origin.line))
-                        break
-                    }
-                    let story = stories.resolve(id)
-                    let line = Array(bytes[record.line])
-                    let gaps = Array(bytes[record.gaps])
-                    try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                        try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                            try Self.withStoryKey(story) { (key) throws(SiteError) in
-                                try append(
-                                    key, raw, gaps: UnsafeRawBufferPointer(gaps),
-                                    hash: Self.lineHash(UnsafeRawBufferPointer(raw), gaps: UnsafeRawBufferPointer(gaps)), record.origin)
-                            }
-                        }
-                    }
-                }
-            }
+            if pass.outcome.errors.isEmpty { try pass.placeDeferred() }
         } catch {
-            outcome.errors.append(Problem(file: error.path, message: error.message))
+            pass.outcome.errors.append(Problem(file: error.path, message: error.message))
         }
-        outcome.otherShards = otherShards.count
-        outcome.threads = keys.map(\.count)
-        outcome.digests = digests
-        return outcome
+        return pass.finished()
     }
 
     /// A file as partition digests see it: its name (messages name it), its form (unit keys do)

@@ -15,7 +15,7 @@ import Foundation
 /// The report does not depend on `jobs`: partitions follow from the input alone, sums do not
 /// depend on order, and messages and threads are sorted by where they are in the dumps.
 package struct DumpCheck: Sendable {
-    package var files: [(path: String, display: String, form: DumpForm)]
+    package var files: [DumpFile]
     package var importing: ImportOptions
     package var thread: ThreadOptions
     package var jobs: Int
@@ -32,10 +32,7 @@ package struct DumpCheck: Sendable {
         units: [ArchiveUnit], importing: ImportOptions, thread: ThreadOptions = ThreadOptions(),
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
-        files = units.compactMap { unit in
-            guard case .dump(let path, let form) = unit.source else { return nil }
-            return (path, unit.display, form)
-        }
+        files = units.compactMap(\.dumpFile)
         self.importing = importing
         self.thread = thread
         self.jobs = jobs
@@ -161,7 +158,7 @@ package struct DumpCheck: Sendable {
 struct MessagePlaces: Sendable {
     let order: [String: Int]
 
-    init(files: [(path: String, display: String, form: DumpForm)]) {
+    init(files: [DumpFile]) {
         order = Dictionary(files.enumerated().map { ($0.element.display, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -217,10 +214,10 @@ extension DumpInputs {
     /// `partition` into a spill in a temporary folder of its own in `directory`, for the
     /// commands that have no staging folder to spill into (`check`, `render`).
     static func partition(
-        _ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, jobs: Int,
+        _ files: [DumpFile], importing: ImportOptions, jobs: Int,
         temporaryIn directory: String
     ) -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
-        partition(files, importing: importing, shard: nil, jobs: jobs) { (count, bufferBytes) throws(SiteError) in
+        partition(files, importing: importing, keeps: nil, jobs: jobs) { (count, bufferBytes) throws(SiteError) in
             try Spill.temporary(in: directory, count: count, bufferBytes: bufferBytes)
         }
     }
@@ -238,7 +235,7 @@ struct FirstMessages: Sendable {
     /// The errors and warnings of a run over `files`, starting with the partition pass's (its
     /// errors, and the lines it skipped), and where messages stand among the dumps'.
     static func start(
-        _ outcome: DumpPartition.Outcome, files: [(path: String, display: String, form: DumpForm)],
+        _ outcome: DumpPartition.Outcome, files: [DumpFile],
         errorsKept: Int, warningsKept: Int
     ) -> (errors: FirstMessages, warnings: FirstMessages, places: MessagePlaces) {
         var errors = FirstMessages(limit: errorsKept)

@@ -11,7 +11,7 @@ import Foundation
 /// on the input alone; so page names claimed in that order are the same on every run. `render`
 /// is the one-core command: `build` spreads a dump's threads over `--jobs`.
 package struct DumpRender: Sendable {
-    package var files: [(path: String, display: String, form: DumpForm)]
+    package var files: [DumpFile]
     package var importing: ImportOptions
     /// Threads that read the partition pass's keys.
     package var jobs: Int
@@ -23,10 +23,7 @@ package struct DumpRender: Sendable {
 
     /// The render of `units`' dumps (the `.dump` units; others are left out), in their order.
     package init(units: [ArchiveUnit], importing: ImportOptions, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        files = units.compactMap { unit in
-            guard case .dump(let path, let form) = unit.source else { return nil }
-            return (path, unit.display, form)
-        }
+        files = units.compactMap(\.dumpFile)
         self.importing = importing
         self.jobs = jobs
     }

@@ -44,7 +44,7 @@ struct DumpPartitionTests {
         var options = ImportOptions()
         options.lenient = lenient
         options.maxSkipped = 1
-        var partition = DumpPartition(files: [(path, "RC_test.jsonl", form)], options: options, shard: nil)
+        var partition = DumpPartition(files: [(path, "RC_test.jsonl", form)], options: options, keeps: nil)
         partition.jobs = jobs
         partition.storyLimit = storyLimit
         let outcome = partition.run(into: spill) { _ in }
