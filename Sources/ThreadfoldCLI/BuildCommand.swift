@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ThreadfoldKit
 
 /// `threadfold build INPUT... -o SITE`: a whole archive in one site.
@@ -132,7 +133,7 @@ enum BuildCommand {
         let searchTimeout: Double
         let output: String
         let filter: FolderFilter
-        let resources: ResourceStore
+        let resources: Resources
         do {
             options = try archiveOptions(parsed)
             output = try parsed[SharedOptions.output] ?? "site"
@@ -140,36 +141,28 @@ enum BuildCommand {
             if let n = try parsed[SharedOptions.jobs] { jobs = n }
             searchTimeout = try Self.searchTimeout(parsed)
             shard = try parsed[Self.shard]
-            resources = try SharedOptions.resources(parsed)
+            resources = try SharedOptions.resourceFolders(parsed)
         } catch let error as InputErrors {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
-        let units: [ArchiveUnit]
+        var buildOptions = BuildOptions(
+            archive: options, jobs: jobs, incremental: parsed[incremental], shard: shard, durable: !parsed[SharedOptions.noFsync],
+            precompress: parsed[precompress], resources: resources)
+        buildOptions.searchTimeout = searchTimeout
+        let build: Threadfold.Build
         do {
-            units = try ArchiveInput.units(
-                parsed.positionals, readStandardInput: console.readStandardInput,
-                linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
+            build = try Threadfold.Build(
+                inputs: parsed.positionals, output: URL(fileURLWithPath: output), options: buildOptions, filter: filter,
+                readStandardInput: console.readStandardInput)
         } catch {
             SharedOptions.printErrors(error, console)
             console.err("Error: nothing was published; fix the errors above and run again.\n")
             return CLI.ExitCode.failure
         }
-        var builder = ArchiveBuilder(
-            units: units, output: URL(fileURLWithPath: output), options: options,
-            resources: resources, jobs: jobs)
-        builder.incremental = parsed[incremental]
-        builder.shard = shard
-        builder.durable = !parsed[SharedOptions.noFsync]
-        builder.precompress = parsed[precompress]
-        builder.searchTimeout = searchTimeout
-        return execute(parsed, console, output: output, command: command) { progress, read in
-            builder.readProgress = read
-            return try builder.run(progress: progress)
-        }
+        return execute(parsed, console, output: output, command: command) { progress in try build.run(progress: progress) }
     }
 
     /// Runs a build or merge with progress, prints what happened, writes `--report`, and
@@ -177,7 +170,7 @@ enum BuildCommand {
     /// (another build held the site: nothing wrong with the input, run it again).
     static func execute(
         _ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
-        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report
+        _ body: ((@Sendable (BuildProgress) -> Void)?) throws -> ArchiveBuilder.Report
     ) -> Int32 {
         let quiet = parsed[SharedOptions.quiet]
         let strict: StrictRule?
@@ -224,18 +217,16 @@ enum BuildCommand {
     /// a locale the templates lack is thrown, a usage error.
     private static func withBars(
         _ shows: Bool, _ console: Console, started: UInt64, output: String,
-        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report
+        _ body: ((@Sendable (BuildProgress) -> Void)?) throws -> ArchiveBuilder.Report
     )
         throws(ResourceError) -> (ArchiveBuilder.Report, [Message])
     {
-        var bar = ProgressBar(console: console, start: started)
-        defer { bar.finish() }
-        let reading = ReadingBar(console: console, start: started)
+        let bars = Bars(console: console, start: started)
+        defer { bars.finish() }
         do {
-            let units: ((Int, Int) -> Void)? = shows ? { bar.update(done: $0, total: $1) } : nil
-            var bytes: (@Sendable (Int64, Int64) -> Void)?
-            if shows { bytes = { @Sendable read, total in reading.update(read: read, total: total) } }
-            return (try body(units, bytes), [])
+            var progress: (@Sendable (BuildProgress) -> Void)?
+            if shows { progress = { @Sendable (value: BuildProgress) in bars.show(value) } }
+            return (try body(progress), [])
         } catch let error as ResourceError where error.isUnknownLocale {
             throw error
         } catch {
@@ -409,6 +400,29 @@ struct ProgressBar {
     }
 }
 
+/// The bars a build draws from its `BuildProgress`: megabytes read while dumps are read, then
+/// threads done while they are rendered. The phases after rendering draw nothing.
+final class Bars: Sendable {
+    private let threads: Mutex<ProgressBar>
+    private let reading: ReadingBar
+
+    init(console: Console, start: UInt64) {
+        threads = Mutex(ProgressBar(console: console, start: start))
+        reading = ReadingBar(console: console, start: start)
+    }
+
+    func show(_ progress: BuildProgress) {
+        switch progress.phase {
+        case .reading: reading.update(read: progress.bytesRead, total: progress.bytesTotal)
+        case .rendering: threads.withLock { $0.update(done: progress.threadsDone, total: progress.threadsTotal) }
+        case .listing, .indexing, .publishing: break
+        }
+    }
+
+    /// Clears the line the threads' bar was drawn on.
+    func finish() { threads.withLock { $0.finish() } }
+}
+
 /// The bar shown while dumps are read into partitions: megabytes read of the input's size
 /// (compressed bytes for a compressed dump).
 final class ReadingBar: Sendable {
@@ -472,19 +486,20 @@ enum MergeCommand {
         let options: ArchiveOptions
         let searchTimeout: Double
         let output: String
-        let resources: ResourceStore
+        let resources: Resources
         do {
             options = try BuildCommand.archiveOptions(parsed)
             searchTimeout = try BuildCommand.searchTimeout(parsed)
             output = try parsed[SharedOptions.output] ?? "site"
-            resources = try SharedOptions.resources(parsed)
+            resources = try SharedOptions.resourceFolders(parsed)
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
-        var merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options, resources: resources)
-        merge.durable = !parsed[SharedOptions.noFsync]
-        merge.precompress = parsed[BuildCommand.precompress]
-        merge.searchTimeout = searchTimeout
-        return BuildCommand.execute(parsed, console, output: output, command: command) { _, _ in try merge.run() }
+        var mergeOptions = BuildOptions(
+            archive: options, durable: !parsed[SharedOptions.noFsync], precompress: parsed[BuildCommand.precompress], resources: resources)
+        mergeOptions.searchTimeout = searchTimeout
+        return BuildCommand.execute(parsed, console, output: output, command: command) { _ in
+            try Threadfold.merge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: mergeOptions)
+        }
     }
 }

@@ -43,11 +43,11 @@ enum PreviewCommand {
         }
         let options: ArchiveOptions
         let filter: FolderFilter
-        let resources: ResourceStore
+        let resources: Resources
         do {
             options = try BuildCommand.archiveOptions(parsed)
             filter = try SharedOptions.folderFilter(parsed, output: nil)
-            resources = try SharedOptions.resources(parsed)
+            resources = try SharedOptions.resourceFolders(parsed)
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
@@ -63,25 +63,24 @@ enum PreviewCommand {
         let folder = chosen.folder
         let site = folder.appendingPathComponent("site")
 
+        // Rebuilt into the same folder on every change: incremental, and not flushed to the disk.
+        let buildOptions = BuildOptions(archive: options, incremental: true, durable: false, resources: resources)
         func build() -> (code: Int32, page: URL?) {
-            let units: [ArchiveUnit]
+            let build: Threadfold.Build
             do {
-                units =
+                build =
                     inputs.isEmpty
-                    ? [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")]
-                    : try ArchiveInput.units(
-                        inputs, readStandardInput: console.readStandardInput,
-                        linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                        dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
+                    ? Threadfold.Build(
+                        units: [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")], output: site,
+                        options: buildOptions)
+                    : try Threadfold.Build(
+                        inputs: inputs, output: site, options: buildOptions, filter: filter, readStandardInput: console.readStandardInput)
             } catch {
                 SharedOptions.printErrors(error, console)
                 return (CLI.ExitCode.failure, nil)
             }
-            var builder = ArchiveBuilder(units: units, output: site, options: options, resources: resources)
-            builder.incremental = true
-            builder.durable = false
             do {
-                let report = try builder.run()
+                let report = try build.run()
                 for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
                 if let error = report.siteError { console.err("\(error)\n") }
                 guard report.published else { return (CLI.ExitCode.failure, nil) }

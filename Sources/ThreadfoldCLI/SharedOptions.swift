@@ -283,6 +283,11 @@ enum SharedOptions {
         try ResourceStore(templatesDirectory: parsed[templates], assetsDirectory: parsed[assets])
     }
 
+    /// The folders `--templates` and `--assets` name, as a build's options take them.
+    static func resourceFolders(_ parsed: ParsedArguments) throws(UsageError) -> Resources {
+        try Resources(templatesDirectory: parsed[templates], assetsDirectory: parsed[assets])
+    }
+
     /// Reads an input argument: a regular file or a pipe (`<(…)`, a FIFO), or `-` for standard
     /// input (once). Folders, devices and sockets are refused; sizes are capped
     /// (`InputLimits.maxDocumentBytes`).

@@ -25,8 +25,8 @@ package struct ArchiveBuilder: Sendable {
     package var shard: Shard?
     /// Flush the site to the disk before and after the swap (`--no-fsync` turns it off).
     package var durable = true
-    /// Called about ten times a second while dumps are read: input bytes read, and in all.
-    package var readProgress: (@Sendable (Int64, Int64) -> Void)?
+    /// Told how far the build is: bytes of dumps read, threads rendered, and each phase.
+    var progress = ProgressReporter(nil)
     /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
     package var precompress = false
     /// Seconds Pagefind may run (`Pagefind.index`).
@@ -78,13 +78,13 @@ package struct ArchiveBuilder: Sendable {
         package var threadPaths: [String] = []
     }
 
-    /// Runs the build. `progress(done, total)` is called from the calling thread about ten
-    /// times a second while units are rendered.
+    /// Runs the build, telling `progress` each phase, and about ten times a second the bytes
+    /// read while dumps are read and the threads done while they are rendered.
     ///
     /// With `incremental`, a unit whose bytes and settings are unchanged costs nothing when the
     /// recycled spare (the site from two builds ago) already holds its files, or one hard link
     /// per file when only the live site does; everything else is rendered.
-    package func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
+    func run() throws -> Report {
         var report = Report()
         var clock = Clock()
         let renderer = try ThreadRenderer(options: options, resources: resources)
@@ -121,7 +121,7 @@ package struct ArchiveBuilder: Sendable {
         let context = WorkerContext(
             units: units, renderer: renderer, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
             progress: ThreadProgress())
-        let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps, progress: progress)
+        let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps)
         // An incremental build keeps its spill beside the site: the next one writes only what changed.
         if let spill = dumps?.spill { if incremental { staging.keep(spill) } else { spill.remove() } }
         report.timings.append(("read and render", clock.lap()))
@@ -134,6 +134,7 @@ package struct ArchiveBuilder: Sendable {
         }
 
         report.siteError = try Self.publish(staging) {
+            progress.enter(.listing)
             let listing = try writeListing(summaries, staging: staging, renderer: renderer, base: base, manifest: &manifest, report: &report)
             // Every file is vouched for by its stamp, for the next build, with its compressed
             // siblings (counted as files). The threads' files were taken as they were written.
@@ -145,10 +146,12 @@ package struct ArchiveBuilder: Sendable {
             for file in base.kept.keys where untaken.contains(file) { staging.remove(file) }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
+                progress.enter(.indexing)
                 staging.handedToAnotherProgram()
                 try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }
+            progress.enter(.publishing)
             try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
                 try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
             }
@@ -344,7 +347,7 @@ package struct ArchiveBuilder: Sendable {
             w.object { w in
                 w.field("shard", "\(shard.index)/\(shard.count)")
                 w.field("threads", ordered.count)
-                w.field("version", Threadfold.version)
+                w.field("version", Release.version)
                 // What the shard's pages were rendered with: a merge with other options
                 // (another --authors, another --per-page) would join pages that disagree.
                 w.field("settings", BuildSettings.mergeHash(options, resources: resources))
@@ -386,7 +389,9 @@ package struct ArchiveBuilder: Sendable {
     )
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
     {
-        DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
+        let progress = self.progress
+        let readProgress: (@Sendable (Int64, Int64) -> Void)? = progress.listens ? { @Sendable read, total in progress.read(read, of: total) } : nil
+        return DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
             (count, bufferBytes) throws(SiteError) in
             try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
         }
@@ -406,7 +411,7 @@ package struct ArchiveBuilder: Sendable {
     /// run alone. Results are in unit order.
     func work(
         _ actions: [Action], context: WorkerContext, hashes: [UInt64?], signatures: [String: Manifest.Signature],
-        dumps: DumpInputs?, progress: ((Int, Int) -> Void)?
+        dumps: DumpInputs?
     ) -> [UnitResult] {
         // Units first, then the dumps' partitions, each a unit of work.
         let partitions = dumps?.spill.sizes.dropLast().count ?? 0
@@ -438,13 +443,13 @@ package struct ArchiveBuilder: Sendable {
         // Progress counts threads: a unit is one (most are), a partition as many as it holds.
         let total = units.count { if case .dump = $0.source { false } else { true } } + (dumps?.threads.reduce(0, +) ?? 0)
         context.progress.done.store(total - pending.filter { $0 < units.count }.count - (dumps?.threads.reduce(0, +) ?? 0), ordering: .relaxed)
-        let counter = context.progress
-        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { _ in report(counter.done.load(ordering: .relaxed), total) } }) {
+        let counter = context.progress, progress = self.progress
+        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.listens ? { _ in progress.rendered(counter.done.load(ordering: .relaxed), of: total) } : nil) {
             [pending, units] p -> UnitResult in
             InputBudget.scope { work(unit: pending[p], units: units, actions: actions, context: context, hashes: hashes, dumps: dumps) }
         }
         for (p, i) in pending.enumerated() { results[i] = computed[p] }
-        progress?(total, total)
+        progress.rendered(total, of: total)
         return results.map { $0! }
     }
 

@@ -88,7 +88,7 @@ struct DumpPartition {
     static let headerBytes = 32
 
     /// What a spill's records are (kept spills of another format or version are not continued).
-    static let spillFormat = "threadfold \(Threadfold.version) dump records 4"
+    static let spillFormat = "threadfold \(Release.version) dump records 4"
 
     /// Partitions for `bytes` of input (decompressed, or estimated): about 32 MiB of records
     /// each, at least 64 and at most 2,048; one more holds deferred Hacker News items.

@@ -3,16 +3,21 @@ import Foundation
 /// The templates, locales and assets a build uses: the built-in copies (embedded at build time
 /// from Templates/, Public/ and docs/examples/), each overridable by a file of the same name in
 /// a folder the user names.
-public struct ResourceStore: Sendable {
+package struct ResourceStore: Sendable {
     /// A folder whose `*.mustache` files replace or add to the built-in templates, and whose
     /// `locales/*.json` files replace or add locales.
-    public var templatesDirectory: String?
+    package var templatesDirectory: String?
     /// A folder whose files replace or add to the built-in stylesheet and script.
-    public var assetsDirectory: String?
+    package var assetsDirectory: String?
 
-    public init(templatesDirectory: String? = nil, assetsDirectory: String? = nil) {
+    package init(templatesDirectory: String? = nil, assetsDirectory: String? = nil) {
         self.templatesDirectory = templatesDirectory
         self.assetsDirectory = assetsDirectory
+    }
+
+    /// The store of the folders `resources` names.
+    package init(_ resources: Resources) {
+        self.init(templatesDirectory: resources.templatesDirectory, assetsDirectory: resources.assetsDirectory)
     }
 
     /// Every template, parsed. Template errors name the file they came from. A symbolic link
@@ -112,7 +117,7 @@ public struct ResourceStore: Sendable {
         return "'" + short.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined() + "'"
     }
 
-    public static var builtinLocales: [String] {
+    package static var builtinLocales: [String] {
         BuiltinResources.files.keys.filter { $0.hasPrefix("Templates/locales/") && $0.hasSuffix(".json") }
             .map { String($0.dropFirst("Templates/locales/".count).dropLast(".json".count)) }.sorted()
     }
@@ -129,7 +134,7 @@ public struct ResourceStore: Sendable {
     }
 
     /// Files copied next to the pages: name (relative path) to bytes, sorted by name.
-    public func assets() throws -> [(name: String, bytes: [UInt8])] {
+    package func assets() throws -> [(name: String, bytes: [UInt8])] {
         try assetFiles().map { ($0.name, $0.bytes) }
     }
 
@@ -188,7 +193,7 @@ public struct ResourceStore: Sendable {
     }
 
     /// The bundled example thread (docs/examples/thread.json).
-    public static var exampleThread: [UInt8] { Array((BuiltinResources.files["docs/examples/thread.json"] ?? "[]").utf8) }
+    package static var exampleThread: [UInt8] { Array((BuiltinResources.files["docs/examples/thread.json"] ?? "[]").utf8) }
 
     /// Opens a folder the user named (`--templates`, `--assets`).
     private static func open(_ directory: String) throws -> SourceFolder {

@@ -27,7 +27,7 @@ package struct ThreadRenderer: Sendable {
     let sanitizer: HTMLSanitizer
     /// The words of listings, and of threads whose input names no locale of its own.
     let defaultLanguage: PageLanguage
-    let generator = "Threadfold \(Threadfold.version)"
+    let generator = "Threadfold \(Release.version)"
 
     package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws {
         self.options = options

@@ -790,3 +790,8 @@ package struct SiteError: Error, Sendable, CustomStringConvertible {
 
     package var description: String { "\(path): error: \(message)" }
 }
+
+extension SiteError {
+    /// The error as a located problem: the path and the message.
+    var problem: Problem { Problem(file: path, message: message) }
+}

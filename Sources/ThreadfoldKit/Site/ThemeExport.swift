@@ -93,7 +93,7 @@ package enum ThemeExport {
         var text = """
             # A Threadfold theme
 
-            `threadfold theme` wrote this folder: the templates, locales and assets that Threadfold \(Threadfold.version) \
+            `threadfold theme` wrote this folder: the templates, locales and assets that Threadfold \(Release.version) \
             builds with when it is given none. Edit them and build with
 
                 threadfold build <input> ... --templates THEME/templates --assets THEME/assets

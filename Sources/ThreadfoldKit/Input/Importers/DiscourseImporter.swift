@@ -201,8 +201,3 @@ extension DiscourseImporter {
 private extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
-
-extension SourceFormat {
-    /// A Discourse topic as returned by `/t/<id>.json`.
-    public static let discourse = DiscourseImporter.format
-}

@@ -316,8 +316,3 @@ enum DisqusImporter: ImporterForm {
         }
     }
 }
-
-extension SourceFormat {
-    /// A Disqus XML export.
-    public static let disqus = DisqusImporter.format
-}

@@ -188,8 +188,3 @@ enum GitHubImporter: ImporterForm {
         return "\(parts[parts.startIndex])/\(parts[parts.startIndex + 1])"
     }
 }
-
-extension SourceFormat {
-    /// GitHub issue or pull request comments (`/repos/<owner>/<repo>/issues/<n>/comments`).
-    public static let github = GitHubImporter.format
-}

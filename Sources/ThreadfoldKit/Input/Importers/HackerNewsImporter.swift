@@ -308,9 +308,3 @@ extension HackerNewsImporter {
         return keyOf.map { found[$0] }
     }
 }
-
-extension SourceFormat {
-    /// Hacker News: the Firebase item API (items as an array or one per line), the Algolia API,
-    /// or HNPWA's item API.
-    public static let hn = HackerNewsImporter.format
-}

@@ -205,8 +205,3 @@ enum LemmyImporter: ImporterForm {
         }
     }
 }
-
-extension SourceFormat {
-    /// A Lemmy post and its comments (`/api/v3/post` with `/api/v3/comment/list`'s comments).
-    public static let lemmy = LemmyImporter.format
-}

@@ -88,8 +88,3 @@ enum LobstersImporter: ImporterForm {
         return context.string(object, key, path)
     }
 }
-
-extension SourceFormat {
-    /// A Lobsters story as returned by `/s/<short_id>.json`.
-    public static let lobsters = LobstersImporter.format
-}

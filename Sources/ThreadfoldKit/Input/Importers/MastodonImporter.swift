@@ -261,8 +261,3 @@ enum MastodonImporter: ImporterForm {
         return cut + "…"
     }
 }
-
-extension SourceFormat {
-    /// A Mastodon status with its context, the context alone, or an array of statuses.
-    public static let mastodon = MastodonImporter.format
-}

@@ -36,8 +36,3 @@ extension RedditImporter: ImporterForm {
         return document.member(root + 1, "link_id") != nil && (!parents || document.member(root + 1, "parent_id") != nil)
     }
 }
-
-extension SourceFormat {
-    /// A Reddit thread as returned by `/comments/<id>.json`, or a comment dump.
-    public static let reddit = RedditImporter.format
-}

@@ -62,8 +62,3 @@ enum ThreadfoldForm: ImporterForm {
         return threads
     }
 }
-
-extension SourceFormat {
-    /// Threadfold's own format (docs/input-format.md).
-    public static let threadfold = ThreadfoldForm.format
-}

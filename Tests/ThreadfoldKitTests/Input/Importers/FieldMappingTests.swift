@@ -58,7 +58,7 @@ struct FieldMappingTests {
             ("id=a..b", "expected member names joined by dots"),
         ])
     func syntax(_ text: String, _ message: String) {
-        #expect(throws: MappingError.self) { try FieldMapping.parse(text) }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.parse(text) }
         do { _ = try FieldMapping.parse(text) } catch { #expect(error.message.contains(message), "\(error.message)") }
     }
 
@@ -120,8 +120,8 @@ struct FullMappingTests {
         #expect(try FieldMapping.splitPath("$[1].data.children", root: true) == ["1", "data", "children"])
         #expect(try FieldMapping.splitPath("tags[0]") == ["tags", "0"])
         #expect(try FieldMapping.splitPath("$", root: true) == [])
-        #expect(throws: MappingError.self) { try FieldMapping.splitPath("$") }
-        #expect(throws: MappingError.self) { try FieldMapping.splitPath("a[x]") }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.splitPath("$") }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.splitPath("a[x]") }
         let json = #"[{"kind": "post"}, {"list": [{"id": 1, "tags": ["first", "second"]}]}]"#
         let result = try Self.read(json, "comments=$[1].list,id=id,category=tags[1]")
         #expect(result.threads[0].comments.count == 1 && result.threads[0].info.category == "second")
@@ -184,7 +184,7 @@ struct FullMappingTests {
         // Without an id in the file, --map may give it; with neither, the mapping is refused.
         let noID = try FieldMapping.load(json: Array(#"{"body": "text"}"#.utf8), file: "map.json", requireID: false)
         #expect(try FieldMapping.combined(file: noID, command: "id=n").paths[.id] == ["n"])
-        #expect(throws: MappingError.self) { try FieldMapping.combined(file: noID, command: "author=a") }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.combined(file: noID, command: "author=a") }
         let bad = try #require(throws: InputErrors.self) { try FieldMapping.load(json: Array(#"{"id": "a", "comments": "a..b"}"#.utf8), file: "map.json") }
         #expect(bad.description == "map.json:1:25: error: $.comments: expected member names joined by dots, like user.name, found the path 'a..b'")
         let unknown = try #require(throws: InputErrors.self) { try FieldMapping.load(json: Array(#"{"id": "a", "nope": "x"}"#.utf8), file: "map.json") }

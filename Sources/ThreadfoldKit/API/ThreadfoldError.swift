@@ -11,6 +11,9 @@ public struct ThreadfoldError: Error, Sendable, CustomStringConvertible {
         case template
         /// A locale, template folder or asset folder could not be used.
         case resources
+        /// An option's value is not one the library takes (a field mapping, an exclude glob, a
+        /// locale); the problem's message says what was found and what is expected.
+        case usage
     }
 
     public var kind: Kind
@@ -39,7 +42,15 @@ public struct ThreadfoldError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension SiteError {
-    /// The error as a located problem: the path and the message.
-    var problem: Problem { Problem(file: path, message: message) }
+extension ThreadfoldError {
+    /// Input problems, reported together so a user fixes them in one pass.
+    package static func input(_ problems: [Problem]) -> ThreadfoldError { ThreadfoldError(kind: .input, problems: problems) }
+
+    /// A bad option's value, as its message says it.
+    package static func usage(_ message: String) -> ThreadfoldError {
+        ThreadfoldError(kind: .usage, problems: [Problem(file: "options", message: message)])
+    }
+
+    /// The messages alone, one a line: what a front end prints where it names the place itself.
+    package var message: String { problems.map(\.message).joined(separator: "\n") }
 }
