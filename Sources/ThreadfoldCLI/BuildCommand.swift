@@ -19,11 +19,11 @@ enum BuildCommand {
         "orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page.")
     /// The site's address: an absolute http or https URL.
     static let baseURL = Option<String>(OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml.")) {
-        text throws(UsageError) in
+        text throws(ThreadfoldError) in
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host != nil, !text.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " })
         else {
-            throw UsageError(message: "'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(text)'")
+            throw ThreadfoldError.usage("'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(text)'")
         }
         return text
     }
@@ -50,8 +50,8 @@ enum BuildCommand {
     static let precompress = Flag(
         "precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
     static let shard = Option<Shard>(OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'.")) {
-        text throws(UsageError) in
-        guard let shard = Shard(text) else { throw UsageError(message: "'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
+        text throws(ThreadfoldError) in
+        guard let shard = Shard(text) else { throw ThreadfoldError.usage("'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
         return shard
     }
 
@@ -93,7 +93,7 @@ enum BuildCommand {
         run: run)
 
     /// `--search-timeout` in seconds; 10 minutes when not given.
-    static func searchTimeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
+    static func searchTimeout(_ parsed: ParsedArguments) throws(ThreadfoldError) -> Double {
         try parsed[searchTimeout] ?? 600
     }
 
@@ -110,7 +110,7 @@ enum BuildCommand {
         if let kind = try parsed[layout] { options.layout = kind }
         if let list = try parsed[orders] {
             if let sort = try parsed[SharedOptions.sort], sort != list.first {
-                throw UsageError(message: "'--sort \(sort.rawValue)' and '--orders \(parsed.given(orders)!)' disagree: the first of --orders is the main page's order")
+                throw ThreadfoldError.usage("'--sort \(sort.rawValue)' and '--orders \(parsed.given(orders)!)' disagree: the first of --orders is the main page's order")
             }
             options.orders = list
         }
@@ -142,7 +142,7 @@ enum BuildCommand {
             searchTimeout = try Self.searchTimeout(parsed)
             shard = try parsed[Self.shard]
             resources = try SharedOptions.resourceFolders(parsed)
-        } catch let error as InputErrors {
+        } catch let error as ThreadfoldError where error.kind == .input {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure
         } catch {
@@ -175,11 +175,11 @@ enum BuildCommand {
         let quiet = parsed[SharedOptions.quiet]
         let strict: StrictRule?
         let reportPath: String?
-        do throws(UsageError) {
+        do throws(ThreadfoldError) {
             strict = try parsed[StrictRule.option]
             _ = try parsed[ProgressBar.option]
             reportPath = try parsed[ReportFile.option]
-            if let reportPath, let problem = ReportFile.problem(reportPath) { throw UsageError(message: problem) }
+            if let reportPath, let problem = ReportFile.problem(reportPath) { throw ThreadfoldError.usage(problem) }
         } catch {
             return CLI.usageError(error.message, usage: command.usage, console)
         }
@@ -219,7 +219,7 @@ enum BuildCommand {
         _ shows: Bool, _ console: Console, started: UInt64, output: String,
         _ body: ((@Sendable (BuildProgress) -> Void)?) throws -> ArchiveBuilder.Report
     )
-        throws(ResourceError) -> (ArchiveBuilder.Report, [Message])
+        throws(ThreadfoldError) -> (ArchiveBuilder.Report, [Message])
     {
         let bars = Bars(console: console, start: started)
         defer { bars.finish() }
@@ -227,7 +227,7 @@ enum BuildCommand {
             var progress: (@Sendable (BuildProgress) -> Void)?
             if shows { progress = { @Sendable (value: BuildProgress) in bars.show(value) } }
             return (try body(progress), [])
-        } catch let error as ResourceError where error.isUnknownLocale {
+        } catch let error as ThreadfoldError where error.kind == .usage {
             throw error
         } catch {
             SharedOptions.printErrors(error, console)

@@ -112,7 +112,7 @@ package enum CLI {
                     try ConfigFile.apply(to: &parsed, command: command, all: ordered)
                 }
                 return command.run(parsed, parsed.origins.isEmpty ? console : console.locating(parsed.origins))
-            } catch let error as UsageError {
+            } catch let error as ThreadfoldError where error.kind == .usage {
                 return usageError(error.message, usage: command.usage, console)
             } catch {
                 return usageError("\(error)", usage: command.usage, console)

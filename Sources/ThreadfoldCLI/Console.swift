@@ -7,7 +7,7 @@ package struct Console: Sendable {
     package var out: @Sendable (String) -> Void
     package var err: @Sendable (String) -> Void
     /// Standard input, read to its end (at most `InputLimits.maxDocumentBytes`, else an error).
-    package var readStandardInput: @Sendable () throws(Problem) -> [UInt8]
+    package var readStandardInput: @Sendable () throws(ThreadfoldError) -> [UInt8]
     /// Whether standard error is a terminal (colour and progress are for terminals only).
     package var errIsTerminal: Bool
     /// Whether standard input is a terminal: someone typing, not a pipe or a file. `render`
@@ -17,7 +17,7 @@ package struct Console: Sendable {
 
     package init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        readStandardInput: @escaping @Sendable () throws(Problem) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
+        readStandardInput: @escaping @Sendable () throws(ThreadfoldError) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
         inputIsTerminal: Bool = false
     ) {
         self.out = out
@@ -56,7 +56,7 @@ package struct Console: Sendable {
         Console(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
             err: { FileHandle.standardError.write(Data($0.utf8)) },
-            readStandardInput: { () throws(Problem) in try InputFile.readStandardInput() },
+            readStandardInput: { () throws(ThreadfoldError) in try InputFile.readStandardInput() },
             errIsTerminal: isatty(2) == 1,
             inputIsTerminal: isatty(0) == 1)
     }

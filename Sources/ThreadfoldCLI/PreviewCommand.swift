@@ -55,7 +55,7 @@ enum PreviewCommand {
         let key = ContentHash.hex(ContentHash.hash(Array(inputs.joined(separator: "\u{0}").utf8)))
         let chosen: PreviewFolder
         do { chosen = try PreviewFolder.choose(key: key) } catch {
-            console.err("Error: \(error)\n")
+            console.err("Error: \(error.message)\n")
             return CLI.ExitCode.failure
         }
         if let warning = chosen.warning { console.err("warning: \(warning)\n") }
@@ -90,7 +90,7 @@ enum PreviewCommand {
                     ? site.appendingPathComponent(report.threadPaths[0]).appendingPathComponent("index.html")
                     : site.appendingPathComponent("index.html")
                 return (CLI.ExitCode.success, page)
-            } catch let error as ResourceError where error.isUnknownLocale {
+            } catch let error as ThreadfoldError where error.kind == .usage {
                 console.err("Error: \(error.message) (--templates names that folder)\n")
                 return (CLI.ExitCode.usage, nil)
             } catch {

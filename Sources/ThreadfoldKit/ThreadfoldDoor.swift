@@ -6,17 +6,13 @@ import Foundation
 extension Threadfold {
     /// `renderPage`: one thread, read, threaded, laid out and rendered, with its assets.
     static func page(json: [UInt8], file: String, options: RenderOptions, resources: Resources) throws(ThreadfoldError) -> RenderedPage {
-        do {
-            let store = ResourceStore(resources)
-            let renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: store)
-            let page = try renderer.page(bytes: json, file: file)
-            let assets = try store.assets(search: false).map { RenderedPage.Asset(name: $0.name, bytes: $0.bytes) }
-            return RenderedPage(
-                html: page.html, assets: assets, warnings: page.diagnostics.map(\.error),
-                comments: page.thread.totals.comments)
-        } catch {
-            throw ThreadfoldError(error)
-        }
+        let store = ResourceStore(resources)
+        let renderer = try ThreadRenderer(options: ArchiveOptions(render: options), resources: store)
+        let page = try renderer.page(bytes: json, file: file)
+        let assets = try store.assets(search: false).map { RenderedPage.Asset(name: $0.name, bytes: $0.bytes) }
+        return RenderedPage(
+            html: page.html, assets: assets, warnings: page.diagnostics.map(\.error),
+            comments: page.thread.totals.comments)
     }
 
     /// `buildSite`: a `Build` of the inputs, run, its problems thrown as one error.
@@ -31,18 +27,13 @@ extension Threadfold {
             globs.append(glob)
         }
         let filter = FolderFilter(excludes: globs, output: output.path, marker: SiteWriter.markerName)
-        let report: ArchiveBuilder.Report
-        do {
-            let build = try Build(
-                inputs: inputs, output: output, options: options, filter: filter,
-                readStandardInput: { () throws(Problem) -> [UInt8] in
-                    throw Problem(file: "-", message: "standard input is not read by the library; expected a file or folder")
-                })
-            report = try build.run(progress: progress)
-        } catch {
-            throw ThreadfoldError(error)
-        }
-        if let error = report.siteError { throw ThreadfoldError(kind: .output, problems: report.errors + [error.problem]) }
+        let build = try Build(
+            inputs: inputs, output: output, options: options, filter: filter,
+            readStandardInput: { () throws(ThreadfoldError) -> [UInt8] in
+                throw ThreadfoldError.input(Problem(file: "-", message: "standard input is not read by the library; expected a file or folder"))
+            })
+        let report = try build.run(progress: progress)
+        if let error = report.siteError { throw ThreadfoldError(kind: error.kind, problems: report.errors + error.problems) }
         if !report.errors.isEmpty { throw ThreadfoldError(kind: .input, problems: report.errors) }
         return BuildReport(report)
     }
@@ -56,8 +47,8 @@ extension Threadfold {
         /// `readStandardInput`), leaving out what `filter` excludes.
         package init(
             inputs: [String], output: URL, options: BuildOptions, filter: FolderFilter,
-            readStandardInput: () throws(Problem) -> [UInt8]
-        ) throws(InputErrors) {
+            readStandardInput: () throws(ThreadfoldError) -> [UInt8]
+        ) throws(ThreadfoldError) {
             let importing = options.archive.render.importing
             let units = try ArchiveInput.units(
                 inputs, readStandardInput: readStandardInput, linesAreThreads: importing.mapping != nil ? false : nil,
@@ -78,7 +69,7 @@ extension Threadfold {
         /// Reads, renders and publishes the site, telling `progress` how far it is. Input and
         /// output problems are in the report; what is thrown stops the build before any input is
         /// read (a template or a locale that cannot be used).
-        package func run(progress: (@Sendable (BuildProgress) -> Void)? = nil) throws -> ArchiveBuilder.Report {
+        package func run(progress: (@Sendable (BuildProgress) -> Void)? = nil) throws(ThreadfoldError) -> ArchiveBuilder.Report {
             var builder = builder
             builder.progress = ProgressReporter(progress)
             return try builder.run()
@@ -87,7 +78,7 @@ extension Threadfold {
 
     /// Joins shard builds into one site (`threadfold merge`): the threads' folders linked, the
     /// listings written for all of them.
-    package static func merge(shards: [String], output: URL, options: BuildOptions) throws -> ArchiveBuilder.Report {
+    package static func merge(shards: [String], output: URL, options: BuildOptions) throws(ThreadfoldError) -> ArchiveBuilder.Report {
         var merge = ArchiveMerge(shards: shards, output: output, options: options.archive, resources: ResourceStore(options.resources))
         merge.durable = options.durable
         merge.precompress = options.precompress

@@ -14,30 +14,27 @@ public struct ThreadfoldError: Error, Sendable, CustomStringConvertible {
         /// An option's value is not one the library takes (a field mapping, an exclude glob, a
         /// locale); the problem's message says what was found and what is expected.
         case usage
+        /// Another build held the output folder (its lock, or a race to create it): nothing is
+        /// wrong with the input, and the same build may succeed when run again. Nothing was published.
+        case busy
     }
 
     public var kind: Kind
     public var problems: [Problem]
+    /// The system's error number, when a call on the output failed.
+    package var errno: Int32?
 
     public init(kind: Kind, problems: [Problem]) {
         self.kind = kind
         self.problems = problems
     }
 
-    /// Every problem on a line of its own, as `file:line:col: error: $.path: message`.
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
-
-    /// Whatever a stage threw, as one error.
-    init(_ error: any Error) {
-        switch error {
-        case let error as ThreadfoldError: self = error
-        case let error as InputErrors: self.init(kind: .input, problems: error.errors)
-        case let error as Problem: self.init(kind: .input, problems: [error])
-        case let error as SiteError: self.init(kind: .output, problems: [error.problem])
-        case let error as TemplateError:
-            self.init(kind: .template, problems: [Problem(file: error.file, line: error.line, column: error.column, message: error.message)])
-        case let error as ResourceError: self.init(kind: .resources, problems: [Problem(file: "resources", message: error.message)])
-        default: self.init(kind: .input, problems: [Problem(file: "input", message: "\(error)")])
+    /// Every problem on a line of its own, as `file:line:col: error: $.path: message`; for a
+    /// `usage` or `resources` error, whose message names its place itself, the messages alone.
+    public var description: String {
+        switch kind {
+        case .usage, .resources: message
+        case .input, .output, .template, .busy: problems.map(\.description).joined(separator: "\n")
         }
     }
 }
@@ -46,11 +43,37 @@ extension ThreadfoldError {
     /// Input problems, reported together so a user fixes them in one pass.
     package static func input(_ problems: [Problem]) -> ThreadfoldError { ThreadfoldError(kind: .input, problems: problems) }
 
+    /// One input problem.
+    package static func input(_ problem: Problem) -> ThreadfoldError { ThreadfoldError(kind: .input, problems: [problem]) }
+
     /// A bad option's value, as its message says it.
     package static func usage(_ message: String) -> ThreadfoldError {
         ThreadfoldError(kind: .usage, problems: [Problem(file: "options", message: message)])
     }
 
+    /// A template folder, asset folder or locale that cannot be used, as its message says it.
+    package static func resources(_ message: String) -> ThreadfoldError {
+        ThreadfoldError(kind: .resources, problems: [Problem(file: "resources", message: message)])
+    }
+
+    /// A template that does not parse or render, at its place in the template's file.
+    package static func template(file: String, line: Int, column: Int, message: String) -> ThreadfoldError {
+        ThreadfoldError(kind: .template, problems: [Problem(file: file, line: line, column: column, message: message)])
+    }
+
+    /// The output (or a file of it) that cannot be written: `busy` when another build held it.
+    package static func output(path: String, message: String, errno: Int32? = nil, temporary: Bool = false) -> ThreadfoldError {
+        var error = ThreadfoldError(kind: temporary ? .busy : .output, problems: [Problem(file: path, message: message)])
+        error.errno = errno
+        return error
+    }
+
     /// The messages alone, one a line: what a front end prints where it names the place itself.
     package var message: String { problems.map(\.message).joined(separator: "\n") }
+
+    /// The first problem's file: the output path of an output error.
+    package var path: String { problems.first?.file ?? "" }
+
+    /// Another build held the output: the same build may succeed when run again.
+    package var temporary: Bool { kind == .busy }
 }

@@ -51,7 +51,7 @@ package struct ArchiveBuilder: Sendable {
         package var errors: [Problem] = []
         package var warnings: [Problem] = []
         /// An error writing the site (nothing published).
-        package var siteError: SiteError?
+        package var siteError: ThreadfoldError?
         package var published = false
         package var threads = 0
         package var comments = 0
@@ -84,7 +84,7 @@ package struct ArchiveBuilder: Sendable {
     /// With `incremental`, a unit whose bytes and settings are unchanged costs nothing when the
     /// recycled spare (the site from two builds ago) already holds its files, or one hard link
     /// per file when only the live site does; everything else is rendered.
-    func run() throws -> Report {
+    func run() throws(ThreadfoldError) -> Report {
         var report = Report()
         var clock = Clock()
         let renderer = try ThreadRenderer(options: options, resources: resources)
@@ -133,7 +133,7 @@ package struct ArchiveBuilder: Sendable {
             return report
         }
 
-        report.siteError = try Self.publish(staging) {
+        report.siteError = try Self.publish(staging) { () throws(ThreadfoldError) in
             progress.enter(.listing)
             let listing = try writeListing(summaries, staging: staging, renderer: renderer, base: base, manifest: &manifest, report: &report)
             // Every file is vouched for by its stamp, for the next build, with its compressed
@@ -152,11 +152,11 @@ package struct ArchiveBuilder: Sendable {
                 report.timings.append(("pagefind", clock.lap()))
             }
             progress.enter(.publishing)
-            try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
+            try staging.writeMetadata(Manifest.fileName) { (write) throws(ThreadfoldError) in
                 try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
             }
             if let dumpTable {
-                try staging.writeMetadata(DumpTable.fileName) { (write) throws(SiteError) in try write(dumpTable.encoded()) }
+                try staging.writeMetadata(DumpTable.fileName) { (write) throws(ThreadfoldError) in try write(dumpTable.encoded()) }
             } else {
                 try staging.removeMetadata(DumpTable.fileName)
             }
@@ -325,20 +325,21 @@ package struct ArchiveBuilder: Sendable {
     private func writeListing(
         _ summaries: PackedSummaries, staging: SiteWriter.Staging, renderer: ThreadRenderer, base: Base,
         manifest: inout Manifest, report: inout Report
-    ) throws -> [String] {
+    ) throws(ThreadfoldError) -> [String] {
         let ordered = ThreadSummary.sortedForIndex(summaries)
         report.threadPaths = ordered.map(\.path)
         var listing: [String] = []
         var counts: [(path: String, written: Bool)] = []
         let previous = base.previous
-        let write = { (path: String, bytes: [UInt8], mode: UInt32) throws in
+        let write = { (path: String, bytes: [UInt8], mode: UInt32) throws(ThreadfoldError) in
             listing.append(path)
             // An unchanged listing page keeps its file (and date) from an earlier build; an
             // asset of narrower mode is written afresh, never linked with another mode.
-            let reused =
-                try !staging.recycled && previous != nil && mode == ResourceStore.publishedMode
-                && staging.link(path, expected: nil, bytes: bytes)
-            let written = try !reused && staging.write(path, bytes, mode: mode)
+            var reused = false
+            if !staging.recycled && previous != nil && mode == ResourceStore.publishedMode {
+                reused = try staging.link(path, expected: nil, bytes: bytes)
+            }
+            let written = reused ? false : try staging.write(path, bytes, mode: mode)
             counts.append((path, written))
         }
         defer { for count in counts { report.count(count.path, written: count.written) } }
@@ -371,7 +372,7 @@ package struct ArchiveBuilder: Sendable {
     /// whose summaries had `digest`: the ones the recycled folder kept, or links to the live
     /// site's. Nil, with nothing left behind, when there is no such build or one of its files is
     /// not as its manifest recorded; the listing is then rendered.
-    func reuseListing(digest: String, staging: SiteWriter.Staging, spare: Manifest?, previous: Manifest?) throws(SiteError) -> [String]? {
+    func reuseListing(digest: String, staging: SiteWriter.Staging, spare: Manifest?, previous: Manifest?) throws(ThreadfoldError) -> [String]? {
         if staging.recycled {
             guard let spare, spare.listingHash == digest, let kept = staging.kept,
                 spare.listing.allSatisfy({ kept[$0] != nil })
@@ -392,7 +393,7 @@ package struct ArchiveBuilder: Sendable {
         let progress = self.progress
         let readProgress: (@Sendable (Int64, Int64) -> Void)? = progress.listens ? { @Sendable read, total in progress.read(read, of: total) } : nil
         return DumpInputs.partition(files, importing: options.render.importing, shard: shard, jobs: jobs, readProgress: readProgress) {
-            (count, bufferBytes) throws(SiteError) in
+            (count, bufferBytes) throws(ThreadfoldError) in
             try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
         }
     }
@@ -477,17 +478,17 @@ package struct ArchiveBuilder: Sendable {
     private static func check(_ unit: ArchiveUnit, options: ArchiveOptions, renderer: ThreadRenderer) -> [Problem] {
         if case .dump(let path, let form) = unit.source {
             var errors: [Problem] = []
-            do throws(Problem) {
-                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(Problem) -> Bool in
-                    do throws(InputErrors) {
+            do throws(ThreadfoldError) {
+                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(ThreadfoldError) -> Bool in
+                    do throws(ThreadfoldError) {
                         _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: options.render.importing.mapping)
                     } catch {
-                        if !options.render.importing.lenient { errors += error.errors }
+                        if !options.render.importing.lenient { errors += error.problems }
                     }
                     return errors.count < ThreadDecoder.errorLimit
                 }
             } catch {
-                errors.append(error)
+                errors += error.problems
             }
             return errors
         }
@@ -501,17 +502,15 @@ package struct ArchiveBuilder: Sendable {
 
     /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site
     /// abandons it and is returned; nothing is published.
-    static func publish(_ staging: SiteWriter.Staging, _ body: () throws -> Void) throws -> SiteError? {
+    static func publish(_ staging: SiteWriter.Staging, _ body: () throws(ThreadfoldError) -> Void) throws(ThreadfoldError) -> ThreadfoldError? {
         do {
             try body()
             try staging.commit()
             return nil
-        } catch let error as SiteError {
-            staging.abandon()
-            return error
         } catch {
             staging.abandon()
-            throw error
+            guard error.kind == .output || error.kind == .busy else { throw error }
+            return error
         }
     }
 
@@ -724,7 +723,7 @@ struct WorkerContext: Sendable {
         do {
             for summary in old.threads { try claim(id: summary.id, path: summary.path, source: display) }
         } catch {
-            result.errors.append(error)
+            result.errors += error.problems
             return result
         }
         var unit = old
@@ -739,7 +738,7 @@ struct WorkerContext: Sendable {
     func render(_ unit: ArchiveUnit, hash known: UInt64?) -> UnitResult {
         var result = UnitResult()
         let base = unit.lineBase
-        do {
+        do throws(ThreadfoldError) {
             let data = try unit.read()
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
@@ -760,9 +759,9 @@ struct WorkerContext: Sendable {
     /// With a shard, threads of other shards are left out by their folder, unless `sharded` says
     /// the input was split by shard already (a dump, by thread key, as it was read).
     func renderThreads(
-        _ imported: @autoclosure () throws -> ImportResult, source: String, key: String, hash: UInt64,
+        _ imported: @autoclosure () throws(ThreadfoldError) -> ImportResult, source: String, key: String, hash: UInt64,
         sharded: Bool = false, into result: inout UnitResult, locate: (Problem) -> Problem
-    ) throws {
+    ) throws(ThreadfoldError) {
         let imported = try imported()
         if imported.detected { result.format = imported.format.rawValue }
         var summaries: [ThreadSummary] = []
@@ -777,7 +776,7 @@ struct WorkerContext: Sendable {
                 continue
             }
             try claim(id: id.string, path: "t/\(folder)", source: source)
-            let rendered = try renderer.files(record, id: id, folder: folder, source: source) { path, bytes in
+            let rendered = try renderer.files(record, id: id, folder: folder, source: source) { (path, bytes) throws(ThreadfoldError) in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 if try staging.write(path, bytes) {
                     result.filesWritten += 1
@@ -810,44 +809,43 @@ struct WorkerContext: Sendable {
                 warnings: warnings, comments: comments, stamps: stamps))
     }
 
-    /// Whatever reading or rendering threw, as input errors put in place by `locate`.
-    static func errors(_ error: any Error, display: String, locate: (Problem) -> Problem) -> [Problem] {
-        switch error {
-        case let error as InputErrors: return error.errors.map(locate)
-        case let error as Problem: return [locate(error)]
-        case let error as SiteError: return [Problem(file: error.path, message: error.message)]
-        case let error as TemplateError: return [error.problem]
-        default: return [Problem(file: display, message: "\(error)")]
+    /// What reading or rendering threw, as input errors put in place by `locate`: a template's
+    /// error as the template's own (`templateProblem`), an output error where it is.
+    static func errors(_ error: ThreadfoldError, display: String, locate: (Problem) -> Problem) -> [Problem] {
+        switch error.kind {
+        case .input: return error.problems.map(locate)
+        case .output, .busy: return error.problems
+        case .template: return error.problems.map(\.templateProblem)
+        case .resources, .usage: return [Problem(file: display, message: error.message)]
         }
     }
 
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
-    func claim(id: String, path: String, source: String) throws(Problem) {
+    func claim(id: String, path: String, source: String) throws(ThreadfoldError) {
         guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
         // The error is the claiming thread's own, so a dump's unit puts it at its line; the message
         // names both inputs in one order, whichever claimed first.
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        throw Problem(
-            file: source, path: "$.id",
-            message:
-                "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
-        )
-    }
-}
-
-extension TemplateError {
-    /// The error as a problem of the template's file, not of the input being rendered: every
-    /// thread meets it, and it is reported once (`Problem.once`).
-    var problem: Problem {
-        var problem = Problem(file: file, line: line, column: column, message: message)
-        problem.kind = Problem.templateKind
-        return problem
+        throw ThreadfoldError.input(
+            Problem(
+                file: source, path: "$.id",
+                message:
+                    "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
+            ))
     }
 }
 
 extension Problem {
-    /// The kind of a template's error (`TemplateError.problem`).
+    /// The kind of a template's error (`templateProblem`).
     static let templateKind = "template"
+
+    /// A template's error as a problem of the template's file, not of the input being rendered:
+    /// every thread meets it, and it is reported once (`once`).
+    var templateProblem: Problem {
+        var problem = self
+        problem.kind = Self.templateKind
+        return problem
+    }
 
     /// `errors` less the template errors already in `earlier` or repeated among them: a broken
     /// template fails every thread the same way.
@@ -872,7 +870,7 @@ extension ArchiveUnit {
     }
 
     /// Whatever reading or rendering this unit threw, as located input errors.
-    func errors(_ error: any Error) -> [Problem] {
+    func errors(_ error: ThreadfoldError) -> [Problem] {
         WorkerContext.errors(error, display: display, locate: located)
     }
 }

@@ -116,7 +116,7 @@ struct DumpPartition {
         func append(
             _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
             _ origin: DumpOrigin
-        ) throws(SiteError) {
+        ) throws(ThreadfoldError) {
             if let shard, !shard.contains(threadKey: key) {
                 otherShards.insert(Array(key))
                 return
@@ -133,28 +133,28 @@ struct DumpPartition {
         func place(
             _ key: DumpForm.LineKey, keys: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
             gaps: UnsafeRawBufferPointer, hash: UInt64, _ origin: DumpOrigin
-        ) throws(SiteError) {
+        ) throws(ThreadfoldError) {
             switch key {
             case .thread(let range):
                 try append(UnsafeBufferPointer(rebasing: keys[range]), line, gaps: gaps, hash: hash, origin)
             case .item(let id, let parent):
                 if let story = stories.story(of: id, parent: parent) {
-                    try Self.withStoryKey(story) { (key) throws(SiteError) in try append(key, line, gaps: gaps, hash: hash, origin) }
+                    try Self.withStoryKey(story) { (key) throws(ThreadfoldError) in try append(key, line, gaps: gaps, hash: hash, origin) }
                     return
                 }
                 stories.defer(id: id, parent: parent!)
                 Self.header(&header, line: line.count, key: 8, gaps: gaps.count / Self.gapBytes, origin)
-                try withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { (id) throws(SiteError) in
+                try withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { (id) throws(ThreadfoldError) in
                     try spill.append(pending, header, id.assumingMemoryBound(to: UInt8.self), line, gaps)
                 }
             }
         }
-        do throws(SiteError) {
+        do throws(ThreadfoldError) {
             fileLoop: for (index, file) in files.enumerated() {
                 var skippedHere = 0
                 var linesHere = 0
                 let stream = LineStream(path: file.path, display: file.display)
-                var siteError: SiteError?
+                var siteError: ThreadfoldError?
                 var fileBytes: Int64 = 0
                 defer { base += fileBytes }
                 var batch = Batch()
@@ -213,7 +213,7 @@ struct DumpPartition {
                             let error = keys.errors[failure]
                             if options.lenient {
                                 skippedHere += 1
-                                for var problem in error.errors {
+                                for var problem in error.problems {
                                     problem.severity = .warning
                                     problem.message += "; the line was skipped"
                                     problem.kind = "skippedLine"
@@ -222,14 +222,14 @@ struct DumpPartition {
                                 }
                                 continue
                             }
-                            outcome.errors += error.errors
+                            outcome.errors += error.problems
                             if outcome.errors.count >= ThreadDecoder.errorLimit { return false }
                         case .read(let key):
                             if case .item = key, !stories.hasRoom {
                                 outcome.errors.append(mapFull(file.display, line: entry.number))
                                 return false
                             }
-                            do throws(SiteError) {
+                            do throws(ThreadfoldError) {
                                 try place(
                                     key, keys: keyBytes, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
                                     gaps: UnsafeRawBufferPointer(rebasing: gaps[(Int(keyed.gapStart) * Self.gapBytes)..<(Int(keyed.gapEnd) * Self.gapBytes)]),
@@ -242,12 +242,12 @@ struct DumpPartition {
                     }
                     return true
                 }
-                var streamError: Problem?
-                do throws(Problem) {
+                var streamError: ThreadfoldError?
+                do throws(ThreadfoldError) {
                     try stream.forEachLine(read: {
                         fileBytes = $0
                         read(base + $0)
-                    }) { (line) throws(Problem) -> Bool in
+                    }) { (line) throws(ThreadfoldError) -> Bool in
                         linesHere += 1
                         batch.append(line)
                         guard batch.lines.count >= Self.batchLines || batch.bytes.count >= Self.batchBytes else { return true }
@@ -265,7 +265,7 @@ struct DumpPartition {
                 // A stop leaves the batch after it with its key threads: they finish before the pass does.
                 for reading in readings { _ = reading.keys() }
                 readings.removeAll()
-                if let streamError { outcome.errors.append(streamError) }
+                if let streamError { outcome.errors += streamError.problems }
                 if let siteError { throw siteError }
                 outcome.lines += linesHere
                 if options.lenient, linesHere > 0, Double(skippedHere) > options.maxSkipped * Double(linesHere) {
@@ -292,9 +292,9 @@ struct DumpPartition {
                     let story = stories.resolve(id)
                     let line = Array(bytes[record.line])
                     let gaps = Array(bytes[record.gaps])
-                    try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                        try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                            try Self.withStoryKey(story) { (key) throws(SiteError) in
+                    try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(ThreadfoldError) in
+                        try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(ThreadfoldError) in
+                            try Self.withStoryKey(story) { (key) throws(ThreadfoldError) in
                                 try append(
                                     key, raw, gaps: UnsafeRawBufferPointer(gaps),
                                     hash: Self.lineHash(UnsafeRawBufferPointer(raw), gaps: UnsafeRawBufferPointer(gaps)), record.origin)
@@ -355,7 +355,7 @@ struct DumpPartition {
         var gaps: [JSONScan.Gap] = []
         /// The threads' keys, one after another.
         var keys: [UInt8] = []
-        var errors: [InputErrors] = []
+        var errors: [ThreadfoldError] = []
 
         /// Line `line` read as `key`: a thread's key bytes go to `keys`.
         mutating func append(_ key: DumpForm.Key, hash: UInt64, length: Int) {
@@ -369,7 +369,7 @@ struct DumpPartition {
             }
         }
 
-        mutating func append(_ error: InputErrors, hash: UInt64, length: Int) {
+        mutating func append(_ error: ThreadfoldError, hash: UInt64, length: Int) {
             errors.append(error)
             lines.append(KeyedLine(key: .failed(errors.count - 1), hash: hash, length: length))
         }
@@ -427,7 +427,7 @@ struct DumpPartition {
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     /// Read without a document when the form allows (`DumpForm.quickKey`), otherwise through the
     /// line's document (`documentKey`), which also says what is wrong with a line that has none.
-    static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
+    static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(ThreadfoldError) -> DumpForm.Key {
         if let quick = form.quickKey(line.bytes) { return quick }
         return try documentKey(
             of: Array(line.bytes), number: line.number, offset: line.offset, position: line.position, form: form,
@@ -474,7 +474,7 @@ struct DumpPartition {
                         continue
                     }
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
-                    do throws(InputErrors) {
+                    do throws(ThreadfoldError) {
                         keyed.append(
                             try documentKey(
                                 of: Array(bytes), number: line.number, offset: line.offset, position: line.position,
@@ -511,13 +511,13 @@ struct DumpPartition {
     static func documentKey(
         of bytes: [UInt8], number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
         mapping: FieldMapping?
-    ) throws(InputErrors) -> DumpForm.Key {
+    ) throws(ThreadfoldError) -> DumpForm.Key {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
         } catch {
             let (_, column) = JSONDocument.location(in: bytes, offset: error.offset)
-            throw InputErrors([
+            throw ThreadfoldError.input([
                 Problem(
                     file: display, line: number, column: column,
                     message: "\(error.message) (the line starts at byte \(offset))")
@@ -529,7 +529,7 @@ struct DumpPartition {
         } catch {
             var problem = reader.error(error, suffix: " (read as \(form.described); the line starts at byte \(offset))")
             problem.line = number
-            throw InputErrors([problem])
+            throw ThreadfoldError.input([problem])
         }
     }
 
@@ -560,7 +560,7 @@ struct DumpPartition {
     }
 
     /// A Hacker News story's thread key, its id in decimal, handed to `body` without an allocation.
-    static func withStoryKey<T>(_ story: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws(SiteError) -> T) throws(SiteError) -> T {
+    static func withStoryKey<T>(_ story: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws(ThreadfoldError) -> T) throws(ThreadfoldError) -> T {
         try JSONWriter.withDigits(of: story, body)
     }
 

@@ -146,7 +146,7 @@ extension DumpInputs {
     static func partition(
         _ files: [(path: String, display: String, form: DumpForm)], importing: ImportOptions, shard: Shard?,
         jobs: Int, readProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
-        spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(SiteError) -> Spill
+        spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(ThreadfoldError) -> Spill
     )
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
     {
@@ -195,7 +195,7 @@ extension DumpInputs {
     func forEachThread(
         in p: Int, only: ((_ key: [UInt8], _ form: DumpForm) -> Bool)? = nil,
         _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void
-    ) throws(SiteError) {
+    ) throws(ThreadfoldError) {
         let bytes = try spill.read(p)
         spill.discard(p)
         let records = DumpPartition.records(bytes)
@@ -230,7 +230,7 @@ extension DumpInputs {
     }
 
     /// `thread` read by the importer of its `form`, named as messages name it (`source(of:)`).
-    func read(_ thread: DumpThread, _ form: DumpForm) throws(InputErrors) -> ImportResult {
+    func read(_ thread: DumpThread, _ form: DumpForm) throws(ThreadfoldError) -> ImportResult {
         try Importer.read(bytes: thread.bytes, file: source(of: thread), options: options(form), records: form.recordMembers)
     }
 
@@ -292,7 +292,7 @@ extension WorkerContext {
                     result.add(reused)
                     return
                 }
-                do {
+                do throws(ThreadfoldError) {
                     try renderThreads(
                         dumps.read(thread, form), source: source, key: unitKey, hash: hash,
                         sharded: true, into: &result
@@ -302,7 +302,7 @@ extension WorkerContext {
                 }
             }
         } catch {
-            result.errors.append(Problem(file: error.path, message: error.message))
+            result.errors += error.problems
         }
         // Served from the table and read back, the partition's threads are listed in the order
         // they first appear, as a build that read it all lists them.

@@ -29,7 +29,7 @@ package struct ThreadRenderer: Sendable {
     let defaultLanguage: PageLanguage
     let generator = "Threadfold \(Release.version)"
 
-    package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws {
+    package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws(ThreadfoldError) {
         self.options = options
         self.resources = resources
         templates = try resources.templateSet()
@@ -122,7 +122,7 @@ package struct ThreadRenderer: Sendable {
     func renderPage(
         _ model: PageModel, language: PageLanguage, assets: String, bodies: [HTML?], noticeBodies: [HTML?],
         threadBody: HTML?, navigation: PageNavigation?, into out: inout [UInt8]
-    ) throws(TemplateError) {
+    ) throws(ThreadfoldError) {
         let page = ThreadPageModel(
             model: model, language: language, assets: assets, generator: generator,
             bodies: bodies, noticeBodies: noticeBodies, threadBody: threadBody, navigation: navigation)
@@ -141,7 +141,7 @@ package struct ThreadRenderer: Sendable {
 
     /// A standalone page of a thread (`render`, `preview`): the whole thread on one page, with
     /// no archive links. `assets` is the path from the page to the stylesheet and script.
-    package func page(_ record: ThreadRecord, assets: String = "") throws -> RenderedThread {
+    package func page(_ record: ThreadRecord, assets: String = "") throws(ThreadfoldError) -> RenderedThread {
         let thread = try ThreadBuilder.build(linked(record), options: options.render.thread)
         let model = PageLayout.make(thread, options: options.render.layout)
         let language = language(for: thread.info)
@@ -187,10 +187,10 @@ package struct ThreadRenderer: Sendable {
     }
 
     /// Reads a file that holds one thread, in any supported form, and renders its standalone page.
-    package func page(bytes: [UInt8], file: String, assets: String = "") throws -> RenderedThread {
+    package func page(bytes: [UInt8], file: String, assets: String = "") throws(ThreadfoldError) -> RenderedThread {
         let threads = try Importer.read(bytes: bytes, file: file, options: options.render.importing).threads
         guard threads.count == 1 else {
-            throw InputErrors([Problem(file: file, message: "holds \(threads.count) threads; expected one")])
+            throw ThreadfoldError.input([Problem(file: file, message: "holds \(threads.count) threads; expected one")])
         }
         return try page(threads[0], assets: assets)
     }
@@ -203,8 +203,8 @@ package struct ThreadRenderer: Sendable {
     /// error naming the asset: it would replace that page or folder.
     package func listing(
         _ summaries: PackedSummaries, jobs: Int,
-        write: (_ path: String, _ bytes: [UInt8], _ mode: UInt32) throws -> Void
-    ) throws {
+        write: (_ path: String, _ bytes: [UInt8], _ mode: UInt32) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) {
         let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
         // Every thread's files are under t/; Pagefind writes pagefind/ after the listing.
         var files: Set<String> = []
@@ -212,7 +212,7 @@ package struct ThreadRenderer: Sendable {
         if options.search == .pagefind { folders.insert("pagefind") }
         try listing.write(
             summaries,
-            to: { path, bytes in
+            to: { (path, bytes) throws(ThreadfoldError) in
                 if let slash = path.firstIndex(of: "/") { folders.insert(String(path[..<slash])) } else { files.insert(path) }
                 try write(path, bytes, ResourceStore.publishedMode)
             })
@@ -222,7 +222,7 @@ package struct ThreadRenderer: Sendable {
                 ? (asset.name.hasSuffix(".html") ? "the page " : "the file ") + asset.name
                 : folders.contains(asset.name) ? "the folder \(asset.name)/ of the site" : nil
             if let clash, let file = asset.file {
-                throw ResourceError(message: "\(Printable.escape(file)): error: would overwrite \(clash); expected an asset name no page uses")
+                throw ThreadfoldError.resources("\(Printable.escape(file)): error: would overwrite \(clash); expected an asset name no page uses")
             }
             try write(asset.name, asset.bytes, asset.mode)
         }
@@ -254,8 +254,8 @@ package struct ThreadRenderer: Sendable {
     /// Nil, with nothing written, for a thread with nothing to show (`isEmpty`): it is not published.
     package func files(
         _ record: ThreadRecord, id: CommentID, folder: String, source: String,
-        write: (String, [UInt8]) throws -> Void
-    ) throws -> ThreadFiles? {
+        write: (String, [UInt8]) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) -> ThreadFiles? {
         let record = linked(record)
         var threadOptions = options.render.thread
         threadOptions.sort = options.effectiveOrders[0]
@@ -386,12 +386,12 @@ package struct ThreadRenderer: Sendable {
 
     /// Replies the export knew of but did not contain, in the whole thread: the importer keeps each
     /// count within `InputLimits.maxCount`, and the sum is checked.
-    static func unarchived(_ tree: ThreadTree, source: String) throws(Problem) -> Int {
+    static func unarchived(_ tree: ThreadTree, source: String) throws(ThreadfoldError) -> Int {
         var total = tree.info.unarchivedComments
         for record in tree.records {
             let (sum, overflow) = total.addingReportingOverflow(record.unarchivedReplies)
             guard !overflow else {
-                throw Problem(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)")
+                throw ThreadfoldError.input(Problem(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)"))
             }
             total = sum
         }
@@ -401,7 +401,7 @@ package struct ThreadRenderer: Sendable {
     func summarize(
         _ tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
         source: String
-    ) throws(Problem) -> ThreadSummary {
+    ) throws(ThreadfoldError) -> ThreadSummary {
         var histogram: [Int] = []
         var firstActivity: Timestamp? = tree.info.createdAt
         for i in 0..<tree.count where tree.flags[i].contains(.visible) {

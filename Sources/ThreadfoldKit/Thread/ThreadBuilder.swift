@@ -2,7 +2,7 @@
 ///
 /// Every pass is a loop over arrays or an explicit stack; the whole build is O(n log n).
 package enum ThreadBuilder {
-    package static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(InputErrors) -> ThreadTree {
+    package static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(ThreadfoldError) -> ThreadTree {
         var builder = Builder(record: record, options: options)
         return try builder.run()
     }
@@ -24,7 +24,7 @@ private struct Builder {
         self.flags = [CommentFlags](repeating: .visible, count: n)
     }
 
-    mutating func run() throws(InputErrors) -> ThreadTree {
+    mutating func run() throws(ThreadfoldError) -> ThreadTree {
         let records = record.comments
         // 1. Ids: the first comment with an id owns it.
         var indexByID = [CommentID: Int32](minimumCapacity: n)
@@ -53,7 +53,7 @@ private struct Builder {
                 }
             }
         }
-        if !errors.isEmpty { throw InputErrors(errors) }
+        if !errors.isEmpty { throw ThreadfoldError.input(errors) }
 
         // 2. Parents, by id.
         for i in 0..<n where !dropped[i] {

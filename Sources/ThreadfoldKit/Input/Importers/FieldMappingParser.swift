@@ -85,7 +85,7 @@ extension FieldMapping {
     /// "comments": "$.data", "thread.title": "$.title", "where.kind": "t1", "strip": ["t1_"],
     /// "top_level_parent": "0"}`). With `requireID` false (a `--map` will be laid over it), it
     /// may lack an id.
-    package static func load(json bytes: [UInt8], file: String, requireID: Bool = true) throws(InputErrors) -> FieldMapping {
+    package static func load(json bytes: [UInt8], file: String, requireID: Bool = true) throws(ThreadfoldError) -> FieldMapping {
         let r = try JSONReader(bytes: bytes, file: file)
         var mapping = FieldMapping(paths: [:])
         do throws(JSONMismatch) {
@@ -125,7 +125,7 @@ extension FieldMapping {
                 throw JSONMismatch(node: r.root, path: "$.id", expected: "an id mapping", found: "none")
             }
         } catch {
-            throw InputErrors([r.error(error)])
+            throw ThreadfoldError.input([r.error(error)])
         }
         return mapping
     }

@@ -50,7 +50,7 @@ enum GitHubImporter: ImporterForm {
         document.kind(document.root) == .object && document.member(document.root, "issue") != nil
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)

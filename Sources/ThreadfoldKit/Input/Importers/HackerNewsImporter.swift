@@ -36,7 +36,7 @@ enum HackerNewsImporter: ImporterForm {
         return document.kind(root) == .object && (isHNPWAItem(document, root) || document.member(root, "children") != nil)
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document
         var items: [(node: Int, path: String)] = []
         if document.kind(document.root) == .array {

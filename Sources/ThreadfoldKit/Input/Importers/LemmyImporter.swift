@@ -31,7 +31,7 @@ enum LemmyImporter: ImporterForm {
 
     static func isWholeThread(_ document: JSONDocument) -> Bool { true }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)

@@ -23,7 +23,7 @@ enum LobstersImporter: ImporterForm {
 
     static func isWholeThread(_ document: JSONDocument) -> Bool { true }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         [decodeStory(&context)]
     }
 

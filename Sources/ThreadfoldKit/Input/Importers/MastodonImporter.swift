@@ -43,7 +43,7 @@ enum MastodonImporter: ImporterForm {
 
     static func isWholeThread(_ document: JSONDocument) -> Bool { document.kind(document.root) == .object }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)

@@ -14,7 +14,7 @@ extension RedditImporter: ImporterForm {
         isListingPair(document) && document.count(document.root) == 2
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         isDump(context.document, parents: false) ? decodeDump(&context) : [decode(&context)]
     }
 

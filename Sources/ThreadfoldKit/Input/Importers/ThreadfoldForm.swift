@@ -27,7 +27,7 @@ enum ThreadfoldForm: ImporterForm {
         document.kind(document.root) == .object && document.member(document.root, "comments") != nil
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document, file = context.file, lenient = context.options.lenient
         let root = document.root
         var list: (node: Int, path: String)?
@@ -54,11 +54,11 @@ enum ThreadfoldForm: ImporterForm {
                         document: document, at: element, path: "\(list.path)[\(position)]",
                         file: file, lenient: lenient, skipped: &context.skipped))
             } catch {
-                errors.append(contentsOf: error.errors)
+                errors.append(contentsOf: error.problems)
                 if errors.count >= ThreadDecoder.errorLimit { break }
             }
         }
-        if !errors.isEmpty { throw InputErrors(errors) }
+        if !errors.isEmpty { throw ThreadfoldError.input(errors) }
         return threads
     }
 }

@@ -84,14 +84,15 @@ package struct ThreadSummary: Sendable, Equatable {
 
     /// The comments of all `summaries`, added with overflow checked: counts come from sidecars
     /// and manifests, so a sum that does not fit is an error naming the thread that tipped it.
-    package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(Problem) -> Int {
+    package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(ThreadfoldError) -> Int {
         var total = 0
         for summary in summaries {
             let (sum, overflow) = total.addingReportingOverflow(summary.stats.comments)
             guard !overflow, summary.stats.comments >= 0 else {
-                throw Problem(
-                    file: summary.path + "/thread.json", path: "$.stats.comments",
-                    message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)")
+                throw ThreadfoldError.input(
+                    Problem(
+                        file: summary.path + "/thread.json", path: "$.stats.comments",
+                        message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)"))
             }
             total = sum
         }

@@ -29,7 +29,7 @@ struct TemplateParser {
 
     /// The template's nodes, flat: sections are closed by setting their `end`, so each tag costs
     /// constant work and nothing is copied as sections nest.
-    mutating func parse() throws(TemplateError) -> [Template.Node] {
+    mutating func parse() throws(ThreadfoldError) -> [Template.Node] {
         var nodes: [Template.Node] = []
         var stack: [OpenSection] = []
         var text: [UInt8] = []
@@ -186,7 +186,7 @@ struct TemplateParser {
         return slice
     }
 
-    private func validName(_ content: ArraySlice<UInt8>, _ offset: Int) throws(TemplateError) -> String {
+    private func validName(_ content: ArraySlice<UInt8>, _ offset: Int) throws(ThreadfoldError) -> String {
         guard !content.isEmpty else { throw error(at: offset, "found an empty tag; expected a name") }
         for byte in content where byte == 0x20 || byte == 0x09 || byte == 0x0A {
             throw error(at: offset, "found '\(string(content))'; expected a name without spaces")
@@ -202,8 +202,8 @@ struct TemplateParser {
         JSONDocument.location(in: source, offset: offset)
     }
 
-    private func error(at offset: Int, _ message: String) -> TemplateError {
+    private func error(at offset: Int, _ message: String) -> ThreadfoldError {
         let (line, column) = location(offset)
-        return TemplateError(file: file, line: line, column: column, message: message)
+        return ThreadfoldError.template(file: file, line: line, column: column, message: message)
     }
 }
