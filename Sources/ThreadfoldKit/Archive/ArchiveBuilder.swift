@@ -134,7 +134,6 @@ package struct ArchiveBuilder: Sendable {
         }
 
         report.siteError = try Self.publish(staging) { () throws(ThreadfoldError) in
-            progress.enter(.listing)
             let listing = try writeListing(summaries, staging: staging, renderer: renderer, base: base, manifest: &manifest, report: &report)
             // Every file is vouched for by its stamp, for the next build, with its compressed
             // siblings (counted as files). The threads' files were taken as they were written.
@@ -326,6 +325,7 @@ package struct ArchiveBuilder: Sendable {
         _ summaries: PackedSummaries, staging: SiteWriter.Staging, renderer: ThreadRenderer, base: Base,
         manifest: inout Manifest, report: inout Report
     ) throws(ThreadfoldError) -> [String] {
+        progress.enter(.listing)
         let ordered = ThreadSummary.sortedForIndex(summaries)
         report.threadPaths = ordered.map(\.path)
         var listing: [String] = []
