@@ -1,3 +1,5 @@
+import ThreadfoldKit
+
 /// A command's options, declared once for parsing and for help.
 struct OptionSpec: Sendable {
     let long: String
@@ -66,11 +68,6 @@ struct ParsedArguments {
     func value(_ long: String) -> String? { values[long] }
 }
 
-struct UsageError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
 /// Parses `--opt value`, `--opt=value`, `-o value`, `-ovalue`, flags, and `--` (everything
 /// after it is positional). A lone `-` is positional (standard input). A repeated option keeps
 /// its last value, as most Unix tools do, unless it is `repeatable`: then each value is kept.
@@ -82,7 +79,7 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
     func set(_ spec: OptionSpec, _ value: String) throws {
         // An empty path (`-o "$OUT"` with OUT unset) is never the working folder by accident.
         if value.isEmpty && (spec.kind == .file || spec.kind == .directory) {
-            throw UsageError(message: "'--\(spec.long)' needs a \(spec.kind == .file ? "file" : "folder") name; found an empty one")
+            throw ThreadfoldError.usage("'--\(spec.long)' needs a \(spec.kind == .file ? "file" : "folder") name; found an empty one")
         }
         parsed.values[spec.long] = value
         if spec.repeatable { parsed.repeated[spec.long, default: []].append(value) }
@@ -98,7 +95,7 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
                 try set(spec, bare.value)
             }
         } else {
-            guard i + 1 < words.count else { throw UsageError(message: "missing value for '\(shown) <\(spec.value!)>'") }
+            guard i + 1 < words.count else { throw ThreadfoldError.usage("missing value for '\(shown) <\(spec.value!)>'") }
             i += 1
             try set(spec, words[i])
         }
@@ -117,7 +114,7 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
             if spec(long: name) == nil, name.hasPrefix("no-"), let negated = spec(long: String(name.dropFirst(3))),
                 negated.value == nil || negated.bare != nil
             {
-                guard inline == nil else { throw UsageError(message: "'--\(name)' takes no value") }
+                guard inline == nil else { throw ThreadfoldError.usage("'--\(name)' takes no value") }
                 parsed.negated.insert(negated.long)
                 parsed.flags.remove(negated.long)
                 parsed.values[negated.long] = nil
@@ -126,22 +123,22 @@ func parseArguments(_ words: [String], specs: [OptionSpec]) throws -> ParsedArgu
             }
             guard let spec = spec(long: name) else {
                 let near = ConfigFile.nearest(name, among: Set(specs.map(\.long))).map { " (did you mean '--\($0)'?)" } ?? ""
-                throw UsageError(message: "unknown option '--\(name)'" + near)
+                throw ThreadfoldError.usage("unknown option '--\(name)'" + near)
             }
             if spec.value != nil {
                 try takeValue(spec, inline: inline, shown: "--\(name)")
             } else {
-                guard inline == nil else { throw UsageError(message: "'--\(name)' takes no value") }
+                guard inline == nil else { throw ThreadfoldError.usage("'--\(name)' takes no value") }
                 parsed.flags.insert(spec.long)
             }
         } else if word.hasPrefix("-") && word.count > 1 {
             let letter = word[word.index(after: word.startIndex)]
-            guard let spec = spec(short: letter) else { throw UsageError(message: "unknown option '-\(letter)'") }
+            guard let spec = spec(short: letter) else { throw ThreadfoldError.usage("unknown option '-\(letter)'") }
             let rest = String(word.dropFirst(2))
             if spec.value != nil {
                 try takeValue(spec, inline: rest.isEmpty ? nil : (rest.hasPrefix("=") ? String(rest.dropFirst()) : rest), shown: "-\(letter)")
             } else {
-                guard rest.isEmpty else { throw UsageError(message: "'-\(letter)' takes no value") }
+                guard rest.isEmpty else { throw ThreadfoldError.usage("'-\(letter)' takes no value") }
                 parsed.flags.insert(spec.long)
             }
         } else {

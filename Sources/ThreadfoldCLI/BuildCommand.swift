@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ThreadfoldKit
 
 /// `threadfold build INPUT... -o SITE`: a whole archive in one site.
@@ -18,11 +19,11 @@ enum BuildCommand {
         "orders", value: "list", "Write each thread in these orders, with a switcher:\ne.g. oldest,newest,top (input: the file's order); the\nfirst is the main page.")
     /// The site's address: an absolute http or https URL.
     static let baseURL = Option<String>(OptionSpec("base-url", value: "url", "The site's address (https://example.org/archive/):\ncanonical links, absolute feed links and sitemap.xml.")) {
-        text throws(UsageError) in
+        text throws(ThreadfoldError) in
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host != nil, !text.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0 == " " })
         else {
-            throw UsageError(message: "'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(text)'")
+            throw ThreadfoldError.usage("'--base-url' must be an absolute http or https URL like https://example.org/archive/; found '\(text)'")
         }
         return text
     }
@@ -49,8 +50,8 @@ enum BuildCommand {
     static let precompress = Flag(
         "precompress", "Also write a gzip (.gz) and a Brotli (.br) copy beside\nevery HTML, XML, JSON, CSS and JS file, when smaller,\nfor servers' gzip_static and brotli_static.")
     static let shard = Option<Shard>(OptionSpec("shard", value: "k/n", "Render only shard k of n (by a hash of each thread's\nfolder) into a shard folder for 'threadfold merge'.")) {
-        text throws(UsageError) in
-        guard let shard = Shard(text) else { throw UsageError(message: "'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
+        text throws(ThreadfoldError) in
+        guard let shard = Shard(text) else { throw ThreadfoldError.usage("'--shard' must be k/n with 1 ≤ k ≤ n, like 2/8; found '\(text)'") }
         return shard
     }
 
@@ -92,7 +93,7 @@ enum BuildCommand {
         run: run)
 
     /// `--search-timeout` in seconds; 10 minutes when not given.
-    static func searchTimeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
+    static func searchTimeout(_ parsed: ParsedArguments) throws(ThreadfoldError) -> Double {
         try parsed[searchTimeout] ?? 600
     }
 
@@ -109,7 +110,7 @@ enum BuildCommand {
         if let kind = try parsed[layout] { options.layout = kind }
         if let list = try parsed[orders] {
             if let sort = try parsed[SharedOptions.sort], sort != list.first {
-                throw UsageError(message: "'--sort \(sort.rawValue)' and '--orders \(parsed.given(orders)!)' disagree: the first of --orders is the main page's order")
+                throw ThreadfoldError.usage("'--sort \(sort.rawValue)' and '--orders \(parsed.given(orders)!)' disagree: the first of --orders is the main page's order")
             }
             options.orders = list
         }
@@ -132,7 +133,7 @@ enum BuildCommand {
         let searchTimeout: Double
         let output: String
         let filter: FolderFilter
-        let resources: ResourceStore
+        let resources: Resources
         do {
             options = try archiveOptions(parsed)
             output = try parsed[SharedOptions.output] ?? "site"
@@ -140,36 +141,28 @@ enum BuildCommand {
             if let n = try parsed[SharedOptions.jobs] { jobs = n }
             searchTimeout = try Self.searchTimeout(parsed)
             shard = try parsed[Self.shard]
-            resources = try SharedOptions.resources(parsed)
-        } catch let error as InputErrors {
+            resources = try SharedOptions.resourceFolders(parsed)
+        } catch let error as ThreadfoldError where error.kind == .input {
             SharedOptions.printErrors(error, console)
             return CLI.ExitCode.failure
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
-        let units: [ArchiveUnit]
+        var buildOptions = BuildOptions(
+            archive: options, jobs: jobs, incremental: parsed[incremental], shard: shard, durable: !parsed[SharedOptions.noFsync],
+            precompress: parsed[precompress], resources: resources)
+        buildOptions.searchTimeout = searchTimeout
+        let build: Threadfold.Build
         do {
-            units = try ArchiveInput.units(
-                parsed.positionals, readStandardInput: console.readStandardInput,
-                linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
+            build = try Threadfold.Build(
+                inputs: parsed.positionals, output: URL(fileURLWithPath: output), options: buildOptions, filter: filter,
+                readStandardInput: console.readStandardInput)
         } catch {
             SharedOptions.printErrors(error, console)
             console.err("Error: nothing was published; fix the errors above and run again.\n")
             return CLI.ExitCode.failure
         }
-        var builder = ArchiveBuilder(
-            units: units, output: URL(fileURLWithPath: output), options: options,
-            resources: resources, jobs: jobs)
-        builder.incremental = parsed[incremental]
-        builder.shard = shard
-        builder.durable = !parsed[SharedOptions.noFsync]
-        builder.precompress = parsed[precompress]
-        builder.searchTimeout = searchTimeout
-        return execute(parsed, console, output: output, command: command) { progress, read in
-            builder.readProgress = read
-            return try builder.run(progress: progress)
-        }
+        return execute(parsed, console, output: output, command: command) { progress in try build.run(progress: progress) }
     }
 
     /// Runs a build or merge with progress, prints what happened, writes `--report`, and
@@ -177,16 +170,16 @@ enum BuildCommand {
     /// (another build held the site: nothing wrong with the input, run it again).
     static func execute(
         _ parsed: ParsedArguments, _ console: Console, output: String, command: CLI.Command,
-        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report
+        _ body: ((@Sendable (BuildProgress) -> Void)?) throws -> ArchiveBuilder.Report
     ) -> Int32 {
         let quiet = parsed[SharedOptions.quiet]
         let strict: StrictRule?
         let reportPath: String?
-        do throws(UsageError) {
+        do throws(ThreadfoldError) {
             strict = try parsed[StrictRule.option]
             _ = try parsed[ProgressBar.option]
             reportPath = try parsed[ReportFile.option]
-            if let reportPath, let problem = ReportFile.problem(reportPath) { throw UsageError(message: problem) }
+            if let reportPath, let problem = ReportFile.problem(reportPath) { throw ThreadfoldError.usage(problem) }
         } catch {
             return CLI.usageError(error.message, usage: command.usage, console)
         }
@@ -224,19 +217,17 @@ enum BuildCommand {
     /// a locale the templates lack is thrown, a usage error.
     private static func withBars(
         _ shows: Bool, _ console: Console, started: UInt64, output: String,
-        _ body: (((Int, Int) -> Void)?, (@Sendable (Int64, Int64) -> Void)?) throws -> ArchiveBuilder.Report
+        _ body: ((@Sendable (BuildProgress) -> Void)?) throws -> ArchiveBuilder.Report
     )
-        throws(ResourceError) -> (ArchiveBuilder.Report, [Message])
+        throws(ThreadfoldError) -> (ArchiveBuilder.Report, [Message])
     {
-        var bar = ProgressBar(console: console, start: started)
-        defer { bar.finish() }
-        let reading = ReadingBar(console: console, start: started)
+        let bars = Bars(console: console, start: started)
+        defer { bars.finish() }
         do {
-            let units: ((Int, Int) -> Void)? = shows ? { bar.update(done: $0, total: $1) } : nil
-            var bytes: (@Sendable (Int64, Int64) -> Void)?
-            if shows { bytes = { @Sendable read, total in reading.update(read: read, total: total) } }
-            return (try body(units, bytes), [])
-        } catch let error as ResourceError where error.isUnknownLocale {
+            var progress: (@Sendable (BuildProgress) -> Void)?
+            if shows { progress = { @Sendable (value: BuildProgress) in bars.show(value) } }
+            return (try body(progress), [])
+        } catch let error as ThreadfoldError where error.kind == .usage {
             throw error
         } catch {
             SharedOptions.printErrors(error, console)
@@ -409,6 +400,29 @@ struct ProgressBar {
     }
 }
 
+/// The bars a build draws from its `BuildProgress`: megabytes read while dumps are read, then
+/// threads done while they are rendered. The phases after rendering draw nothing.
+final class Bars: Sendable {
+    private let threads: Mutex<ProgressBar>
+    private let reading: ReadingBar
+
+    init(console: Console, start: UInt64) {
+        threads = Mutex(ProgressBar(console: console, start: start))
+        reading = ReadingBar(console: console, start: start)
+    }
+
+    func show(_ progress: BuildProgress) {
+        switch progress.phase {
+        case .reading: reading.update(read: progress.bytesRead, total: progress.bytesTotal)
+        case .rendering: threads.withLock { $0.update(done: progress.threadsDone, total: progress.threadsTotal) }
+        case .listing, .indexing, .publishing: break
+        }
+    }
+
+    /// Clears the line the threads' bar was drawn on.
+    func finish() { threads.withLock { $0.finish() } }
+}
+
 /// The bar shown while dumps are read into partitions: megabytes read of the input's size
 /// (compressed bytes for a compressed dump).
 final class ReadingBar: Sendable {
@@ -472,19 +486,20 @@ enum MergeCommand {
         let options: ArchiveOptions
         let searchTimeout: Double
         let output: String
-        let resources: ResourceStore
+        let resources: Resources
         do {
             options = try BuildCommand.archiveOptions(parsed)
             searchTimeout = try BuildCommand.searchTimeout(parsed)
             output = try parsed[SharedOptions.output] ?? "site"
-            resources = try SharedOptions.resources(parsed)
+            resources = try SharedOptions.resourceFolders(parsed)
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
-        var merge = ArchiveMerge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: options, resources: resources)
-        merge.durable = !parsed[SharedOptions.noFsync]
-        merge.precompress = parsed[BuildCommand.precompress]
-        merge.searchTimeout = searchTimeout
-        return BuildCommand.execute(parsed, console, output: output, command: command) { _, _ in try merge.run() }
+        var mergeOptions = BuildOptions(
+            archive: options, durable: !parsed[SharedOptions.noFsync], precompress: parsed[BuildCommand.precompress], resources: resources)
+        mergeOptions.searchTimeout = searchTimeout
+        return BuildCommand.execute(parsed, console, output: output, command: command) { _ in
+            try Threadfold.merge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: mergeOptions)
+        }
     }
 }

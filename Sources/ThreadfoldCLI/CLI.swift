@@ -6,19 +6,19 @@ import ThreadfoldKit
 ///
 /// Exit codes: 0 success, 1 input or output errors (nothing is published), 2 built with
 /// warnings (`build --strict`), 64 usage errors.
-public enum CLI {
-    public enum ExitCode {
-        public static let success: Int32 = 0
-        public static let failure: Int32 = 1
+package enum CLI {
+    package enum ExitCode {
+        package static let success: Int32 = 0
+        package static let failure: Int32 = 1
         /// `build --strict` built the site, with warnings.
-        public static let warnings: Int32 = 2
-        public static let usage: Int32 = 64
+        package static let warnings: Int32 = 2
+        package static let usage: Int32 = 64
         /// Another build held the site (its lock, or it made the site first): run again later
         /// (EX_TEMPFAIL).
-        public static let temporaryFailure: Int32 = 75
+        package static let temporaryFailure: Int32 = 75
     }
 
-    public static let overview = """
+    package static let overview = """
         OVERVIEW: Turn forum comment JSON into static HTML pages whose replies fold.
 
         USAGE: threadfold <subcommand> [<options>]
@@ -46,7 +46,7 @@ public enum CLI {
     /// published, nothing is left beside the output), then ends as the signal would. Call it
     /// before any other thread starts: the two signals are blocked in every thread, and one
     /// thread waits for them with sigwait, where the removal may run safely.
-    public static func removeStagingOnSignals() {
+    package static func removeStagingOnSignals() {
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
@@ -71,7 +71,7 @@ public enum CLI {
     /// Ends the process with `code`; but when a command ended because SIGINT or SIGTERM came,
     /// waits for the signal's thread, which removes the staging folders and then ends the
     /// process as the signal would (exiting first would cut that removal short and leave them).
-    public static func exit(_ code: Int32) -> Never {
+    package static func exit(_ code: Int32) -> Never {
         if SiteWriter.interrupted {
             while true { pause() }
         }
@@ -79,7 +79,7 @@ public enum CLI {
     }
 
     /// Runs one command line (without the program name) and returns the exit code.
-    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+    package static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         guard let first = arguments.first else {
             console.out(overview)
             return ExitCode.success
@@ -112,7 +112,7 @@ public enum CLI {
                     try ConfigFile.apply(to: &parsed, command: command, all: ordered)
                 }
                 return command.run(parsed, parsed.origins.isEmpty ? console : console.locating(parsed.origins))
-            } catch let error as UsageError {
+            } catch let error as ThreadfoldError where error.kind == .usage {
                 return usageError(error.message, usage: command.usage, console)
             } catch {
                 return usageError("\(error)", usage: command.usage, console)

@@ -61,7 +61,7 @@ enum CheckCommand {
             if let n = try parsed[SharedOptions.jobs] { jobs = n }
             strict = try parsed[StrictRule.option]
             reportPath = try parsed[ReportFile.option]
-            if let reportPath, let problem = ReportFile.problem(reportPath) { throw UsageError(message: problem) }
+            if let reportPath, let problem = ReportFile.problem(reportPath) { throw ThreadfoldError.usage(problem) }
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }

@@ -29,7 +29,7 @@ enum ConfigFile {
 
     /// Adds the file's options for `command` to what the command line gave: `--config FILE`,
     /// else `./threadfold.json` when it exists, unless `--no-config`.
-    static func apply(to parsed: inout ParsedArguments, command: CLI.Command, all commands: [CLI.Command]) throws(UsageError) {
+    static func apply(to parsed: inout ParsedArguments, command: CLI.Command, all commands: [CLI.Command]) throws(ThreadfoldError) {
         guard !parsed[noConfig] else { return }
         let path: String
         if let given = try parsed[config] {
@@ -40,7 +40,7 @@ enum ConfigFile {
         }
         let bytes: [UInt8]
         do { bytes = try InputFile.read(path, display: path, streams: true) } catch {
-            throw UsageError(message: "'--config': \(error.description)")
+            throw ThreadfoldError.usage("'--config': \(error.description)")
         }
         let settings = try read(bytes, file: path, commands: commands.filter { subcommands.contains($0.name) })
         settings.apply(to: &parsed, command: command)
@@ -94,16 +94,16 @@ enum ConfigFile {
 
     /// Reads a file's bytes into settings, checking every key and value against the options of
     /// `commands`; an error names the file, line and column, what was found and what was expected.
-    static func read(_ bytes: [UInt8], file: String, commands: [CLI.Command]) throws(UsageError) -> Settings {
+    static func read(_ bytes: [UInt8], file: String, commands: [CLI.Command]) throws(ThreadfoldError) -> Settings {
         let document: JSONDocument
         do { document = try JSONReader(bytes: bytes, file: file).document } catch {
-            let first = error.errors[0]
+            let first = error.problems[0]
             let place = first.line.map { line in ":\(line):\(first.column ?? 1)" } ?? ""
-            throw UsageError(message: "\(Printable.escape(file))\(place): \(Printable.escape(first.message))")
+            throw ThreadfoldError.usage("\(Printable.escape(file))\(place): \(Printable.escape(first.message))")
         }
-        func fail(_ node: Int, _ message: String) -> UsageError {
+        func fail(_ node: Int, _ message: String) -> ThreadfoldError {
             let (line, column) = document.location(ofOffset: document.offset(node))
-            return UsageError(message: "\(Printable.escape(file)):\(line):\(column): \(message)")
+            return ThreadfoldError.usage("\(Printable.escape(file)):\(line):\(column): \(message)")
         }
         guard document.kind(document.root) == .object else {
             throw fail(document.root, "found \(document.kind(document.root).described); expected an object of options, like {\"title\": \"My forum\"}")
@@ -115,12 +115,12 @@ enum ConfigFile {
         let byName = Dictionary(commands.map { ($0.name, $0) }) { a, _ in a }
         let options = Set(commands.flatMap(\.options).map(\.long))
         var settings = Settings()
-        var failure: UsageError?
+        var failure: ThreadfoldError?
         var seen: Set<String> = []
         document.forEachMemberNode(document.root) { keyNode, value in
             guard failure == nil else { return }
             let key = document.string(keyNode)
-            do throws(UsageError) {
+            do throws(ThreadfoldError) {
                 guard seen.insert(key).inserted else { throw fail(keyNode, "\"\(key)\" is given twice; expected each key once") }
                 if key == "$schema" { return }
                 // A subcommand's object; "preview" names the subcommand when it holds an object
@@ -144,15 +144,15 @@ enum ConfigFile {
 
     /// The members of the object at `node` as values of the options of `commands`.
     private static func members(
-        _ document: JSONDocument, _ node: Int, in commands: [CLI.Command], fail: (Int, String) -> UsageError,
+        _ document: JSONDocument, _ node: Int, in commands: [CLI.Command], fail: (Int, String) -> ThreadfoldError,
         place: (Int) -> String
-    ) throws(UsageError) -> ([String: Settings.Value], [String: String]) {
+    ) throws(ThreadfoldError) -> ([String: Settings.Value], [String: String]) {
         var values: [String: Settings.Value] = [:]
         var places: [String: String] = [:]
-        var failure: UsageError?
+        var failure: ThreadfoldError?
         document.forEachMemberNode(node) { keyNode, value in
             guard failure == nil else { return }
-            do throws(UsageError) {
+            do throws(ThreadfoldError) {
                 let key = document.string(keyNode)
                 guard values[key] == nil else { throw fail(keyNode, "\"\(key)\" is given twice; expected each key once") }
                 values[key] = try self.value(document, value, key: key, keyNode: keyNode, in: commands, fail: fail)
@@ -168,8 +168,8 @@ enum ConfigFile {
     /// One option's value, checked against what the option takes.
     private static func value(
         _ document: JSONDocument, _ node: Int, key: String, keyNode: Int, in commands: [CLI.Command],
-        fail: (Int, String) -> UsageError
-    ) throws(UsageError) -> Settings.Value {
+        fail: (Int, String) -> ThreadfoldError
+    ) throws(ThreadfoldError) -> Settings.Value {
         let kind = document.kind(node)
         if key == "inputs" {
             guard kind == .array else { throw fail(node, "\"inputs\": found \(kind.described); expected an array of paths") }
@@ -206,9 +206,9 @@ enum ConfigFile {
         }
     }
 
-    private static func strings(_ document: JSONDocument, _ node: Int, key: String, fail: (Int, String) -> UsageError) throws(UsageError) -> [String] {
+    private static func strings(_ document: JSONDocument, _ node: Int, key: String, fail: (Int, String) -> ThreadfoldError) throws(ThreadfoldError) -> [String] {
         var items: [String] = []
-        var failure: UsageError?
+        var failure: ThreadfoldError?
         document.forEachElement(node) { _, element in
             guard failure == nil else { return }
             guard document.kind(element) == .string else {

@@ -3,21 +3,33 @@ import ThreadfoldKit
 
 /// Where a command writes, and what it reads from standard input. The binary uses the real
 /// streams; tests pass closures that collect the text.
-public struct Console: Sendable {
-    public var out: @Sendable (String) -> Void
-    public var err: @Sendable (String) -> Void
+package struct Console: Sendable {
+    package var out: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
     /// Standard input, read to its end (at most `InputLimits.maxDocumentBytes`, else an error).
-    public var readStandardInput: @Sendable () throws(Problem) -> [UInt8] = { [] }
+    package var readStandardInput: @Sendable () throws(ThreadfoldError) -> [UInt8]
     /// Whether standard error is a terminal (colour and progress are for terminals only).
-    public var errIsTerminal = false
+    package var errIsTerminal: Bool
     /// Whether standard input is a terminal: someone typing, not a pipe or a file. `render`
     /// with no input shows the bundled example only then; a script that passed no input
     /// (an empty glob) gets a usage error instead.
-    public var inputIsTerminal = false
+    package var inputIsTerminal: Bool
+
+    package init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        readStandardInput: @escaping @Sendable () throws(ThreadfoldError) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
+        inputIsTerminal: Bool = false
+    ) {
+        self.out = out
+        self.err = err
+        self.readStandardInput = readStandardInput
+        self.errIsTerminal = errIsTerminal
+        self.inputIsTerminal = inputIsTerminal
+    }
 
     /// This console with what it would print on standard output sent to standard error, so
     /// standard output carries one document (`--report -`).
-    public var summaryOnError: Console {
+    package var summaryOnError: Console {
         var console = self
         console.out = err
         return console
@@ -40,11 +52,11 @@ public struct Console: Sendable {
     }
 
     /// The process's standard streams.
-    public static var standard: Console {
+    package static var standard: Console {
         Console(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
             err: { FileHandle.standardError.write(Data($0.utf8)) },
-            readStandardInput: { () throws(Problem) in try InputFile.readStandardInput() },
+            readStandardInput: { () throws(ThreadfoldError) in try InputFile.readStandardInput() },
             errIsTerminal: isatty(2) == 1,
             inputIsTerminal: isatty(0) == 1)
     }

@@ -28,7 +28,7 @@ struct Message {
         severity = error.severity
     }
 
-    init(_ error: SiteError) {
+    init(_ error: ThreadfoldError) {
         file = error.path
         message = error.message
         kind = error.temporary ? "locked" : error.isFull ? "diskFull" : "output"
@@ -45,11 +45,11 @@ struct Message {
 
     /// The messages of an error thrown by a run.
     static func of(_ error: Error, file: String) -> [Message] {
-        switch error {
-        case let errors as InputErrors: return errors.errors.map(Message.init)
-        case let error as Problem: return [Message(error)]
-        case let error as SiteError: return [Message(error)]
-        default: return [Message(other: error, file: file)]
+        guard let error = error as? ThreadfoldError else { return [Message(other: error, file: file)] }
+        switch error.kind {
+        case .input: return error.problems.map(Message.init)
+        case .output, .busy: return [Message(error)]
+        case .template, .resources, .usage: return [Message(other: error, file: file)]
         }
     }
 
@@ -101,13 +101,13 @@ struct StrictRule {
     var kinds: Set<String>?
 
     /// The rule `--strict`'s text names: `all`, or kinds.
-    static func parse(_ text: String) throws(UsageError) -> StrictRule {
+    static func parse(_ text: String) throws(ThreadfoldError) -> StrictRule {
         if text == "all" { return StrictRule(kinds: nil) }
         let kinds = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         for kind in kinds where !MessageKinds.names.contains(kind) {
-            throw UsageError(message: "'--strict' takes kinds of messages, from \(MessageKinds.names.joined(separator: ", ")); found '\(kind)'")
+            throw ThreadfoldError.usage("'--strict' takes kinds of messages, from \(MessageKinds.names.joined(separator: ", ")); found '\(kind)'")
         }
-        guard !kinds.isEmpty else { throw UsageError(message: "'--strict=' needs at least one kind, like --strict=orphan,cycle") }
+        guard !kinds.isEmpty else { throw ThreadfoldError.usage("'--strict=' needs at least one kind, like --strict=orphan,cycle") }
         return StrictRule(kinds: Set(kinds))
     }
 
@@ -122,7 +122,7 @@ struct StrictRule {
             "strict", value: "kinds", bare: ("all", []), kind: .listOf(MessageKinds.names),
             "Exit 2 when there were warnings (notes, such as deleted\ncomments left out, do not count); --strict=KIND,… fails on\nthose kinds only, warnings or notes: \(MessageKinds.names.joined(separator: ", "))."
         )
-    ) { text throws(UsageError) in
+    ) { text throws(ThreadfoldError) in
         try parse(text)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadfoldKit
 
 /// A command-line option that takes a value, declared once with its type: the `spec` that
 /// parsing, help, the manual page, the completions and threadfold.json's schema are made from,
@@ -8,9 +9,9 @@ struct Option<Value>: Sendable {
     let spec: OptionSpec
     /// The value the text stands for, or a usage error that names the option, says what it
     /// must be and quotes what was found.
-    let parse: @Sendable (String) throws(UsageError) -> Value
+    let parse: @Sendable (String) throws(ThreadfoldError) -> Value
 
-    init(_ spec: OptionSpec, parse: @escaping @Sendable (String) throws(UsageError) -> Value) {
+    init(_ spec: OptionSpec, parse: @escaping @Sendable (String) throws(ThreadfoldError) -> Value) {
         self.spec = spec
         self.parse = parse
     }
@@ -36,9 +37,9 @@ struct Flag: Sendable {
 /// An option that may be given many times, each value kept in order (`--exclude`).
 struct Repeatable<Value>: Sendable {
     let spec: OptionSpec
-    let parse: @Sendable (String) throws(UsageError) -> Value
+    let parse: @Sendable (String) throws(ThreadfoldError) -> Value
 
-    init(_ long: String, value: String, _ help: String, parse: @escaping @Sendable (String) throws(UsageError) -> Value) {
+    init(_ long: String, value: String, _ help: String, parse: @escaping @Sendable (String) throws(ThreadfoldError) -> Value) {
         spec = OptionSpec(long, value: value, repeatable: true, help)
         self.parse = parse
     }
@@ -47,7 +48,7 @@ struct Repeatable<Value>: Sendable {
 extension ParsedArguments {
     /// The option's value; nil when it was not given.
     subscript<Value>(option: Option<Value>) -> Value? {
-        get throws(UsageError) {
+        get throws(ThreadfoldError) {
             guard let text = values[option.spec.long] else { return nil }
             return try option.parse(text)
         }
@@ -58,7 +59,7 @@ extension ParsedArguments {
 
     /// Every value given, in order; none when the option was not given.
     subscript<Value>(option: Repeatable<Value>) -> [Value] {
-        get throws(UsageError) { try (repeated[option.spec.long] ?? []).map(option.parse) }
+        get throws(ThreadfoldError) { try (repeated[option.spec.long] ?? []).map(option.parse) }
     }
 
     /// The option's text as given, unparsed: what a message quotes, or a path to watch.
@@ -99,10 +100,10 @@ extension Option where Value == String {
 extension Option where Value == Int {
     /// A whole number in `range`.
     static func integer(_ long: String, short: Character? = nil, value: String = "n", in range: ClosedRange<Int>, _ help: String) -> Option {
-        Option(OptionSpec(long, short: short, value: value, help)) { text throws(UsageError) in
+        Option(OptionSpec(long, short: short, value: value, help)) { text throws(ThreadfoldError) in
             guard let number = Int(text), range.contains(number) else {
                 let bound = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
-                throw UsageError(message: "'--\(long)' must be a whole number \(bound); found '\(text)'")
+                throw ThreadfoldError.usage("'--\(long)' must be a whole number \(bound); found '\(text)'")
             }
             return number
         }
@@ -111,7 +112,7 @@ extension Option where Value == Int {
     /// A size in bytes within `range`: a whole number, optionally followed by KiB, MiB or GiB
     /// (or K, M, G, each a power of 1,024, or B).
     static func size(_ long: String, value: String = "size", in range: ClosedRange<Int>, _ help: String) -> Option {
-        Option(OptionSpec(long, value: value, help)) { text throws(UsageError) in
+        Option(OptionSpec(long, value: value, help)) { text throws(ThreadfoldError) in
             let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("B", 1)]
             var number = Substring(text)
             var scale = 1
@@ -122,7 +123,8 @@ extension Option where Value == Int {
             guard let count = Int(number.trimmingCharacters(in: .whitespaces)), count >= 0,
                 count <= Int.max / scale, range.contains(count * scale)
             else {
-                throw UsageError(message: "'--\(long)' must be a size from \(range.lowerBound) bytes to \(range.upperBound >> 30) GiB, as bytes or with KiB, MiB or GiB (e.g. 256MiB); found '\(text)'")
+                throw ThreadfoldError.usage(
+                    "'--\(long)' must be a size from \(range.lowerBound) bytes to \(range.upperBound >> 30) GiB, as bytes or with KiB, MiB or GiB (e.g. 256MiB); found '\(text)'")
             }
             return count * scale
         }
@@ -132,13 +134,13 @@ extension Option where Value == Int {
 extension Option where Value == Double {
     /// A duration in seconds, above 0 and at most a week: seconds, or a number with s, m or h.
     static func duration(_ long: String, value: String = "duration", _ help: String) -> Option {
-        Option(OptionSpec(long, value: value, help)) { text throws(UsageError) in
+        Option(OptionSpec(long, value: value, help)) { text throws(ThreadfoldError) in
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
             let unit = text.last.flatMap { units[$0] }
             guard let number = Double(unit == nil ? text : String(text.dropLast())), number.isFinite, number > 0,
                 number * (unit ?? 1) <= 7 * 86_400, text.allSatisfy({ $0.isASCII && !$0.isWhitespace })
             else {
-                throw UsageError(message: "'--\(long)' must be a duration above 0 and at most a week: seconds, or a number with s, m or h, like 90s or 10m; found '\(text)'")
+                throw ThreadfoldError.usage("'--\(long)' must be a duration above 0 and at most a week: seconds, or a number with s, m or h, like 90s or 10m; found '\(text)'")
             }
             return number * (unit ?? 1)
         }
@@ -154,9 +156,9 @@ extension Option {
         let names = cases.map(\.rawValue)
         let byName = Dictionary(cases.map { ($0.rawValue, $0) }) { first, _ in first }
         let spec = OptionSpec(long, value: value, bare: bare.map { ($0.rawValue, names) }, kind: .oneOf(names), help)
-        return Option(spec) { text throws(UsageError) in
+        return Option(spec) { text throws(ThreadfoldError) in
             guard let chosen = byName[text] else {
-                throw UsageError(message: "'--\(long)' must be \(listed(names)); found '\(text)'")
+                throw ThreadfoldError.usage("'--\(long)' must be \(listed(names)); found '\(text)'")
             }
             return chosen
         }
@@ -173,15 +175,15 @@ extension Option {
     where Value == [Element] {
         let names = Element.allCases.map(\.rawValue)
         let byName = Dictionary(Element.allCases.map { ($0.rawValue, $0) }) { first, _ in first }
-        return Option(OptionSpec(long, value: value, kind: .listOf(names), help)) { text throws(UsageError) in
+        return Option(OptionSpec(long, value: value, kind: .listOf(names), help)) { text throws(ThreadfoldError) in
             var chosen: [Element] = []
             for name in text.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let element = byName[name.trimmingCharacters(in: .whitespaces)] else {
                     let example = names.prefix(3).joined(separator: ",")
-                    throw UsageError(message: "'--\(long)' takes a list of \(listed(names, "and")), like \(example); found '\(name)'")
+                    throw ThreadfoldError.usage("'--\(long)' takes a list of \(listed(names, "and")), like \(example); found '\(name)'")
                 }
                 guard !chosen.contains(where: { $0.rawValue == element.rawValue }) else {
-                    throw UsageError(message: "'--\(long)' names '\(element.rawValue)' twice")
+                    throw ThreadfoldError.usage("'--\(long)' names '\(element.rawValue)' twice")
                 }
                 chosen.append(element)
             }

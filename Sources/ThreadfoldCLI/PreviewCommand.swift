@@ -43,11 +43,11 @@ enum PreviewCommand {
         }
         let options: ArchiveOptions
         let filter: FolderFilter
-        let resources: ResourceStore
+        let resources: Resources
         do {
             options = try BuildCommand.archiveOptions(parsed)
             filter = try SharedOptions.folderFilter(parsed, output: nil)
-            resources = try SharedOptions.resources(parsed)
+            resources = try SharedOptions.resourceFolders(parsed)
         } catch {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
@@ -55,7 +55,7 @@ enum PreviewCommand {
         let key = ContentHash.hex(ContentHash.hash(Array(inputs.joined(separator: "\u{0}").utf8)))
         let chosen: PreviewFolder
         do { chosen = try PreviewFolder.choose(key: key) } catch {
-            console.err("Error: \(error)\n")
+            console.err("Error: \(error.message)\n")
             return CLI.ExitCode.failure
         }
         if let warning = chosen.warning { console.err("warning: \(warning)\n") }
@@ -63,25 +63,24 @@ enum PreviewCommand {
         let folder = chosen.folder
         let site = folder.appendingPathComponent("site")
 
+        // Rebuilt into the same folder on every change: incremental, and not flushed to the disk.
+        let buildOptions = BuildOptions(archive: options, incremental: true, durable: false, resources: resources)
         func build() -> (code: Int32, page: URL?) {
-            let units: [ArchiveUnit]
+            let build: Threadfold.Build
             do {
-                units =
+                build =
                     inputs.isEmpty
-                    ? [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")]
-                    : try ArchiveInput.units(
-                        inputs, readStandardInput: console.readStandardInput,
-                        linesAreThreads: options.render.importing.mapping != nil ? false : nil,
-                        dumpForm: ArchiveInput.dumps(options.render.importing), filter: filter)
+                    ? Threadfold.Build(
+                        units: [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")], output: site,
+                        options: buildOptions)
+                    : try Threadfold.Build(
+                        inputs: inputs, output: site, options: buildOptions, filter: filter, readStandardInput: console.readStandardInput)
             } catch {
                 SharedOptions.printErrors(error, console)
                 return (CLI.ExitCode.failure, nil)
             }
-            var builder = ArchiveBuilder(units: units, output: site, options: options, resources: resources)
-            builder.incremental = true
-            builder.durable = false
             do {
-                let report = try builder.run()
+                let report = try build.run()
                 for error in report.errors.prefix(50) { console.err(error.shown + "\n") }
                 if let error = report.siteError { console.err("\(error)\n") }
                 guard report.published else { return (CLI.ExitCode.failure, nil) }
@@ -91,7 +90,7 @@ enum PreviewCommand {
                     ? site.appendingPathComponent(report.threadPaths[0]).appendingPathComponent("index.html")
                     : site.appendingPathComponent("index.html")
                 return (CLI.ExitCode.success, page)
-            } catch let error as ResourceError where error.isUnknownLocale {
+            } catch  where error.kind == .usage {
                 console.err("Error: \(error.message) (--templates names that folder)\n")
                 return (CLI.ExitCode.usage, nil)
             } catch {

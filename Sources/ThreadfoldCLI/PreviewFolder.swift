@@ -12,6 +12,11 @@ import ThreadfoldKit
 /// used: the preview goes into a fresh `mkdtemp` folder instead, with a warning naming the
 /// refused folder and why.
 struct PreviewFolder {
+    /// A private folder that cannot be had, as its message says it: an output error.
+    static func failure(_ message: String) -> ThreadfoldError {
+        ThreadfoldError(kind: .output, problems: [Problem(file: "preview", message: message)])
+    }
+
     /// The folder of this preview (its site is `folder/site`).
     var folder: URL
     /// The private parent, when it passed the check (previews there are reused and cleaned).
@@ -23,7 +28,7 @@ struct PreviewFolder {
     static let maximumAge: TimeInterval = 24 * 60 * 60
 
     /// Chooses (and creates) the folder for inputs hashed to `key`.
-    static func choose(key: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PreviewFolder {
+    static func choose(key: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ThreadfoldError) -> PreviewFolder {
         let uid = getuid()
         let parentPath: String
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, problem(runtime, uid: uid, exactMode: 0o700) == nil {
@@ -41,10 +46,10 @@ struct PreviewFolder {
         let parent = URL(fileURLWithPath: parentPath)
         let folder = parent.appendingPathComponent(key)
         if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
-            throw PreviewFolderError(message: "\(folder.path): cannot create this folder: \(String(cString: strerror(errno)))")
+            throw Self.failure("\(folder.path): cannot create this folder: \(String(cString: strerror(errno)))")
         }
         if let problem = problem(folder.path, uid: uid, exactMode: nil) {
-            throw PreviewFolderError(message: "\(folder.path): \(problem); expected a directory owned by uid \(uid) with mode 0700")
+            throw Self.failure("\(folder.path): \(problem); expected a directory owned by uid \(uid) with mode 0700")
         }
         return PreviewFolder(folder: folder, parent: parent, warning: nil)
     }
@@ -74,11 +79,11 @@ struct PreviewFolder {
     }
 
     /// A fresh private folder from `mkdtemp`, used when the usual parent is refused.
-    static func fallback(_ environment: [String: String], warning: String) throws -> PreviewFolder {
+    static func fallback(_ environment: [String: String], warning: String) throws(ThreadfoldError) -> PreviewFolder {
         var template = Array(((temporaryDirectory(environment) as NSString).appendingPathComponent("threadfold-preview-XXXXXX")).utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else {
-            throw PreviewFolderError(message: "\(warning); and cannot create a private folder in \(temporaryDirectory(environment)): \(String(cString: strerror(errno)))")
+            throw Self.failure("\(warning); and cannot create a private folder in \(temporaryDirectory(environment)): \(String(cString: strerror(errno)))")
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return PreviewFolder(
@@ -123,9 +128,4 @@ struct PreviewFolder {
             }
         }
     }
-}
-
-struct PreviewFolderError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }

@@ -48,7 +48,7 @@ enum RenderCommand {
         do {
             pipeline = try ThreadPipeline(options: ArchiveOptions(render: options), resources: resources)
             assets = try resources.assets(search: false)
-        } catch let error as ResourceError where error.isUnknownLocale {
+        } catch  where error.kind == .usage {
             return CLI.usageError(error.message + " (--templates names that folder)", usage: command.usage, console)
         } catch {
             SharedOptions.printErrors(error, console)
@@ -125,7 +125,7 @@ private struct RenderRun {
         for k in named.indices where !readWithDumps.contains(k) {
             do {
                 try render(k, of: named, readWithDumps: &readWithDumps)
-            } catch let error as SiteError {
+            } catch let error as ThreadfoldError where error.kind == .output || error.kind == .busy {
                 staging?.abandon()
                 SharedOptions.printErrors(error, console)
                 return CLI.ExitCode.failure
@@ -203,7 +203,7 @@ private struct RenderRun {
                 empty.append(
                     Problem(file: display, message: "none of its \(empty.count) threads has anything to show; expected at least one with a comment or an opening post (nothing was written)"))
             }
-            throw InputErrors(
+            throw ThreadfoldError.input(
                 empty.map {
                     var e = $0
                     e.severity = .error
@@ -215,12 +215,12 @@ private struct RenderRun {
 
     /// The dumps' threads, a page each, named by the dump its first record is in and the
     /// thread's id, and listed in the dumps' order.
-    private mutating func renderDumps() throws(SiteError) {
+    private mutating func renderDumps() throws(ThreadfoldError) {
         let render = DumpRender(units: dumps, importing: importing)
         if !quiet { SharedOptions.noteForms(render.files, importing: importing, console) }
         let bases = render.files.map { pageBase($0.path) }
         var pages: [(place: [Int], page: String, comments: Int)] = []
-        let report = try render.run(pipeline: pipeline) { (page) throws(SiteError) in
+        let report = try render.run(pipeline: pipeline) { (page) throws(ThreadfoldError) in
             let name = names.claim("\(bases[page.place[0]])-\(page.id ?? "thread")")
             if !failed { try staging?.write(name, page.html) }
             comments += page.comments
@@ -260,7 +260,7 @@ private struct RenderRun {
             for asset in assets {
                 // An asset named like a page would replace it.
                 if let file = asset.file, rendered.contains(where: { $0.page == asset.name }) {
-                    throw ResourceError(message: "\(Printable.escape(file)): error: would overwrite the page \(asset.name); expected an asset name no page uses")
+                    throw ThreadfoldError.resources("\(Printable.escape(file)): error: would overwrite the page \(asset.name); expected an asset name no page uses")
                 }
                 try staging.write(asset.name, asset.bytes, mode: asset.mode)
             }
@@ -268,7 +268,7 @@ private struct RenderRun {
         } catch {
             staging.abandon()
             SharedOptions.printErrors(error, console)
-            if let error = error as? SiteError, error.temporary {
+            if let error = error as? ThreadfoldError, error.temporary {
                 console.err("Error: nothing was written. Another build made the folder first: run this one again.\n")
                 return CLI.ExitCode.temporaryFailure
             }

@@ -17,9 +17,9 @@ enum SharedOptions {
     static let lenient = Flag("lenient", "Skip comments missing a required field and report them,\ninstead of failing the file.")
     /// The share of a file's comments `--lenient` may skip, from 0 to 1.
     static let maxSkipped = Option<Double>(OptionSpec("max-skipped", value: "percent", "With --lenient, refuse a file when more than this share\nof its comments would be skipped (default: 50).")) {
-        text throws(UsageError) in
+        text throws(ThreadfoldError) in
         guard let percent = Double(text), percent >= 0, percent <= 100 else {
-            throw UsageError(message: "'--max-skipped' must be a percentage from 0 to 100; found '\(text)'")
+            throw ThreadfoldError.usage("'--max-skipped' must be a percentage from 0 to 100; found '\(text)'")
         }
         return percent / 100
     }
@@ -28,11 +28,11 @@ enum SharedOptions {
     static let allowDuplicates = Flag("allow-duplicates", "Keep the first comment of a repeated id and warn,\ninstead of failing.")
     static let sourceURL = Option<String>(
         OptionSpec("source-url", value: "url", "The forum's address (https://forum.example/): relative\nlinks and images in HTML bodies resolve against it; without it\nthey keep their text only.")
-    ) { text throws(UsageError) in
+    ) { text throws(ThreadfoldError) in
         guard let scheme = URL(string: text)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
             URL(string: text)?.host?.isEmpty == false
         else {
-            throw UsageError(message: "'--source-url' must be an absolute http or https URL such as https://forum.example/; found '\(text)'")
+            throw ThreadfoldError.usage("'--source-url' must be an absolute http or https URL such as https://forum.example/; found '\(text)'")
         }
         return text
     }
@@ -74,16 +74,16 @@ enum SharedOptions {
     static let exclude = Repeatable<FolderFilter.Glob>(
         "exclude", value: "glob",
         "Leave out of folder inputs the files and folders this\nmatches, as in .gitignore: a name at any depth (*.bak,\ndrafts), or with a / a path below the folder given\n(2019/*.json, **/old/); * and ? stop at /, ** is any\nfolders. Repeatable. Inputs named here are always read;\nThreadfold's own sites and the output are always left out."
-    ) { pattern throws(UsageError) in
+    ) { pattern throws(ThreadfoldError) in
         guard let glob = FolderFilter.Glob(pattern) else {
-            throw UsageError(message: "'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '\(pattern)'")
+            throw ThreadfoldError.usage("'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '\(pattern)'")
         }
         return glob
     }
 
     /// `--exclude`'s globs, and Threadfold's output (sites by their marker, and `output`), left
     /// out of folder inputs.
-    static func folderFilter(_ parsed: ParsedArguments, output: String?) throws(UsageError) -> FolderFilter {
+    static func folderFilter(_ parsed: ParsedArguments, output: String?) throws(ThreadfoldError) -> FolderFilter {
         FolderFilter(excludes: try parsed[exclude], output: output, marker: SiteWriter.markerName)
     }
 
@@ -100,11 +100,11 @@ enum SharedOptions {
         "Markdown dialect of bodies: gfm (CommonMark with bare URLs\nlinked, ~~strikethrough~~, tables and task lists), reddit (GFM's\nbut task lists, plus ^superscript, >!spoilers!< and r/ and u/\nlinks) or commonmark. Default: reddit for Reddit exports, else gfm."
     )
     /// Where `r/` and `u/` links point, without a trailing slash.
-    static let redditBase = Option<String>(OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com).")) { text throws(UsageError) in
+    static let redditBase = Option<String>(OptionSpec("reddit-base", value: "url", "Where r/sub and u/name links point (default:\nhttps://www.reddit.com).")) { text throws(ThreadfoldError) in
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host?.isEmpty == false, url.query == nil, url.fragment == nil
         else {
-            throw UsageError(message: "'--reddit-base' must be an absolute http or https URL such as https://old.reddit.com; found '\(text)'")
+            throw ThreadfoldError.usage("'--reddit-base' must be an absolute http or https URL such as https://old.reddit.com; found '\(text)'")
         }
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
@@ -147,13 +147,13 @@ enum SharedOptions {
 
     /// `--max-decompressed` and `--max-window`: process-wide limits on reading, set before any
     /// input is read (`InputLimits`).
-    static func inputLimits(_ parsed: ParsedArguments) throws(UsageError) {
+    static func inputLimits(_ parsed: ParsedArguments) throws(ThreadfoldError) {
         if let bytes = try parsed[maxDecompressed] {
             InputLimits.maxDecompressedBytes = bytes
         }
         if let bytes = try parsed[maxWindow] {
             guard bytes & (bytes - 1) == 0 else {
-                throw UsageError(message: "'--max-window' must be a power of two (zstd windows are); found '\(parsed.given(maxWindow)!)'")
+                throw ThreadfoldError.usage("'--max-window' must be a power of two (zstd windows are); found '\(parsed.given(maxWindow)!)'")
             }
             InputLimits.maxWindowBytes = bytes
         }
@@ -166,12 +166,12 @@ enum SharedOptions {
         if let format { options.format = format }
         options.mapping = try fieldMapping(parsed)
         if options.mapping != nil, let format, format != .auto {
-            throw UsageError(message: "'--from \(format.rawValue)' and a field mapping cannot be used together")
+            throw ThreadfoldError.usage("'--from \(format.rawValue)' and a field mapping cannot be used together")
         }
         if let path = try parsed[categories] {
             let data: [UInt8]
             do { data = try InputFile.read(path, display: path, streams: true) } catch {
-                throw UsageError(message: "'--categories': \(error.description)")
+                throw ThreadfoldError.usage("'--categories': \(error.description)")
             }
             options.categoryNames = try DiscourseCategories.load(json: data, file: path)
         }
@@ -189,18 +189,18 @@ enum SharedOptions {
         if let path = try parsed[mapFile] {
             let data: [UInt8]
             do { data = try InputFile.read(path, display: path, streams: true) } catch {
-                throw UsageError(message: "'--map-file': \(error.description)")
+                throw ThreadfoldError.usage("'--map-file': \(error.description)")
             }
             fileMapping = try FieldMapping.load(json: data, file: path, requireID: command == nil)
         }
         var mapping: FieldMapping?
         if fileMapping != nil || command != nil {
             do { mapping = try FieldMapping.combined(file: fileMapping, command: command) } catch {
-                throw UsageError(message: "'--map': \(error.message)")
+                throw ThreadfoldError.usage("'--map': \(error.message)")
             }
         }
         if let value = try parsed[topLevelParent] {
-            guard mapping != nil else { throw UsageError(message: "'--top-level-parent' goes with --map or --map-file") }
+            guard mapping != nil else { throw ThreadfoldError.usage("'--top-level-parent' goes with --map or --map-file") }
             mapping?.topLevelParent = value
         }
         return mapping
@@ -208,7 +208,7 @@ enum SharedOptions {
 
     /// `--thread-key` and `--thread-title-key`: the mapping (given, or Threadfold's own field
     /// names) reads each comment's thread, and its title, from those fields.
-    static func readThreadKey(_ parsed: ParsedArguments, into options: inout ImportOptions) throws(UsageError) {
+    static func readThreadKey(_ parsed: ParsedArguments, into options: inout ImportOptions) throws(ThreadfoldError) {
         if let key = try parsed[threadKey] {
             var mapping =
                 options.mapping
@@ -220,10 +220,10 @@ enum SharedOptions {
             if let title = try parsed[threadTitleKey] { mapping.paths[.title] = title.split(separator: ".").map(String.init) }
             options.mapping = mapping
             if let format = try parsed[from], format != .auto {
-                throw UsageError(message: "'--thread-key' reads a list of comments by field names; it cannot be used with '--from \(format.rawValue)'")
+                throw ThreadfoldError.usage("'--thread-key' reads a list of comments by field names; it cannot be used with '--from \(format.rawValue)'")
             }
         } else if try parsed[threadTitleKey] != nil {
-            throw UsageError(message: "'--thread-title-key' goes with --thread-key")
+            throw ThreadfoldError.usage("'--thread-title-key' goes with --thread-key")
         }
     }
 
@@ -270,7 +270,7 @@ enum SharedOptions {
         if let flavor = try parsed[markdown] { options.markdown.flavor = flavor }
         if let base = try parsed[redditBase] { options.markdown.redditBase = base }
         if parsed[hardBreaks] && parsed[noHardBreaks] {
-            throw UsageError(message: "'--hard-breaks' and '--no-hard-breaks' cannot be used together")
+            throw ThreadfoldError.usage("'--hard-breaks' and '--no-hard-breaks' cannot be used together")
         }
         if parsed[hardBreaks] { options.markdown.hardBreaks = true }
         if parsed[noHardBreaks] { options.markdown.hardBreaks = false }
@@ -279,19 +279,24 @@ enum SharedOptions {
         return options
     }
 
-    static func resources(_ parsed: ParsedArguments) throws(UsageError) -> ResourceStore {
+    static func resources(_ parsed: ParsedArguments) throws(ThreadfoldError) -> ResourceStore {
         try ResourceStore(templatesDirectory: parsed[templates], assetsDirectory: parsed[assets])
+    }
+
+    /// The folders `--templates` and `--assets` name, as a build's options take them.
+    static func resourceFolders(_ parsed: ParsedArguments) throws(ThreadfoldError) -> Resources {
+        try Resources(templatesDirectory: parsed[templates], assetsDirectory: parsed[assets])
     }
 
     /// Reads an input argument: a regular file or a pipe (`<(…)`, a FIFO), or `-` for standard
     /// input (once). Folders, devices and sockets are refused; sizes are capped
     /// (`InputLimits.maxDocumentBytes`).
-    static func read(_ input: String, _ console: Console) -> Result<[UInt8], Problem> {
-        do throws(Problem) {
+    static func read(_ input: String, _ console: Console) -> Result<[UInt8], ThreadfoldError> {
+        do throws(ThreadfoldError) {
             if input == "-" { return .success(try console.readStandardInput()) }
             switch try InputFile.kind(input, missing: "no such file; expected a thread JSON file or '-' for standard input") {
             case .folder:
-                return .failure(Problem(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')"))
+                return .failure(ThreadfoldError.input(Problem(file: input, message: "is a folder; expected a thread JSON file (archives of many threads come with 'threadfold build')")))
             case .regular, .pipe:
                 return .success(try InputFile.read(input, display: input, streams: true))
             }
@@ -323,10 +328,8 @@ enum SharedOptions {
     /// other errors (site, template, resource errors) are escaped line by line here.
     static func printErrors(_ error: Error, _ console: Console) {
         switch error {
-        case let errors as InputErrors:
-            for item in errors.errors { console.err(item.shown + "\n") }
-        case let item as Problem:
-            console.err(item.shown + "\n")
+        case let error as ThreadfoldError where error.kind == .input:
+            for item in error.problems { console.err(item.shown + "\n") }
         default:
             console.err(Printable.escapeLines("\(error)\n".replacingOccurrences(of: "\n\n", with: "\n")))
         }

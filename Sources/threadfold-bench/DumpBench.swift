@@ -6,6 +6,7 @@
 // goes on. `--dump-check` (make check-slow) builds one larger dump and exits 1 when its peak
 // memory breaks the bound.
 import Foundation
+import ThreadfoldKit
 
 /// 512 MB, the bound on a dump build's peak memory, in MiB.
 let dumpMemoryBoundMiB = 512_000_000.0 / 1_048_576
@@ -26,14 +27,14 @@ struct DumpBuild {
     func count(_ name: String) -> Int { counts[name] ?? 0 }
 }
 
-/// A build that did not succeed: what it printed on standard error, shortened.
-struct DumpBuildFailure: Error {
-    var message: String
+/// A build that did not succeed, as its message says it: what it printed on standard error, shortened.
+func buildFailure(_ message: String) -> ThreadfoldError {
+    ThreadfoldError(kind: .output, problems: [Problem(file: "threadfold build", message: message)])
 }
 
 /// One `threadfold build` of `inputs` into `site` (`--jobs 2 -q --no-fsync` unless `extra` says
 /// otherwise), its peak memory and counts from its own `--report`.
-func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int, extra: [String] = []) throws(DumpBuildFailure) -> DumpBuild {
+func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int, extra: [String] = []) throws(ThreadfoldError) -> DumpBuild {
     let report = scratch + "/report.json"
     let errors = scratch + "/stderr.txt"
     try? FileManager.default.removeItem(atPath: report)
@@ -48,12 +49,12 @@ func dumpBuild(_ inputs: [String], site: String, scratch: String, comments: Int,
         let status = (error as NSError).code
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         if status & 0x7F == SIGKILL && elapsed >= limit {
-            throw DumpBuildFailure(message: "threadfold build did not finish in \(format(limit, 0)) s (--dump-timeout); stopped")
+            throw buildFailure("threadfold build did not finish in \(format(limit, 0)) s (--dump-timeout); stopped")
         }
         let how = status & 0x7F != 0 ? "killed by signal \(status & 0x7F)" : "exit status \(status >> 8)"
         let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         let lines = text.split(separator: "\n").prefix(6).map { $0.count > 300 ? $0.prefix(300) + "…" : $0 }
-        throw DumpBuildFailure(message: "threadfold build failed (\(how))" + lines.map { "\n      " + $0 }.joined())
+        throw buildFailure("threadfold build failed (\(how))" + lines.map { "\n      " + $0 }.joined())
     }
     var build = DumpBuild(run: run)
     if let data = FileManager.default.contents(atPath: report),
@@ -79,7 +80,7 @@ func freshSite(_ scratch: String, _ name: String) -> String {
 nonisolated(unsafe) var freshSites = 0
 
 /// The best of `runs` builds: least wall and CPU time, most memory.
-func bestBuild(_ runs: Int, _ body: () throws(DumpBuildFailure) -> DumpBuild) throws(DumpBuildFailure) -> DumpBuild {
+func bestBuild(_ runs: Int, _ body: () throws(ThreadfoldError) -> DumpBuild) throws(ThreadfoldError) -> DumpBuild {
     var best = DumpBuild()
     for _ in 0..<max(1, runs) {
         let run = try body()
@@ -214,7 +215,7 @@ func benchDumpFull(_ inputs: [String], label: String, files: DumpFiles, scratch:
     let n = files.number("comments"), threads = files.number("threads")
     var full: DumpBuild?
     do {
-        full = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site"), scratch: scratch, comments: n) }
+        full = try bestBuild(settings.dumpRuns) { () throws(ThreadfoldError) in try dumpBuild(inputs, site: freshSite(scratch, "site"), scratch: scratch, comments: n) }
     } catch {
         print("  build \(inputs.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")): \(error.message)")
     }
@@ -238,7 +239,7 @@ func benchPerThread(_ files: DumpFiles, form: PerThreadForm, label: String, inpu
         ? "\(grouped(threads)) files, submission and comments"
         : "\(grouped(threads)) files of comments only: this threadfold does not read a submission line among comments, so unlike the dump these have no submissions"
     do {
-        let perThread = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in try dumpBuild([files.perThread], site: freshSite(scratch, "site-threads"), scratch: scratch, comments: n) }
+        let perThread = try bestBuild(settings.dumpRuns) { () throws(ThreadfoldError) in try dumpBuild([files.perThread], site: freshSite(scratch, "site-threads"), scratch: scratch, comments: n) }
         print("  per-thread files (\(perThreadLabel)): \(format(perThread.seconds, 2)) s wall, \(format(perThread.cpu, 2)) s CPU · peak RSS \(format(perThread.peakMiB, 0)) MiB")
         if let full {
             let compared = form == .withSubmission || inputs.count == 1 ? label : label + " against comments only"
@@ -254,14 +255,14 @@ func benchPerThread(_ files: DumpFiles, form: PerThreadForm, label: String, inpu
 func benchDumpIncremental(_ inputs: [String], files: DumpFiles, full: DumpBuild, scratch: String) {
     let n = files.number("comments")
     let incrementalSite = scratch + "/site-incremental"
-    do throws(DumpBuildFailure) {
-        do { try restoreMarker(files.comments) } catch { throw DumpBuildFailure(message: error.localizedDescription) }
+    do throws(ThreadfoldError) {
+        do { try restoreMarker(files.comments) } catch { throw buildFailure(error.localizedDescription) }
         _ = try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
         var revisions = Array("BCDEFGHIJ").makeIterator()
         var changed = false
         defer { if changed { try? setMarker(files.comments, to: "A") } }
-        let incremental = try bestBuild(settings.dumpRuns) { () throws(DumpBuildFailure) in
-            do { try setMarker(files.comments, to: revisions.next() ?? "Z") } catch { throw DumpBuildFailure(message: error.localizedDescription) }
+        let incremental = try bestBuild(settings.dumpRuns) { () throws(ThreadfoldError) in
+            do { try setMarker(files.comments, to: revisions.next() ?? "Z") } catch { throw buildFailure(error.localizedDescription) }
             changed = true
             return try dumpBuild(inputs, site: incrementalSite, scratch: scratch, comments: n, extra: ["--incremental"])
         }
@@ -289,7 +290,7 @@ func benchDumpWarnings(scratch: String, commentsOnly: Bool) {
     for name in ["none", "1x", "10x"] {
         let inputs = (commentsOnly ? [] : [files.submissions]) + [files.variant(name)]
         do {
-            let build = try bestBuild(runs) { () throws(DumpBuildFailure) in try dumpBuild(inputs, site: freshSite(scratch, "site-warnings"), scratch: scratch, comments: files.number("comments")) }
+            let build = try bestBuild(runs) { () throws(ThreadfoldError) in try dumpBuild(inputs, site: freshSite(scratch, "site-warnings"), scratch: scratch, comments: files.number("comments")) }
             times[name] = build
             let expected = files.number("warnings_" + name)
             print(

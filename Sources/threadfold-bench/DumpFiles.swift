@@ -112,23 +112,25 @@ struct PerThreadWriter {
     mutating func flush() throws {
         for t in buffers.indices where !buffers[t].isEmpty {
             let path = folder + "/" + String(submissionIDBase + t, radix: 36) + ".json"
-            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw benchError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            try writeAll(fd, buffers[t], path)
+            try appendToFile(buffers[t], path: path)
             buffers[t] = []
         }
         held = 0
     }
 }
 
-func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws {
-    var done = 0
-    while done < bytes.count {
-        let n = bytes[done...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { throw benchError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        done += n
+/// Appends `bytes` to the file at `path`, made first when it is missing.
+func appendToFile(_ bytes: [UInt8], path: String) throws {
+    if !FileManager.default.fileExists(atPath: path), !FileManager.default.createFile(atPath: path, contents: nil) {
+        throw benchError("cannot write \(path)")
+    }
+    do {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: bytes)
+    } catch {
+        throw benchError("cannot write \(path): \(error.localizedDescription)")
     }
 }
 

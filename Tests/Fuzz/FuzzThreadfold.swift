@@ -84,8 +84,8 @@ func recordMembersAgree(_ bytes: [UInt8]) {
         var options = ImportOptions(lenient: true)
         options.format = .reddit
         if RedditImporter.isDump(all, parents: false) {
-            let a = Result { () throws(InputErrors) in try Importer.read(bytes: bytes, file: "fuzz.json", options: options) }
-            let b = Result { () throws(InputErrors) in
+            let a = Result { () throws(ThreadfoldError) in try Importer.read(bytes: bytes, file: "fuzz.json", options: options) }
+            let b = Result { () throws(ThreadfoldError) in
                 try Importer.read(bytes: bytes, file: "fuzz.json", options: options, records: RedditImporter.dumpMembers)
             }
             // The same threads, or the same errors.

@@ -561,7 +561,7 @@ struct BuildCommandTests {
             if let seconds {
                 #expect(try BuildCommand.searchTimeout(parsed) == seconds)
             } else {
-                let error = try #require(throws: UsageError.self) { try BuildCommand.searchTimeout(parsed) }
+                let error = try #require(throws: ThreadfoldError.self) { try BuildCommand.searchTimeout(parsed) }
                 #expect(error.message.hasPrefix("'--search-timeout' must be a duration above 0 and at most a week"))
             }
         }

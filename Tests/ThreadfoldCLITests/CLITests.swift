@@ -495,4 +495,27 @@ struct PageNamesTests {
         #expect(names.claim("index") == "index-thread.html")
         #expect(names.claim(String(repeating: "a", count: 300)).count == 60 + 5)
     }
+
+    @Test(
+        "errors folded into ThreadfoldError keep their exit codes: a bad option's value 64, an input or output error 1",
+        arguments: [
+            (["render", "IN", "--map", "id", "-o", "OUT"], CLI.ExitCode.usage, "'--map': found 'id'; expected key=path"),
+            (["render", "IN", "--locale", "xx-nowhere", "-o", "OUT"], CLI.ExitCode.usage, "no locale 'xx-nowhere'"),
+            (["build", "IN", "-o", "FOREIGN"], CLI.ExitCode.failure, "FOREIGN"),
+            (["render", "BROKEN", "-o", "OUT"], CLI.ExitCode.failure, "broken.json:1:"),
+        ])
+    func foldedErrors(arguments: [String], code: Int32, message: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tf-errors-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let foreign = folder.appendingPathComponent("foreign")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+        let input = folder.appendingPathComponent("thread.json"), broken = folder.appendingPathComponent("broken.json")
+        try Data(#"{"comments": [{"id": 1, "body": "hi"}]}"#.utf8).write(to: input)
+        try Data(#"{"comments": [{"id": 1, "parent_id": [2]}]}"#.utf8).write(to: broken)
+        let places = ["IN": input.path, "BROKEN": broken.path, "OUT": folder.appendingPathComponent("out").path, "FOREIGN": foreign.path]
+        let result = try CLITests().run(arguments.map { places[$0] ?? $0 })
+        #expect(result.status == code, "\(result.err)")
+        #expect(result.err.contains(message.replacingOccurrences(of: "FOREIGN", with: foreign.path)), "\(result.err)")
+    }
 }

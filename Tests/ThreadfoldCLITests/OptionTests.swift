@@ -98,7 +98,7 @@ struct OptionTests {
         #expect(try parsed[SharedOptions.sort] == .top && parsed.given(SharedOptions.sort) == "top")
         #expect(try parsed[SharedOptions.exclude].count == 2)
         let bad = try parseArguments(["--exclude", "//"], specs: BuildCommand.command.options)
-        #expect(throws: UsageError.self) { try bad[SharedOptions.exclude] }
+        #expect(throws: ThreadfoldError.self) { try bad[SharedOptions.exclude] }
         do { _ = try SharedOptions.exclude.parse("//") } catch {
             #expect(error.message == "'--exclude' must be a glob naming files or folders, like *.bak or drafts/; found '//'")
         }

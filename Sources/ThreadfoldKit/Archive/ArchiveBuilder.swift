@@ -25,8 +25,8 @@ package struct ArchiveBuilder: Sendable {
     package var shard: Shard?
     /// Flush the site to the disk before and after the swap (`--no-fsync` turns it off).
     package var durable = true
-    /// Called about ten times a second while dumps are read: input bytes read, and in all.
-    package var readProgress: (@Sendable (Int64, Int64) -> Void)?
+    /// Told how far the build is: bytes of dumps read, threads rendered, and each phase.
+    var progress = ProgressReporter(nil)
     /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
     package var precompress = false
     /// Seconds Pagefind may run (`Pagefind.index`).
@@ -51,7 +51,7 @@ package struct ArchiveBuilder: Sendable {
         package var errors: [Problem] = []
         package var warnings: [Problem] = []
         /// An error writing the site (nothing published).
-        package var siteError: SiteError?
+        package var siteError: ThreadfoldError?
         package var published = false
         package var threads = 0
         package var comments = 0
@@ -78,13 +78,13 @@ package struct ArchiveBuilder: Sendable {
         package var threadPaths: [String] = []
     }
 
-    /// Runs the build. `progress(done, total)` is called from the calling thread about ten
-    /// times a second while units are rendered.
+    /// Runs the build, telling `progress` each phase, and about ten times a second the bytes
+    /// read while dumps are read and the threads done while they are rendered.
     ///
     /// With `incremental`, a unit whose bytes and settings are unchanged costs nothing when the
     /// recycled spare (the site from two builds ago) already holds its files, or one hard link
     /// per file when only the live site does; everything else is rendered.
-    package func run(progress: ((Int, Int) -> Void)? = nil) throws -> Report {
+    func run() throws(ThreadfoldError) -> Report {
         var report = Report()
         var clock = Clock()
         let pipeline = try ThreadPipeline(options: options, resources: resources)
@@ -118,7 +118,7 @@ package struct ArchiveBuilder: Sendable {
         let context = WorkerContext(
             units: units, pipeline: pipeline, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
             progress: ThreadProgress())
-        let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps, progress: progress)
+        let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps)
         // An incremental build keeps its spill beside the site: the next one writes only what changed.
         if let spill = dumps?.spill { if incremental { staging.keep(spill) } else { spill.remove() } }
         report.timings.append(("read and render", clock.lap()))
@@ -130,7 +130,7 @@ package struct ArchiveBuilder: Sendable {
             return report
         }
 
-        report.siteError = try Self.publish(staging) {
+        report.siteError = try Self.publish(staging) { () throws(ThreadfoldError) in
             let listing = try writeListing(summaries, staging: staging, renderer: pipeline.renderer, base: base, manifest: &manifest, report: &report)
             // Every file is vouched for by its stamp, for the next build, with its compressed
             // siblings (counted as files). The threads' files were taken as they were written.
@@ -142,15 +142,17 @@ package struct ArchiveBuilder: Sendable {
             for file in base.kept.keys where untaken.contains(file) { staging.remove(file) }
             report.timings.append(("index, feeds and sitemap", clock.lap()))
             if let pagefind {
+                progress.enter(.indexing)
                 staging.handedToAnotherProgram()
                 try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }
-            try staging.writeMetadata(Manifest.fileName) { (write) throws(SiteError) in
+            progress.enter(.publishing)
+            try staging.writeMetadata(Manifest.fileName) { (write) throws(ThreadfoldError) in
                 try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
             }
             if let dumpTable {
-                try staging.writeMetadata(DumpTable.fileName) { (write) throws(SiteError) in try write(dumpTable.encoded()) }
+                try staging.writeMetadata(DumpTable.fileName) { (write) throws(ThreadfoldError) in try write(dumpTable.encoded()) }
             } else {
                 try staging.removeMetadata(DumpTable.fileName)
             }
@@ -319,20 +321,22 @@ package struct ArchiveBuilder: Sendable {
     private func writeListing(
         _ summaries: PackedSummaries, staging: SiteWriter.Staging, renderer: ThreadRenderer, base: Base,
         manifest: inout Manifest, report: inout Report
-    ) throws -> [String] {
+    ) throws(ThreadfoldError) -> [String] {
+        progress.enter(.listing)
         let ordered = ThreadSummary.sortedForIndex(summaries)
         report.threadPaths = ordered.map(\.path)
         var listing: [String] = []
         var counts: [(path: String, written: Bool)] = []
         let previous = base.previous
-        let write = { (path: String, bytes: [UInt8], mode: UInt32) throws in
+        let write = { (path: String, bytes: [UInt8], mode: UInt32) throws(ThreadfoldError) in
             listing.append(path)
             // An unchanged listing page keeps its file (and date) from an earlier build; an
             // asset of narrower mode is written afresh, never linked with another mode.
-            let reused =
-                try !staging.recycled && previous != nil && mode == publishedMode
-                && staging.link(path, expected: nil, bytes: bytes)
-            let written = try !reused && staging.write(path, bytes, mode: mode)
+            var reused = false
+            if !staging.recycled && previous != nil && mode == publishedMode {
+                reused = try staging.link(path, expected: nil, bytes: bytes)
+            }
+            let written = reused ? false : try staging.write(path, bytes, mode: mode)
             counts.append((path, written))
         }
         defer { for count in counts { report.count(count.path, written: count.written) } }
@@ -341,7 +345,7 @@ package struct ArchiveBuilder: Sendable {
             w.object { w in
                 w.field("shard", "\(shard.index)/\(shard.count)")
                 w.field("threads", ordered.count)
-                w.field("version", Threadfold.version)
+                w.field("version", Release.version)
                 // What the shard's pages were rendered with: a merge with other options
                 // (another --authors, another --per-page) would join pages that disagree.
                 w.field("settings", BuildSettings.mergeHash(options, resources: resources))
@@ -365,7 +369,7 @@ package struct ArchiveBuilder: Sendable {
     /// whose summaries had `digest`: the ones the recycled folder kept, or links to the live
     /// site's. Nil, with nothing left behind, when there is no such build or one of its files is
     /// not as its manifest recorded; the listing is then rendered.
-    func reuseListing(digest: String, staging: SiteWriter.Staging, spare: Manifest?, previous: Manifest?) throws(SiteError) -> [String]? {
+    func reuseListing(digest: String, staging: SiteWriter.Staging, spare: Manifest?, previous: Manifest?) throws(ThreadfoldError) -> [String]? {
         if staging.recycled {
             guard let spare, spare.listingHash == digest, let kept = staging.kept,
                 spare.listing.allSatisfy({ kept[$0] != nil })
@@ -383,11 +387,13 @@ package struct ArchiveBuilder: Sendable {
     )
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
     {
-        DumpInputs.partition(
+        let progress = self.progress
+        let readProgress: (@Sendable (Int64, Int64) -> Void)? = progress.listens ? { @Sendable read, total in progress.read(read, of: total) } : nil
+        return DumpInputs.partition(
             files, importing: options.render.importing, keeps: shard.map { shard in { shard.contains(threadKey: $0) } }, jobs: jobs,
             readProgress: readProgress
         ) {
-            (count, bufferBytes) throws(SiteError) in
+            (count, bufferBytes) throws(ThreadfoldError) in
             try staging.spill(count: count, bufferBytes: bufferBytes, format: DumpPartition.spillFormat)
         }
     }
@@ -406,7 +412,7 @@ package struct ArchiveBuilder: Sendable {
     /// run alone. Results are in unit order.
     func work(
         _ actions: [Action], context: WorkerContext, hashes: [UInt64?], signatures: [String: Manifest.Signature],
-        dumps: DumpInputs?, progress: ((Int, Int) -> Void)?
+        dumps: DumpInputs?
     ) -> [UnitResult] {
         // Units first, then the dumps' partitions, each a unit of work.
         let partitions = dumps?.spill.sizes.dropLast().count ?? 0
@@ -438,13 +444,13 @@ package struct ArchiveBuilder: Sendable {
         // Progress counts threads: a unit is one (most are), a partition as many as it holds.
         let total = units.count { if case .dump = $0.source { false } else { true } } + (dumps?.threads.reduce(0, +) ?? 0)
         context.progress.done.store(total - pending.filter { $0 < units.count }.count - (dumps?.threads.reduce(0, +) ?? 0), ordering: .relaxed)
-        let counter = context.progress
-        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.map { report in { _ in report(counter.done.load(ordering: .relaxed), total) } }) {
+        let counter = context.progress, progress = self.progress
+        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.listens ? { _ in progress.rendered(counter.done.load(ordering: .relaxed), of: total) } : nil) {
             [pending, units] p -> UnitResult in
             InputBudget.scope { work(unit: pending[p], units: units, actions: actions, context: context, hashes: hashes, dumps: dumps) }
         }
         for (p, i) in pending.enumerated() { results[i] = computed[p] }
-        progress?(total, total)
+        progress.rendered(total, of: total)
         return results.map { $0! }
     }
 
@@ -461,17 +467,15 @@ package struct ArchiveBuilder: Sendable {
 
     /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site
     /// abandons it and is returned; nothing is published.
-    static func publish(_ staging: SiteWriter.Staging, _ body: () throws -> Void) throws -> SiteError? {
+    static func publish(_ staging: SiteWriter.Staging, _ body: () throws(ThreadfoldError) -> Void) throws(ThreadfoldError) -> ThreadfoldError? {
         do {
             try body()
             try staging.commit()
             return nil
-        } catch let error as SiteError {
-            staging.abandon()
-            return error
         } catch {
             staging.abandon()
-            throw error
+            guard error.kind == .output || error.kind == .busy else { throw error }
+            return error
         }
     }
 
@@ -684,7 +688,7 @@ struct WorkerContext: Sendable {
         do {
             for summary in old.threads { try claim(id: summary.id, path: summary.path, source: display) }
         } catch {
-            result.errors.append(error)
+            result.errors += error.problems
             return result
         }
         var unit = old
@@ -699,7 +703,7 @@ struct WorkerContext: Sendable {
     func render(_ unit: ArchiveUnit, hash known: UInt64?) -> UnitResult {
         var result = UnitResult()
         let base = unit.lineBase
-        do {
+        do throws(ThreadfoldError) {
             let data = try unit.read()
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
@@ -720,9 +724,9 @@ struct WorkerContext: Sendable {
     /// With a shard, threads of other shards are left out by their folder, unless `sharded` says
     /// the input was split by shard already (a dump, by thread key, as it was read).
     func renderThreads(
-        _ imported: @autoclosure () throws -> ImportResult, source: String, key: String, hash: UInt64,
+        _ imported: @autoclosure () throws(ThreadfoldError) -> ImportResult, source: String, key: String, hash: UInt64,
         sharded: Bool = false, into result: inout UnitResult, locate: (Problem) -> Problem
-    ) throws {
+    ) throws(ThreadfoldError) {
         let imported = try imported()
         if imported.detected { result.format = imported.format.rawValue }
         var summaries: [ThreadSummary] = []
@@ -737,7 +741,7 @@ struct WorkerContext: Sendable {
                 continue
             }
             try claim(id: id.string, path: "t/\(folder)", source: source)
-            let rendered = try pipeline.files(record, id: id, folder: folder, source: source) { path, bytes in
+            let rendered = try pipeline.files(record, id: id, folder: folder, source: source) { (path, bytes) throws(ThreadfoldError) in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 if try staging.write(path, bytes) {
                     result.filesWritten += 1
@@ -770,54 +774,18 @@ struct WorkerContext: Sendable {
                 warnings: warnings, comments: comments, stamps: stamps))
     }
 
-    /// Whatever reading or rendering threw, as input errors put in place by `locate`.
-    static func errors(_ error: any Error, display: String, locate: (Problem) -> Problem) -> [Problem] {
-        switch error {
-        case let error as InputErrors: return error.errors.map(locate)
-        case let error as Problem: return [locate(error)]
-        case let error as SiteError: return [Problem(file: error.path, message: error.message)]
-        case let error as TemplateError: return [error.problem]
-        default: return [Problem(file: display, message: "\(error)")]
-        }
-    }
-
     /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
-    func claim(id: String, path: String, source: String) throws(Problem) {
+    func claim(id: String, path: String, source: String) throws(ThreadfoldError) {
         guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
         // The error is the claiming thread's own, so a dump's unit puts it at its line; the message
         // names both inputs in one order, whichever claimed first.
         let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        throw Problem(
-            file: source, path: "$.id",
-            message:
-                "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
-        )
-    }
-}
-
-extension TemplateError {
-    /// The error as a problem of the template's file, not of the input being rendered: every
-    /// thread meets it, and it is reported once (`Problem.once`).
-    var problem: Problem {
-        var problem = Problem(file: file, line: line, column: column, message: message)
-        problem.kind = Problem.templateKind
-        return problem
-    }
-}
-
-extension Problem {
-    /// The kind of a template's error (`TemplateError.problem`).
-    static let templateKind = "template"
-
-    /// `errors` less the template errors already in `earlier` or repeated among them: a broken
-    /// template fails every thread the same way.
-    static func once(_ errors: [Problem], after earlier: [Problem]) -> [Problem] {
-        var kept: [Problem] = []
-        for error in errors {
-            if error.kind == templateKind, earlier.contains(error) || kept.contains(error) { continue }
-            kept.append(error)
-        }
-        return kept
+        throw ThreadfoldError.input(
+            Problem(
+                file: source, path: "$.id",
+                message:
+                    "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
+            ))
     }
 }
 
@@ -832,7 +800,7 @@ extension ArchiveUnit {
     }
 
     /// Whatever reading or rendering this unit threw, as located input errors.
-    func errors(_ error: any Error) -> [Problem] {
-        WorkerContext.errors(error, display: display, locate: located)
+    func errors(_ error: ThreadfoldError) -> [Problem] {
+        error.problems(display: display, locate: located)
     }
 }

@@ -25,7 +25,7 @@ package struct ArchiveMerge: Sendable {
         self.resources = resources
     }
 
-    package func run() throws -> ArchiveBuilder.Report {
+    package func run() throws(ThreadfoldError) -> ArchiveBuilder.Report {
         var report = ArchiveBuilder.Report()
         var clock = Clock()
         let renderer = try ThreadRenderer(options: options, resources: resources)
@@ -49,18 +49,18 @@ package struct ArchiveMerge: Sendable {
             report.siteError = error
             return report
         }
-        report.siteError = try ArchiveBuilder.publish(staging) {
+        report.siteError = try ArchiveBuilder.publish(staging) { () throws(ThreadfoldError) in
             for link in links {
                 let parts = RelativePath.segments(link.path).dropFirst()
                 let directory = try sources[link.source].folder(at: Array(parts.dropLast()))
                 guard try staging.link(link.path, from: directory, file: String(parts.last!)) else {
-                    throw SiteError(path: directory.path(String(parts.last!)), message: "changed while it was merged; expected the shard to stay as it was")
+                    throw ThreadfoldError.output(path: directory.path(String(parts.last!)), message: "changed while it was merged; expected the shard to stay as it was")
                 }
             }
             for file in unpacked { try staging.writeSiblings(of: file.path, encodings: file.encodings) }
             report.filesReused = links.count
             report.pagesReused = links.filter { $0.path.hasSuffix(".html") }.count
-            try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount) { path, bytes, mode in
+            try renderer.listing(ThreadSummary.sortedForIndex(summaries), jobs: ProcessInfo.processInfo.activeProcessorCount) { (path, bytes, mode) throws(ThreadfoldError) in
                 try staging.write(path, bytes, mode: mode)
                 report.filesWritten += 1
                 if path.hasSuffix(".html") { report.pagesWritten += 1 }
@@ -107,10 +107,8 @@ package struct ArchiveMerge: Sendable {
                 }
                 do {
                     try take(folder, of: shard, in: threads, into: &gathered, report: &report)
-                } catch let error as InputErrors {
-                    report.errors += error.errors
-                } catch let error as SiteError {
-                    report.errors.append(Problem(file: error.path, message: error.message))
+                } catch let error as ThreadfoldError {
+                    report.errors += error.problems
                 } catch {
                     report.errors.append(Problem(file: threads.path(folder), message: "\(error)"))
                 }

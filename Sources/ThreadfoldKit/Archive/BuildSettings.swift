@@ -17,7 +17,7 @@ enum BuildSettings {
     static func mergeHash(_ o: ArchiveOptions, resources: ResourceStore) -> String {
         var w = JSONWriter(pretty: false)
         w.object { w in
-            w.field("version", Threadfold.version)
+            w.field("version", Release.version)
             w.field("title", o.title)
             w.field("perPage", o.perPage)
             w.field("sections", o.sections.rawValue)
@@ -37,7 +37,7 @@ enum BuildSettings {
     static func text(_ options: ArchiveOptions, shard: Shard?, precompress: Bool) -> [UInt8] {
         var w = JSONWriter(pretty: false)
         w.object { w in
-            w.field("version", Threadfold.version)
+            w.field("version", Release.version)
             w.field("shard", shard.map { "\($0.index)/\($0.count)" })
             w.key("precompress")
             w.bool(precompress)

@@ -35,7 +35,7 @@ extension WorkerContext {
             }
             pending = unserved
         }
-        do {
+        do throws(ThreadfoldError) {
             let keyOf = { (key: [UInt8], form: DumpForm) in Manifest.keyValue("dump:\(form.rawValue):" + String(decoding: key, as: UTF8.self)) }
             let only = pending.map { pending in { (key: [UInt8], form: DumpForm) in pending.contains(keyOf(key, form)) } }
             try dumps.forEachThread(in: p, only: only) { key, form, thread in
@@ -53,17 +53,17 @@ extension WorkerContext {
                     result.add(reused)
                     return
                 }
-                do {
+                do throws(ThreadfoldError) {
                     try renderThreads(
                         dumps.read(thread, form), source: source, key: unitKey, hash: hash,
                         sharded: true, into: &result
                     ) { dumps.locate($0, in: thread) }
                 } catch {
-                    result.errors += Self.errors(error, display: source) { dumps.locate($0, in: thread) }
+                    result.errors += error.problems(display: source) { dumps.locate($0, in: thread) }
                 }
             }
         } catch {
-            result.errors.append(Problem(file: error.path, message: error.message))
+            result.errors += error.problems
         }
         // Served from the table and read back, the partition's threads are listed in the order
         // they first appear, as a build that read it all lists them.

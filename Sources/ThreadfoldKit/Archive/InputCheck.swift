@@ -45,7 +45,7 @@ package struct InputCheck: Sendable {
         /// Returns the sum of their counts and all their diagnostics in thread order.
         package func forEachThread(
             _ body: (ThreadRecord, ThreadCheck) -> Void
-        ) throws(InputErrors) -> (sum: ThreadCounts, diagnostics: [Diagnostic]) {
+        ) throws(ThreadfoldError) -> (sum: ThreadCounts, diagnostics: [Diagnostic]) {
             var sum = ThreadCounts()
             var diagnostics: [Diagnostic] = []
             for record in result.threads {
@@ -59,7 +59,7 @@ package struct InputCheck: Sendable {
     }
 
     /// Reads the bytes of one input, named `display` in messages, in any supported form.
-    package func file(_ bytes: [UInt8], display: String) throws -> File {
+    package func file(_ bytes: [UInt8], display: String) throws(ThreadfoldError) -> File {
         File(display: display, result: try Importer.read(bytes: bytes, file: display, options: importing), thread: thread)
     }
 
@@ -77,17 +77,17 @@ package struct InputCheck: Sendable {
     func errors(_ unit: ArchiveUnit) -> [Problem] {
         if case .dump(let path, let form) = unit.source {
             var errors: [Problem] = []
-            do throws(Problem) {
-                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(Problem) -> Bool in
-                    do throws(InputErrors) {
+            do throws(ThreadfoldError) {
+                try LineStream(path: path, display: unit.display).forEachLine { (line) throws(ThreadfoldError) -> Bool in
+                    do throws(ThreadfoldError) {
                         _ = try DumpPartition.key(of: line, form: form, display: unit.display, mapping: importing.mapping)
                     } catch {
-                        if !importing.lenient { errors += error.errors }
+                        if !importing.lenient { errors += error.problems }
                     }
                     return errors.count < ThreadDecoder.errorLimit
                 }
             } catch {
-                errors.append(error)
+                errors += error.problems
             }
             return errors
         }

@@ -15,7 +15,7 @@ struct Manifest: Sendable {
     /// content hash); a manifest of another format is not read, and the build is a full one.
     static let currentFormat = 3
     var format = currentFormat
-    var version = Threadfold.version
+    var version = Release.version
     /// Hash of everything besides the input that decides the output.
     var settings: String
     var units: [String: Unit]

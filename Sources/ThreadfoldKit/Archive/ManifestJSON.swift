@@ -135,7 +135,7 @@ extension Manifest {
                 guard let node = r.member(r.root, key) else { throw JSONError(node: r.root, path: "$." + key, expected: "a value", found: "none") }
                 return node
             }
-            guard try r.int(required("format"), "$.format") == Manifest.currentFormat, try r.string(required("version"), "$.version") == Threadfold.version else { return nil }
+            guard try r.int(required("format"), "$.format") == Manifest.currentFormat, try r.string(required("version"), "$.version") == Release.version else { return nil }
             self.init(settings: try r.string(required("settings"), "$.settings"), units: [:], files: [:])
             listing = try r.strings(required("listing"), "$.listing")
             guard let listingStamps = Self.stamps(r, try required("listingStamps")), listingStamps.count == listing.count else { return nil }

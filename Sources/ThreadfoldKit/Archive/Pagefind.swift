@@ -29,22 +29,22 @@ package enum Pagefind {
     }
 
     /// The error for a build that needs Pagefind where none is installed.
-    package static func missing(_ output: String) -> SiteError {
-        SiteError(path: output, message: "needs Pagefind to index its pages, and it is not installed; expected the pagefind command on PATH or PyPI's package: \(install)")
+    package static func missing(_ output: String) -> ThreadfoldError {
+        ThreadfoldError.output(path: output, message: "needs Pagefind to index its pages, and it is not installed; expected the pagefind command on PATH or PyPI's package: \(install)")
     }
 
     /// Indexes the site at `site` into `site/pagefind/`, in a process group of its own that is
     /// killed, with everything it started, after `timeout` seconds or when the build is
     /// interrupted. Its errors name the tool (`pagefind: error: …`), with its own words when it fails.
-    package static func index(site: String, command: [String], timeout: Double) throws(SiteError) {
+    package static func index(site: String, command: [String], timeout: Double) throws(ThreadfoldError) {
         let arguments = command + ["--site", site, "--keep-index-url", "--quiet"]
         let outcome: ChildProcess.Outcome
         do { outcome = try ChildProcess.run(arguments, timeout: timeout) } catch {
-            throw SiteError(path: "pagefind", message: "could not be started (\(command.joined(separator: " "))): \(SystemError.describe(error.code))", errno: error.code)
+            throw ThreadfoldError.output(path: "pagefind", message: "could not be started (\(command.joined(separator: " "))): \(SystemError.describe(error.code))", errno: error.code)
         }
-        if SiteWriter.interrupted { throw SiteError(path: "pagefind", message: "was stopped: the build was interrupted") }
+        if SiteWriter.interrupted { throw ThreadfoldError.output(path: "pagefind", message: "was stopped: the build was interrupted") }
         if outcome.timedOut {
-            throw SiteError(
+            throw ThreadfoldError.output(
                 path: "pagefind",
                 message:
                     "did not finish indexing the site within \(duration(timeout)), the search timeout; it was stopped with everything it started, and nothing was published; expected it to finish in time (allow it longer)"
@@ -53,7 +53,7 @@ package enum Pagefind {
         guard outcome.status != 0 else { return }
         let tail = String(decoding: outcome.output.suffix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let ending = outcome.signal.map { "was killed by signal \($0)" } ?? "failed (exit status \(outcome.status ?? -1))"
-        throw SiteError(path: "pagefind", message: "\(ending) indexing the site\(tail.isEmpty ? "" : ": " + tail)")
+        throw ThreadfoldError.output(path: "pagefind", message: "\(ending) indexing the site\(tail.isEmpty ? "" : ": " + tail)")
     }
 
     /// Seconds as a message says them: `90s`, `10m`, `1.5s`.

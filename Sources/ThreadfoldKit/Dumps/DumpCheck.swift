@@ -113,8 +113,8 @@ package struct DumpCheck: Sendable {
     /// Imports and builds each thread of spill partition `p`, and counts it.
     func check(partition p: Int, dumps: DumpInputs, places: MessagePlaces) -> PartitionCheck {
         var result = PartitionCheck(errors: FirstMessages(limit: errorsKept), warnings: FirstMessages(limit: eachThread ? Int.max : messagesPerKind))
-        do {
-            try dumps.forEachImported(in: p, places: places) { thread in
+        do throws(ThreadfoldError) {
+            try dumps.forEachImported(in: p, places: places) { (thread) throws(ThreadfoldError) in
                 var found: [(counts: ThreadCounts, id: String?, warnings: [Problem])] = []
                 var warnings = thread.imported.skipped.map(thread.locate)
                 let skipped = warnings.count
@@ -147,7 +147,7 @@ package struct DumpCheck: Sendable {
                 result.errors.add(error, key: key, kind: "error")
             }
         } catch {
-            result.errors.add(Problem(file: error.path, message: error.message), key: [Int.max], kind: "error")
+            for problem in error.problems { result.errors.add(problem, key: [Int.max], kind: "error") }
         }
         return result
     }
@@ -194,17 +194,17 @@ extension DumpInputs {
     /// hands `body` what it read. When the import or `body` throws, each error, located on its
     /// dump's line, goes to `failed` with its key among the dumps' messages (`places`).
     func forEachImported(
-        in p: Int, places: MessagePlaces, _ body: (ImportedThread) throws -> Void,
+        in p: Int, places: MessagePlaces, _ body: (ImportedThread) throws(ThreadfoldError) -> Void,
         failed: (_ key: [Int], _ error: Problem) -> Void
-    ) throws(SiteError) {
+    ) throws(ThreadfoldError) {
         try forEachThread(in: p) { _, form, thread in
             let source = source(of: thread)
             let order = thread.order
             let locate = { (error: Problem) in self.locate(error, in: thread) }
-            do {
+            do throws(ThreadfoldError) {
                 try body(ImportedThread(form: form, imported: try read(thread, form), source: source, order: order, locate: locate))
             } catch {
-                for (i, error) in WorkerContext.errors(error, display: source, locate: locate).enumerated() {
+                for (i, error) in error.problems(display: source, locate: locate).enumerated() {
                     failed(places.key(error, thread: order, seq: i), error)
                 }
             }
@@ -217,7 +217,7 @@ extension DumpInputs {
         _ files: [DumpFile], importing: ImportOptions, jobs: Int,
         temporaryIn directory: String
     ) -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?) {
-        partition(files, importing: importing, keeps: nil, jobs: jobs) { (count, bufferBytes) throws(SiteError) in
+        partition(files, importing: importing, keeps: nil, jobs: jobs) { (count, bufferBytes) throws(ThreadfoldError) in
             try Spill.temporary(in: directory, count: count, bufferBytes: bufferBytes)
         }
     }

@@ -62,7 +62,7 @@ extension DumpInputs {
     static func partition(
         _ files: [DumpFile], importing: ImportOptions, keeps: ((UnsafeBufferPointer<UInt8>) -> Bool)?,
         jobs: Int, readProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
-        spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(SiteError) -> Spill
+        spill makeSpill: (_ count: Int, _ bufferBytes: Int) throws(ThreadfoldError) -> Spill
     )
         -> (outcome: DumpPartition.Outcome, dumps: DumpInputs?)
     {
@@ -111,7 +111,7 @@ extension DumpInputs {
     func forEachThread(
         in p: Int, only: ((_ key: [UInt8], _ form: DumpForm) -> Bool)? = nil,
         _ body: (_ key: [UInt8], _ form: DumpForm, _ thread: DumpThread) -> Void
-    ) throws(SiteError) {
+    ) throws(ThreadfoldError) {
         let bytes = try spill.read(p)
         spill.discard(p)
         let records = DumpPartition.records(bytes)
@@ -139,7 +139,7 @@ extension DumpInputs {
     }
 
     /// `thread` read by the importer of its `form`, named as messages name it (`source(of:)`).
-    func read(_ thread: DumpThread, _ form: DumpForm) throws(InputErrors) -> ImportResult {
+    func read(_ thread: DumpThread, _ form: DumpForm) throws(ThreadfoldError) -> ImportResult {
         try Importer.read(bytes: thread.bytes, file: source(of: thread), options: options(form), records: form.recordMembers)
     }
 

@@ -90,7 +90,7 @@ struct DumpPartition {
     static let headerBytes = 32
 
     /// What a spill's records are (kept spills of another format or version are not continued).
-    static let spillFormat = "threadfold \(Threadfold.version) dump records 4"
+    static let spillFormat = "threadfold \(Release.version) dump records 4"
 
     /// Partitions for `bytes` of input (decompressed, or estimated): about 32 MiB of records
     /// each, at least 64 and at most 2,048; one more holds deferred Hacker News items.
@@ -101,7 +101,7 @@ struct DumpPartition {
     /// Streams every file into `spill`. `read(bytes)` reports input bytes read so far, over all files.
     func run(into spill: Spill, read: (Int64) -> Void) -> Outcome {
         var pass = Pass(self, spill: spill)
-        do throws(SiteError) {
+        do throws(ThreadfoldError) {
             for index in files.indices {
                 try pass.read(file: index, read: read)
                 if pass.isFull { break }
@@ -157,7 +157,7 @@ struct DumpPartition {
         var gaps: [JSONScan.Gap] = []
         /// The threads' keys, one after another.
         var keys: [UInt8] = []
-        var errors: [InputErrors] = []
+        var errors: [ThreadfoldError] = []
 
         /// Line `line` read as `key`: a thread's key bytes go to `keys`.
         mutating func append(_ key: DumpForm.Key, hash: UInt64, length: Int) {
@@ -171,7 +171,7 @@ struct DumpPartition {
             }
         }
 
-        mutating func append(_ error: InputErrors, hash: UInt64, length: Int) {
+        mutating func append(_ error: ThreadfoldError, hash: UInt64, length: Int) {
             errors.append(error)
             lines.append(KeyedLine(key: .failed(errors.count - 1), hash: hash, length: length))
         }
@@ -229,7 +229,7 @@ struct DumpPartition {
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
     /// Read without a document when the form allows (`DumpForm.quickKey`), otherwise through the
     /// line's document (`documentKey`), which also says what is wrong with a line that has none.
-    static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(InputErrors) -> DumpForm.Key {
+    static func key(of line: LineStream.Line, form: DumpForm, display: String, mapping: FieldMapping?) throws(ThreadfoldError) -> DumpForm.Key {
         if let quick = form.quickKey(line.bytes) { return quick }
         return try documentKey(
             of: Array(line.bytes), number: line.number, offset: line.offset, position: line.position, form: form,
@@ -276,7 +276,7 @@ struct DumpPartition {
                         continue
                     }
                     let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
-                    do throws(InputErrors) {
+                    do throws(ThreadfoldError) {
                         keyed.append(
                             try documentKey(
                                 of: Array(bytes), number: line.number, offset: line.offset, position: line.position,
@@ -313,13 +313,13 @@ struct DumpPartition {
     static func documentKey(
         of bytes: [UInt8], number: Int, offset: Int64, position: Int, form: DumpForm, display: String,
         mapping: FieldMapping?
-    ) throws(InputErrors) -> DumpForm.Key {
+    ) throws(ThreadfoldError) -> DumpForm.Key {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
         } catch {
             let (_, column) = JSONDocument.location(in: bytes, offset: error.offset)
-            throw InputErrors([
+            throw ThreadfoldError.input([
                 Problem(
                     file: display, line: number, column: column,
                     message: "\(error.message) (the line starts at byte \(offset))")
@@ -331,7 +331,7 @@ struct DumpPartition {
         } catch {
             var problem = reader.error(error, suffix: " (read as \(form.described); the line starts at byte \(offset))")
             problem.line = number
-            throw InputErrors([problem])
+            throw ThreadfoldError.input([problem])
         }
     }
 
@@ -362,7 +362,7 @@ struct DumpPartition {
     }
 
     /// A Hacker News story's thread key, its id in decimal, handed to `body` without an allocation.
-    static func withStoryKey<T>(_ story: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws(SiteError) -> T) throws(SiteError) -> T {
+    static func withStoryKey<T>(_ story: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws(ThreadfoldError) -> T) throws(ThreadfoldError) -> T {
         try JSONWriter.withDigits(of: story, body)
     }
 

@@ -50,7 +50,7 @@ extension DumpPartition {
         mutating func append(
             _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>, gaps: UnsafeRawBufferPointer, hash: UInt64,
             _ origin: DumpOrigin
-        ) throws(SiteError) {
+        ) throws(ThreadfoldError) {
             if let keeps = partition.keeps, !keeps(key) {
                 otherShards.insert(Array(key))
                 return
@@ -68,25 +68,25 @@ extension DumpPartition {
         mutating func place(
             _ key: DumpForm.LineKey, keys: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
             gaps: UnsafeRawBufferPointer, hash: UInt64, _ origin: DumpOrigin
-        ) throws(SiteError) {
+        ) throws(ThreadfoldError) {
             switch key {
             case .thread(let range):
                 try append(UnsafeBufferPointer(rebasing: keys[range]), line, gaps: gaps, hash: hash, origin)
             case .item(let id, let parent):
                 if let story = stories.story(of: id, parent: parent) {
-                    try DumpPartition.withStoryKey(story) { (key) throws(SiteError) in try append(key, line, gaps: gaps, hash: hash, origin) }
+                    try DumpPartition.withStoryKey(story) { (key) throws(ThreadfoldError) in try append(key, line, gaps: gaps, hash: hash, origin) }
                     return
                 }
                 stories.defer(id: id, parent: parent!)
                 DumpPartition.header(&header, line: line.count, key: 8, gaps: gaps.count / DumpPartition.gapBytes, origin)
-                try withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { (id) throws(SiteError) in
+                try withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { (id) throws(ThreadfoldError) in
                     try spill.append(pending, header, id.assumingMemoryBound(to: UInt8.self), line, gaps)
                 }
             }
         }
 
         /// Items whose parent came after them, placed now that their stories are known.
-        mutating func placeDeferred() throws(SiteError) {
+        mutating func placeDeferred() throws(ThreadfoldError) {
             try spill.finishWriting(pending)
             let bytes = try spill.read(pending)
             spill.discard(pending)
@@ -99,9 +99,9 @@ extension DumpPartition {
                 let story = stories.resolve(id)
                 let line = Array(bytes[record.line])
                 let gaps = Array(bytes[record.gaps])
-                try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                    try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(SiteError) in
-                        try DumpPartition.withStoryKey(story) { (key) throws(SiteError) in
+                try line.withUnsafeBufferPointer { (raw: UnsafeBufferPointer<UInt8>) throws(ThreadfoldError) in
+                    try gaps.withUnsafeBufferPointer { (gaps: UnsafeBufferPointer<UInt8>) throws(ThreadfoldError) in
+                        try DumpPartition.withStoryKey(story) { (key) throws(ThreadfoldError) in
                             try append(
                                 key, raw, gaps: UnsafeRawBufferPointer(gaps),
                                 hash: DumpPartition.lineHash(UnsafeRawBufferPointer(raw), gaps: UnsafeRawBufferPointer(gaps)), record.origin)
@@ -125,7 +125,7 @@ extension DumpPartition {
         var free: [Batch] = []
         /// A batch stopped the reading (errors enough, or the spill failed): nothing more is placed.
         var stopped = false
-        var siteError: SiteError?
+        var siteError: ThreadfoldError?
         var lines = 0
         var skipped = 0
     }
@@ -136,17 +136,17 @@ extension DumpPartition.Pass {
 
     /// Streams file `index` into the spill, a batch at a time. `read(bytes)` reports input bytes
     /// read so far, over all files.
-    mutating func read(file index: Int, read: (Int64) -> Void) throws(SiteError) {
+    mutating func read(file index: Int, read: (Int64) -> Void) throws(ThreadfoldError) {
         var reading = FileReading(index: index, file: partition.files[index])
         let base = self.base
         var fileBytes: Int64 = 0
         defer { self.base += fileBytes }
-        var streamError: Problem?
-        do throws(Problem) {
+        var streamError: ThreadfoldError?
+        do throws(ThreadfoldError) {
             try LineStream(path: reading.file.path, display: reading.file.display).forEachLine(read: {
                 fileBytes = $0
                 read(base + $0)
-            }) { (line) throws(Problem) -> Bool in
+            }) { (line) throws(ThreadfoldError) -> Bool in
                 reading.lines += 1
                 reading.batch.append(line)
                 guard reading.batch.lines.count >= DumpPartition.batchLines || reading.batch.bytes.count >= DumpPartition.batchBytes
@@ -165,7 +165,7 @@ extension DumpPartition.Pass {
         // A stop leaves the batch after it with its key threads: they finish before the pass does.
         for keyReading in reading.readings { _ = keyReading.keys() }
         reading.readings.removeAll()
-        if let streamError { outcome.errors.append(streamError) }
+        if let streamError { outcome.errors += streamError.problems }
         if let siteError = reading.siteError { throw siteError }
         outcome.lines += reading.lines
         let options = partition.options
@@ -232,7 +232,7 @@ extension DumpPartition.Pass {
                 let error = keys.errors[failure]
                 if partition.options.lenient {
                     reading.skipped += 1
-                    for var problem in error.errors {
+                    for var problem in error.problems {
                         problem.severity = .warning
                         problem.message += "; the line was skipped"
                         problem.kind = "skippedLine"
@@ -241,14 +241,14 @@ extension DumpPartition.Pass {
                     }
                     continue
                 }
-                outcome.errors += error.errors
+                outcome.errors += error.problems
                 if isFull { return false }
             case .read(let key):
                 if case .item = key, !stories.hasRoom {
                     outcome.errors.append(mapFull(reading.file.display, line: entry.number))
                     return false
                 }
-                do throws(SiteError) {
+                do throws(ThreadfoldError) {
                     try place(
                         key, keys: keyBytes, UnsafeBufferPointer(rebasing: all[entry.start..<(entry.start + keyed.length)]),
                         gaps: UnsafeRawBufferPointer(

@@ -58,7 +58,7 @@ package struct DumpRender: Sendable {
     /// Streams the dumps into a temporary spill, renders every thread with `renderer`, hands
     /// each page to `deliver` while no error has been found, and removes the spill. An error
     /// `deliver` throws (the page could not be written) ends the run and is rethrown.
-    package func run(pipeline: ThreadPipeline, deliver: (Page) throws(SiteError) -> Void) throws(SiteError) -> Report {
+    package func run(pipeline: ThreadPipeline, deliver: (Page) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) -> Report {
         var report = Report()
         let (outcome, dumps) = DumpInputs.partition(files, importing: importing, jobs: jobs, temporaryIn: temporaryDirectory)
         defer { dumps?.spill.remove() }
@@ -69,9 +69,9 @@ package struct DumpRender: Sendable {
         let places = start.places
         var empty = 0
         if outcome.errors.isEmpty, let dumps {
-            var failed: SiteError?
+            var failed: ThreadfoldError?
             for p in 0..<(dumps.spill.count - 1) where failed == nil {
-                try dumps.forEachImported(in: p, places: places) { thread in
+                try dumps.forEachImported(in: p, places: places) { (thread) throws(ThreadfoldError) in
                     guard failed == nil else { return }
                     var pages: [Page] = []
                     var found = thread.imported.skipped
@@ -100,7 +100,7 @@ package struct DumpRender: Sendable {
                         report.threads += 1
                         report.comments += page.comments
                         guard errors.isEmpty, failed == nil else { continue }
-                        do throws(SiteError) { try deliver(page) } catch { failed = error }
+                        do throws(ThreadfoldError) { try deliver(page) } catch { failed = error }
                     }
                 } failed: { key, error in
                     errors.add(error, key: key, kind: "error")

@@ -35,7 +35,7 @@ struct DumpTable: Sendable, Equatable {
         var w = JSONWriter(pretty: false)
         w.object { w in
             w.field("format", Self.format)
-            w.field("version", Threadfold.version)
+            w.field("version", Release.version)
             w.field("settings", settings)
             w.field("digests", strings: digests.map(ContentHash.hex))
             w.key("threads")
@@ -61,7 +61,7 @@ struct DumpTable: Sendable, Equatable {
         guard let r = try? JSONReader(bytes: bytes, file: Self.fileName) else { return nil }
         let d = r.document
         guard d.kind(r.root) == .object, let format = d.member(r.root, "format"), d.int64(format) == Int64(Self.format),
-            let version = d.member(r.root, "version"), d.kind(version) == .string, d.string(version) == Threadfold.version,
+            let version = d.member(r.root, "version"), d.kind(version) == .string, d.string(version) == Release.version,
             let written = d.member(r.root, "settings"), d.kind(written) == .string, d.string(written) == settings,
             let digestsNode = d.member(r.root, "digests"), let threadsNode = d.member(r.root, "threads"),
             let digests = try? r.strings(digestsNode, "$.digests"), d.kind(threadsNode) == .array,

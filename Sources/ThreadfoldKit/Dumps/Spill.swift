@@ -70,7 +70,7 @@ package final class Spill: @unchecked Sendable {
     init(
         in parent: Folder, count: Int, bufferBytes: Int, format: String = "", continuing previousName: String? = nil,
         keep: Bool = false, own: (parent: Folder, name: String)? = nil
-    ) throws(SiteError) {
+    ) throws(ThreadfoldError) {
         self.parent = parent
         self.own = own
         self.format = format
@@ -101,7 +101,7 @@ package final class Spill: @unchecked Sendable {
     /// in `directory` (readable by this user alone), for work that has no staging folder. The
     /// folder goes with the spill: `remove()`, the spill's release, SIGINT or SIGTERM (with the
     /// staging folders). Folders that killed processes left there are removed first.
-    package static func temporary(in directory: String, count: Int, bufferBytes: Int) throws(SiteError) -> Spill {
+    package static func temporary(in directory: String, count: Int, bufferBytes: Int) throws(ThreadfoldError) -> Spill {
         let parent = try Folder.open(directory)
         SiteWriter.removeAbandoned(in: parent, prefixes: [temporaryPrefix])
         var name = ""
@@ -110,7 +110,8 @@ package final class Spill: @unchecked Sendable {
             if mkdirat(parent.fd, name, 0o700) == 0 { break }
             let code = errno
             if code == EEXIST { continue }
-            throw SiteError(path: parent.path(name), message: "cannot create a temporary folder: \(SystemError.describe(code)); expected a folder you can write in (TMPDIR names another)", errno: code)
+            throw ThreadfoldError.output(
+                path: parent.path(name), message: "cannot create a temporary folder: \(SystemError.describe(code)); expected a folder you can write in (TMPDIR names another)", errno: code)
         }
         // A signal removes the folder as it removes staging folders, from before anything is
         // written in it; the folder, held by the spill, is its key.
@@ -139,7 +140,7 @@ package final class Spill: @unchecked Sendable {
     package func append(
         _ p: Int, digest: UInt64? = nil, _ head: [UInt8], _ key: UnsafeBufferPointer<UInt8>, _ line: UnsafeBufferPointer<UInt8>,
         _ tail: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
-    ) throws(SiteError) {
+    ) throws(ThreadfoldError) {
         let size = Int64(head.count + key.count + line.count + tail.count)
         if let digest, keeps {
             chained[p] = true
@@ -163,7 +164,7 @@ package final class Spill: @unchecked Sendable {
 
     /// Writes what every partition still buffers and closes the files; after this the
     /// partitions can be read. What the continued spill held that this one did not take goes.
-    package func finishWriting() throws(SiteError) {
+    package func finishWriting() throws(ThreadfoldError) {
         for p in buffers.indices { try finishWriting(p) }
         if let previous {
             self.previous = nil
@@ -173,7 +174,7 @@ package final class Spill: @unchecked Sendable {
 
     /// Writes what partition `p` still buffers (after the records it takes from the continued
     /// spill), so it can be read.
-    package func finishWriting(_ p: Int) throws(SiteError) {
+    package func finishWriting(_ p: Int) throws(ThreadfoldError) {
         if previous != nil { try take(p) }
         try flush(p)
         buffers[p] = []
@@ -181,11 +182,11 @@ package final class Spill: @unchecked Sendable {
     }
 
     /// The whole of partition `p` (empty when nothing was appended to it).
-    package func read(_ p: Int) throws(SiteError) -> [UInt8] {
+    package func read(_ p: Int) throws(ThreadfoldError) -> [UInt8] {
         guard sizes[p] > 0 else { return [] }
         let name = Self.name(p)
         guard let bytes = folder.read(name, limit: Int(sizes[p]))?.bytes, bytes.count == sizes[p] else {
-            throw SiteError(path: folder.path(name), message: "cannot be read back: \(SystemError.last)")
+            throw ThreadfoldError.output(path: folder.path(name), message: "cannot be read back: \(SystemError.last)")
         }
         return bytes
     }
@@ -201,7 +202,7 @@ package final class Spill: @unchecked Sendable {
     /// Moves the spill, once written, to `name` in `destination` (beside the output), with the
     /// format of its records, for the next build to continue; whatever stood there goes. Only
     /// its chained partitions are kept.
-    func keep(as name: String, in destination: Folder) throws(SiteError) {
+    func keep(as name: String, in destination: Folder) throws(ThreadfoldError) {
         guard !removed else { return }
         guard keeps else { return remove() }
         var kept: [(p: Int, records: FileStamp, chain: FileStamp)] = []
@@ -238,7 +239,7 @@ package final class Spill: @unchecked Sendable {
         try? destination.removeTree(name)
         guard renameat(parent.fd, Self.folderName, destination.fd, name) == 0 else {
             let code = errno
-            throw SiteError(path: destination.path(name), message: "cannot keep the spill for the next build: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: destination.path(name), message: "cannot keep the spill for the next build: \(SystemError.describe(code))", errno: code)
         }
         removed = true
     }
@@ -257,7 +258,7 @@ package final class Spill: @unchecked Sendable {
 
     /// Appends what partition `p` buffers to its file, opened for each flush (a dump may have
     /// more partitions than a process may hold files open) and never through a link.
-    private func flush(_ p: Int) throws(SiteError) {
+    private func flush(_ p: Int) throws(ThreadfoldError) {
         try folder.append(Self.name(p), buffers[p])
         buffers[p].removeAll(keepingCapacity: true)
         try folder.append(Self.chainName(p), chainBuffers[p])
@@ -267,7 +268,7 @@ package final class Spill: @unchecked Sendable {
     /// Partition `p` takes the records of the continued spill's that agreed with its own, once:
     /// at its first record that does not, or when its writing ends. The kept file and its chain
     /// are renamed into this spill and cut where the agreement ended; later appends follow them.
-    private func take(_ p: Int) throws(SiteError) {
+    private func take(_ p: Int) throws(ThreadfoldError) {
         guard let previous, !previous.diverged[p] else { return }
         self.previous!.diverged[p] = true
         let matched = previous.matched[p]
@@ -275,14 +276,14 @@ package final class Spill: @unchecked Sendable {
         for (name, length) in [(Self.name(p), sizes[p]), (Self.chainName(p), Int64(matched * Self.chainEntryBytes))] {
             guard renameat(previous.folder.fd, name, folder.fd, name) == 0 else {
                 let code = errno
-                throw SiteError(
+                throw ThreadfoldError.output(
                     path: previous.folder.path(name),
                     message: "cannot be taken from the spill the last build kept: \(SystemError.describe(code)); expected it as that build left it (build again without --incremental)", errno: code)
             }
-            try folder.withFileForWriting(name, opening: "cannot be opened to continue it") { (fd, size) throws(SiteError) in
+            try folder.withFileForWriting(name, opening: "cannot be opened to continue it") { (fd, size) throws(ThreadfoldError) in
                 // Cut where this build stops agreeing, never lengthened; one taken whole is left as it is.
                 guard size >= length else {
-                    throw SiteError(
+                    throw ThreadfoldError.output(
                         path: folder.path(name),
                         message:
                             "is shorter than its chain says (\(Printable.count(Int(size), "byte")), not \(length)); expected the spill the last build kept (build again without --incremental)",
@@ -290,7 +291,7 @@ package final class Spill: @unchecked Sendable {
                 }
                 if size > length, ftruncate(fd, off_t(length)) != 0 {
                     let code = errno
-                    throw SiteError(path: folder.path(name), message: "cannot be cut to what this build shares with the last: \(SystemError.describe(code))", errno: code)
+                    throw ThreadfoldError.output(path: folder.path(name), message: "cannot be cut to what this build shares with the last: \(SystemError.describe(code))", errno: code)
                 }
             }
         }
@@ -433,7 +434,7 @@ extension SiteWriter.Staging {
     /// incremental build it continues the spill the last one kept beside the output (taken into
     /// this folder first, so whatever removes the folder removes it), and is kept in turn
     /// (`keep`).
-    package func spill(count: Int, bufferBytes: Int, format: String) throws(SiteError) -> Spill {
+    package func spill(count: Int, bufferBytes: Int, format: String) throws(ThreadfoldError) -> Spill {
         spilled.store(true, ordering: .releasing)
         // Whatever a recycled folder held at the kept spill's name goes first (its cleaning spares it).
         try? folder.removeTree(Spill.previousName)

@@ -19,11 +19,11 @@ package enum Compression: String, Sendable {
     }
 
     /// `bytes` decoded when they are compressed, else as they are.
-    package static func decoded(_ bytes: [UInt8], display: String, limit: Int = InputLimits.maxDocumentBytes) throws(Problem) -> [UInt8] {
+    package static func decoded(_ bytes: [UInt8], display: String, limit: Int = InputLimits.maxDocumentBytes) throws(ThreadfoldError) -> [UInt8] {
         guard let compression = detect(bytes) else { return bytes }
         let chunk = 1 << 20
         var offset = 0
-        return try compression.decode(display: display, limit: limit) { () throws(Problem) -> ArraySlice<UInt8>? in
+        return try compression.decode(display: display, limit: limit) { () throws(ThreadfoldError) -> ArraySlice<UInt8>? in
             guard offset < bytes.count else { return nil }
             defer { offset += chunk }
             return bytes[offset..<min(offset + chunk, bytes.count)]
@@ -42,7 +42,7 @@ package enum Compression: String, Sendable {
     ///
     /// The output is gathered in pieces and joined once at the end, so a document of N bytes
     /// takes at most 2N while it is joined, not the 3N of an array that doubles as it grows.
-    func decode(display: String, limit: Int, next: () throws(Problem) -> ArraySlice<UInt8>?) throws(Problem) -> [UInt8] {
+    func decode(display: String, limit: Int, next: () throws(ThreadfoldError) -> ArraySlice<UInt8>?) throws(ThreadfoldError) -> [UInt8] {
         var pieces: [[UInt8]] = []
         var out: [UInt8] = []
         var total = 0
@@ -53,7 +53,7 @@ package enum Compression: String, Sendable {
                 file: display, message: "decompresses to more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold holds of one compressed document",
                 hint: limit < InputLimits.maxDocumentBytes ? .decompressedLimit : nil)
         }
-        let write = { (whole: UnsafeRawBufferPointer) throws(Problem) -> Void in
+        let write = { (whole: UnsafeRawBufferPointer) throws(ThreadfoldError) -> Void in
             var first = 0
             if var blank = leading {
                 let bytes = whole.bindMemory(to: UInt8.self)
@@ -70,16 +70,17 @@ package enum Compression: String, Sendable {
                     first += 1
                 }
                 blank.bytes += first
-                guard blank.bytes <= limit else { throw tooLarge() }
+                guard blank.bytes <= limit else { throw ThreadfoldError.input(tooLarge()) }
                 leading = blank
                 if first == bytes.count { return }
                 leading = nil
                 guard blank.bytes <= InputBudget.freeBytes else {
-                    throw Problem(
-                        file: display, line: blank.lines + 1, column: blank.column + 1,
-                        message:
-                            "starts with \(blank.bytes) bytes of white space once decompressed before its first value; expected at most \(InputLimits.size(InputBudget.freeBytes)) of it (a real export never starts so; the file may be damaged or hostile)"
-                    )
+                    throw ThreadfoldError.input(
+                        Problem(
+                            file: display, line: blank.lines + 1, column: blank.column + 1,
+                            message:
+                                "starts with \(blank.bytes) bytes of white space once decompressed before its first value; expected at most \(InputLimits.size(InputBudget.freeBytes)) of it (a real export never starts so; the file may be damaged or hostile)"
+                        ))
                 }
                 out.reserveCapacity(blank.lines + blank.column)
                 out.append(contentsOf: repeatElement(0x0A, count: blank.lines))
@@ -87,7 +88,7 @@ package enum Compression: String, Sendable {
                 total = out.count
             }
             let part = UnsafeRawBufferPointer(rebasing: whole[first...])
-            guard total + part.count <= limit else { throw tooLarge() }
+            guard total + part.count <= limit else { throw ThreadfoldError.input(tooLarge()) }
             if total <= InputBudget.freeBytes && total + part.count > InputBudget.freeBytes { InputBudget.enterLarge() }
             // Pieces of 16 MiB: each filled once, never copied as it grows.
             if out.count + part.count > out.capacity && out.count >= 16 << 20 {
@@ -100,9 +101,10 @@ package enum Compression: String, Sendable {
         }
         try stream(display: display, next: next, write: write)
         if let blank = leading, blank.bytes > 0 {
-            throw Problem(
-                file: display, line: blank.lines + 1, column: blank.column + 1,
-                message: "the file is empty (\(Printable.count(blank.bytes, "byte")) of blank lines once decompressed); expected a JSON value")
+            throw ThreadfoldError.input(
+                Problem(
+                    file: display, line: blank.lines + 1, column: blank.column + 1,
+                    message: "the file is empty (\(Printable.count(blank.bytes, "byte")) of blank lines once decompressed); expected a JSON value"))
         }
         guard !pieces.isEmpty else { return out }
         var joined: [UInt8] = []
@@ -116,9 +118,9 @@ package enum Compression: String, Sendable {
     /// Decodes the chunks `next` yields, handing the output to `write` as it comes: nothing is
     /// held whole, so a dump of any size streams through.
     func stream(
-        display: String, next: () throws(Problem) -> ArraySlice<UInt8>?,
-        write: (UnsafeRawBufferPointer) throws(Problem) -> Void
-    ) throws(Problem) {
+        display: String, next: () throws(ThreadfoldError) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) {
         switch self {
         case .zstd: try Zstd.decode(display: display, next: next, write: write)
         case .gzip: try Gzip.decode(display: display, next: next, write: write)

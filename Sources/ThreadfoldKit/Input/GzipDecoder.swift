@@ -9,13 +9,13 @@ extension Gzip {
     /// Decodes the chunks `next` yields (nil at the end) and hands the output to `write` as it
     /// comes. Corrupt data or a stream cut short is an error naming the compressed byte offset.
     static func decode(
-        display: String, next: () throws(Problem) -> ArraySlice<UInt8>?,
-        write: (UnsafeRawBufferPointer) throws(Problem) -> Void
-    ) throws(Problem) {
+        display: String, next: () throws(ThreadfoldError) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) {
         var stream = z_stream()
         // 15 + 16: a window of 2^15 and a gzip header, as every gzip file has.
         guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw Problem(file: display, message: "cannot be decompressed: zlib could not start its decoder")
+            throw ThreadfoldError.input(Problem(file: display, message: "cannot be decompressed: zlib could not start its decoder"))
         }
         defer { inflateEnd(&stream) }
         let outSize = 256 << 10
@@ -27,7 +27,7 @@ extension Gzip {
         var started = false
         while let chunk = try next() {
             guard !chunk.isEmpty else { continue }
-            var failure: Problem?
+            var failure: ThreadfoldError?
             var buffer = Array(chunk)
             buffer.withUnsafeMutableBufferPointer { source in
                 stream.next_in = source.baseAddress
@@ -45,12 +45,13 @@ extension Gzip {
                     let offset = consumed + source.count - Int(stream.avail_in)
                     guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
                         let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                        failure = Problem(file: display, message: "is not valid gzip data at compressed byte \(offset): \(reason); expected gzip members (the file may be damaged)")
+                        failure = ThreadfoldError.input(
+                            Problem(file: display, message: "is not valid gzip data at compressed byte \(offset): \(reason); expected gzip members (the file may be damaged)"))
                         return
                     }
                     let produced = outSize - Int(stream.avail_out)
                     if produced > 0 {
-                        do throws(Problem) { try write(UnsafeRawBufferPointer(start: out, count: produced)) } catch {
+                        do throws(ThreadfoldError) { try write(UnsafeRawBufferPointer(start: out, count: produced)) } catch {
                             failure = error
                             return
                         }
@@ -69,9 +70,10 @@ extension Gzip {
             consumed += chunk.count
         }
         guard started && ended else {
-            throw Problem(
-                file: display,
-                message: "ends in the middle of a gzip member, after \(consumed) compressed bytes; expected the rest of the member (the file was cut short, perhaps by an interrupted download)")
+            throw ThreadfoldError.input(
+                Problem(
+                    file: display,
+                    message: "ends in the middle of a gzip member, after \(consumed) compressed bytes; expected the rest of the member (the file was cut short, perhaps by an interrupted download)"))
         }
     }
 }

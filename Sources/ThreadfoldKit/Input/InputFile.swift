@@ -65,17 +65,17 @@ package enum InputFile {
 
     /// What `path` (named on the command line; links followed) is, or an error saying why it
     /// cannot be an input. `missing` is the message for a path that does not exist.
-    package static func kind(_ path: String, missing: String) throws(Problem) -> Kind {
+    package static func kind(_ path: String, missing: String) throws(ThreadfoldError) -> Kind {
         let status: FileStatus
         do { status = try FileStatus.of(path) } catch {
-            if error.code == ENOENT { throw Problem(file: path, message: missing) }
-            throw cannotRead(path, error.code)
+            if error.code == ENOENT { throw ThreadfoldError.input(Problem(file: path, message: missing)) }
+            throw ThreadfoldError.input(cannotRead(path, error.code))
         }
         switch status.kind {
         case .regular: return .regular
         case .folder: return .folder
         case .pipe: return .pipe
-        case let other: throw Problem(file: path, message: "\(other.described); expected a regular file, a pipe or '-'")
+        case let other: throw ThreadfoldError.input(Problem(file: path, message: "\(other.described); expected a regular file, a pipe or '-'"))
         }
     }
 
@@ -85,22 +85,22 @@ package enum InputFile {
     package static func read(
         _ path: String, display: String, streams: Bool,
         limit: Int = InputLimits.maxDocumentBytes
-    ) throws(Problem) -> [UInt8] {
+    ) throws(ThreadfoldError) -> [UInt8] {
         // Without `streams` nothing may block: a FIFO put where a regular file was is refused.
         let file: OpenFile
-        do { file = try OpenFile.open(path, blocking: streams) } catch { throw cannotRead(display, error.code) }
+        do { file = try OpenFile.open(path, blocking: streams) } catch { throw ThreadfoldError.input(cannotRead(display, error.code)) }
         if file.kind == .regular {
-            guard file.size <= limit else { throw tooLarge(display, size: file.size, limit: limit) }
+            guard file.size <= limit else { throw ThreadfoldError.input(tooLarge(display, size: file.size, limit: limit)) }
             return try Compression.decoded(try readAll(file.fd, display: display, limit: limit, sizeHint: file.size), display: display, limit: limit)
         }
         guard streams, file.kind == .pipe else {
-            throw Problem(file: display, message: "\(file.kind.described); expected a regular file" + (streams ? ", a pipe or '-'" : ""))
+            throw ThreadfoldError.input(Problem(file: display, message: "\(file.kind.described); expected a regular file" + (streams ? ", a pipe or '-'" : "")))
         }
         return try Compression.decoded(try readAll(file.fd, display: display, limit: limit, sizeHint: 0), display: display, limit: limit)
     }
 
     /// Standard input, read to its end, failing as soon as it passes `limit` bytes.
-    package static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(Problem) -> [UInt8] {
+    package static func readStandardInput(limit: Int = InputLimits.maxDocumentBytes) throws(ThreadfoldError) -> [UInt8] {
         try Compression.decoded(try readAll(0, display: "<stdin>", limit: limit, sizeHint: 0), display: "<stdin>", limit: limit)
     }
 
@@ -109,12 +109,12 @@ package enum InputFile {
         FileIO.read(fd, count: 4, at: 0).flatMap(Compression.detect)
     }
 
-    static func readAll(_ fd: Int32, display: String, limit: Int, sizeHint: Int) throws(Problem) -> [UInt8] {
+    static func readAll(_ fd: Int32, display: String, limit: Int, sizeHint: Int) throws(ThreadfoldError) -> [UInt8] {
         switch FileIO.readAll(fd, limit: limit, sizeHint: sizeHint) {
         case .success(let bytes): return bytes
         case .failure(.tooLarge):
-            throw Problem(file: display, message: "holds more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document")
-        case .failure(.system(let code)): throw cannotRead(display, code)
+            throw ThreadfoldError.input(Problem(file: display, message: "holds more than \(limit) bytes; expected at most \(InputLimits.describe(limit)), the most Threadfold reads as one document"))
+        case .failure(let error): throw ThreadfoldError.input(cannotRead(display, error.code))
         }
     }
 
@@ -130,10 +130,10 @@ package enum InputFile {
     }
 
     /// Why the regular file `display` could not be opened (`OpenFile.regular`), as an error.
-    static func refused(_ display: String, _ failure: OpenFile.RegularFailure) -> Problem {
+    static func refused(_ display: String, _ failure: SystemCallError) -> Problem {
         switch failure {
-        case .system(let code): return cannotRead(display, code)
         case .notRegular(let kind): return Problem(file: display, message: "\(kind.described); expected a regular file")
+        default: return cannotRead(display, failure.code)
         }
     }
 }

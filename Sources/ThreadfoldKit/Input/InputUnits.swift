@@ -48,18 +48,18 @@ package struct ArchiveUnit: Sendable {
     /// The unit's bytes. A file must still be a regular file within `InputLimits.maxDocumentBytes`;
     /// an error about a line of a JSON Lines file says line 1, as the unit's other errors do
     /// before they are shifted by `lineBase`.
-    package func read() throws(InputErrors) -> [UInt8] {
+    package func read() throws(ThreadfoldError) -> [UInt8] {
         switch source {
         case .bytes(let bytes): return bytes
         case .dump:
-            throw InputErrors([Problem(file: display, message: "is a dump, which is streamed into partitions rather than read whole")])
+            throw ThreadfoldError.input([Problem(file: display, message: "is a dump, which is streamed into partitions rather than read whole")])
         case .file(let path):
-            do { return try InputFile.read(path, display: display, streams: false) } catch { throw InputErrors([error]) }
+            return try InputFile.read(path, display: display, streams: false)
         case .line(let path, let offset, let length, _):
             let file: OpenFile
-            do { file = try OpenFile.open(path) } catch { throw InputErrors([InputFile.cannotRead(display, error.code, line: 1)]) }
+            do { file = try OpenFile.open(path) } catch { throw ThreadfoldError.input([InputFile.cannotRead(display, error.code, line: 1)]) }
             guard file.kind == .regular, let bytes = file.read(count: length, at: offset), bytes.count == length else {
-                throw InputErrors([Problem(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
+                throw ThreadfoldError.input([Problem(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
             if let element, element.indent > 0 { return [UInt8](repeating: 0x20, count: element.indent) + bytes }
             return bytes
@@ -89,10 +89,10 @@ package enum ArchiveInput {
     /// Folders are walked with `filter` (`FolderFilter`); what is named in `inputs` is read
     /// whatever it says.
     package static func units(
-        _ inputs: [String], readStandardInput: () throws(Problem) -> [UInt8],
+        _ inputs: [String], readStandardInput: () throws(ThreadfoldError) -> [UInt8],
         linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
         filter: FolderFilter = FolderFilter()
-    ) throws(InputErrors) -> [ArchiveUnit] {
+    ) throws(ThreadfoldError) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [Problem] = []
         // Each file is read once, under the first name it was given (named twice, or named and
@@ -103,7 +103,7 @@ package enum ArchiveInput {
             return read.insert(Identity(device: status.device, inode: status.inode)).inserted
         }
         for input in inputs {
-            do throws(Problem) {
+            do throws(ThreadfoldError) {
                 if input == "-" {
                     units.append(ArchiveUnit(source: .bytes(try readStandardInput()), display: "<stdin>"))
                     continue
@@ -114,7 +114,7 @@ package enum ArchiveInput {
                     units.append(ArchiveUnit(source: .bytes(try InputFile.read(input, display: input, streams: true)), display: input))
                 case .regular:
                     guard first(input) else { continue }
-                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
+                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.problems }
                 case .folder:
                     let listing = listFolder(input, filter: filter)
                     errors += listing.errors
@@ -128,14 +128,14 @@ package enum ArchiveInput {
                             units += threadsOfDocument(file) ?? [ArchiveUnit(source: .file(path: file), display: file)]
                             continue
                         }
-                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.errors }
+                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.problems }
                     }
                 }
             } catch {
-                errors.append(error)
+                errors += error.problems
             }
         }
-        if !errors.isEmpty { throw InputErrors(errors) }
+        if !errors.isEmpty { throw ThreadfoldError.input(errors) }
         return units
     }
 
@@ -338,7 +338,7 @@ package enum ArchiveInput {
     static func fileUnits(
         _ path: String, linesAreThreads: Bool?, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
         maxLineBytes: Int = InputLimits.maxLineBytes
-    ) throws(InputErrors) -> [ArchiveUnit] {
+    ) throws(ThreadfoldError) -> [ArchiveUnit] {
         let file = [ArchiveUnit(source: .file(path: path), display: path)]
         // A dump, plain or compressed, is streamed: its first line says so.
         func dump(_ first: [UInt8]?) -> [ArchiveUnit]? {
@@ -349,7 +349,7 @@ package enum ArchiveInput {
         let opened: OpenFile
         switch OpenFile.regular(path) {
         case .success(let file): opened = file
-        case .failure(let failure): throw InputErrors([InputFile.refused(path, failure)])
+        case .failure(let failure): throw ThreadfoldError.input([InputFile.refused(path, failure)])
         }
         let compressed = isCompressed(opened)
         if linesAreThreads == false || compressed {
@@ -357,13 +357,13 @@ package enum ArchiveInput {
         }
         // One document: of one thread, or of many (a unit each).
         let whole = threadsOfDocument(opened, path) ?? file
-        guard opened.rewind() else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+        guard opened.rewind() else { throw ThreadfoldError.input([InputFile.cannotRead(path, errno)]) }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var scan = LineScan(path: path, decided: linesAreThreads ?? false, maxLineBytes: maxLineBytes)
         // Chunks of 4 MiB, or the whole file and one byte (to see its end) when it is smaller.
         let chunkBytes = min(4 << 20, max(opened.size, 0) + 1)
         while true {
-            guard let chunk = FileIO.read(opened.fd, count: chunkBytes) else { throw InputErrors([InputFile.cannotRead(path, errno)]) }
+            guard let chunk = FileIO.read(opened.fd, count: chunkBytes) else { throw ThreadfoldError.input([InputFile.cannotRead(path, errno)]) }
             if chunk.isEmpty { break }
             guard scan.read(chunk) else { return dump(scan.firstLine) ?? whole }
             // Too long a first line in a file too large to read whole: reading it says so.
@@ -380,7 +380,7 @@ package enum ArchiveInput {
         }
         if scan.units.count <= 1 && linesAreThreads == nil { return whole }
         // A first line too long to look at, with more lines after it: JSON Lines all the same.
-        if !scan.tooLong.isEmpty { throw InputErrors(scan.tooLong) }
+        if !scan.tooLong.isEmpty { throw ThreadfoldError.input(scan.tooLong) }
         return scan.units.isEmpty ? whole : scan.units
     }
 
@@ -555,13 +555,13 @@ package enum ArchiveInput {
     /// is read); nil when it cannot be read, or is plain and blank, which reading it whole then
     /// reports. A compressed file of nothing but blank lines is an error here, decided while
     /// streaming, so its blank lines are never held: a few kilobytes of zstd hold gigabytes.
-    static func leadingLine(_ path: String, maxLineBytes: Int) throws(InputErrors) -> [UInt8]? {
+    static func leadingLine(_ path: String, maxLineBytes: Int) throws(ThreadfoldError) -> [UInt8]? {
         guard case .success(let file) = OpenFile.regular(path) else { return nil }
         return try leadingLine(file, path, compressed: isCompressed(file), maxLineBytes: maxLineBytes)
     }
 
     /// `leadingLine(_:maxLineBytes:)` of the regular file `file`, open at `path`.
-    static func leadingLine(_ file: OpenFile, _ path: String, compressed: Bool, maxLineBytes: Int) throws(InputErrors) -> [UInt8]? {
+    static func leadingLine(_ file: OpenFile, _ path: String, compressed: Bool, maxLineBytes: Int) throws(ThreadfoldError) -> [UInt8]? {
         var stream = LineStream(file: file, path: path, display: path)
         stream.maxLineBytes = maxLineBytes
         stream.chunkBytes = 64 << 10
@@ -573,7 +573,7 @@ package enum ArchiveInput {
             return nil
         case .blank(let lines, _, cut: true):
             let limit = InputLimits.maxDecompressedBytes
-            throw InputErrors([
+            throw ThreadfoldError.input([
                 Problem(
                     file: path, line: lines, column: 1,
                     message: "holds more than \(InputLimits.describe(limit)) of blank lines before its first line once decompressed; expected JSON",
@@ -581,7 +581,7 @@ package enum ArchiveInput {
             ])
         case .blank(let lines, let bytes, cut: false):
             let held = bytes == 0 ? "" : " (\(Printable.count(Int(bytes), "byte")) of blank lines once decompressed)"
-            throw InputErrors([Problem(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
+            throw ThreadfoldError.input([Problem(file: path, line: lines, column: 1, message: "the file is empty\(held); expected a JSON value")])
         }
     }
 

@@ -41,7 +41,7 @@ package struct LineStream: Sendable {
     }
 
     /// The file's size on disk and its compression, or an error saying why it cannot be read.
-    package func probe() throws(Problem) -> (size: Int64, compression: Compression?) {
+    package func probe() throws(ThreadfoldError) -> (size: Int64, compression: Compression?) {
         let file = try openRegular()
         return (Int64(file.size), InputFile.compression(file.fd))
     }
@@ -51,46 +51,46 @@ package struct LineStream: Sendable {
     /// false to stop early.
     package func forEachLine(
         read: (Int64) -> Void = { _ in },
-        _ body: (Line) throws(Problem) -> Bool
-    ) throws(Problem) {
-        try forEachLine(read: read, progress: { (_, _) throws(Problem) in }, body)
+        _ body: (Line) throws(ThreadfoldError) -> Bool
+    ) throws(ThreadfoldError) {
+        try forEachLine(read: read, progress: { (_, _) throws(ThreadfoldError) in }, body)
     }
 
     /// `forEachLine`, calling `progress` after each piece of the stream with the line number
     /// reached and the bytes split so far (decompressed); it may throw to stop.
     private func forEachLine(
-        read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(Problem) -> Void,
-        _ body: (Line) throws(Problem) -> Bool
-    ) throws(Problem) {
+        read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(ThreadfoldError) -> Void,
+        _ body: (Line) throws(ThreadfoldError) -> Bool
+    ) throws(ThreadfoldError) {
         let file = try openRegular()
         let fd = file.fd
         var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
         var consumed: Int64 = 0
         let chunkBytes = self.chunkBytes
         let display = self.display
-        func nextChunk() throws(Problem) -> [UInt8]? {
-            guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw InputFile.cannotRead(display, errno) }
+        func nextChunk() throws(ThreadfoldError) -> [UInt8]? {
+            guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw ThreadfoldError.input(InputFile.cannotRead(display, errno)) }
             guard !chunk.isEmpty else { return nil }
             consumed += Int64(chunk.count)
             read(consumed)
             return chunk
         }
-        do throws(Problem) {
+        do throws(ThreadfoldError) {
             if let compression = InputFile.compression(fd) {
                 try compression.stream(
                     display: display,
-                    next: { () throws(Problem) -> ArraySlice<UInt8>? in
+                    next: { () throws(ThreadfoldError) -> ArraySlice<UInt8>? in
                         try nextChunk().map { $0[...] }
                     },
-                    write: { (part: UnsafeRawBufferPointer) throws(Problem) in
+                    write: { (part: UnsafeRawBufferPointer) throws(ThreadfoldError) in
                         if try !splitter.feed(part, body) { throw Splitter.stop }
                         try progress(splitter.number, splitter.offset)
                     })
             } else {
                 while let chunk = try nextChunk() {
-                    var failure: Problem?
+                    var failure: ThreadfoldError?
                     let more = chunk.withUnsafeBytes { (part: UnsafeRawBufferPointer) -> Bool in
-                        do throws(Problem) { return try splitter.feed(part, body) } catch {
+                        do throws(ThreadfoldError) { return try splitter.feed(part, body) } catch {
                             failure = error
                             return false
                         }
@@ -103,7 +103,7 @@ package struct LineStream: Sendable {
             try splitter.finish(body)
             try progress(splitter.number, splitter.offset)
         } catch {
-            if error == Splitter.stop { return }
+            if Splitter.isStop(error) { return }
             throw error
         }
     }
@@ -120,21 +120,21 @@ package struct LineStream: Sendable {
     /// the blank lines before it. Streaming stops once more than `InputLimits.maxDecompressedBytes`
     /// of blank lines came before any other: so many decide nothing, and a tiny compressed file
     /// can hold them.
-    package func leading() throws(Problem) -> Leading {
+    package func leading() throws(ThreadfoldError) -> Leading {
         var first: [UInt8]?
         var lines = 1
         var bytes: Int64 = 0
         let limit = Int64(InputLimits.maxDecompressedBytes)
-        do throws(Problem) {
-            try forEachLine(progress: { (count, offset) throws(Problem) in
+        do throws(ThreadfoldError) {
+            try forEachLine(progress: { (count, offset) throws(ThreadfoldError) in
                 (lines, bytes) = (count, offset)
                 if offset > limit { throw Splitter.stop }
-            }) { (line) throws(Problem) -> Bool in
+            }) { (line) throws(ThreadfoldError) -> Bool in
                 first = Array(line.bytes)
                 return false
             }
         } catch {
-            guard error == Splitter.stop else { throw error }
+            guard Splitter.isStop(error) else { throw error }
             return .blank(lines: lines, bytes: bytes, cut: true)
         }
         return first.map(Leading.line) ?? .blank(lines: lines, bytes: bytes, cut: false)
@@ -146,7 +146,7 @@ package struct LineStream: Sendable {
     package static func firstLine(of bytes: [UInt8], maxLineBytes: Int = InputLimits.maxLineBytes) -> [UInt8]? {
         var splitter = Splitter(display: "", maxLineBytes: maxLineBytes)
         var first: [UInt8]?
-        let take = { (line: Line) throws(Problem) -> Bool in
+        let take = { (line: Line) throws(ThreadfoldError) -> Bool in
             first = Array(line.bytes)
             return false
         }
@@ -164,14 +164,14 @@ package struct LineStream: Sendable {
     }
 
     /// The file, given (`file`, read from its start) or opened; a regular file either way.
-    private func openRegular() throws(Problem) -> OpenFile {
+    private func openRegular() throws(ThreadfoldError) -> OpenFile {
         if let file {
-            guard file.rewind() else { throw InputFile.cannotRead(display, errno) }
+            guard file.rewind() else { throw ThreadfoldError.input(InputFile.cannotRead(display, errno)) }
             return file
         }
         switch OpenFile.regular(path) {
         case .success(let file): return file
-        case .failure(let failure): throw InputFile.refused(display, failure)
+        case .failure(let failure): throw ThreadfoldError.input(InputFile.refused(display, failure))
         }
     }
 }
@@ -180,7 +180,10 @@ package struct LineStream: Sendable {
 /// a line that spans chunks is copied, into `carry`.
 private struct Splitter {
     /// Thrown through the decoder to stop early; never reaches a caller.
-    static let stop = Problem(file: "", message: "stop")
+    static let stop = ThreadfoldError.input(Problem(file: "", message: "stop"))
+
+    /// Whether `error` is `stop`.
+    static func isStop(_ error: ThreadfoldError) -> Bool { error.problems == stop.problems }
 
     let display: String
     let maxLineBytes: Int
@@ -197,7 +200,7 @@ private struct Splitter {
         self.maxLineBytes = maxLineBytes
     }
 
-    mutating func feed(_ part: UnsafeRawBufferPointer, _ body: (LineStream.Line) throws(Problem) -> Bool) throws(Problem) -> Bool {
+    mutating func feed(_ part: UnsafeRawBufferPointer, _ body: (LineStream.Line) throws(ThreadfoldError) -> Bool) throws(ThreadfoldError) -> Bool {
         guard let base = part.baseAddress?.assumingMemoryBound(to: UInt8.self), part.count > 0 else { return true }
         var i = 0
         while i < part.count {
@@ -226,19 +229,19 @@ private struct Splitter {
                 }
             }
             guard let hit = memchr(base + i, 0x0A, part.count - i) else {
-                guard carry.count + (part.count - i) <= maxLineBytes else { throw tooLong() }
+                guard carry.count + (part.count - i) <= maxLineBytes else { throw ThreadfoldError.input(tooLong()) }
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + i, count: part.count - i))
                 break
             }
             let end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             let more: Bool
             if carry.isEmpty {
-                guard end - i <= maxLineBytes else { throw tooLong() }
+                guard end - i <= maxLineBytes else { throw ThreadfoldError.input(tooLong()) }
                 more = try emit(UnsafeBufferPointer(start: base + i, count: end - i), body)
             } else {
-                guard carry.count + (end - i) <= maxLineBytes else { throw tooLong() }
+                guard carry.count + (end - i) <= maxLineBytes else { throw ThreadfoldError.input(tooLong()) }
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i))
-                more = try carry.withUnsafeBufferPointer { (line) throws(Problem) -> Bool in try emit(line, body) }
+                more = try carry.withUnsafeBufferPointer { (line) throws(ThreadfoldError) -> Bool in try emit(line, body) }
                 carry.removeAll(keepingCapacity: true)
             }
             start = offset + Int64(end + 1)
@@ -250,13 +253,13 @@ private struct Splitter {
         return true
     }
 
-    mutating func finish(_ body: (LineStream.Line) throws(Problem) -> Bool) throws(Problem) {
+    mutating func finish(_ body: (LineStream.Line) throws(ThreadfoldError) -> Bool) throws(ThreadfoldError) {
         guard !carry.isEmpty else { return }
-        _ = try carry.withUnsafeBufferPointer { (line) throws(Problem) -> Bool in try emit(line, body) }
+        _ = try carry.withUnsafeBufferPointer { (line) throws(ThreadfoldError) -> Bool in try emit(line, body) }
         carry = []
     }
 
-    private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: (LineStream.Line) throws(Problem) -> Bool) throws(Problem) -> Bool {
+    private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: (LineStream.Line) throws(ThreadfoldError) -> Bool) throws(ThreadfoldError) -> Bool {
         guard !LineStream.isBlank(line) else { return true }
         defer { position += 1 }
         return try body(LineStream.Line(bytes: line, number: number, offset: start, position: position))

@@ -9,11 +9,11 @@ package enum ThreadDecoder {
     /// At most this many errors are collected before decoding stops.
     package static let errorLimit = 50
 
-    package static func decode(bytes: [UInt8], file: String) throws(InputErrors) -> ThreadRecord {
+    package static func decode(bytes: [UInt8], file: String) throws(ThreadfoldError) -> ThreadRecord {
         try decode(document: try JSONReader(bytes: bytes, file: file).document, file: file)
     }
 
-    package static func decode(document: JSONDocument, file: String) throws(InputErrors) -> ThreadRecord {
+    package static func decode(document: JSONDocument, file: String) throws(ThreadfoldError) -> ThreadRecord {
         var skipped: [Problem] = []
         return try decode(document: document, file: file, lenient: false, skipped: &skipped)
     }
@@ -22,7 +22,7 @@ package enum ThreadDecoder {
     package static func decode(
         document: JSONDocument, file: String, lenient: Bool,
         skipped: inout [Problem]
-    ) throws(InputErrors) -> ThreadRecord {
+    ) throws(ThreadfoldError) -> ThreadRecord {
         try decode(document: document, at: document.root, path: "", file: file, lenient: lenient, skipped: &skipped)
     }
 
@@ -31,11 +31,11 @@ package enum ThreadDecoder {
     package static func decode(
         document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
         skipped: inout [Problem]
-    ) throws(InputErrors) -> ThreadRecord {
+    ) throws(ThreadfoldError) -> ThreadRecord {
         var decoder = Decoder(document: document, file: file, root: node, prefix: path)
         decoder.lenient = lenient
         let record = decoder.run()
-        if !decoder.errors.isEmpty { throw InputErrors(decoder.errors) }
+        if !decoder.errors.isEmpty { throw ThreadfoldError.input(decoder.errors) }
         skipped.append(contentsOf: decoder.skipped)
         return record
     }

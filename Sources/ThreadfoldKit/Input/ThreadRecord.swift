@@ -1,8 +1,3 @@
-/// How a body is written: Markdown (rendered by cmark), HTML (sanitised), or plain text.
-public enum BodyFormat: String, Sendable, CaseIterable {
-    case markdown, html, text
-}
-
 /// One kind of reaction a post got and how many, as the source counts them (GitHub's 👍 3,
 /// Discourse's ❤️ likes, Mastodon's ⭐ favourites): shown as they are, never added into points.
 package struct Reaction: Sendable, Equatable {

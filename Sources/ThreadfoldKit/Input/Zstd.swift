@@ -15,11 +15,11 @@ package enum Zstd {
     /// comes, allowing windows of up to 2^`windowLog` bytes. A corrupt frame (with its compressed
     /// byte range), a failed checksum, a window past the limit or a stream cut short is an error.
     static func decode(
-        display: String, windowLog: Int32 = InputLimits.maxWindowLog, next: () throws(Problem) -> ArraySlice<UInt8>?,
-        write: (UnsafeRawBufferPointer) throws(Problem) -> Void
-    ) throws(Problem) {
+        display: String, windowLog: Int32 = InputLimits.maxWindowLog, next: () throws(ThreadfoldError) -> ArraySlice<UInt8>?,
+        write: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) {
         guard let context = ZSTD_createDCtx() else {
-            throw Problem(file: display, message: "cannot be decompressed: zstd could not allocate its decoder")
+            throw ThreadfoldError.input(Problem(file: display, message: "cannot be decompressed: zstd could not allocate its decoder"))
         }
         defer { ZSTD_freeDCtx(context) }
         ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, windowLog)
@@ -32,20 +32,20 @@ package enum Zstd {
         // Where the frame being decoded starts, in compressed bytes.
         var frameStart = 0
         while let chunk = try next() {
-            var failure: Problem?
+            var failure: ThreadfoldError?
             chunk.withUnsafeBytes { source in
                 var input = ZSTD_inBuffer(src: source.baseAddress, size: source.count, pos: 0)
                 while true {
                     var output = ZSTD_outBuffer(dst: out.baseAddress, size: outSize, pos: 0)
                     let status = ZSTD_decompressStream(context, &output, &input)
                     if ZSTD_isError(status) != 0 {
-                        failure = corrupt(display, status, frame: frameStart, offset: consumed + input.pos, windowLog: windowLog)
+                        failure = ThreadfoldError.input(corrupt(display, status, frame: frameStart, offset: consumed + input.pos, windowLog: windowLog))
                         return
                     }
                     pending = status
                     if status == 0 { frameStart = consumed + input.pos }
                     if output.pos > 0 {
-                        do throws(Problem) { try write(UnsafeRawBufferPointer(rebasing: out[0..<output.pos])) } catch {
+                        do throws(ThreadfoldError) { try write(UnsafeRawBufferPointer(rebasing: out[0..<output.pos])) } catch {
                             failure = error
                             return
                         }
@@ -59,9 +59,10 @@ package enum Zstd {
             consumed += chunk.count
         }
         guard pending == 0 else {
-            throw Problem(
-                file: display,
-                message: "ends in the middle of a zstd frame, after \(consumed) compressed bytes; expected the rest of the frame (the file was cut short, perhaps by an interrupted download)")
+            throw ThreadfoldError.input(
+                Problem(
+                    file: display,
+                    message: "ends in the middle of a zstd frame, after \(consumed) compressed bytes; expected the rest of the frame (the file was cut short, perhaps by an interrupted download)"))
         }
     }
 

@@ -7,7 +7,7 @@ package struct ThreadCheck: Sendable {
     /// What the tree handled: orphans, cycles broken, duplicates and deleted comments left out.
     package var diagnostics: [Diagnostic] { tree.diagnostics }
 
-    package init(_ record: ThreadRecord, options: ThreadOptions) throws(InputErrors) {
+    package init(_ record: ThreadRecord, options: ThreadOptions) throws(ThreadfoldError) {
         tree = try ThreadBuilder.build(record, options: options)
         counts = ThreadCounts(record, tree)
     }

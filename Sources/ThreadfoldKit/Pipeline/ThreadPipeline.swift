@@ -24,22 +24,22 @@ package struct ThreadPipeline: Sendable {
     package let renderer: ThreadRenderer
     package var options: ArchiveOptions { renderer.options }
 
-    package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws {
+    package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws(ThreadfoldError) {
         renderer = try ThreadRenderer(options: options, resources: resources)
     }
 
     /// Reads a file that holds one thread, in any supported form, and renders its standalone page.
-    package func page(bytes: [UInt8], file: String, assets: String = "") throws -> RenderedThread {
+    package func page(bytes: [UInt8], file: String, assets: String = "") throws(ThreadfoldError) -> RenderedThread {
         let threads = try Importer.read(bytes: bytes, file: file, options: options.render.importing).threads
         guard threads.count == 1 else {
-            throw InputErrors([Problem(file: file, message: "holds \(threads.count) threads; expected one")])
+            throw ThreadfoldError.input([Problem(file: file, message: "holds \(threads.count) threads; expected one")])
         }
         return try page(threads[0], assets: assets)
     }
 
     /// A standalone page of a thread: the whole thread on one page, with no archive links.
     /// `assets` is the path from the page to the stylesheet and script.
-    package func page(_ record: ThreadRecord, assets: String = "") throws -> RenderedThread {
+    package func page(_ record: ThreadRecord, assets: String = "") throws(ThreadfoldError) -> RenderedThread {
         let thread = try ThreadBuilder.build(linked(record), options: options.render.thread)
         let model = PageLayout.make(thread, options: options.render.layout)
         return RenderedThread(thread: thread, html: try renderer.page(model, assets: assets))
@@ -60,8 +60,8 @@ package struct ThreadPipeline: Sendable {
     /// Nil, with nothing written, for a thread with nothing to show (`showsNothing`): it is not published.
     package func files(
         _ record: ThreadRecord, id: CommentID, folder: String, source: String,
-        write: (String, [UInt8]) throws -> Void
-    ) throws -> ThreadFiles? {
+        write: (String, [UInt8]) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) -> ThreadFiles? {
         guard let (orders, trees) = try orderTrees(linked(record)) else { return nil }
         let first = trees[0]
         let flat: Bool
@@ -105,7 +105,7 @@ package struct ThreadPipeline: Sendable {
     /// one has nothing to show (`showsNothing`). An order whose comments would stand as an
     /// earlier one's (`top` with no scores, `newest` with one comment) is left out, unless it
     /// shows notices that one does not (`oldest` after `top`: only time orders show notices).
-    func orderTrees(_ record: ThreadRecord) throws -> (orders: [CommentOrder], trees: [ThreadTree])? {
+    func orderTrees(_ record: ThreadRecord) throws(ThreadfoldError) -> (orders: [CommentOrder], trees: [ThreadTree])? {
         var threadOptions = options.render.thread
         threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }

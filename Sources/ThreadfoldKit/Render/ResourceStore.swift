@@ -3,21 +3,26 @@ import Foundation
 /// The templates, locales and assets a build uses: the built-in copies (embedded at build time
 /// from Templates/, Public/ and docs/examples/), each overridable by a file of the same name in
 /// a folder the user names.
-public struct ResourceStore: Sendable {
+package struct ResourceStore: Sendable {
     /// A folder whose `*.mustache` files replace or add to the built-in templates, and whose
     /// `locales/*.json` files replace or add locales.
-    public var templatesDirectory: String?
+    package var templatesDirectory: String?
     /// A folder whose files replace or add to the built-in stylesheet and script.
-    public var assetsDirectory: String?
+    package var assetsDirectory: String?
 
-    public init(templatesDirectory: String? = nil, assetsDirectory: String? = nil) {
+    package init(templatesDirectory: String? = nil, assetsDirectory: String? = nil) {
         self.templatesDirectory = templatesDirectory
         self.assetsDirectory = assetsDirectory
     }
 
+    /// The store of the folders `resources` names.
+    package init(_ resources: Resources) {
+        self.init(templatesDirectory: resources.templatesDirectory, assetsDirectory: resources.assetsDirectory)
+    }
+
     /// Every template, parsed. Template errors name the file they came from. A symbolic link
     /// among the templates or the locales is an error that names it (`files(in:)`).
-    package func templateSet() throws -> TemplateSet {
+    package func templateSet() throws(ThreadfoldError) -> TemplateSet {
         var sources: [String: String] = [:]
         var files: [String: String] = [:]
         for (path, text) in BuiltinResources.files where path.hasPrefix("Templates/") && path.hasSuffix(".mustache") {
@@ -44,14 +49,13 @@ public struct ResourceStore: Sendable {
     /// (`isLanguageTag`), and it selects only a locale whose name equals it, ignoring case as
     /// BCP 47 does: one shipped with Threadfold or one listed in the user's `locales/` folder.
     /// No path is ever built from `locale`; the file read is the listed one. Anything else is an
-    /// unknown locale (`isUnknownLocale`), which callers treat as a usage error on the command
+    /// unknown locale (a `usage` error), which callers treat as a usage error on the command
     /// line and as "use the default locale" for an input's `lang`.
-    package func strings(locale: String) throws -> StringsTable {
+    package func strings(locale: String) throws(ThreadfoldError) -> StringsTable {
         guard Self.isLanguageTag(locale) else {
-            throw ResourceError(
-                message:
-                    "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in the templates folder",
-                isUnknownLocale: true)
+            throw ThreadfoldError.usage(
+                "locale \(Self.quoted(locale)) is not a language tag; expected a BCP 47 tag such as 'en' or 'zh-Hans', one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/<tag>.json in the templates folder"
+            )
         }
         if let name = userLocaleNames().first(where: { Self.sameTag($0, locale) }),
             let directory = templatesDirectory, let locales = try Self.locales(Self.open(directory))
@@ -62,8 +66,8 @@ public struct ResourceStore: Sendable {
         guard let name = Self.builtinLocales.first(where: { Self.sameTag($0, locale) }),
             let text = BuiltinResources.files["Templates/locales/\(name).json"]
         else {
-            throw ResourceError(
-                message: "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in the templates folder", isUnknownLocale: true)
+            throw ThreadfoldError.usage(
+                "no locale '\(locale)'; expected one of \(Self.builtinLocales.joined(separator: ", ")) or a file locales/\(locale).json in the templates folder")
         }
         return try StringsTable(json: Array(text.utf8), file: "Templates/locales/\(name).json")
     }
@@ -112,7 +116,7 @@ public struct ResourceStore: Sendable {
         return "'" + short.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined() + "'"
     }
 
-    public static var builtinLocales: [String] {
+    package static var builtinLocales: [String] {
         BuiltinResources.files.keys.filter { $0.hasPrefix("Templates/locales/") && $0.hasSuffix(".json") }
             .map { String($0.dropFirst("Templates/locales/".count).dropLast(".json".count)) }.sorted()
     }
@@ -129,13 +133,13 @@ public struct ResourceStore: Sendable {
     }
 
     /// Files copied next to the pages: name (relative path) to bytes, sorted by name.
-    public func assets() throws -> [(name: String, bytes: [UInt8])] {
+    package func assets() throws(ThreadfoldError) -> [(name: String, bytes: [UInt8])] {
         try assetFiles().map { ($0.name, $0.bytes) }
     }
 
     /// The assets, built-in ones replaced or joined by the regular files of `assetsDirectory`,
     /// sorted by name. A symbolic link there is an error that names it (`files(in:)`).
-    package func assetFiles() throws -> [Asset] {
+    package func assetFiles() throws(ThreadfoldError) -> [Asset] {
         var files: [String: Asset] = [:]
         for (path, text) in BuiltinResources.files where path.hasPrefix("Public/") {
             let name = String(path.dropFirst("Public/".count))
@@ -156,7 +160,7 @@ public struct ResourceStore: Sendable {
     package static let searchScript = "threadfold-search.js"
 
     /// The assets a page or site is given: all of them, less the search script where there is no search.
-    package func assets(search: Bool) throws -> [Asset] {
+    package func assets(search: Bool) throws(ThreadfoldError) -> [Asset] {
         try assetFiles().filter { search || $0.name != Self.searchScript }
     }
 
@@ -184,17 +188,17 @@ public struct ResourceStore: Sendable {
     }
 
     /// The bundled example thread (docs/examples/thread.json).
-    public static var exampleThread: [UInt8] { Array((BuiltinResources.files["docs/examples/thread.json"] ?? "[]").utf8) }
+    package static var exampleThread: [UInt8] { Array((BuiltinResources.files["docs/examples/thread.json"] ?? "[]").utf8) }
 
     /// Opens a folder the user named (`--templates`, `--assets`).
-    private static func open(_ directory: String) throws -> SourceFolder {
+    private static func open(_ directory: String) throws(ThreadfoldError) -> SourceFolder {
         do { return try SourceFolder.open(directory) } catch {
-            throw ResourceError(message: "\(directory): not a folder; expected a folder of templates or assets")
+            throw ThreadfoldError.resources("\(directory): not a folder; expected a folder of templates or assets")
         }
     }
 
     /// The templates folder's `locales/`, never through a link; nil when there is none.
-    private static func locales(_ templates: SourceFolder) throws -> SourceFolder? {
+    private static func locales(_ templates: SourceFolder) throws(ThreadfoldError) -> SourceFolder? {
         do { return try templates.folder("locales") } catch .missing { return nil } catch {
             throw Self.error(error, templates.path("locales"), of: "templates")
         }
@@ -204,7 +208,7 @@ public struct ResourceStore: Sendable {
     /// link among them, to a file or a folder, inside the folder or out of it, is an error that
     /// names it: a theme is files, and a link in one (say, a page template pointing at a secret
     /// file) would publish whatever it points to. Sub-folders are not read.
-    private static func files(in folder: SourceFolder, of what: String) throws -> [String] {
+    private static func files(in folder: SourceFolder, of what: String) throws(ThreadfoldError) -> [String] {
         var names: [String] = []
         for entry in folder.entries() where !entry.name.hasPrefix(".") {
             switch entry.kind {
@@ -216,17 +220,17 @@ public struct ResourceStore: Sendable {
         return names
     }
 
-    private static func readText(_ name: String, in folder: SourceFolder, of what: String) throws -> String {
+    private static func readText(_ name: String, in folder: SourceFolder, of what: String) throws(ThreadfoldError) -> String {
         let bytes: [UInt8]
         do { bytes = try folder.read(name).bytes } catch { throw Self.error(error, folder.path(name), of: what) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ResourceError(message: "\(folder.path(name)): error: is not UTF-8 text; expected a UTF-8 file")
+            throw ThreadfoldError.resources("\(folder.path(name)): error: is not UTF-8 text; expected a UTF-8 file")
         }
         return text
     }
 
     /// A message for a file of the templates or assets folder that could not be read.
-    private static func error(_ failure: SourceFolder.Failure, _ path: String, of what: String) -> ResourceError {
+    private static func error(_ failure: SystemCallError, _ path: String, of what: String) -> ThreadfoldError {
         let problem: String
         switch failure {
         case .link(let target):
@@ -237,19 +241,6 @@ public struct ResourceStore: Sendable {
         case .tooLarge: problem = "is larger than 256 MiB; expected a template, locale or asset file"
         case .system(let code): problem = "cannot be read: \(SystemError.describe(code))"
         }
-        return ResourceError(message: "\(Printable.escape(path)): error: \(problem)")
+        return ThreadfoldError.resources("\(Printable.escape(path)): error: \(problem)")
     }
-}
-
-package struct ResourceError: Error, Sendable, CustomStringConvertible {
-    package var message: String
-    /// The error is a locale name that does not exist (a usage error on the command line).
-    package var isUnknownLocale = false
-
-    package init(message: String, isUnknownLocale: Bool = false) {
-        self.message = message
-        self.isUnknownLocale = isUnknownLocale
-    }
-
-    package var description: String { message }
 }

@@ -91,7 +91,7 @@ package final class StringsTable: Sendable {
     }
 
     /// Reads a locale file. Errors name the file and the JSON path.
-    package init(json bytes: [UInt8], file: String) throws(InputErrors) {
+    package init(json bytes: [UInt8], file: String) throws(ThreadfoldError) {
         let r = try JSONReader(bytes: bytes, file: file)
         do throws(JSONError) {
             let root = try r.object(r.root, "$")
@@ -138,7 +138,7 @@ package final class StringsTable: Sendable {
             }
             self.messages = messages
         } catch {
-            throw InputErrors([r.error(error)])
+            throw ThreadfoldError.input([r.error(error)])
         }
         var constants: [String: String] = [:]
         for (key, forms) in messages where forms.count == 1 {

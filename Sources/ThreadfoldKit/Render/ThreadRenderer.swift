@@ -11,9 +11,9 @@ package struct ThreadRenderer: Sendable {
     let sanitizer: HTMLSanitizer
     /// The words of listings, and of threads whose input names no locale of its own.
     let defaultLanguage: PageLanguage
-    let generator = "Threadfold \(ThreadfoldVersion.current)"
+    let generator = "Threadfold \(Release.version)"
 
-    package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws {
+    package init(options: ArchiveOptions, resources: ResourceStore = ResourceStore()) throws(ThreadfoldError) {
         self.options = options
         self.resources = resources
         templates = try resources.templateSet()
@@ -106,7 +106,7 @@ package struct ThreadRenderer: Sendable {
     func renderPage(
         _ model: PageModel, language: PageLanguage, assets: String, bodies: [HTML?], noticeBodies: [HTML?],
         threadBody: HTML?, navigation: PageNavigation?, into out: inout [UInt8]
-    ) throws(TemplateError) {
+    ) throws(ThreadfoldError) {
         let page = ThreadPageModel(
             model: model, language: language, assets: assets, generator: generator,
             bodies: bodies, noticeBodies: noticeBodies, threadBody: threadBody, navigation: navigation)
@@ -126,7 +126,7 @@ package struct ThreadRenderer: Sendable {
     /// A standalone page of a thread (`render`, `preview`) from its model: the whole thread on
     /// one page, with no archive links. `assets` is the path from the page to the stylesheet and
     /// script.
-    func page(_ model: PageModel, assets: String) throws(TemplateError) -> [UInt8] {
+    func page(_ model: PageModel, assets: String) throws(ThreadfoldError) -> [UInt8] {
         let language = language(for: model.thread.info)
         let context = BodyContext(model.thread.info, language)
         var bodies = [HTML?](repeating: nil, count: model.thread.records.count)
@@ -177,7 +177,7 @@ package struct ThreadRenderer: Sendable {
     func archivePage(
         _ page: ThreadPlan.Page, of plan: ThreadPlan, tree: ThreadTree, base: [String], order k: Int, orders: [CommentOrder],
         state: inout ThreadState, into out: inout [UInt8]
-    ) throws(TemplateError) {
+    ) throws(ThreadfoldError) {
         var navigation = PageNavigation(
             of: page, in: plan, tree: tree, anchors: state.anchors, base: base, order: k, orders: orders,
             canonicalBase: options.base)
@@ -201,8 +201,8 @@ package struct ThreadRenderer: Sendable {
     /// error naming the asset: it would replace that page or folder.
     package func listing(
         _ summaries: PackedSummaries, jobs: Int,
-        write: (_ path: String, _ bytes: [UInt8], _ mode: UInt32) throws -> Void
-    ) throws {
+        write: (_ path: String, _ bytes: [UInt8], _ mode: UInt32) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) {
         let listing = ListingRenderer(options: options, templates: templates, language: defaultLanguage, generator: generator, jobs: jobs)
         // Every thread's files are under t/; Pagefind writes pagefind/ after the listing.
         var files: Set<String> = []
@@ -210,7 +210,7 @@ package struct ThreadRenderer: Sendable {
         if options.search == .pagefind { folders.insert("pagefind") }
         try listing.write(
             summaries,
-            to: { path, bytes in
+            to: { (path, bytes) throws(ThreadfoldError) in
                 if let slash = path.firstIndex(of: "/") { folders.insert(String(path[..<slash])) } else { files.insert(path) }
                 try write(path, bytes, publishedMode)
             })
@@ -220,7 +220,7 @@ package struct ThreadRenderer: Sendable {
                 ? (asset.name.hasSuffix(".html") ? "the page " : "the file ") + asset.name
                 : folders.contains(asset.name) ? "the folder \(asset.name)/ of the site" : nil
             if let clash, let file = asset.file {
-                throw ResourceError(message: "\(Printable.escape(file)): error: would overwrite \(clash); expected an asset name no page uses")
+                throw ThreadfoldError.resources("\(Printable.escape(file)): error: would overwrite \(clash); expected an asset name no page uses")
             }
             try write(asset.name, asset.bytes, asset.mode)
         }

@@ -96,9 +96,9 @@ final class Folder: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Opens a folder the user named (links in its path are the user's own and are followed).
-    static func open(_ path: String) throws(SiteError) -> Folder {
+    static func open(_ path: String) throws(ThreadfoldError) -> Folder {
         let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw SiteError(path: path, message: "cannot be opened as a folder: \(SystemError.last)") }
+        guard fd >= 0 else { throw ThreadfoldError.output(path: path, message: "cannot be opened as a folder: \(SystemError.last)") }
         return Folder(fd: fd, display: path)
     }
 
@@ -144,7 +144,7 @@ final class Folder: @unchecked Sendable {
     func folder(
         _ name: String, create: Bool = false, replace: Bool = false, display: String? = nil,
         journal: WriteJournal? = nil, journaled: Bool = true
-    ) throws(SiteError) -> Folder {
+    ) throws(ThreadfoldError) -> Folder {
         var child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if child < 0 && (errno == ENOTDIR || errno == ELOOP) && replace {
             if try removeEntry(name) {
@@ -154,7 +154,7 @@ final class Folder: @unchecked Sendable {
         }
         if child < 0 && errno == ENOENT && create {
             if mkdirat(fd, name, 0o755) != 0 && errno != EEXIST {
-                throw SiteError(path: path(name), message: "cannot create this folder: \(SystemError.last)", errno: errno)
+                throw ThreadfoldError.output(path: path(name), message: "cannot create this folder: \(SystemError.last)", errno: errno)
             }
             self.journal?.changed(self)
             child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -168,13 +168,13 @@ final class Folder: @unchecked Sendable {
                 : code == ENOTDIR
                     ? "is not a folder; expected a folder"
                     : "cannot be opened as a folder: \(SystemError.describe(code))"
-            throw SiteError(path: path(name), message: what, errno: code)
+            throw ThreadfoldError.output(path: path(name), message: what, errno: code)
         }
         return Folder(fd: child, display: display ?? path(name), journal: journaled ? journal ?? self.journal : nil)
     }
 
     /// The folder at `components` beneath this one.
-    func folder(at components: [Substring], create: Bool = false, replace: Bool = false) throws(SiteError) -> Folder {
+    func folder(at components: [Substring], create: Bool = false, replace: Bool = false) throws(ThreadfoldError) -> Folder {
         var current = self
         for component in components { current = try current.folder(String(component), create: create, replace: replace) }
         return current
@@ -183,8 +183,8 @@ final class Folder: @unchecked Sendable {
     /// Creates the file `name`, which must not exist (`O_EXCL`: nothing is written through a
     /// link or into another file), with `mode` less the umask, and returns its stamp.
     @discardableResult
-    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(SiteError) -> FileStamp {
-        try create(name, mode: mode) { (write) throws(SiteError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
+    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(ThreadfoldError) -> FileStamp {
+        try create(name, mode: mode) { (write) throws(ThreadfoldError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
     }
 
     /// Creates the file `name` (never through a link) and writes what `body` hands its
@@ -192,29 +192,29 @@ final class Folder: @unchecked Sendable {
     @discardableResult
     func create(
         _ name: String, mode: mode_t = publishedMode,
-        writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void
-    ) throws(SiteError) -> FileStamp {
+        writing body: (_ write: ([UInt8]) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) -> Void
+    ) throws(ThreadfoldError) -> FileStamp {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard file >= 0 else {
             let code = errno
-            throw SiteError(path: path(name), message: "cannot be created: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: path(name), message: "cannot be created: \(SystemError.describe(code))", errno: code)
         }
         defer { close(file) }
         journal?.wrote(name, in: self)
-        try body { (bytes) throws(SiteError) in try write(bytes, to: file, name) }
+        try body { (bytes) throws(ThreadfoldError) in try write(bytes, to: file, name) }
         var info = stat()
-        guard fstat(file, &info) == 0 else { throw SiteError(path: path(name), message: "cannot be examined: \(SystemError.last)") }
+        guard fstat(file, &info) == 0 else { throw ThreadfoldError.output(path: path(name), message: "cannot be examined: \(SystemError.last)") }
         return FileStamp(info)
     }
 
     /// Appends `bytes` to the file `name` (never through a link), made private to this user
     /// when it is new. Nothing to append opens nothing.
-    func append(_ name: String, _ bytes: [UInt8]) throws(SiteError) {
+    func append(_ name: String, _ bytes: [UInt8]) throws(ThreadfoldError) {
         guard !bytes.isEmpty else { return }
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o600)
         guard file >= 0 else {
             let code = errno
-            throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
         }
         defer { close(file) }
         journal?.wrote(name, in: self)
@@ -222,14 +222,14 @@ final class Folder: @unchecked Sendable {
     }
 
     /// Writes all of `bytes` to `file` (the file `name` here), however many calls it takes.
-    private func write(_ bytes: [UInt8], to file: Int32, _ name: String) throws(SiteError) {
+    private func write(_ bytes: [UInt8], to file: Int32, _ name: String) throws(ThreadfoldError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in Glibc.write(file, buffer.baseAddress! + offset, buffer.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
                 let code = errno
-                throw SiteError(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
+                throw ThreadfoldError.output(path: path(name), message: "cannot be written: \(SystemError.describe(code))", errno: code)
             }
             offset += written
         }
@@ -282,14 +282,14 @@ final class Folder: @unchecked Sendable {
     /// Opens the file `name` for writing (never through a link) and hands `body` its descriptor
     /// and size. When it cannot be opened, the error is `opening` with the system's reason.
     func withFileForWriting<T>(
-        _ name: String, opening: String, _ body: (_ fd: Int32, _ size: Int64) throws(SiteError) -> T
-    ) throws(SiteError) -> T {
+        _ name: String, opening: String, _ body: (_ fd: Int32, _ size: Int64) throws(ThreadfoldError) -> T
+    ) throws(ThreadfoldError) -> T {
         let file = openat(fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
         var info = stat()
         guard file >= 0, fstat(file, &info) == 0 else {
             let code = errno
             if file >= 0 { close(file) }
-            throw SiteError(path: path(name), message: "\(opening): \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: path(name), message: "\(opening): \(SystemError.describe(code))", errno: code)
         }
         defer { close(file) }
         return try body(file, Int64(info.st_size))
@@ -316,7 +316,7 @@ final class Folder: @unchecked Sendable {
     /// Returns the stamp of what stands here, or nil when the source does not qualify. An entry
     /// here that is already the same file is left as it is; a file of another file system is
     /// copied.
-    func link(_ sourceName: String, as name: String, from source: Folder, expected: FileStamp?) throws(SiteError) -> FileStamp? {
+    func link(_ sourceName: String, as name: String, from source: Folder, expected: FileStamp?) throws(ThreadfoldError) -> FileStamp? {
         let found: FileStamp
         var own = true
         if let expected {
@@ -340,7 +340,7 @@ final class Folder: @unchecked Sendable {
             }
             let code = errno
             guard code == EXDEV || code == EPERM || code == EMLINK else {
-                throw SiteError(path: path(name), message: "cannot be linked from \(source.path(sourceName)): \(SystemError.describe(code))", errno: code)
+                throw ThreadfoldError.output(path: path(name), message: "cannot be linked from \(source.path(sourceName)): \(SystemError.describe(code))", errno: code)
             }
         }
         guard let copy = source.read(sourceName), copy.stamp.inode == found.inode, copy.stamp.size == found.size,
@@ -353,7 +353,7 @@ final class Folder: @unchecked Sendable {
     /// Removes the entry `name` whatever it is (a link is removed, not followed; a folder with
     /// everything in it). Returns whether there was one.
     @discardableResult
-    func removeEntry(_ name: String) throws(SiteError) -> Bool {
+    func removeEntry(_ name: String) throws(ThreadfoldError) -> Bool {
         if unlinkat(fd, name, 0) == 0 {
             journal?.changed(self)
             return true
@@ -367,7 +367,7 @@ final class Folder: @unchecked Sendable {
         default: break
         }
         let code = errno
-        throw SiteError(path: path(name), message: "cannot be removed: \(SystemError.describe(code))", errno: code)
+        throw ThreadfoldError.output(path: path(name), message: "cannot be removed: \(SystemError.describe(code))", errno: code)
     }
 
     /// The names in this folder (not `.` and `..`), as bytes: a name need not be UTF-8.
@@ -389,11 +389,11 @@ final class Folder: @unchecked Sendable {
 
     /// Removes the folder `name` and everything beneath it, iteratively, never following a link
     /// (a link inside is removed as a link).
-    func removeTree(_ name: String) throws(SiteError) {
+    func removeTree(_ name: String) throws(ThreadfoldError) {
         try removeTree(bytes: Array(name.utf8))
     }
 
-    func removeTree(bytes name: [UInt8]) throws(SiteError) {
+    func removeTree(bytes name: [UInt8]) throws(ThreadfoldError) {
         journal?.changed(self)
         struct Frame {
             var folder: Folder
@@ -416,7 +416,7 @@ final class Folder: @unchecked Sendable {
         guard let top = open(self, name) else {
             if Folder.withCName(name, { unlinkat(fd, $0, 0) }) == 0 || errno == ENOENT { return }
             let code = errno
-            throw SiteError(path: path(String(decoding: name, as: UTF8.self)), message: "cannot be removed: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: path(String(decoding: name, as: UTF8.self)), message: "cannot be removed: \(SystemError.describe(code))", errno: code)
         }
         var stack = [frame(top, name)]
         while !stack.isEmpty {
@@ -424,7 +424,7 @@ final class Folder: @unchecked Sendable {
                 let parent = stack[stack.count - 1].folder
                 if let child = open(parent, next) {
                     guard stack.count < 256 else {
-                        throw SiteError(path: child.display, message: "is nested too deep to remove safely; expected at most 256 levels")
+                        throw ThreadfoldError.output(path: child.display, message: "is nested too deep to remove safely; expected at most 256 levels")
                     }
                     stack.append(frame(child, next))
                 } else {
@@ -436,7 +436,7 @@ final class Folder: @unchecked Sendable {
             let parent = stack.last?.folder ?? self
             if Folder.withCName(done.name, { unlinkat(parent.fd, $0, AT_REMOVEDIR) }) != 0 && errno != ENOENT {
                 let code = errno
-                throw SiteError(path: done.folder.display, message: "cannot be removed: \(SystemError.describe(code))", errno: code)
+                throw ThreadfoldError.output(path: done.folder.display, message: "cannot be removed: \(SystemError.describe(code))", errno: code)
             }
         }
     }

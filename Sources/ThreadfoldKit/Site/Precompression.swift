@@ -54,10 +54,10 @@ package enum Precompression {
     }
 
     /// The sibling at `path` of a file holding `bytes`, or nil when it would not be smaller.
-    static func sibling(of bytes: [UInt8], _ encoding: Encoding, path: String) throws(SiteError) -> [UInt8]? {
+    static func sibling(of bytes: [UInt8], _ encoding: Encoding, path: String) throws(ThreadfoldError) -> [UInt8]? {
         guard !bytes.isEmpty else { return nil }
         guard let encoded = encoding.encode(bytes) else {
-            throw SiteError(path: path, message: "could not be compressed with \(encoding.name): its library failed, which happens when memory runs out")
+            throw ThreadfoldError.output(path: path, message: "could not be compressed with \(encoding.name): its library failed, which happens when memory runs out")
         }
         return encoded.count < bytes.count ? encoded : nil
     }

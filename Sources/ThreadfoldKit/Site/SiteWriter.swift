@@ -65,7 +65,7 @@ package struct SiteWriter: Sendable {
     package var spare: URL { output.deletingLastPathComponent().appendingPathComponent(spareName) }
 
     /// Writes `files` (relative path to bytes) as the new contents of `output`.
-    package func publish(_ files: [(path: String, bytes: [UInt8])]) throws(SiteError) {
+    package func publish(_ files: [(path: String, bytes: [UInt8])]) throws(ThreadfoldError) {
         let staging = try begin()
         do {
             for file in files { try staging.write(file.path, file.bytes) }
@@ -94,12 +94,12 @@ package struct SiteWriter: Sendable {
         keepSpare: Bool = false,
         recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
         meanwhile: ((Staging) -> Void)? = nil
-    ) throws(SiteError) -> Staging {
+    ) throws(ThreadfoldError) -> Staging {
         let parentPath = output.deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
         } catch {
-            throw SiteError(path: parentPath, message: "cannot create this folder: \((error as NSError).localizedDescription)")
+            throw ThreadfoldError.output(path: parentPath, message: "cannot create this folder: \((error as NSError).localizedDescription)")
         }
         let parent = try Folder.open(parentPath)
         let (exists, claimed) = try claimOutput(in: parent)
@@ -128,13 +128,13 @@ package struct SiteWriter: Sendable {
         // A kept spill serves incremental builds only.
         if !keepSpare, parent.entry(keptSpillName) != nil { discard(keptSpillName, in: parent, tag: tag) }
         let folder: Folder
-        do throws(SiteError) {
+        do throws(ThreadfoldError) {
             if let recycling {
                 folder = recycling.folder
             } else {
                 guard mkdirat(parent.fd, stagingName, 0o755) == 0 else {
                     let code = errno
-                    throw SiteError(
+                    throw ThreadfoldError.output(
                         path: parent.path(stagingName),
                         message: "cannot create the staging folder: \(SystemError.describe(code)); expected a folder you can write in", errno: code)
                 }
@@ -160,21 +160,21 @@ package struct SiteWriter: Sendable {
 
     /// The output: none, or a real folder that is empty or Threadfold's, whose marker is then
     /// locked. Returns whether it exists, and the lock's descriptor.
-    private func claimOutput(in parent: Folder) throws(SiteError) -> (exists: Bool, locks: [Int32]) {
+    private func claimOutput(in parent: Folder) throws(ThreadfoldError) -> (exists: Bool, locks: [Int32]) {
         guard let found = parent.entry(name) else { return (false, []) }
         switch found.kind {
-        case .link: throw SiteError(path: output.path, message: "is a symbolic link; expected a folder Threadfold owns (or none)")
-        case .file, .other: throw SiteError(path: output.path, message: "is a file; expected a folder Threadfold owns (or none)")
+        case .link: throw ThreadfoldError.output(path: output.path, message: "is a symbolic link; expected a folder Threadfold owns (or none)")
+        case .file, .other: throw ThreadfoldError.output(path: output.path, message: "is a file; expected a folder Threadfold owns (or none)")
         case .folder: break
         }
         let live = try parent.folder(name)
         guard !live.names().isEmpty else { return (true, []) }
         guard let marker = live.entry(Self.markerName), marker.kind == .file else {
-            throw SiteError(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
+            throw ThreadfoldError.output(path: output.path, message: "holds files Threadfold did not write; expected an empty folder, a new one, or an earlier Threadfold output")
         }
         guard marker.own, found.own else {
             let owner = marker.own ? found.owner : marker.owner
-            throw SiteError(
+            throw ThreadfoldError.output(
                 path: output.path, message: "is a Threadfold output that belongs to another user (uid \(owner)) or that others can write; expected your own (remove it, or build as its owner)")
         }
         return (true, [try Self.lock(live, display: output.path)])
@@ -187,13 +187,13 @@ package struct SiteWriter: Sendable {
         in parent: Folder, as stagingName: String, tag: String, exists: Bool, keepSpare: Bool,
         recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)?,
         journal: WriteJournal?, locks: inout [Int32]
-    ) throws(SiteError) -> (folder: Folder, vouched: [String: FileStamp])? {
+    ) throws(ThreadfoldError) -> (folder: Folder, vouched: [String: FileStamp])? {
         guard let spare = parent.entry(spareName) else { return nil }
         guard keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 else {
             discard(spareName, in: parent, tag: tag)
             return nil
         }
-        do throws(SiteError) {
+        do throws(ThreadfoldError) {
             let folder = try parent.folder(stagingName, display: display, journal: journal)
             if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
                 let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes })
@@ -215,14 +215,14 @@ package struct SiteWriter: Sendable {
     private func clean(
         _ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
         meanwhile: ((Staging) -> Void)?
-    ) throws(SiteError) {
+    ) throws(ThreadfoldError) {
         let sparing: Set<String> = meanwhile == nil ? [] : [Self.scratchNames.current, Self.scratchNames.previous]
-        @Sendable func clean() -> Result<[String: FileStamp], SiteError> {
+        @Sendable func clean() -> Result<[String: FileStamp], ThreadfoldError> {
             do { return .success(try Self.clean(recycling.folder, keeping: recycling.vouched, sparing: sparing)) } catch { return .failure(error) }
         }
-        let cleaned: Result<[String: FileStamp], SiteError>
+        let cleaned: Result<[String: FileStamp], ThreadfoldError>
         if let meanwhile {
-            let result = Mutex<Result<[String: FileStamp], SiteError>?>(nil)
+            let result = Mutex<Result<[String: FileStamp], ThreadfoldError>?>(nil)
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {
                 result.withLock { $0 = clean() }
@@ -249,20 +249,20 @@ package struct SiteWriter: Sendable {
     private final class PendingStaging {}
 
     /// Takes the exclusive lock on a site's marker; fails at once when another build holds it.
-    static func lock(_ site: Folder, display: String) throws(SiteError) -> Int32 {
+    static func lock(_ site: Folder, display: String) throws(ThreadfoldError) -> Int32 {
         let fd = openat(site.fd, markerName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw SiteError(path: site.path(markerName), message: "cannot be opened to lock the site: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: site.path(markerName), message: "cannot be opened to lock the site: \(SystemError.describe(code))", errno: code)
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(fd)
             if code == EWOULDBLOCK {
-                throw SiteError(
+                throw ThreadfoldError.output(
                     path: display, message: "another Threadfold build is writing this folder (it holds the lock on its \(markerName)); expected one build at a time", errno: code, temporary: true)
             }
-            throw SiteError(path: site.path(markerName), message: "cannot be locked: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: site.path(markerName), message: "cannot be locked: \(SystemError.describe(code))", errno: code)
         }
         return fd
     }
@@ -277,7 +277,7 @@ package struct SiteWriter: Sendable {
     /// Sub-folders wait as (parent, name) and are opened when their turn comes, so the walk holds
     /// one descriptor per level, not one per folder waiting (20,000 thread folders under `t/`
     /// would pass the limit on open files).
-    static func clean(_ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = []) throws(SiteError) -> [String: FileStamp] {
+    static func clean(_ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = []) throws(ThreadfoldError) -> [String: FileStamp] {
         var kept: [String: FileStamp] = [:]
         kept.reserveCapacity(vouched.count)
         // The folders on the way to a vouched file; any other folder goes whole, so nothing of a
@@ -293,7 +293,7 @@ package struct SiteWriter: Sendable {
         var pending: [(parent: Folder?, name: String, prefix: String)] = [(nil, "", "")]
         var toHash: [(path: String, expected: FileStamp)] = []
         while let (parent, folderName, prefix) = pending.popLast() {
-            let folder = try parent.map { (parent) throws(SiteError) in try parent.folder(folderName) } ?? root
+            let folder = try parent.map { (parent) throws(ThreadfoldError) in try parent.folder(folderName) } ?? root
             for entry in folder.names() {
                 guard let name = String(validating: entry.name, as: UTF8.self) else {
                     // removeTree unlinks whatever is not a folder, so one call serves any entry.
@@ -326,7 +326,7 @@ package struct SiteWriter: Sendable {
     private static func keepByContent(
         _ files: [(path: String, expected: FileStamp)], in root: Folder,
         into kept: inout [String: FileStamp]
-    ) throws(SiteError) {
+    ) throws(ThreadfoldError) {
         guard !files.isEmpty else { return }
         let verified = Parallel.map(count: files.count, jobs: ProcessInfo.processInfo.activeProcessorCount) { i -> FileStamp? in
             var parts = RelativePath.segments(files[i].path)
@@ -429,9 +429,9 @@ package struct SiteWriter: Sendable {
         /// with that mode is left alone (false). With `precompress`, its compressed siblings
         /// are written too (`writeSiblings`).
         @discardableResult
-        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(SiteError) -> Bool {
+        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(ThreadfoldError) -> Bool {
             if writer.precompress, let original = Precompression.file(ofSibling: path) {
-                throw SiteError(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
+                throw ThreadfoldError.output(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
             }
             let (directory, file) = try open(path)
             if recycled {
@@ -456,7 +456,7 @@ package struct SiteWriter: Sendable {
         private func writeSiblings(
             _ path: String, _ bytes: [UInt8], in directory: Folder, name: String, unchanged: Bool,
             encodings: [Precompression.Encoding] = Precompression.Encoding.allCases, mode: mode_t = publishedMode
-        ) throws(SiteError) {
+        ) throws(ThreadfoldError) {
             guard writer.precompress, Precompression.applies(to: path) else { return }
             var present: [String] = []
             var written = 0, kept = 0
@@ -485,10 +485,10 @@ package struct SiteWriter: Sendable {
 
         /// Writes the compressed siblings in `encodings` of the file already at `path` here, from
         /// its own bytes: for `merge`, when a shard lacks them.
-        func writeSiblings(of path: String, encodings: [Precompression.Encoding]) throws(SiteError) {
+        func writeSiblings(of path: String, encodings: [Precompression.Encoding]) throws(ThreadfoldError) {
             let (directory, file) = try open(path)
             guard let current = directory.read(file, limit: Int.max) else {
-                throw SiteError(path: directory.path(file), message: "cannot be read back to be compressed; expected the regular file just put there")
+                throw ThreadfoldError.output(path: directory.path(file), message: "cannot be read back to be compressed; expected the regular file just put there")
             }
             try writeSiblings(path, current.bytes, in: directory, name: file, unchanged: false, encodings: encodings)
         }
@@ -502,7 +502,7 @@ package struct SiteWriter: Sendable {
         /// `bytes`. Returns false when the live file does not qualify; nothing is linked then.
         /// A file linked by its bytes gets its compressed siblings written from them; one linked
         /// by its stamp does not (its manifest lists its siblings as files of their own).
-        package func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(SiteError) -> Bool {
+        package func link(_ path: String, expected: FileStamp?, bytes: [UInt8]? = nil) throws(ThreadfoldError) -> Bool {
             guard let parts = RelativePath.safeSegments(path), let live = try? parent.folder(writer.name).folder(at: parts.dropLast()) else { return false }
             var expected = expected
             if let bytes {
@@ -522,7 +522,7 @@ package struct SiteWriter: Sendable {
         /// linking throws, the ones linked before it are removed again. Each folder, here and in
         /// the live site, is opened once for the files in it that come one after another (a
         /// thread's files share one), not once a file.
-        package func link(_ paths: [String], expected stamps: [FileStamp]) throws(SiteError) -> Bool {
+        package func link(_ paths: [String], expected stamps: [FileStamp]) throws(ThreadfoldError) -> Bool {
             guard stamps.count == paths.count, let site = try? parent.folder(writer.name) else { return false }
             var linked = 0
             defer { if linked < paths.count { for path in paths.prefix(linked) { remove(path) } } }
@@ -545,7 +545,7 @@ package struct SiteWriter: Sendable {
         }
 
         /// Puts a regular file of another folder (a shard) here, as a hard link or a copy.
-        func link(_ path: String, from source: Folder, file: String) throws(SiteError) -> Bool {
+        func link(_ path: String, from source: Folder, file: String) throws(ThreadfoldError) -> Bool {
             let (directory, name) = try open(path)
             guard let stamp = try directory.link(file, as: name, from: source, expected: nil) else { return false }
             state.withLock { $0.stamps[path] = stamp }
@@ -569,39 +569,39 @@ package struct SiteWriter: Sendable {
 
         /// Writes Threadfold's own bookkeeping (`.threadfold-…`), which is hidden from readers,
         /// piece by piece as `body` hands its `write` the bytes.
-        package func writeMetadata(_ name: String, writing body: (_ write: ([UInt8]) throws(SiteError) -> Void) throws(SiteError) -> Void) throws(SiteError) {
+        package func writeMetadata(_ name: String, writing body: (_ write: ([UInt8]) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) {
             guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
-                throw SiteError(path: name, message: "is not a Threadfold metadata name")
+                throw ThreadfoldError.output(path: name, message: "is not a Threadfold metadata name")
             }
             try folder.removeEntry(name)
             try folder.create(name, writing: body)
         }
 
         /// Removes metadata file `name` (`.threadfold-…`), if the folder holds one.
-        package func removeMetadata(_ name: String) throws(SiteError) {
+        package func removeMetadata(_ name: String) throws(ThreadfoldError) {
             guard name.hasPrefix(SiteWriter.markerName + "-"), !name.contains("/") else {
-                throw SiteError(path: name, message: "is not a Threadfold metadata name")
+                throw ThreadfoldError.output(path: name, message: "is not a Threadfold metadata name")
             }
             _ = try folder.removeEntry(name)
         }
 
         /// The folder that will hold `path` (created as needed, links in the way replaced) and
         /// the file's name in it.
-        private func open(_ path: String) throws(SiteError) -> (Folder, String) {
+        private func open(_ path: String) throws(ThreadfoldError) -> (Folder, String) {
             guard !Self.terminating.load(ordering: .acquiring) else {
-                throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
+                throw ThreadfoldError.output(path: writer.output.path, message: "was not published: the build was interrupted")
             }
             guard let parts = RelativePath.safeSegments(path) else {
-                throw SiteError(path: path, message: "is not a safe relative path inside the output")
+                throw ThreadfoldError.output(path: path, message: "is not a safe relative path inside the output")
             }
             return (try folder.folder(at: parts.dropLast(), create: true, replace: true), String(parts.last!))
         }
 
         /// Swaps the staging folder into place of the output.
-        package func commit() throws(SiteError) {
+        package func commit() throws(ThreadfoldError) {
             guard finish() else { return }
             guard !Self.terminating.load(ordering: .acquiring) else {
-                throw SiteError(path: writer.output.path, message: "was not published: the build was interrupted")
+                throw ThreadfoldError.output(path: writer.output.path, message: "was not published: the build was interrupted")
             }
             defer { release() }
             // A kept spill no spill of this build continued belongs to inputs the site no longer has.
@@ -699,15 +699,16 @@ package struct SiteWriter: Sendable {
         }
     }
 
-    fileprivate func swap(staging: String, in parent: Folder, exists: Bool, keepSpare: Bool) throws(SiteError) {
+    fileprivate func swap(staging: String, in parent: Folder, exists: Bool, keepSpare: Bool) throws(ThreadfoldError) {
         defer { if durable { parent.sync() } }
         if !exists {
             guard Self.rename(parent, staging, name, flags: Self.renameNoReplace) else {
                 let code = errno
                 if code == EEXIST || code == ENOTEMPTY {
-                    throw SiteError(path: display, message: "was created by another build while this one ran (a lost race); nothing was published, run the build again", errno: code, temporary: true)
+                    throw ThreadfoldError.output(
+                        path: display, message: "was created by another build while this one ran (a lost race); nothing was published, run the build again", errno: code, temporary: true)
                 }
-                throw SiteError(path: output.path, message: "could not be put in place: \(SystemError.describe(code))", errno: code)
+                throw ThreadfoldError.output(path: output.path, message: "could not be put in place: \(SystemError.describe(code))", errno: code)
             }
             return
         }
@@ -718,12 +719,12 @@ package struct SiteWriter: Sendable {
         }
         let old = ".\(name).old-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard renameat(parent.fd, name, parent.fd, old) == 0 else {
-            throw SiteError(path: output.path, message: "could not be moved aside: \(SystemError.last)", errno: errno)
+            throw ThreadfoldError.output(path: output.path, message: "could not be moved aside: \(SystemError.last)", errno: errno)
         }
         guard renameat(parent.fd, staging, parent.fd, name) == 0 else {
             let code = errno
             _ = renameat(parent.fd, old, parent.fd, name)
-            throw SiteError(path: output.path, message: "could not be put in place: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: output.path, message: "could not be put in place: \(SystemError.describe(code))", errno: code)
         }
         keepOld(old, in: parent, keepSpare: keepSpare)
     }
@@ -752,24 +753,12 @@ package struct SiteWriter: Sendable {
     }
 }
 
-package struct SiteError: Error, Sendable, CustomStringConvertible {
-    package var path: String
-    package var message: String
-    /// The system's error number, when a call failed.
-    package var errno: Int32?
-    /// Another build held the output (its lock, or a race to create it): the same build may
-    /// succeed when run again, with nothing wrong in its input.
-    package var temporary: Bool
-
-    package init(path: String, message: String, errno: Int32? = nil, temporary: Bool = false) {
-        self.path = path
-        self.message = message
-        self.errno = errno
-        self.temporary = temporary
-    }
-
+extension ThreadfoldError {
     /// The file system is out of space, inodes or quota.
     package var isFull: Bool { errno.map(SystemError.isFull) ?? false }
+}
 
-    package var description: String { "\(path): error: \(message)" }
+extension ThreadfoldError {
+    /// The error as a located problem: the path and the message.
+    var problem: Problem { Problem(file: path, message: message) }
 }

@@ -30,9 +30,9 @@ package enum ThemeExport {
     /// What stands in the way of writing the theme into `directory`, one error per path: a file
     /// or link where a theme file goes (unless `replacing`), a folder or other entry there (never
     /// replaced), a link or file where a theme folder goes. Empty when the theme can be written.
-    package static func problems(in directory: String, replacing: Bool) -> [SiteError] {
+    package static func problems(in directory: String, replacing: Bool) -> [ThreadfoldError] {
         guard let root = try? Folder.open(directory) else { return [] }
-        var problems: [SiteError] = []
+        var problems: [ThreadfoldError] = []
         var folders: [String: Folder?] = ["": root]
         for file in files() {
             let (parentPath, name) = split(file.path)
@@ -53,10 +53,10 @@ package enum ThemeExport {
             switch entry.kind {
             case .file, .link:
                 if !replacing {
-                    problems.append(SiteError(path: parent.path(name), message: "already exists; expected no file there (nothing was written)", errno: EEXIST))
+                    problems.append(ThreadfoldError.output(path: parent.path(name), message: "already exists; expected no file there (nothing was written)", errno: EEXIST))
                 }
             case .folder, .other:
-                problems.append(SiteError(path: parent.path(name), message: "is not a regular file; expected a theme file or nothing there (nothing was written)"))
+                problems.append(ThreadfoldError.output(path: parent.path(name), message: "is not a regular file; expected a theme file or nothing there (nothing was written)"))
             }
         }
         return problems
@@ -67,10 +67,10 @@ package enum ThemeExport {
     /// without following links; with `replacing`, a file or link already there is removed first
     /// (a link itself, never its target). Call `problems(in:replacing:)` first to report every
     /// conflict at once; this stops at the first.
-    package static func write(to directory: String, replacing: Bool) throws(SiteError) -> [String] {
+    package static func write(to directory: String, replacing: Bool) throws(ThreadfoldError) -> [String] {
         if mkdir(directory, 0o755) != 0 && errno != EEXIST {
             let code = errno
-            throw SiteError(path: directory, message: "cannot be created: \(SystemError.describe(code))", errno: code)
+            throw ThreadfoldError.output(path: directory, message: "cannot be created: \(SystemError.describe(code))", errno: code)
         }
         let root = try Folder.open(directory)
         var written: [String] = []
@@ -93,7 +93,7 @@ package enum ThemeExport {
         var text = """
             # A Threadfold theme
 
-            `threadfold theme` wrote this folder: the templates, locales and assets that Threadfold \(Threadfold.version) \
+            `threadfold theme` wrote this folder: the templates, locales and assets that Threadfold \(Release.version) \
             builds with when it is given none. Edit them and build with
 
                 threadfold build <input> ... --templates THEME/templates --assets THEME/assets

@@ -32,7 +32,29 @@ package enum SystemError {
     ]
 }
 
-/// A system call failed with `code`.
-package struct SystemCallError: Error, Sendable {
-    package var code: Int32
+/// Why the IO layer could not do what it was asked: a system call failed with an errno, or the
+/// file it reached is not one it may read (too large, missing, a link, not a folder, not a
+/// regular file). The one error of Support; the stages turn it into a located `Problem`.
+package enum SystemCallError: Error, Sendable, Equatable {
+    /// The call failed with this errno.
+    case system(Int32)
+    /// More bytes than the limit asked for.
+    case tooLarge
+    /// No entry of that name.
+    case missing
+    /// A symbolic link, with what it points to: never followed.
+    case link(target: String)
+    /// Not a folder where one was expected.
+    case notFolder
+    /// It opened, but it is this instead of a regular file.
+    case notRegular(FileKind)
+
+    /// A call that failed with `code`.
+    package init(code: Int32) { self = .system(code) }
+
+    /// The errno of a failed call; 0 for the other reasons.
+    package var code: Int32 {
+        if case .system(let code) = self { return code }
+        return 0
+    }
 }

@@ -1,24 +1,8 @@
-/// Options that shape the tree itself (not how it is shown).
-public struct ThreadOptions: Sendable {
-    /// Order of top-level comments.
-    public var sort: CommentOrder = .oldest
-    /// Order of replies; nil means the same as `sort`.
-    public var replySort: CommentOrder?
-    /// Keep the first of several comments with one id and report the rest, instead of failing.
-    public var allowDuplicates = false
-
-    public init(sort: CommentOrder = .oldest, replySort: CommentOrder? = nil, allowDuplicates: Bool = false) {
-        self.sort = sort
-        self.replySort = replySort
-        self.allowDuplicates = allowDuplicates
-    }
-}
-
 /// Builds a `Thread` from records: replies are grouped by parent first, then attached.
 ///
 /// Every pass is a loop over arrays or an explicit stack; the whole build is O(n log n).
 package enum ThreadBuilder {
-    package static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(InputErrors) -> ThreadTree {
+    package static func build(_ record: ThreadRecord, options: ThreadOptions = ThreadOptions()) throws(ThreadfoldError) -> ThreadTree {
         var builder = Builder(record: record, options: options)
         return try builder.run()
     }
@@ -40,7 +24,7 @@ private struct Builder {
         self.flags = [CommentFlags](repeating: .visible, count: n)
     }
 
-    mutating func run() throws(InputErrors) -> ThreadTree {
+    mutating func run() throws(ThreadfoldError) -> ThreadTree {
         let records = record.comments
         let (indexByID, dropped) = try indexIDs()
         linkParents(indexByID, dropped: dropped)
@@ -79,7 +63,7 @@ private struct Builder {
 
     /// Each id's comment: the first comment with an id owns it. A later one is an error, or with
     /// `allowDuplicates` a warning and the comment dropped.
-    private mutating func indexIDs() throws(InputErrors) -> (indexByID: [CommentID: Int32], dropped: [Bool]) {
+    private mutating func indexIDs() throws(ThreadfoldError) -> (indexByID: [CommentID: Int32], dropped: [Bool]) {
         let records = record.comments
         var indexByID = [CommentID: Int32](minimumCapacity: n)
         var dropped = [Bool](repeating: false, count: n)
@@ -107,7 +91,7 @@ private struct Builder {
                 }
             }
         }
-        if !errors.isEmpty { throw InputErrors(errors) }
+        if !errors.isEmpty { throw ThreadfoldError.input(errors) }
         return (indexByID, dropped)
     }
 

@@ -529,7 +529,7 @@ struct ArchiveCountTests {
         let fine = [Self.summary("t/a", comments: 2), Self.summary("t/b", comments: 3)]
         #expect(try ThreadSummary.totalComments(fine) == 5)
         let huge = [Self.summary("t/a", comments: Int.max / 2 + 1), Self.summary("t/b", comments: Int.max / 2 + 1)]
-        let error = try #require(throws: Problem.self) { try ThreadSummary.totalComments(huge) }
+        let error = try #require(throws: ThreadfoldError.self) { try ThreadSummary.totalComments(huge) }.problems[0]
         #expect(
             error.description
                 == "t/b/thread.json: error: $.stats.comments: found 4611686018427387904, which brings the comments of all threads past 9223372036854775807; expected counts that add up to at most 9223372036854775807"
@@ -539,7 +539,7 @@ struct ArchiveCountTests {
             var options = ArchiveOptions()
             options.sections = sections
             let renderer = try ThreadRenderer(options: options, resources: ResourceStore())
-            #expect(throws: Problem.self) { try renderer.listing(PackedSummaries(huge), jobs: 1) { _, _, _ in } }
+            #expect(throws: ThreadfoldError.self) { try renderer.listing(PackedSummaries(huge), jobs: 1) { _, _, _ in } }
         }
     }
 
@@ -554,9 +554,9 @@ struct ArchiveCountTests {
             (#""unarchived": 0"#, #""unarchived": 9223372036854775807"#, "$.stats.unarchived"),
         ] {
             let bad = text.replacingOccurrences(of: from, with: to)
-            let errors = try #require(throws: InputErrors.self) { try ThreadSummary.decode(Array(bad.utf8), file: "a.json") }
-            #expect(errors.errors.first?.path == path)
-            #expect(errors.errors.first?.message.hasPrefix("expected a count from 0 to 1099511627776, found the number \(to.split(separator: " ").last!)") == true)
+            let errors = try #require(throws: ThreadfoldError.self) { try ThreadSummary.decode(Array(bad.utf8), file: "a.json") }
+            #expect(errors.problems.first?.path == path)
+            #expect(errors.problems.first?.message.hasPrefix("expected a count from 0 to 1099511627776, found the number \(to.split(separator: " ").last!)") == true)
         }
     }
 }

@@ -240,7 +240,7 @@ struct ArchiveSafetyTests {
         let staging = try SiteWriter(output: site).begin()
         try staging.write("a.html", Array("mine".utf8))
         try ArchiveFixture.write("theirs", "b.html", in: site)
-        let error = try #require(throws: SiteError.self) { try staging.commit() }
+        let error = try #require(throws: ThreadfoldError.self) { try staging.commit() }
         #expect(error.message.contains("lost race"))
         #expect(ArchiveFixture.text(site, "b.html") == "theirs")
         #expect(try fm.contentsOfDirectory(atPath: folder.path) == ["site"])

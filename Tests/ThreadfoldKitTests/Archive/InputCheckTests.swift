@@ -17,7 +17,7 @@ struct InputCheckTests {
         let file = try check.file(Array(json.utf8), display: "many.json")
         #expect(file.result.threads.count == 3)
         var seen: [String] = []
-        #expect(throws: InputErrors.self) {
+        #expect(throws: ThreadfoldError.self) {
             _ = try file.forEachThread { record, checked in seen.append("\(record.info.id?.string ?? "?"):\(checked.counts.comments)") }
         }
         #expect(seen == ["1:2", "2:1"])

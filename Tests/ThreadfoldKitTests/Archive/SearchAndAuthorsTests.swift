@@ -100,7 +100,7 @@ struct SearchAndAuthorsTests {
             ThreadSummary.Post(author: "a", page: 0, anchor: "c-1\"><script>", created: nil, excerpt: ""),
             ThreadSummary.Post(author: "", page: 0, anchor: "c-1", created: nil, excerpt: ""),
         ] {
-            #expect(throws: InputErrors.self) { try ThreadSummary.decode(Self.summary(3, posts: [bad]).encoded(), file: "thread.json") }
+            #expect(throws: ThreadfoldError.self) { try ThreadSummary.decode(Self.summary(3, posts: [bad]).encoded(), file: "thread.json") }
         }
     }
 

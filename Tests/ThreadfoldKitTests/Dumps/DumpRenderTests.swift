@@ -10,7 +10,7 @@ import Testing
 struct DumpRenderTests {
     static func render(
         _ inputs: [String], in folder: URL, options: ImportOptions = ImportOptions(), jobs: Int = 2,
-        deliver: (DumpRender.Page) throws(SiteError) -> Void = { _ in }
+        deliver: (DumpRender.Page) throws(ThreadfoldError) -> Void = { _ in }
     ) throws -> DumpRender.Report {
         let units = try ArchiveInput.units(inputs, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(options))
         var render = DumpRender(units: units, importing: options, jobs: jobs)
@@ -146,10 +146,10 @@ struct DumpRenderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputs = try DumpBuildTests.sample(in: folder)
         var delivered = 0
-        #expect(throws: SiteError.self) {
-            _ = try Self.render(inputs, in: folder) { (_) throws(SiteError) in
+        #expect(throws: ThreadfoldError.self) {
+            _ = try Self.render(inputs, in: folder) { (_) throws(ThreadfoldError) in
                 delivered += 1
-                if delivered == 3 { throw SiteError(path: "page.html", message: "disk full") }
+                if delivered == 3 { throw ThreadfoldError.output(path: "page.html", message: "disk full") }
             }
         }
         #expect(delivered == 3)

@@ -108,6 +108,6 @@ struct SpillTests {
 
     @Test("a temporary folder that cannot be made is an error naming it")
     func unwritable() throws {
-        #expect(throws: SiteError.self) { try Spill.temporary(in: "/nonexistent-\(UUID().uuidString)", count: 2, bufferBytes: 16) }
+        #expect(throws: ThreadfoldError.self) { try Spill.temporary(in: "/nonexistent-\(UUID().uuidString)", count: 2, bufferBytes: 16) }
     }
 }

@@ -43,7 +43,7 @@ struct CompressionTests {
     func truncated(_ path: String, _ message: String) throws {
         let bytes = try TestData.bytes(path)
         for cut in [bytes.count - 1, bytes.count / 2, 6] {
-            let error = try #require(throws: Problem.self) { try Compression.decoded(Array(bytes.prefix(cut)), display: "dump.zst") }
+            let error = try #require(throws: ThreadfoldError.self) { try Compression.decoded(Array(bytes.prefix(cut)), display: "dump.zst") }.problems[0]
             #expect(error.file == "dump.zst")
             #expect(error.message.hasPrefix(message), "\(error.message)")
         }
@@ -58,14 +58,14 @@ struct CompressionTests {
     func corrupt(_ path: String, _ message: String) throws {
         var bytes = try TestData.bytes(path)
         for i in 12..<40 { bytes[i] ^= 0x5A }
-        let error = try #require(throws: Problem.self) { try Compression.decoded(bytes, display: "dump") }
+        let error = try #require(throws: ThreadfoldError.self) { try Compression.decoded(bytes, display: "dump") }.problems[0]
         #expect(error.message.hasPrefix(message), "\(error.message)")
     }
 
     @Test("the decompressed size is held to the document limit")
     func limit() throws {
         let bytes = try TestData.bytes("compressed/thread.json.zst")
-        let error = try #require(throws: Problem.self) { try Compression.decoded(bytes, display: "big.zst", limit: 1000) }
+        let error = try #require(throws: ThreadfoldError.self) { try Compression.decoded(bytes, display: "big.zst", limit: 1000) }.problems[0]
         #expect(error.message == "decompresses to more than 1000 bytes; expected at most 1000 bytes, the most Threadfold holds of one compressed document")
         #expect(error.hint == .decompressedLimit)
     }
@@ -95,11 +95,11 @@ struct CompressionTests {
     func blankBomb() throws {
         let bomb = ZstdFrame.repeated(0x0A, count: 8 << 20)
         #expect(bomb.count < 2_000)
-        let error = try #require(throws: Problem.self) { try Compression.decoded(bomb, display: "bomb.zst") }
+        let error = try #require(throws: ThreadfoldError.self) { try Compression.decoded(bomb, display: "bomb.zst") }.problems[0]
         #expect(error.message == "the file is empty (8388608 bytes of blank lines once decompressed); expected a JSON value")
         #expect(error.line == (8 << 20) + 1 && error.column == 1)
         // Too many of them for the limit: said as soon as they pass it.
-        let over = try #require(throws: Problem.self) { try Compression.decoded(bomb, display: "bomb.zst", limit: 1 << 20) }
+        let over = try #require(throws: ThreadfoldError.self) { try Compression.decoded(bomb, display: "bomb.zst", limit: 1 << 20) }.problems[0]
         #expect(over.hint == .decompressedLimit)
     }
 
@@ -116,7 +116,7 @@ struct CompressionTests {
     @Test("a zstd frame whose checksum fails says so, with the frame's compressed bytes")
     func checksum() throws {
         let frame = ZstdFrame.repeated(0x20, count: 1_000, checksum: true)
-        let error = try #require(throws: Problem.self) { try Compression.decoded(frame + [0x7B], display: "x.zst") }
+        let error = try #require(throws: ThreadfoldError.self) { try Compression.decoded(frame + [0x7B], display: "x.zst") }.problems[0]
         #expect(error.message.hasPrefix("holds a zstd frame (compressed bytes 0 to "), "\(error.message)")
         #expect(error.message.contains("whose checksum does not match what it decodes to"))
     }
@@ -125,15 +125,15 @@ struct CompressionTests {
     func window() throws {
         let frame = ZstdFrame.repeated(0x20, count: 1_000, windowLog: 28)
         var out = 0
-        let error = try #require(throws: Problem.self) {
+        let error = try #require(throws: ThreadfoldError.self) {
             var sent = false
             try Zstd.decode(
                 display: "x.zst", windowLog: 27,
-                next: { () throws(Problem) -> ArraySlice<UInt8>? in
+                next: { () throws(ThreadfoldError) -> ArraySlice<UInt8>? in
                     defer { sent = true }
                     return sent ? nil : frame[...]
                 }, write: { out += $0.count })
-        }
+        }.problems[0]
         #expect(error.message == "is a zstd stream whose frame at compressed byte 0 asks for a window larger than 128 MiB; expected a window of at most 128 MiB")
         #expect(error.hint == .windowLimit && out == 0)
     }
@@ -141,7 +141,7 @@ struct CompressionTests {
     @Test("leadingBlankBomb: more than 64 MiB of white space before a compressed document's first value is refused at that value, not held")
     func leadingBlankBomb() throws {
         let bomb = ZstdFrame.repeated(0x0A, count: (64 << 20) + 1) + ZstdFrame.stored(Array(#"{"comments": []}"#.utf8))
-        let error = try #require(throws: Problem.self) { try Compression.decoded(bomb, display: "late.zst") }
+        let error = try #require(throws: ThreadfoldError.self) { try Compression.decoded(bomb, display: "late.zst") }.problems[0]
         #expect(error.line == (64 << 20) + 2 && error.column == 1)
         #expect(error.message.hasPrefix("starts with 67108865 bytes of white space once decompressed before its first value; expected at most 64 MiB of it"), "\(error.message)")
         // Just under it, the document is read, its lines the file's own.

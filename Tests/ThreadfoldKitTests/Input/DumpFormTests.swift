@@ -64,16 +64,16 @@ struct DumpFormTests {
             do throws(JSONError) {
                 return try form.key(reader, reader.root, path: "$[4]", mapping: nil)
             } catch {
-                throw reader.error(error)
+                throw ThreadfoldError.input(reader.error(error))
             }
         }
         #expect(try key(#"{"link_id": "t3_abc", "parent_id": "t1_x"}"#, .reddit) == .thread(Array("abc".utf8)))
         #expect(try key(#"{"id": "abc", "title": "T", "selftext": "x"}"#, .reddit) == .thread(Array("abc".utf8)))
         #expect(try key(#"{"id": 17, "parent": 16}"#, .hn) == .item(id: 17, parent: 16))
         #expect(try key(#"{"id": 1, "type": "story"}"#, .hn) == .item(id: 1, parent: nil))
-        let error = try #require(throws: Problem.self) { try key(#"{"link_id": 5, "parent_id": "t3_a"}"#, .reddit) }
+        let error = try #require(throws: ThreadfoldError.self) { try key(#"{"link_id": 5, "parent_id": "t3_a"}"#, .reddit) }.problems[0]
         #expect(error.path == "$[4].link_id" && error.message.contains("expected a string, found the number 5"))
-        #expect(throws: Problem.self) { try key(#"{"body": "no thread"}"#, .reddit) }
+        #expect(throws: ThreadfoldError.self) { try key(#"{"body": "no thread"}"#, .reddit) }
     }
 
     @Test("a line stream cuts lines across chunks, counts blank lines but gives no element for them, and names a line over the limit")
@@ -88,7 +88,7 @@ struct DumpFormTests {
             var stream = LineStream(path: path, display: "d.jsonl")
             stream.chunkBytes = chunk
             var seen: [(String, Int, Int64, Int)] = []
-            try stream.forEachLine { (line) throws(Problem) -> Bool in
+            try stream.forEachLine { (line) throws(ThreadfoldError) -> Bool in
                 seen.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.offset, line.position))
                 return true
             }
@@ -99,7 +99,7 @@ struct DumpFormTests {
         var short = LineStream(path: path, display: "d.jsonl")
         short.maxLineBytes = 20
         short.chunkBytes = 5
-        let error = try #require(throws: Problem.self) { try short.forEachLine { _ throws(Problem) in true } }
+        let error = try #require(throws: ThreadfoldError.self) { try short.forEachLine { _ throws(ThreadfoldError) in true } }.problems[0]
         #expect(error.line == 4 && error.message.contains("line 4 (from byte 14) is longer than 20 bytes"))
     }
 }

@@ -32,7 +32,7 @@ struct InputFileTests {
                 _ = try ArchiveInput.units([device], readStandardInput: { [] })
                 Issue.record("\(device) was accepted")
             } catch {
-                #expect(error.errors.map(\.description) == ["\(device): error: is a character device; expected a regular file, a pipe or '-'"])
+                #expect(error.problems.map(\.description) == ["\(device): error: is a character device; expected a regular file, a pipe or '-'"])
             }
         }
     }
@@ -60,7 +60,7 @@ struct InputFileTests {
         let folder = try ArchiveFixture.folder()
         let path = folder.appendingPathComponent("swapped.json").path
         #expect(mkfifo(path, 0o600) == 0)
-        #expect(throws: InputErrors.self) { try ArchiveUnit(source: .file(path: path), display: path).read() }
+        #expect(throws: ThreadfoldError.self) { try ArchiveUnit(source: .file(path: path), display: path).read() }
         do { _ = try ArchiveUnit(source: .file(path: path), display: path).read() } catch {
             #expect(error.description == "\(path): error: is a pipe (FIFO); expected a regular file")
         }

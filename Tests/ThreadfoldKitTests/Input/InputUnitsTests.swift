@@ -173,7 +173,7 @@ struct ArchiveInputTests {
             var stream = LineStream(path: path, display: path)
             stream.maxLineBytes = 64
             stream.chunkBytes = 16
-            try? stream.forEachLine { (line) throws(Problem) -> Bool in
+            try? stream.forEachLine { (line) throws(ThreadfoldError) -> Bool in
                 streamed = Array(line.bytes)
                 return false
             }
@@ -199,11 +199,11 @@ struct ArchiveInputTests {
     @Test("a {\"threads\": [...]} document gives every thread, with paths into the list")
     func threadsDocument() throws {
         let text = #"{"threads": [\#(ArchiveFixture.thread(id: "a")), {"id": "b", "comments": [{"id": 1, "parent_id": 1, "score": "x"}]}]}"#
-        #expect(throws: InputErrors.self) { try Importer.read(bytes: Array(text.utf8), file: "many.json") }
+        #expect(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(text.utf8), file: "many.json") }
         do {
             _ = try Importer.read(bytes: Array(text.utf8), file: "many.json")
         } catch {
-            #expect(error.errors.first?.path == "$.threads[1].comments[0].score")
+            #expect(error.problems.first?.path == "$.threads[1].comments[0].score")
         }
         let good = #"{"threads": [\#(ArchiveFixture.thread(id: "a")), \#(ArchiveFixture.thread(id: "b", category: "Meta", tags: ["x", "y"]))]}"#
         let result = try Importer.read(bytes: Array(good.utf8), file: "many.json")
@@ -283,7 +283,7 @@ struct ArchiveInputTests {
         }
         // A first line too long to look at, with lines after it: still JSON Lines, still an error.
         let first = try ArchiveFixture.write([long, ArchiveFixture.thread(id: "c", comments: 1)].joined(separator: "\n"), "first.jsonl", in: folder)
-        #expect(throws: InputErrors.self) { try ArchiveInput.fileUnits(first, linesAreThreads: nil, maxLineBytes: limit) }
+        #expect(throws: ThreadfoldError.self) { try ArchiveInput.fileUnits(first, linesAreThreads: nil, maxLineBytes: limit) }
         // One long line and nothing else is an ordinary file, read whole.
         let single = try ArchiveFixture.write(long + "\n", "single.json", in: folder)
         let units = try ArchiveInput.fileUnits(single, linesAreThreads: nil, maxLineBytes: limit)
@@ -337,7 +337,7 @@ struct ArchiveInputTests {
             try Data(ZstdFrame.repeated(0x0A, count: 8 << 20)).write(to: url)
             paths.append(url.path)
         }
-        let errors = try #require(throws: InputErrors.self) { try ArchiveInput.units(paths, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(ImportOptions())) }
-        #expect(errors.errors.map(\.description) == paths.map { "\($0):\((8 << 20) + 1):1: error: the file is empty (8388608 bytes of blank lines once decompressed); expected a JSON value" })
+        let errors = try #require(throws: ThreadfoldError.self) { try ArchiveInput.units(paths, readStandardInput: { [] }, dumpForm: ArchiveInput.dumps(ImportOptions())) }
+        #expect(errors.problems.map(\.description) == paths.map { "\($0):\((8 << 20) + 1):1: error: the file is empty (8388608 bytes of blank lines once decompressed); expected a JSON value" })
     }
 }

@@ -110,13 +110,13 @@ struct ThreadDecoderTests {
             ("[{\"id\": 1,\n  \"deleted\": \"yes\"}]", "test.json:2:14: error: $[0].deleted: expected true or false, found the string \"yes\""),
         ])
     func typeErrors(_ json: String, _ message: String) throws {
-        let errors = try #require(throws: InputErrors.self) { try Fixtures.record(json) }
-        #expect(errors.errors.first?.description == message)
+        let errors = try #require(throws: ThreadfoldError.self) { try Fixtures.record(json) }
+        #expect(errors.problems.first?.description == message)
     }
 
     @Test("syntax errors carry line and column")
     func syntaxError() throws {
-        let errors = try #require(throws: InputErrors.self) { try Fixtures.record("[\n  {\"id\": 1,,}\n]") }
+        let errors = try #require(throws: ThreadfoldError.self) { try Fixtures.record("[\n  {\"id\": 1,,}\n]") }
         #expect(errors.description == "test.json:2:12: error: found ','; expected a member name in double quotes")
     }
 
@@ -132,7 +132,7 @@ struct ThreadDecoderTests {
 
     @Test("several errors are reported together")
     func manyErrors() throws {
-        let errors = try #require(throws: InputErrors.self) { try Fixtures.record(#"[{"id": []}, {"id": {}}, {"id": 3}]"#) }
-        #expect(errors.errors.count == 2)
+        let errors = try #require(throws: ThreadfoldError.self) { try Fixtures.record(#"[{"id": []}, {"id": {}}, {"id": 3}]"#) }
+        #expect(errors.problems.count == 2)
     }
 }

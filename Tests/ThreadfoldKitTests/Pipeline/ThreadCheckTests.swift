@@ -35,7 +35,7 @@ struct ThreadCheckTests {
     @Test("duplicate ids stop the check as they stop a build, unless they are allowed")
     func duplicates() throws {
         let record = try Self.record(#"{"comments": [{"id": "a", "body": "x"}, {"id": "a", "body": "y"}]}"#)
-        #expect(throws: InputErrors.self) { try ThreadCheck(record, options: ThreadOptions()) }
+        #expect(throws: ThreadfoldError.self) { try ThreadCheck(record, options: ThreadOptions()) }
         var options = ThreadOptions()
         options.allowDuplicates = true
         #expect(try ThreadCheck(record, options: options).counts.duplicates == 1)

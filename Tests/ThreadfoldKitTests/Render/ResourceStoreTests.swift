@@ -54,15 +54,15 @@ struct ResourceStoreTests {
         // The same through an absolute path; a symlinked folder inside locales/ is refused whole.
         #expect(!(try page(lang: root.appendingPathComponent("outside").path, templates: templates)).contains("OUTSIDE-LOCALE"))
         try FileManager.default.createSymbolicLink(at: templates.appendingPathComponent("locales/up"), withDestinationURL: root)
-        #expect(throws: ResourceError.self) { try page(lang: "up/outside", templates: templates) }
+        #expect(throws: ThreadfoldError.self) { try page(lang: "up/outside", templates: templates) }
         try FileManager.default.removeItem(at: templates.appendingPathComponent("locales/up"))
         // --locale with such a name is an unknown locale (a usage error), not a file.
         var options = RenderOptions()
         options.locale = "../../../../outside"
-        let error = try #require(throws: ResourceError.self) {
+        let error = try #require(throws: ThreadfoldError.self) {
             _ = try ThreadRenderer(options: ArchiveOptions(render: options), resources: ResourceStore(templatesDirectory: templates.path))
         }
-        #expect(error.isUnknownLocale)
+        #expect(error.kind == .usage)
         #expect(error.message.contains("'../../../../outside' is not a language tag; expected a BCP 47 tag"))
     }
 
@@ -84,9 +84,9 @@ struct ResourceStoreTests {
         #expect(try page(lang: "es", templates: root).contains("1 reply"))
         var options = RenderOptions()
         options.locale = "es"
-        #expect(throws: ResourceError.self) { _ = try ThreadRenderer(options: ArchiveOptions(render: options), resources: ResourceStore(templatesDirectory: root.path)) }
+        #expect(throws: ThreadfoldError.self) { _ = try ThreadRenderer(options: ArchiveOptions(render: options), resources: ResourceStore(templatesDirectory: root.path)) }
         try FileManager.default.createSymbolicLink(atPath: locales.appendingPathComponent("it.json").path, withDestinationPath: root.appendingPathComponent("missing").path)
-        let error = try #require(throws: ResourceError.self) { try page(lang: "it", templates: root) }
+        let error = try #require(throws: ThreadfoldError.self) { try page(lang: "it", templates: root) }
         #expect(error.message.hasSuffix("locales/it.json: error: is a symbolic link (to \(root.path)/missing); expected a regular file or folder (links in the templates folder are never followed)"))
     }
 
@@ -113,7 +113,7 @@ struct ResourceStoreTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let shadow = try shadow(in: root)
         let assets = try theme("assets", in: root, links: ["theme.css": shadow])
-        let error = try #require(throws: ResourceError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
+        let error = try #require(throws: ThreadfoldError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
         #expect(error.message == "\(assets.path)/theme.css: error: is a symbolic link (to \(shadow.path)); expected a regular file or folder (links in the assets folder are never followed)")
         #expect(!error.message.contains("SHADOW-SECRET"))
     }
@@ -124,9 +124,9 @@ struct ResourceStoreTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let shadow = try shadow(in: root)
         let templates = try theme("tpl", in: root, links: ["page.mustache": shadow])
-        let error = try #require(throws: ResourceError.self) { try ResourceStore(templatesDirectory: templates.path).templateSet() }
+        let error = try #require(throws: ThreadfoldError.self) { try ResourceStore(templatesDirectory: templates.path).templateSet() }
         #expect(error.message == "\(templates.path)/page.mustache: error: is a symbolic link (to \(shadow.path)); expected a regular file or folder (links in the templates folder are never followed)")
-        #expect(throws: ResourceError.self) { try ThreadRenderer(options: ArchiveOptions(), resources: ResourceStore(templatesDirectory: templates.path)) }
+        #expect(throws: ThreadfoldError.self) { try ThreadRenderer(options: ArchiveOptions(), resources: ResourceStore(templatesDirectory: templates.path)) }
     }
 
     @Test("attack: a linked sub-folder (assets/img -> /etc, templates/locales -> elsewhere) is refused, naming it")
@@ -135,10 +135,10 @@ struct ResourceStoreTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let outside = try theme("outside", in: root, files: ["fr.json": "{}", "theme.css": "SECRET"])
         let assets = try theme("assets", in: root, links: ["img": outside])
-        let error = try #require(throws: ResourceError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
+        let error = try #require(throws: ThreadfoldError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
         #expect(error.message.hasPrefix("\(assets.path)/img: error: is a symbolic link (to \(outside.path))"))
         let templates = try theme("tpl", in: root, links: ["locales": outside])
-        let localeError = try #require(throws: ResourceError.self) { try ResourceStore(templatesDirectory: templates.path).templateSet() }
+        let localeError = try #require(throws: ThreadfoldError.self) { try ResourceStore(templatesDirectory: templates.path).templateSet() }
         #expect(localeError.message.hasPrefix("\(templates.path)/locales: error: is a symbolic link (to \(outside.path))"))
     }
 
@@ -148,7 +148,7 @@ struct ResourceStoreTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let assets = try theme("assets", in: root, files: ["real.css": "a{}"])
         try FileManager.default.createSymbolicLink(atPath: assets.appendingPathComponent("theme.css").path, withDestinationPath: "real.css")
-        let error = try #require(throws: ResourceError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
+        let error = try #require(throws: ThreadfoldError.self) { try ResourceStore(assetsDirectory: assets.path).assetFiles() }
         #expect(error.message.hasPrefix("\(assets.path)/theme.css: error: is a symbolic link (to real.css)"))
         // Hidden names are not read, so a hidden link is neither refused nor published.
         try FileManager.default.removeItem(at: assets.appendingPathComponent("theme.css"))

@@ -104,7 +104,7 @@ struct StringsTableTests {
 
     @Test("a broken locale file is an error naming the field")
     func brokenLocale() throws {
-        let errors = try #require(throws: InputErrors.self) {
+        let errors = try #require(throws: ThreadfoldError.self) {
             try StringsTable(json: Array(#"{"locale": "x", "months": [], "messages": {}}"#.utf8), file: "x.json")
         }
         #expect(errors.description == "x.json:1:27: error: $.months: expected an array of 12 month names, found an array of 0")

@@ -83,7 +83,7 @@ struct SiteWriterTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let site = root.appendingPathComponent("site")
         try SiteWriter(output: site).publish([("a.html", Array("one".utf8))])
-        #expect(throws: SiteError.self) {
+        #expect(throws: ThreadfoldError.self) {
             try SiteWriter(output: site).publish([("b.html", Array("two".utf8)), ("../escape.html", Array("x".utf8))])
         }
         #expect(read(site.appendingPathComponent("a.html")) == "one")
@@ -97,7 +97,7 @@ struct SiteWriterTests {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         try Data("mine".utf8).write(to: root.appendingPathComponent("notes.txt"))
-        let error = try #require(throws: SiteError.self) { try SiteWriter(output: root).publish([("a.html", [])]) }
+        let error = try #require(throws: ThreadfoldError.self) { try SiteWriter(output: root).publish([("a.html", [])]) }
         #expect(error.message.contains("holds files Threadfold did not write"))
         #expect(read(root.appendingPathComponent("notes.txt")) == "mine")
     }
@@ -112,7 +112,7 @@ struct SiteWriterTests {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let site = URL(fileURLWithPath: "site", relativeTo: root)
-        let error = try #require(throws: SiteError.self) {
+        let error = try #require(throws: ThreadfoldError.self) {
             try SiteWriter(output: site).publish([("sub/a.html", Array("one".utf8)), ("sub/a.html", Array("two".utf8))])
         }
         #expect(error.description == "site/sub/a.html: error: cannot be created: File exists (EEXIST)")
@@ -120,7 +120,7 @@ struct SiteWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty, "nothing is published or left beside it")
         // A full disk says so.
         #expect(
-            SiteError(path: "site/index.html", message: "cannot be written: \(SystemError.describe(ENOSPC))", errno: ENOSPC).description
+            ThreadfoldError.output(path: "site/index.html", message: "cannot be written: \(SystemError.describe(ENOSPC))", errno: ENOSPC).description
                 == "site/index.html: error: cannot be written: No space left on device (ENOSPC): the disk is full (the file system is out of space or out of inodes)")
     }
 }

@@ -132,12 +132,12 @@ struct ThreadBuilderTests {
     @Test("a duplicate id is an error naming both places")
     func duplicates() throws {
         let json = Fixtures.flat([("a", nil, "x"), ("b", "a", "y"), ("a", nil, "z")])
-        let errors = try #require(throws: InputErrors.self) { try Fixtures.tree(json) }
-        let message = errors.errors[0].description
+        let errors = try #require(throws: ThreadfoldError.self) { try Fixtures.tree(json) }
+        let message = errors.problems[0].description
         #expect(message.contains("$.comments[2].id: found the id \"a\" again; expected unique ids (first used at 1:"))
         #expect(message.hasSuffix("($.comments[0]))"))
-        #expect(errors.errors[0].related?.path == "$.comments[0]")
-        #expect(errors.errors[0].hint == .allowDuplicates)
+        #expect(errors.problems[0].related?.path == "$.comments[0]")
+        #expect(errors.problems[0].hint == .allowDuplicates)
     }
 
     @Test("--allow-duplicates keeps the first and reports the rest")

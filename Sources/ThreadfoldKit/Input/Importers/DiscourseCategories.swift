@@ -5,7 +5,7 @@
 /// "Parent / Child" so two children of one name under different parents stay apart.
 package enum DiscourseCategories {
     /// Reads the names, keyed by the id's digits. Errors are located like any JSON's.
-    package static func load(json bytes: [UInt8], file: String) throws(InputErrors) -> [String: String] {
+    package static func load(json bytes: [UInt8], file: String) throws(ThreadfoldError) -> [String: String] {
         let r = try JSONReader(bytes: bytes, file: file)
         let document = r.document
         var names: [String: String] = [:]
@@ -49,7 +49,7 @@ package enum DiscourseCategories {
                 }
             }
         } catch {
-            throw InputErrors([r.error(error)])
+            throw ThreadfoldError.input([r.error(error)])
         }
         var full = names
         for (id, parent) in parents {

@@ -23,7 +23,7 @@ enum DiscourseImporter: ImporterForm {
 
     static func isWholeThread(_ document: JSONDocument) -> Bool { true }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         [decodeTopic(&context)]
     }
 
@@ -210,9 +210,4 @@ extension DiscourseImporter {
 
 private extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}
-
-extension SourceFormat {
-    /// A Discourse topic as returned by `/t/<id>.json`.
-    public static let discourse = DiscourseImporter.format
 }

@@ -27,7 +27,7 @@ enum DisqusImporter: ImporterForm {
     /// A Disqus export is XML, never a JSON document.
     static func detect(_ document: JSONDocument) -> Bool { false }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         context.fail(context.document.root, "$", "expected a Disqus XML export, which starts with <disqus>, found JSON")
         return []
     }
@@ -86,15 +86,15 @@ enum DisqusImporter: ImporterForm {
         return nil
     }
 
-    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [Problem]) {
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(ThreadfoldError) -> (threads: [ThreadRecord], skipped: [Problem]) {
         guard let (_, doctype) = prolog(bytes) else {
-            throw InputErrors([
+            throw ThreadfoldError.input([
                 Problem(file: file, line: 1, column: 1, message: "expected a Disqus XML export, which starts with <disqus>, found something else (read as \(described))", hint: .otherForm)
             ])
         }
         if let doctype {
             let (line, column) = JSONDocument.location(in: bytes, offset: doctype)
-            throw InputErrors([
+            throw ThreadfoldError.input([
                 Problem(
                     file: file, line: line, column: column,
                     message: "found a document type declaration (<!DOCTYPE>); expected a Disqus export, which has none (declared entities are not expanded) (read as \(described))")
@@ -111,7 +111,7 @@ enum DisqusImporter: ImporterForm {
         _ = parser.parse()
         // libxml2 may go on after an error and report success: the first error decides.
         if let error = events.error {
-            throw InputErrors([Problem(file: file, line: error.line, column: error.column, message: "\(error.message) (read as \(described))")])
+            throw ThreadfoldError.input([Problem(file: file, line: error.line, column: error.column, message: "\(error.message) (read as \(described))")])
         }
         return assemble(events, bytes: bytes, file: file)
     }
@@ -335,9 +335,4 @@ enum DisqusImporter: ImporterForm {
             parser.abortParsing()
         }
     }
-}
-
-extension SourceFormat {
-    /// A Disqus XML export.
-    public static let disqus = DisqusImporter.format
 }

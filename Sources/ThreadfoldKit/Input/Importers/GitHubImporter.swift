@@ -50,7 +50,7 @@ enum GitHubImporter: ImporterForm {
         document.kind(document.root) == .object && document.member(document.root, "issue") != nil
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)
@@ -192,9 +192,4 @@ enum GitHubImporter: ImporterForm {
         guard parts.count >= 2 else { return nil }
         return "\(parts[parts.startIndex])/\(parts[parts.startIndex + 1])"
     }
-}
-
-extension SourceFormat {
-    /// GitHub issue or pull request comments (`/repos/<owner>/<repo>/issues/<n>/comments`).
-    public static let github = GitHubImporter.format
 }

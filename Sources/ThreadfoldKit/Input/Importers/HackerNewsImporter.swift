@@ -36,7 +36,7 @@ enum HackerNewsImporter: ImporterForm {
         return document.kind(root) == .object && (isHNPWAItem(document, root) || document.member(root, "children") != nil)
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document
         var items: [(node: Int, path: String)] = []
         if document.kind(document.root) == .array {
@@ -290,10 +290,4 @@ extension HackerNewsImporter {
         }
         return keyOf.map { found[$0] }
     }
-}
-
-extension SourceFormat {
-    /// Hacker News: the Firebase item API (items as an array or one per line), the Algolia API,
-    /// or HNPWA's item API.
-    public static let hn = HackerNewsImporter.format
 }

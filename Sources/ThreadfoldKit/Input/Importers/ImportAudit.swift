@@ -28,7 +28,7 @@ enum ImportAudit {
     static func check(
         _ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
         skipped: [Problem], unreadArrays: Bool, guessed: Bool, options: ImportOptions
-    ) throws(InputErrors) {
+    ) throws(ThreadfoldError) {
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
         // Only comments lenient reading skipped; a form's own exclusions (private statuses) are not losses.
@@ -81,7 +81,7 @@ enum ImportAudit {
         if let list = arrays.read, let suggestion = suggestion(document, list, arrays.unread) {
             errors.append(Problem(file: file, line: 1, column: 1, path: list.path, message: suggestion))
         }
-        throw InputErrors(errors)
+        throw ThreadfoldError.input(errors)
     }
 
     /// For a file no form recognised: the arrays of objects in it (largest first, at most six)

@@ -1,28 +1,3 @@
-/// How input files are read.
-public struct ImportOptions: Sendable {
-    /// The form of the input; `auto` recognises it.
-    public var format: SourceFormat = .auto
-    /// Overrides the importer's choice of body format for every body.
-    public var bodyFormat: BodyFormat?
-    /// Reads any JSON list of comments through this mapping instead of a known form.
-    public var mapping: FieldMapping?
-    /// A comment missing a required field is skipped and reported instead of failing the file.
-    public var lenient = false
-    /// With `lenient`, the most comments of a file that may be skipped, as a share: past it the
-    /// file is refused, so lenient reading never turns a file into an empty page.
-    public var maxSkipped = 0.5
-    /// Discourse category names by id (from the forum's `/categories.json` or `/site.json`);
-    /// without a name, a topic's category is "Category N".
-    public var categoryNames: [String: String] = [:]
-
-    public init(format: SourceFormat = .auto, bodyFormat: BodyFormat? = nil, mapping: FieldMapping? = nil, lenient: Bool = false) {
-        self.format = format
-        self.bodyFormat = bodyFormat
-        self.mapping = mapping
-        self.lenient = lenient
-    }
-}
-
 /// The threads read from one file, and the form they were read as.
 package struct ImportResult: Sendable {
     package var threads: [ThreadRecord]
@@ -43,7 +18,7 @@ package enum Importer {
     package static func read(
         bytes: [UInt8], file: String, options: ImportOptions = ImportOptions(),
         records: JSONMemberFilter? = nil
-    ) throws(InputErrors) -> ImportResult {
+    ) throws(ThreadfoldError) -> ImportResult {
         // Forms that are not JSON (Disqus's XML) are recognised, or named, before JSON is parsed.
         if options.mapping == nil {
             let named = options.format.form.flatMap { $0.readsBytes ? $0 : nil }
@@ -61,15 +36,15 @@ package enum Importer {
             }
         }
         // A server's error saved in place of the export is named as such, whatever form was asked for.
-        if options.mapping == nil, records == nil, let error = ServerResponse.html(bytes, file: file) { throw InputErrors([error]) }
+        if options.mapping == nil, records == nil, let error = ServerResponse.html(bytes, file: file) { throw ThreadfoldError.input([error]) }
         let document = try parse(bytes, file: file, records: records)
-        if options.mapping == nil, records == nil, let error = ServerResponse.json(document, file: file) { throw InputErrors([error]) }
+        if options.mapping == nil, records == nil, let error = ServerResponse.json(document, file: file) { throw ThreadfoldError.input([error]) }
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
         if detected {
             guard let found = SourceFormat.detect(document) else {
                 let forms = SourceFormat.forms.map { "\($0.name) (\($0.described))" }
-                throw InputErrors(
+                throw ThreadfoldError.input(
                     [
                         Problem(
                             file: file, line: 1, column: 1, path: "$",
@@ -95,7 +70,7 @@ package enum Importer {
         } else {
             threads = []
         }
-        if !context.errors.isEmpty { throw InputErrors(context.errors) }
+        if !context.errors.isEmpty { throw ThreadfoldError.input(context.errors) }
         for t in threads.indices { threads[t].locator = document.locator }
         // The audit asks whether a guessed form (or a mapping's field names) fits; a form named with `--from` is read as named.
         try ImportAudit.check(
@@ -111,7 +86,7 @@ package enum Importer {
     }
 
     /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.
-    static func parse(_ bytes: [UInt8], file: String, records: JSONMemberFilter? = nil) throws(InputErrors) -> JSONDocument {
+    static func parse(_ bytes: [UInt8], file: String, records: JSONMemberFilter? = nil) throws(ThreadfoldError) -> JSONDocument {
         try JSONReader(bytes: bytes, file: file, lines: true, records: records).document
     }
 }

@@ -22,7 +22,7 @@ protocol ImporterForm: SendableMetatype {
     static func isWholeThread(_ document: JSONDocument) -> Bool
     /// The threads in the document. Problems go into `context.errors`, located; a form may throw
     /// when it has its own way of collecting them.
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord]
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord]
 
     /// Whether the form is read from the file's bytes rather than from a JSON document (an XML
     /// export): `Importer.read` tries `recognises` before parsing JSON, and such a file goes to
@@ -31,7 +31,7 @@ protocol ImporterForm: SendableMetatype {
     /// Whether the bytes are of this form (only for forms that read bytes).
     static func recognises(_ bytes: [UInt8]) -> Bool
     /// The threads in the bytes, and comments left out as warnings.
-    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [Problem])
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(ThreadfoldError) -> (threads: [ThreadRecord], skipped: [Problem])
 }
 
 extension ImporterForm {
@@ -40,7 +40,7 @@ extension ImporterForm {
     static func isWholeThread(_ document: JSONDocument) -> Bool { false }
     static var readsBytes: Bool { false }
     static func recognises(_ bytes: [UInt8]) -> Bool { false }
-    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(InputErrors) -> (threads: [ThreadRecord], skipped: [Problem]) {
+    static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(ThreadfoldError) -> (threads: [ThreadRecord], skipped: [Problem]) {
         ([], [])
     }
 

@@ -31,7 +31,7 @@ enum LemmyImporter: ImporterForm {
 
     static func isWholeThread(_ document: JSONDocument) -> Bool { true }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document
         let root = document.root
         var record = ThreadRecord(file: context.file, source: document.bytes)
@@ -191,9 +191,4 @@ enum LemmyImporter: ImporterForm {
             record.info.unarchivedComments = min(expected - n - attributed, InputLimits.maxCount)
         }
     }
-}
-
-extension SourceFormat {
-    /// A Lemmy post and its comments (`/api/v3/post` with `/api/v3/comment/list`'s comments).
-    public static let lemmy = LemmyImporter.format
 }

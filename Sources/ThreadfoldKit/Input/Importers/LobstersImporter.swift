@@ -23,7 +23,7 @@ enum LobstersImporter: ImporterForm {
 
     static func isWholeThread(_ document: JSONDocument) -> Bool { true }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         [decodeStory(&context)]
     }
 
@@ -78,9 +78,4 @@ enum LobstersImporter: ImporterForm {
         if context.document.kind(value) == .object { return context.string(value, "username", path + "." + key) }
         return context.string(object, key, path)
     }
-}
-
-extension SourceFormat {
-    /// A Lobsters story as returned by `/s/<short_id>.json`.
-    public static let lobsters = LobstersImporter.format
 }

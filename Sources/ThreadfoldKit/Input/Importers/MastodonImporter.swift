@@ -47,7 +47,7 @@ enum MastodonImporter: ImporterForm {
     /// `status`) and its place there.
     typealias Status = (node: Int, key: String?, index: Int)
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         var record = ThreadRecord(file: context.file, source: context.document.bytes)
         guard let (statuses, opening) = conversation(&context) else { return [record] }
         var openingID: CommentID?
@@ -272,9 +272,4 @@ enum MastodonImporter: ImporterForm {
         if let lastSpace = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: lastSpace) > limit / 2 { cut = cut[..<lastSpace] }
         return cut + "…"
     }
-}
-
-extension SourceFormat {
-    /// A Mastodon status with its context, the context alone, or an array of statuses.
-    public static let mastodon = MastodonImporter.format
 }

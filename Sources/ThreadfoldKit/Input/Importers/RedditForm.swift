@@ -14,7 +14,7 @@ extension RedditImporter: ImporterForm {
         isListingPair(document) && document.count(document.root) == 2
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         isDump(context.document, parents: false) ? decodeDump(&context) : [decode(&context)]
     }
 
@@ -35,9 +35,4 @@ extension RedditImporter: ImporterForm {
         if DumpForm.isRedditSubmission(document, root + 1) { return true }
         return document.member(root + 1, "link_id") != nil && (!parents || document.member(root + 1, "parent_id") != nil)
     }
-}
-
-extension SourceFormat {
-    /// A Reddit thread as returned by `/comments/<id>.json`, or a comment dump.
-    public static let reddit = RedditImporter.format
 }

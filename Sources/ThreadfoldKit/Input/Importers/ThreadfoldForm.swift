@@ -45,7 +45,7 @@ enum ThreadfoldForm: ImporterForm {
         return nil
     }
 
-    static func decode(_ context: inout ImportContext) throws(InputErrors) -> [ThreadRecord] {
+    static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         let document = context.document, file = context.file, lenient = context.options.lenient
         guard let list = threadList(document) else {
             return [try ThreadDecoder.decode(document: document, file: file, lenient: lenient, skipped: &context.skipped)]
@@ -61,16 +61,11 @@ enum ThreadfoldForm: ImporterForm {
                         document: document, at: element, path: "\(list.path)[\(position)]",
                         file: file, lenient: lenient, skipped: &context.skipped))
             } catch {
-                errors.append(contentsOf: error.errors)
+                errors.append(contentsOf: error.problems)
                 if errors.isFull { break }
             }
         }
-        if !errors.isEmpty { throw InputErrors(errors) }
+        if !errors.isEmpty { throw ThreadfoldError.input(errors) }
         return threads
     }
-}
-
-extension SourceFormat {
-    /// Threadfold's own format (docs/input-format.md).
-    public static let threadfold = ThreadfoldForm.format
 }

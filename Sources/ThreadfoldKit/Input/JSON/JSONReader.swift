@@ -17,11 +17,11 @@ package struct JSONReader: Sendable {
     /// Parses `bytes` as one JSON document or, with `lines`, as JSON Lines when a first value is
     /// followed by more. A syntax error is reported at its line and column. `records` keeps only
     /// some members of the root array's objects, as in `JSONDocument.init(records:)`.
-    package init(bytes: [UInt8], file: String, lines: Bool = false, records: JSONMemberFilter? = nil) throws(InputErrors) {
+    package init(bytes: [UInt8], file: String, lines: Bool = false, records: JSONMemberFilter? = nil) throws(ThreadfoldError) {
         self.init(document: try Self.parse(bytes, file: file, lines: lines, records: records), file: file)
     }
 
-    private static func parse(_ bytes: [UInt8], file: String, lines: Bool, records: JSONMemberFilter?) throws(InputErrors) -> JSONDocument {
+    private static func parse(_ bytes: [UInt8], file: String, lines: Bool, records: JSONMemberFilter?) throws(ThreadfoldError) -> JSONDocument {
         do {
             return try JSONDocument(bytes: bytes, records: records)
         } catch let first {
@@ -30,7 +30,7 @@ package struct JSONReader: Sendable {
                 do { return try JSONDocument(bytes: bytes, sequence: true, records: records) } catch let second { failure = second }
             }
             let (line, column) = JSONDocument.location(in: bytes, offset: failure.offset)
-            throw InputErrors([Problem(file: file, line: line, column: column, message: failure.message)])
+            throw ThreadfoldError.input([Problem(file: file, line: line, column: column, message: failure.message)])
         }
     }
 

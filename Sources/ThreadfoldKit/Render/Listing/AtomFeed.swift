@@ -51,7 +51,7 @@ struct AtomFeed {
         raw("\"/>\n<author><name>")
         text(author)
         raw("</name></author>\n<generator version=\"")
-        x.append(contentsOf: ThreadfoldVersion.current.utf8)
+        x.append(contentsOf: Release.version.utf8)
         raw("\">Threadfold</generator>\n")
         for entry in entries {
             raw("<entry>\n<title>")

@@ -21,7 +21,7 @@ struct ListingRenderer: Sendable {
     var strings: StringsTable { language.strings }
 
     /// Takes one finished file: its path under the site root and its bytes.
-    typealias Write = (_ path: String, _ bytes: [UInt8]) throws -> Void
+    typealias Write = (_ path: String, _ bytes: [UInt8]) throws(ThreadfoldError) -> Void
 
     /// One paginated listing page, described with plain values so pages render in parallel.
     struct Listing: Sendable {
@@ -37,7 +37,7 @@ struct ListingRenderer: Sendable {
         var stats: String
     }
 
-    func render(_ listing: Listing, _ summaries: PackedSummaries) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
+    func render(_ listing: Listing, _ summaries: PackedSummaries) throws(ThreadfoldError) -> (path: String, bytes: [UInt8]) {
         var page = ListingPageModel(
             listing: self, dir: listing.dir, stats: listing.stats, heading: listing.heading,
             threads: listing.threads.map { summaries[$0] }, pager: listing.pages > 1 ? Pager(listing) : nil)
@@ -56,21 +56,21 @@ struct ListingRenderer: Sendable {
     }
 
     /// Renders the listings on `jobs` threads and writes them in order, a batch at a time.
-    func write(_ listings: [Listing], _ summaries: PackedSummaries, to write: Write) throws {
-        try inBatches(count: listings.count, { i throws(TemplateError) in try render(listings[i], summaries) }, to: write)
+    func write(_ listings: [Listing], _ summaries: PackedSummaries, to write: Write) throws(ThreadfoldError) {
+        try inBatches(count: listings.count, { i throws(ThreadfoldError) in try render(listings[i], summaries) }, to: write)
     }
 
     /// Renders files `0..<count` on `jobs` threads, `jobs` × 8 at a time, and hands each batch to
     /// `write` in order before the next is rendered.
     func inBatches(
-        count: Int, _ render: @escaping @Sendable (Int) throws(TemplateError) -> (path: String, bytes: [UInt8]),
+        count: Int, _ render: @escaping @Sendable (Int) throws(ThreadfoldError) -> (path: String, bytes: [UInt8]),
         to write: Write
-    ) throws {
+    ) throws(ThreadfoldError) {
         let batch = max(jobs, 1) * 8
         for start in stride(from: 0, to: count, by: batch) {
             let end = min(start + batch, count)
-            let results = Parallel.map(count: end - start, jobs: jobs) { i -> Result<(path: String, bytes: [UInt8]), TemplateError> in
-                do throws(TemplateError) { return .success(try render(start + i)) } catch { return .failure(error) }
+            let results = Parallel.map(count: end - start, jobs: jobs) { i -> Result<(path: String, bytes: [UInt8]), ThreadfoldError> in
+                do throws(ThreadfoldError) { return .success(try render(start + i)) } catch { return .failure(error) }
             }
             for result in results {
                 switch result {
@@ -106,15 +106,15 @@ struct ListingRenderer: Sendable {
     }
 
     /// Writes every listing file for `summaries`, which must be in index order
-    /// (`ThreadSummary.sortedForIndex`). Throws a `TemplateError`, an `Problem` when the
+    /// (`ThreadSummary.sortedForIndex`). Throws a `ThreadfoldError`: a template error, an input error when the
     /// threads' comment counts add up past `Int.max`, or what `write` throws.
-    func write(_ summaries: PackedSummaries, to write: Write) throws {
+    func write(_ summaries: PackedSummaries, to write: Write) throws(ThreadfoldError) {
         var listing = self
         listing.threadCount = summaries.count
         try listing.writeFiles(summaries, to: write)
     }
 
-    private func writeFiles(_ summaries: PackedSummaries, to write: Write) throws {
+    private func writeFiles(_ summaries: PackedSummaries, to write: Write) throws(ThreadfoldError) {
         let comments = try ThreadSummary.totalComments(summaries)
         let stats = strings.join([strings.text("threads", count: summaries.count), strings.text("comments", count: comments)])
         let perPage = max(options.perPage, 1)
@@ -196,7 +196,7 @@ struct ListingRenderer: Sendable {
 
     /// Writes every author's pages (`AuthorPages`), `perPage` items each, rendered on `jobs`
     /// threads; returns their addresses for the sitemap.
-    func writeAuthorPages(_ summaries: [ThreadSummary], to write: Write) throws -> [(loc: String, lastmod: Timestamp?)] {
+    func writeAuthorPages(_ summaries: [ThreadSummary], to write: Write) throws(ThreadfoldError) -> [(loc: String, lastmod: Timestamp?)] {
         let authors = AuthorPages(summaries)
         let perPage = max(options.perPage, 1)
         var jobs: [(author: Int, page: Int, pages: Int)] = []
@@ -213,7 +213,7 @@ struct ListingRenderer: Sendable {
         let work = jobs
         try inBatches(
             count: work.count,
-            { j throws(TemplateError) in
+            { j throws(ThreadfoldError) in
                 let job = work[j]
                 let author = authors.authors[job.author]
                 let base = ["u", author.folder]
@@ -245,7 +245,7 @@ struct ListingRenderer: Sendable {
 
     /// Renders one listing page; its size estimate (which sets the template output cap,
     /// `TemplateSet.outputLimit`) is 16 KiB plus 2 KiB per thread and section shown.
-    func render(_ page: ListingPageModel) throws(TemplateError) -> (path: String, bytes: [UInt8]) {
+    func render(_ page: ListingPageModel) throws(ThreadfoldError) -> (path: String, bytes: [UInt8]) {
         let bytes = try templates.render(
             "index", model: page, root: .node(.page),
             expectedSize: 16 * 1024 + 2048 * (page.threads.count + page.sections.count))

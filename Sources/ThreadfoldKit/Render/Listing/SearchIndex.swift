@@ -13,7 +13,7 @@ enum SearchIndex {
     /// One row: `[title, href, author, category, [tags], date, comments]` (empty strings for
     /// what a thread lacks; `href` relative to the site root; `date` in the locale's words).
     /// Hands each chunk to `write` as it is made.
-    static func write(_ summaries: PackedSummaries, strings: StringsTable, to write: ListingRenderer.Write) throws {
+    static func write(_ summaries: PackedSummaries, strings: StringsTable, to write: ListingRenderer.Write) throws(ThreadfoldError) {
         for c in 0..<chunkCount(summaries.count) {
             let rows = summaries[(c * chunkSize)..<min((c + 1) * chunkSize, summaries.count)]
             var w = JSONWriter(pretty: false)

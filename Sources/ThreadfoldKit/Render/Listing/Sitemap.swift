@@ -12,7 +12,7 @@ struct Sitemap {
 
     init(base: String) { self.base = base }
 
-    mutating func add(_ loc: String, lastmod: Timestamp?, to write: ListingRenderer.Write) throws {
+    mutating func add(_ loc: String, lastmod: Timestamp?, to write: ListingRenderer.Write) throws(ThreadfoldError) {
         // A full file is written only once another URL shows that one file is not enough.
         if urls.count == Self.limit { try flush(to: write) }
         urls.append((loc, lastmod))
@@ -20,13 +20,13 @@ struct Sitemap {
 
     /// Writes what is left: `sitemap.xml` itself when every URL fits in it, else the last
     /// numbered file and the index.
-    mutating func finish(to write: ListingRenderer.Write) throws {
+    mutating func finish(to write: ListingRenderer.Write) throws(ThreadfoldError) {
         guard files > 0 else { return try write("sitemap.xml", urlset()) }
         try flush(to: write)
         try write("sitemap.xml", Array((index + "</sitemapindex>\n").utf8))
     }
 
-    private mutating func flush(to write: ListingRenderer.Write) throws {
+    private mutating func flush(to write: ListingRenderer.Write) throws(ThreadfoldError) {
         files += 1
         let name = "sitemap-\(files).xml"
         try write(name, urlset())

@@ -84,14 +84,15 @@ package struct ThreadSummary: Sendable, Equatable {
 
     /// The comments of all `summaries`, added with overflow checked: counts come from sidecars
     /// and manifests, so a sum that does not fit is an error naming the thread that tipped it.
-    package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(Problem) -> Int {
+    package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(ThreadfoldError) -> Int {
         var total = 0
         for summary in summaries {
             let (sum, overflow) = total.addingReportingOverflow(summary.stats.comments)
             guard !overflow, summary.stats.comments >= 0 else {
-                throw Problem(
-                    file: summary.path + "/thread.json", path: "$.stats.comments",
-                    message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)")
+                throw ThreadfoldError.input(
+                    Problem(
+                        file: summary.path + "/thread.json", path: "$.stats.comments",
+                        message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)"))
             }
             total = sum
         }
@@ -136,12 +137,12 @@ extension ThreadSummary {
 
     /// Replies the export knew of but did not contain, in the whole thread: the importer keeps each
     /// count within `InputLimits.maxCount`, and the sum is checked.
-    static func unarchived(_ tree: ThreadTree, source: String) throws(Problem) -> Int {
+    static func unarchived(_ tree: ThreadTree, source: String) throws(ThreadfoldError) -> Int {
         var total = tree.info.unarchivedComments
         for record in tree.records {
             let (sum, overflow) = total.addingReportingOverflow(record.unarchivedReplies)
             guard !overflow else {
-                throw Problem(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)")
+                throw .input(Problem(file: source, message: "the counts of replies not archived add up past \(Int.max); expected a total of at most \(Int.max)"))
             }
             total = sum
         }
@@ -154,7 +155,7 @@ extension ThreadSummary {
     init(
         tree: ThreadTree, id: CommentID, folder: String, flat: Bool, pages: [[String]], orders: [CommentOrder],
         source: String
-    ) throws(Problem) {
+    ) throws(ThreadfoldError) {
         var histogram: [Int] = []
         var firstActivity: Timestamp? = tree.info.createdAt
         for i in 0..<tree.count where tree.flags[i].contains(.visible) {

@@ -177,12 +177,12 @@ extension ThreadSummary {
     }
 
     /// Reads a sidecar back. Errors name the file, line and column, and the JSON path.
-    package static func decode(_ bytes: [UInt8], file: String) throws(InputErrors) -> ThreadSummary {
+    package static func decode(_ bytes: [UInt8], file: String) throws(ThreadfoldError) -> ThreadSummary {
         let reader = try JSONReader(bytes: bytes, file: file)
         do throws(JSONError) {
             return try ThreadSummary(reader: reader, node: reader.root, path: "$")
         } catch {
-            throw InputErrors([reader.error(error, suffix: ", as in a thread.json that 'threadfold build' writes")])
+            throw ThreadfoldError.input([reader.error(error, suffix: ", as in a thread.json that 'threadfold build' writes")])
         }
     }
 }

@@ -7,19 +7,19 @@ package struct Template: Sendable {
     let nodes: [Node]
 
     /// Parses `source` on its own, with a table of names of its own (to check a template).
-    package init(name: String, source: String, file: String? = nil) throws(TemplateError) {
+    package init(name: String, source: String, file: String? = nil) throws(ThreadfoldError) {
         var keys = TemplateKeys()
         try self.init(name: name, source: source, file: file, keys: &keys)
     }
 
     /// Parses `source`, entering its names in `keys`, the table of the set it belongs to.
-    init(name: String, source: String, file: String? = nil, keys: inout TemplateKeys) throws(TemplateError) {
+    init(name: String, source: String, file: String? = nil, keys: inout TemplateKeys) throws(ThreadfoldError) {
         self.name = name
         self.file = file ?? name
         self.source = source
         // Offsets into the compiled template are 32-bit.
         guard source.utf8.count <= Template.maxSourceBytes else {
-            throw TemplateError(
+            throw ThreadfoldError.template(
                 file: file ?? name, line: 1, column: 1,
                 message: "the template is \(source.utf8.count) bytes; expected at most \(Template.maxSourceBytes) (256 MiB)")
         }
@@ -110,14 +110,4 @@ package struct Template: Sendable {
         /// tag's offset in the source.
         case partial(String, indent: String, offset: Int)
     }
-}
-
-/// A template error, printed as `file:line:col: error: message`.
-package struct TemplateError: Error, Sendable, CustomStringConvertible {
-    package var file: String
-    package var line: Int
-    package var column: Int
-    package var message: String
-
-    package var description: String { "\(file):\(line):\(column): error: \(message)" }
 }

@@ -46,7 +46,7 @@ struct TemplateParser {
 
     /// The template's nodes, flat: sections are closed by setting their `end`, so each tag costs
     /// constant work and nothing is copied as sections nest.
-    mutating func parse() throws(TemplateError) -> [Template.Node] {
+    mutating func parse() throws(ThreadfoldError) -> [Template.Node] {
         var nodes: [Template.Node] = []
         var stack: [OpenSection] = []
         var text: [UInt8] = []
@@ -86,7 +86,7 @@ struct TemplateParser {
     }
 
     /// The tag whose opening delimiter is at `tagStart`: its sigil, its content, and its end.
-    private func readTag(at tagStart: Int) throws(TemplateError) -> Tag {
+    private func readTag(at tagStart: Int) throws(ThreadfoldError) -> Tag {
         var cursor = tagStart + open.count
         guard cursor < source.count || find(close, from: cursor) != nil else {
             throw error(at: tagStart, "unclosed tag '\(string(open))'; expected '\(string(close))'")
@@ -114,7 +114,7 @@ struct TemplateParser {
     /// new delimiters.
     private mutating func add(
         _ tag: Tag, indent: [UInt8], to nodes: inout [Template.Node], stack: inout [OpenSection], text: inout [UInt8]
-    ) throws(TemplateError) {
+    ) throws(ThreadfoldError) {
         let (sigil, content, tagStart) = (tag.sigil, tag.content, tag.start)
         switch sigil {
         case UInt8(ascii: "!"):
@@ -206,7 +206,7 @@ struct TemplateParser {
         return slice
     }
 
-    private func validName(_ content: ArraySlice<UInt8>, _ offset: Int) throws(TemplateError) -> String {
+    private func validName(_ content: ArraySlice<UInt8>, _ offset: Int) throws(ThreadfoldError) -> String {
         guard !content.isEmpty else { throw error(at: offset, "found an empty tag; expected a name") }
         for byte in content where byte == 0x20 || byte == 0x09 || byte == 0x0A {
             throw error(at: offset, "found '\(string(content))'; expected a name without spaces")
@@ -222,8 +222,8 @@ struct TemplateParser {
         JSONDocument.location(in: source, offset: offset)
     }
 
-    private func error(at offset: Int, _ message: String) -> TemplateError {
+    private func error(at offset: Int, _ message: String) -> ThreadfoldError {
         let (line, column) = location(offset)
-        return TemplateError(file: file, line: line, column: column, message: message)
+        return ThreadfoldError.template(file: file, line: line, column: column, message: message)
     }
 }

@@ -47,7 +47,7 @@ struct TemplateRenderer<Model: TemplateModel> {
         self.limit = limit
     }
 
-    mutating func render(_ template: Template, _ context: Value, into out: inout [UInt8]) throws(TemplateError) {
+    mutating func render(_ template: Template, _ context: Value, into out: inout [UInt8]) throws(ThreadfoldError) {
         stack = [context]
         templates = []
         ops = []
@@ -64,7 +64,7 @@ struct TemplateRenderer<Model: TemplateModel> {
         var taken: [UInt8] = []
         swap(&taken, &out)
         var writer = ByteWriter(appendingTo: consume taken)
-        do throws(TemplateError) {
+        do throws(ThreadfoldError) {
             try run(into: &writer)
         } catch {
             out = writer.finish()
@@ -99,15 +99,15 @@ struct TemplateRenderer<Model: TemplateModel> {
 
     /// Checked after each write: output past `limit` is an error naming the template.
     @inline(__always)
-    private func checkSize(_ out: borrowing ByteWriter) throws(TemplateError) {
+    private func checkSize(_ out: borrowing ByteWriter) throws(ThreadfoldError) {
         if out.count - start > limit { throw tooLarge() }
     }
 
-    private func tooLarge() -> TemplateError {
+    private func tooLarge() -> ThreadfoldError {
         let root = templates[0]
         let name = templates[Int(current)].name
         let inside = current == 0 || name == root.name ? "" : " (in partial '\(name)')"
-        return TemplateError(
+        return ThreadfoldError.template(
             file: root.file, line: 1, column: 1,
             message:
                 "template '\(root.name)' wrote more than \(limit) bytes\(inside), the cap for one page; expected a page under the cap, which is 64 MiB plus 4 times the page's estimated size (partials that include each other more than once per level grow exponentially)"
@@ -142,7 +142,7 @@ struct TemplateRenderer<Model: TemplateModel> {
 
     /// Renders with a loop over an explicit stack of frames rather than recursion, so sections
     /// nested 16,000 deep (or more) cost heap, not call stack.
-    private mutating func run(into out: inout ByteWriter) throws(TemplateError) {
+    private mutating func run(into out: inout ByteWriter) throws(ThreadfoldError) {
         // The model, read once a page: read from `self` inside this mutating loop, Swift would
         // copy the whole struct before every lookup.
         let model = self.model
@@ -210,10 +210,10 @@ struct TemplateRenderer<Model: TemplateModel> {
 
     /// The error for partial tag `index` nesting past the limit, located at that tag in the
     /// file of the template that holds it (`current`).
-    private func recursion(_ index: Int) -> TemplateError {
+    private func recursion(_ index: Int) -> ThreadfoldError {
         let template = templates[Int(current)]
         let (line, column) = JSONDocument.location(in: Array(template.source.utf8), offset: Int(partials[index].offset))
-        return TemplateError(
+        return ThreadfoldError.template(
             file: template.file, line: line, column: column,
             message: "partial recursion: '{{>\(partials[index].name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
     }

@@ -6,7 +6,7 @@ package struct TemplateSet: Sendable {
     package let keys: TemplateKeys
 
     /// Parses `sources` (name to source text). Errors name the file given in `files`.
-    package init(sources: [String: String], files: [String: String] = [:]) throws(TemplateError) {
+    package init(sources: [String: String], files: [String: String] = [:]) throws(ThreadfoldError) {
         var templates: [String: Template] = [:]
         var keys = TemplateKeys()
         for name in sources.keys.sorted() {
@@ -28,9 +28,9 @@ package struct TemplateSet: Sendable {
         _ name: String, model: Model, root: TemplateValue<Model.Node>,
         into out: inout [UInt8], expectedSize: Int = 64 * 1024,
         limit: Int? = nil
-    ) throws(TemplateError) {
+    ) throws(ThreadfoldError) {
         guard let template = templates[name] else {
-            throw TemplateError(file: name, line: 1, column: 1, message: "no template named '\(name)'")
+            throw ThreadfoldError.template(file: name, line: 1, column: 1, message: "no template named '\(name)'")
         }
         var renderer = TemplateRenderer(set: self, model: model, limit: limit ?? Self.outputLimit(expectedSize: expectedSize))
         out.reserveCapacity(out.count + min(expectedSize, renderer.limit))
@@ -41,7 +41,7 @@ package struct TemplateSet: Sendable {
     package func render<Model: TemplateModel>(
         _ name: String, model: Model, root: TemplateValue<Model.Node>,
         expectedSize: Int = 64 * 1024, limit: Int? = nil
-    ) throws(TemplateError) -> [UInt8] {
+    ) throws(ThreadfoldError) -> [UInt8] {
         var out: [UInt8] = []
         try render(name, model: model, root: root, into: &out, expectedSize: expectedSize, limit: limit)
         return out

@@ -32,17 +32,10 @@ package enum FileIO {
 }
 
 extension FileIO {
-    package enum ReadFailure: Error, Equatable {
-        /// More than `limit` bytes.
-        case tooLarge
-        /// `read` failed with this errno.
-        case system(Int32)
-    }
-
     /// Everything from `fd`'s current position to its end, but never more than `limit` bytes:
     /// a longer input fails as soon as byte `limit + 1` arrives, so memory stays bounded for
     /// pipes and growing files alike. `sizeHint` (a regular file's size) sizes the buffer.
-    package static func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0) -> Result<[UInt8], ReadFailure> {
+    package static func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0) -> Result<[UInt8], SystemCallError> {
         let limit = min(max(limit, 0), Int.max - 1)
         var capacity = max(min(max(sizeHint, 0) + 1, limit + 1), 1)
         var bytes: [UInt8] = []
@@ -50,7 +43,7 @@ extension FileIO {
             // Each buffer is filled in uninitialized memory after what was read before (zeroing
             // it first would cost as much as the read). Most inputs end in the first: a regular file's size
             // and the byte that shows its end.
-            var failure: ReadFailure?
+            var failure: SystemCallError?
             var ended = false
             bytes = [UInt8](unsafeUninitializedCapacity: capacity) { [bytes] buffer, count in
                 count = buffer.initialize(fromContentsOf: bytes)

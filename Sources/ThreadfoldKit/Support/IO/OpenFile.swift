@@ -101,18 +101,11 @@ package final class OpenFile: @unchecked Sendable {
 
     /// Opens `path` and requires a regular file: the one "open a regular file" of the input
     /// layer. Nil with the reason otherwise.
-    package static func regular(_ path: String) -> Result<OpenFile, RegularFailure> {
+    package static func regular(_ path: String) -> Result<OpenFile, SystemCallError> {
         let file: OpenFile
         do { file = try open(path) } catch { return .failure(.system(error.code)) }
         guard file.kind == .regular else { return .failure(.notRegular(file.kind)) }
         return .success(file)
-    }
-
-    package enum RegularFailure: Error, Sendable {
-        /// The call failed with this errno.
-        case system(Int32)
-        /// It opened, but it is this instead.
-        case notRegular(FileKind)
     }
 
     /// Up to `count` bytes at `offset` (or from the current position): fewer at the end of the
@@ -120,7 +113,7 @@ package final class OpenFile: @unchecked Sendable {
     package func read(count: Int, at offset: Int? = nil) -> [UInt8]? { FileIO.read(fd, count: count, at: offset) }
 
     /// Everything from the current position, failing past `limit` bytes (`FileIO.readAll`).
-    package func readAll(limit: Int, sizeHint: Int = 0) -> Result<[UInt8], FileIO.ReadFailure> {
+    package func readAll(limit: Int, sizeHint: Int = 0) -> Result<[UInt8], SystemCallError> {
         FileIO.readAll(fd, limit: limit, sizeHint: sizeHint)
     }
 

@@ -9,17 +9,6 @@
 final class SourceFolder: @unchecked Sendable {
     enum Kind: Equatable { case file, folder, link, other }
 
-    /// Why an entry could not be read.
-    enum Failure: Error, Equatable {
-        case missing
-        /// A symbolic link, with what it points to.
-        case link(target: String)
-        case notFolder
-        case notRegular
-        case tooLarge
-        case system(Int32)
-    }
-
     private let fd: Int32
     /// How the folder is named in messages: the path the user gave, and names below it.
     let display: String
@@ -32,7 +21,7 @@ final class SourceFolder: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Opens the folder the user named (links in this path are the user's own and are followed).
-    static func open(_ path: String) throws(Failure) -> SourceFolder {
+    static func open(_ path: String) throws(SystemCallError) -> SourceFolder {
         let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw errno == ENOTDIR ? .notFolder : errno == ENOENT ? .missing : .system(errno) }
         return SourceFolder(fd: fd, display: path)
@@ -42,7 +31,7 @@ final class SourceFolder: @unchecked Sendable {
     func path(_ name: String) -> String { display.hasSuffix("/") ? display + name : display + "/" + name }
 
     /// The sub-folder `name`, never through a link.
-    func folder(_ name: String) throws(Failure) -> SourceFolder {
+    func folder(_ name: String) throws(SystemCallError) -> SourceFolder {
         let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard child >= 0 else { throw failure(name, errno) }
         return SourceFolder(fd: child, display: path(name))
@@ -79,23 +68,22 @@ final class SourceFolder: @unchecked Sendable {
     }
 
     /// The bytes of the regular file `name` and its permission bits, never through a link.
-    func read(_ name: String, limit: Int = 256 << 20) throws(Failure) -> (bytes: [UInt8], mode: UInt32) {
+    func read(_ name: String, limit: Int = 256 << 20) throws(SystemCallError) -> (bytes: [UInt8], mode: UInt32) {
         let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else { throw failure(name, errno) }
         defer { close(file) }
         var info = stat()
         guard fstat(file, &info) == 0 else { throw .system(errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(FileKind(mode: info.st_mode)) }
         guard info.st_size <= limit else { throw .tooLarge }
         switch FileIO.readAll(file, limit: limit, sizeHint: Int(info.st_size)) {
         case .success(let bytes): return (bytes, UInt32(info.st_mode & 0o7777))
-        case .failure(.tooLarge): throw .tooLarge
-        case .failure(.system(let code)): throw .system(code)
+        case .failure(let error): throw error
         }
     }
 
     /// Why opening `name` failed with `code`: a link (with its target) when it is one.
-    private func failure(_ name: String, _ code: Int32) -> Failure {
+    private func failure(_ name: String, _ code: Int32) -> SystemCallError {
         if (code == ELOOP || code == ENOTDIR) && kind(name) == .link { return .link(target: linkTarget(name)) }
         switch code {
         case ENOENT: return .missing

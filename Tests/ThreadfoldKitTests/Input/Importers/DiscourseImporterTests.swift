@@ -203,9 +203,9 @@ struct DiscourseCategoryTests {
 
     @Test("a file of another shape is a located error")
     func errors() throws {
-        let wrong = try #require(throws: InputErrors.self) { try DiscourseCategories.load(json: Array(#"{"users": []}"#.utf8), file: "c.json") }
+        let wrong = try #require(throws: ThreadfoldError.self) { try DiscourseCategories.load(json: Array(#"{"users": []}"#.utf8), file: "c.json") }
         #expect(wrong.description == "c.json:1:1: error: $: expected category_list.categories (/categories.json) or categories (/site.json), found neither")
-        let badName = try #require(throws: InputErrors.self) { try DiscourseCategories.load(json: Array(#"{"categories": [{"id": 1, "name": 5}]}"#.utf8), file: "c.json") }
+        let badName = try #require(throws: ThreadfoldError.self) { try DiscourseCategories.load(json: Array(#"{"categories": [{"id": 1, "name": 5}]}"#.utf8), file: "c.json") }
         #expect(badName.description == "c.json:1:35: error: $.categories[0].name: expected a string, found the number 5")
     }
 }

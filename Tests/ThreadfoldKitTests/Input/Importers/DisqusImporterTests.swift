@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Disqus XML exports")
 struct DisqusImporterTests {
-    static func read(_ xml: String, options: ImportOptions = ImportOptions()) throws(InputErrors) -> ImportResult {
+    static func read(_ xml: String, options: ImportOptions = ImportOptions()) throws(ThreadfoldError) -> ImportResult {
         try Importer.read(bytes: Array(xml.utf8), file: "export.xml", options: options)
     }
 
@@ -52,8 +52,8 @@ struct DisqusImporterTests {
             #expect(result.format == .disqus && result.threads.count == 1 && result.threads[0].comments[0].body == "hi", "\(prefix.debugDescription)")
         }
         #expect(!DisqusImporter.recognises(Array("<disqusx/>".utf8)) && !DisqusImporter.recognises(Array("<rss/>".utf8)))
-        let json = try #require(throws: InputErrors.self) { try Self.read(#"{"comments": []}"#, options: ImportOptions(format: .disqus)) }
-        #expect(json.errors[0].description.hasPrefix("export.xml:1:1: error: expected a Disqus XML export, which starts with <disqus>"))
+        let json = try #require(throws: ThreadfoldError.self) { try Self.read(#"{"comments": []}"#, options: ImportOptions(format: .disqus)) }
+        #expect(json.problems[0].description.hasPrefix("export.xml:1:1: error: expected a Disqus XML export, which starts with <disqus>"))
     }
 
     @Test("a billion laughs is refused at its document type declaration, before any entity is expanded")
@@ -66,14 +66,14 @@ struct DisqusImporterTests {
         }
         xml += "]>\n<disqus><thread dsq:id=\"t\"><title>&lol9;</title></thread><post dsq:id=\"p\"><message>&lol9;</message><thread dsq:id=\"t\"/></post></disqus>"
         let start = ContinuousClock.now
-        let errors = try #require(throws: InputErrors.self) { try Self.read(xml) }
-        #expect(errors.errors[0].description.hasPrefix("export.xml:2:1: error: found a document type declaration (<!DOCTYPE>)"))
+        let errors = try #require(throws: ThreadfoldError.self) { try Self.read(xml) }
+        #expect(errors.problems[0].description.hasPrefix("export.xml:2:1: error: found a document type declaration (<!DOCTYPE>)"))
         #expect(ContinuousClock.now - start < .seconds(2))
         // An external entity is refused the same way; one never declared is a located error.
         let external = #"<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><disqus><post dsq:id="p"><message>&x;</message></post></disqus>"#
-        #expect(throws: InputErrors.self) { try Self.read(external) }
-        let undeclared = try #require(throws: InputErrors.self) { try Self.read("<disqus>\n<post dsq:id=\"p\"><message>&x;</message></post></disqus>") }
-        #expect(undeclared.errors[0].description.hasPrefix("export.xml:2:30: error: found a reference to an entity that is not declared"))
+        #expect(throws: ThreadfoldError.self) { try Self.read(external) }
+        let undeclared = try #require(throws: ThreadfoldError.self) { try Self.read("<disqus>\n<post dsq:id=\"p\"><message>&x;</message></post></disqus>") }
+        #expect(undeclared.problems[0].description.hasPrefix("export.xml:2:30: error: found a reference to an entity that is not declared"))
     }
 
     @Test(
@@ -84,9 +84,9 @@ struct DisqusImporterTests {
             ("<disqus><post dsq:id=\"p\"><message>\u{1}</message></post></disqus>", "export.xml:1:"),
         ])
     func malformed(_ xml: String, _ prefix: String) throws {
-        let errors = try #require(throws: InputErrors.self) { try Self.read(xml) }
-        #expect(errors.errors[0].description.hasPrefix(prefix), "\(errors.errors[0].description)")
-        #expect(errors.errors[0].description.contains("(read as a Disqus XML export (<disqus>))"))
+        let errors = try #require(throws: ThreadfoldError.self) { try Self.read(xml) }
+        #expect(errors.problems[0].description.hasPrefix(prefix), "\(errors.problems[0].description)")
+        #expect(errors.problems[0].description.contains("(read as a Disqus XML export (<disqus>))"))
     }
 
     @Test(
@@ -100,8 +100,8 @@ struct DisqusImporterTests {
             ("<disqus><thread a=\"1\" a=\"2\"/></disqus>", "export.xml:1:", "found an attribute given twice in one tag; expected each attribute once"),
         ])
     func wordsForCodes(_ xml: String, _ place: String, _ words: String) throws {
-        let errors = try #require(throws: InputErrors.self) { try Self.read(xml) }
-        let message = errors.errors[0].description
+        let errors = try #require(throws: ThreadfoldError.self) { try Self.read(xml) }
+        let message = errors.problems[0].description
         #expect(message.hasPrefix(place) && message.contains(words), "\(message)")
         #expect(!message.contains("libxml2 error"))
         #expect(message.split(separator: ":").count >= 4, "line and column: \(message)")
@@ -128,7 +128,7 @@ struct DisqusImporterTests {
             let result = try Self.read(xml)
             #expect(result.threads.count <= 1)
         } catch {
-            #expect(error.errors[0].line != nil)
+            #expect(error.problems[0].line != nil)
         }
     }
 

@@ -42,11 +42,11 @@ struct FieldMappingTests {
 
     @Test("without lenient reading a missing id is an error naming the mapping, with a hint to skip such comments")
     func strict() throws {
-        let errors = try #require(throws: InputErrors.self) {
+        let errors = try #require(throws: ThreadfoldError.self) {
             try Importer.read(bytes: Array(Self.hits.utf8), file: "hits.json", options: ImportOptions(mapping: try FieldMapping.parse(Self.map)))
         }
-        #expect(errors.errors[0].description == "hits.json:5:2: error: $.hits[3].objectID: expected an id here (mapped as id=objectID), found none")
-        #expect(errors.errors[0].hint == .lenient)
+        #expect(errors.problems[0].description == "hits.json:5:2: error: $.hits[3].objectID: expected an id here (mapped as id=objectID), found none")
+        #expect(errors.problems[0].hint == .lenient)
     }
 
     @Test(
@@ -58,7 +58,7 @@ struct FieldMappingTests {
             ("id=a..b", "expected member names joined by dots"),
         ])
     func syntax(_ text: String, _ message: String) {
-        #expect(throws: MappingError.self) { try FieldMapping.parse(text) }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.parse(text) }
         do { _ = try FieldMapping.parse(text) } catch { #expect(error.message.contains(message), "\(error.message)") }
     }
 
@@ -67,7 +67,7 @@ struct FieldMappingTests {
         let json = #"{"id": "objectID", "parent": "parent_id", "author": "user.name", "top_level_parent": 0}"#
         let mapping = try FieldMapping.load(json: Array(json.utf8), file: "map.json")
         #expect(mapping.paths[.author] == ["user", "name"] && mapping.topLevelParent == "0")
-        let bad = try #require(throws: InputErrors.self) { try FieldMapping.load(json: Array(#"{"id": 5}"#.utf8), file: "map.json") }
+        let bad = try #require(throws: ThreadfoldError.self) { try FieldMapping.load(json: Array(#"{"id": 5}"#.utf8), file: "map.json") }
         #expect(bad.description == "map.json:1:8: error: $.id: expected a member path as a string, found the number 5")
     }
 }
@@ -120,17 +120,17 @@ struct FullMappingTests {
         #expect(try FieldMapping.splitPath("$[1].data.children", root: true) == ["1", "data", "children"])
         #expect(try FieldMapping.splitPath("tags[0]") == ["tags", "0"])
         #expect(try FieldMapping.splitPath("$", root: true) == [])
-        #expect(throws: MappingError.self) { try FieldMapping.splitPath("$") }
-        #expect(throws: MappingError.self) { try FieldMapping.splitPath("a[x]") }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.splitPath("$") }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.splitPath("a[x]") }
         let json = #"[{"kind": "post"}, {"list": [{"id": 1, "tags": ["first", "second"]}]}]"#
         let result = try Self.read(json, "comments=$[1].list,id=id,category=tags[1]")
         #expect(result.threads[0].comments.count == 1 && result.threads[0].info.category == "second")
-        let missing = try #require(throws: InputErrors.self) { try Self.read(json, "comments=$[1].other,id=id") }
-        #expect(missing.errors[0].description.hasPrefix("m.json:1:1: error: $[1].other: expected the array of comments here (mapped as comments=$[1].other), found nothing"))
-        let notArray = try #require(throws: InputErrors.self) { try Self.read(json, "comments=$[0].kind,id=id") }
-        #expect(notArray.errors[0].description.hasPrefix("m.json:1:11: error: $[0].kind: expected the array of comments (mapped as comments=$[0].kind), found a string"))
-        let badReplies = try #require(throws: InputErrors.self) { try Self.read(#"[{"id": 1, "r": 5}]"#, "id=id,replies=r") }
-        #expect(badReplies.errors[0].description.hasPrefix("m.json:1:17: error: $[0].r: expected an array of replies (mapped as replies=r), found a number"))
+        let missing = try #require(throws: ThreadfoldError.self) { try Self.read(json, "comments=$[1].other,id=id") }
+        #expect(missing.problems[0].description.hasPrefix("m.json:1:1: error: $[1].other: expected the array of comments here (mapped as comments=$[1].other), found nothing"))
+        let notArray = try #require(throws: ThreadfoldError.self) { try Self.read(json, "comments=$[0].kind,id=id") }
+        #expect(notArray.problems[0].description.hasPrefix("m.json:1:11: error: $[0].kind: expected the array of comments (mapped as comments=$[0].kind), found a string"))
+        let badReplies = try #require(throws: ThreadfoldError.self) { try Self.read(#"[{"id": 1, "r": 5}]"#, "id=id,replies=r") }
+        #expect(badReplies.problems[0].description.hasPrefix("m.json:1:17: error: $[0].r: expected an array of replies (mapped as replies=r), found a number"))
     }
 
     @Test("a reply chain 100,000 deep through replies= reads in a loop, each reply under its parent")
@@ -184,10 +184,10 @@ struct FullMappingTests {
         // Without an id in the file, --map may give it; with neither, the mapping is refused.
         let noID = try FieldMapping.load(json: Array(#"{"body": "text"}"#.utf8), file: "map.json", requireID: false)
         #expect(try FieldMapping.combined(file: noID, command: "id=n").paths[.id] == ["n"])
-        #expect(throws: MappingError.self) { try FieldMapping.combined(file: noID, command: "author=a") }
-        let bad = try #require(throws: InputErrors.self) { try FieldMapping.load(json: Array(#"{"id": "a", "comments": "a..b"}"#.utf8), file: "map.json") }
+        #expect(throws: ThreadfoldError.self) { try FieldMapping.combined(file: noID, command: "author=a") }
+        let bad = try #require(throws: ThreadfoldError.self) { try FieldMapping.load(json: Array(#"{"id": "a", "comments": "a..b"}"#.utf8), file: "map.json") }
         #expect(bad.description == "map.json:1:25: error: $.comments: expected member names joined by dots, like user.name, found the path 'a..b'")
-        let unknown = try #require(throws: InputErrors.self) { try FieldMapping.load(json: Array(#"{"id": "a", "nope": "x"}"#.utf8), file: "map.json") }
+        let unknown = try #require(throws: ThreadfoldError.self) { try FieldMapping.load(json: Array(#"{"id": "a", "nope": "x"}"#.utf8), file: "map.json") }
         #expect(unknown.description.hasPrefix("map.json:1:21: error: $.nope: expected one of id, parent") && unknown.description.hasSuffix("found the key 'nope'"))
     }
 

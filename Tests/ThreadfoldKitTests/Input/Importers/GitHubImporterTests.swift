@@ -45,7 +45,7 @@ struct GitHubImporterTests {
             #expect(record.comments[0].authorFlair == "member" && !record.comments[0].edited)
         }
         let broken = "[\(comment.replacingOccurrences(of: #""body": "LGTM""#, with: #""body": 5"#))]"
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(broken.utf8), file: "c.json") }
-        #expect(errors.errors[0].description.contains("$[0].body: expected a string, found the number 5 (read as GitHub issue or pull request comments"))
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(broken.utf8), file: "c.json") }
+        #expect(errors.problems[0].description.contains("$[0].body: expected a string, found the number 5 (read as GitHub issue or pull request comments"))
     }
 }

@@ -120,9 +120,9 @@ struct HackerNewsImporterTests {
     @Test("Firebase as an array; errors point at the line of the item in JSON Lines")
     func firebaseErrors() throws {
         let lines = "{\"id\": 1, \"type\": \"story\", \"by\": \"a\"}\n{\"id\": 2, \"type\": \"comment\", \"by\": \"b\", \"parent\": 1, \"time\": \"soon\"}\n"
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(lines.utf8), file: "x.jsonl") }
-        #expect(errors.errors[0].description.hasPrefix("x.jsonl:2:"))
-        #expect(errors.errors[0].description.contains("$[1].time: expected a Unix time or an ISO 8601 date"))
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(lines.utf8), file: "x.jsonl") }
+        #expect(errors.problems[0].description.hasPrefix("x.jsonl:2:"))
+        #expect(errors.problems[0].description.contains("$[1].time: expected a Unix time or an ISO 8601 date"))
         let array = "[" + Self.firebaseLines.split(separator: "\n").joined(separator: ",") + "]"
         #expect(try Importer.read(bytes: Array(array.utf8), file: "a.json").threads.count == 2)
     }

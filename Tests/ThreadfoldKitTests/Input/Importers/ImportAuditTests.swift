@@ -34,15 +34,15 @@ struct ImportAuditTests {
         #expect(named.threads[0].comments.count == 5 && named.threads[0].comments.allSatisfy(\.body.isEmpty))
         // Without HNPWA's own fields nothing tells it from Threadfold's format but the audit.
         let guessed = Self.hnpwa.replacingOccurrences(of: #""comments_count": 35, "#, with: "")
-        let errors = try #require(throws: InputErrors.self) {
+        let errors = try #require(throws: ThreadfoldError.self) {
             try Importer.read(bytes: Array(guessed.utf8), file: "hn.json")
         }
-        let lines = errors.errors.map(\.description)
+        let lines = errors.problems.map(\.description)
         #expect(
             lines[0]
                 == "hn.json:1:1: error: $: read as a Threadfold thread, of 5 comments read, 5 have no body; 30 objects in nested arrays were not read; expected a file of that form, in which most comments have a body and an author and every list of comments is read"
         )
-        #expect(errors.errors[0].hint == .otherForm)
+        #expect(errors.problems[0].hint == .otherForm)
         #expect(lines.contains("hn.json:1:1: error: $.comments: an array of 5 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(lines.contains("hn.json:1:1: error: $.comments[*].comments: an array of 30 objects, with the fields id, level, user, time, time_ago, content, comments"))
         #expect(
@@ -50,7 +50,7 @@ struct ImportAuditTests {
                 == "hn.json:1:1: error: $.comments: to read these comments by their own field names, try --map comments=$.comments,replies=comments,id=id,author=user,body=content,time=time,thread.title=$.title,thread.url=$.url,thread.author=$.user,thread.created=$.time,format=html"
         )
         // Run as suggested, every comment arrives with its body, nested under its parent, and the page renders.
-        let line = String(try #require(errors.errors.last?.message.split(separator: " ").last))
+        let line = String(try #require(errors.problems.last?.message.split(separator: " ").last))
         let result = try Importer.read(bytes: Array(guessed.utf8), file: "hn.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
         let thread = try #require(result.threads.first)
         #expect(thread.comments.count == 35 && thread.comments.allSatisfy { $0.body.hasPrefix("<p>") && $0.author != nil && $0.bodyFormat == .html })
@@ -68,15 +68,15 @@ struct ImportAuditTests {
             items.append(#"{"key": "k\#(t)", "poster": "top\#(t)", "message": "top \#(t)", "posted": 1700000000, "children": [\#(kids.joined(separator: ", "))]}"#)
         }
         let json = #"{"export": {"version": 2}, "data": {"items": [\#(items.joined(separator: ", "))]}}"#
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "x.json") }
-        let lines = errors.errors.map(\.description)
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(json.utf8), file: "x.json") }
+        let lines = errors.problems.map(\.description)
         #expect(lines[0].hasPrefix("x.json:1:1: error: $: cannot tell which form this is"))
         #expect(lines.contains("x.json:1:1: error: $.data.items: an array of 4 objects, with the fields key, poster, message, posted, children"))
         // No id field among these names: no line is suggested.
         #expect(!lines.last!.contains("--map"))
         let withID = json.replacingOccurrences(of: #""key""#, with: #""id""#)
-        let again = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(withID.utf8), file: "x.json") }
-        let suggestion = try #require(again.errors.last?.message)
+        let again = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(withID.utf8), file: "x.json") }
+        let suggestion = try #require(again.problems.last?.message)
         #expect(suggestion == "to read these comments by their own field names, try --map comments=$.data.items,replies=children,id=id,author=poster,body=message,time=posted")
         let line = String(suggestion.split(separator: " ").last!)
         let result = try Importer.read(bytes: Array(withID.utf8), file: "x.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
@@ -89,8 +89,8 @@ struct ImportAuditTests {
     func flatSuggestion() throws {
         let json =
             #"[{"id": 1, "user": "ann", "text": "first", "time": 1700000000}, {"id": 2, "parent": 1, "user": "bo", "text": "second", "time": 1700000060}, {"id": 3, "parent": 1, "user": "cy", "text": "third", "time": 1700000120}]"#
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "flat.json") }
-        let suggestion = try #require(errors.errors.last?.message)
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(json.utf8), file: "flat.json") }
+        let suggestion = try #require(errors.problems.last?.message)
         #expect(suggestion == "to read these comments by their own field names, try --map id=id,parent=parent,author=user,body=text,time=time")
         let line = String(suggestion.split(separator: " ").last!)
         let result = try Importer.read(bytes: Array(json.utf8), file: "flat.json", options: ImportOptions(mapping: try FieldMapping.parse(line)))
@@ -112,8 +112,8 @@ struct ImportAuditTests {
             }
         }
         let json = "[" + hits.joined(separator: ",\n") + "]"
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "hits.json") }
-        let suggestion = try #require(errors.errors.last?.message)
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(json.utf8), file: "hits.json") }
+        let suggestion = try #require(errors.problems.last?.message)
         #expect(
             suggestion
                 == "to read these comments by their own field names, try --map id=objectID,parent=parent_id,author=author,body=comment_text,time=created_at,thread=story_id,title=story_title,format=html"
@@ -131,10 +131,10 @@ struct ImportAuditTests {
     @Test("lenient reading never turns a file into an empty page: past --max-skipped the file is refused")
     func maxSkipped() throws {
         let json = #"{"title": "Lobsters", "comments": [{"short_id": "a", "comment": "x"}, {"short_id": "b", "comment": "y"}, {"id": "c", "body": "z", "author": "k"}]}"#
-        let errors = try #require(throws: InputErrors.self) {
+        let errors = try #require(throws: ThreadfoldError.self) {
             try Importer.read(bytes: Array(json.utf8), file: "l.json", options: ImportOptions(lenient: true))
         }
-        #expect(errors.errors[0].message.hasPrefix("read as a Threadfold thread, 2 comments of 3 were skipped for a missing field, more than 50% of the file"))
+        #expect(errors.problems[0].message.hasPrefix("read as a Threadfold thread, 2 comments of 3 were skipped for a missing field, more than 50% of the file"))
         var options = ImportOptions(lenient: true)
         options.maxSkipped = 0.7
         #expect(try Importer.read(bytes: Array(json.utf8), file: "l.json", options: options).threads[0].comments.count == 1)

@@ -47,12 +47,12 @@ struct ImporterTests {
 
     @Test("an unknown form stops with the list of forms, and a hint to name the form (no flag in the library's message)")
     func unknown() throws {
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(#"{"what": 1}"#.utf8), file: "x.json") }
-        let message = errors.errors[0].description
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(#"{"what": 1}"#.utf8), file: "x.json") }
+        let message = errors.problems[0].description
         #expect(message.hasPrefix("x.json:1:1: error: $: cannot tell which form this is"))
         for name in ["threadfold", "reddit", "hn", "discourse"] { #expect(message.contains(name)) }
         #expect(!message.contains("--"))
-        #expect(errors.errors[0].hint == .nameForm)
+        #expect(errors.problems[0].hint == .nameForm)
     }
 
     @Test("--from overrides detection; --body-format overrides every body")
@@ -64,8 +64,8 @@ struct ImporterTests {
         options.bodyFormat = .text
         let page = String(decoding: try ThreadPipeline(options: ArchiveOptions()).page(try Importer.read(bytes: Array(json.utf8), file: "x.json", options: options).threads[0]).html, as: UTF8.self)
         #expect(page.contains("&lt;b&gt;x&lt;/b&gt;"))
-        let wrong = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "x.json", options: ImportOptions(format: .reddit)) }
-        #expect(wrong.errors[0].description.contains("read as Reddit (a /comments/<id>.json thread"))
+        let wrong = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(json.utf8), file: "x.json", options: ImportOptions(format: .reddit)) }
+        #expect(wrong.problems[0].description.contains("read as Reddit (a /comments/<id>.json thread"))
     }
 
     @Test("JSON Lines of comments is a Threadfold thread")
@@ -74,7 +74,7 @@ struct ImporterTests {
         let result = try Importer.read(bytes: Array(lines.utf8), file: "x.jsonl")
         #expect(result.format == .threadfold && result.threads[0].comments.count == 2)
         let bad = "{\"id\": 1}\n{\"id\": 2,}\n"
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(bad.utf8), file: "x.jsonl") }
-        #expect(errors.errors[0].description.hasPrefix("x.jsonl:2:10: error: found '}'"))
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(bad.utf8), file: "x.jsonl") }
+        #expect(errors.problems[0].description.hasPrefix("x.jsonl:2:10: error: found '}'"))
     }
 }

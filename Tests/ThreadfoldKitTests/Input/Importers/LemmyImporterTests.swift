@@ -92,9 +92,9 @@ struct LemmyImporterTests {
         #expect(record.comments.allSatisfy { $0.unarchivedReplies == 0 } && !record.comments[1].edited)
 
         let bad = json.replacingOccurrences(of: #""0.5.6""#, with: #""0.5.7""#)
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(bad.utf8), file: "list.json") }
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(bad.utf8), file: "list.json") }
         #expect(
-            errors.errors[0].description.contains(
+            errors.problems[0].description.contains(
                 "list.json:6:33: error: $.comments[1].comment.path: found the path \"0.5.7\"; expected the chain of ids from the post to the comment, like 0.12.6 (read as a Lemmy post"))
     }
 }

@@ -50,7 +50,7 @@ struct LobstersImporterTests {
     @Test("a comment without an id is an error that names its place")
     func missingID() throws {
         let json = #"{"short_id": "s", "submitter_user": "a", "comments": [{"comment": "<p>x</p>", "commenting_user": "b"}]}"#
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "s.json") }
-        #expect(errors.errors[0].description.contains("$.comments[0].short_id: expected a comment id (short_id), found none"))
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(json.utf8), file: "s.json") }
+        #expect(errors.problems[0].description.contains("$.comments[0].short_id: expected a comment id (short_id), found none"))
     }
 }

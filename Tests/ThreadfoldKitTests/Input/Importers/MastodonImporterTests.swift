@@ -45,8 +45,8 @@ struct MastodonImporterTests {
         let result = try Importer.read(bytes: Array(array.utf8), file: "a.json")
         #expect(result.format == .mastodon && result.threads[0].info.id == CommentID("1") && result.threads[0].comments.count == 2)
         let broken = context.replacingOccurrences(of: #""id": "3", "#, with: "")
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(broken.utf8), file: "c.json") }
-        #expect(errors.errors[0].description.contains("$.descendants[1].id: expected a status id, found none (read as a Mastodon status"))
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(broken.utf8), file: "c.json") }
+        #expect(errors.problems[0].description.contains("$.descendants[1].id: expected a status id, found none (read as a Mastodon status"))
     }
 
     @Test("a status's poll: options with their votes, the total and when it expires, on the root and on a reply")

@@ -162,11 +162,11 @@ struct RedditImporterTests {
             return #"[{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"name": "t3_x", "title": "T"}}]}}, {"kind": "Listing", "data": {"children": [\#(more)]}}]"#
         }
         // Two counts of Int64.max used to trap adding up.
-        let huge = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(thread(["9223372036854775807", "9223372036854775807"]).utf8), file: "r.json") }
-        #expect(huge.errors.first?.path == "$[1].data.children[0].data.count")
-        #expect(huge.errors.first?.message.hasPrefix("found 9223372036854775807; expected a count of at most 1099511627776") == true)
-        let sum = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(thread(["1099511627776", "1"]).utf8), file: "r.json") }
-        #expect(sum.errors.first?.path == "$[1].data.children[1].data.count")
+        let huge = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(thread(["9223372036854775807", "9223372036854775807"]).utf8), file: "r.json") }
+        #expect(huge.problems.first?.path == "$[1].data.children[0].data.count")
+        #expect(huge.problems.first?.message.hasPrefix("found 9223372036854775807; expected a count of at most 1099511627776") == true)
+        let sum = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(thread(["1099511627776", "1"]).utf8), file: "r.json") }
+        #expect(sum.problems.first?.path == "$[1].data.children[1].data.count")
         let fine = try Importer.read(bytes: Array(thread(["1099511627775", "1"]).utf8), file: "r.json")
         #expect(fine.threads.first?.info.unarchivedComments == 1 << 40)
     }
@@ -174,11 +174,11 @@ struct RedditImporterTests {
     @Test("broken structure is reported with the JSON path and a hint")
     func broken() throws {
         let json = #"[{"kind": "Listing", "data": {"children": []}}, {"kind": "Listing", "data": {"children": [{"kind": "t1", "data": {"id": 5.5}}]}}]"#
-        let errors = try #require(throws: InputErrors.self) { try Importer.read(bytes: Array(json.utf8), file: "r.json") }
-        #expect(errors.errors.count == 1)
-        #expect(errors.errors[0].description.hasPrefix("r.json:1:121: error: $[1].data.children[0].data.id: expected a string or an integer id, found the number 5.5"))
-        #expect(errors.errors[0].description.hasSuffix("(read as Reddit (a /comments/<id>.json thread, or dump comments and submissions))"))
-        #expect(errors.errors[0].hint == .otherForm)
+        let errors = try #require(throws: ThreadfoldError.self) { try Importer.read(bytes: Array(json.utf8), file: "r.json") }
+        #expect(errors.problems.count == 1)
+        #expect(errors.problems[0].description.hasPrefix("r.json:1:121: error: $[1].data.children[0].data.id: expected a string or an integer id, found the number 5.5"))
+        #expect(errors.problems[0].description.hasSuffix("(read as Reddit (a /comments/<id>.json thread, or dump comments and submissions))"))
+        #expect(errors.problems[0].hint == .otherForm)
     }
 }
 

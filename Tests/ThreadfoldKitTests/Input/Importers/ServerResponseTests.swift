@@ -5,11 +5,11 @@ import Testing
 @Suite("A server's error saved in place of an export")
 struct ServerResponseTests {
     static func error(_ text: String, format: SourceFormat = .auto) throws -> String {
-        let errors = try #require(throws: InputErrors.self) {
+        let errors = try #require(throws: ThreadfoldError.self) {
             try Importer.read(bytes: Array(text.utf8), file: "saved.json", options: ImportOptions(format: format))
         }
-        #expect(errors.errors.count == 1)
-        return errors.errors[0].description
+        #expect(errors.problems.count == 1)
+        return errors.problems[0].description
     }
 
     @Test(

@@ -37,7 +37,7 @@ struct HostileJSONTests {
         let (name, bytes, outcome) = Self.cases[index]
         switch outcome {
         case .error(let message):
-            let errors = try #require(throws: InputErrors.self, "\(name)") { try Importer.read(bytes: bytes, file: "h.json") }
+            let errors = try #require(throws: ThreadfoldError.self, "\(name)") { try Importer.read(bytes: bytes, file: "h.json") }
             #expect(errors.description.contains(message), "\(name): \(errors.description)")
             #expect(errors.description.hasPrefix("h.json:"), "\(name)")
         case .page(let text):

@@ -20,8 +20,8 @@ struct JSONErrorTests {
         let bytes = Array("[1, 2,\n 3 4]".utf8)
         let failure = try #require(throws: JSONError.self) { try JSONDocument(bytes: bytes) }
         #expect(failure.isSyntax && failure.node == -1 && failure.message.hasPrefix("found '4'"))
-        let errors = try #require(throws: InputErrors.self) { try JSONReader(bytes: bytes, file: "t.json") }
-        #expect(errors.errors.map(\.description) == ["t.json:2:4: error: \(failure.message)"])
+        let errors = try #require(throws: ThreadfoldError.self) { try JSONReader(bytes: bytes, file: "t.json") }
+        #expect(errors.problems.map(\.description) == ["t.json:2:4: error: \(failure.message)"])
         let reader = try JSONReader(bytes: Array("[1,\n 2]".utf8), file: "u.json")
         #expect(reader.error(JSONError(offset: 5, message: "found x; expected y")).description == "u.json:2:2: error: found x; expected y")
     }

@@ -17,7 +17,7 @@ struct TemplateParserTests {
             ("{{a b}}", "page.mustache:1:1: error: found 'a b'; expected a name without spaces"),
         ])
     func errors(_ source: String, _ message: String) throws {
-        let error = try #require(throws: TemplateError.self) { try Template(name: "page", source: source, file: "page.mustache") }
+        let error = try #require(throws: ThreadfoldError.self) { try Template(name: "page", source: source, file: "page.mustache") }
         #expect(error.description == message)
     }
 
@@ -36,11 +36,11 @@ struct TemplateParserTests {
     @Test("runaway partial recursion is an error, not a stack overflow, located at the partial tag in its template's file")
     func recursion() throws {
         let set = try TemplateSet(sources: ["t": "{{>t}}"])
-        #expect(throws: TemplateError.self) { try set.render("t", model: TemplateData(set), root: .null) }
+        #expect(throws: ThreadfoldError.self) { try set.render("t", model: TemplateData(set), root: .null) }
         // page includes a, which includes page again on its second line: the 501st tag is page's.
         let files = ["page": "tpl/page.mustache", "a": "tpl/a.mustache"]
         let loop = try TemplateSet(sources: ["page": "<p>{{>a}}</p>", "a": "x\n  y {{>page}}"], files: files)
-        let error = try #require(throws: TemplateError.self) { try loop.render("page", model: TemplateData(loop), root: .null) }
+        let error = try #require(throws: ThreadfoldError.self) { try loop.render("page", model: TemplateData(loop), root: .null) }
         #expect(error.description == "tpl/page.mustache:1:4: error: partial recursion: '{{>a}}' nests partials more than 500 deep; expected the recursion to end")
     }
 
@@ -50,7 +50,7 @@ struct TemplateParserTests {
         var sources: [String: String] = ["p27": "thirty-six bytes of text, repeated\n"]
         for level in 0..<27 { sources["p\(level)"] = "{{>p\(level + 1)}}{{>p\(level + 1)}}" }
         let set = try TemplateSet(sources: sources, files: ["p0": "tpl/p0.mustache"])
-        let error = try #require(throws: TemplateError.self) { _ = try set.render("p0", model: TemplateData(set), root: .null) }
+        let error = try #require(throws: ThreadfoldError.self) { _ = try set.render("p0", model: TemplateData(set), root: .null) }
         let limit = TemplateSet.outputLimit(expectedSize: 64 * 1024)
         #expect(
             error.description
@@ -60,7 +60,7 @@ struct TemplateParserTests {
         let small = try TemplateSet(sources: ["t": "{{#items}}abcd{{/items}}"])
         let items = TemplateValue<TemplateData.Object>.node(TemplateData.Object(["items": .list(Array(repeating: .bool(true), count: 100))]))
         #expect(try small.render("t", model: TemplateData(small), root: items, limit: 400).count == 400)
-        #expect(throws: TemplateError.self) { _ = try small.render("t", model: TemplateData(small), root: items, limit: 399) }
+        #expect(throws: ThreadfoldError.self) { _ = try small.render("t", model: TemplateData(small), root: items, limit: 399) }
         // The cap grows with the estimate: a page estimated at 500 MB may reach 2 GB and more.
         #expect(TemplateSet.outputLimit(expectedSize: 500_000_000) == 64 * 1024 * 1024 + 2_000_000_000)
         #expect(TemplateSet.outputLimit(expectedSize: Int.max) == Int.max)

@@ -1,78 +1,5 @@
-/// Where each of Threadfold's fields lives in someone else's JSON:
-/// `comments=$.data.children,replies=data.replies.data.children,id=data.id,author=data.author,…`.
-///
-/// - Comment fields (`id`, `parent`, `author`, …) are paths from each comment. `id` is required;
-///   `thread` groups comments into threads (one thread without it); `title`, `url` and `category`
-///   are read from the first comment of each thread that has them.
-/// - `comments` is the array to read, a path from the document's root (without it: the root
-///   array, or the root object's first array member). `replies` is where each comment's nested
-///   replies are, a path from the comment; nesting gives their parents.
-/// - `thread.title`, `thread.url`, `thread.body`, `thread.author`, `thread.created`,
-///   `thread.category` and `thread.id` are paths from the document's root, for a document that
-///   is one thread.
-/// - `strip` lists id prefixes taken off ids, parents and thread keys (`t1_`, `t3_`).
-/// - `where.<path>=<value>` reads only items whose field there equals the value; the others are
-///   counted, not errors.
-/// - `format` is the bodies' format (markdown, html or text; markdown without it).
-///
-/// Paths are member names joined by dots, with `[N]` (or `.N`) for an array's element and an
-/// optional leading `$`: `$[1].data.children`, `user.name`, `tags[0]`.
-public struct FieldMapping: Sendable, Equatable {
-    public enum Field: String, Sendable, CaseIterable {
-        case id, parent, thread, title, author, body, time, edited, score, deleted, removed, url, category
-        /// A chain of ids from the thread to the comment, joined by dots (Lemmy's `0.12.34`): the
-        /// one before the comment's own id is its parent.
-        case path
-    }
-
-    /// What a mapping says about the thread of a document that is one thread, from its root.
-    public enum ThreadField: String, Sendable, CaseIterable {
-        case id, title, url, body, author, created, category
-    }
-
-    /// `where.<path>=<value>`: only items whose value at `path` is `value` (a string, or a
-    /// number, true, false or null as written) are read; `a|b` takes either.
-    public struct Condition: Sendable, Equatable {
-        public var path: [String]
-        public var value: String
-
-        public init(path: [String], value: String) {
-            self.path = path
-            self.value = value
-        }
-
-        /// The condition as written in a mapping: `where.kind=t1`.
-        public var described: String { "where.\(FieldMapping.written(path))=\(value)" }
-
-        /// Whether `text` is the value, or one of the values `|` separates.
-        func matches(_ text: String) -> Bool {
-            value.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).contains { text.utf8.elementsEqual($0) }
-        }
-    }
-
-    /// Each mapped comment field's path, split at dots (an element's index as its digits).
-    public var paths: [Field: [String]]
-    /// A parent value that means "top level" (besides null, "", 0 and the thread's id).
-    public var topLevelParent: String?
-    /// The array of comments, from the document's root; nil takes the root array or the root
-    /// object's first array member.
-    public var comments: [String]?
-    /// Where a comment's nested replies are, from the comment; nil when replies do not nest.
-    public var replies: [String]?
-    /// Thread fields, from the document's root.
-    public var thread: [ThreadField: [String]] = [:]
-    /// Prefixes taken off ids, parents and thread keys; the first that fits is taken off.
-    public var strip: [String] = []
-    /// Every condition must hold for an item to be read.
-    public var conditions: [Condition] = []
-    /// The bodies' format; nil reads them as Markdown.
-    public var bodyFormat: BodyFormat?
-
-    public init(paths: [Field: [String]], topLevelParent: String? = nil) {
-        self.paths = paths
-        self.topLevelParent = topLevelParent
-    }
-
+/// Reading, checking and applying a `FieldMapping`.
+extension FieldMapping {
     /// Every key a mapping takes (`set`), `where.<path>` standing for each condition's key.
     package static var keys: [String] {
         Field.allCases.map(\.rawValue) + ["comments", "replies"] + ThreadField.allCases.map { "thread.\($0.rawValue)" }
@@ -82,17 +9,10 @@ public struct FieldMapping: Sendable, Equatable {
     /// The keys a mapping takes, for messages.
     static var keysDescribed: String { keys.joined(separator: ", ") }
 
-    /// Parses `key=path,key=path`. Errors say which part is wrong and what is expected.
-    public static func parse(_ text: String) throws(MappingError) -> FieldMapping {
-        let mapping = try parse(text, over: FieldMapping(paths: [:]))
-        try mapping.validate()
-        return mapping
-    }
-
     /// Parses `key=path,…` over `base`: each key given replaces the base's (the command line over
     /// a mapping file). A part without `=` after `strip=` is one more prefix (`strip=t1_,t3_`).
     /// The result is not validated.
-    static func parse(_ text: String, over base: FieldMapping) throws(MappingError) -> FieldMapping {
+    static func parse(_ text: String, over base: FieldMapping) throws(ThreadfoldError) -> FieldMapping {
         var mapping = base
         var stripping = false
         var stripped: [String] = []
@@ -104,7 +24,7 @@ public struct FieldMapping: Sendable, Equatable {
             }
             stripping = false
             guard pieces.count == 2, !pieces[1].isEmpty else {
-                throw MappingError(message: "found '\(part)'; expected key=path, like id=objectID")
+                throw ThreadfoldError.usage("found '\(part)'; expected key=path, like id=objectID")
             }
             if pieces[0] == "strip" {
                 stripping = true
@@ -118,7 +38,7 @@ public struct FieldMapping: Sendable, Equatable {
     }
 
     /// Sets one key (`id`, `comments`, `thread.title`, `where.kind`, `format`, …) from its text.
-    mutating func set(_ key: String, _ value: String) throws(MappingError) {
+    mutating func set(_ key: String, _ value: String) throws(ThreadfoldError) {
         if let field = Field(rawValue: key) {
             paths[field] = try Self.splitPath(value)
         } else if key == "comments" {
@@ -135,26 +55,26 @@ public struct FieldMapping: Sendable, Equatable {
             strip = value.split(separator: "|").map(String.init)
         } else if key == "format" {
             guard let format = BodyFormat(rawValue: value) else {
-                throw MappingError(message: "found format=\(value); expected markdown, html or text")
+                throw ThreadfoldError.usage("found format=\(value); expected markdown, html or text")
             }
             bodyFormat = format
         } else if key == "top_level_parent" || key == "top-level-parent" {
             topLevelParent = value
         } else {
-            throw MappingError(message: "found the key '\(key)'; expected one of \(Self.keysDescribed)")
+            throw ThreadfoldError.usage("found the key '\(key)'; expected one of \(Self.keysDescribed)")
         }
     }
 
     /// Checks what every mapping needs: an id.
-    func validate() throws(MappingError) {
+    func validate() throws(ThreadfoldError) {
         guard paths[.id] != nil else {
-            throw MappingError(message: "the mapping has no id; expected id=<member> (every comment needs an id)")
+            throw ThreadfoldError.usage("the mapping has no id; expected id=<member> (every comment needs an id)")
         }
     }
 
     /// The mapping of `--map-file` with `--map`'s keys over it (the command line wins per key);
     /// either may be missing, not both.
-    package static func combined(file: FieldMapping?, command text: String?) throws(MappingError) -> FieldMapping {
+    package static func combined(file: FieldMapping?, command text: String?) throws(ThreadfoldError) -> FieldMapping {
         var mapping = file ?? FieldMapping(paths: [:])
         if let text { mapping = try parse(text, over: mapping) }
         try mapping.validate()
@@ -165,7 +85,7 @@ public struct FieldMapping: Sendable, Equatable {
     /// "comments": "$.data", "thread.title": "$.title", "where.kind": "t1", "strip": ["t1_"],
     /// "top_level_parent": "0"}`). With `requireID` false (a `--map` will be laid over it), it
     /// may lack an id.
-    package static func load(json bytes: [UInt8], file: String, requireID: Bool = true) throws(InputErrors) -> FieldMapping {
+    package static func load(json bytes: [UInt8], file: String, requireID: Bool = true) throws(ThreadfoldError) -> FieldMapping {
         let r = try JSONReader(bytes: bytes, file: file)
         var mapping = FieldMapping(paths: [:])
         do throws(JSONError) {
@@ -192,7 +112,7 @@ public struct FieldMapping: Sendable, Equatable {
                     }
                     throw r.mismatch(value, path, expected: expected)
                 }
-                do throws(MappingError) { try mapping.set(key, text) } catch {
+                do throws(ThreadfoldError) { try mapping.set(key, text) } catch {
                     // "found X; expected Y", as a mismatch says it: "expected Y, found X".
                     let parts = error.message.components(separatedBy: "; expected ")
                     if parts.count == 2, parts[0].hasPrefix("found ") {
@@ -205,7 +125,7 @@ public struct FieldMapping: Sendable, Equatable {
                 throw JSONError(node: r.root, path: "$.id", expected: "an id mapping", found: "none")
             }
         } catch {
-            throw InputErrors([r.error(error)])
+            throw ThreadfoldError.input([r.error(error)])
         }
         return mapping
     }
@@ -213,7 +133,7 @@ public struct FieldMapping: Sendable, Equatable {
     /// Splits a path into its steps: member names at dots, `[N]` as the step `N`. A leading `$`
     /// (the root, or the comment for comment fields) is dropped; `$` alone is the empty path,
     /// allowed only where `root` is.
-    static func splitPath(_ text: String, root: Bool = false) throws(MappingError) -> [String] {
+    static func splitPath(_ text: String, root: Bool = false) throws(ThreadfoldError) -> [String] {
         var rest = Substring(text)
         var dollar = false
         if rest.hasPrefix("$") {
@@ -223,7 +143,7 @@ public struct FieldMapping: Sendable, Equatable {
         }
         if rest.isEmpty {
             guard dollar && root else {
-                throw MappingError(message: "found the path '\(text)'; expected member names joined by dots, like user.name")
+                throw ThreadfoldError.usage("found the path '\(text)'; expected member names joined by dots, like user.name")
             }
             return []
         }
@@ -234,16 +154,16 @@ public struct FieldMapping: Sendable, Equatable {
             while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
                 let digits = name[name.index(after: open)..<name.index(before: name.endIndex)]
                 guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                    throw MappingError(message: "found '\(segment)' in the path '\(text)'; expected an element's index in brackets, like data.children[0]")
+                    throw ThreadfoldError.usage("found '\(segment)' in the path '\(text)'; expected an element's index in brackets, like data.children[0]")
                 }
                 indices.insert(String(digits), at: 0)
                 name = name[..<open]
             }
             guard !name.isEmpty || !indices.isEmpty else {
-                throw MappingError(message: "found the path '\(text)'; expected member names joined by dots, like user.name")
+                throw ThreadfoldError.usage("found the path '\(text)'; expected member names joined by dots, like user.name")
             }
             guard !name.contains("[") && !name.contains("]") else {
-                throw MappingError(message: "found '\(segment)' in the path '\(text)'; expected an element's index in brackets, like data.children[0]")
+                throw ThreadfoldError.usage("found '\(segment)' in the path '\(text)'; expected an element's index in brackets, like data.children[0]")
             }
             if !name.isEmpty { steps.append(String(name)) }
             steps.append(contentsOf: indices)
@@ -318,9 +238,11 @@ public struct FieldMapping: Sendable, Equatable {
     }
 }
 
-public struct MappingError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+extension FieldMapping.Condition {
+    /// Whether `text` is the value, or one of the values `|` separates.
+    func matches(_ text: String) -> Bool {
+        value.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).contains { text.utf8.elementsEqual($0) }
+    }
 }
 
 private extension Substring {

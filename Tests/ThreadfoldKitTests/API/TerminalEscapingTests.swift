@@ -30,6 +30,6 @@ struct PrintableTests {
             file: "in/\u{1B}[2Jx.json", line: 1, column: 2, path: "$.a\u{202E}b",
             message: "found \"\u{1B}]8;;http://x\u{1B}\\\"\nexpected a string")
         #expect(error.description == #"in/\x1B[2Jx.json:1:2: error: $.a\u{202E}b: found "\x1B]8;;http://x\x1B\"\x0Aexpected a string"#)
-        #expect(InputErrors([error, error]).description.split(separator: "\n").count == 2)
+        #expect(ThreadfoldError.input([error, error]).description.split(separator: "\n").count == 2)
     }
 }

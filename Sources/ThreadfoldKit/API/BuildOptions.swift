@@ -24,7 +24,7 @@ public struct BuildOptions: Sendable {
     /// directly are always read.
     public var exclude: [String] = []
     /// The templates, locales and assets (the built-in ones by default).
-    public var resources: ResourceStore
+    public var resources: Resources
     /// Seconds Pagefind may take to index the site (full-text search) before it is killed, with
     /// everything it started, and the build fails; how the build runs, not what it writes.
     public var searchTimeout: Double = 600
@@ -32,7 +32,7 @@ public struct BuildOptions: Sendable {
     public init(
         archive: ArchiveOptions = ArchiveOptions(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         incremental: Bool = false, shard: Shard? = nil, durable: Bool = true, precompress: Bool = false,
-        resources: ResourceStore = ResourceStore()
+        resources: Resources = Resources()
     ) {
         self.archive = archive
         self.jobs = max(1, jobs)

@@ -3,7 +3,7 @@
 /// Prints as `file:line:col: error: $.comments[3].parent_id: message`, with the message saying
 /// what was found and what was expected. The file name, path and message are escaped for the
 /// terminal (`Printable.escape`): they carry input strings and file names.
-public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+public struct Problem: Sendable, Equatable, CustomStringConvertible {
     /// An error stops the file; a warning is something a reader may miss (`--strict` fails on
     /// it); a note is something left out as asked or as the forum itself hides it (a deleted
     /// comment without replies), said so that nothing is lost silently.
@@ -95,11 +95,4 @@ public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         if let related { text += " (\(related.description))" }
         return text
     }
-}
-
-/// One or more input errors, reported together so a user fixes them in one pass.
-package struct InputErrors: Error, Sendable, CustomStringConvertible {
-    package var errors: [Problem]
-    package init(_ errors: [Problem]) { self.errors = errors }
-    package var description: String { errors.map(\.description).joined(separator: "\n") }
 }

@@ -19,16 +19,4 @@ public struct BuildReport: Sendable {
     public var formats: [String: Int]
     /// Everything the build noticed that did not stop it.
     public var warnings: [Problem]
-
-    init(_ report: ArchiveBuilder.Report) {
-        threads = report.threads
-        comments = report.comments
-        threadsRendered = report.threadsRendered
-        threadsReused = report.threadsReused
-        threadsInOtherShards = report.threadsInOtherShards
-        filesWritten = report.filesWritten
-        filesReused = report.filesReused
-        formats = report.formats
-        warnings = report.warnings
-    }
 }
