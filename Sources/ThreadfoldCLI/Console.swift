@@ -7,25 +7,13 @@ package struct Console: Sendable {
     package var out: @Sendable (String) -> Void
     package var err: @Sendable (String) -> Void
     /// Standard input, read to its end (at most `InputLimits.maxDocumentBytes`, else an error).
-    package var readStandardInput: @Sendable () throws(ThreadfoldError) -> [UInt8]
+    package var readStandardInput: @Sendable () throws(ThreadfoldError) -> [UInt8] = { [] }
     /// Whether standard error is a terminal (colour and progress are for terminals only).
-    package var errIsTerminal: Bool
+    package var errIsTerminal = false
     /// Whether standard input is a terminal: someone typing, not a pipe or a file. `render`
     /// with no input shows the bundled example only then; a script that passed no input
     /// (an empty glob) gets a usage error instead.
-    package var inputIsTerminal: Bool
-
-    package init(
-        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        readStandardInput: @escaping @Sendable () throws(ThreadfoldError) -> [UInt8] = { [] }, errIsTerminal: Bool = false,
-        inputIsTerminal: Bool = false
-    ) {
-        self.out = out
-        self.err = err
-        self.readStandardInput = readStandardInput
-        self.errIsTerminal = errIsTerminal
-        self.inputIsTerminal = inputIsTerminal
-    }
+    package var inputIsTerminal = false
 
     /// This console with what it would print on standard output sent to standard error, so
     /// standard output carries one document (`--report -`).

@@ -17,8 +17,8 @@ package struct ArchiveBuilder: Sendable {
     package var units: [ArchiveUnit]
     package var output: URL
     package var options: ArchiveOptions
-    package var resources: ResourceStore
-    package var jobs: Int
+    package var resources = ResourceStore()
+    package var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Reuse the previous site's files for units whose bytes and settings are unchanged.
     package var incremental = false
     /// Render only this shard's threads, into a shard folder for `merge`.
@@ -31,17 +31,6 @@ package struct ArchiveBuilder: Sendable {
     package var precompress = false
     /// Seconds Pagefind may run (`Pagefind.index`).
     package var searchTimeout: Double = 600
-
-    package init(
-        units: [ArchiveUnit], output: URL, options: ArchiveOptions, resources: ResourceStore = ResourceStore(),
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) {
-        self.units = units
-        self.output = output
-        self.options = options
-        self.resources = resources
-        self.jobs = jobs
-    }
 
     /// The result of a build.
     package struct Report: Sendable {
