@@ -279,9 +279,9 @@ package struct ArchiveBuilder: Sendable {
                 dumpErrors += Problem.once(result.errors, after: dumpErrors)
                 dumpWarnings += result.units.warnings
                 result.errors = []
-                report.add(result, warnings: false)
+                report.add(result)
             } else {
-                report.add(result, warnings: true)
+                report.add(result, from: units[i])
             }
             tables.append(result.units)
         }
@@ -547,10 +547,12 @@ package struct ArchiveBuilder: Sendable {
 }
 
 extension ArchiveBuilder.Report {
-    /// Adds one unit's counts, problems and formats; its warnings too, unless they are sorted in later.
-    mutating func add(_ result: UnitResult, warnings withWarnings: Bool) {
+    /// Adds one unit's counts, problems and formats, and the warnings it kept, put on the lines of
+    /// `unit`'s file as it is now. A dump partition's warnings are sorted in later, by their files
+    /// and lines: they are not added here (`unit` nil).
+    mutating func add(_ result: UnitResult, from unit: ArchiveUnit? = nil) {
         errors += Problem.once(result.errors, after: errors)
-        if withWarnings { warnings += result.units.warnings }
+        if let unit { warnings += result.units.warnings.map(unit.located) }
         threadsRendered += result.rendered
         threadsReused += result.reused
         threadsInOtherShards += result.otherShards
@@ -697,9 +699,12 @@ struct WorkerContext: Sendable {
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
             let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
+            // Its warnings are kept as the unit reads them and put on the file's lines when they
+            // are reported (`Report.add(_:from:)`), so a unit reused at another place in its file
+            // is reported where it is now.
             try renderThreads(
-                Importer.read(bytes: data, file: unit.display, options: pipeline.options.render.importing), source: source,
-                key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: unit.located)
+                Importer.read(bytes: data, file: unit.display, options: pipeline.options.render.importing), file: unit.display,
+                source: source, key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: { $0 })
         } catch {
             result.errors += unit.errors(error)
         }
@@ -707,13 +712,13 @@ struct WorkerContext: Sendable {
     }
 
     /// Renders and writes each thread `imported` read, adding them to `result` with one manifest
-    /// unit under `key`. `source` names the threads in messages about ids and
-    /// folders; `locate` puts a message on the input's own line.
+    /// unit under `key`. `file` is the name the importer read them as, `source` names the threads
+    /// in messages about ids and folders; `locate` is applied to the warnings the unit keeps.
     ///
     /// With a shard, threads of other shards are left out by their folder, unless `sharded` says
     /// the input was split by shard already (a dump, by thread key, as it was read).
     func renderThreads(
-        _ imported: @autoclosure () throws(ThreadfoldError) -> ImportResult, source: String, key: String, hash: UInt64,
+        _ imported: @autoclosure () throws(ThreadfoldError) -> ImportResult, file: String, source: String, key: String, hash: UInt64,
         sharded: Bool = false, into result: inout UnitResult, locate: (Problem) -> Problem
     ) throws(ThreadfoldError) {
         let imported = try imported()
@@ -744,7 +749,7 @@ struct WorkerContext: Sendable {
                 // Nothing to show: not published, said in a warning at the thread's input.
                 let tree = try ThreadBuilder.build(record, options: pipeline.options.render.thread)
                 warnings += tree.diagnostics.map { locate($0.error) }
-                warnings.append(locate(tree.emptyThread(file: source, severity: .warning)))
+                warnings.append(locate(tree.emptyThread(file: file, severity: .warning)))
                 continue
             }
             written += files.paths

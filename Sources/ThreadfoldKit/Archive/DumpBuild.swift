@@ -55,7 +55,7 @@ extension WorkerContext {
                 }
                 do throws(ThreadfoldError) {
                     try renderThreads(
-                        dumps.read(thread, form), source: source, key: unitKey, hash: hash,
+                        dumps.read(thread, form), file: source, source: source, key: unitKey, hash: hash,
                         sharded: true, into: &result
                     ) { dumps.locate($0, in: thread) }
                 } catch {

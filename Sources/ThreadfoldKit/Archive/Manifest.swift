@@ -12,8 +12,9 @@ struct Manifest: Sendable {
     static let fileName = ".threadfold-manifest.json"
 
     /// The format this build writes and reads (file stamps with their status change time and
-    /// content hash); a manifest of another format is not read, and the build is a full one.
-    static let currentFormat = 3
+    /// content hash; a file unit's warnings as the unit reads them, put on the file's lines when
+    /// reported); a manifest of another format is not read, and the build is a full one.
+    static let currentFormat = 4
     var format = currentFormat
     var version = Release.version
     /// Hash of everything besides the input that decides the output.

@@ -291,6 +291,31 @@ struct ArchiveBuilderTests {
         #expect(third.threadsRendered == 10 && !third.incrementalBase)
     }
 
+    @Test("a thread reused from an earlier build is warned about where it is now: its line and JSON path follow it")
+    func reusedWarningsMove() throws {
+        let folder = try ArchiveFixture.folder()
+        let a = #"{"id": "a", "title": "A", "comments": [{"id": "1", "body": "x"}]}"#
+        let b = #"{"id": "b", "title": "B", "comments": [{"id": "1", "body": "x"}, {"id": "2", "parent_id": "zz", "body": "orphan"}]}"#
+        let c = #"{"id": "c", "title": "C", "comments": [{"id": "1", "body": "y"}]}"#
+        let empty = #"{"id": "e", "title": "E", "comments": []}"#
+        func places(_ report: ArchiveBuilder.Report) -> [String] {
+            report.warnings.map { "\($0.file):\($0.line ?? 0) \($0.path ?? "") \($0.kind ?? "")" }.sorted()
+        }
+        let lines = try ArchiveFixture.write([a, b, empty].joined(separator: "\n") + "\n", "t.jsonl", in: folder)
+        let document = try ArchiveFixture.write("{\"threads\": [\n" + b.replacingOccurrences(of: "\"b\"", with: "\"d\"") + "]}\n", "d.json", in: folder)
+        let first = try ArchiveFixture.build([lines, document], in: folder, incremental: true)
+        #expect(places(first) == ["\(document):2 $.threads[0].comments[1] orphan", "\(lines):2 $.comments[1] orphan", "\(lines):3 $ emptyThread"])
+        // A line before them, and a thread before the document's: each moves down one line, and
+        // the document's to the second element.
+        _ = try ArchiveFixture.write([c, a, b, empty].joined(separator: "\n") + "\n", "t.jsonl", in: folder)
+        _ = try ArchiveFixture.write("{\"threads\": [\n" + c + ",\n" + b.replacingOccurrences(of: "\"b\"", with: "\"d\"") + "]}\n", "d.json", in: folder)
+        let second = try ArchiveFixture.build([lines, document], in: folder, incremental: true)
+        #expect(second.threadsReused >= 2, "the moved threads are reused, not rendered again")
+        let full = try ArchiveFixture.build([lines, document], in: folder, site: "full")
+        #expect(second.warnings.map(\.description).sorted() == full.warnings.map(\.description).sorted())
+        #expect(places(full) == ["\(document):3 $.threads[1].comments[1] orphan", "\(lines):3 $.comments[1] orphan", "\(lines):4 $ emptyThread"])
+    }
+
     @Test("incremental builds take the listing files as they are while no summary changed, and render them when one did or a file was edited")
     func listingReuse() throws {
         let folder = try ArchiveFixture.folder()
