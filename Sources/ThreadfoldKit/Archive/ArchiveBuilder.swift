@@ -745,9 +745,11 @@ struct WorkerContext: Sendable {
                     result.pagesReused += page
                 }
             }
-            guard let files = rendered else {
+            let files: ThreadFiles
+            switch rendered {
+            case .written(let written): files = written
+            case .empty(let tree):
                 // Nothing to show: not published, said in a warning at the thread's input.
-                let tree = try ThreadBuilder.build(record, options: pipeline.options.render.thread)
                 warnings += tree.diagnostics.map { locate($0.error) }
                 warnings.append(locate(tree.emptyThread(file: file, severity: .warning)))
                 continue

@@ -8,6 +8,13 @@ package struct ThreadFiles: Sendable {
     package var diagnostics: [Diagnostic]
 }
 
+/// What `ThreadPipeline.files` made of an archive thread: its files, or for a thread with
+/// nothing to show (`showsNothing`), nothing written and its tree, which the caller warns about.
+package enum ArchiveThread: Sendable {
+    case written(ThreadFiles)
+    case empty(ThreadTree)
+}
+
 /// A rendered standalone page: the thread and its HTML.
 package struct RenderedThread: Sendable {
     package var thread: ThreadTree
@@ -57,13 +64,14 @@ package struct ThreadPipeline: Sendable {
 
     /// Renders an archive thread's files, handing each to `write` as it is done (the bytes are a
     /// buffer reused for the next file: write them before returning).
-    /// Nil, with nothing written, for a thread with nothing to show (`showsNothing`): it is not published.
+    /// A thread with nothing to show (`showsNothing`) is not published: nothing is written.
     package func files(
         _ record: ThreadRecord, id: CommentID, folder: String, source: String,
         write: (String, [UInt8]) throws(ThreadfoldError) -> Void
-    ) throws(ThreadfoldError) -> ThreadFiles? {
-        guard let (orders, trees) = try orderTrees(linked(record)) else { return nil }
+    ) throws(ThreadfoldError) -> ArchiveThread {
+        let (orders, trees) = try orderTrees(linked(record))
         let first = trees[0]
+        if first.showsNothing { return .empty(first) }
         let flat: Bool
         switch options.layout {
         case .nested: flat = false
@@ -98,19 +106,19 @@ package struct ThreadPipeline: Sendable {
             try write(path, bytes)
             paths.append(path)
         }
-        return ThreadFiles(summary: summary, paths: paths, diagnostics: first.diagnostics)
+        return .written(ThreadFiles(summary: summary, paths: paths, diagnostics: first.diagnostics))
     }
 
-    /// The thread's tree in every order of the archive, the main one first; nil when the main
-    /// one has nothing to show (`showsNothing`). An order whose comments would stand as an
+    /// The thread's tree in every order of the archive, the main one first; the main one alone
+    /// when it has nothing to show (`showsNothing`). An order whose comments would stand as an
     /// earlier one's (`top` with no scores, `newest` with one comment) is left out, unless it
     /// shows notices that one does not (`oldest` after `top`: only time orders show notices).
-    func orderTrees(_ record: ThreadRecord) throws(ThreadfoldError) -> (orders: [CommentOrder], trees: [ThreadTree])? {
+    func orderTrees(_ record: ThreadRecord) throws(ThreadfoldError) -> (orders: [CommentOrder], trees: [ThreadTree]) {
         var threadOptions = options.render.thread
         threadOptions.sort = options.effectiveOrders[0]
         if !options.orders.isEmpty && options.render.thread.replySort == nil { threadOptions.replySort = nil }
         let first = try ThreadBuilder.build(record, options: threadOptions)
-        if first.showsNothing { return nil }
+        if first.showsNothing { return ([options.effectiveOrders[0]], [first]) }
         var orders: [CommentOrder] = []
         var trees: [ThreadTree] = []
         for (k, order) in options.effectiveOrders.enumerated() {
