@@ -13,18 +13,6 @@ package struct NoticeRecord: Sendable, Equatable {
     package var createdAt: Timestamp?
     /// The notice's own text, in `bodyFormat`, or "" (Discourse's `cooked` of a split: "3 posts were
     /// split to a new topic: …").
-    package var body: String
-    package var bodyFormat: BodyFormat
-
-    package init(
-        action: String? = nil, actor: String? = nil, subject: String? = nil, createdAt: Timestamp? = nil,
-        body: String = "", bodyFormat: BodyFormat = .markdown
-    ) {
-        self.action = action
-        self.actor = actor
-        self.subject = subject
-        self.createdAt = createdAt
-        self.body = body
-        self.bodyFormat = bodyFormat
-    }
+    package var body = ""
+    package var bodyFormat = BodyFormat.markdown
 }

@@ -61,7 +61,7 @@ package struct CommentRecord: Sendable {
     package var parentID: CommentID?
     package var author: String?
     /// The body, in `bodyFormat`.
-    package var body: String
+    package var body: String = ""
     package var bodyFormat: BodyFormat = .markdown
     /// What is shown around `body`: a content warning before it, media after it (Mastodon's).
     package var parts: [BodyPart] = []
@@ -72,21 +72,21 @@ package struct CommentRecord: Sendable {
     package var continuation: String?
     package var createdAt: Timestamp?
     package var editedAt: Timestamp?
-    package var edited: Bool
+    package var edited = false
     /// Points, for a source that counts them (Reddit, Hacker News, Lobsters, Lemmy); nil otherwise.
     package var score: Int64?
     /// Reactions, for a source that counts those instead (GitHub, Discourse, Mastodon).
     package var reactions: [Reaction] = []
     /// A poll the comment holds (a Mastodon status's).
     package var poll: Poll?
-    package var deleted: Bool
-    package var removed: Bool
+    package var deleted = false
+    package var removed = false
     package var authorFlair: String?
     /// The author's account is gone but the comment is not (Reddit's `[deleted]` author over a
     /// surviving body): shown as the locale's "[deleted]", not as an unknown author.
     package var authorDeleted = false
     /// Where the comment stands in the input, for messages.
-    package var origin: RecordOrigin
+    package var origin = RecordOrigin()
 
     /// Whether the comment shows anything of its own: a body or parts around one.
     package var hasBody: Bool { !body.isEmpty || !parts.isEmpty }
@@ -95,26 +95,6 @@ package struct CommentRecord: Sendable {
     package var rank: Int64 {
         if let score { return score }
         return reactions.reduce(0) { $0.addingReportingOverflow($1.count).overflow ? Int64.max : $0 + $1.count }
-    }
-
-    package init(
-        id: CommentID, parentID: CommentID? = nil, author: String? = nil, body: String = "",
-        createdAt: Timestamp? = nil, editedAt: Timestamp? = nil, edited: Bool = false,
-        score: Int64? = nil, deleted: Bool = false, removed: Bool = false,
-        authorFlair: String? = nil, origin: RecordOrigin = RecordOrigin()
-    ) {
-        self.id = id
-        self.parentID = parentID
-        self.author = author
-        self.body = body
-        self.createdAt = createdAt
-        self.editedAt = editedAt
-        self.edited = edited || editedAt != nil
-        self.score = score
-        self.deleted = deleted
-        self.removed = removed
-        self.authorFlair = authorFlair
-        self.origin = origin
     }
 }
 
@@ -130,13 +110,6 @@ package struct RecordOrigin: Sendable {
     package var key: String? = nil
     /// Position in that array.
     package var index: Int32 = 0
-
-    package init(offset: Int32 = -1, container: Int32 = -1, key: String? = nil, index: Int32 = 0) {
-        self.offset = offset
-        self.container = container
-        self.key = key
-        self.index = index
-    }
 }
 
 /// Thread-level metadata: what a thread says about itself, apart from its comments.
@@ -177,20 +150,7 @@ package struct ThreadInfo: Sendable {
     /// The source format the thread was read as ("threadfold", "reddit", …).
     package var sourceFormat: String = "threadfold"
     /// The file name used in messages (`-` for standard input).
-    package var file: String
-
-    package init(
-        id: CommentID? = nil, title: String? = nil, author: String? = nil, createdAt: Timestamp? = nil,
-        url: String? = nil, lang: String? = nil, file: String = "-"
-    ) {
-        self.id = id
-        self.title = title
-        self.author = author
-        self.createdAt = createdAt
-        self.url = url
-        self.lang = lang
-        self.file = file
-    }
+    package var file = "-"
 }
 
 /// One thread as read from the input.

@@ -13,16 +13,8 @@ struct InlineBuilder {
     let linking: Bool
     let insideLink: Bool
     let inline: InlineExtensions
-    private var nextKept = 0
-
-    init(bytes: [UInt8], kept: [(at: Int, node: CmarkNode)], spans: [Span], linking: Bool, insideLink: Bool, inline: InlineExtensions) {
-        self.bytes = bytes
-        self.kept = kept
-        self.spans = spans
-        self.linking = linking
-        self.insideLink = insideLink
-        self.inline = inline
-    }
+    /// The next of `kept` that `nodes` has not yet placed.
+    var nextKept = 0
 
     /// The nodes for `range`, with the spans starting at `spans[next]` that lie in it.
     mutating func nodes(_ range: Range<Int>, _ next: inout Int) -> [CmarkNode] {
