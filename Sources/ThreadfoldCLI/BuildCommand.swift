@@ -155,7 +155,7 @@ enum BuildCommand {
         let build: Threadfold.Build
         do {
             build = try Threadfold.Build(
-                inputs: parsed.positionals, output: URL(fileURLWithPath: output), options: buildOptions, filter: filter,
+                inputs: parsed.positionals, output: output, options: buildOptions, filter: filter,
                 readStandardInput: console.readStandardInput)
         } catch {
             SharedOptions.printErrors(error, console)
@@ -499,7 +499,7 @@ enum MergeCommand {
             archive: options, durable: !parsed[SharedOptions.noFsync], precompress: parsed[BuildCommand.precompress], resources: resources)
         mergeOptions.searchTimeout = searchTimeout
         return BuildCommand.execute(parsed, console, output: output, command: command) { _ in
-            try Threadfold.merge(shards: parsed.positionals, output: URL(fileURLWithPath: output), options: mergeOptions)
+            try Threadfold.merge(shards: parsed.positionals, output: output, options: mergeOptions)
         }
     }
 }

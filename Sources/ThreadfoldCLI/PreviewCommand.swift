@@ -71,10 +71,10 @@ enum PreviewCommand {
                 build =
                     inputs.isEmpty
                     ? Threadfold.Build(
-                        units: [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")], output: site,
+                        units: [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")], output: site.path,
                         options: buildOptions)
                     : try Threadfold.Build(
-                        inputs: inputs, output: site, options: buildOptions, filter: filter, readStandardInput: console.readStandardInput)
+                        inputs: inputs, output: site.path, options: buildOptions, filter: filter, readStandardInput: console.readStandardInput)
             } catch {
                 SharedOptions.printErrors(error, console)
                 return (CLI.ExitCode.failure, nil)

@@ -17,7 +17,7 @@ extension Threadfold {
 
     /// `buildSite`: a `Build` of the inputs, run, its problems thrown as one error.
     static func site(
-        inputs: [String], output: URL, options: BuildOptions, progress: (@Sendable (BuildProgress) -> Void)?
+        inputs: [String], output: String, options: BuildOptions, progress: (@Sendable (BuildProgress) -> Void)?
     ) throws(ThreadfoldError) -> BuildReport {
         var globs: [FolderFilter.Glob] = []
         for pattern in options.exclude {
@@ -26,7 +26,7 @@ extension Threadfold {
             }
             globs.append(glob)
         }
-        let filter = FolderFilter(excludes: globs, output: output.path, marker: SiteWriter.markerName)
+        let filter = FolderFilter(excludes: globs, output: output, marker: SiteWriter.markerName)
         let build = try Build(
             inputs: inputs, output: output, options: options, filter: filter,
             readStandardInput: { () throws(ThreadfoldError) -> [UInt8] in
@@ -46,7 +46,7 @@ extension Threadfold {
         /// Lists `inputs` (files, folders of them, JSON Lines, dumps; `-` through
         /// `readStandardInput`), leaving out what `filter` excludes.
         package init(
-            inputs: [String], output: URL, options: BuildOptions, filter: FolderFilter,
+            inputs: [String], output: String, options: BuildOptions, filter: FolderFilter,
             readStandardInput: () throws(ThreadfoldError) -> [UInt8]
         ) throws(ThreadfoldError) {
             let importing = options.archive.render.importing
@@ -57,8 +57,8 @@ extension Threadfold {
         }
 
         /// A build of units already listed (`threadfold preview`'s bundled example).
-        package init(units: [ArchiveUnit], output: URL, options: BuildOptions) {
-            builder = ArchiveBuilder(units: units, output: output, options: options.archive, resources: ResourceStore(options.resources), jobs: options.jobs)
+        package init(units: [ArchiveUnit], output: String, options: BuildOptions) {
+            builder = ArchiveBuilder(units: units, output: URL(fileURLWithPath: output), options: options.archive, resources: ResourceStore(options.resources), jobs: options.jobs)
             builder.incremental = options.incremental
             builder.shard = options.shard
             builder.durable = options.durable
@@ -78,8 +78,8 @@ extension Threadfold {
 
     /// Joins shard builds into one site (`threadfold merge`): the threads' folders linked, the
     /// listings written for all of them.
-    package static func merge(shards: [String], output: URL, options: BuildOptions) throws(ThreadfoldError) -> ArchiveBuilder.Report {
-        var merge = ArchiveMerge(shards: shards, output: output, options: options.archive, resources: ResourceStore(options.resources))
+    package static func merge(shards: [String], output: String, options: BuildOptions) throws(ThreadfoldError) -> ArchiveBuilder.Report {
+        var merge = ArchiveMerge(shards: shards, output: URL(fileURLWithPath: output), options: options.archive, resources: ResourceStore(options.resources))
         merge.durable = options.durable
         merge.precompress = options.precompress
         merge.searchTimeout = options.searchTimeout

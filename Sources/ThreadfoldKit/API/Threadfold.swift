@@ -45,7 +45,7 @@ public enum Threadfold {
     ///
     /// - Parameters:
     ///   - inputs: thread files, folders of them, JSON Lines files, in any form Threadfold reads.
-    ///   - output: the site's folder.
+    ///   - output: the site's folder, a path as the inputs are.
     ///   - options: the archive's options and how the build runs (jobs, incremental, shard).
     ///   - progress: called at each phase, and about ten times a second within one, with how far
     ///     the build is (``BuildProgress``), from one thread at a time.
@@ -53,7 +53,7 @@ public enum Threadfold {
     /// - Throws: ``ThreadfoldError`` with every input problem found, or the reason the site could
     ///   not be written.
     public static func buildSite(
-        inputs: [String], output: URL, options: BuildOptions = BuildOptions(),
+        inputs: [String], output: String, options: BuildOptions = BuildOptions(),
         progress: (@Sendable (BuildProgress) -> Void)? = nil
     ) throws(ThreadfoldError) -> BuildReport {
         try site(inputs: inputs, output: output, options: options, progress: progress)

@@ -24,7 +24,7 @@ struct BuildProgressTests {
         let inputs = try ["a", "b", "c"].map { try ArchiveFixture.write(ArchiveFixture.thread(id: $0), "\($0).json", in: folder) }
         let seen = Seen()
         _ = try Threadfold.buildSite(
-            inputs: inputs, output: folder.appendingPathComponent("site"), options: BuildOptions(jobs: 1, durable: false),
+            inputs: inputs, output: folder.appendingPathComponent("site").path, options: BuildOptions(jobs: 1, durable: false),
             progress: { seen.add($0) })
         #expect(seen.phases == [.rendering, .listing, .publishing])
         let rendered = try #require(seen.all.last { $0.phase == .rendering })
@@ -41,7 +41,7 @@ struct BuildProgressTests {
         let size = try dumps.reduce(Int64(0)) { $0 + Int64(try FileManager.default.attributesOfItem(atPath: $1)[.size] as! Int) }
         let seen = Seen()
         let report = try Threadfold.buildSite(
-            inputs: dumps, output: folder.appendingPathComponent("site"), options: BuildOptions(jobs: 2, durable: false),
+            inputs: dumps, output: folder.appendingPathComponent("site").path, options: BuildOptions(jobs: 2, durable: false),
             progress: { seen.add($0) })
         #expect(seen.phases == [.reading, .rendering, .listing, .publishing])
         let read = try #require(seen.all.last { $0.phase == .reading })

@@ -29,7 +29,7 @@ struct ThreadfoldErrorTests {
         var options = BuildOptions(jobs: 1, durable: false)
         options.exclude = [""]
         let glob = try #require(throws: ThreadfoldError.self) {
-            try Threadfold.buildSite(inputs: [folder.path], output: folder.appendingPathComponent("site"), options: options)
+            try Threadfold.buildSite(inputs: [folder.path], output: folder.appendingPathComponent("site").path, options: options)
         }
         #expect(glob.kind == .usage)
     }
@@ -69,7 +69,7 @@ struct ThreadfoldErrorTests {
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: site.appendingPathComponent("notes.txt"))
         let error = try #require(throws: ThreadfoldError.self) {
-            try Threadfold.buildSite(inputs: [input], output: site, options: BuildOptions(jobs: 1, durable: false))
+            try Threadfold.buildSite(inputs: [input], output: site.path, options: BuildOptions(jobs: 1, durable: false))
         }
         #expect(error.kind == .output)
         #expect(error.problems.contains { $0.file.contains("mine") })

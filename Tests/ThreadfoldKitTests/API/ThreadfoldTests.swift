@@ -13,7 +13,7 @@ struct ThreadfoldTests {
         let reddit = folder.appendingPathComponent("in/reddit.json")
         try Data(TestData.bytes("fixtures/reddit-listing/comments.json")).write(to: reddit)
         let report = try Threadfold.buildSite(
-            inputs: [own, reddit.path], output: folder.appendingPathComponent("site"),
+            inputs: [own, reddit.path], output: folder.appendingPathComponent("site").path,
             options: BuildOptions(jobs: 1, durable: false))
         #expect(report.formats == ["threadfold": 1, "reddit": 1])
     }
@@ -26,10 +26,10 @@ struct ThreadfoldTests {
         options.exclude = ["b.json"]
         let site = folder.appendingPathComponent("public")
         for _ in 0..<2 {
-            let report = try Threadfold.buildSite(inputs: [folder.path], output: site, options: options)
+            let report = try Threadfold.buildSite(inputs: [folder.path], output: site.path, options: options)
             #expect(report.threads == 1)
         }
         options.exclude = [""]
-        #expect(throws: ThreadfoldError.self) { try Threadfold.buildSite(inputs: [folder.path], output: site, options: options) }
+        #expect(throws: ThreadfoldError.self) { try Threadfold.buildSite(inputs: [folder.path], output: site.path, options: options) }
     }
 }

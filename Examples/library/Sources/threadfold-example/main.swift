@@ -27,7 +27,7 @@ do {
     var build = BuildOptions(jobs: 2)
     build.archive.title = "Example archive"
     build.archive.orders = [.oldest, .top]
-    let report = try Threadfold.buildSite(inputs: [input], output: out.appendingPathComponent("site"), options: build)
+    let report = try Threadfold.buildSite(inputs: [input], output: out.appendingPathComponent("site").path, options: build)
     print("site/: \(report.threads) threads, \(report.comments) comments, \(report.filesWritten) files written")
 
     // Errors are one type, each problem located.
