@@ -109,7 +109,7 @@ private struct RenderRun {
     }
 
     mutating func begin(_ output: URL, durable: Bool) {
-        do { staging = try SiteWriter(output: output, durable: durable).begin() } catch {
+        do { staging = try SiteWriter(output: output, durable: durable, stamps: false).begin() } catch {
             SharedOptions.printErrors(error, console)
             failed = true
             locked = error.temporary

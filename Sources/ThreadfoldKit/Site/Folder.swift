@@ -181,17 +181,21 @@ final class Folder: @unchecked Sendable {
     }
 
     /// Creates the file `name`, which must not exist (`O_EXCL`: nothing is written through a
-    /// link or into another file), with `mode` less the umask, and returns its stamp.
+    /// link or into another file), with `mode` less the umask, and returns its stamp with the
+    /// hash of `bytes`; without `stamped`, `FileStamp.unknown`, for a file no manifest will
+    /// vouch for (neither `fstat` nor the hash is then paid for).
     @discardableResult
-    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(ThreadfoldError) -> FileStamp {
-        try create(name, mode: mode) { (write) throws(ThreadfoldError) in try write(bytes) }.hashed(FileStamp.contentHash(bytes))
+    func create(_ name: String, _ bytes: [UInt8], mode: mode_t = publishedMode, stamped: Bool = true) throws(ThreadfoldError) -> FileStamp {
+        let stamp = try create(name, mode: mode, stamped: stamped) { (write) throws(ThreadfoldError) in try write(bytes) }
+        return stamped ? stamp.hashed(FileStamp.contentHash(bytes)) : stamp
     }
 
     /// Creates the file `name` (never through a link) and writes what `body` hands its
-    /// `write`, piece by piece, so a large file need not be held whole.
+    /// `write`, piece by piece, so a large file need not be held whole; returns its stamp, or
+    /// `FileStamp.unknown` without `stamped`.
     @discardableResult
     func create(
-        _ name: String, mode: mode_t = publishedMode,
+        _ name: String, mode: mode_t = publishedMode, stamped: Bool = true,
         writing body: (_ write: ([UInt8]) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) -> Void
     ) throws(ThreadfoldError) -> FileStamp {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -202,6 +206,7 @@ final class Folder: @unchecked Sendable {
         defer { close(file) }
         journal?.wrote(name, in: self)
         try body { (bytes) throws(ThreadfoldError) in try write(bytes, to: file, name) }
+        guard stamped else { return .unknown }
         var info = stat()
         guard fstat(file, &info) == 0 else { throw ThreadfoldError.output(path: path(name), message: "cannot be examined: \(SystemError.last)") }
         return FileStamp(info)

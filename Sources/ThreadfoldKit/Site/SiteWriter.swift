@@ -46,12 +46,17 @@ package struct SiteWriter: Sendable {
     package var durable = true
     /// Write the compressed siblings of HTML, XML, JSON, CSS and JS files (`Precompression`).
     package var precompress = false
+    /// Keep each written file's stamp, with the hash of its bytes, for a manifest to vouch for
+    /// (`Staging.take`). Off where no manifest is written (`render`): a file then costs no
+    /// `fstat` after its write and no pass over its bytes.
+    package var stamps = true
 
-    package init(output: URL, durable: Bool = true, precompress: Bool = false) {
+    package init(output: URL, durable: Bool = true, precompress: Bool = false, stamps: Bool = true) {
         self.output = output.standardizedFileURL
         display = output.relativePath
         self.durable = durable
         self.precompress = precompress
+        self.stamps = stamps
     }
 
     var name: String { output.lastPathComponent }
@@ -443,8 +448,8 @@ package struct SiteWriter: Sendable {
                 }
                 try directory.removeEntry(file)
             }
-            let stamp = try directory.create(file, bytes, mode: mode)
-            state.withLock { $0.stamps[path] = stamp }
+            let stamp = try directory.create(file, bytes, mode: mode, stamped: writer.stamps)
+            if writer.stamps { state.withLock { $0.stamps[path] = stamp } }
             try writeSiblings(path, bytes, in: directory, name: file, unchanged: false, mode: mode)
             return true
         }

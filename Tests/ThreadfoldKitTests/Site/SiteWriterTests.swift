@@ -28,6 +28,24 @@ struct SiteWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"], "no lock, staging or old folder is left beside it")
     }
 
+    @Test("a writer that keeps no stamps writes the same files and vouches for none of them")
+    func withoutStamps() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for stamps in [true, false] {
+            let site = root.appendingPathComponent("site-\(stamps)")
+            let staging = try SiteWriter(output: site, stamps: stamps).begin()
+            try staging.write("t/a/index.html", Array("one".utf8))
+            let taken = staging.take(["t/a/index.html"])
+            try staging.commit()
+            #expect(read(site.appendingPathComponent("t/a/index.html")) == "one")
+            #expect(taken.files == ["t/a/index.html"])
+            // Kept, a stamp records the file's inode and the hash of its bytes; not kept, nothing.
+            #expect((taken.stamps[0] == .unknown) == !stamps)
+            #expect((taken.stamps[0].hash == FileStamp.contentHash(Array("one".utf8))) == stamps)
+        }
+    }
+
     @Test("the live site's files are linked as a batch: all of them, or none when one is not as recorded")
     func linkBatch() throws {
         let root = try temporaryFolder()

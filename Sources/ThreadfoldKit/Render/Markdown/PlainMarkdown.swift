@@ -20,15 +20,15 @@
 /// breaks; `"` escaped as `&quot;` (cmark's escaping leaves `'` alone, and `<`, `>`, `&` are not
 /// there). The test compares it with cmark's own output for every body it accepts.
 enum PlainMarkdown {
-    /// The bytes that send a body to cmark, as a 128-bit set (bytes from 0x80 up never do).
-    private static let refused: (low: UInt64, high: UInt64) = {
-        var low: UInt64 = 0, high: UInt64 = 0
+    /// The bytes that send a body to cmark, as a table of 256 entries: 1 for such a byte, 0 for
+    /// any other (bytes from 0x80 up never do). A line's entries are or-ed together without a
+    /// branch, and the body is refused when the line's result is 1.
+    private static let refused: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
         var bytes = Array("\\`*_[]<>&|~^".utf8) + [0x7F]
         bytes += (0..<0x20).filter { $0 != 0x0A }
-        for byte in bytes {
-            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
-        }
-        return (low, high)
+        for byte in bytes { table[Int(byte)] = 1 }
+        return table
     }()
 
     /// cmark's HTML for `text` (UTF-8, already scrubbed of what HTML forbids), or nil when the
@@ -82,10 +82,13 @@ enum PlainMarkdown {
         }
     }
 
-    /// Whether `text` is plain paragraphs: one pass that allocates nothing and stops at the first
-    /// byte or line start that may be Markdown, as most bodies that hold any do early.
+    /// Whether `text` is plain paragraphs: one pass that allocates nothing and stops at the end
+    /// of the first line that may be Markdown, as most bodies that hold any do early.
     static func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let (low, high) = refused
+        refused.withUnsafeBufferPointer { isPlain(text, refusing: $0) }
+    }
+
+    private static func isPlain(_ text: UnsafeBufferPointer<UInt8>, refusing refused: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = text.count
         if n >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { return false }
         var start = 0
@@ -108,14 +111,9 @@ enum PlainMarkdown {
             default:
                 break
             }
-            for i in start..<end {
-                let byte = text[i]
-                if byte < 64 {
-                    if low >> UInt64(byte) & 1 != 0 { return false }
-                } else if byte < 128, high >> UInt64(byte - 64) & 1 != 0 {
-                    return false
-                }
-            }
+            var found: UInt8 = 0
+            for i in start..<end { found |= refused[Int(text[i])] }
+            if found != 0 { return false }
         }
         return true
     }
