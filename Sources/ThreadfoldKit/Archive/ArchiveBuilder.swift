@@ -787,9 +787,14 @@ struct WorkerContext: Sendable {
 
 extension ArchiveUnit {
     /// `error` with the line it names counted from the start of the file, not of this unit, and
-    /// for a thread of a document of many, its path from the document's root.
+    /// for a thread of a document of many, its path from the document's root and, on the
+    /// thread's first line, its column counted from the start of that line.
     func located(_ error: Problem) -> Problem {
         var error = error
+        if let element, element.indent > 0 {
+            if error.line == 1, let column = error.column { error.column = column + element.indent }
+            if error.related?.file == nil, error.related?.line == 1, let column = error.related?.column { error.related?.column = column + element.indent }
+        }
         if lineBase > 0, let line = error.line { error.line = line + lineBase }
         if let element, let path = error.path, path.hasPrefix("$") { error.path = element.path + path.dropFirst() }
         return error

@@ -31,7 +31,9 @@ package struct ArchiveUnit: Sendable {
     /// The name used in messages: the path as given, or `<stdin>`.
     package var display: String
     /// For a thread inside a document of many (`$.threads[3]`): its JSON path, which prefixes the
-    /// paths in its messages, and the column it starts at, kept by indenting its bytes.
+    /// paths in its messages, and the columns before it on its first line, which a message on
+    /// that line adds to its column. (Its bytes are read as they are, never indented: in a
+    /// document on one line that would cost the length of every thread before it.)
     package var element: (path: String, indent: Int)?
 
     package init(source: Source, display: String) {
@@ -61,7 +63,6 @@ package struct ArchiveUnit: Sendable {
             guard file.kind == .regular, let bytes = file.read(count: length, at: offset), bytes.count == length else {
                 throw ThreadfoldError.input([Problem(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
-            if let element, element.indent > 0 { return [UInt8](repeating: 0x20, count: element.indent) + bytes }
             return bytes
         }
     }
