@@ -67,13 +67,16 @@ package struct ArchiveUnit: Sendable {
         }
     }
 
-    /// A key that stays the same while the unit's place in the input does: the path, and for a
-    /// line the hash of its bytes (so inserting a line elsewhere does not move the others).
+    /// A key for what decides the unit's files besides the build's settings. A file, a line of
+    /// JSON Lines and a thread of a document are known by their bytes alone (`contentHash`),
+    /// wherever they lie: a renamed or moved file, a reordered document and a thread moved
+    /// between files are the same units. Nothing else in their pages depends on their place
+    /// (a thread without an id is named from what it says, `ThreadRecord.threadID`), and their
+    /// messages are put at their place when reported.
     package func key(contentHash: UInt64?) -> String {
         switch source {
-        case .file(let path): return "file:" + path
+        case .file, .line: return "bytes:" + (contentHash.map(ContentHash.hex) ?? "")
         case .dump(let path, _): return "dump:" + path
-        case .line(let path, _, _, _): return "line:\(path):\(contentHash.map(ContentHash.hex) ?? "")"
         // Standard input, or a pipe named on the command line.
         case .bytes: return display == "<stdin>" ? "stdin" : "stream:" + display
         }
