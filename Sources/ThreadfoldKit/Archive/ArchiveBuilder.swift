@@ -232,13 +232,14 @@ package struct ArchiveBuilder: Sendable {
         //    newer modification time with older bytes.
         let signatures = Self.signatures(units)
         // 2. Every unit's hash, when an earlier build could serve it: untouched files are not read
-        //    (their stat matches). Otherwise rendering hashes the bytes it reads anyway.
+        //    (their stat matches), nor threads of a document the listing hashed while the file is
+        //    as it was then. Otherwise rendering hashes the bytes it reads anyway.
         var hashes = [UInt64?](repeating: nil, count: units.count)
         if base.exists {
             let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [base.previous, base.spare].compactMap { $0 })
             let units = self.units
             hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
-                if let hash = known[i] { return hash }
+                if let hash = known[i] ?? Self.listedHash(units[i], signatures: signatures) { return hash }
                 return InputBudget.scope { try? ContentHash.hash(units[i].read()) }
             }
         }
@@ -502,6 +503,15 @@ package struct ArchiveBuilder: Sendable {
             }
         }
         return known
+    }
+
+    /// The hash the listing took of `unit`'s bytes, while its file's stat is still the one the
+    /// listing read it with.
+    static func listedHash(_ unit: ArchiveUnit, signatures: [String: Manifest.Signature]) -> UInt64? {
+        guard let listed = unit.listed, case .line(let path, _, _, _) = unit.source, let now = signatures[path],
+            now == (listed.size, listed.mtime, listed.inode)
+        else { return nil }
+        return listed.hash
     }
 
     /// Each input file's stat signature, once.

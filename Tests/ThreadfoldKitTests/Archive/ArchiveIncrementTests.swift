@@ -59,6 +59,21 @@ struct ArchiveIncrementTests {
         try Self.expectFull(afterChange, [renamed], in: folder, "full-changed")
     }
 
+    @Test("a thread's hash taken while its document was listed stands only while the file's stat is the one it was listed with")
+    func listedHash() throws {
+        let folder = try ArchiveFixture.folder()
+        let path = try ArchiveFixture.write(Self.document(Array(Self.threads.prefix(2)), oneLine: false), "d.json", in: folder)
+        let units = try ArchiveInput.units([path], readStandardInput: { [] })
+        let unit = try #require(units.last)
+        #expect(unit.listed?.hash == ContentHash.hash(try unit.read()))
+        let signatures = ArchiveBuilder.signatures(units)
+        #expect(ArchiveBuilder.listedHash(unit, signatures: signatures) == unit.listed?.hash)
+        // Written since it was listed: its bytes are read again rather than trusted.
+        var changed = signatures
+        changed[path]?.mtime += 1
+        #expect(ArchiveBuilder.listedHash(unit, signatures: changed) == nil)
+    }
+
     @Test("a folder of thread files renamed renders no thread again")
     func folderRenamed() throws {
         let folder = try ArchiveFixture.folder()
