@@ -232,13 +232,14 @@ package struct ArchiveBuilder: Sendable {
         //    newer modification time with older bytes.
         let signatures = Self.signatures(units)
         // 2. Every unit's hash, when an earlier build could serve it: untouched files are not read
-        //    (their stat matches). Otherwise rendering hashes the bytes it reads anyway.
+        //    (their stat matches), nor threads of a document the listing hashed while the file is
+        //    as it was then. Otherwise rendering hashes the bytes it reads anyway.
         var hashes = [UInt64?](repeating: nil, count: units.count)
         if base.exists {
             let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [base.previous, base.spare].compactMap { $0 })
             let units = self.units
             hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
-                if let hash = known[i] { return hash }
+                if let hash = known[i] ?? Self.listedHash(units[i], signatures: signatures) { return hash }
                 return InputBudget.scope { try? ContentHash.hash(units[i].read()) }
             }
         }
@@ -416,7 +417,7 @@ package struct ArchiveBuilder: Sendable {
                 pending.append(i)
                 continue
             }
-            results[i] = context.serve(action, hash: hashes[i]!, display: units[i].display)!
+            results[i] = context.serve(action, hash: hashes[i]!, source: units[i].claimSource, locate: units[i].located)!
         }
         for p in 0..<partitions where dumps!.spill.sizes[p] > 0 { pending.append(units.count + p) }
         for p in 0..<partitions where dumps!.spill.sizes[p] == 0 { results[units.count + p] = UnitResult() }
@@ -448,7 +449,7 @@ package struct ArchiveBuilder: Sendable {
         if i >= units.count { return context.renderPartition(i - units.count, dumps: dumps!) }
         defer { context.progress.advance() }
         // Linked when every file of the live site is still the one its manifest recorded.
-        if case .link = actions[i], let result = context.serve(actions[i], hash: hashes[i]!, display: units[i].display) {
+        if case .link = actions[i], let result = context.serve(actions[i], hash: hashes[i]!, source: units[i].claimSource, locate: units[i].located) {
             return result
         }
         return context.render(units[i], hash: hashes[i])
@@ -504,6 +505,15 @@ package struct ArchiveBuilder: Sendable {
         return known
     }
 
+    /// The hash the listing took of `unit`'s bytes, while its file's stat is still the one the
+    /// listing read it with.
+    static func listedHash(_ unit: ArchiveUnit, signatures: [String: Manifest.Signature]) -> UInt64? {
+        guard let listed = unit.listed, case .line(let path, _, _, _) = unit.source, let now = signatures[path],
+            now == (listed.size, listed.mtime, listed.inode)
+        else { return nil }
+        return listed.hash
+    }
+
     /// Each input file's stat signature, once.
     static func signatures(_ units: [ArchiveUnit]) -> [String: Manifest.Signature] {
         var signatures: [String: Manifest.Signature] = [:]
@@ -552,7 +562,7 @@ extension ArchiveBuilder.Report {
     /// and lines: they are not added here (`unit` nil).
     mutating func add(_ result: UnitResult, from unit: ArchiveUnit? = nil) {
         errors += Problem.once(result.errors, after: errors)
-        if let unit { warnings += result.units.warnings.map(unit.located) }
+        if let unit { warnings += result.units.warnings.map(unit.placed) }
         threadsRendered += result.rendered
         threadsReused += result.reused
         threadsInOtherShards += result.otherShards
@@ -648,18 +658,19 @@ struct WorkerContext: Sendable {
 
     /// A unit an earlier build left whole, as `action` says: kept from the recycled folder (its
     /// files counted as reused) or linked from the live site. Nil when it must be rendered: the
-    /// action says so, or a file of the live site is not as its manifest recorded.
-    func serve(_ action: ArchiveBuilder.Action, hash: UInt64, display: String) -> UnitResult? {
+    /// action says so, or a file of the live site is not as its manifest recorded. `source` and
+    /// `locate` name and place its threads' claims as rendering it would.
+    func serve(_ action: ArchiveBuilder.Action, hash: UInt64, source: String, locate: (Problem) -> Problem = { $0 }) -> UnitResult? {
         switch action {
         case .keep(let old, let key):
-            var result = reused(old, key: key, hash: hash, display: display, linkFiles: false)!
+            var result = reused(old, key: key, hash: hash, source: source, locate: locate, linkFiles: false)!
             if result.errors.isEmpty {
                 result.filesReused = old.files.count
                 result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
             }
             return result
         case .link(let old, let key):
-            return reused(old, key: key, hash: hash, display: display, linkFiles: true)
+            return reused(old, key: key, hash: hash, source: source, locate: locate, linkFiles: true)
         case .render:
             return nil
         }
@@ -668,7 +679,9 @@ struct WorkerContext: Sendable {
     /// A unit whose files an earlier build wrote: linked from the live site when the staging
     /// folder does not already hold them, then claimed. Nil when a live file is not the one the
     /// manifest recorded (gone, edited, replaced by a link): the caller renders the unit afresh.
-    func reused(_ old: Manifest.Unit, key: String, hash: UInt64, display: String, linkFiles: Bool) -> UnitResult? {
+    func reused(
+        _ old: Manifest.Unit, key: String, hash: UInt64, source: String, locate: (Problem) -> Problem = { $0 }, linkFiles: Bool
+    ) -> UnitResult? {
         var result = UnitResult()
         result.hash = hash
         if linkFiles {
@@ -677,9 +690,9 @@ struct WorkerContext: Sendable {
             result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
         }
         do {
-            for summary in old.threads { try claim(id: summary.id, path: summary.path, source: display) }
+            for summary in old.threads { try claim(id: summary.id, path: summary.path, source: source) }
         } catch {
-            result.errors += error.problems
+            result.errors += error.problems.map(locate)
             return result
         }
         var unit = old
@@ -693,15 +706,14 @@ struct WorkerContext: Sendable {
     /// Reads, renders and writes a unit; `hash` is its bytes' hash when step 2 already read them.
     func render(_ unit: ArchiveUnit, hash known: UInt64?) -> UnitResult {
         var result = UnitResult()
-        let base = unit.lineBase
         do throws(ThreadfoldError) {
             let data = try unit.read()
             let hash = known ?? ContentHash.hash(data)
             result.hash = hash
-            let source = base > 0 ? "\(unit.display):\(base + 1)" : unit.display
-            // Its warnings are kept as the unit reads them and put on the file's lines when they
-            // are reported (`Report.add(_:from:)`), so a unit reused at another place in its file
-            // is reported where it is now.
+            let source = unit.claimSource
+            // Its warnings are kept as the unit reads them and put on the file's lines, under its
+            // name, when they are reported (`Report.add(_:from:)`), so a unit reused at another
+            // place or in another file is reported where it is now.
             try renderThreads(
                 Importer.read(bytes: data, file: unit.display, options: pipeline.options.render.importing), file: unit.display,
                 source: source, key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: { $0 })
@@ -787,13 +799,30 @@ struct WorkerContext: Sendable {
 
 extension ArchiveUnit {
     /// `error` with the line it names counted from the start of the file, not of this unit, and
-    /// for a thread of a document of many, its path from the document's root.
+    /// for a thread of a document of many, its path from the document's root and, on the
+    /// thread's first line, its column counted from the start of that line.
     func located(_ error: Problem) -> Problem {
         var error = error
+        if let element, element.indent > 0 {
+            if error.line == 1, let column = error.column { error.column = column + element.indent }
+            if error.related?.file == nil, error.related?.line == 1, let column = error.related?.column { error.related?.column = column + element.indent }
+        }
         if lineBase > 0, let line = error.line { error.line = line + lineBase }
         if let element, let path = error.path, path.hasPrefix("$") { error.path = element.path + path.dropFirst() }
         return error
     }
+
+    /// A warning this unit gave, as `located` puts it, under the unit's name as it is now: a
+    /// unit is known by its bytes, so it may have been read under another name.
+    func placed(_ warning: Problem) -> Problem {
+        var warning = located(warning)
+        warning.file = display
+        return warning
+    }
+
+    /// The unit as messages about its threads' ids and folders name it: its file, and its line
+    /// when it starts below the first.
+    var claimSource: String { lineBase > 0 ? "\(display):\(lineBase + 1)" : display }
 
     /// Whatever reading or rendering this unit threw, as located input errors.
     func errors(_ error: ThreadfoldError) -> [Problem] {

@@ -19,7 +19,7 @@ extension WorkerContext {
                 guard let file = dumps.fileOfDisplayHash[thread.file],
                     let reused = serve(
                         reuse.action(key: ContentHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
-                        display: "\(dumps.files[file].display):\(thread.line)")
+                        source: "\(dumps.files[file].display):\(thread.line)")
                 else {
                     unserved.insert(thread.key)
                     continue
@@ -49,7 +49,7 @@ extension WorkerContext {
                         file: dumps.displayHashes[thread.origins[0].file], line: thread.origins[0].line))
                 let source = dumps.source(of: thread)
                 // A thread the table could not serve is not tried again.
-                if pending == nil, let reused = serve(reuse.action(key: unitKey, hash: hash), hash: hash, display: source) {
+                if pending == nil, let reused = serve(reuse.action(key: unitKey, hash: hash), hash: hash, source: source) {
                     result.add(reused)
                     return
                 }

@@ -31,8 +31,14 @@ package struct ArchiveUnit: Sendable {
     /// The name used in messages: the path as given, or `<stdin>`.
     package var display: String
     /// For a thread inside a document of many (`$.threads[3]`): its JSON path, which prefixes the
-    /// paths in its messages, and the column it starts at, kept by indenting its bytes.
+    /// paths in its messages, and the columns before it on its first line, which a message on
+    /// that line adds to its column. (Its bytes are read as they are, never indented: in a
+    /// document on one line that would cost the length of every thread before it.)
     package var element: (path: String, indent: Int)?
+    /// The hash of the unit's bytes (`ContentHash.hash`) when listing it read them (a thread of
+    /// a document), with the file's size, modification time (ns) and inode as it read them: a
+    /// build that finds the file so still need not read the unit to know it.
+    package var listed: (hash: UInt64, size: Int64, mtime: Int64, inode: UInt64)?
 
     package init(source: Source, display: String) {
         self.source = source
@@ -61,18 +67,20 @@ package struct ArchiveUnit: Sendable {
             guard file.kind == .regular, let bytes = file.read(count: length, at: offset), bytes.count == length else {
                 throw ThreadfoldError.input([Problem(file: display, line: 1, column: 1, message: "changed while it was read; expected the file as it was listed")])
             }
-            if let element, element.indent > 0 { return [UInt8](repeating: 0x20, count: element.indent) + bytes }
             return bytes
         }
     }
 
-    /// A key that stays the same while the unit's place in the input does: the path, and for a
-    /// line the hash of its bytes (so inserting a line elsewhere does not move the others).
+    /// A key for what decides the unit's files besides the build's settings. A file, a line of
+    /// JSON Lines and a thread of a document are known by their bytes alone (`contentHash`),
+    /// wherever they lie: a renamed or moved file, a reordered document and a thread moved
+    /// between files are the same units. Nothing else in their pages depends on their place
+    /// (a thread without an id is named from what it says, `ThreadRecord.threadID`), and their
+    /// messages are put at their place when reported.
     package func key(contentHash: UInt64?) -> String {
         switch source {
-        case .file(let path): return "file:" + path
+        case .file, .line: return "bytes:" + (contentHash.map(ContentHash.hex) ?? "")
         case .dump(let path, _): return "dump:" + path
-        case .line(let path, _, _, _): return "line:\(path):\(contentHash.map(ContentHash.hex) ?? "")"
         // Standard input, or a pipe named on the command line.
         case .bytes: return display == "<stdin>" ? "stdin" : "stream:" + display
         }
@@ -536,6 +544,8 @@ package enum ArchiveInput {
             let (line, column) = document.location(ofOffset: begin)
             var unit = ArchiveUnit(source: .line(path: path, offset: begin, length: end - begin, line: line), display: path)
             unit.element = ("\(list.path)[\(position)]", column - 1)
+            let hash = bytes.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[begin..<end])) }
+            unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }
         return units

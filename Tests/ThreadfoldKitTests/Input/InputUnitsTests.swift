@@ -293,6 +293,28 @@ struct ArchiveInputTests {
         #expect(InputLimits.maxLineBytes == 64 << 20)
     }
 
+    @Test("a thread of a document on one line is read as its own bytes, however far along the line it starts, and an error in it names its column on that line")
+    func documentOnOneLine() throws {
+        let folder = try ArchiveFixture.folder()
+        let threads = (0..<40).map { ArchiveFixture.thread(id: "w\($0)") }
+        let broken = threads[30].replacingOccurrences(of: "\"id\": \"w30c1\"", with: "\"id\": [1]")
+        let document = #"{"threads": ["# + (threads.prefix(30) + [broken] + threads.suffix(9)).joined(separator: ", ") + "]}"
+        let path = try ArchiveFixture.write(document, "line.json", in: folder)
+        let units = try ArchiveInput.units([path], readStandardInput: { [] })
+        #expect(units.count == 40)
+        for unit in units {
+            guard case .line(_, _, let length, _) = unit.source else {
+                Issue.record("not a span: \(unit.source)")
+                continue
+            }
+            #expect(try unit.read().count == length)
+        }
+        let report = try ArchiveFixture.build([path], in: folder)
+        let error = try #require(report.errors.first)
+        let column = document.distance(from: document.startIndex, to: document.range(of: "[1]")!.lowerBound) + 1
+        #expect(error.line == 1 && error.column == column && error.path == "$.threads[30].comments[2].id", "\(error)")
+    }
+
     @Test(
         "a document of many threads is a unit per thread: built in parallel, rebuilt one thread at a time, messages at the document's own line, column and path",
         arguments: [true, false])
