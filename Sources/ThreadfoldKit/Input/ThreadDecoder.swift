@@ -128,7 +128,7 @@ private struct Decoder {
     }
 
     mutating func readComments(_ list: Int, key: String?) {
-        var walk = ReplyWalk(document: document)
+        var walk = ReplyWalk<Void>(json: reader)
         walk.push(list, container: -1, key: key, parent: nil)
         record.comments.reserveCapacity(document.count(list))
         while !errors.isFull, let (element, frame) = walk.next() {
