@@ -10,61 +10,50 @@ extension JSONReader {
 
     /// The member `key` of `object` read `as` one kind: nil when it is missing or null.
     @inline(__always)
-    package func read<T>(_ object: Int, _ key: String, _ path: @autoclosure () -> String, as reading: Reading<T>) throws(JSONError) -> T? {
+    package func read<T>(_ object: Int, _ key: String, _ path: @autoclosure () -> String, as reading: JSONReader.Reading<T>) throws(JSONError) -> T? {
         guard let value = member(object, key) else { return nil }
         return try reading.read(self, value) { path() + "." + key }
     }
 }
 
-extension JSONReader.Reading where T == String {
-    package static var string: Self { Self { (reader, node, path) throws(JSONError) in try reader.string(node, path()) } }
-}
+/// The kinds of member read. Each closure captures nothing, so naming a kind allocates nothing.
+extension JSONReader.Reading {
+    /// A string.
+    package static var string: JSONReader.Reading<String> { .init { (reader, node, path) throws(JSONError) in try reader.string(node, path()) } }
 
-extension JSONReader.Reading where T == CommentID {
-    /// A string, or an integer kept digit for digit.
-    package static var id: Self {
-        Self { (reader, node, path) throws(JSONError) in try reader.id(node, path(), expected: "a string or an integer id") }
-    }
-}
+    /// A boolean.
+    package static var bool: JSONReader.Reading<Bool> { .init { (reader, node, path) throws(JSONError) in try reader.bool(node, path()) } }
 
-extension JSONReader.Reading where T == Int64 {
     /// A number, rounded to the nearest integer.
-    package static var integer: Self { Self { (reader, node, path) throws(JSONError) in try reader.rounded(node, path()) } }
-}
+    package static var integer: JSONReader.Reading<Int64> { .init { (reader, node, path) throws(JSONError) in try reader.rounded(node, path()) } }
 
-extension JSONReader.Reading where T == Int {
+    /// A string, or an integer kept digit for digit.
+    package static var id: JSONReader.Reading<CommentID> {
+        .init { (reader, node, path) throws(JSONError) in try reader.id(node, path(), expected: "a string or an integer id") }
+    }
+
+    /// ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
+    package static var time: JSONReader.Reading<Timestamp> {
+        .init { (reader, node, path) throws(JSONError) in try reader.time(node, path(), expected: "a Unix time or an ISO 8601 date") }
+    }
+
     /// A count the source keeps of something (comments, replies): a number clamped to
     /// 0...`InputLimits.maxCount`, so sums of counts stay in range.
-    package static var count: Self {
-        Self { (reader, node, path) throws(JSONError) in
-            Int(clamping: min(max(try reader.rounded(node, path()), 0), Int64(InputLimits.maxCount)))
-        }
+    package static var count: JSONReader.Reading<Int> {
+        .init { (reader, node, path) throws(JSONError) in Int(clamping: min(max(try reader.rounded(node, path()), 0), Int64(InputLimits.maxCount))) }
     }
-}
 
-extension JSONReader.Reading where T == Bool {
-    package static var bool: Self { Self { (reader, node, path) throws(JSONError) in try reader.bool(node, path()) } }
-}
-
-extension JSONReader.Reading where T == Timestamp {
-    /// ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
-    package static var time: Self {
-        Self { (reader, node, path) throws(JSONError) in try reader.time(node, path(), expected: "a Unix time or an ISO 8601 date") }
-    }
-}
-
-extension JSONReader.Reading where T == Int {
-    /// An object: its tape index. (Each kind's closure captures nothing, so naming it allocates nothing.)
-    package static var object: Self {
-        Self { (reader, node, path) throws(JSONError) in
+    /// An object: its tape index.
+    package static var object: JSONReader.Reading<Int> {
+        .init { (reader, node, path) throws(JSONError) in
             guard reader.isObject(node) else { throw reader.mismatch(node, path(), expected: JSONDocument.Kind.object.described) }
             return node
         }
     }
 
     /// An array: its tape index.
-    package static var array: Self {
-        Self { (reader, node, path) throws(JSONError) in
+    package static var array: JSONReader.Reading<Int> {
+        .init { (reader, node, path) throws(JSONError) in
             guard reader.isArray(node) else { throw reader.mismatch(node, path(), expected: JSONDocument.Kind.array.described) }
             return node
         }

@@ -117,11 +117,11 @@ package struct JSONReader: Sendable {
     package var rootItem: Int? { isArray(root) ? firstElement(root) : root }
 
     /// The elements of the array at `node` with their positions, in order; none for anything else.
-    package func elements(of node: Int) -> Elements { Elements(document: document, array: node) }
+    package func elements(of node: Int) -> Elements { Elements(children: Children(document: document, container: node, kind: .array)) }
 
     /// The members of the object at `node` in file order, as the tape indices of each key and
     /// value (`key(_:)` decodes a key); none for anything else.
-    package func members(of node: Int) -> Members { Members(document: document, object: node) }
+    package func members(of node: Int) -> Members { Members(children: Children(document: document, container: node, kind: .object)) }
 
     /// The decoded name of the member whose key is at `node` (as `members(of:)` hands it).
     package func key(_ node: Int) -> String { document.string(node) }
@@ -300,50 +300,45 @@ package struct JSONReader: Sendable {
 }
 
 extension JSONReader {
-    /// The elements of an array: each one's position and tape index. A loop over them allocates
-    /// nothing and calls no closure.
-    package struct Elements: Sequence, IteratorProtocol {
+    /// The children of a container in file order: the tape index of each element of an array, or
+    /// of each key of an object (its value is the next node).
+    struct Children {
         let document: JSONDocument
         let count: Int
+        let isObject: Bool
         var position = 0
-        var element: Int
+        var node: Int
 
-        init(document: JSONDocument, array: Int) {
+        init(document: JSONDocument, container: Int, kind: JSONDocument.Kind) {
             self.document = document
-            self.count = document.kind(array) == .array ? document.count(array) : 0
-            self.element = array + 1
+            self.count = document.kind(container) == kind ? document.count(container) : 0
+            self.isObject = kind == .object
+            self.node = container + 1
         }
 
-        package mutating func next() -> (position: Int, node: Int)? {
+        mutating func next() -> (position: Int, node: Int)? {
             guard position < count else { return nil }
             defer {
                 position += 1
-                element = document.next(element)
+                node = document.next(isObject ? node + 1 : node)
             }
-            return (position, element)
+            return (position, node)
         }
+    }
+
+    /// The elements of an array: each one's position and tape index. A loop over them allocates
+    /// nothing and calls no closure.
+    package struct Elements: Sequence, IteratorProtocol {
+        var children: Children
+
+        package mutating func next() -> (position: Int, node: Int)? { children.next() }
     }
 
     /// The members of an object: the tape indices of each one's key and value.
     package struct Members: Sequence, IteratorProtocol {
-        let document: JSONDocument
-        var left: Int
-        var key: Int
+        var children: Children
 
-        init(document: JSONDocument, object: Int) {
-            self.document = document
-            self.left = document.kind(object) == .object ? document.count(object) : 0
-            self.key = object + 1
-        }
-
-        package mutating func next() -> (key: Int, value: Int)? {
-            guard left > 0 else { return nil }
-            defer {
-                left -= 1
-                key = document.next(key + 1)
-            }
-            return (key, key + 1)
-        }
+        package mutating func next() -> (key: Int, value: Int)? { children.next().map { ($0.node, $0.node + 1) } }
     }
 }
 
