@@ -141,20 +141,13 @@ enum HackerNewsImporter: ImporterForm {
     }
 
     static func decodeFirebase(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
-        struct Item {
-            var node: Int
-            var path: String
-            var id: CommentID
-            var parent: CommentID?
-            var isStory: Bool
-        }
-        var all: [Item] = []
+        var all: [FirebaseItem] = []
         var byID: [CommentID: Int] = [:]
         for (node, path) in items {
             guard context.requireObject(node, path, what: "a Hacker News item") != nil else { continue }
             guard let id = context.requiredID(node, ["id"], path, what: "an item id") else { continue }
             let type = context.read(node, "type", path, as: .string) ?? "comment"
-            let item = Item(
+            let item = FirebaseItem(
                 node: node, path: path, id: id, parent: context.read(node, "parent", path, as: .id),
                 isStory: type == "story" || type == "job" || type == "poll")
             if byID[id] == nil { byID[id] = all.count }
@@ -216,6 +209,16 @@ enum HackerNewsImporter: ImporterForm {
 }
 
 extension HackerNewsImporter {
+    /// A Firebase item as `decodeFirebase` first reads it: where it is, its id, the id it
+    /// answers, and whether it is a thread of its own (a story, job or poll).
+    struct FirebaseItem {
+        var node: Int
+        var path: String
+        var id: CommentID
+        var parent: CommentID?
+        var isStory: Bool
+    }
+
     /// An item's place in the parent graph: whether it is a story (a thread of its own), and the
     /// index of its parent's item when the file holds one.
     struct ParentLink {

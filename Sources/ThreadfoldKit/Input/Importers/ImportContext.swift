@@ -3,15 +3,17 @@
 /// and which flag might help. Every read is `JSONReader`'s; `read` records its error rather than
 /// throwing it, so one file reports many problems.
 struct ImportContext {
+    /// The file's JSON, which every read goes through.
     var reader: JSONReader
+    var file: String { reader.file }
+    /// The form the file is read as, which every error names ("read as …").
     let format: SourceFormat
     let options: ImportOptions
+    /// Errors, each located; reading stops once they reach their limit (`isFull`).
     var errors: [Problem] = []
     /// Comments left out, as warnings: skipped for a missing required field (only with
     /// `options.lenient`; kind `skipped`), or by the form's own rule (kind `notPublic`).
     var skipped: [Problem] = []
-
-    var file: String { reader.file }
 
     init(reader: JSONReader, format: SourceFormat, options: ImportOptions = ImportOptions()) {
         self.reader = reader

@@ -37,9 +37,8 @@ enum MappedImporter {
     private struct Walk {
         let json: JSONReader
         let mapping: FieldMapping
+        /// Whether an item without an id is skipped, with a warning, rather than an error.
         let lenient: Bool
-        let bodyFormat: BodyFormat
-        let file: String
         /// The document's own thread (its id, and the fields read from its root).
         var documentThread: CommentID?
         var threadInfo: ThreadInfo
@@ -56,11 +55,12 @@ enum MappedImporter {
             replies = ReplyWalk(json: context.reader)
             self.mapping = mapping
             self.lenient = lenient
-            bodyFormat = mapping.bodyFormat ?? .markdown
-            file = context.file
             threadInfo = ThreadInfo(file: context.file)
             repliesKey = mapping.replies.map { "." + FieldMapping.written($0) }
         }
+
+        /// What the bodies are written in: the mapping's `format`, else Markdown.
+        var bodyFormat: BodyFormat { mapping.bodyFormat ?? .markdown }
 
         func value(_ object: Int, _ field: FieldMapping.Field) -> Int? {
             guard let path = mapping.paths[field] else { return nil }
@@ -177,7 +177,7 @@ enum MappedImporter {
 
         /// A new thread, keyed `key`, with the document thread's fields.
         mutating func startThread(_ key: CommentID, _ threadKey: CommentID?) {
-            var record = ThreadRecord(id: threadKey, file: file, source: json.bytes)
+            var record = ThreadRecord(id: threadKey, file: json.file, source: json.bytes)
             record.info.title = threadInfo.title
             record.info.url = threadInfo.url
             record.info.author = threadInfo.author
