@@ -39,18 +39,16 @@ enum ThreadfoldForm: ImporterForm {
     }
 
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
-        let parsed = context.reader.document, file = context.file, lenient = context.options.lenient
-        guard let list = threadList(context.reader) else {
-            return [try ThreadDecoder.decode(document: parsed, file: file, lenient: lenient, skipped: &context.skipped)]
+        let json = context.reader, lenient = context.options.lenient
+        guard let list = threadList(json) else {
+            return [try ThreadDecoder.decode(json, at: json.root, path: "", lenient: lenient, skipped: &context.skipped)]
         }
         var threads: [ThreadRecord] = []
         var errors: [Problem] = []
-        for (position, element) in context.reader.elements(of: list.node) {
+        for (position, element) in json.elements(of: list.node) {
             do {
                 threads.append(
-                    try ThreadDecoder.decode(
-                        document: parsed, at: element, path: "\(list.path)[\(position)]",
-                        file: file, lenient: lenient, skipped: &context.skipped))
+                    try ThreadDecoder.decode(json, at: element, path: "\(list.path)[\(position)]", lenient: lenient, skipped: &context.skipped))
             } catch {
                 errors.append(contentsOf: error.problems)
                 if errors.isFull { break }
