@@ -36,13 +36,13 @@ package enum DumpForm: String, Sendable, Equatable {
 
     /// `detect`, from the line's document.
     static func detectParsing(_ line: [UInt8], options: ImportOptions) -> DumpForm? {
-        guard let document = try? JSONDocument(bytes: line), document.kind(document.root) == .object else { return nil }
+        guard let document = try? JSONDocument(bytes: line) else { return nil }
+        let json = JSONReader(document: document, file: "")
+        guard json.isObject(json.root) else { return nil }
         // A mapping that names the array to read (comments=) reads documents, not a comment per line.
         if let mapping = options.mapping { return mapping.paths[.thread] != nil && mapping.comments == nil ? .mapped : nil }
-        let root = document.root
-        return form(
-            options.format, has: { document.member(root, $0) != nil },
-            isItem: { HackerNewsImporter.isHackerNewsItem(document, root) })
+        let root = json.root
+        return form(options.format, has: { json.has(root, $0) }, isItem: { HackerNewsImporter.isHackerNewsItem(json, root) })
     }
 
     /// The form a record is by `detect`'s rules, from which root members it has (`has`) and, for
@@ -108,11 +108,7 @@ package enum DumpForm: String, Sendable, Equatable {
     static func isRedditComment(has: (String) -> Bool) -> Bool { has("link_id") && has("parent_id") }
 
     /// A Reddit submission as dumps hold it: a `title` and an `id`, no `link_id`, and one of the
-    /// fields only submissions have.
-    static func isRedditSubmission(_ document: JSONDocument, _ object: Int) -> Bool {
-        isRedditSubmission { document.member(object, $0) != nil }
-    }
-
+    /// fields only submissions have; `has` answers whether the record has a member, null or not.
     static func isRedditSubmission(has: (String) -> Bool) -> Bool {
         has("title") && !has("link_id") && (has("id") || has("name"))
             && (has("selftext") || has("num_comments") || has("permalink") || has("is_self"))
@@ -133,7 +129,7 @@ package enum DumpForm: String, Sendable, Equatable {
             if let link = document.member(object, "link_id") {
                 return .thread(Self.redditID(try reader.string(link, path() + ".link_id")))
             }
-            guard Self.isRedditSubmission(document, object) else {
+            guard Self.isRedditSubmission(has: { reader.has(object, $0) }) else {
                 throw JSONError(
                     node: object, path: path(), expected: "a Reddit comment (with link_id) or submission (with title and selftext)",
                     found: "an object without link_id or title")
@@ -156,9 +152,9 @@ package enum DumpForm: String, Sendable, Equatable {
                 throw JSONError(node: object, path: path(), expected: "a thread field in the mapping", found: "none")
             }
             let written = FieldMapping.written(fields)
-            guard let node = FieldMapping.resolve(document, object, fields) else {
+            guard let node = FieldMapping.resolve(reader, object, fields) else {
                 // A line the mapping's conditions leave out needs no thread: it is counted where it is read.
-                if let mapping, !mapping.admits(document, object) { return .thread([]) }
+                if let mapping, !mapping.admits(reader, object) { return .thread([]) }
                 throw JSONError(
                     node: object, path: path() + "." + written,
                     expected: "the comment's thread (mapped as thread=\(written))", found: "none")

@@ -15,24 +15,18 @@ package enum ThreadDecoder {
 
     package static func decode(document: JSONDocument, file: String) throws(ThreadfoldError) -> ThreadRecord {
         var skipped: [Problem] = []
-        return try decode(document: document, file: file, lenient: false, skipped: &skipped)
-    }
-
-    /// With `lenient`, a comment without an id is skipped and reported in `skipped`.
-    package static func decode(
-        document: JSONDocument, file: String, lenient: Bool,
-        skipped: inout [Problem]
-    ) throws(ThreadfoldError) -> ThreadRecord {
-        try decode(document: document, at: document.root, path: "", file: file, lenient: lenient, skipped: &skipped)
+        let json = JSONReader(document: document, file: file)
+        return try decode(json, at: json.root, path: "", lenient: false, skipped: &skipped)
     }
 
     /// Decodes the thread at `node`, whose JSON path is `"$" + path` (`.threads[3]` for one
-    /// thread of a `{"threads": [...]}` document).
+    /// thread of a `{"threads": [...]}` document). With `lenient`, a comment without an id is
+    /// skipped and reported in `skipped`.
     package static func decode(
-        document: JSONDocument, at node: Int, path: String, file: String, lenient: Bool,
+        _ json: JSONReader, at node: Int, path: String, lenient: Bool,
         skipped: inout [Problem]
     ) throws(ThreadfoldError) -> ThreadRecord {
-        var decoder = Decoder(document: document, file: file, root: node, prefix: path)
+        var decoder = Decoder(reader: json, root: node, prefix: path)
         decoder.lenient = lenient
         let record = decoder.run()
         if !decoder.errors.isEmpty { throw ThreadfoldError.input(decoder.errors) }
@@ -52,11 +46,11 @@ private struct Decoder {
     let root: Int
     let prefix: String
 
-    init(document: JSONDocument, file: String, root: Int, prefix: String) {
-        self.reader = JSONReader(document: document, file: file)
+    init(reader: JSONReader, root: Int, prefix: String) {
+        self.reader = reader
         self.root = root
         self.prefix = prefix
-        self.record = ThreadRecord(file: file, source: document.bytes)
+        self.record = ThreadRecord(file: reader.file, source: reader.bytes)
     }
 
     mutating func fail(_ node: Int, _ path: String, _ message: String) {
@@ -128,7 +122,7 @@ private struct Decoder {
     }
 
     mutating func readComments(_ list: Int, key: String?) {
-        var walk = ReplyWalk(document: document)
+        var walk = ReplyWalk<Void>(json: reader)
         walk.push(list, container: -1, key: key, parent: nil)
         record.comments.reserveCapacity(document.count(list))
         while !errors.isFull, let (element, frame) = walk.next() {

@@ -122,9 +122,9 @@ struct ThreadDecoderTests {
 
     @Test("--lenient skips a comment without an id and reports it")
     func lenient() throws {
-        let document = try JSONDocument(bytes: Array(#"[{"id": 1}, {"body": "no id"}, {"id": 3}]"#.utf8))
+        let json = try JSONReader(bytes: Array(#"[{"id": 1}, {"body": "no id"}, {"id": 3}]"#.utf8), file: "t.json")
         var skipped: [Problem] = []
-        let record = try ThreadDecoder.decode(document: document, file: "t.json", lenient: true, skipped: &skipped)
+        let record = try ThreadDecoder.decode(json, at: json.root, path: "", lenient: true, skipped: &skipped)
         #expect(record.comments.map(\.id.string) == ["1", "3"])
         #expect(skipped.map(\.description) == ["t.json:1:13: warning: $[1].id: has no id; skipped"])
         #expect(skipped.map(\.hint) == [.skipped])

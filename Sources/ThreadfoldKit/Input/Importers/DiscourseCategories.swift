@@ -7,7 +7,6 @@ package enum DiscourseCategories {
     /// Reads the names, keyed by the id's digits. Errors are located like any JSON's.
     package static func load(json bytes: [UInt8], file: String) throws(ThreadfoldError) -> [String: String] {
         let r = try JSONReader(bytes: bytes, file: file)
-        let document = r.document
         var names: [String: String] = [:]
         var parents: [String: String] = [:]
         do throws(JSONError) {
@@ -42,7 +41,7 @@ package enum DiscourseCategories {
                     } else if let parent = parentOf[array] {
                         parents[id] = parent
                     }
-                    if let sub = r.member(category, "subcategory_list"), document.kind(sub) == .array {
+                    if let sub = r.member(category, "subcategory_list", is: .array) {
                         parentOf[sub] = id
                         stack.append((sub, at + ".subcategory_list"))
                     }

@@ -17,22 +17,20 @@ enum DiscourseImporter: ImporterForm {
     static let described = "a Discourse topic (/t/<id>.json)"
 
     /// An object with `post_stream`.
-    static func detect(_ document: JSONDocument) -> Bool {
-        document.kind(document.root) == .object && document.member(document.root, "post_stream") != nil
-    }
+    static func detect(_ json: JSONReader) -> Bool { json.has(json.root, "post_stream") }
 
-    static func isWholeThread(_ document: JSONDocument) -> Bool { true }
+    static func isWholeThread(_ json: JSONReader) -> Bool { true }
 
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
         [decodeTopic(&context)]
     }
 
     static func decodeTopic(_ context: inout ImportContext) -> ThreadRecord {
-        var record = ThreadRecord(file: context.file, source: context.document.bytes)
-        let root = context.document.root
+        var record = ThreadRecord(file: context.file, source: context.reader.bytes)
+        let root = context.reader.root
         readTopic(&context, root, into: &record.info)
-        guard let stream = context.member(root, "post_stream"),
-            let posts = context.array(stream, "posts", "$.post_stream")
+        guard let stream = context.reader.member(root, "post_stream"),
+            let posts = context.read(stream, "posts", "$.post_stream", as: .array)
         else {
             context.fail(root, "$.post_stream.posts", "expected the topic's posts, found none")
             return record
@@ -44,22 +42,22 @@ enum DiscourseImporter: ImporterForm {
         var present: Set<CommentID> = []
         var counted = 0
         context.forEachObject(in: posts, "$.post_stream.posts", what: "a post") { context, position, post, path in
-            if let id = context.id(post, "id", path) { present.insert(id) }
-            if context.integer(post, "post_type", path) != 3 { counted += 1 }
-            guard let number = context.integer(post, "post_number", path) else {
+            if let id = context.read(post, "id", path, as: .id) { present.insert(id) }
+            if context.read(post, "post_type", path, as: .integer) != 3 { counted += 1 }
+            guard let number = context.read(post, "post_number", path, as: .integer) else {
                 context.fail(post, path + ".post_number", "expected a post number, found none")
                 return
             }
-            let author = context.string(post, "username", path)
-            let raw = context.string(post, "raw", path)
-            let cooked = context.string(post, "cooked", path)
+            let author = context.read(post, "username", path, as: .string)
+            let raw = context.read(post, "raw", path, as: .string)
+            let cooked = context.read(post, "cooked", path, as: .string)
             let (body, format): (String, BodyFormat) = raw.map { ($0, .markdown) } ?? (cooked ?? "", .html)
             if number == 1 {
                 record.info.author = author
                 record.info.body = body
                 record.info.bodyFormat = format
-                if record.info.createdAt == nil { record.info.createdAt = context.time(post, "created_at", path) }
-            } else if context.integer(post, "post_type", path) == 3 {
+                if record.info.createdAt == nil { record.info.createdAt = context.read(post, "created_at", path, as: .time) }
+            } else if context.read(post, "post_type", path, as: .integer) == 3 {
                 smallActions.insert(CommentID(String(number)))
                 if let notice = notice(&context, post, path, actor: author, body: body, format) { record.notices.append(notice) }
             } else {
@@ -84,29 +82,29 @@ enum DiscourseImporter: ImporterForm {
 
     /// The topic's own fields: its id, title, tags, time, category and address.
     static func readTopic(_ context: inout ImportContext, _ root: Int, into info: inout ThreadInfo) {
-        let document = context.document
-        info.id = context.id(root, "id", "$")
+        let json = context.reader
+        info.id = context.read(root, "id", "$", as: .id)
         // Discourse shows a title's `:name:` shortcodes as emoji, as it does a body's.
-        info.title = context.string(root, "title", "$").map(EmojiShortcodes.replacing)
+        info.title = context.read(root, "title", "$", as: .string).map(EmojiShortcodes.replacing)
         info.emojiShortcodes = true
         // Discourse exports name a category only by number; tags come as names.
-        if let tags = document.member(root, "tags"), document.kind(tags) == .array {
-            document.forEachElement(tags) { _, tag in
-                if document.kind(tag) == .string, !document.string(tag).isEmpty {
-                    info.tags.append(document.string(tag))
-                } else if document.kind(tag) == .object, let name = document.member(tag, "name"), document.kind(name) == .string {
-                    info.tags.append(document.string(name))
+        if let tags = json.member(root, "tags", is: .array) {
+            for (_, tag) in json.elements(of: tags) {
+                if let name = json.text(tag) {
+                    if !name.isEmpty { info.tags.append(name) }
+                } else if let name = json.member(tag, "name", is: .string).flatMap({ json.text($0) }) {
+                    info.tags.append(name)
                 }
             }
         }
-        info.createdAt = context.time(root, "created_at", "$")
+        info.createdAt = context.read(root, "created_at", "$", as: .time)
         // Exports name a category only by its number, which still keeps categories apart.
-        if let category = context.integer(root, "category_id", "$") {
+        if let category = context.read(root, "category_id", "$", as: .integer) {
             info.category = context.options.categoryNames[String(category)] ?? "Category \(category)"
         }
         // The topic's own address on its forum, made absolute against the forum's when that is known.
         if let id = info.id {
-            let slug = context.string(root, "slug", "$").map(percentEncoded) ?? ""
+            let slug = context.read(root, "slug", "$", as: .string).map(percentEncoded) ?? ""
             info.url = "/t/" + (slug.isEmpty ? "" : slug + "/") + percentEncoded(id.string)
         }
     }
@@ -115,7 +113,7 @@ enum DiscourseImporter: ImporterForm {
     static func notice(
         _ context: inout ImportContext, _ post: Int, _ path: String, actor: String?, body: String, _ format: BodyFormat
     ) -> NoticeRecord? {
-        guard context.member(post, "deleted_at") == nil else {
+        guard context.reader.member(post, "deleted_at") == nil else {
             var warning = context.reader.error(
                 at: post, path: path + ".deleted_at",
                 "is a deleted small-action post; left out of the notices", severity: .note)
@@ -124,57 +122,56 @@ enum DiscourseImporter: ImporterForm {
             return nil
         }
         return NoticeRecord(
-            action: context.string(post, "action_code", path).flatMap { $0.isEmpty ? nil : $0 },
+            action: context.read(post, "action_code", path, as: .string).flatMap { $0.isEmpty ? nil : $0 },
             actor: actor.flatMap { $0.isEmpty ? nil : $0 },
-            subject: context.string(post, "action_code_who", path).flatMap { $0.isEmpty ? nil : $0 },
-            createdAt: context.time(post, "created_at", path), body: body, bodyFormat: format)
+            subject: context.read(post, "action_code_who", path, as: .string).flatMap { $0.isEmpty ? nil : $0 },
+            createdAt: context.read(post, "created_at", path, as: .time), body: body, bodyFormat: format)
     }
 
     /// A reply's own fields: its parent (none for a reply to the first post), time, edits,
     /// deletion, flair (a moderator notice, a whisper, else the user's title) and likes.
     static func readReply(_ context: inout ImportContext, _ post: Int, _ path: String, into comment: inout CommentRecord) {
-        if let parent = context.integer(post, "reply_to_post_number", path), parent != 1 {
+        if let parent = context.read(post, "reply_to_post_number", path, as: .integer), parent != 1 {
             comment.parentID = CommentID(String(parent))
         }
-        comment.createdAt = context.time(post, "created_at", path)
-        if (context.integer(post, "version", path) ?? 1) > 1 {
+        comment.createdAt = context.read(post, "created_at", path, as: .time)
+        if (context.read(post, "version", path, as: .integer) ?? 1) > 1 {
             comment.edited = true
-            comment.editedAt = context.time(post, "updated_at", path)
+            comment.editedAt = context.read(post, "updated_at", path, as: .time)
         }
-        if context.member(post, "deleted_at") != nil { comment.deleted = true }
-        switch context.integer(post, "post_type", path) {
+        if context.reader.member(post, "deleted_at") != nil { comment.deleted = true }
+        switch context.read(post, "post_type", path, as: .integer) {
         case 2: comment.authorFlair = "moderator notice"
         case 4: comment.authorFlair = "whisper"
-        default: comment.authorFlair = context.string(post, "user_title", path).flatMap { $0.isEmpty ? nil : $0 }
+        default: comment.authorFlair = context.read(post, "user_title", path, as: .string).flatMap { $0.isEmpty ? nil : $0 }
         }
         // Discourse counts likes, shown under a post as a heart.
-        comment.reactions = Reaction.counted([("❤️", context.integer(post, "like_count", path) ?? likes(&context, post, path))])
+        comment.reactions = Reaction.counted([("❤️", context.read(post, "like_count", path, as: .integer) ?? likes(&context, post, path))])
     }
 
     /// Posts the topic has that the export lacks: `post_stream.stream` lists the id of every post
     /// (a plain `/t/<id>.json` holds only the first 20 or so), else `posts_count` counts its posts
     /// but small actions. They are noted at that member and counted as replies not archived.
     static func countMissing(_ context: inout ImportContext, _ record: inout ThreadRecord, stream: Int, present: Set<CommentID>, counted: Int) {
-        let document = context.document
+        let root = context.reader.root
         let id = record.info.id?.string ?? "<id>"
         let fetch = "fetch /t/\(id).json?print=true, or page through /t/\(id)/posts.json, for the rest"
         var missing = 0, total = 0
-        if let ids = context.array(stream, "stream", "$.post_stream") {
-            total = document.count(ids)
+        if let ids = context.read(stream, "stream", "$.post_stream", as: .array) {
+            total = context.reader.size(ids)
             var seen: Set<CommentID> = []
             var matched = 0
-            let reader = context.reader
-            document.forEachElement(ids) { _, element in
-                guard let postID = reader.id(element), seen.insert(postID).inserted else { return }
+            for (_, element) in context.reader.elements(of: ids) {
+                guard let postID = context.reader.id(element), seen.insert(postID).inserted else { continue }
                 if present.contains(postID) { matched += 1 } else { missing += 1 }
             }
             // A stream that names none of the posts present (rewritten ids, as some test data has)
             // still counts them: what it lists beyond the posts in the file is missing.
             if matched == 0, !present.isEmpty { missing = max(0, total - present.count) }
             context.noteMissing(missing, of: total, "posts", at: ids, "$.post_stream.stream", fetch: fetch)
-        } else if let count = context.count(document.root, "posts_count", "$"), count > counted {
+        } else if let count = context.read(root, "posts_count", "$", as: .count), count > counted {
             (missing, total) = (count - counted, count)
-            context.noteMissing(missing, of: total, "posts", at: context.member(document.root, "posts_count")!, "$.posts_count", fetch: fetch)
+            context.noteMissing(missing, of: total, "posts", at: context.reader.member(root, "posts_count")!, "$.posts_count", fetch: fetch)
         }
         record.info.unarchivedComments = min(record.info.unarchivedComments + missing, InputLimits.maxCount)
     }
@@ -183,11 +180,11 @@ enum DiscourseImporter: ImporterForm {
 extension DiscourseImporter {
     /// Likes from `actions_summary` (the action with id 2), for exports without `like_count`.
     static func likes(_ context: inout ImportContext, _ post: Int, _ path: String) -> Int64? {
-        guard let actions = context.array(post, "actions_summary", path) else { return nil }
+        guard let actions = context.read(post, "actions_summary", path, as: .array) else { return nil }
         var count: Int64?
-        context.document.forEachElement(actions) { position, action in
+        for (position, action) in context.reader.elements(of: actions) {
             let p = path + ".actions_summary[\(position)]"
-            if count == nil, context.integer(action, "id", p) == 2 { count = context.integer(action, "count", p) ?? 0 }
+            if count == nil, context.read(action, "id", p, as: .integer) == 2 { count = context.read(action, "count", p, as: .integer) ?? 0 }
         }
         return count
     }

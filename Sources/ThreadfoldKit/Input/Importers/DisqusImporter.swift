@@ -24,11 +24,11 @@ enum DisqusImporter: ImporterForm {
     static let name = "disqus"
     static let described = "a Disqus XML export (<disqus>)"
 
-    /// A Disqus export is XML, never a JSON document.
-    static func detect(_ document: JSONDocument) -> Bool { false }
+    /// A Disqus export is XML, never JSON.
+    static func detect(_ json: JSONReader) -> Bool { false }
 
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
-        context.fail(context.document.root, "$", "expected a Disqus XML export, which starts with <disqus>, found JSON")
+        context.fail(context.reader.root, "$", "expected a Disqus XML export, which starts with <disqus>, found JSON")
         return []
     }
 

@@ -97,8 +97,8 @@ extension FieldMapping {
                     return
                 }
                 switch r.kind(value) {
-                case .string: text = r.document.string(value)
-                case .number where key == "top_level_parent" || key.hasPrefix("where."): text = r.document.numberText(value)
+                case .string: text = try r.string(value, path)
+                case .number where key == "top_level_parent" || key.hasPrefix("where."): text = r.scalarText(value) ?? ""
                 case .true where key.hasPrefix("where."): text = "true"
                 case .false where key.hasPrefix("where."): text = "false"
                 case .null where key.hasPrefix("where."): text = "null"
@@ -173,39 +173,34 @@ extension FieldMapping {
 
     /// The node at `path` from `node`: a member of an object by name, an element of an array by
     /// its index. Nil when a step is missing or the value there is null.
-    static func resolve(_ document: JSONDocument, _ node: Int, _ path: [String]) -> Int? {
+    static func resolve(_ json: JSONReader, _ node: Int, _ path: [String]) -> Int? {
         var current = node
         for step in path {
-            switch document.kind(current) {
-            case .object:
-                guard let next = document.member(current, step) else { return nil }
+            if json.isObject(current) {
+                guard let next = json.member(current, step) else { return nil }
                 current = next
-            case .array:
-                guard let index = Int(step), index >= 0, index < document.count(current) else { return nil }
-                var element = current + 1
-                for _ in 0..<index { element = document.next(element) }
+            } else {
+                guard let element = Int(step).flatMap({ json.element(current, at: $0) }) else { return nil }
                 current = element
-            default:
-                return nil
             }
         }
-        return document.kind(current) == .null ? nil : current
+        return json.isNull(current) ? nil : current
     }
 
     /// Whether the item at `item` meets every `where` condition.
-    func admits(_ document: JSONDocument, _ item: Int) -> Bool {
+    func admits(_ json: JSONReader, _ item: Int) -> Bool {
         for condition in conditions {
-            guard let node = Self.resolve(document, item, condition.path) else {
-                if condition.value == "null" && document.kind(item) == .object { continue }
+            guard let node = Self.resolve(json, item, condition.path) else {
+                if condition.value == "null" && json.isObject(item) { continue }
                 return false
             }
             let text: String
-            switch document.kind(node) {
-            case .string: text = document.string(node)
-            case .number: text = document.numberText(node)
+            switch json.kind(node) {
             case .true: text = "true"
             case .false: text = "false"
-            default: return false
+            default:
+                guard let scalar = json.scalarText(node) else { return false }
+                text = scalar
             }
             guard condition.matches(text) else { return false }
         }

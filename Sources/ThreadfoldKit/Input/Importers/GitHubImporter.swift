@@ -20,56 +20,41 @@ enum GitHubImporter: ImporterForm {
     /// An array (or `{"data": [...]}`) whose first element is a comment (a `user` object with a
     /// `login`, a body, and `html_url`, `issue_url` or `author_association`), or an object with an
     /// `issue` object that has a `number` or a `user`.
-    static func detect(_ document: JSONDocument) -> Bool {
-        let root = document.root
-        switch document.kind(root) {
-        case .array:
-            return document.count(root) > 0 && isComment(document, root + 1)
-        case .object:
-            if let issue = document.member(root, "issue"), document.kind(issue) == .object {
-                return document.member(issue, "number") != nil || document.member(issue, "user") != nil
-            }
-            guard let data = document.member(root, "data"), document.kind(data) == .array, document.count(data) > 0 else { return false }
-            return isComment(document, data + 1)
-        default:
-            return false
-        }
+    static func detect(_ json: JSONReader) -> Bool {
+        let root = json.root
+        if let issue = json.member(root, "issue", is: .object) { return json.has(issue, "number") || json.has(issue, "user") }
+        guard let list = json.isArray(root) ? root : json.member(root, "data", is: .array), let first = json.firstElement(list) else { return false }
+        return isComment(json, first)
     }
 
-    static func isComment(_ document: JSONDocument, _ node: Int) -> Bool {
-        guard document.kind(node) == .object, let user = document.member(node, "user"), document.kind(user) == .object,
-            document.member(user, "login") != nil
-        else { return false }
-        let body = document.member(node, "body") != nil || document.member(node, "body_html") != nil || document.member(node, "body_text") != nil
-        return body
-            && (document.member(node, "html_url") != nil || document.member(node, "issue_url") != nil
-                || document.member(node, "author_association") != nil)
+    static func isComment(_ json: JSONReader, _ node: Int) -> Bool {
+        guard let user = json.member(node, "user", is: .object), json.has(user, "login") else { return false }
+        return (json.has(node, "body") || json.has(node, "body_html") || json.has(node, "body_text"))
+            && (json.has(node, "html_url") || json.has(node, "issue_url") || json.has(node, "author_association"))
     }
 
-    static func isWholeThread(_ document: JSONDocument) -> Bool {
-        document.kind(document.root) == .object && document.member(document.root, "issue") != nil
-    }
+    static func isWholeThread(_ json: JSONReader) -> Bool { json.has(json.root, "issue") }
 
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
-        let document = context.document
-        let root = document.root
-        var record = ThreadRecord(file: context.file, source: document.bytes)
+        let json = context.reader
+        let root = json.root
+        var record = ThreadRecord(file: context.file, source: json.bytes)
         record.info.emojiShortcodes = true
         var list: (node: Int, key: String?)?
         var expected: (count: Int, node: Int)?
-        switch document.kind(root) {
+        switch json.kind(root) {
         case .array:
             list = (root, nil)
         case .object:
-            if let issue = context.object(root, "issue", "$") {
+            if let issue = context.read(root, "issue", "$", as: .object) {
                 readIssue(&context, &record, issue, "$.issue")
-                if let count = context.count(issue, "comments", "$.issue") { expected = (count, context.member(issue, "comments")!) }
+                if let count = context.read(issue, "comments", "$.issue", as: .count) { expected = (count, context.reader.member(issue, "comments")!) }
             }
             for key in ["comments", "data"] where list == nil {
-                if let array = context.array(root, key, "$") { list = (array, "." + key) }
+                if let array = context.read(root, key, "$", as: .array) { list = (array, "." + key) }
             }
         default:
-            context.fail(root, "$", "expected an array of issue comments, or an object with the issue and its comments, found \(document.kind(root).described)")
+            context.fail(root, "$", "expected an array of issue comments, or an object with the issue and its comments, found \(json.kind(root).described)")
         }
         guard let list else { return [record] }
         context.forEachObject(in: list.node, "$" + (list.key ?? ""), what: "a comment") { context, position, item, path in
@@ -93,27 +78,27 @@ enum GitHubImporter: ImporterForm {
     /// An issue comment: its author (a bot's flagged), association, body (Markdown, else HTML,
     /// else text), times and reactions.
     static func comment(_ context: inout ImportContext, _ item: Int, _ path: String, id: CommentID, origin: RecordOrigin) -> CommentRecord {
-        var comment = CommentRecord(id: id, parentID: context.id(item, "in_reply_to_id", path), origin: origin)
+        var comment = CommentRecord(id: id, parentID: context.read(item, "in_reply_to_id", path, as: .id), origin: origin)
         var flair: [String] = []
-        if let user = context.object(item, "user", path) {
-            comment.author = context.string(user, "login", path + ".user")
-            if context.string(user, "type", path + ".user") == "Bot" { flair.append("bot") }
+        if let user = context.read(item, "user", path, as: .object) {
+            comment.author = context.read(user, "login", path + ".user", as: .string)
+            if context.read(user, "type", path + ".user", as: .string) == "Bot" { flair.append("bot") }
         }
-        if let role = context.string(item, "author_association", path), !role.isEmpty, role != "NONE" {
+        if let role = context.read(item, "author_association", path, as: .string), !role.isEmpty, role != "NONE" {
             flair.append(role.lowercased().replacingOccurrences(of: "_", with: " "))
         }
         comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
-        if let body = context.string(item, "body", path) {
+        if let body = context.read(item, "body", path, as: .string) {
             comment.body = body
-        } else if let html = context.string(item, "body_html", path) {
+        } else if let html = context.read(item, "body_html", path, as: .string) {
             comment.body = html
             comment.bodyFormat = .html
-        } else if let text = context.string(item, "body_text", path) {
+        } else if let text = context.read(item, "body_text", path, as: .string) {
             comment.body = text
             comment.bodyFormat = .text
         }
-        comment.createdAt = context.time(item, "created_at", path)
-        if let updated = context.time(item, "updated_at", path), updated != comment.createdAt {
+        comment.createdAt = context.read(item, "created_at", path, as: .time)
+        if let updated = context.read(item, "updated_at", path, as: .time), updated != comment.createdAt {
             comment.editedAt = updated
             comment.edited = true
         }
@@ -126,15 +111,15 @@ enum GitHubImporter: ImporterForm {
     /// with the page as its link, the repository as its category and `owner/repo#number` as
     /// its title.
     static func nameThread(_ context: inout ImportContext, _ item: Int, _ path: String, _ info: inout ThreadInfo) {
-        if info.id == nil, let issue = context.string(item, "issue_url", path), !issue.isEmpty {
+        if info.id == nil, let issue = context.read(item, "issue_url", path, as: .string), !issue.isEmpty {
             info.id = CommentID(issue)
         }
-        guard info.url == nil, let link = context.string(item, "html_url", path) else { return }
+        guard info.url == nil, let link = context.read(item, "html_url", path, as: .string) else { return }
         let page = String(link.prefix { $0 != "#" })
         if info.id == nil, !page.isEmpty { info.id = CommentID(page) }
         info.url = page
         info.category = repository(page)
-        if info.title == nil, let issue = context.string(item, "issue_url", path) ?? Optional(page),
+        if info.title == nil, let issue = context.read(item, "issue_url", path, as: .string) ?? Optional(page),
             let repo = repository(issue), let number = issue.split(separator: "/").last, number.allSatisfy(\.isNumber)
         {
             info.title = "\(repo)#\(number)"
@@ -142,20 +127,17 @@ enum GitHubImporter: ImporterForm {
     }
 
     static func readIssue(_ context: inout ImportContext, _ record: inout ThreadRecord, _ issue: Int, _ path: String) {
-        record.info.id = context.id(issue, "id", path)
-        record.info.title = context.string(issue, "title", path)
-        if let user = context.object(issue, "user", path) { record.info.author = context.string(user, "login", path + ".user") }
-        record.info.createdAt = context.time(issue, "created_at", path)
-        record.info.url = context.string(issue, "html_url", path)
+        record.info.id = context.read(issue, "id", path, as: .id)
+        record.info.title = context.read(issue, "title", path, as: .string)
+        if let user = context.read(issue, "user", path, as: .object) { record.info.author = context.read(user, "login", path + ".user", as: .string) }
+        record.info.createdAt = context.read(issue, "created_at", path, as: .time)
+        record.info.url = context.read(issue, "html_url", path, as: .string)
         record.info.category = record.info.url.flatMap(repository)
-        if let body = context.string(issue, "body", path), !body.isEmpty { record.info.body = body }
+        if let body = context.read(issue, "body", path, as: .string), !body.isEmpty { record.info.body = body }
         record.info.reactions = reactions(&context, issue, path)
-        if let labels = context.array(issue, "labels", path) {
-            context.document.forEachElement(labels) { position, label in
-                let name =
-                    context.document.kind(label) == .string
-                    ? context.document.string(label)
-                    : context.string(label, "name", path + ".labels[\(position)]")
+        if let labels = context.read(issue, "labels", path, as: .array) {
+            for (position, label) in context.reader.elements(of: labels) {
+                let name = context.reader.text(label) ?? context.read(label, "name", path + ".labels[\(position)]", as: .string)
                 if let name, !name.isEmpty { record.info.tags.append(name) }
             }
         }
@@ -179,8 +161,8 @@ enum GitHubImporter: ImporterForm {
 
     /// An issue's or comment's `reactions`, in GitHub's order, those counted 0 left out.
     static func reactions(_ context: inout ImportContext, _ item: Int, _ path: String) -> [Reaction] {
-        guard let reactions = context.object(item, "reactions", path) else { return [] }
-        return Reaction.counted(reactionEmoji.map { ($0.emoji, context.integer(reactions, $0.name, path + ".reactions")) })
+        guard let reactions = context.read(item, "reactions", path, as: .object) else { return [] }
+        return Reaction.counted(reactionEmoji.map { ($0.emoji, context.read(reactions, $0.name, path + ".reactions", as: .integer)) })
     }
 
     /// `owner/repo` from a GitHub link, web (`https://github.com/o/r/issues/1`) or API

@@ -21,56 +21,46 @@ enum HackerNewsImporter: ImporterForm {
 
     /// An item (`type` story, comment, job, poll or pollopt, with `by`, `kids`, `story_id`,
     /// `children` or `author`), or an array whose first element is one; or an HNPWA item.
-    static func detect(_ document: JSONDocument) -> Bool {
-        let root = document.root
-        switch document.kind(root) {
-        case .array: return document.count(root) > 0 && isHackerNewsItem(document, root + 1)
-        case .object: return isHackerNewsItem(document, root) || isHNPWAItem(document, root)
-        default: return false
-        }
+    static func detect(_ json: JSONReader) -> Bool {
+        guard let item = json.rootItem else { return false }
+        return isHackerNewsItem(json, item) || (item == json.root && isHNPWAItem(json, item))
     }
 
     /// A story with its comments nested in it (Algolia, HNPWA); Firebase items are parts of a file.
-    static func isWholeThread(_ document: JSONDocument) -> Bool {
-        let root = document.root
-        return document.kind(root) == .object && (isHNPWAItem(document, root) || document.member(root, "children") != nil)
+    static func isWholeThread(_ json: JSONReader) -> Bool {
+        isHNPWAItem(json, json.root) || json.has(json.root, "children")
     }
 
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
-        let document = context.document
+        let root = context.reader.root
         var items: [(node: Int, path: String)] = []
-        if document.kind(document.root) == .array {
-            document.forEachElement(document.root) { position, element in items.append((element, "$[\(position)]")) }
+        if context.reader.isArray(root) {
+            for (position, element) in context.reader.elements(of: root) { items.append((element, "$[\(position)]")) }
         } else {
-            items = [(document.root, "$")]
+            items = [(root, "$")]
         }
         return decode(&context, items: items)
     }
 
     /// HNPWA's item (`api.hnpwa.com/v0/item/<id>.json`): `comments` nested, and the fields only
     /// HNPWA writes (`time_ago`, `comments_count`), or `user` with `content`.
-    static func isHNPWAItem(_ document: JSONDocument, _ object: Int) -> Bool {
-        guard document.kind(object) == .object, let comments = document.member(object, "comments"), document.kind(comments) == .array else { return false }
-        return document.member(object, "time_ago") != nil || document.member(object, "comments_count") != nil
-            || (document.member(object, "user") != nil && document.member(object, "content") != nil)
+    static func isHNPWAItem(_ json: JSONReader, _ object: Int) -> Bool {
+        guard json.member(object, "comments", is: .array) != nil else { return false }
+        return json.has(object, "time_ago") || json.has(object, "comments_count") || (json.has(object, "user") && json.has(object, "content"))
     }
 
-    static func isHackerNewsItem(_ document: JSONDocument, _ object: Int) -> Bool {
-        guard document.kind(object) == .object, let type = document.member(object, "type"), document.kind(type) == .string else { return false }
-        let kind = document.string(type)
-        guard ["story", "comment", "job", "poll", "pollopt"].contains(kind) else { return false }
-        return document.member(object, "by") != nil || document.member(object, "kids") != nil
-            || document.member(object, "story_id") != nil || document.member(object, "children") != nil
-            || document.member(object, "author") != nil
+    static func isHackerNewsItem(_ json: JSONReader, _ object: Int) -> Bool {
+        guard let type = json.text(object, "type"), ["story", "comment", "job", "poll", "pollopt"].contains(type) else { return false }
+        return json.has(object, "by") || json.has(object, "kids") || json.has(object, "story_id") || json.has(object, "children")
+            || json.has(object, "author")
     }
 
     /// `items`: the tape index of each item object and its JSON path.
     static func decode(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
-        let document = context.document
-        if items.count == 1, isHNPWAItem(document, items[0].node) {
+        if items.count == 1, isHNPWAItem(context.reader, items[0].node) {
             return [decodeHNPWA(&context, items[0].node)]
         }
-        if items.count == 1, document.member(items[0].node, "children") != nil || document.member(items[0].node, "author") != nil {
+        if items.count == 1, context.reader.has(items[0].node, "children") || context.reader.has(items[0].node, "author") {
             return [decodeAlgolia(&context, items[0].node)]
         }
         return decodeFirebase(&context, items: items)
@@ -80,12 +70,12 @@ enum HackerNewsImporter: ImporterForm {
     /// `author`), time (the first of `time` present), points and opening post (`text`, else a link
     /// post's URL). The original thread is the discussion on HN.
     static func story(_ context: inout ImportContext, _ story: Int, author: String, time: [String], text: String) -> ThreadRecord {
-        var record = ThreadRecord(file: context.file, source: context.document.bytes)
-        record.info.id = context.id(story, "id", "$")
-        record.info.title = context.string(story, "title", "$")
-        record.info.author = context.string(story, author, "$")
-        for key in time where record.info.createdAt == nil { record.info.createdAt = context.time(story, key, "$") }
-        record.info.score = context.integer(story, "points", "$")
+        var record = ThreadRecord(file: context.file, source: context.reader.bytes)
+        record.info.id = context.read(story, "id", "$", as: .id)
+        record.info.title = context.read(story, "title", "$", as: .string)
+        record.info.author = context.read(story, author, "$", as: .string)
+        for key in time where record.info.createdAt == nil { record.info.createdAt = context.read(story, key, "$", as: .time) }
+        record.info.score = context.read(story, "points", "$", as: .integer)
         record.info.url = record.info.id.map { "https://news.ycombinator.com/item?id=\($0.string)" }
         context.openingPost(story, text: text, "$", into: &record.info)
         return record
@@ -93,12 +83,12 @@ enum HackerNewsImporter: ImporterForm {
 
     static func decodeAlgolia(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
         var record = self.story(&context, story, author: "author", time: ["created_at_i", "created_at"], text: "text")
-        guard let top = context.array(story, "children", "$") else { return record }
+        guard let top = context.read(story, "children", "$", as: .array) else { return record }
         readNested(&context, &record, top, key: "children") { context, item, path, comment in
-            comment.author = context.string(item, "author", path)
-            comment.body = context.string(item, "text", path) ?? ""
-            comment.createdAt = context.time(item, "created_at_i", path) ?? context.time(item, "created_at", path)
-            comment.score = context.integer(item, "points", path)
+            comment.author = context.read(item, "author", path, as: .string)
+            comment.body = context.read(item, "text", path, as: .string) ?? ""
+            comment.createdAt = context.read(item, "created_at_i", path, as: .time) ?? context.read(item, "created_at", path, as: .time)
+            comment.score = context.read(item, "points", path, as: .integer)
             comment.deleted = comment.author == nil && comment.body.isEmpty
         }
         return record
@@ -108,18 +98,18 @@ enum HackerNewsImporter: ImporterForm {
     /// opening post's text when the story has none, and the thread links its discussion on HN.
     static func decodeHNPWA(_ context: inout ImportContext, _ story: Int) -> ThreadRecord {
         var record = self.story(&context, story, author: "user", time: ["time"], text: "content")
-        if let top = context.array(story, "comments", "$") {
+        if let top = context.read(story, "comments", "$", as: .array) {
             readNested(&context, &record, top, key: "comments") { context, item, path, comment in
-                comment.author = context.string(item, "user", path)
-                comment.body = context.string(item, "content", path) ?? ""
-                comment.createdAt = context.time(item, "time", path)
-                comment.score = context.integer(item, "points", path)
-                comment.deleted = context.bool(item, "deleted", path) || (comment.author == nil && comment.body.isEmpty)
-                comment.removed = context.bool(item, "dead", path)
+                comment.author = context.read(item, "user", path, as: .string)
+                comment.body = context.read(item, "content", path, as: .string) ?? ""
+                comment.createdAt = context.read(item, "time", path, as: .time)
+                comment.score = context.read(item, "points", path, as: .integer)
+                comment.deleted = context.read(item, "deleted", path, as: .bool) == true || (comment.author == nil && comment.body.isEmpty)
+                comment.removed = context.read(item, "dead", path, as: .bool) == true
             }
         }
         // Comments HN counted that the file does not hold.
-        if let count = context.integer(story, "comments_count", "$"), count > Int64(record.comments.count) {
+        if let count = context.read(story, "comments_count", "$", as: .integer), count > Int64(record.comments.count) {
             record.info.unarchivedComments = Int(clamping: min(count - Int64(record.comments.count), Int64(InputLimits.maxCount)))
         }
         return record
@@ -132,8 +122,7 @@ enum HackerNewsImporter: ImporterForm {
         _ context: inout ImportContext, _ record: inout ThreadRecord, _ top: Int, key: String,
         _ read: (inout ImportContext, Int, String, inout CommentRecord) -> Void
     ) {
-        let document = context.document
-        var walk = ReplyWalk(document: document)
+        var walk = ReplyWalk<Void>(json: context.reader)
         walk.push(top, container: -1, key: "." + key, parent: nil)
         while !context.errors.isFull, let (item, frame) = walk.next() {
             let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
@@ -145,29 +134,21 @@ enum HackerNewsImporter: ImporterForm {
             read(&context, item, path, &comment)
             let index = record.comments.count
             record.comments.append(comment)
-            if let children = context.array(item, key, path) {
+            if let children = context.read(item, key, path, as: .array) {
                 walk.push(children, container: Int32(index), key: "." + key, parent: id)
             }
         }
     }
 
     static func decodeFirebase(_ context: inout ImportContext, items: [(node: Int, path: String)]) -> [ThreadRecord] {
-        let document = context.document
-        struct Item {
-            var node: Int
-            var path: String
-            var id: CommentID
-            var parent: CommentID?
-            var isStory: Bool
-        }
-        var all: [Item] = []
+        var all: [FirebaseItem] = []
         var byID: [CommentID: Int] = [:]
         for (node, path) in items {
             guard context.requireObject(node, path, what: "a Hacker News item") != nil else { continue }
             guard let id = context.requiredID(node, ["id"], path, what: "an item id") else { continue }
-            let type = context.string(node, "type", path) ?? "comment"
-            let item = Item(
-                node: node, path: path, id: id, parent: context.id(node, "parent", path),
+            let type = context.read(node, "type", path, as: .string) ?? "comment"
+            let item = FirebaseItem(
+                node: node, path: path, id: id, parent: context.read(node, "parent", path, as: .id),
                 isStory: type == "story" || type == "job" || type == "poll")
             if byID[id] == nil { byID[id] = all.count }
             all.append(item)
@@ -182,7 +163,7 @@ enum HackerNewsImporter: ImporterForm {
         for (index, item) in all.enumerated() {
             let key = keys[index].id
             if threads[key] == nil {
-                var record = ThreadRecord(id: key, file: context.file, source: document.bytes)
+                var record = ThreadRecord(id: key, file: context.file, source: context.reader.bytes)
                 record.info.url = "https://news.ycombinator.com/item?id=\(key.string)"
                 record.info.title = "Hacker News item \(key.string)"
                 threads[key] = record
@@ -190,13 +171,13 @@ enum HackerNewsImporter: ImporterForm {
             }
             let node = item.node
             if item.isStory {
-                threads[key]!.info.title = context.string(node, "title", item.path) ?? threads[key]!.info.title
-                threads[key]!.info.author = context.string(node, "by", item.path)
-                threads[key]!.info.createdAt = context.time(node, "time", item.path)
-                threads[key]!.info.score = context.integer(node, "score", item.path)
+                threads[key]!.info.title = context.read(node, "title", item.path, as: .string) ?? threads[key]!.info.title
+                threads[key]!.info.author = context.read(node, "by", item.path, as: .string)
+                threads[key]!.info.createdAt = context.read(node, "time", item.path, as: .time)
+                threads[key]!.info.score = context.read(node, "score", item.path, as: .integer)
                 // The thread links its discussion on HN; a link post's URL is its opening post.
                 context.openingPost(node, text: "text", item.path, into: &threads[key]!.info)
-                if let descendants = context.integer(node, "descendants", item.path), descendants > 0 {
+                if let descendants = context.read(node, "descendants", item.path, as: .integer), descendants > 0 {
                     descendantCounts[key] = min(descendants, Int64(InputLimits.maxCount))
                 }
                 continue
@@ -209,14 +190,14 @@ enum HackerNewsImporter: ImporterForm {
             var comment = CommentRecord(
                 id: item.id, parentID: topLevel ? nil : item.parent,
                 origin: RecordOrigin(
-                    offset: Int32(document.offset(node)), container: -1,
+                    offset: Int32(context.reader.offset(node)), container: -1,
                     key: String(item.path.dropFirst()), index: -1))
-            comment.author = context.string(node, "by", item.path)
-            comment.body = context.string(node, "text", item.path) ?? ""
+            comment.author = context.read(node, "by", item.path, as: .string)
+            comment.body = context.read(node, "text", item.path, as: .string) ?? ""
             comment.bodyFormat = .html
-            comment.createdAt = context.time(node, "time", item.path)
-            comment.deleted = context.bool(node, "deleted", item.path)
-            comment.removed = context.bool(node, "dead", item.path)
+            comment.createdAt = context.read(node, "time", item.path, as: .time)
+            comment.deleted = context.read(node, "deleted", item.path, as: .bool) == true
+            comment.removed = context.read(node, "dead", item.path, as: .bool) == true
             threads[key]!.comments.append(comment)
         }
         // Comments HN counted that the file does not hold are said to be not archived.
@@ -228,6 +209,16 @@ enum HackerNewsImporter: ImporterForm {
 }
 
 extension HackerNewsImporter {
+    /// A Firebase item as `decodeFirebase` first reads it: where it is, its id, the id it
+    /// answers, and whether it is a thread of its own (a story, job or poll).
+    struct FirebaseItem {
+        var node: Int
+        var path: String
+        var id: CommentID
+        var parent: CommentID?
+        var isStory: Bool
+    }
+
     /// An item's place in the parent graph: whether it is a story (a thread of its own), and the
     /// index of its parent's item when the file holds one.
     struct ParentLink {

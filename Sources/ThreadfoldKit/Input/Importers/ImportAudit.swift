@@ -26,9 +26,10 @@ enum ImportAudit {
     /// `unreadArrays`: whether to look for arrays of objects the form left unread (for forms
     /// whose lists of comments `arrays` knows, that is Threadfold's own).
     static func check(
-        _ document: JSONDocument, file: String, format: SourceFormat, threads: [ThreadRecord],
+        _ json: JSONReader, format: SourceFormat, threads: [ThreadRecord],
         skipped: [Problem], unreadArrays: Bool, guessed: Bool, options: ImportOptions
     ) throws(ThreadfoldError) {
+        let file = json.file
         let read = threads.reduce(0) { $0 + $1.comments.count }
         var problems: [String] = []
         // Only comments lenient reading skipped; a form's own exclusions (private statuses) are not losses.
@@ -48,11 +49,11 @@ enum ImportAudit {
         // Counted first without field names (a file that passes never needs them), then again
         // with them when the file may be refused.
         let unreadArrays = unreadArrays && guessed
-        var arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(document, fields: false) : (nil, [])
+        var arrays: (read: ArrayShape?, unread: [ArrayShape]) = unreadArrays ? self.arrays(json, fields: false) : (nil, [])
         let unread = arrays.unread.reduce(0) { $0 + $1.items }
         if format == .threadfold { noAuthor = 0 }
         let fieldsMissing = shown >= 3 && (noBody * 2 > shown || noAuthor * 2 > shown)
-        if unreadArrays && (fieldsMissing || (unread >= 20 && unread > read)) { arrays = self.arrays(document) }
+        if unreadArrays && (fieldsMissing || (unread >= 20 && unread > read)) { arrays = self.arrays(json) }
         let shapes = (arrays.read.map { [$0] } ?? []) + arrays.unread
         if fieldsMissing && otherFields(arrays.read) {
             var missing: [String] = []
@@ -78,7 +79,7 @@ enum ImportAudit {
                     file: file, line: 1, column: 1, path: shape.path,
                     message: "an array of \(Printable.count(shape.items, "object")), with the fields \(shape.fields.prefix(16).joined(separator: ", "))\(shape.fields.count > 16 ? ", …" : "")"))
         }
-        if let list = arrays.read, let suggestion = suggestion(document, list, arrays.unread) {
+        if let list = arrays.read, let suggestion = suggestion(json, list, arrays.unread) {
             errors.append(Problem(file: file, line: 1, column: 1, path: list.path, message: suggestion))
         }
         throw ThreadfoldError.input(errors)
@@ -86,8 +87,9 @@ enum ImportAudit {
 
     /// For a file no form recognised: the arrays of objects in it (largest first, at most six)
     /// and, when one of them is a list of comments, a `--map` line to read it.
-    static func undetected(_ document: JSONDocument, file: String) -> [Problem] {
-        let shapes = arrays(document, asThreadfold: false).unread
+    static func undetected(_ json: JSONReader) -> [Problem] {
+        let file = json.file
+        let shapes = arrays(json, asThreadfold: false).unread
         var errors = shapes.prefix(6).map { shape in
             Problem(
                 file: file, line: 1, column: 1, path: shape.path,
@@ -95,7 +97,7 @@ enum ImportAudit {
         }
         // The list: the largest array at a path of its own (not one array per item of another).
         if let list = shapes.filter({ !$0.path.contains("[*]") }).max(by: { $0.items < $1.items || ($0.items == $1.items && $0.path.utf8.count > $1.path.utf8.count) }),
-            let suggestion = suggestion(document, list, shapes)
+            let suggestion = suggestion(json, list, shapes)
         {
             errors.append(Problem(file: file, line: 1, column: 1, path: list.path, message: suggestion))
         }
@@ -117,7 +119,7 @@ enum ImportAudit {
     /// each comment's thread and its title (`thread=story_id,title=story_title`), the thread's
     /// fields from the root object, and `format=html` when the bodies are HTML. Nil when no id
     /// field is there.
-    static func suggestion(_ document: JSONDocument, _ list: ArrayShape, _ unread: [ArrayShape]) -> String? {
+    static func suggestion(_ json: JSONReader, _ list: ArrayShape, _ unread: [ArrayShape]) -> String? {
         var fields = list.fields
         // Replies nest one path below each item, in objects that share the list's id field.
         let prefix = list.path + "[*]."
@@ -144,13 +146,10 @@ enum ImportAudit {
             if let title = pick(threadTitles) { parts.append("title=\(title)") }
         }
         // The thread's own fields, when the list sits in an object at the root.
-        let root = document.root
-        if list.path.hasPrefix("$."), document.kind(root) == .object {
+        let root = json.root
+        if list.path.hasPrefix("$."), json.isObject(root) {
             func scalar(_ names: [String]) -> String? {
-                names.first { name in
-                    guard let value = document.member(root, name) else { return false }
-                    return document.kind(value) == .string || document.kind(value) == .number
-                }
+                names.first { name in json.member(root, name).map { json.kind($0) == .string || json.kind($0) == .number } ?? false }
             }
             for (field, names) in [
                 ("title", ["title", "name", "subject"]), ("url", ["url", "link", "html_url", "permalink"]),
@@ -161,7 +160,7 @@ enum ImportAudit {
                 if let name = scalar(names) { parts.append("thread.\(field)=$.\(name)") }
             }
         }
-        if let body, looksLikeHTML(document, list.path, body) { parts.append("format=html") }
+        if let body, looksLikeHTML(json, list.path, body) { parts.append("format=html") }
         return "to read these comments by their own field names, try --map \(parts.joined(separator: ","))"
     }
 
@@ -177,40 +176,36 @@ enum ImportAudit {
 
     /// Whether most of the first 20 bodies in the list at `path` (a path without `[*]`) look like
     /// HTML: they start with a tag or hold a paragraph or line break.
-    static func looksLikeHTML(_ document: JSONDocument, _ path: String, _ field: String) -> Bool {
+    static func looksLikeHTML(_ json: JSONReader, _ path: String, _ field: String) -> Bool {
         let steps = (try? FieldMapping.splitPath(path, root: true)) ?? []
-        guard !path.contains("[*]"), let list = FieldMapping.resolve(document, document.root, steps),
-            document.kind(list) == .array
-        else { return false }
+        guard !path.contains("[*]"), let list = FieldMapping.resolve(json, json.root, steps), json.isArray(list) else { return false }
         var seen = 0, html = 0
-        document.forEachElement(list) { position, element in
-            guard position < 20, document.kind(element) == .object, let body = document.member(element, field),
-                document.kind(body) == .string
-            else { return }
-            let text = document.string(body)
+        for (position, element) in json.elements(of: list) {
+            guard position < 20 else { break }
+            guard let text = json.text(element, field) else { continue }
             seen += 1
             if text.hasPrefix("<") || text.contains("<p>") || text.contains("<br") || text.contains("</a>") { html += 1 }
         }
         return seen > 0 && html * 2 > seen
     }
 
-    /// What a value is to Threadfold's format, as `arrays` walks the document.
+    /// What a value is to Threadfold's format, as `arrays` walks the file.
     private enum Role { case thread, threadList, commentList, comment, other }
 
     /// Where `arrays` starts: the root as Threadfold's format reads it (a thread, a list of
     /// threads or a list of comments), or as nothing it reads; nil for a scalar root.
-    private static func start(_ document: JSONDocument, asThreadfold: Bool) -> (node: Int, role: Role, path: String)? {
-        let root = document.root
-        switch document.kind(root) {
+    private static func start(_ json: JSONReader, asThreadfold: Bool) -> (node: Int, role: Role, path: String)? {
+        let root = json.root
+        switch json.kind(root) {
         case _ where !asThreadfold:
             return (root, .other, "$")
         case .object:
-            if document.member(root, "comments") == nil, let threads = document.member(root, "threads"), document.kind(threads) == .array {
+            if !json.has(root, "comments"), let threads = json.member(root, "threads", is: .array) {
                 return (threads, .threadList, "$.threads")
             }
             return (root, .thread, "$")
         case .array:
-            let threadsFirst = document.count(root) > 0 && document.kind(root + 1) == .object && document.member(root + 1, "comments") != nil
+            let threadsFirst = json.firstElement(root).map { json.has($0, "comments") } ?? false
             return (root, threadsFirst ? .threadList : .commentList, "$")
         default:
             return nil
@@ -221,8 +216,8 @@ enum ImportAudit {
     /// objects it does not read, largest first. Reads only the tape, once.
     /// With `asThreadfold` false, every array of objects counts as unread (for files no form
     /// recognised); with `fields` false, shapes are counted and their field names left empty.
-    static func arrays(_ document: JSONDocument, asThreadfold: Bool = true, fields: Bool = true) -> (read: ArrayShape?, unread: [ArrayShape]) {
-        guard let start = start(document, asThreadfold: asThreadfold) else { return (nil, []) }
+    static func arrays(_ json: JSONReader, asThreadfold: Bool = true, fields: Bool = true) -> (read: ArrayShape?, unread: [ArrayShape]) {
+        guard let start = start(json, asThreadfold: asThreadfold) else { return (nil, []) }
         var stack: [(node: Int, role: Role, path: String)] = [start]
         // Paths stop growing past 160 bytes ("…" stands for the rest), so a reply chain 100,000
         // deep costs linear time and memory, and its deep arrays count under one path.
@@ -236,27 +231,24 @@ enum ImportAudit {
         func note(_ array: Int, path: String, into table: inout [String: ArrayShape]) {
             var shape = table[path] ?? ArrayShape(path: path, items: 0, fields: [])
             if table[path] == nil { order.append(path) }
-            document.forEachElement(array) { _, element in
-                guard document.kind(element) == .object else { return }
+            for (_, element) in json.elements(of: array) where json.isObject(element) {
                 shape.items += 1
                 if fields && shape.items <= 200 {
-                    document.forEachMember(element) { key, _ in if !shape.fields.contains(key) { shape.fields.append(key) } }
+                    for (key, _) in json.members(of: element) {
+                        let name = json.key(key)
+                        if !shape.fields.contains(name) { shape.fields.append(name) }
+                    }
                 }
             }
             table[path] = shape
         }
         while let (node, role, path) = stack.popLast() {
-            switch document.kind(node) {
+            switch json.kind(node) {
             case .object:
-                // Keys are read off the tape by hand, so only a member holding an array or an
-                // object has its name decoded: strings, numbers and the rest hold no arrays.
-                var keyNode = node + 1
-                for _ in 0..<document.count(node) {
-                    let value = keyNode + 1
-                    defer { keyNode = document.next(value) }
-                    let kind = document.kind(value)
-                    guard kind == .array || kind == .object else { continue }
-                    let key = document.string(keyNode)
+                // Only a member holding an array or an object has its name decoded: strings,
+                // numbers and the rest hold no arrays.
+                for (keyNode, value) in json.members(of: node) where json.isArray(value) || json.isObject(value) {
+                    let key = json.key(keyNode)
                     let child = child(path, "." + key)
                     switch (role, key) {
                     case (.thread, "comments"): stack.append((value, .commentList, child))
@@ -265,7 +257,7 @@ enum ImportAudit {
                     }
                 }
             case .array:
-                guard document.count(node) > 0 else { continue }
+                guard json.firstElement(node) != nil else { continue }
                 let elementRole: Role
                 switch role {
                 case .threadList: elementRole = .thread
@@ -277,9 +269,8 @@ enum ImportAudit {
                     elementRole = .other
                 }
                 let elementPath = child(path, "[*]")
-                document.forEachElement(node) { _, element in
-                    let kind = document.kind(element)
-                    if kind == .array || kind == .object { stack.append((element, elementRole, elementPath)) }
+                for (_, element) in json.elements(of: node) where json.isArray(element) || json.isObject(element) {
+                    stack.append((element, elementRole, elementPath))
                 }
             default:
                 continue

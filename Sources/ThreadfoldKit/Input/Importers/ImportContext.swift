@@ -1,27 +1,22 @@
 /// What importers share: the file's reader, the form it is read as, the import's options, and
 /// errors located by line:column and JSON path, each saying what was found, what was expected
-/// and which flag might help. The typed members are `JSONReader`'s, with the error recorded
-/// rather than thrown.
+/// and which flag might help. Every read is `JSONReader`'s; `read` records its error rather than
+/// throwing it, so one file reports many problems.
 struct ImportContext {
-    let reader: JSONReader
+    /// The file's JSON, which every read goes through.
+    var reader: JSONReader
+    var file: String { reader.file }
+    /// The form the file is read as, which every error names ("read as …").
     let format: SourceFormat
     let options: ImportOptions
+    /// Errors, each located; reading stops once they reach their limit (`isFull`).
     var errors: [Problem] = []
-    /// The members of one object named in `indexedNames`, found in one pass by `index(_:names:)`
-    /// (tape indices of their values, by place; -1 for none): a dump record's dozen lookups then
-    /// cost a name match each rather than a scan of its members each.
-    private var indexedObject = -1
-    private var indexedNames = JSONMemberFilter.none
-    private var indexedValues: [Int32] = []
     /// Comments left out, as warnings: skipped for a missing required field (only with
     /// `options.lenient`; kind `skipped`), or by the form's own rule (kind `notPublic`).
     var skipped: [Problem] = []
 
-    var document: JSONDocument { reader.document }
-    var file: String { reader.file }
-
-    init(document: JSONDocument, file: String, format: SourceFormat, options: ImportOptions = ImportOptions()) {
-        self.reader = JSONReader(document: document, file: file)
+    init(reader: JSONReader, format: SourceFormat, options: ImportOptions = ImportOptions()) {
+        self.reader = reader
         self.format = format
         self.options = options
     }
@@ -41,10 +36,11 @@ struct ImportContext {
         errors.append(reader.error(mismatch, suffix: readAs, hint: hint))
     }
 
-    /// `read`'s value, or nil after recording its mismatch. `read` is handed the reader, which it
-    /// borrows: a closure that captured a copy retained and released the whole document per member.
-    private mutating func recording<T>(_ read: (borrowing JSONReader) throws(JSONError) -> T) -> T? {
-        do throws(JSONError) { return try read(reader) } catch {
+    /// The member `key` of `object` read `as` one kind (`JSONReader.read`): nil when it is
+    /// missing or null, and nil after recording the error when it is of another type.
+    @inline(__always)
+    mutating func read<T>(_ object: Int, _ key: String, _ path: @autoclosure () -> String, as reading: JSONReader.Reading<T>) -> T? {
+        do throws(JSONError) { return try reader.read(object, key, path(), as: reading) } catch {
             fail(error)
             return nil
         }
@@ -55,9 +51,8 @@ struct ImportContext {
     /// `node` when it is an object; otherwise an error at `path`, "expected `what` object, found …"
     /// (`what`: "a comment", "a status"), and nil.
     mutating func requireObject(_ node: Int, _ path: @autoclosure () -> String, what: String) -> Int? {
-        let kind = document.kind(node)
-        guard kind == .object else {
-            fail(node, path(), "expected \(what) object, found \(kind.described)")
+        guard reader.isObject(node) else {
+            fail(node, path(), "expected \(what) object, found \(reader.kind(node).described)")
             return nil
         }
         return node
@@ -70,119 +65,30 @@ struct ImportContext {
         in list: Int, _ prefix: String, what: String,
         _ body: (inout ImportContext, _ position: Int, _ object: Int, _ path: String) -> Void
     ) {
-        let document = self.document
-        document.forEachElement(list) { position, element in
+        for (position, element) in reader.elements(of: list) {
             guard !errors.isFull else { return }
             let path = prefix + "[\(position)]"
-            guard let object = requireObject(element, path, what: what) else { return }
+            guard let object = requireObject(element, path, what: what) else { continue }
             body(&self, position, object, path)
         }
     }
 
-    // MARK: Typed members. A missing or null member is nil; a member of the wrong type is an error.
-
-    /// The member `key` of `object` when it is present and not null (the last one, if repeated).
-    func member(_ object: Int, _ key: String) -> Int? {
-        guard object == indexedObject, let place = indexedNames.place(of: key) else { return reader.member(object, key) }
-        let value = Int(indexedValues[place])
-        return value < 0 || document.kind(value) == .null ? nil : value
-    }
-
-    /// Whether `object` has a member `key`, null or not (as `JSONDocument.member` answers it).
-    func has(_ object: Int, _ key: String) -> Bool {
-        guard object == indexedObject, let place = indexedNames.place(of: key) else { return document.member(object, key) != nil }
-        return indexedValues[place] >= 0
-    }
-
-    /// Reads the members of the object at `object` that `names` holds in one pass, for the
-    /// lookups that follow (`member` and every typed read); lookups of other objects, and of
-    /// names `names` lacks, scan as before.
-    mutating func index(_ object: Int, names: JSONMemberFilter) {
-        indexedObject = -1
-        let document = reader.document
-        guard document.kind(object) == .object else { return }
-        if indexedNames.identity != names.identity {
-            indexedNames = names
-            indexedValues = Array(repeating: -1, count: names.size)
-        } else {
-            for i in indexedValues.indices { indexedValues[i] = -1 }
-        }
-        indexedValues.withUnsafeMutableBufferPointer { values in
-            document.forEachMemberNode(object) { key, value in
-                if let place = document.memberName(key, in: names) { values[place] = Int32(value) }
-            }
-        }
-        indexedObject = object
-    }
-
-    mutating func string(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> String? {
-        guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONError) in try reader.string(value, path() + "." + key) }
-    }
-
-    mutating func id(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> CommentID? {
-        guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONError) in try reader.id(value, path() + "." + key, expected: "a string or an integer id") }
-    }
-
     /// A required id: the first of `keys` that is present. A wrongly typed one is reported (once,
-    /// by `id`); a missing one is reported as missing, naming `what` was expected.
+    /// by `read`); a missing one is reported as missing, naming `what` was expected.
     mutating func requiredID(_ object: Int, _ keys: [String], _ path: @autoclosure () -> String, what: String) -> CommentID? {
-        for key in keys where member(object, key) != nil {
-            return id(object, key, path())
+        for key in keys where reader.member(object, key) != nil {
+            return read(object, key, path(), as: .id)
         }
         fail(object, path() + "." + keys[0], "expected \(what), found none")
         return nil
     }
 
-    mutating func integer(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int64? {
-        guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONError) in try reader.rounded(value, path() + "." + key) }
-    }
-
-    mutating func bool(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Bool {
-        guard let value = member(object, key) else { return false }
-        return recording { (reader) throws(JSONError) in try reader.bool(value, path() + "." + key) } ?? false
-    }
-
-    /// A time: ISO 8601 text, or Unix seconds or milliseconds as a number or digits.
-    mutating func time(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Timestamp? {
-        guard let value = member(object, key) else { return nil }
-        return recording { (reader) throws(JSONError) in try reader.time(value, path() + "." + key, expected: "a Unix time or an ISO 8601 date") }
-    }
-
-    /// The object at `key`, or nil; anything else there is an error.
-    mutating func object(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
-        container(object, key, path(), .object)
-    }
-
-    /// The object or array (`kind`) at `key`, or nil; anything else there is an error.
-    private mutating func container(_ object: Int, _ key: String, _ path: @autoclosure () -> String, _ kind: JSONDocument.Kind) -> Int? {
-        guard let value = member(object, key) else { return nil }
-        guard document.kind(value) == kind else {
-            fail(reader.mismatch(value, path() + "." + key, expected: kind.described))
-            return nil
-        }
-        return value
-    }
-
-    /// A count the source keeps of something (comments, replies): a number clamped to
-    /// 0...`InputLimits.maxCount`, so sums of counts stay in range; nil when absent.
-    mutating func count(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
-        integer(object, key, path()).map { Int(clamping: min(max($0, 0), Int64(InputLimits.maxCount))) }
-    }
-
-    /// The array at `key`, or nil; anything else there is an error.
-    mutating func array(_ object: Int, _ key: String, _ path: @autoclosure () -> String) -> Int? {
-        container(object, key, path(), .array)
-    }
-
     /// A story's opening post, into `info`: its text at `key` as HTML, else, for a link post, its
     /// `url` as the link the post shows.
     mutating func openingPost(_ story: Int, text key: String, _ path: @autoclosure () -> String, into info: inout ThreadInfo) {
-        if let text = string(story, key, path()), !text.isEmpty {
+        if let text = read(story, key, path(), as: .string), !text.isEmpty {
             info.body = text
-        } else if let url = string(story, "url", path()) {
+        } else if let url = read(story, "url", path(), as: .string) {
             info.link = url
         } else {
             return
@@ -215,9 +121,9 @@ struct ImportContext {
         shown: (String) -> String = { $0 }
     ) -> [Poll.Option] {
         var options: [Poll.Option] = []
-        guard let list = array(poll, "options", path) else { return options }
+        guard let list = read(poll, "options", path, as: .array) else { return options }
         forEachObject(in: list, path + ".options", what: "a poll option") { context, _, option, at in
-            options.append(Poll.Option(shown(context.string(option, text, at) ?? ""), votes: context.integer(option, votes, at)))
+            options.append(Poll.Option(shown(context.read(option, text, at, as: .string) ?? ""), votes: context.read(option, votes, at, as: .integer)))
         }
         return options
     }
@@ -235,6 +141,6 @@ struct ImportContext {
     static let notArchivedKind = "notArchived"
 
     func origin(_ node: Int, container: Int32, key: String?, index: Int) -> RecordOrigin {
-        RecordOrigin(offset: Int32(document.offset(node)), container: container, key: key, index: Int32(index))
+        RecordOrigin(offset: Int32(reader.offset(node)), container: container, key: key, index: Int32(index))
     }
 }

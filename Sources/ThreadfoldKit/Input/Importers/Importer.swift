@@ -37,12 +37,12 @@ package enum Importer {
         }
         // A server's error saved in place of the export is named as such, whatever form was asked for.
         if options.mapping == nil, records == nil, let error = ServerResponse.html(bytes, file: file) { throw ThreadfoldError.input([error]) }
-        let document = try parse(bytes, file: file, records: records)
-        if options.mapping == nil, records == nil, let error = ServerResponse.json(document, file: file) { throw ThreadfoldError.input([error]) }
+        let json = try JSONReader(bytes: bytes, file: file, lines: true, records: records)
+        if options.mapping == nil, records == nil, let error = ServerResponse.json(json) { throw ThreadfoldError.input([error]) }
         var format = options.mapping != nil ? .mapped : options.format
         let detected = format == .auto
         if detected {
-            guard let found = SourceFormat.detect(document) else {
+            guard let found = SourceFormat.detect(json) else {
                 let forms = SourceFormat.forms.map { "\($0.name) (\($0.described))" }
                 throw ThreadfoldError.input(
                     [
@@ -50,11 +50,11 @@ package enum Importer {
                             file: file, line: 1, column: 1, path: "$",
                             message: "cannot tell which form this is; expected one of: \(forms.joined(separator: ", "))", hint: .nameForm)
                     ]
-                        + ImportAudit.undetected(document, file: file))
+                        + ImportAudit.undetected(json))
             }
             format = found
         }
-        var context = ImportContext(document: document, file: file, format: format, options: options)
+        var context = ImportContext(reader: json, format: format, options: options)
         let form = format.form
         var threads: [ThreadRecord]
         if let mapping = options.mapping {
@@ -71,10 +71,10 @@ package enum Importer {
             threads = []
         }
         if !context.errors.isEmpty { throw ThreadfoldError.input(context.errors) }
-        for t in threads.indices { threads[t].locator = document.locator }
+        for t in threads.indices { threads[t].locator = json.locator }
         // The audit asks whether a guessed form (or a mapping's field names) fits; a form named with `--from` is read as named.
         try ImportAudit.check(
-            document, file: file, format: format, threads: threads, skipped: context.skipped,
+            json, format: format, threads: threads, skipped: context.skipped,
             unreadArrays: form?.auditsUnreadArrays ?? false, guessed: detected || format == .mapped, options: options)
         if let bodyFormat = options.bodyFormat {
             for t in threads.indices {
@@ -83,10 +83,5 @@ package enum Importer {
             }
         }
         return ImportResult(threads: threads, format: format, detected: detected, skipped: context.skipped)
-    }
-
-    /// Parses the file as one JSON document, or as JSON Lines when a first value is followed by more.
-    static func parse(_ bytes: [UInt8], file: String, records: JSONMemberFilter? = nil) throws(ThreadfoldError) -> JSONDocument {
-        try JSONReader(bytes: bytes, file: file, lines: true, records: records).document
     }
 }

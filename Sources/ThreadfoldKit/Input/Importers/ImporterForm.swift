@@ -12,15 +12,15 @@ protocol ImporterForm: SendableMetatype {
     /// whose lists of comments its walk knows (Threadfold's own).
     static var auditsUnreadArrays: Bool { get }
 
-    /// Whether the document is of this form, from its structure alone. Forms are tried in
+    /// Whether the JSON is of this form, from its structure alone. Forms are tried in
     /// `SourceFormat.forms` order and the first that says yes is taken, so a rule only has to
     /// tell its form from the ones after it.
-    static func detect(_ document: JSONDocument) -> Bool
-    /// Whether the document, as one line of a JSON Lines file, is one whole thread, so that a file
+    static func detect(_ json: JSONReader) -> Bool
+    /// Whether the JSON, as one line of a JSON Lines file, is one whole thread, so that a file
     /// whose first line is one is read a line at a time (`ArchiveInput`); otherwise the lines are
-    /// parts of one document (comments, items) and the file is read whole.
-    static func isWholeThread(_ document: JSONDocument) -> Bool
-    /// The threads in the document. Problems go into `context.errors`, located; a form may throw
+    /// parts of one file (comments, items) and the file is read whole.
+    static func isWholeThread(_ json: JSONReader) -> Bool
+    /// The threads in the file. Problems go into `context.errors`, located; a form may throw
     /// when it has its own way of collecting them.
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord]
 
@@ -37,7 +37,7 @@ protocol ImporterForm: SendableMetatype {
 extension ImporterForm {
     static var markdownFlavor: MarkdownFlavor? { nil }
     static var auditsUnreadArrays: Bool { false }
-    static func isWholeThread(_ document: JSONDocument) -> Bool { false }
+    static func isWholeThread(_ json: JSONReader) -> Bool { false }
     static var readsBytes: Bool { false }
     static func recognises(_ bytes: [UInt8]) -> Bool { false }
     static func decode(bytes: [UInt8], file: String, options: ImportOptions) throws(ThreadfoldError) -> (threads: [ThreadRecord], skipped: [Problem]) {

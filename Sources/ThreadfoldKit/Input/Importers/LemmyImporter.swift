@@ -18,58 +18,55 @@ enum LemmyImporter: ImporterForm {
 
     /// An object with `post_view` holding a `post`, or with `comments` whose first holds a
     /// `comment` object with a `path`.
-    static func detect(_ document: JSONDocument) -> Bool {
-        let root = document.root
-        guard document.kind(root) == .object else { return false }
-        if let view = document.member(root, "post_view"), document.kind(view) == .object, document.member(view, "post") != nil { return true }
-        guard let comments = document.member(root, "comments"), document.kind(comments) == .array, document.count(comments) > 0,
-            document.kind(comments + 1) == .object, let comment = document.member(comments + 1, "comment"),
-            document.kind(comment) == .object
+    static func detect(_ json: JSONReader) -> Bool {
+        let root = json.root
+        if let view = json.member(root, "post_view", is: .object), json.has(view, "post") { return true }
+        guard let comments = json.member(root, "comments", is: .array), let first = json.firstElement(comments),
+            let comment = json.member(first, "comment", is: .object)
         else { return false }
-        return document.member(comment, "path") != nil
+        return json.has(comment, "path")
     }
 
-    static func isWholeThread(_ document: JSONDocument) -> Bool { true }
+    static func isWholeThread(_ json: JSONReader) -> Bool { true }
 
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
-        let document = context.document
-        let root = document.root
-        var record = ThreadRecord(file: context.file, source: document.bytes)
-        guard document.kind(root) == .object else {
-            context.fail(root, "$", "expected a Lemmy post view with its comments, found \(document.kind(root).described)")
+        let root = context.reader.root
+        var record = ThreadRecord(file: context.file, source: context.reader.bytes)
+        guard context.reader.isObject(root) else {
+            context.fail(root, "$", "expected a Lemmy post view with its comments, found \(context.reader.kind(root).described)")
             return [record]
         }
         var expected: Int?
         var expectedAt = root
-        if let view = context.object(root, "post_view", "$") {
+        if let view = context.read(root, "post_view", "$", as: .object) {
             readPost(&context, &record, view, "$.post_view")
-            if let counts = context.object(view, "counts", "$.post_view") {
-                expected = context.count(counts, "comments", "$.post_view.counts")
-                expectedAt = context.member(counts, "comments") ?? root
-                record.info.score = context.integer(counts, "score", "$.post_view.counts")
+            if let counts = context.read(view, "counts", "$.post_view", as: .object) {
+                expected = context.read(counts, "comments", "$.post_view.counts", as: .count)
+                expectedAt = context.reader.member(counts, "comments") ?? root
+                record.info.score = context.read(counts, "score", "$.post_view.counts", as: .integer)
             }
         }
-        guard let list = context.array(root, "comments", "$") else { return [record] }
+        guard let list = context.read(root, "comments", "$", as: .array) else { return [record] }
         // Each comment's ancestors in the file's order, for the counts of descendants not archived.
         var ancestors: [[CommentID]] = []
         var descendants: [Int?] = []
         context.forEachObject(in: list, "$.comments", what: "a comment view") { context, position, view, path in
-            guard let comment = context.object(view, "comment", path) else {
-                if context.member(view, "comment") == nil { context.fail(view, path + ".comment", "expected the comment (comment), found none") }
+            guard let comment = context.read(view, "comment", path, as: .object) else {
+                if context.reader.member(view, "comment") == nil { context.fail(view, path + ".comment", "expected the comment (comment), found none") }
                 return
             }
             // A list without its post: the post comes with each comment view.
-            if position == 0, record.info.title == nil, let post = context.object(view, "post", path) {
+            if position == 0, record.info.title == nil, let post = context.read(view, "post", path, as: .object) {
                 readPost(&context, &record, view, path, post: post)
             }
             let cpath = path + ".comment"
             guard let id = context.requiredID(comment, ["id"], cpath, what: "a comment id") else { return }
             var item = CommentRecord(id: id, origin: context.origin(view, container: -1, key: ".comments", index: position))
             var chain: [CommentID] = []
-            if let text = context.string(comment, "path", cpath) {
+            if let text = context.read(comment, "path", cpath, as: .string) {
                 guard let parts = chainOf(text, id: id) else {
                     context.fail(
-                        context.member(comment, "path")!, cpath + ".path",
+                        context.reader.member(comment, "path")!, cpath + ".path",
                         "found the path \"\(text.quotedForMessage)\"; expected the chain of ids from the post to the comment, like 0.12.\(id.string.quotedForMessage)")
                     return
                 }
@@ -96,25 +93,25 @@ enum LemmyImporter: ImporterForm {
     static func readComment(
         _ context: inout ImportContext, _ view: Int, _ path: String, _ comment: Int, _ cpath: String, into item: inout CommentRecord
     ) -> Int? {
-        item.body = context.string(comment, "content", cpath) ?? ""
-        item.createdAt = context.time(comment, "published", cpath)
-        if let updated = context.time(comment, "updated", cpath) {
+        item.body = context.read(comment, "content", cpath, as: .string) ?? ""
+        item.createdAt = context.read(comment, "published", cpath, as: .time)
+        if let updated = context.read(comment, "updated", cpath, as: .time) {
             item.editedAt = updated
             item.edited = true
         }
-        item.deleted = context.bool(comment, "deleted", cpath)
-        item.removed = context.bool(comment, "removed", cpath)
+        item.deleted = context.read(comment, "deleted", cpath, as: .bool) == true
+        item.removed = context.read(comment, "removed", cpath, as: .bool) == true
         if item.deleted || item.removed { item.body = "" }
         item.author = user(&context, view, path)
         var flair: [String] = []
-        if context.bool(view, "creator_is_admin", path) { flair.append("admin") }
-        if context.bool(view, "creator_is_moderator", path) { flair.append("moderator") }
-        if let creator = context.object(view, "creator", path), context.bool(creator, "bot_account", path + ".creator") { flair.append("bot") }
+        if context.read(view, "creator_is_admin", path, as: .bool) == true { flair.append("admin") }
+        if context.read(view, "creator_is_moderator", path, as: .bool) == true { flair.append("moderator") }
+        if let creator = context.read(view, "creator", path, as: .object), context.read(creator, "bot_account", path + ".creator", as: .bool) == true { flair.append("bot") }
         item.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
         var childCount: Int?
-        if let counts = context.object(view, "counts", path) {
-            item.score = context.integer(counts, "score", path + ".counts")
-            childCount = context.count(counts, "child_count", path + ".counts")
+        if let counts = context.read(view, "counts", path, as: .object) {
+            item.score = context.read(counts, "score", path + ".counts", as: .integer)
+            childCount = context.read(counts, "child_count", path + ".counts", as: .count)
         }
         return childCount
     }
@@ -122,21 +119,21 @@ enum LemmyImporter: ImporterForm {
     /// The post's fields, from a post view (or a comment view, which carries its post, creator
     /// and community: then `post` is given and the creator is the comment's, not the post's).
     static func readPost(_ context: inout ImportContext, _ record: inout ThreadRecord, _ view: Int, _ path: String, post given: Int? = nil) {
-        if let community = context.object(view, "community", path),
-            let name = context.string(community, "name", path + ".community"), !name.isEmpty
+        if let community = context.read(view, "community", path, as: .object),
+            let name = context.read(community, "name", path + ".community", as: .string), !name.isEmpty
         {
             record.info.category = "c/" + name
         }
-        guard let post = given ?? context.object(view, "post", path) else { return }
+        guard let post = given ?? context.read(view, "post", path, as: .object) else { return }
         let p = path + ".post"
         if given == nil { record.info.author = user(&context, view, path) }
-        record.info.id = context.id(post, "id", p)
-        record.info.title = context.string(post, "name", p)
-        record.info.createdAt = context.time(post, "published", p)
-        record.info.url = context.string(post, "ap_id", p)
-        let body = context.string(post, "body", p) ?? ""
-        let link = context.string(post, "url", p)
-        guard !context.bool(post, "deleted", p) && !context.bool(post, "removed", p) else { return }
+        record.info.id = context.read(post, "id", p, as: .id)
+        record.info.title = context.read(post, "name", p, as: .string)
+        record.info.createdAt = context.read(post, "published", p, as: .time)
+        record.info.url = context.read(post, "ap_id", p, as: .string)
+        let body = context.read(post, "body", p, as: .string) ?? ""
+        let link = context.read(post, "url", p, as: .string)
+        guard context.read(post, "deleted", p, as: .bool) != true && context.read(post, "removed", p, as: .bool) != true else { return }
         record.info.body = body.isEmpty ? nil : body
         record.info.link = link
     }
@@ -144,11 +141,11 @@ enum LemmyImporter: ImporterForm {
     /// The view's `creator`: its `name`, with `@host` when the account lives on another instance
     /// (`local` false; the host of its `actor_id`).
     static func user(_ context: inout ImportContext, _ view: Int, _ path: String) -> String? {
-        guard let creator = context.object(view, "creator", path) else { return nil }
+        guard let creator = context.read(view, "creator", path, as: .object) else { return nil }
         let p = path + ".creator"
-        guard let name = context.string(creator, "name", p), !name.isEmpty else { return nil }
-        if context.member(creator, "local").map({ context.document.kind($0) == .false }) ?? false,
-            let actor = context.string(creator, "actor_id", p), let host = ImportContext.host(of: actor)
+        guard let name = context.read(creator, "name", p, as: .string), !name.isEmpty else { return nil }
+        if context.reader.member(creator, "local", is: .false) != nil,
+            let actor = context.read(creator, "actor_id", p, as: .string), let host = ImportContext.host(of: actor)
         {
             return name + "@" + host
         }

@@ -5,21 +5,17 @@
 /// parent's thread. Items that fail the mapping's `where` conditions are counted, with their
 /// replies, in one warning.
 enum MappedImporter {
-    /// One array being walked: its elements share a container record, a path fragment, a
-    /// parent and a thread, or are all left out (inside an item a condition left out, or one
-    /// lenient reading skipped).
-    private struct Frame: ArrayFrame {
-        var array: Int
-        var position: Int
-        var element: Int
-        var container: Int32
-        var key: String?
-        var parent: CommentID?
+    /// What the items of one array walked share beyond their container, path and parent: a
+    /// thread, or being all left out (inside an item a condition left out, or one lenient reading
+    /// skipped).
+    private struct Shared {
         var thread: CommentID?
-        var left: Bool
+        var left = false
         /// Left out because an item above them was skipped, not filtered.
         var underSkipped = false
     }
+
+    private typealias Frame = ReplyWalk<Shared>.Frame
 
     static func decode(
         _ context: inout ImportContext, mapping: FieldMapping, lenient: Bool,
@@ -28,13 +24,8 @@ enum MappedImporter {
         guard let (list, listPath) = commentList(&context, mapping) else { return [] }
         var walk = Walk(context: context, mapping: mapping, lenient: lenient)
         walk.readDocumentThread(&context)
-        if context.document.count(list) > 0 {
-            walk.stack.append(
-                Frame(
-                    array: list, position: 0, element: list + 1, container: -1,
-                    key: listPath == "$" ? nil : String(listPath.dropFirst()), parent: nil, thread: nil, left: false))
-        }
-        while !context.errors.isFull, let (top, item) = walk.next() {
+        walk.replies.push(list, container: -1, key: listPath == "$" ? nil : String(listPath.dropFirst()), parent: nil, extra: Shared())
+        while !context.errors.isFull, let (item, top) = walk.replies.next() {
             walk.read(&context, item, in: top, skipped: &skipped)
         }
         walk.note(&context, list: list, listPath, skipped: &skipped)
@@ -44,12 +35,10 @@ enum MappedImporter {
     /// One reading of a document through its mapping: the threads so far, by their key's bytes
     /// (NFC and NFD spellings are different threads), and the arrays still to walk.
     private struct Walk {
-        let document: JSONDocument
-        let reader: JSONReader
+        let json: JSONReader
         let mapping: FieldMapping
+        /// Whether an item without an id is skipped, with a warning, rather than an error.
         let lenient: Bool
-        let bodyFormat: BodyFormat
-        let file: String
         /// The document's own thread (its id, and the fields read from its root).
         var documentThread: CommentID?
         var threadInfo: ThreadInfo
@@ -58,30 +47,31 @@ enum MappedImporter {
         /// Items the mapping's conditions left out, and replies left out with a skipped item.
         var leftOut = 0
         var repliesOfSkipped = 0
-        var stack: [Frame] = []
+        var replies: ReplyWalk<Shared>
         let repliesKey: String?
 
         init(context: ImportContext, mapping: FieldMapping, lenient: Bool) {
-            document = context.document
-            reader = context.reader
+            json = context.reader
+            replies = ReplyWalk(json: context.reader)
             self.mapping = mapping
             self.lenient = lenient
-            bodyFormat = mapping.bodyFormat ?? .markdown
-            file = context.file
             threadInfo = ThreadInfo(file: context.file)
             repliesKey = mapping.replies.map { "." + FieldMapping.written($0) }
         }
 
+        /// What the bodies are written in: the mapping's `format`, else Markdown.
+        var bodyFormat: BodyFormat { mapping.bodyFormat ?? .markdown }
+
         func value(_ object: Int, _ field: FieldMapping.Field) -> Int? {
             guard let path = mapping.paths[field] else { return nil }
-            return FieldMapping.resolve(document, object, path)
+            return FieldMapping.resolve(json, object, path)
         }
 
         func fieldPath(_ base: String, _ field: FieldMapping.Field) -> String {
             base + "." + FieldMapping.written(mapping.paths[field] ?? [])
         }
 
-        func idValue(_ node: Int) -> CommentID? { reader.id(node).map(mapping.stripped) }
+        func idValue(_ node: Int) -> CommentID? { json.id(node).map(mapping.stripped) }
 
         /// Whether `parent` names no comment: the thread, the document's thread, or the mapping's
         /// top-level value.
@@ -92,12 +82,12 @@ enum MappedImporter {
 
         /// The fields the mapping reads from the document's root, which every thread starts from.
         mutating func readDocumentThread(_ context: inout ImportContext) {
-            let root = document.root
-            documentThread = mapping.thread[.id].flatMap { FieldMapping.resolve(document, root, $0) }.flatMap(idValue)
+            let root = json.root
+            documentThread = mapping.thread[.id].flatMap { FieldMapping.resolve(json, root, $0) }.flatMap(idValue)
             for field in FieldMapping.ThreadField.allCases {
                 guard let path = mapping.thread[field] else { continue }
                 let where_ = FieldMapping.rooted(path)
-                guard let node = FieldMapping.resolve(document, root, path) else { continue }
+                guard let node = FieldMapping.resolve(json, root, path) else { continue }
                 switch field {
                 case .id: threadInfo.id = documentThread
                 case .title: threadInfo.title = text(&context, node, where_)
@@ -112,30 +102,22 @@ enum MappedImporter {
             }
         }
 
-        /// The next item and the frame it is in (its `position` the item's index).
-        mutating func next() -> (Frame, Int)? {
-            stack.nextElement(in: document).map { ($0.frame, $0.element) }
-        }
-
         /// Pushes `replies` (when an array that is not empty) as left out with their item.
         mutating func leaveOut(_ replies: Int?, underSkipped: Bool) {
-            guard let replies, document.kind(replies) == .array, document.count(replies) > 0 else { return }
-            stack.append(
-                Frame(
-                    array: replies, position: 0, element: replies + 1, container: -1, key: nil,
-                    parent: nil, thread: nil, left: true, underSkipped: underSkipped))
+            guard let replies else { return }
+            self.replies.push(replies, container: -1, key: nil, parent: nil, extra: Shared(left: true, underSkipped: underSkipped))
         }
 
         /// Reads one item: left out, skipped, or a comment of its thread, with its replies pushed.
         mutating func read(_ context: inout ImportContext, _ item: Int, in top: Frame, skipped: inout [Problem]) {
-            let replies = mapping.replies.flatMap { FieldMapping.resolve(document, item, $0) }
-            if top.left || !mapping.admits(document, item) {
-                if top.underSkipped { repliesOfSkipped += 1 } else { leftOut += 1 }
-                leaveOut(replies, underSkipped: top.underSkipped)
+            let replies = mapping.replies.flatMap { FieldMapping.resolve(json, item, $0) }
+            if top.extra.left || !mapping.admits(json, item) {
+                if top.extra.underSkipped { repliesOfSkipped += 1 } else { leftOut += 1 }
+                leaveOut(replies, underSkipped: top.extra.underSkipped)
                 return
             }
             let origin = RecordOrigin(
-                offset: Int32(document.offset(item)), container: top.container, key: top.key,
+                offset: Int32(json.offset(item)), container: top.container, key: top.key,
                 index: Int32(top.position))
             func path() -> String { self.path(of: origin, in: top) }
             guard context.requireObject(item, path(), what: "a comment") != nil else { return }
@@ -146,12 +128,12 @@ enum MappedImporter {
                 return
             }
             guard let id = idValue(idNode) else {
-                context.fail(idNode, fieldPath(path(), .id), "expected a string or an integer id, found \(document.kind(idNode).described)")
+                context.fail(idNode, fieldPath(path(), .id), "expected a string or an integer id, found \(json.kind(idNode).described)")
                 return
             }
             // A nested reply is in its parent's thread; a listed comment in its own thread field's.
-            let nested = top.container >= 0 || top.left
-            let threadKey = nested ? top.thread : (value(item, .thread).flatMap(idValue) ?? documentThread)
+            let nested = top.container >= 0 || top.extra.left
+            let threadKey = nested ? top.extra.thread : (value(item, .thread).flatMap(idValue) ?? documentThread)
             let key = threadKey ?? CommentID("")
             if self.threads[key] == nil { startThread(key, threadKey) }
             var comment = CommentRecord(id: id, origin: origin)
@@ -168,23 +150,21 @@ enum MappedImporter {
             if let category { threads[key]!.info.category = category }
             let index = threads[key]!.comments.count
             threads[key]!.comments.append(comment)
-            if let replies, let repliesKey,
-                let frame = replyFrame(&context, replies, at: path() + repliesKey, container: index, parent: id, thread: threadKey)
-            {
-                stack.append(frame)
+            if let replies, let repliesKey, walksReplies(&context, replies, at: path() + repliesKey) {
+                self.replies.push(replies, container: Int32(index), key: repliesKey, parent: id, extra: Shared(thread: threadKey))
             }
         }
 
         /// An item's JSON path, for messages only: containers are records of the thread the frame is in.
         func path(of origin: RecordOrigin, in top: Frame) -> String {
-            if let thread = threads[top.thread ?? CommentID("")], top.container >= 0 { return thread.path(for: origin) }
+            if let thread = threads[top.extra.thread ?? CommentID("")], top.container >= 0 { return thread.path(for: origin) }
             return ThreadRecord().path(for: origin)
         }
 
         /// An item without an id: with `lenient`, skipped with a warning; otherwise an error.
         func missingID(_ context: inout ImportContext, _ item: Int, _ path: String, skipped: inout [Problem]) {
             let mapped = FieldMapping.written(mapping.paths[.id] ?? [])
-            var error = reader.error(
+            var error = json.error(
                 at: item, path: fieldPath(path, .id),
                 lenient
                     ? "has no id (mapped as id=\(mapped)); skipped"
@@ -197,7 +177,7 @@ enum MappedImporter {
 
         /// A new thread, keyed `key`, with the document thread's fields.
         mutating func startThread(_ key: CommentID, _ threadKey: CommentID?) {
-            var record = ThreadRecord(id: threadKey, file: file, source: document.bytes)
+            var record = ThreadRecord(id: threadKey, file: json.file, source: json.bytes)
             record.info.title = threadInfo.title
             record.info.url = threadInfo.url
             record.info.author = threadInfo.author
@@ -215,17 +195,17 @@ enum MappedImporter {
         func readParent(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String, thread: CommentID?, into comment: inout CommentRecord) -> Bool {
             if let parentNode = value(item, .parent) {
                 guard let parent = idValue(parentNode) else {
-                    context.fail(parentNode, fieldPath(path(), .parent), "expected a string or an integer, found \(document.kind(parentNode).described)")
+                    context.fail(parentNode, fieldPath(path(), .parent), "expected a string or an integer, found \(json.kind(parentNode).described)")
                     return false
                 }
                 if !isTopLevel(parent, thread: thread) { comment.parentID = parent }
             }
             guard comment.parentID == nil, let node = value(item, .path) else { return true }
-            guard document.kind(node) == .string else {
-                context.fail(node, fieldPath(path(), .path), "expected a chain of ids joined by dots, found \(document.kind(node).described)")
+            guard let text = json.text(node) else {
+                context.fail(node, fieldPath(path(), .path), "expected a chain of ids joined by dots, found \(json.kind(node).described)")
                 return false
             }
-            let chain = document.string(node).split(separator: ".", omittingEmptySubsequences: false)
+            let chain = text.split(separator: ".", omittingEmptySubsequences: false)
             if chain.count >= 2 {
                 let parent = mapping.stripped(CommentID(String(chain[chain.count - 2])))
                 if !isTopLevel(parent, thread: thread) { comment.parentID = parent }
@@ -239,7 +219,7 @@ enum MappedImporter {
             if let node = value(item, .body) { comment.body = text(&context, node, fieldPath(path(), .body)) ?? "" }
             if let node = value(item, .time) { comment.createdAt = time(&context, node, fieldPath(path(), .time)) }
             if let node = value(item, .edited) {
-                switch document.kind(node) {
+                switch json.kind(node) {
                 case .true: comment.edited = true
                 case .false: break
                 default:
@@ -252,20 +232,16 @@ enum MappedImporter {
                 }
             }
             if let node = value(item, .score) {
-                if let exact = document.int64(node) {
-                    comment.score = exact
-                } else if let double = document.double(node), double.isFinite, abs(double) < 9e18 {
-                    comment.score = Int64(double.rounded())
-                } else {
-                    context.fail(node, fieldPath(path(), .score), "expected a number, found \(document.kind(node).described)")
+                do throws(JSONError) { comment.score = try json.rounded(node, "") } catch {
+                    context.fail(node, fieldPath(path(), .score), "expected a number, found \(json.kind(node).described)")
                 }
             }
             for field in [FieldMapping.Field.deleted, .removed] {
                 guard let node = value(item, field) else { continue }
-                switch document.kind(node) {
+                switch json.kind(node) {
                 case .true: if field == .deleted { comment.deleted = true } else { comment.removed = true }
                 case .false: break
-                default: context.fail(node, fieldPath(path(), field), "expected true or false, found \(document.kind(node).described)")
+                default: context.fail(node, fieldPath(path(), field), "expected true or false, found \(json.kind(node).described)")
                 }
             }
         }
@@ -282,32 +258,21 @@ enum MappedImporter {
             return found
         }
 
-        /// The frame of a comment's `replies` to walk: an array (nil when empty), or "" for none
-        /// (as Reddit writes); anything else is an error at `path`.
-        func replyFrame(
-            _ context: inout ImportContext, _ replies: Int, at path: @autoclosure () -> String, container: Int, parent: CommentID,
-            thread: CommentID?
-        ) -> Frame? {
-            switch document.kind(replies) {
-            case .array:
-                guard document.count(replies) > 0 else { return nil }
-                return Frame(
-                    array: replies, position: 0, element: replies + 1, container: Int32(container), key: repliesKey,
-                    parent: parent, thread: thread, left: false)
-            case .string where document.string(replies).isEmpty:
-                return nil  // Reddit writes "" for no replies.
-            default:
-                context.fail(
-                    replies, path(), "expected an array of replies (mapped as replies=\(repliesKey?.dropFirst() ?? "")), found \(document.kind(replies).described)")
-                return nil
-            }
+        /// Whether a comment's `replies` are an array to walk; "" (as Reddit writes for none) is
+        /// not, and anything else is an error at `path`.
+        func walksReplies(_ context: inout ImportContext, _ replies: Int, at path: @autoclosure () -> String) -> Bool {
+            if json.isArray(replies) { return true }
+            if json.text(replies)?.isEmpty == true { return false }  // Reddit writes "" for no replies.
+            context.fail(
+                replies, path(), "expected an array of replies (mapped as replies=\(repliesKey?.dropFirst() ?? "")), found \(json.kind(replies).described)")
+            return false
         }
 
         /// The warning and note for what was left out: replies of skipped items, and items the
         /// mapping's conditions filtered.
         func note(_ context: inout ImportContext, list: Int, _ listPath: String, skipped: inout [Problem]) {
             if repliesOfSkipped > 0 {
-                var note = reader.error(
+                var note = json.error(
                     at: list, path: listPath,
                     "\(Printable.count(repliesOfSkipped, "reply", "replies")) nested in skipped comments were left out with them",
                     severity: .warning)
@@ -317,7 +282,7 @@ enum MappedImporter {
             }
             if leftOut > 0 {
                 let conditions = mapping.conditions.map(\.described).joined(separator: ", ")
-                var note = reader.error(
+                var note = json.error(
                     at: list, path: listPath,
                     "\(Printable.count(leftOut, "item")) left out by \(conditions) (with any replies nested in them)",
                     severity: .note)
@@ -330,51 +295,44 @@ enum MappedImporter {
     /// The array of comments and its JSON path: `comments`'s, else the root array, else the
     /// root object's first array member.
     private static func commentList(_ context: inout ImportContext, _ mapping: FieldMapping) -> (Int, String)? {
-        let document = context.document
-        let root = document.root
+        let json = context.reader
+        let root = json.root
         if let path = mapping.comments {
             let written = FieldMapping.rooted(path)
-            guard let list = FieldMapping.resolve(document, root, path) else {
+            guard let list = FieldMapping.resolve(json, root, path) else {
                 context.fail(root, written, "expected the array of comments here (mapped as comments=\(written)), found nothing")
                 return nil
             }
-            guard document.kind(list) == .array else {
-                context.fail(list, written, "expected the array of comments (mapped as comments=\(written)), found \(document.kind(list).described)")
+            guard json.isArray(list) else {
+                context.fail(list, written, "expected the array of comments (mapped as comments=\(written)), found \(json.kind(list).described)")
                 return nil
             }
             return (list, written)
         }
-        if document.kind(root) == .object {
-            var found: (Int, String)?
-            document.forEachMember(root) { key, value in
-                if found == nil && document.kind(value) == .array { found = (value, "$.\(key)") }
-            }
+        if json.isObject(root) {
+            let found = json.members(of: root).first { json.isArray($0.value) }.map { ($0.value, "$." + json.key($0.key)) }
             guard let found else {
                 context.fail(root, "$", "found an object without an array of comments; expected an array, an object holding one (or comments=<path>), or JSON Lines")
                 return nil
             }
             return found
         }
-        guard document.kind(root) == .array else {
-            context.fail(root, "$", "expected an array of comments, found \(document.kind(root).described)")
+        guard json.isArray(root) else {
+            context.fail(root, "$", "expected an array of comments, found \(json.kind(root).described)")
             return nil
         }
         return (root, "$")
     }
 
     private static func text(_ context: inout ImportContext, _ node: Int, _ path: @autoclosure () -> String) -> String? {
-        switch context.document.kind(node) {
-        case .string: return context.document.string(node)
-        case .number: return context.document.numberText(node)
-        default:
-            context.fail(node, path(), "expected a string, found \(context.document.kind(node).described)")
-            return nil
-        }
+        if let text = context.reader.scalarText(node) { return text }
+        context.fail(node, path(), "expected a string, found \(context.reader.kind(node).described)")
+        return nil
     }
 
     private static func time(_ context: inout ImportContext, _ node: Int, _ path: @autoclosure () -> String) -> Timestamp? {
-        if let value = context.document.timestamp(node) { return value }
-        context.fail(node, path(), "expected an ISO 8601 date or Unix seconds or milliseconds, found \(context.document.kind(node).described)")
+        if let value = context.reader.timestamp(node) { return value }
+        context.fail(node, path(), "expected an ISO 8601 date or Unix seconds or milliseconds, found \(context.reader.kind(node).described)")
         return nil
     }
 }

@@ -20,35 +20,27 @@ enum MastodonImporter: ImporterForm {
 
     /// `{"ancestors", "descendants"}` arrays, `{"status", "context"}` objects, or an array whose
     /// first element is a status (an object with `account`, `content` and `in_reply_to_id`).
-    static func detect(_ document: JSONDocument) -> Bool {
-        let root = document.root
-        switch document.kind(root) {
-        case .object:
-            if let status = document.member(root, "status"), let context = document.member(root, "context") {
-                return isStatus(document, status) && document.kind(context) == .object
-            }
-            guard let ancestors = document.member(root, "ancestors"), let descendants = document.member(root, "descendants") else { return false }
-            return document.kind(ancestors) == .array && document.kind(descendants) == .array
-        case .array:
-            return document.count(root) > 0 && isStatus(document, root + 1)
-        default:
-            return false
+    static func detect(_ json: JSONReader) -> Bool {
+        let root = json.root
+        if json.isArray(root) { return json.firstElement(root).map { isStatus(json, $0) } ?? false }
+        if json.has(root, "status") && json.has(root, "context") {
+            return json.member(root, "status").map { isStatus(json, $0) } == true && json.member(root, "context", is: .object) != nil
         }
+        return json.member(root, "ancestors", is: .array) != nil && json.member(root, "descendants", is: .array) != nil
     }
 
-    static func isStatus(_ document: JSONDocument, _ node: Int) -> Bool {
-        guard document.kind(node) == .object, let account = document.member(node, "account"), document.kind(account) == .object else { return false }
-        return document.member(node, "content") != nil && document.member(node, "in_reply_to_id") != nil
+    static func isStatus(_ json: JSONReader, _ node: Int) -> Bool {
+        json.member(node, "account", is: .object) != nil && json.has(node, "content") && json.has(node, "in_reply_to_id")
     }
 
-    static func isWholeThread(_ document: JSONDocument) -> Bool { document.kind(document.root) == .object }
+    static func isWholeThread(_ json: JSONReader) -> Bool { json.isObject(json.root) }
 
     /// A status in conversation order: its node, the path of its array (nil: the root's own
     /// `status`) and its place there.
     typealias Status = (node: Int, key: String?, index: Int)
 
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
-        var record = ThreadRecord(file: context.file, source: context.document.bytes)
+        var record = ThreadRecord(file: context.file, source: context.reader.bytes)
         guard let (statuses, opening) = conversation(&context) else { return [record] }
         var openingID: CommentID?
         var repliesCounts: [Int?] = []
@@ -58,7 +50,7 @@ enum MastodonImporter: ImporterForm {
             let path = key.map { "$" + $0 + "[\(index)]" } ?? "$.status"
             guard context.requireObject(node, path, what: "a status") != nil else { continue }
             guard let id = context.requiredID(node, ["id"], path, what: "a status id"), isPublic(&context, node, path) else { continue }
-            let account = context.object(node, "account", path)
+            let account = context.read(node, "account", path, as: .object)
             let author = account.flatMap { handle(&context, $0, path + ".account") }
             let (body, parts) = content(&context, node, path)
             if node == opening {
@@ -68,20 +60,20 @@ enum MastodonImporter: ImporterForm {
                 record.info.body = body.isEmpty ? nil : body
                 record.info.parts = parts
                 readOpening(&context, node, path, into: &record.info)
-                openingReplies = context.count(node, "replies_count", path)
+                openingReplies = context.read(node, "replies_count", path, as: .count)
                 continue
             }
             var comment = CommentRecord(
                 id: id,
                 origin: RecordOrigin(
-                    offset: Int32(context.document.offset(node)), container: -1,
+                    offset: Int32(context.reader.offset(node)), container: -1,
                     key: key ?? ".status", index: key == nil ? -1 : Int32(index)))
             comment.author = author
             comment.body = body
             comment.parts = parts
             readReply(&context, node, path, account: account, into: &comment)
             record.comments.append(comment)
-            repliesCounts.append(context.count(node, "replies_count", path))
+            repliesCounts.append(context.read(node, "replies_count", path, as: .count))
         }
         countUnarchived(&record, openingID: openingID, repliesCounts: repliesCounts, openingReplies: openingReplies)
         return [record]
@@ -90,39 +82,39 @@ enum MastodonImporter: ImporterForm {
     /// Every status of the file in conversation order, and the opening post's node; nil (after an
     /// error) for a status without its context.
     static func conversation(_ context: inout ImportContext) -> (statuses: [Status], opening: Int?)? {
-        let document = context.document
-        let root = document.root
+        let json = context.reader
+        let root = json.root
         var statuses: [Status] = []
         func add(_ array: Int?, _ key: String) {
             guard let array else { return }
-            document.forEachElement(array) { position, node in statuses.append((node, key, position)) }
+            for (position, node) in json.elements(of: array) { statuses.append((node, key, position)) }
         }
-        if document.kind(root) == .array {
+        if json.isArray(root) {
             add(root, "")
-            let opening = statuses.first { document.kind($0.node) == .object && context.member($0.node, "in_reply_to_id") == nil }?.node
+            let opening = statuses.first { json.isObject($0.node) && json.member($0.node, "in_reply_to_id") == nil }?.node
             return (statuses, opening)
         }
         var status: Int?
         var thread = root, threadPath = ""
-        if context.member(root, "status") != nil || context.member(root, "context") != nil {
-            status = context.object(root, "status", "$")
-            guard let inner = context.object(root, "context", "$") else {
+        if context.reader.member(root, "status") != nil || context.reader.member(root, "context") != nil {
+            status = context.read(root, "status", "$", as: .object)
+            guard let inner = context.read(root, "context", "$", as: .object) else {
                 context.fail(root, "$.context", "expected the status's context (ancestors and descendants), found none")
                 return nil
             }
             thread = inner
             threadPath = ".context"
         }
-        let ancestors = context.array(thread, "ancestors", "$" + threadPath)
+        let ancestors = context.read(thread, "ancestors", "$" + threadPath, as: .array)
         add(ancestors, threadPath + ".ancestors")
         if let status { statuses.append((status, nil, -1)) }
-        add(context.array(thread, "descendants", "$" + threadPath), threadPath + ".descendants")
-        return (statuses, ancestors.flatMap { document.count($0) > 0 ? $0 + 1 : nil } ?? status)
+        add(context.read(thread, "descendants", "$" + threadPath, as: .array), threadPath + ".descendants")
+        return (statuses, ancestors.flatMap { json.firstElement($0) } ?? status)
     }
 
     /// Whether the status is public or unlisted; a private or direct one is left out, with a warning.
     static func isPublic(_ context: inout ImportContext, _ node: Int, _ path: String) -> Bool {
-        guard let visibility = context.string(node, "visibility", path), visibility == "private" || visibility == "direct" else { return true }
+        guard let visibility = context.read(node, "visibility", path, as: .string), visibility == "private" || visibility == "direct" else { return true }
         var warning = context.reader.error(
             at: node, path: path + ".visibility",
             "is a \(visibility == "direct" ? "direct message" : "followers-only status"); left out, as only public and unlisted statuses are archived",
@@ -135,15 +127,15 @@ enum MastodonImporter: ImporterForm {
     /// The opening post's own fields: its time, link, title (the start of its content warning or
     /// text), tags, reactions and poll.
     static func readOpening(_ context: inout ImportContext, _ node: Int, _ path: String, into info: inout ThreadInfo) {
-        info.createdAt = context.time(node, "created_at", path)
-        info.url = context.string(node, "url", path) ?? context.string(node, "uri", path)
+        info.createdAt = context.read(node, "created_at", path, as: .time)
+        info.url = context.read(node, "url", path, as: .string) ?? context.read(node, "uri", path, as: .string)
         info.title = excerpt(
-            context.string(node, "spoiler_text", path).flatMap { $0.isEmpty ? nil : $0 }
-                ?? context.string(node, "content", path) ?? "")
+            context.read(node, "spoiler_text", path, as: .string).flatMap { $0.isEmpty ? nil : $0 }
+                ?? context.read(node, "content", path, as: .string) ?? "")
         info.bodyFormat = .html
-        if let tags = context.array(node, "tags", path) {
-            context.document.forEachElement(tags) { position, tag in
-                if let name = context.string(tag, "name", path + ".tags[\(position)]"), !name.isEmpty { info.tags.append(name) }
+        if let tags = context.read(node, "tags", path, as: .array) {
+            for (position, tag) in context.reader.elements(of: tags) {
+                if let name = context.read(tag, "name", path + ".tags[\(position)]", as: .string), !name.isEmpty { info.tags.append(name) }
             }
         }
         info.reactions = reactions(&context, node, path)
@@ -153,18 +145,18 @@ enum MastodonImporter: ImporterForm {
     /// A reply's own fields: its parent, times, reactions, poll, and its account's name and bot
     /// flag as flair.
     static func readReply(_ context: inout ImportContext, _ node: Int, _ path: String, account: Int?, into comment: inout CommentRecord) {
-        comment.parentID = context.id(node, "in_reply_to_id", path)
+        comment.parentID = context.read(node, "in_reply_to_id", path, as: .id)
         comment.bodyFormat = .html
-        comment.createdAt = context.time(node, "created_at", path)
-        if let edited = context.time(node, "edited_at", path) {
+        comment.createdAt = context.read(node, "created_at", path, as: .time)
+        if let edited = context.read(node, "edited_at", path, as: .time) {
             comment.editedAt = edited
             comment.edited = true
         }
         comment.reactions = reactions(&context, node, path)
         comment.poll = poll(&context, node, path)
         var flair: [String] = []
-        if let account, let name = context.string(account, "display_name", path + ".account"), !name.isEmpty { flair.append(name) }
-        if let account, context.bool(account, "bot", path + ".account") { flair.append("bot") }
+        if let account, let name = context.read(account, "display_name", path + ".account", as: .string), !name.isEmpty { flair.append(name) }
+        if let account, context.read(account, "bot", path + ".account", as: .bool) == true { flair.append("bot") }
         comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
     }
 
@@ -188,9 +180,9 @@ enum MastodonImporter: ImporterForm {
 
     /// `acct` with the instance's host when it has none (a local account): `alice@mastodon.social`.
     static func handle(_ context: inout ImportContext, _ account: Int, _ path: String) -> String? {
-        guard let acct = context.string(account, "acct", path) ?? context.string(account, "username", path), !acct.isEmpty else { return nil }
+        guard let acct = context.read(account, "acct", path, as: .string) ?? context.read(account, "username", path, as: .string), !acct.isEmpty else { return nil }
         if acct.contains("@") { return acct }
-        guard let url = context.string(account, "url", path), let host = ImportContext.host(of: url) else { return acct }
+        guard let url = context.read(account, "url", path, as: .string), let host = ImportContext.host(of: url) else { return acct }
         return acct + "@" + host
     }
 
@@ -198,15 +190,15 @@ enum MastodonImporter: ImporterForm {
     /// (images with their description, other media as links).
     static func content(_ context: inout ImportContext, _ status: Int, _ path: String) -> (body: String, parts: [BodyPart]) {
         var parts: [BodyPart] = []
-        if let warning = context.string(status, "spoiler_text", path), !warning.isEmpty { parts.append(.warning(warning)) }
-        let body = context.string(status, "content", path) ?? ""
-        if let media = context.array(status, "media_attachments", path) {
-            context.document.forEachElement(media) { position, item in
+        if let warning = context.read(status, "spoiler_text", path, as: .string), !warning.isEmpty { parts.append(.warning(warning)) }
+        let body = context.read(status, "content", path, as: .string) ?? ""
+        if let media = context.read(status, "media_attachments", path, as: .array) {
+            for (position, item) in context.reader.elements(of: media) {
                 let p = path + ".media_attachments[\(position)]"
-                guard let url = context.string(item, "url", p) ?? context.string(item, "remote_url", p) else { return }
-                let description = context.string(item, "description", p).flatMap { $0.isEmpty ? nil : $0 }
-                if context.string(item, "type", p) == "image" {
-                    parts.append(.image(url: context.string(item, "preview_url", p) ?? url, description: description ?? ""))
+                guard let url = context.read(item, "url", p, as: .string) ?? context.read(item, "remote_url", p, as: .string) else { continue }
+                let description = context.read(item, "description", p, as: .string).flatMap { $0.isEmpty ? nil : $0 }
+                if context.read(item, "type", p, as: .string) == "image" {
+                    parts.append(.image(url: context.read(item, "preview_url", p, as: .string) ?? url, description: description ?? ""))
                 } else {
                     parts.append(.media(url: url, description: description))
                 }
@@ -219,16 +211,16 @@ enum MastodonImporter: ImporterForm {
     /// and `&nbsp;` decoded; white space collapsed), cut to 80 characters at a word, for a title.
     /// A status's favourites and boosts, as Mastodon shows them.
     static func reactions(_ context: inout ImportContext, _ status: Int, _ path: String) -> [Reaction] {
-        Reaction.counted([("⭐", context.integer(status, "favourites_count", path)), ("🔁", context.integer(status, "reblogs_count", path))])
+        Reaction.counted([("⭐", context.read(status, "favourites_count", path, as: .integer)), ("🔁", context.read(status, "reblogs_count", path, as: .integer))])
     }
 
     /// A status's `poll`: `options` (`title`, `votes_count`), `votes_count` and `expires_at`.
     static func poll(_ context: inout ImportContext, _ status: Int, _ path: String) -> Poll? {
-        guard let poll = context.object(status, "poll", path) else { return nil }
+        guard let poll = context.read(status, "poll", path, as: .object) else { return nil }
         let p = path + ".poll"
         let options = context.pollOptions(poll, p, text: "title", votes: "votes_count")
         guard !options.isEmpty else { return nil }
-        return Poll(options: options, total: context.integer(poll, "votes_count", p), endsAt: context.time(poll, "expires_at", p))
+        return Poll(options: options, total: context.read(poll, "votes_count", p, as: .integer), endsAt: context.read(poll, "expires_at", p, as: .time))
     }
 
     static func excerpt(_ html: String, limit: Int = 80) -> String? {

@@ -15,26 +15,27 @@
 /// - `distinguished` (moderator, admin) and `stickied` show as flair, after the author's own flair.
 enum RedditImporter {
     static func decode(_ context: inout ImportContext) -> ThreadRecord {
-        let document = context.document
-        var record = ThreadRecord(file: context.file, source: document.bytes)
+        let json = context.reader
+        var record = ThreadRecord(file: context.file, source: json.bytes)
         record.info.sourceFormat = "reddit"
         record.info.markdownFlavor = .reddit
-        let root = document.root
-        guard document.kind(root) == .array, document.count(root) >= 2 else {
+        let root = json.root
+        guard json.isArray(root), json.size(root) >= 2 else {
             context.fail(root, "$", "expected an array of two Listings (the post, then the comments)")
             return record
         }
-        let postListing = root + 1
+        var listings = json.elements(of: root)
+        let postListing = listings.next()!.node, commentListing = listings.next()!.node
         readPost(&context, postListing, into: &record.info)
 
         // The comments, depth first with an explicit stack of Listings.
-        guard let top = listingChildren(&context, document.next(postListing), "$[1]") else { return record }
-        var walk = ReplyWalk(document: document)
+        guard let top = listingChildren(&context, commentListing, "$[1]") else { return record }
+        var walk = ReplyWalk<Void>(json: json)
         walk.push(top, container: -1, key: "[1].data.children", parent: nil)
         while !context.errors.isFull, let (child, frame) = walk.next() {
             let origin = context.origin(child, container: frame.container, key: frame.key, index: frame.position)
             let path = record.path(for: origin)
-            guard let kind = context.string(child, "kind", path), let data = context.member(child, "data") else {
+            guard let kind = context.read(child, "kind", path, as: .string), let data = context.reader.member(child, "data") else {
                 context.fail(child, path, "expected a Reddit thing with \"kind\" and \"data\"")
                 continue
             }
@@ -47,7 +48,7 @@ enum RedditImporter {
                 let index = record.comments.count
                 record.comments.append(comment(&context, data, dataPath, id: id, parent: frame.parent, origin: origin))
                 // Replies: a Listing, or "" when there are none.
-                if let replies = context.member(data, "replies"), document.kind(replies) == .object,
+                if let replies = json.member(data, "replies", is: .object),
                     let children = listingChildren(&context, replies, dataPath + ".replies")
                 {
                     walk.push(children, container: Int32(index), key: ".data.replies.data.children", parent: id)
@@ -61,13 +62,13 @@ enum RedditImporter {
 
     /// The post: the first child of the first Listing, read as a dump's submission is.
     static func readPost(_ context: inout ImportContext, _ listing: Int, into info: inout ThreadInfo) {
-        guard let children = listingChildren(&context, listing, "$[0]"), context.document.count(children) > 0,
-            let data = context.member(children + 1, "data")
+        guard let children = listingChildren(&context, listing, "$[0]"), let first = context.reader.firstElement(children),
+            let data = context.reader.member(first, "data")
         else { return }
         let path = "$[0].data.children[0].data"
         // The thread's id is its base-36 id without `t3_`, as a dump's records name it, so the
         // thread has one id (and one folder) whichever form it comes in.
-        if let name = context.string(data, "name", path) ?? context.string(data, "id", path) { info.id = CommentID(strip(name)) }
+        if let name = context.read(data, "name", path, as: .string) ?? context.read(data, "id", path, as: .string) { info.id = CommentID(strip(name)) }
         // The post is the submission a dump's RS_ file holds, read the same way. Its
         // num_comments is not used: the comments' `more` stubs count what is missing.
         _ = submission(&context, data, path, into: &info)
@@ -80,12 +81,12 @@ enum RedditImporter {
         _ context: inout ImportContext, _ child: Int, _ data: Int, _ dataPath: String, under container: Int32,
         in record: inout ThreadRecord
     ) {
-        let count = context.integer(data, "count", dataPath) ?? 0
+        let count = context.read(data, "count", dataPath, as: .integer) ?? 0
         guard count <= Int64(InputLimits.maxCount) else {
             context.fail(child, dataPath + ".count", "found \(count); expected a count of at most \(InputLimits.maxCount)")
             return
         }
-        let listed = context.array(data, "children", dataPath).map { context.document.count($0) } ?? 0
+        let listed = context.read(data, "children", dataPath, as: .array).map { context.reader.size($0) } ?? 0
         // count 0 with no ids: Reddit's "continue this thread", replies on a page of their own.
         if count == 0, listed == 0, container >= 0 {
             let parent = record.comments[Int(container)].id.string
@@ -117,21 +118,21 @@ enum RedditImporter {
         _ context: inout ImportContext, _ data: Int, _ dataPath: String, id: CommentID, parent: CommentID?, origin: RecordOrigin
     ) -> CommentRecord {
         var comment = CommentRecord(id: id, parentID: parent, origin: origin)
-        let author = context.string(data, "author", dataPath)
-        let body = context.string(data, "body", dataPath).map(unescapeEntities) ?? ""
+        let author = context.read(data, "author", dataPath, as: .string)
+        let body = context.read(data, "body", dataPath, as: .string).map(unescapeEntities) ?? ""
         authorAndBody(author, body, into: &comment)
-        comment.createdAt = context.time(data, "created_utc", dataPath)
-        if let edited = context.member(data, "edited"), context.document.kind(edited) == .number {
-            comment.editedAt = context.time(data, "edited", dataPath)
+        comment.createdAt = context.read(data, "created_utc", dataPath, as: .time)
+        if context.reader.member(data, "edited", is: .number) != nil {
+            comment.editedAt = context.read(data, "edited", dataPath, as: .time)
             comment.edited = true
         } else {
-            comment.edited = context.member(data, "edited").map { context.document.kind($0) == .true } ?? false
+            comment.edited = context.reader.member(data, "edited", is: .true) != nil
         }
-        comment.score = context.integer(data, "score", dataPath)
+        comment.score = context.read(data, "score", dataPath, as: .integer)
         var flair: [String] = []
-        if let text = context.string(data, "author_flair_text", dataPath), !text.isEmpty { flair.append(text) }
-        if let role = context.string(data, "distinguished", dataPath), !role.isEmpty { flair.append(role) }
-        if context.bool(data, "stickied", dataPath) { flair.append("stickied") }
+        if let text = context.read(data, "author_flair_text", dataPath, as: .string), !text.isEmpty { flair.append(text) }
+        if let role = context.read(data, "distinguished", dataPath, as: .string), !role.isEmpty { flair.append(role) }
+        if context.read(data, "stickied", dataPath, as: .bool) == true { flair.append("stickied") }
         comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
         return comment
     }
@@ -154,30 +155,29 @@ enum RedditImporter {
     /// thread the title, opening post, author, time, link and flags. Without one, the thread is
     /// titled by `link_title` when the dump has it.
     static func decodeDump(_ context: inout ImportContext) -> [ThreadRecord] {
-        let document = context.document
-        var threads = DumpThreads(file: context.file, source: document.bytes)
-        document.forEachElement(document.root) { position, item in
+        var threads = DumpThreads(file: context.file, source: context.reader.bytes)
+        for (position, item) in context.reader.elements(of: context.reader.root) {
             // The record's path is built only for a message.
             func path() -> String { "$[\(position)]" }
-            guard context.requireObject(item, path(), what: "a comment") != nil else { return }
-            context.index(item, names: dumpMembers)
+            guard context.requireObject(item, path(), what: "a comment") != nil else { continue }
+            context.reader.index(item, names: dumpMembers)
             // Answered from the index, which counts a null member as present, as the rule does.
-            if !context.has(item, "link_id"), DumpForm.isRedditSubmission(has: { context.has(item, $0) }) {
-                guard let rawID = context.requiredID(item, ["id", "name"], path(), what: "a submission id") else { return }
+            if !context.reader.has(item, "link_id"), DumpForm.isRedditSubmission(has: { context.reader.has(item, $0) }) {
+                guard let rawID = context.requiredID(item, ["id", "name"], path(), what: "a submission id") else { continue }
                 let t = threads.place(of: CommentID(strip(rawID.string)))
                 if let total = submission(&context, item, path(), into: &threads.records[t].info) { threads.counted[t] = total }
-                return
+                continue
             }
-            guard let linkText = context.string(item, "link_id", path()) else {
+            guard let linkText = context.read(item, "link_id", path(), as: .string) else {
                 context.fail(item, path() + ".link_id", "expected the comment's thread (link_id) or a submission (title and selftext), found neither")
-                return
+                continue
             }
-            guard let rawID = context.requiredID(item, ["id", "name"], path(), what: "a comment id") else { return }
+            guard let rawID = context.requiredID(item, ["id", "name"], path(), what: "a comment id") else { continue }
             let t = threads.place(of: CommentID(strip(linkText)))
-            if threads.counted[t] == nil, let title = context.string(item, "link_title", path()), !title.isEmpty {
+            if threads.counted[t] == nil, let title = context.read(item, "link_title", path(), as: .string), !title.isEmpty {
                 threads.records[t].info.title = unescapeEntities(title)
             }
-            if threads.records[t].info.category == nil, let subreddit = context.string(item, "subreddit", path()), !subreddit.isEmpty {
+            if threads.records[t].info.category == nil, let subreddit = context.read(item, "subreddit", path(), as: .string), !subreddit.isEmpty {
                 threads.records[t].info.category = "r/" + subreddit
             }
             threads.records[t].comments.append(dumpComment(&context, item, id: CommentID(strip(rawID.string)), position: position, path()))
@@ -231,23 +231,23 @@ enum RedditImporter {
     static func dumpComment(
         _ context: inout ImportContext, _ item: Int, id: CommentID, position: Int, _ path: @autoclosure () -> String
     ) -> CommentRecord {
-        var comment = CommentRecord(id: id, origin: RecordOrigin(offset: Int32(context.document.offset(item)), index: Int32(position)))
-        if let parent = context.string(item, "parent_id", path()), parent.hasPrefix("t1_") {
+        var comment = CommentRecord(id: id, origin: RecordOrigin(offset: Int32(context.reader.offset(item)), index: Int32(position)))
+        if let parent = context.read(item, "parent_id", path(), as: .string), parent.hasPrefix("t1_") {
             comment.parentID = CommentID(strip(parent))
         }
-        let author = context.string(item, "author", path())
-        let body = context.string(item, "body", path()).map(unescapeEntities) ?? ""
+        let author = context.read(item, "author", path(), as: .string)
+        let body = context.read(item, "body", path(), as: .string).map(unescapeEntities) ?? ""
         authorAndBody(author, body, into: &comment)
-        comment.createdAt = context.time(item, "created_utc", path())
-        let edited = context.member(item, "edited")
-        if let edited, context.document.kind(edited) != .true, context.document.kind(edited) != .false {
-            comment.editedAt = context.time(item, "edited", path())
+        comment.createdAt = context.read(item, "created_utc", path(), as: .time)
+        let edited = context.reader.member(item, "edited")
+        if let edited, context.reader.kind(edited) != .true, context.reader.kind(edited) != .false {
+            comment.editedAt = context.read(item, "edited", path(), as: .time)
             comment.edited = comment.editedAt != nil
         } else {
-            comment.edited = edited.map { context.document.kind($0) == .true } ?? false
+            comment.edited = edited.map { context.reader.kind($0) == .true } ?? false
         }
-        comment.score = context.integer(item, "score", path())
-        if let flair = context.string(item, "author_flair_text", path()), !flair.isEmpty { comment.authorFlair = flair }
+        comment.score = context.read(item, "score", path(), as: .integer)
+        if let flair = context.read(item, "author_flair_text", path(), as: .string), !flair.isEmpty { comment.authorFlair = flair }
         return comment
     }
 
@@ -265,44 +265,44 @@ enum RedditImporter {
     /// A dump's submission, onto its thread: title, opening post (`selftext`, or a link post's
     /// URL), author, time, subreddit, permalink, score, poll and flags. Returns `num_comments`.
     static func submission(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String, into info: inout ThreadInfo) -> Int64? {
-        if let title = context.string(item, "title", path()), !title.isEmpty { info.title = unescapeEntities(title) }
-        let author = context.string(item, "author", path())
+        if let title = context.read(item, "title", path(), as: .string), !title.isEmpty { info.title = unescapeEntities(title) }
+        let author = context.read(item, "author", path(), as: .string)
         info.author = author == "[deleted]" ? nil : author
-        info.createdAt = context.time(item, "created_utc", path())
-        if let subreddit = context.string(item, "subreddit", path()), !subreddit.isEmpty { info.category = "r/" + subreddit }
-        if let permalink = context.string(item, "permalink", path()), !permalink.isEmpty {
+        info.createdAt = context.read(item, "created_utc", path(), as: .time)
+        if let subreddit = context.read(item, "subreddit", path(), as: .string), !subreddit.isEmpty { info.category = "r/" + subreddit }
+        if let permalink = context.read(item, "permalink", path(), as: .string), !permalink.isEmpty {
             info.url = permalink.hasPrefix("/") ? "https://www.reddit.com" + permalink : permalink
         }
-        info.score = context.integer(item, "score", path())
+        info.score = context.read(item, "score", path(), as: .integer)
         info.poll = poll(&context, item, path())
-        let text = context.string(item, "selftext", path()) ?? ""
+        let text = context.read(item, "selftext", path(), as: .string) ?? ""
         if !text.isEmpty, text != "[deleted]", text != "[removed]" {
             info.body = unescapeEntities(text)
             info.bodyFormat = .markdown
-        } else if !context.bool(item, "is_self", path()), let url = context.string(item, "url", path()), !url.isEmpty,
+        } else if context.read(item, "is_self", path(), as: .bool) != true, let url = context.read(item, "url", path(), as: .string), !url.isEmpty,
             url != info.url
         {
             info.link = unescapeEntities(url)
             info.bodyFormat = .html
         }
         var flags: [String] = []
-        if context.bool(item, "stickied", path()) { flags.append("stickied") }
-        if context.bool(item, "locked", path()) { flags.append("locked") }
-        if context.bool(item, "over_18", path()) { flags.append("NSFW") }
-        if context.bool(item, "spoiler", path()) { flags.append("spoiler") }
+        if context.read(item, "stickied", path(), as: .bool) == true { flags.append("stickied") }
+        if context.read(item, "locked", path(), as: .bool) == true { flags.append("locked") }
+        if context.read(item, "over_18", path(), as: .bool) == true { flags.append("NSFW") }
+        if context.read(item, "spoiler", path(), as: .bool) == true { flags.append("spoiler") }
         info.tags = flags
-        guard let count = context.member(item, "num_comments"), context.document.kind(count) == .number else { return 0 }
-        return context.integer(item, "num_comments", path()).map { max(0, $0) }
+        guard context.reader.member(item, "num_comments", is: .number) != nil else { return 0 }
+        return context.read(item, "num_comments", path(), as: .integer).map { max(0, $0) }
     }
 
     /// A poll post's `poll_data`: `options` (`text`, `vote_count`, which Reddit leaves out while the
     /// poll is open), `total_vote_count` and `voting_end_timestamp` (milliseconds).
     static func poll(_ context: inout ImportContext, _ item: Int, _ path: @autoclosure () -> String) -> Poll? {
-        guard let data = context.object(item, "poll_data", path()) else { return nil }
+        guard let data = context.read(item, "poll_data", path(), as: .object) else { return nil }
         let p = path() + ".poll_data"
         let options = context.pollOptions(data, p, text: "text", votes: "vote_count", shown: unescapeEntities)
         guard !options.isEmpty else { return nil }
-        return Poll(options: options, total: context.integer(data, "total_vote_count", p), endsAt: context.time(data, "voting_end_timestamp", p))
+        return Poll(options: options, total: context.read(data, "total_vote_count", p, as: .integer), endsAt: context.read(data, "voting_end_timestamp", p, as: .time))
     }
 
     /// `t1_abc` → `abc`.
@@ -321,7 +321,7 @@ enum RedditImporter {
 
     /// `listing.data.children`, checking that `listing` is a Listing.
     static func listingChildren(_ context: inout ImportContext, _ listing: Int, _ path: String) -> Int? {
-        guard let data = context.member(listing, "data"), let children = context.array(data, "children", path + ".data") else {
+        guard let data = context.reader.member(listing, "data"), let children = context.read(data, "children", path + ".data", as: .array) else {
             context.fail(listing, path, "expected a Listing with data.children")
             return nil
         }

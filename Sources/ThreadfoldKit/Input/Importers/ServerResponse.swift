@@ -24,42 +24,27 @@ enum ServerResponse {
 
     /// An error for a document whose root is an object holding only an error (`error`, `errors`
     /// or `message`, beside nothing but scalars), with the server's code and words; nil otherwise.
-    static func json(_ document: JSONDocument, file: String) -> Problem? {
-        let root = document.root
-        guard document.kind(root) == .object, document.count(root) <= 8,
-            ["error", "errors", "message"].contains(where: { document.member(root, $0) != nil })
-        else { return nil }
-        var scalarsOnly = true
-        document.forEachMember(root) { key, value in
-            let kind = document.kind(value)
-            if (kind == .object || kind == .array) && key != "errors" { scalarsOnly = false }
+    static func json(_ json: JSONReader) -> Problem? {
+        let root = json.root
+        guard json.isObject(root), json.size(root) <= 8, ["error", "errors", "message"].contains(where: { json.has(root, $0) }) else { return nil }
+        // Only scalars beside the error (its `errors` may be a list).
+        let scalarsOnly = json.members(of: root).allSatisfy { member in
+            !(json.isObject(member.value) || json.isArray(member.value)) || json.key(member.key) == "errors"
         }
         guard scalarsOnly else { return nil }
         func text(_ key: String) -> String? {
-            guard let value = document.member(root, key) else { return nil }
-            switch document.kind(value) {
-            case .string: return document.string(value).isEmpty ? nil : document.string(value)
-            case .number: return document.numberText(value)
-            default: return nil
-            }
+            json.member(root, key).flatMap { json.scalarText($0) }.flatMap { $0.isEmpty ? nil : $0 }
         }
         // A status code: `error` as a number (Reddit), or `status`, `status_code`, `code`.
-        var code: String?
-        if let error = document.member(root, "error"), document.kind(error) == .number { code = document.numberText(error) }
+        var code = json.member(root, "error", is: .number).flatMap { json.scalarText($0) }
         for key in ["status", "status_code", "code"] where code == nil { code = text(key) }
         var said: [String] = []
         for key in ["message", "error"] {
-            if let value = document.member(root, key), document.kind(value) == .string, !document.string(value).isEmpty {
-                said.append(document.string(value))
-            }
+            if let value = json.text(root, key), !value.isEmpty { said.append(value) }
         }
-        if let errors = document.member(root, "errors"), document.kind(errors) == .array {
-            document.forEachElement(errors) { _, element in
-                if document.kind(element) == .string {
-                    said.append(document.string(element))
-                } else if document.kind(element) == .object, let message = document.member(element, "message"), document.kind(message) == .string {
-                    said.append(document.string(message))
-                }
+        if let errors = json.member(root, "errors", is: .array) {
+            for (_, element) in json.elements(of: errors) {
+                if let value = json.text(element) ?? json.text(element, "message") { said.append(value) }
             }
         } else if let errors = text("errors") {
             said.append(errors)
@@ -68,7 +53,7 @@ enum ServerResponse {
         var words = ([code].compactMap { $0 } + said).joined(separator: " ")
         if words.count > quoteLimit { words = String(words.prefix(quoteLimit)) + "…" }
         return Problem(
-            file: file, line: 1, column: 1, path: "$",
+            file: json.file, line: 1, column: 1, path: "$",
             message: "this is an error response from the server\(words.isEmpty ? "" : " (\(words))"), not an export; expected the JSON the API returns when the request succeeds")
     }
 

@@ -27,13 +27,14 @@ extension SourceFormat {
     /// The form's own words for itself; nil for `auto` and `mapped`.
     var formDescribed: String? { form?.described }
 
-    /// Recognises a document's form from its structure (the first in `forms` that fits), or nil.
-    static func detect(_ document: JSONDocument) -> SourceFormat? {
-        forms.first { $0.detect(document) }?.format
+    /// Recognises the form of parsed JSON from its structure (the first in `forms` that fits), or nil.
+    static func detect(_ json: JSONReader) -> SourceFormat? {
+        forms.first { $0.detect(json) }?.format
     }
 
-    /// Whether a document, as one line of JSON Lines, is a whole thread in the form it is recognised as.
-    static func isWholeThread(_ document: JSONDocument) -> Bool {
-        forms.first { $0.detect(document) }?.isWholeThread(document) ?? false
+    /// Whether parsed JSON, as one line of JSON Lines, is a whole thread in the form it is recognised as.
+    static func isWholeThread(_ parsed: JSONDocument) -> Bool {
+        let json = JSONReader(document: parsed, file: "")
+        return forms.first { $0.detect(json) }?.isWholeThread(json) ?? false
     }
 }

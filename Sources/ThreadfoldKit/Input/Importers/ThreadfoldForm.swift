@@ -7,59 +7,48 @@ enum ThreadfoldForm: ImporterForm {
     static let described = "a Threadfold thread"
     static let auditsUnreadArrays = true
 
-    static func detect(_ document: JSONDocument) -> Bool {
-        let root = document.root
-        switch document.kind(root) {
-        case .array:
-            guard document.count(root) > 0 else { return true }
-            let first = root + 1
-            return document.kind(first) == .object && (document.member(first, "comments") != nil || document.member(first, "id") != nil)
-        case .object:
-            if document.member(root, "comments") != nil { return true }
-            if let threads = document.member(root, "threads"), document.kind(threads) == .array { return true }
-            return false
-        default:
-            return false
+    static func detect(_ json: JSONReader) -> Bool {
+        let root = json.root
+        if json.isArray(root) {
+            guard let first = json.firstElement(root) else { return true }
+            return json.isObject(first) && (json.has(first, "comments") || json.has(first, "id"))
         }
+        return json.has(root, "comments") || json.member(root, "threads", is: .array) != nil
     }
 
-    static func isWholeThread(_ document: JSONDocument) -> Bool {
-        document.kind(document.root) == .object && document.member(document.root, "comments") != nil
+    static func isWholeThread(_ json: JSONReader) -> Bool {
+        json.has(json.root, "comments")
     }
 
-    /// The threads of a document of many (`{"threads": [...]}`, or an array whose first element
-    /// is a thread object, with `comments`) and their JSON path after `$`; nil for any other
-    /// document.
-    static func threadList(_ document: JSONDocument) -> (node: Int, path: String)? {
-        let root = document.root
-        if document.kind(root) == .object, document.member(root, "comments") == nil,
-            let threads = document.member(root, "threads"), document.kind(threads) == .array
-        {
+    /// The threads of a file of many (`{"threads": [...]}`, or an array whose first element
+    /// is a thread object, with `comments`) and their JSON path after `$`; nil for any other.
+    static func threadList(_ json: JSONReader) -> (node: Int, path: String)? {
+        let root = json.root
+        if !json.has(root, "comments"), let threads = json.member(root, "threads", is: .array) {
             return (threads, ".threads")
         }
-        if document.kind(root) == .array, document.count(root) > 0, document.kind(root + 1) == .object,
-            document.member(root + 1, "comments") != nil
-        {
+        if let first = json.firstElement(root), json.has(first, "comments") {
             return (root, "")
         }
         return nil
     }
 
+    /// `threadList(_:)` of parsed JSON, for splitting a file of many threads into its threads.
+    static func threadList(_ parsed: JSONDocument) -> (node: Int, path: String)? {
+        threadList(JSONReader(document: parsed, file: ""))
+    }
+
     static func decode(_ context: inout ImportContext) throws(ThreadfoldError) -> [ThreadRecord] {
-        let document = context.document, file = context.file, lenient = context.options.lenient
-        guard let list = threadList(document) else {
-            return [try ThreadDecoder.decode(document: document, file: file, lenient: lenient, skipped: &context.skipped)]
+        let json = context.reader, lenient = context.options.lenient
+        guard let list = threadList(json) else {
+            return [try ThreadDecoder.decode(json, at: json.root, path: "", lenient: lenient, skipped: &context.skipped)]
         }
         var threads: [ThreadRecord] = []
         var errors: [Problem] = []
-        var elements: [Int] = []
-        document.forEachElement(list.node) { _, element in elements.append(element) }
-        for (position, element) in elements.enumerated() {
+        for (position, element) in json.elements(of: list.node) {
             do {
                 threads.append(
-                    try ThreadDecoder.decode(
-                        document: document, at: element, path: "\(list.path)[\(position)]",
-                        file: file, lenient: lenient, skipped: &context.skipped))
+                    try ThreadDecoder.decode(json, at: element, path: "\(list.path)[\(position)]", lenient: lenient, skipped: &context.skipped))
             } catch {
                 errors.append(contentsOf: error.problems)
                 if errors.isFull { break }

@@ -8,6 +8,12 @@
 package struct JSONReader: Sendable {
     package let document: JSONDocument
     package let file: String
+    /// The members of one object named in `indexedNames`, found in one pass by `index(_:names:)`
+    /// (tape indices of their values, by place; -1 for none): a dump record's dozen lookups then
+    /// cost a name match each rather than a scan of its members each.
+    private var indexedObject = -1
+    private var indexedNames = JSONMemberFilter.none
+    private var indexedValues: [Int32] = []
 
     package init(document: JSONDocument, file: String) {
         self.document = document
@@ -76,14 +82,106 @@ package struct JSONReader: Sendable {
 
     package func kind(_ node: Int) -> JSONDocument.Kind { document.kind(node) }
     package func isNull(_ node: Int) -> Bool { document.kind(node) == .null }
+    package func isObject(_ node: Int) -> Bool { document.kind(node) == .object }
+    package func isArray(_ node: Int) -> Bool { document.kind(node) == .array }
+
+    /// The file's bytes, which records keep as their source.
+    package var bytes: [UInt8] { document.bytes }
+    /// Line and column lookups, shared by every record read from the file.
+    package var locator: TextLocator { document.locator }
+
+    /// The byte offset where the value at `node` starts, which a record keeps as its origin.
+    package func offset(_ node: Int) -> Int { document.offset(node) }
+
+    /// The number of elements of an array or members of an object; 0 for anything else.
+    package func size(_ node: Int) -> Int {
+        switch document.kind(node) {
+        case .object, .array: return document.count(node)
+        default: return 0
+        }
+    }
+
+    /// The element at `index` of the array at `node`; nil when there is none.
+    package func element(_ node: Int, at index: Int) -> Int? {
+        guard index >= 0, index < size(node), isArray(node) else { return nil }
+        return elements(of: node).first { $0.position == index }?.node
+    }
+
+    /// The first element of the array at `node`; nil when it is empty or not an array.
+    package func firstElement(_ node: Int) -> Int? {
+        document.kind(node) == .array && document.count(node) > 0 ? node + 1 : nil
+    }
+
+    /// The root value, or, when the root is an array, its first element (nil when it is empty):
+    /// where a form's detection looks for the shape of one item.
+    package var rootItem: Int? { isArray(root) ? firstElement(root) : root }
+
+    /// The elements of the array at `node` with their positions, in order; none for anything else.
+    package func elements(of node: Int) -> Elements { Elements(children: Children(document: document, container: node, kind: .array)) }
+
+    /// The members of the object at `node` in file order, as the tape indices of each key and
+    /// value (`key(_:)` decodes a key); none for anything else.
+    package func members(of node: Int) -> Members { Members(children: Children(document: document, container: node, kind: .object)) }
+
+    /// The decoded name of the member whose key is at `node` (as `members(of:)` hands it).
+    package func key(_ node: Int) -> String { document.string(node) }
+
+    /// The text of a string, or the source text of a number; nil for anything else.
+    package func scalarText(_ node: Int) -> String? {
+        switch document.kind(node) {
+        case .string: return document.string(node)
+        case .number: return document.numberText(node)
+        default: return nil
+        }
+    }
+
+    /// A time at `node` (as `time(_:_:)` reads it), or nil.
+    package func timestamp(_ node: Int) -> Timestamp? { document.timestamp(node) }
 
     /// The member `key` of an object when it is present and not null; nil otherwise (also when
     /// `object` is not an object).
     package func member(_ object: Int, _ key: String) -> Int? {
+        if object == indexedObject, let place = indexedNames.place(of: key) {
+            let value = Int(indexedValues[place])
+            return value < 0 || document.kind(value) == .null ? nil : value
+        }
         guard document.kind(object) == .object, let value = document.member(object, key),
             document.kind(value) != .null
         else { return nil }
         return value
+    }
+
+    /// Whether `object` is an object with a member `key`, null or not.
+    package func has(_ object: Int, _ key: String) -> Bool {
+        guard object == indexedObject, let place = indexedNames.place(of: key) else { return document.member(object, key) != nil }
+        return indexedValues[place] >= 0
+    }
+
+    /// The member `key` of `object` when it is a value of `kind`; nil otherwise.
+    package func member(_ object: Int, _ key: String, is kind: JSONDocument.Kind) -> Int? {
+        guard let value = member(object, key), document.kind(value) == kind else { return nil }
+        return value
+    }
+
+    /// Reads the members of the object at `object` that `names` holds in one pass, for the
+    /// lookups that follow (`member`, `has` and every member read); lookups of other objects, and
+    /// of names `names` lacks, scan the object's members.
+    package mutating func index(_ object: Int, names: JSONMemberFilter) {
+        indexedObject = -1
+        let document = self.document
+        guard document.kind(object) == .object else { return }
+        if indexedNames.identity != names.identity {
+            indexedNames = names
+            indexedValues = Array(repeating: -1, count: names.size)
+        } else {
+            for i in indexedValues.indices { indexedValues[i] = -1 }
+        }
+        indexedValues.withUnsafeMutableBufferPointer { values in
+            document.forEachMemberNode(object) { key, value in
+                if let place = document.memberName(key, in: names) { values[place] = Int32(value) }
+            }
+        }
+        indexedObject = object
     }
 
     /// `node` when it is an object.
@@ -132,6 +230,11 @@ package struct JSONReader: Sendable {
     /// The string at `node`, or nil for anything else.
     package func text(_ node: Int) -> String? {
         document.kind(node) == .string ? document.string(node) : nil
+    }
+
+    /// The text of the member `key` of `object` when it is a string, or nil for anything else.
+    package func text(_ object: Int, _ key: String) -> String? {
+        member(object, key).flatMap(text)
     }
 
     package func strings(_ node: Int, _ path: @autoclosure () -> String, expected: String = "an array of strings") throws(JSONError) -> [String] {
@@ -193,6 +296,49 @@ package struct JSONReader: Sendable {
     ) throws(JSONError) -> Timestamp {
         guard let time = document.timestamp(node) else { throw mismatch(node, path(), expected: expected) }
         return time
+    }
+}
+
+extension JSONReader {
+    /// The children of a container in file order: the tape index of each element of an array, or
+    /// of each key of an object (its value is the next node).
+    struct Children {
+        let document: JSONDocument
+        let count: Int
+        let isObject: Bool
+        var position = 0
+        var node: Int
+
+        init(document: JSONDocument, container: Int, kind: JSONDocument.Kind) {
+            self.document = document
+            self.count = document.kind(container) == kind ? document.count(container) : 0
+            self.isObject = kind == .object
+            self.node = container + 1
+        }
+
+        mutating func next() -> (position: Int, node: Int)? {
+            guard position < count else { return nil }
+            defer {
+                position += 1
+                node = document.next(isObject ? node + 1 : node)
+            }
+            return (position, node)
+        }
+    }
+
+    /// The elements of an array: each one's position and tape index. A loop over them allocates
+    /// nothing and calls no closure.
+    package struct Elements: Sequence, IteratorProtocol {
+        var children: Children
+
+        package mutating func next() -> (position: Int, node: Int)? { children.next() }
+    }
+
+    /// The members of an object: the tape indices of each one's key and value.
+    package struct Members: Sequence, IteratorProtocol {
+        var children: Children
+
+        package mutating func next() -> (key: Int, value: Int)? { children.next().map { ($0.node, $0.node + 1) } }
     }
 }
 

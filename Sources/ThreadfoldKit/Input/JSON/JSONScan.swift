@@ -365,9 +365,7 @@ enum JSONScan {
             switch expect {
             case .value, .valueOrArrayEnd:
                 if expect == .valueOrArrayEnd && byte == UInt8(ascii: "]") {
-                    depth -= 1
-                    i += 1
-                    if depth == 1 { return i }
+                    // An empty array closes as a full one does, at `commaOrEnd`.
                     expect = .commaOrEnd
                     continue
                 }
@@ -391,9 +389,7 @@ enum JSONScan {
                 expect = .commaOrEnd
             case .keyOrObjectEnd, .key:
                 if expect == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
-                    depth -= 1
-                    i += 1
-                    if depth == 1 { return i }
+                    // An empty object closes as a full one does, at `commaOrEnd`.
                     expect = .commaOrEnd
                 } else if byte == UInt8(ascii: "\"") {
                     i = try JSONParser.scanString(b, at: i).end + 1
