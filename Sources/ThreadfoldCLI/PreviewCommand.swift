@@ -52,7 +52,7 @@ enum PreviewCommand {
             return CLI.usageError("\(error)", usage: command.usage, console)
         }
         let inputs = parsed.positionals.map { $0 == "-" ? $0 : URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let key = ContentHash.hex(ContentHash.hash(Array(inputs.joined(separator: "\u{0}").utf8)))
+        let key = StableHash.hex(StableHash.content(Array(inputs.joined(separator: "\u{0}").utf8)))
         let chosen: PreviewFolder
         do { chosen = try PreviewFolder.choose(key: key) } catch {
             console.err("Error: \(error.message)\n")

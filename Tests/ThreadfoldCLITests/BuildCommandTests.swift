@@ -428,7 +428,7 @@ struct BuildCommandTests {
         // What another user can pre-create: the private parent's name, and the old per-input
         // name, each 0777 and theirs, holding a site with Threadfold's marker, a planted manifest
         // and links to the victim's folder (as the site, a spare and an entry).
-        let key = ContentHash.hex(ContentHash.hash(Array(input.utf8)))
+        let key = StableHash.hex(StableHash.content(Array(input.utf8)))
         let parent = tmp.appendingPathComponent("threadfold-preview-\(getuid())")
         var planted: [URL] = []
         for base in [parent.appendingPathComponent(key), tmp.appendingPathComponent("threadfold-preview-\(getuid())-\(key)")] {

@@ -240,7 +240,7 @@ package struct ArchiveBuilder: Sendable {
             let units = self.units
             hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
                 if let hash = known[i] ?? Self.listedHash(units[i], signatures: signatures) { return hash }
-                return InputBudget.scope { try? ContentHash.hash(units[i].read()) }
+                return InputBudget.scope { try? StableHash.content(units[i].read()) }
             }
         }
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
@@ -345,7 +345,7 @@ package struct ArchiveBuilder: Sendable {
         }
         // Listings depend on the settings and the summaries alone: when both are as an
         // earlier build left them, its listing files are taken as they are.
-        let digest = ContentHash.hex(ordered.digest())
+        let digest = StableHash.hex(ordered.digest())
         manifest.listingHash = digest
         if let reused = try reuseListing(digest: digest, staging: staging, spare: base.spareUnits == nil ? nil : base.spare, previous: previous) {
             for path in reused { counts.append((path, false)) }
@@ -535,14 +535,14 @@ package struct ArchiveBuilder: Sendable {
             switch unit.source {
             case .file(let path):
                 if let s = signatures[path] {
-                    states[Manifest.key(path)] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: ContentHash.hex(hash))
+                    states[Manifest.key(path)] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: StableHash.hex(hash))
                 }
             case .line(let path, _, _, _):
                 let key = Manifest.key(path)
                 if states[key] == nil, let s = signatures[path] {
                     states[key] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [])
                 }
-                states[key]?.lines?.append(ContentHash.hex(hash))
+                states[key]?.lines?.append(StableHash.hex(hash))
             case .bytes, .dump:
                 continue
             }
@@ -639,7 +639,7 @@ struct Reuse: Sendable {
     /// Nothing to do when the recycled folder holds the unit whole with this hash; links when the
     /// live site does; rendering otherwise.
     func action(key: String, hash: UInt64) -> ArchiveBuilder.Action {
-        let hex = ContentHash.hex(hash)
+        let hex = StableHash.hex(hash)
         if let old = spareUnits?[key], old.hash == hex, old.files.allSatisfy({ kept[$0] != nil }) { return .keep(old, key: key) }
         if let old = previous?.units[key], old.hash == hex { return .link(old, key: key) }
         return .render(key: key)
@@ -708,7 +708,7 @@ struct WorkerContext: Sendable {
         var result = UnitResult()
         do throws(ThreadfoldError) {
             let data = try unit.read()
-            let hash = known ?? ContentHash.hash(data)
+            let hash = known ?? StableHash.content(data)
             result.hash = hash
             let source = unit.claimSource
             // Its warnings are kept as the unit reads them and put on the file's lines, under its
@@ -778,7 +778,7 @@ struct WorkerContext: Sendable {
         result.units.append(
             key: key,
             Manifest.Unit(
-                hash: ContentHash.hex(hash), threads: summaries, files: files,
+                hash: StableHash.hex(hash), threads: summaries, files: files,
                 warnings: warnings, comments: comments, stamps: stamps))
     }
 

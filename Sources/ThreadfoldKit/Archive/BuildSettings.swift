@@ -8,7 +8,7 @@
 /// option cannot be left out by accident.
 enum BuildSettings {
     static func hash(_ options: ArchiveOptions, shard: Shard?, precompress: Bool, resources: ResourceStore) -> String {
-        ContentHash.hex(ContentHash.hash(text(options, shard: shard, precompress: precompress), seed: resources.fingerprint()))
+        StableHash.hex(StableHash.content(text(options, shard: shard, precompress: precompress), seed: resources.fingerprint()))
     }
 
     /// What a shard and the merge that joins it must agree on: the options `merge` takes (the
@@ -29,7 +29,7 @@ enum BuildSettings {
             w.bool(o.authors)
             w.field("locale", o.render.locale)
         }
-        return ContentHash.hex(ContentHash.hash(w.out, seed: resources.fingerprint()))
+        return StableHash.hex(StableHash.content(w.out, seed: resources.fingerprint()))
     }
 
     /// The settings as JSON text, keys in a fixed order: the archive's options, and the build

@@ -18,7 +18,7 @@ extension WorkerContext {
             for thread in table.threads[p] {
                 guard let file = dumps.fileOfDisplayHash[thread.file],
                     let reused = serve(
-                        reuse.action(key: ContentHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
+                        reuse.action(key: StableHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
                         source: "\(dumps.files[file].display):\(thread.line)")
                 else {
                     unserved.insert(thread.key)
@@ -41,7 +41,7 @@ extension WorkerContext {
             try dumps.forEachThread(in: p, only: only) { key, form, thread in
                 defer { progress.advance() }
                 let keyValue = keyOf(key, form)
-                let unitKey = ContentHash.hex(keyValue)
+                let unitKey = StableHash.hex(keyValue)
                 let hash = thread.hash(displayHashes: dumps.displayHashes)
                 result.dumpThreads.append(
                     DumpTable.Thread(

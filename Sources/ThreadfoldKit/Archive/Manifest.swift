@@ -53,10 +53,10 @@ struct Manifest: Sendable {
     }
 
     /// How an input path or unit key is recorded: hashed, so the site holds no input path.
-    static func key(_ text: String) -> String { ContentHash.hex(keyValue(text)) }
+    static func key(_ text: String) -> String { StableHash.hex(keyValue(text)) }
 
     /// The value `key` writes in hex.
-    static func keyValue(_ text: String) -> UInt64 { ContentHash.hash(Array(text.utf8)) }
+    static func keyValue(_ text: String) -> UInt64 { StableHash.content(Array(text.utf8)) }
 
     struct FileState: Sendable, Equatable {
         var size: Int64

@@ -8,7 +8,7 @@
 /// A unit's files are kept only when they do not follow from its summaries
 /// (`Manifest.files(of:)`), each file possibly followed by its compressed siblings; otherwise
 /// they are rebuilt when the unit is read. Keys and content hashes are the 16 hex digits
-/// `ContentHash.hex` makes, kept as their values.
+/// `StableHash.hex` makes, kept as their values.
 struct ManifestUnits: Sendable {
     private struct Record: Sendable {
         var key: UInt64
@@ -39,10 +39,10 @@ struct ManifestUnits: Sendable {
 
     var count: Int { records.count }
 
-    /// Adds a unit. `key` and `unit.hash` must be what `ContentHash.hex` writes.
+    /// Adds a unit. `key` and `unit.hash` must be what `StableHash.hex` writes.
     mutating func append(key: String, _ unit: Manifest.Unit) {
         guard let keyValue = Self.value(key), let hashValue = Self.value(unit.hash) else {
-            preconditionFailure("a manifest unit's key and hash are ContentHash.hex values")
+            preconditionFailure("a manifest unit's key and hash are StableHash.hex values")
         }
         for summary in unit.threads { summaries.append(summary) }
         stamps += unit.stamps
@@ -107,10 +107,10 @@ struct ManifestUnits: Sendable {
         case .listed: files = lists[Int(record.filesAt)]
         }
         let unit = Manifest.Unit(
-            hash: ContentHash.hex(record.hash), threads: threads, files: files,
+            hash: StableHash.hex(record.hash), threads: threads, files: files,
             warnings: Array(warnings[(previous?.warnings ?? 0)..<record.warnings]), comments: record.comments,
             stamps: Array(stamps[(previous?.stamps ?? 0)..<record.stamps]))
-        return (ContentHash.hex(record.key), unit)
+        return (StableHash.hex(record.key), unit)
     }
 
     /// The units of `tables` in the order of their keys, unpacked one at a time (the order a

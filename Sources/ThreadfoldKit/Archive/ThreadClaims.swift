@@ -11,7 +11,7 @@ final class ThreadClaims: Sendable {
     private let hash: @Sendable ([UInt8]) -> UInt64
 
     /// `hash` is for tests, which make every claim collide.
-    init(hash: @escaping @Sendable ([UInt8]) -> UInt64 = { ContentHash.hash($0) }) {
+    init(hash: @escaping @Sendable ([UInt8]) -> UInt64 = { StableHash.content($0) }) {
         self.hash = hash
     }
 

@@ -36,7 +36,7 @@ struct DumpInputs: Sendable {
         self.importing = importing
         self.threads = threads
         self.digests = digests
-        displayHashes = files.map { ContentHash.hash(Array($0.display.utf8)) }
+        displayHashes = files.map { StableHash.content(Array($0.display.utf8)) }
         fileOfDisplayHash = Dictionary(displayHashes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -117,10 +117,10 @@ struct DumpPartition {
     /// A file as partition digests see it: its name (messages name it), its form (unit keys do)
     /// and its place among the build's files (records hold it).
     static func fileHash(display: String, form: DumpForm, index: Int) -> UInt64 {
-        ContentHash.hash(Array(display.utf8), seed: ContentHash.hash(Array(form.rawValue.utf8), seed: UInt64(index)))
+        StableHash.content(Array(display.utf8), seed: StableHash.content(Array(form.rawValue.utf8), seed: UInt64(index)))
     }
 
-    /// `digest` with one more record: the hash of its line's bytes (`ContentHash.wide`), its key's spread, its file's
+    /// `digest` with one more record: the hash of its line's bytes (`StableHash.wide`), its key's spread, its file's
     /// `fileHash`, and its line number and position there. It covers every byte of the record
     /// (`header`), so it is also the spill's chain digest.
     static func digest(_ digest: UInt64, line: UInt64, key: UInt64, file: UInt64, origin: DumpOrigin) -> UInt64 {
@@ -128,7 +128,7 @@ struct DumpPartition {
             line.littleEndian, key.littleEndian, file.littleEndian,
             UInt64(origin.line).littleEndian, UInt64(origin.position).littleEndian
         )
-        return withUnsafeBytes(of: words) { ContentHash.hash($0, seed: digest) }
+        return withUnsafeBytes(of: words) { StableHash.content($0, seed: digest) }
     }
 
     /// One line's key (or why it has none), with the hash of its bytes for the partition digests:
@@ -223,7 +223,7 @@ struct DumpPartition {
     /// A line's hash for the digests, of what reaches the spill: the bytes kept, seeded with its
     /// gaps (their memory, as `spilledGaps` or a record holds them), if any.
     static func lineHash(_ line: UnsafeRawBufferPointer, gaps: UnsafeRawBufferPointer) -> UInt64 {
-        ContentHash.wide(line, seed: gaps.isEmpty ? 0 : ContentHash.wide(gaps))
+        StableHash.wide(line, seed: gaps.isEmpty ? 0 : StableHash.wide(gaps))
     }
 
     /// The thread `line` belongs to, or its located errors (not JSON, not a record of the form).
@@ -275,7 +275,7 @@ struct DumpPartition {
                                 gapEnd: Int32(keyed.gaps.count)))
                         continue
                     }
-                    let hash = ContentHash.wide(UnsafeRawBufferPointer(bytes))
+                    let hash = StableHash.wide(UnsafeRawBufferPointer(bytes))
                     do throws(ThreadfoldError) {
                         keyed.append(
                             try documentKey(

@@ -56,7 +56,7 @@ extension DumpPartition {
                 return
             }
             DumpPartition.header(&header, line: line.count, key: key.count, gaps: gaps.count / DumpPartition.gapBytes, origin)
-            let spread = FNV1a.spread(key)
+            let spread = StableHash.spread(key)
             let p = Int(spread % UInt64(spill.count - 1))
             keys[p].insert(spread)
             digests[p] = DumpPartition.digest(digests[p], line: hash, key: spread, file: fileHashes[origin.file], origin: origin)

@@ -37,15 +37,15 @@ struct DumpTable: Sendable, Equatable {
             w.field("format", Self.format)
             w.field("version", Release.version)
             w.field("settings", settings)
-            w.field("digests", strings: digests.map(ContentHash.hex))
+            w.field("digests", strings: digests.map(StableHash.hex))
             w.key("threads")
             w.array { w in
                 for threads in threads {
                     w.array { w in
                         for thread in threads {
-                            w.string(ContentHash.hex(thread.key))
-                            w.string(ContentHash.hex(thread.hash))
-                            w.string(ContentHash.hex(thread.file))
+                            w.string(StableHash.hex(thread.key))
+                            w.string(StableHash.hex(thread.hash))
+                            w.string(StableHash.hex(thread.file))
                             w.int(Int64(thread.line))
                         }
                     }

@@ -34,10 +34,10 @@ struct DumpThread {
         for origin in origins { places += [displayHashes[origin.file], UInt64(origin.line), UInt64(origin.position)] }
         // The gaps too, and which record holds each: the same bytes from lines with other members
         // left off have other columns.
-        var seed = places.withUnsafeBytes { ContentHash.hash($0) }
-        seed = gapEnds.withUnsafeBytes { ContentHash.hash($0, seed: seed) }
-        seed = gaps.withUnsafeBytes { ContentHash.hash($0, seed: seed) }
-        return ContentHash.hash(bytes, seed: seed)
+        var seed = places.withUnsafeBytes { StableHash.content($0) }
+        seed = gapEnds.withUnsafeBytes { StableHash.content($0, seed: seed) }
+        seed = gaps.withUnsafeBytes { StableHash.content($0, seed: seed) }
+        return StableHash.content(bytes, seed: seed)
     }
 
     /// `error` (about this thread's array) at the file, line, column and element its record came from.

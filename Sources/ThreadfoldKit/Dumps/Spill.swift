@@ -323,7 +323,7 @@ package final class Spill: @unchecked Sendable {
     /// when it cannot be read.
     static func contentHash(of name: String, in folder: Folder) -> UInt64? {
         var hash: UInt64 = 0x7370_696C_6C20_6831
-        let read = folder.readBlocks(name, blockBytes: hashBlockBytes) { block in hash = block.withUnsafeBytes { ContentHash.wide($0, seed: hash) } }
+        let read = folder.readBlocks(name, blockBytes: hashBlockBytes) { block in hash = block.withUnsafeBytes { StableHash.wide($0, seed: hash) } }
         return read ? hash : nil
     }
 

@@ -35,7 +35,7 @@ package struct ArchiveUnit: Sendable {
     /// that line adds to its column. (Its bytes are read as they are, never indented: in a
     /// document on one line that would cost the length of every thread before it.)
     package var element: (path: String, indent: Int)?
-    /// The hash of the unit's bytes (`ContentHash.hash`) when listing it read them (a thread of
+    /// The hash of the unit's bytes (`StableHash.content`) when listing it read them (a thread of
     /// a document), with the file's size, modification time (ns) and inode as it read them: a
     /// build that finds the file so still need not read the unit to know it.
     package var listed: (hash: UInt64, size: Int64, mtime: Int64, inode: UInt64)?
@@ -79,7 +79,7 @@ package struct ArchiveUnit: Sendable {
     /// messages are put at their place when reported.
     package func key(contentHash: UInt64?) -> String {
         switch source {
-        case .file, .line: return "bytes:" + (contentHash.map(ContentHash.hex) ?? "")
+        case .file, .line: return "bytes:" + (contentHash.map(StableHash.hex) ?? "")
         case .dump(let path, _): return "dump:" + path
         // Standard input, or a pipe named on the command line.
         case .bytes: return display == "<stdin>" ? "stdin" : "stream:" + display
@@ -544,7 +544,7 @@ package enum ArchiveInput {
             let (line, column) = document.location(ofOffset: begin)
             var unit = ArchiveUnit(source: .line(path: path, offset: begin, length: end - begin, line: line), display: path)
             unit.element = ("\(list.path)[\(position)]", column - 1)
-            let hash = bytes.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[begin..<end])) }
+            let hash = bytes.withUnsafeBytes { StableHash.content(UnsafeRawBufferPointer(rebasing: $0[begin..<end])) }
             unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }

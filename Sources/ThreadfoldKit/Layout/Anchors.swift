@@ -35,6 +35,6 @@ package enum Anchors {
                 default: return false
                 }
             }
-        return plain ? "c-" + id.string : "c_" + FNV1a.hex(bytes)
+        return plain ? "c-" + id.string : "c_" + StableHash.nameHex(bytes)
     }
 }

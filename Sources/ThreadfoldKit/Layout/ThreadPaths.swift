@@ -21,14 +21,14 @@ package enum ThreadPaths {
     package static func idPart(_ id: CommentID) -> String {
         let bytes = Array(id.string.utf8)
         let plain = (1...32).contains(bytes.count) && bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
-        return plain ? id.string : "_" + FNV1a.hex(bytes)
+        return plain ? id.string : "_" + StableHash.nameHex(bytes)
     }
 
     /// An author page's folder under `u/`: the name's slug (`user` when nothing is left) and 16 hex
     /// digits of FNV-1a-64 over the name's bytes, so names that differ only by case or Unicode
     /// normalisation get pages of their own, and no name is ever a path.
     package static func authorFolder(_ name: String) -> String {
-        "\(slug(name, fallback: "user"))-\(FNV1a.hex(Array(name.utf8)))"
+        "\(slug(name, fallback: "user"))-\(StableHash.nameHex(Array(name.utf8)))"
     }
 
     /// Author folders of many names, each slug made once (`slug` may transliterate).
@@ -76,7 +76,7 @@ package enum ThreadPaths {
     /// anchors are ASCII letters, digits, `-` and `_`; one with capitals becomes `c_` and the
     /// hash of its comment's id, so no two branch folders differ only by case.
     package static func branchFolder(anchor: String, id: CommentID) -> String {
-        anchor.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? "c_" + FNV1a.hex(Array(id.string.utf8)) : anchor
+        anchor.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? "c_" + StableHash.nameHex(Array(id.string.utf8)) : anchor
     }
 
     /// The relative href from the page in folder `from` to the page in folder `to` (both as

@@ -16,6 +16,6 @@ extension ThreadRecord {
         if let first = comments.first {
             for text in [first.id.string, first.author, first.createdAt.map { String($0.milliseconds) }, PostMarkup.body(of: first)] { add(text) }
         }
-        return CommentID(ContentHash.hex(ContentHash.hash(bytes)))
+        return CommentID(StableHash.hex(StableHash.content(bytes)))
     }
 }

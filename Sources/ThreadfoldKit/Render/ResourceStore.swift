@@ -184,7 +184,7 @@ package struct ResourceStore: Sendable {
                 }
             }
         }
-        return ContentHash.hash(text)
+        return StableHash.content(text)
     }
 
     /// The bundled example thread (docs/examples/thread.json).

@@ -17,7 +17,7 @@ package struct FileStamp: Sendable, Hashable {
     package var size: Int64
     package var mtime: Int64
     package var ctime: Int64
-    /// `ContentHash.wide` of the file's bytes; 0 when not known (such a file is trusted by its
+    /// `StableHash.wide` of the file's bytes; 0 when not known (such a file is trusted by its
     /// numbers alone).
     package var hash: UInt64
 
@@ -60,7 +60,7 @@ package struct FileStamp: Sendable, Hashable {
 
     /// The content hash a stamp records: of the bytes a file was written with.
     static func contentHash(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBytes { ContentHash.wide($0, seed: 0x7468_7265_6164_666F) }
+        bytes.withUnsafeBytes { StableHash.wide($0, seed: 0x7468_7265_6164_666F) }
     }
 }
 

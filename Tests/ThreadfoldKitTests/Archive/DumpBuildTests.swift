@@ -370,7 +370,7 @@ struct DumpBuildTests {
         let tableBytes = try #require(table("site"))
         let written = try #require(DumpTable(bytes: Array(tableBytes), settings: manifest.settings))
         let shared = try #require(written.threads.first { $0.count >= 2 })
-        let summary = try #require(manifest.units[ContentHash.hex(shared[0].key)]?.threads.first)
+        let summary = try #require(manifest.units[StableHash.hex(shared[0].key)]?.threads.first)
         let page = summary.path + "/index.html"
         #expect(expected[page] != nil)
         try Data("changed".utf8).write(to: site.appendingPathComponent(page))

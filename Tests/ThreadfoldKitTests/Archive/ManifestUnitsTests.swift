@@ -17,7 +17,7 @@ struct ManifestUnitsTests {
     static func unit(_ threads: [ThreadSummary], files: [String]? = nil, warnings: Int = 0) -> Manifest.Unit {
         let files = files ?? Manifest.files(of: threads)
         return Manifest.Unit(
-            hash: ContentHash.hex(UInt64(threads.count) &* 0x9E37_79B9_7F4A_7C15), threads: threads, files: files,
+            hash: StableHash.hex(UInt64(threads.count) &* 0x9E37_79B9_7F4A_7C15), threads: threads, files: files,
             warnings: (0..<warnings).map { Problem(file: "RC.zst", line: $0 + 1, message: "left out", severity: .warning) },
             comments: threads.reduce(0) { $0 + $1.stats.comments },
             stamps: files.indices.map { FileStamp(inode: UInt64($0) + 7, size: Int64($0), mtime: -Int64($0), ctime: Int64($0) * 3, hash: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) })
@@ -30,10 +30,10 @@ struct ManifestUnitsTests {
             file.hasSuffix("thread.json") ? [file] : file.hasSuffix("atom.xml") ? [file, file + ".gz", file + ".br"] : [file, file + ".br"]
         }
         return [
-            (ContentHash.hex(9), unit([summary(1)], warnings: 2)),
-            (ContentHash.hex(3), unit(two, files: siblings)),
-            (ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF), unit([summary(4)], files: ["t/thread-i4/index.html", "t/evil/x"], warnings: 1)),
-            (ContentHash.hex(5), unit([])),
+            (StableHash.hex(9), unit([summary(1)], warnings: 2)),
+            (StableHash.hex(3), unit(two, files: siblings)),
+            (StableHash.hex(0xFFFF_FFFF_FFFF_FFFF), unit([summary(4)], files: ["t/thread-i4/index.html", "t/evil/x"], warnings: 1)),
+            (StableHash.hex(5), unit([])),
         ]
     }()
 
@@ -61,7 +61,7 @@ struct ManifestUnitsTests {
         for (key, unit) in Self.units { table.append(key: key, unit) }
         let replacement = Self.unit([Self.summary(8)]), last = Self.unit([Self.summary(9)])
         table.append(key: Self.units[0].key, replacement)
-        let keys = [ContentHash.hex(3), ContentHash.hex(5), ContentHash.hex(9), ContentHash.hex(0xFFFF_FFFF_FFFF_FFFF)]
+        let keys = [StableHash.hex(3), StableHash.hex(5), StableHash.hex(9), StableHash.hex(0xFFFF_FFFF_FFFF_FFFF)]
         let sorted = Array(ManifestUnits.sortedByKey([table]))
         #expect(sorted.map(\.key) == keys)
         #expect(sorted[2].unit.threads == replacement.threads)
@@ -80,7 +80,7 @@ struct ManifestUnitsTests {
         // Enough threads that the writer hands over more than one piece.
         for n in 0..<3000 {
             let unit = Self.unit([Self.summary(n)], warnings: n % 3)
-            let key = ContentHash.hex(ContentHash.hash(Array("unit \(n)".utf8)))
+            let key = StableHash.hex(StableHash.content(Array("unit \(n)".utf8)))
             table.append(key: key, unit)
             manifest.units[key] = unit
         }

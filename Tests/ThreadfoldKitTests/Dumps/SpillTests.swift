@@ -77,7 +77,7 @@ struct SpillTests {
         func write(_ spill: Spill, _ records: [[UInt8]]) throws {
             var digest: UInt64 = 7
             for (k, record) in records.enumerated() {
-                digest = ContentHash.hash(record, seed: digest)
+                digest = StableHash.content(record, seed: digest)
                 try record.withUnsafeBufferPointer { line in
                     try [UInt8(k)].withUnsafeBufferPointer { key in try spill.append(k % 2, digest: digest, [0xAA], key, line) }
                 }

@@ -140,6 +140,6 @@ struct AnchorsTests {
     @Test("anchors are stable across runs")
     func stable() {
         #expect(anchors(["é"]) == anchors(["é"]))
-        #expect(anchors(["é"])[0] == "c_" + FNV1a.hex("é".utf8))
+        #expect(anchors(["é"])[0] == "c_" + StableHash.nameHex("é".utf8))
     }
 }

@@ -310,7 +310,7 @@ struct ListingRenderer: Sendable {
     /// otherwise only slug letters, digits, dashes and hex, so a suffixed key meets no other
     /// key, and the keys depend on the set of names alone, not on the order threads came in.
     static func categoryKeys(_ names: [String], bits: Int) -> [String] {
-        let keys = names.map { ThreadPaths.slug($0) + "-" + FNV1a.hex(Array($0.utf8), bits: bits) }
+        let keys = names.map { ThreadPaths.slug($0) + "-" + StableHash.nameHex(Array($0.utf8), bits: bits) }
         var sharing: [String: [Int]] = [:]
         for (n, key) in keys.enumerated() { sharing[key, default: []].append(n) }
         var result = keys

@@ -85,7 +85,7 @@ package struct PackedSummaries: RandomAccessCollection, Sendable {
             let at = start & (1 << 40 - 1)
             chunks[start >> 40].withUnsafeBytes { raw in
                 let end = Self.end(of: raw.assumingMemoryBound(to: UInt8.self), from: at)
-                digest = ContentHash.hash(UnsafeRawBufferPointer(rebasing: raw[at..<end]), seed: digest)
+                digest = StableHash.content(UnsafeRawBufferPointer(rebasing: raw[at..<end]), seed: digest)
             }
         }
         return digest

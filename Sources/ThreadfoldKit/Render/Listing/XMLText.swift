@@ -17,12 +17,12 @@ enum XMLText {
     /// The years RFC 3339 can write: 0001 to 9999.
     private static let rfc3339Years: ClosedRange<Int64> = 1...9999
 
-    /// A stable `urn:uuid:` from a name: two seeded `ContentHash`es of it, shaped as a version-8 UUID.
+    /// A stable `urn:uuid:` from a name: two seeded `StableHash.content`es of it, shaped as a version-8 UUID.
     static func uuid(_ name: String) -> String {
         var name = name
         let (a, b) = name.withUTF8 { bytes in
             let raw = UnsafeRawBufferPointer(bytes)
-            return (ContentHash.hash(raw, seed: 0x5EED_0001), ContentHash.hash(raw, seed: 0x5EED_0002))
+            return (StableHash.content(raw, seed: 0x5EED_0001), StableHash.content(raw, seed: 0x5EED_0002))
         }
         let prefix: StaticString = "urn:uuid:", digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 45) { out in

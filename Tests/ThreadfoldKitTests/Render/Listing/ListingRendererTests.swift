@@ -25,7 +25,7 @@ struct ListingRendererTests {
                 rest /= alphabet.count
             } while rest > 0
             let name = "Announcements " + tail
-            let key = FNV1a.hex(Array(name.utf8), bits: bits)
+            let key = StableHash.nameHex(Array(name.utf8), bits: bits)
             if let other = seen[key] { return (other, name) }
             seen[key] = name
         }
@@ -47,7 +47,7 @@ struct ListingRendererTests {
         let (first, second) = Self.collidingCategories(bits: 32)
         #expect(first != second && ThreadPaths.slug(first) == ThreadPaths.slug(second))
         let keys = ListingRenderer.categoryKeys([second, first], bits: 32)
-        let base = "announcements-" + FNV1a.hex(Array(first.utf8), bits: 32)
+        let base = "announcements-" + StableHash.nameHex(Array(first.utf8), bits: 32)
         // The name first in byte order keeps the key, whichever came first.
         let (low, high) = Array(first.utf8).lexicographicallyPrecedes(Array(second.utf8)) ? (first, second) : (second, first)
         #expect(ListingRenderer.categoryKeys([low, high], bits: 32) == [base, base + "_2"])
