@@ -1,0 +1,177 @@
+import Foundation
+
+extension Pagefind {
+    /// Why a session with Pagefind's service did not end with its index written.
+    enum Failure: Equatable {
+        case timedOut
+        case interrupted
+        /// It ended (or closed its output) before it answered; the words say how.
+        case exited(String)
+        /// It answered a message with an error, in its words.
+        case refused(String)
+        /// A page could not be read.
+        case unreadable(String)
+
+        var words: String {
+            switch self {
+            case .timedOut: return "did not finish in time"
+            case .interrupted: return "was stopped: the build was interrupted"
+            case .exited(let words): return words
+            case .refused(let message): return "failed (\(message))"
+            case .unreadable(let message): return "could not be given a page (\(message))"
+            }
+        }
+    }
+
+    /// One run of Pagefind's service protocol: messages are base64 of JSON, each followed by a
+    /// comma, on its standard input, and its answers come the same way on its standard output,
+    /// one per message, in order (it handles them one at a time). The pages are read and sent
+    /// as Pagefind takes them, so reading the next page overlaps with its indexing the last;
+    /// then `WriteFiles` writes the index. Standard input stays open until that is answered:
+    /// at its end the service exits at once, whatever it was doing.
+    struct Session {
+        let piped: ChildProcess.Piped
+        let pages: [(path: String, folder: SourceFolder, name: String)]
+        let output: String
+        /// The end of what it wrote on its standard error, for messages.
+        var errors: [UInt8] = []
+        private var next = 0
+        private var sent = 0
+        private var answered = 0
+        private var pending: [UInt8] = []
+        private var written = 0
+        private var incoming: [UInt8] = []
+        private var finished = false
+
+        init(piped: ChildProcess.Piped, pages: [(path: String, folder: SourceFolder, name: String)], output: String) {
+            self.piped = piped
+            self.pages = pages
+            self.output = output
+        }
+
+        /// Sends everything and reads every answer; nil when the index was written.
+        mutating func run(deadline: UInt64) -> Failure? {
+            send(type: "NewIndex") { w in
+                w.key("config")
+                w.object { w in
+                    w.key("keep_index_url")
+                    w.bool(true)
+                }
+            }
+            while !finished {
+                if SiteWriter.interrupted { return .interrupted }
+                if DispatchTime.now().uptimeNanoseconds >= deadline { return .timedOut }
+                if let failure = fill() { return failure }
+                var fds = [
+                    pollfd(fd: piped.output, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: piped.errors, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: piped.input, events: Int16(written < pending.count ? POLLOUT : 0), revents: 0),
+                ]
+                guard poll(&fds, 3, 100) >= 0 || errno == EINTR else { return .exited("failed (\(SystemError.last))") }
+                if fds[1].revents != 0 { Self.drain(piped.errors, into: &errors, keep: 64 << 10) }
+                if fds[2].revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0, let failure = flush() { return failure }
+                if fds[0].revents != 0 {
+                    let before = incoming.count
+                    Self.drain(piped.output, into: &incoming, keep: .max)
+                    if incoming.count == before { return .exited("ended before it wrote the index") }
+                    if let failure = answers() { return failure }
+                }
+            }
+            return nil
+        }
+
+        /// Queues the next messages while few are unanswered (so the pipe never holds much more
+        /// than a page), and `WriteFiles` after the last page.
+        private mutating func fill() -> Failure? {
+            while written == pending.count && sent - answered < 8 && next <= pages.count {
+                pending.removeAll(keepingCapacity: true)
+                written = 0
+                if next == pages.count {
+                    let output = self.output
+                    send(type: "WriteFiles") { w in w.field("output_path", output) }
+                    next += 1
+                    return nil
+                }
+                let page = pages[next]
+                next += 1
+                let bytes: [UInt8]
+                do { bytes = try page.folder.read(page.name).bytes } catch {
+                    return .unreadable("\(page.path): \(error.code != 0 ? SystemError.describe(error.code) : "\(error)")")
+                }
+                guard let record = PagefindRecord.read(bytes) else { continue }
+                send(type: "AddRecord") { w in Self.encode(record, url: "/" + page.path, into: &w) }
+            }
+            return nil
+        }
+
+        static func encode(_ record: PagefindRecord, url: String, into w: inout JSONWriter) {
+            w.field("url", url)
+            w.field("content", record.content)
+            w.field("language", record.language)
+            w.key("meta")
+            w.object { w in if let title = record.title { w.field("title", title) } }
+            w.key("filters")
+            w.object { w in for filter in record.filters { w.field(filter.name, strings: filter.values) } }
+        }
+
+        /// Adds a message to what is to be written: `{"message_id":n,"payload":{"type":…,"index_id":0,…}}`.
+        private mutating func send(type: String, _ fields: (inout JSONWriter) -> Void) {
+            var w = JSONWriter(pretty: false)
+            w.object { w in
+                w.field("message_id", sent)
+                w.key("payload")
+                w.object { w in
+                    w.field("type", type)
+                    if type != "NewIndex" { w.field("index_id", 0) }
+                    fields(&w)
+                }
+            }
+            pending += Data(w.out).base64EncodedData()
+            pending.append(UInt8(ascii: ","))
+            sent += 1
+        }
+
+        /// Writes what the pipe takes of the pending messages.
+        private mutating func flush() -> Failure? {
+            while written < pending.count {
+                let count = pending.withUnsafeBytes { raw in ChildProcess.write(piped.input, UnsafeRawBufferPointer(rebasing: raw[written...])) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN { return nil }
+                    return .exited("ended before it read every page (\(SystemError.last))")
+                }
+                written += count
+            }
+            return nil
+        }
+
+        /// Takes the complete answers read so far: an error ends the session, `WriteFiles` finishes it.
+        private mutating func answers() -> Failure? {
+            var start = 0
+            while let comma = incoming[start...].firstIndex(of: UInt8(ascii: ",")) {
+                let message = Data(incoming[start..<comma])
+                start = comma + 1
+                guard let decoded = Data(base64Encoded: message),
+                    let object = try? JSONSerialization.jsonObject(with: decoded) as? [String: Any],
+                    let payload = object["payload"] as? [String: Any], let type = payload["type"] as? String
+                else { return .refused("an answer that is not one of its service's: \(String(decoding: message.prefix(200), as: UTF8.self))") }
+                answered += 1
+                if type == "Error" { return .refused(payload["message"] as? String ?? "an error without a message") }
+                if type == "WriteFiles" { finished = true }
+            }
+            incoming.removeFirst(start)
+            return nil
+        }
+
+        /// Reads what is ready on the non-blocking `fd` into `buffer`, keeping its last `keep` bytes.
+        static func drain(_ fd: Int32, into buffer: inout [UInt8], keep: Int) {
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            while true {
+                let count = read(fd, &chunk, chunk.count)
+                guard count > 0 else { return }
+                buffer += chunk.prefix(count)
+                if buffer.count > keep { buffer.removeFirst(buffer.count - keep) }
+            }
+        }
+    }
+}
