@@ -47,7 +47,7 @@ package enum Pagefind {
         do { piped = try ChildProcess.start(command + ["--service"]) } catch {
             throw ThreadfoldError.output(path: "pagefind", message: "could not be started (\(command.joined(separator: " "))): \(SystemError.describe(error.code))", errno: error.code)
         }
-        var session = Session(piped: piped, pages: try pages(site), output: (site as NSString).appendingPathComponent("pagefind"))
+        var session = Session(piped: piped, site: site, pages: try pages(site), output: (site as NSString).appendingPathComponent("pagefind"))
         let failure = session.run(deadline: DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout, 0) * 1e9))
         let status = ChildProcess.end(piped)
         guard var failure else { return }
@@ -64,22 +64,18 @@ package enum Pagefind {
         throw ThreadfoldError.output(path: "pagefind", message: "\(failure.words) indexing the site\(tail.isEmpty ? "" : ": " + tail)")
     }
 
-    /// The thread pages under `site`/t/ (their paths from `site`), in name order.
-    static func pages(_ site: String) throws(ThreadfoldError) -> [(path: String, folder: SourceFolder, name: String)] {
-        var found: [(path: String, folder: SourceFolder, name: String)] = []
-        var folders: [(path: String, folder: SourceFolder)] = []
+    /// The HTML files under `site`/t/ (their paths from `site`): a folder's files in name
+    /// order, then its sub-folders' in name order. Folders are opened one at a time, and never
+    /// through a link.
+    static func pages(_ site: String) throws(ThreadfoldError) -> [String] {
+        var found: [String] = []
+        var folders = ["t"]
         do {
-            let top = try SourceFolder.open(site)
-            guard top.kind("t") == .folder else { return [] }
-            folders.append(("t", try top.folder("t")))
-            while let (path, folder) = folders.popLast() {
-                for (name, kind) in folder.entries().reversed() {
-                    if kind == .folder {
-                        folders.append((path + "/" + name, try folder.folder(name)))
-                    } else if kind == .file && name.hasSuffix(".html") {
-                        found.append((path + "/" + name, folder, name))
-                    }
-                }
+            guard try SourceFolder.open(site).kind("t") == .folder else { return [] }
+            while let path = folders.popLast() {
+                let entries = try SourceFolder.open(site + "/" + path).entries()
+                for (name, kind) in entries where kind == .file && name.hasSuffix(".html") { found.append(path + "/" + name) }
+                folders += entries.filter { $0.kind == .folder }.map { path + "/" + $0.name }.reversed()
             }
         } catch {
             throw ThreadfoldError.output(path: site, message: "could not list its pages for Pagefind: \(SystemError.describe(error.code))", errno: error.code)

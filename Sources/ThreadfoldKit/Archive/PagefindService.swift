@@ -31,20 +31,22 @@ extension Pagefind {
     /// at its end the service exits at once, whatever it was doing.
     struct Session {
         let piped: ChildProcess.Piped
-        let pages: [(path: String, folder: SourceFolder, name: String)]
+        /// The site, and its pages' paths from it.
+        let site: String
+        let pages: [String]
         let output: String
         /// The end of what it wrote on its standard error, for messages.
         var errors: [UInt8] = []
-        private var next = 0
-        private var sent = 0
-        private var answered = 0
-        private var pending: [UInt8] = []
-        private var written = 0
-        private var incoming: [UInt8] = []
-        private var finished = false
+        /// Pages taken, messages sent, answers read.
+        private var next = 0, sent = 0, answered = 0
+        /// The messages not yet written whole, and how much of them was.
+        private var pending: [UInt8] = [], written = 0
+        /// Answers read and not yet taken (the start of one at the end), and whether the last came.
+        private var incoming: [UInt8] = [], finished = false
 
-        init(piped: ChildProcess.Piped, pages: [(path: String, folder: SourceFolder, name: String)], output: String) {
+        init(piped: ChildProcess.Piped, site: String, pages: [String], output: String) {
             self.piped = piped
+            self.site = site
             self.pages = pages
             self.output = output
         }
@@ -73,7 +75,7 @@ extension Pagefind {
                 if fds[0].revents != 0 {
                     let before = incoming.count
                     Self.drain(piped.output, into: &incoming, keep: .max)
-                    if incoming.count == before { return .exited("ended before it wrote the index") }
+                    if incoming.count == before { return .exited("ended early") }
                     if let failure = answers() { return failure }
                 }
             }
@@ -95,11 +97,14 @@ extension Pagefind {
                 let page = pages[next]
                 next += 1
                 let bytes: [UInt8]
-                do { bytes = try page.folder.read(page.name).bytes } catch {
-                    return .unreadable("\(page.path): \(error.code != 0 ? SystemError.describe(error.code) : "\(error)")")
+                do {
+                    let slash = page.lastIndex(of: "/")!
+                    bytes = try SourceFolder.open(site + "/" + page[..<slash]).read(String(page[page.index(after: slash)...])).bytes
+                } catch {
+                    return .unreadable("\(page): \(error.code != 0 ? SystemError.describe(error.code) : "\(error)")")
                 }
                 guard let record = PagefindRecord.read(bytes) else { continue }
-                send(type: "AddRecord") { w in Self.encode(record, url: "/" + page.path, into: &w) }
+                send(type: "AddRecord") { w in Self.encode(record, url: "/" + page, into: &w) }
             }
             return nil
         }
@@ -138,7 +143,7 @@ extension Pagefind {
                 if count < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN { return nil }
-                    return .exited("ended before it read every page (\(SystemError.last))")
+                    return .exited("ended early")
                 }
                 written += count
             }
