@@ -43,13 +43,25 @@ package enum Pagefind {
     /// seconds or when the build is interrupted. Its errors name the tool (`pagefind: error: …`),
     /// with its own words when it fails.
     package static func index(site: String, command: [String], timeout: Double) throws(ThreadfoldError) {
-        let piped: ChildProcess.Piped
-        do { piped = try ChildProcess.start(command + ["--service"]) } catch {
+        let piped = try start(command)
+        let queue = Queue(site: site, pages: try pages(site), deadline: deadline(timeout))
+        var session = Session(piped: piped, queue: queue)
+        let failure = session.run()
+        try check(failure, status: ChildProcess.end(piped), errors: session.errors, timeout: timeout)
+    }
+
+    /// Starts `command --service`.
+    static func start(_ command: [String]) throws(ThreadfoldError) -> ChildProcess.Piped {
+        do { return try ChildProcess.start(command + ["--service"]) } catch {
             throw ThreadfoldError.output(path: "pagefind", message: "could not be started (\(command.joined(separator: " "))): \(SystemError.describe(error.code))", errno: error.code)
         }
-        var session = Session(piped: piped, site: site, pages: try pages(site), output: (site as NSString).appendingPathComponent("pagefind"))
-        let failure = session.run(deadline: DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout, 0) * 1e9))
-        let status = ChildProcess.end(piped)
+    }
+
+    /// Nanoseconds of uptime `timeout` seconds from now.
+    static func deadline(_ timeout: Double) -> UInt64 { DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout, 0) * 1e9) }
+
+    /// Nothing when the session wrote the index; else the error that says why not.
+    static func check(_ failure: Failure?, status: Int32?, errors: [UInt8], timeout: Double) throws(ThreadfoldError) {
         guard var failure else { return }
         if SiteWriter.interrupted { throw ThreadfoldError.output(path: "pagefind", message: "was stopped: the build was interrupted") }
         if failure == .timedOut {
@@ -60,7 +72,7 @@ package enum Pagefind {
             )
         }
         if case .exited = failure, let status { failure = .exited("failed (exit status \(status))") }
-        let tail = String(decoding: session.errors.suffix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let tail = String(decoding: errors.suffix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         throw ThreadfoldError.output(path: "pagefind", message: "\(failure.words) indexing the site\(tail.isEmpty ? "" : ": " + tail)")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Pagefind {
     /// Why a session with Pagefind's service did not end with its index written.
@@ -31,28 +32,25 @@ extension Pagefind {
     /// at its end the service exits at once, whatever it was doing.
     struct Session {
         let piped: ChildProcess.Piped
-        /// The site, and its pages' paths from it.
-        let site: String
-        let pages: [String]
-        let output: String
+        /// What is to be indexed, as it comes.
+        let queue: Queue
         /// The end of what it wrote on its standard error, for messages.
         var errors: [UInt8] = []
-        /// Pages taken, messages sent, answers read.
-        private var next = 0, sent = 0, answered = 0
+        /// Messages sent, answers read.
+        private var sent = 0, answered = 0
         /// The messages not yet written whole, and how much of them was.
         private var pending: [UInt8] = [], written = 0
         /// Answers read and not yet taken (the start of one at the end), and whether the last came.
         private var incoming: [UInt8] = [], finished = false
 
-        init(piped: ChildProcess.Piped, site: String, pages: [String], output: String) {
+        init(piped: ChildProcess.Piped, queue: Queue) {
             self.piped = piped
-            self.site = site
-            self.pages = pages
-            self.output = output
+            self.queue = queue
         }
 
-        /// Sends everything and reads every answer; nil when the index was written.
-        mutating func run(deadline: UInt64) -> Failure? {
+        /// Sends everything the queue gives and reads every answer, until the index is written
+        /// (nil) or `deadline` (nanoseconds of uptime), once the queue has it, has passed.
+        mutating func run() -> Failure? {
             send(type: "NewIndex") { w in
                 w.key("config")
                 w.object { w in
@@ -62,14 +60,19 @@ extension Pagefind {
             }
             while !finished {
                 if SiteWriter.interrupted { return .interrupted }
-                if DispatchTime.now().uptimeNanoseconds >= deadline { return .timedOut }
-                if let failure = fill() { return failure }
+                if let deadline = queue.deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return .timedOut }
+                let waiting: Int32
+                switch fill() {
+                case .failed(let failure): return failure
+                case .waiting: waiting = 5
+                case .sent: waiting = 100
+                }
                 var fds = [
                     pollfd(fd: piped.output, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: piped.errors, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: piped.input, events: Int16(written < pending.count ? POLLOUT : 0), revents: 0),
                 ]
-                guard poll(&fds, 3, 100) >= 0 || errno == EINTR else { return .exited("failed (\(SystemError.last))") }
+                guard poll(&fds, 3, waiting) >= 0 || errno == EINTR else { return .exited("failed (\(SystemError.last))") }
                 if fds[1].revents != 0 { Self.drain(piped.errors, into: &errors, keep: 64 << 10) }
                 if fds[2].revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0, let failure = flush() { return failure }
                 if fds[0].revents != 0 {
@@ -82,31 +85,35 @@ extension Pagefind {
             return nil
         }
 
+        enum Filled {
+            case sent, waiting
+            case failed(Failure)
+        }
+
         /// Queues the next messages while few are unanswered (so the pipe never holds much more
-        /// than a page), and `WriteFiles` after the last page.
-        private mutating func fill() -> Failure? {
-            while written == pending.count && sent - answered < 8 && next <= pages.count {
+        /// than a page), and `WriteFiles` after the last page; `waiting` when the queue has
+        /// nothing yet.
+        private mutating func fill() -> Filled {
+            while written == pending.count && sent - answered < 8 {
                 pending.removeAll(keepingCapacity: true)
                 written = 0
-                if next == pages.count {
-                    let output = self.output
-                    send(type: "WriteFiles") { w in w.field("output_path", output) }
-                    next += 1
-                    return nil
+                switch queue.take() {
+                case nil: return .waiting
+                case .record(let url, let record): send(type: "AddRecord") { w in Self.encode(record, url: url, into: &w) }
+                case .page(let site, let page):
+                    let bytes: [UInt8]
+                    do {
+                        let slash = page.lastIndex(of: "/")!
+                        bytes = try SourceFolder.open(site + "/" + page[..<slash]).read(String(page[page.index(after: slash)...])).bytes
+                    } catch {
+                        return .failed(.unreadable("\(page): \(error.code != 0 ? SystemError.describe(error.code) : "\(error)")"))
+                    }
+                    guard let record = PagefindRecord.read(bytes) else { continue }
+                    send(type: "AddRecord") { w in Self.encode(record, url: "/" + page, into: &w) }
+                case .write(let output): send(type: "WriteFiles") { w in w.field("output_path", output) }
                 }
-                let page = pages[next]
-                next += 1
-                let bytes: [UInt8]
-                do {
-                    let slash = page.lastIndex(of: "/")!
-                    bytes = try SourceFolder.open(site + "/" + page[..<slash]).read(String(page[page.index(after: slash)...])).bytes
-                } catch {
-                    return .unreadable("\(page): \(error.code != 0 ? SystemError.describe(error.code) : "\(error)")")
-                }
-                guard let record = PagefindRecord.read(bytes) else { continue }
-                send(type: "AddRecord") { w in Self.encode(record, url: "/" + page, into: &w) }
             }
-            return nil
+            return .sent
         }
 
         static func encode(_ record: PagefindRecord, url: String, into w: inout JSONWriter) {
@@ -176,6 +183,71 @@ extension Pagefind {
                 guard count > 0 else { return }
                 buffer += chunk.prefix(count)
                 if buffer.count > keep { buffer.removeFirst(buffer.count - keep) }
+            }
+        }
+    }
+
+    /// What a session is to send, in order: records made as pages were rendered, pages to read
+    /// from the staged site, then where to write the index. Filled from any thread.
+    final class Queue: Sendable {
+        enum Item: Sendable {
+            case record(url: String, PagefindRecord)
+            /// A page to read, by its path from the site.
+            case page(site: String, String)
+            case write(output: String)
+        }
+
+        private struct State {
+            var items: [Item] = []
+            var head = 0
+            var given: Set<String> = []
+            var deadline: UInt64?
+        }
+
+        private let state = Mutex(State())
+
+        init() {}
+
+        /// The pages listed, then `WriteFiles` into `site`/pagefind, all by `deadline`.
+        init(site: String, pages: [String], deadline: UInt64) {
+            state.withLock { state in
+                state.items = pages.map { .page(site: site, $0) } + [.write(output: (site as NSString).appendingPathComponent("pagefind"))]
+                state.deadline = deadline
+            }
+        }
+
+        /// Adds the record of the page at `url` (`/t/…`).
+        func add(url: String, _ record: PagefindRecord) {
+            state.withLock { state in
+                state.items.append(.record(url: url, record))
+                state.given.insert(url)
+            }
+        }
+
+        /// Adds `pages` of the staged site not given as records yet, then `WriteFiles` into
+        /// `site`/pagefind; the session must be done by `deadline`.
+        func finish(site: String, pages: [String], deadline: UInt64) {
+            state.withLock { state in
+                state.items += pages.filter { !state.given.contains("/" + $0) }.map { .page(site: site, $0) }
+                state.items.append(.write(output: (site as NSString).appendingPathComponent("pagefind")))
+                state.deadline = deadline
+            }
+        }
+
+        var deadline: UInt64? { state.withLock { $0.deadline } }
+
+        /// The next item, or nil when there is none yet.
+        func take() -> Item? {
+            state.withLock { state in
+                guard state.head < state.items.count else { return nil }
+                defer {
+                    state.head += 1
+                    if state.head >= 4096 && state.head * 2 >= state.items.count {
+                        state.items.removeFirst(state.head)
+                        state.head = 0
+                    }
+                }
+                return state.items[state.head]
             }
         }
     }

@@ -112,4 +112,33 @@ struct PagefindTests {
         let quit = #expect(throws: ThreadfoldError.self) { try Pagefind.index(site: site.path, command: [quitting], timeout: 60) }
         #expect(quit?.message == "failed (exit status 4) indexing the site: no index today")
     }
+
+    @Test("a feed sends pages as they are rendered, then at the end only the staged pages it was not given; dropped unfinished, it kills Pagefind")
+    func feed() throws {
+        let folder = try ArchiveFixture.folder()
+        let site = folder.appendingPathComponent("site")
+        try ArchiveFixture.write(Self.page, "t/fish-1/index.html", in: site)
+        try ArchiveFixture.write(Self.page.replacingOccurrences(of: "c-1", with: "c-7"), "t/kept-2/index.html", in: site)
+        let fake = try Self.fakeService(in: folder)
+        let feed = try Pagefind.Feed(command: [fake])
+        feed.add(path: "t/fish-1/index.html", bytes: Array(Self.page.utf8))
+        feed.add(path: "index.html", bytes: Array(Self.page.utf8))
+        feed.add(path: "t/fish-1/newest/index.html", bytes: Array(Self.page.replacingOccurrences(of: " data-pagefind-body", with: "").utf8))
+        try feed.finish(site: site.path, timeout: 60)
+        let messages = ArchiveFixture.text(folder, "messages").split(separator: "\n").map(String.init)
+        try #require(messages.count == 4, "\(messages)")
+        #expect(messages[1].contains(#""url":"/t/fish-1/index.html""#) && messages[2].contains(#""url":"/t/kept-2/index.html""#))
+        #expect(messages[3].contains(#""type":"WriteFiles""#))
+
+        var dropped: Pagefind.Feed? = try Pagefind.Feed(command: [fake])
+        let pid = try #require(dropped?.pid)
+        #expect(ChildProcess.isRunning(pid))
+        dropped = nil
+        var waited = 0
+        while ChildProcess.isRunning(pid) && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(!ChildProcess.isRunning(pid), "the dropped feed's Pagefind was killed")
+    }
 }
