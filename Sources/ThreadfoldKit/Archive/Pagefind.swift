@@ -35,7 +35,7 @@ package enum Pagefind {
         ThreadfoldError.output(path: output, message: "needs Pagefind to index its pages, and it is not installed; expected the pagefind command on PATH or PyPI's package: \(install)")
     }
 
-    /// Indexes the thread pages of the site at `site` into `site/pagefind/`, through Pagefind's
+    /// Indexes the thread pages of the staged site at `site` (a merge's) into `site/pagefind/`, through Pagefind's
     /// service (`pagefind --service`): each page under `t/` marked `data-pagefind-body` is read
     /// as Threadfold wrote it and sent as a record of its text, anchors, title and filters
     /// (`PagefindRecord`), so Pagefind neither crawls the site nor parses its HTML. Pagefind runs
@@ -77,8 +77,8 @@ package enum Pagefind {
     }
 
     /// The HTML files under `site`/t/ (their paths from `site`): a folder's files in name
-    /// order, then its sub-folders' in name order. Folders are opened one at a time, and never
-    /// through a link.
+    /// order, then its sub-folders' in name order. Folders are opened one at a time; an entry that
+    /// is a link is neither entered nor read.
     static func pages(_ site: String) throws(ThreadfoldError) -> [String] {
         var found: [String] = []
         var folders = ["t"]

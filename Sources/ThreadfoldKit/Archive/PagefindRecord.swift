@@ -53,7 +53,7 @@ struct PagefindRecord: Equatable {
     /// One open element: its name, where its text began (in `captured` for a filter or meta
     /// element, else in `text`), and what it is to Pagefind.
     private struct Open {
-        var name: [UInt8]
+        var name: String
         var start: Int
         var skipped: Bool
         var body: Bool
@@ -83,11 +83,19 @@ struct PagefindRecord: Equatable {
                 if page[i] == UInt8(ascii: "<") {
                     tag()
                 } else {
-                    var end = i
-                    while end < page.count && page[end] != UInt8(ascii: "<") { end += 1 }
-                    let decoded = PagefindRecord.decode(page[i..<end])
-                    if capturing > 0 { captured += decoded }
-                    if inBody > 0 && skipping == 0 { text += PagefindRecord.defused(decoded) }
+                    let end = page[i...].firstIndex(of: UInt8(ascii: "<")) ?? page.count
+                    let indexed = inBody > 0 && skipping == 0
+                    if capturing > 0 || indexed {
+                        let run = page[i..<end]
+                        if run.contains(UInt8(ascii: "&")) || run.contains(UInt8(ascii: "_")) {
+                            let decoded = PagefindRecord.decode(run)
+                            if capturing > 0 { captured += decoded }
+                            if indexed { text += PagefindRecord.defused(decoded) }
+                        } else {
+                            if capturing > 0 { captured += run }
+                            if indexed { text += run }
+                        }
+                    }
                     i = end
                 }
             }
@@ -106,28 +114,28 @@ struct PagefindRecord: Equatable {
             let inside = page[(i + 1)..<close]
             i = close + 1
             if inside.first == UInt8(ascii: "/") {
-                end(PagefindRecord.lowercase(inside.dropFirst().prefix { PagefindRecord.isNameByte($0) }))
+                end(PagefindRecord.name(inside.dropFirst()))
             } else if inside.first != UInt8(ascii: "!") && inside.first != UInt8(ascii: "?") {
                 start(inside)
             }
         }
 
         mutating func start(_ inside: ArraySlice<UInt8>) {
-            let name = PagefindRecord.lowercase(inside.prefix { PagefindRecord.isNameByte($0) })
-            let attributes = PagefindRecord.attributes(inside.dropFirst(name.count))
-            func value(_ key: String) -> String? { attributes.first { $0.name == key }?.value }
-            if name == Array("html".utf8), let lang = value("lang"), !lang.isEmpty { record.language = lang }
-            let body = value("data-pagefind-body") != nil
+            let name = PagefindRecord.name(inside)
+            let attributes = PagefindRecord.attributes(inside.dropFirst(name.utf8.count))
+            func value(_ key: Attribute) -> String? { attributes[key.rawValue] }
+            if name == "html", let lang = value(.lang), !lang.isEmpty { record.language = lang }
+            let body = value(.body) != nil
             if body { sawBody = true }
-            let skipped = PagefindRecord.removed.contains(name) || value("data-pagefind-ignore") != nil
-            var open = Open(name: name, start: 0, skipped: skipped, body: body, filter: value("data-pagefind-filter"), meta: value("data-pagefind-meta"))
+            let skipped = PagefindRecord.removed.contains(name) || value(.ignore) != nil
+            var open = Open(name: name, start: 0, skipped: skipped, body: body, filter: value(.filter), meta: value(.meta))
             if inBody > 0 && skipping == 0 && !skipped {
-                if let id = value("id") {
-                    text += Array(" ___PAGEFIND_ANCHOR___\(String(decoding: name, as: UTF8.self)):\(anchors):\(id) ".utf8)
+                if let id = value(.id) {
+                    text += " ___PAGEFIND_ANCHOR___\(name):\(anchors):\(id) ".utf8
                     anchors += 1
                 }
-                if let weight = PagefindRecord.headingWeight(name) { text += Array(" ___PAGEFIND_AUTO_WEIGHT___\(weight) ".utf8) }
-                if PagefindRecord.sentences.contains(name) || name == Array("br".utf8) { text.append(0x20) }
+                if let weight = PagefindRecord.headingWeight(name) { text += " ___PAGEFIND_AUTO_WEIGHT___\(weight) ".utf8 }
+                if PagefindRecord.sentences.contains(name) || name == "br" { text.append(0x20) }
             }
             open.start = text.count
             if open.filter != nil || open.meta != nil {
@@ -145,7 +153,7 @@ struct PagefindRecord: Equatable {
 
         /// The end tag `name`: closes the innermost open element of that name and any left open
         /// inside it (as a browser does with well-formed pages; a stray end tag is ignored).
-        mutating func end(_ name: [UInt8]) {
+        mutating func end(_ name: String) {
             guard let at = stack.lastIndex(where: { $0.name == name }) else { return }
             while stack.count > at {
                 let open = stack.removeLast()
@@ -170,7 +178,7 @@ struct PagefindRecord: Equatable {
                 if text.count > open.start, PagefindRecord.endsSentence(text[open.start...]) { text.append(UInt8(ascii: ".")) }
                 text.append(0x20)
             }
-            if PagefindRecord.headingWeight(open.name) != nil { text += Array(" ___END_PAGEFIND_WEIGHT___ ".utf8) }
+            if PagefindRecord.headingWeight(open.name) != nil { text += " ___END_PAGEFIND_WEIGHT___ ".utf8 }
         }
 
         mutating func add(filter: String?, meta: String?, _ found: String) {
@@ -185,18 +193,38 @@ struct PagefindRecord: Equatable {
         }
     }
 
-    static let sentences: Set<[UInt8]> = Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "td", "div", "ul", "li", "article", "section"].map { Array($0.utf8) })
-    static let removed: Set<[UInt8]> = Set(["head", "style", "script", "noscript", "label", "form", "svg", "footer", "nav", "iframe", "template"].map { Array($0.utf8) })
-    static let void: Set<[UInt8]> = Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"].map { Array($0.utf8) })
+    static let sentences: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6", "p", "td", "div", "ul", "li", "article", "section"]
+    static let removed: Set<String> = ["head", "style", "script", "noscript", "label", "form", "svg", "footer", "nav", "iframe", "template"]
+    static let void: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
 
-    static func headingWeight(_ name: [UInt8]) -> Int? {
-        guard name.count == 2, name[0] == UInt8(ascii: "h"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(name[1]) else { return nil }
-        return 8 - Int(name[1] - UInt8(ascii: "0"))
+    static func headingWeight(_ name: String) -> Int? {
+        switch name {
+        case "h1": return 7
+        case "h2": return 6
+        case "h3": return 5
+        case "h4": return 4
+        case "h5": return 3
+        case "h6": return 2
+        default: return nil
+        }
+    }
+
+    /// The tag name at the start of `bytes`, lower-cased.
+    static func name(_ bytes: ArraySlice<UInt8>) -> String {
+        let name = bytes.prefix { isNameByte($0) }
+        guard name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return String(decoding: name, as: UTF8.self) }
+        return String(decoding: lowercase(name), as: UTF8.self)
     }
 
     /// Whether Pagefind ends a block whose text is `text` with a full stop: when its last
     /// character is a word character (Unicode's, as Rust's `\w`), a quote, `)`, `$` or `*`.
     static func endsSentence(_ text: ArraySlice<UInt8>) -> Bool {
+        if let last = text.last, last < 0x80 {
+            switch last {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+            default: return "'\")$*_".utf8.contains(last)
+            }
+        }
         var start = text.endIndex - 1
         while start > text.startIndex && text[start] & 0xC0 == 0x80 { start -= 1 }
         guard let scalar = String(decoding: text[start...], as: UTF8.self).unicodeScalars.last else { return false }
@@ -246,9 +274,32 @@ struct PagefindRecord: Equatable {
         return nil
     }
 
-    /// The attributes of a start tag's inside after its name: names lower-cased, values decoded.
-    static func attributes(_ bytes: ArraySlice<UInt8>) -> [(name: String, value: String)] {
-        var found: [(name: String, value: String)] = []
+    /// The attributes Pagefind's reading needs, by their index in `Attribute`.
+    enum Attribute: Int, CaseIterable {
+        case body, ignore, filter, meta, id, lang
+
+        var name: String {
+            switch self {
+            case .body: return "data-pagefind-body"
+            case .ignore: return "data-pagefind-ignore"
+            case .filter: return "data-pagefind-filter"
+            case .meta: return "data-pagefind-meta"
+            case .id: return "id"
+            case .lang: return "lang"
+            }
+        }
+
+        static func of(_ name: ArraySlice<UInt8>) -> Attribute? {
+            guard name.count == 2 || name.count == 4 || name.count >= 17 else { return nil }
+            let text = name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? String(decoding: lowercase(name), as: UTF8.self) : String(decoding: name, as: UTF8.self)
+            return allCases.first { $0.name == text }
+        }
+    }
+
+    /// The values of the attributes in `Attribute` of a start tag's inside after its name
+    /// (decoded; the first of a name counts, as in HTML), by their index.
+    static func attributes(_ bytes: ArraySlice<UInt8>) -> [String?] {
+        var found = [String?](repeating: nil, count: Attribute.allCases.count)
         var k = bytes.startIndex
         let end = bytes.endIndex
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0C || b == UInt8(ascii: "/") }
@@ -257,8 +308,8 @@ struct PagefindRecord: Equatable {
             let nameStart = k
             while k < end && !isSpace(bytes[k]) && bytes[k] != UInt8(ascii: "=") { k += 1 }
             guard k > nameStart else { break }
-            let name = String(decoding: lowercase(bytes[nameStart..<k]), as: UTF8.self)
-            var value = ""
+            let attribute = Attribute.of(bytes[nameStart..<k])
+            var value = bytes[k..<k]
             if k < end && bytes[k] == UInt8(ascii: "=") {
                 k += 1
                 if k < end && (bytes[k] == UInt8(ascii: "\"") || bytes[k] == UInt8(ascii: "'")) {
@@ -266,15 +317,15 @@ struct PagefindRecord: Equatable {
                     let valueStart = k + 1
                     k = valueStart
                     while k < end && bytes[k] != quote { k += 1 }
-                    value = String(decoding: decode(bytes[valueStart..<k]), as: UTF8.self)
+                    value = bytes[valueStart..<k]
                     k += 1
                 } else {
                     let valueStart = k
                     while k < end && !isSpace(bytes[k]) { k += 1 }
-                    value = String(decoding: decode(bytes[valueStart..<k]), as: UTF8.self)
+                    value = bytes[valueStart..<k]
                 }
             }
-            found.append((name, value))
+            if let attribute, found[attribute.rawValue] == nil { found[attribute.rawValue] = String(decoding: decode(value), as: UTF8.self) }
         }
         return found
     }

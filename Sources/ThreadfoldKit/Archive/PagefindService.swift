@@ -26,10 +26,10 @@ extension Pagefind {
 
     /// One run of Pagefind's service protocol: messages are base64 of JSON, each followed by a
     /// comma, on its standard input, and its answers come the same way on its standard output,
-    /// one per message, in order (it handles them one at a time). The pages are read and sent
-    /// as Pagefind takes them, so reading the next page overlaps with its indexing the last;
-    /// then `WriteFiles` writes the index. Standard input stays open until that is answered:
-    /// at its end the service exits at once, whatever it was doing.
+    /// one per message, in order (it handles them one at a time). What the queue gives is sent
+    /// as Pagefind takes it, a few messages ahead, so a page read here overlaps with Pagefind
+    /// indexing the last; `WriteFiles` comes last. Standard input stays open until that is
+    /// answered: at its end the service exits at once, whatever it was doing.
     struct Session {
         let piped: ChildProcess.Piped
         /// What is to be indexed, as it comes.
