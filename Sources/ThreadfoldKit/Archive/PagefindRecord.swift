@@ -53,12 +53,11 @@ struct PagefindRecord: Equatable {
     /// One open element: its name, where its text began (in `captured` for a filter or meta
     /// element, else in `text`), and what it is to Pagefind.
     private struct Open {
-        var name: String
-        var start: Int
-        var skipped: Bool
-        var body: Bool
-        var filter: String?
-        var meta: String?
+        var name: String, start: Int
+        /// Left out of the text (`data-pagefind-ignore`, or an element Pagefind drops), or the body.
+        var skipped: Bool, body: Bool
+        /// Its `data-pagefind-filter` and `data-pagefind-meta` names.
+        var filter: String?, meta: String?
     }
 
     private struct Reader {
