@@ -178,14 +178,15 @@ struct InterruptTests {
     }
 
     /// A fake `pagefind` in `folder/bin` that hangs: it and a grandchild it starts keep making
-    /// `<site>/pagefind` (recreating the staging folder should it be removed), and write their
-    /// pids to `folder/child.pid` and `folder/grandchild.pid`. The environment puts it first on PATH.
+    /// `<staging>/pagefind` in the build's staging folder `folder/.site.staging-…`, once there is
+    /// one (Pagefind starts before it), recreating it should it be removed; they write their pids
+    /// to `folder/child.pid` and `folder/grandchild.pid`. The environment puts it first on PATH.
     func hangingPagefind(in folder: URL) throws -> [String: String] {
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let script = """
             #!/bin/sh
-            site="$2"
+            until site=$(ls -d "\(folder.path)"/.site.staging-* 2>/dev/null | head -n 1) && [ -n "$site" ]; do sleep 0.05; done
             ( while :; do mkdir -p "$site/pagefind"; sleep 0.1; done ) &
             echo $! > "\(folder.path)/grandchild.pid"
             echo $$ > "\(folder.path)/child.pid"

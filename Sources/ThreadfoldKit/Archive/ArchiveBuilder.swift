@@ -29,7 +29,7 @@ package struct ArchiveBuilder: Sendable {
     var progress = ProgressReporter(nil)
     /// Write `.gz` and `.br` siblings beside the site's text files (`Precompression`).
     package var precompress = false
-    /// Seconds Pagefind may run (`Pagefind.index`).
+    /// Seconds Pagefind may run once the pages are written (`Pagefind.Feed.finish`).
     package var searchTimeout: Double = 600
 
     /// The result of a build.
@@ -78,14 +78,14 @@ package struct ArchiveBuilder: Sendable {
         var clock = Clock()
         let pipeline = try ThreadPipeline(options: options, resources: resources)
         let settings = settingsHash()
-        // Pagefind indexes the whole site, so a shard leaves it to `merge`.
-        var pagefind: [String]?
+        // Pagefind indexes the whole site, so a shard leaves it to `merge`. It is given each
+        // page as it is rendered.
+        var pagefind: Pagefind.Feed?
         if options.search == .pagefind && shard == nil {
-            guard let command = Pagefind.command() else {
-                report.siteError = Pagefind.missing(output.relativePath)
+            do { pagefind = try Pagefind.Feed(output: output.relativePath) } catch {
+                report.siteError = error
                 return report
             }
-            pagefind = command
         }
         let dumpFiles = units.compactMap(\.dumpFile)
         guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, report: &report) else { return report }
@@ -106,7 +106,7 @@ package struct ArchiveBuilder: Sendable {
         // 5. Link and render, in parallel, largest units first so no long thread ends the run alone.
         let context = WorkerContext(
             units: units, pipeline: pipeline, staging: staging, shard: shard, claims: ThreadClaims(), reuse: plan.reuse,
-            progress: ThreadProgress())
+            progress: ThreadProgress(), pagefind: pagefind)
         let results = work(plan.actions, context: context, hashes: plan.hashes, signatures: plan.signatures, dumps: dumps)
         // An incremental build keeps its spill beside the site: the next one writes only what changed.
         if let spill = dumps?.spill { if incremental { staging.keep(spill) } else { spill.remove() } }
@@ -133,7 +133,7 @@ package struct ArchiveBuilder: Sendable {
             if let pagefind {
                 progress.enter(.indexing)
                 staging.handedToAnotherProgram()
-                try Pagefind.index(site: staging.path, command: pagefind, timeout: searchTimeout)
+                try pagefind.finish(site: staging.path, timeout: searchTimeout)
                 report.timings.append(("pagefind", clock.lap()))
             }
             progress.enter(.publishing)
@@ -655,6 +655,8 @@ struct WorkerContext: Sendable {
     let reuse: Reuse
     /// Threads done, for the progress bar.
     let progress: ThreadProgress
+    /// Pagefind, given each page as it is written (`--search pagefind`).
+    let pagefind: Pagefind.Feed?
 
     /// A unit an earlier build left whole, as `action` says: kept from the recycled folder (its
     /// files counted as reused) or linked from the live site. Nil when it must be rendered: the
@@ -749,6 +751,7 @@ struct WorkerContext: Sendable {
             try claim(id: id.string, path: "t/\(folder)", source: source)
             let rendered = try pipeline.files(record, id: id, folder: folder, source: source) { (path, bytes) throws(ThreadfoldError) in
                 let page = path.hasSuffix(".html") ? 1 : 0
+                pagefind?.add(path: path, bytes: bytes)
                 if try staging.write(path, bytes) {
                     result.filesWritten += 1
                     result.pagesWritten += page

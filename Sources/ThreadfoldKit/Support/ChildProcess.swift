@@ -60,16 +60,75 @@ package enum ChildProcess {
             output: output, timedOut: timedOut)
     }
 
+    /// A program started by `start`, talked to through pipes: the caller writes `input`, reads
+    /// `output` and `errors` (all three close-on-exec and non-blocking here), and ends it with `end`.
+    package struct Piped: Sendable {
+        package let pid: pid_t
+        package let input: Int32
+        package let output: Int32
+        package let errors: Int32
+    }
+
+    /// Starts `arguments` like `run` does, its standard input, output and error each a pipe of
+    /// the caller's; throws the errno when it cannot be started.
+    package static func start(_ arguments: [String]) throws(SystemCallError) -> Piped {
+        var fds: [Int32] = []
+        defer { for fd in fds where fd >= 0 { close(fd) } }
+        for _ in 0..<3 {
+            var pipe: [Int32] = [-1, -1]
+            guard Glibc.pipe(&pipe) == 0 else { throw SystemCallError(code: errno) }
+            for fd in pipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            fds += pipe
+        }
+        let pid = try spawn(arguments, input: fds[0], output: fds[3], errors: fds[5])
+        let piped = Piped(pid: pid, input: fds[1], output: fds[2], errors: fds[4])
+        for fd in [piped.input, piped.output, piped.errors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for i in [1, 2, 4] { fds[i] = -1 }
+        return piped
+    }
+
+    /// Ends a program `start` started: closes its pipes, kills its group (it and whatever it left
+    /// running) and reaps it. Its exit status, or nil when a signal ended it before it exited.
+    @discardableResult
+    package static func end(_ piped: Piped) -> Int32? {
+        for fd in [piped.input, piped.output, piped.errors] { close(fd) }
+        kill(-piped.pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(piped.pid, &status, 0) < 0 && errno == EINTR {}
+        _ = groups.withLock { $0.running.remove(piped.pid) }
+        return status & 0x7F != 0 ? nil : (status >> 8) & 0xFF
+    }
+
+    /// Writes to `fd`, a pipe to a program `start` started, with SIGPIPE blocked in this thread:
+    /// when the program has gone, the write fails with EPIPE (and the signal it raised is
+    /// taken) instead of ending this process. Returns what `write` returns, errno as it left it.
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var old = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &old)
+        let written = Glibc.write(fd, bytes.baseAddress, bytes.count)
+        let code = errno
+        if written < 0 && code == EPIPE {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            while sigtimedwait(&pipeSignal, nil, &now) == SIGPIPE {}
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        errno = code
+        return written
+    }
+
     /// Starts the program in a new process group with default signal handling and an empty
     /// signal mask (the caller's threads block SIGINT and SIGTERM), its output to `output`, and
     /// registers the group in the same step, so `killAll` never misses one.
-    private static func spawn(_ arguments: [String], output: Int32) throws(SystemCallError) -> pid_t {
+    private static func spawn(_ arguments: [String], input: Int32? = nil, output: Int32, errors: Int32? = nil) throws(SystemCallError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) } else { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        posix_spawn_file_actions_adddup2(&actions, errors ?? output, 2)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
