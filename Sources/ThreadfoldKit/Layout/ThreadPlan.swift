@@ -9,6 +9,8 @@ struct ThreadPlan {
         var part: Int
         /// A branch page's root comment.
         var root: Int32
+        /// A branch page's top-level comment (the first of its breadcrumb); -1 for a part.
+        var top: Int32 = -1
     }
 
     var pages: [Page] = []
@@ -59,7 +61,7 @@ struct ThreadPlan {
                     Page(
                         dir: base + [name],
                         model: PageLayout.make(tree, options: layout, roots: [b][...], anchors: anchors),
-                        part: -1, root: b))
+                        part: -1, root: b, top: pages[p].top >= 0 ? pages[p].top : Self.topLevel(of: b, in: tree)))
             }
             p += 1
         }
@@ -81,17 +83,26 @@ struct ThreadPlan {
         return layout
     }
 
-    /// The comments above a branch root for its breadcrumb: the top-level one, then at most the
-    /// five nearest (a 100,000-deep chain must not give every page a 100,000-item trail).
-    static func ancestors(of root: Int32, in tree: ThreadTree) -> [Int32] {
-        var chain: [Int32] = []
-        var a = tree.parent[Int(root)]
-        while a >= 0 {
-            chain.append(a)
+    /// The top-level comment above `comment`. Walked only for a branch of a main part, whose
+    /// depth the part's layout bounds; a branch of a branch page takes that page's `top`.
+    static func topLevel(of comment: Int32, in tree: ThreadTree) -> Int32 {
+        var a = comment
+        while tree.parent[Int(a)] >= 0 { a = tree.parent[Int(a)] }
+        return a
+    }
+
+    /// The comments above a branch page's root for its breadcrumb: the top-level one, then at
+    /// most the five nearest. At most six steps up from the root: a 100,000-deep chain has
+    /// 12,500 branch pages, and a walk to the top from each would be quadratic.
+    static func ancestors(of page: Page, in tree: ThreadTree) -> [Int32] {
+        var nearest: [Int32] = []
+        var a = tree.parent[Int(page.root)]
+        while a >= 0 && nearest.count < 6 {
+            nearest.append(a)
             a = tree.parent[Int(a)]
         }
-        chain.reverse()
-        guard chain.count > 6 else { return chain }
-        return [chain[0]] + chain.suffix(5)
+        // Six or fewer above it: the whole chain. More: the top-level one, then the five nearest.
+        guard a >= 0 else { return nearest.reversed() }
+        return [page.top] + nearest.prefix(5).reversed()
     }
 }

@@ -78,7 +78,7 @@ package struct PageNavigation: Sendable {
                 previousPage = .init(page.part, href: ThreadPaths.href(from: page.dir, to: plan.pages[page.part - 1].dir), current: false)
             }
         } else {
-            ancestors = ThreadPlan.ancestors(of: page.root, in: tree).map { a in
+            ancestors = ThreadPlan.ancestors(of: page, in: tree).map { a in
                 .init(comment: a, href: ThreadPaths.href(from: page.dir, to: plan.pages[Int(plan.pageOf[Int(a)])].dir, fragment: anchors[Int(a)]))
             }
             threadHref = ThreadPaths.href(from: page.dir, to: plan.pages[0].dir)

@@ -59,9 +59,36 @@ struct ThreadPlanTests {
         let child = try #require(tree.parent.firstIndex(of: branch.root))
         #expect(plan.pageOf[child] == 1)
         let deepest = plan.pages.last!
-        let above = ThreadPlan.ancestors(of: deepest.root, in: tree)
+        let above = ThreadPlan.ancestors(of: deepest, in: tree)
         #expect(above.count <= 6)
         #expect(above.first == Int32(Fixtures.index(tree, "c0")))
         #expect(above.last == tree.parent[Int(deepest.root)])
+    }
+
+    @Test("every branch page's breadcrumb is its top-level comment, then the five nearest above it (all of them when six or fewer)", arguments: [2, 3, 5])
+    func breadcrumbs(pageDepth: Int) throws {
+        // A chain 40 deep with a side reply at every level, so branch pages start both from parts and from branch pages.
+        var rows: [(String, String?, String)] = [("c0", nil, "x"), ("other", nil, "y")]
+        for k in 1..<40 {
+            rows.append(("c\(k)", "c\(k - 1)", "x"))
+            rows.append(("s\(k)", "c\(k - 1)", "y"))
+        }
+        let tree = try Fixtures.tree(Fixtures.flat(rows))
+        var layout = LayoutOptions()
+        layout.pageDepth = pageDepth
+        let plan = ThreadPlan(tree, layout: layout, pageSize: 200, anchors: Anchors.make(for: tree.records), base: ["t", "x"])
+        let branches = plan.pages.filter { $0.part == -1 }
+        // Some branch pages lie more than six below their top-level comment, so the breadcrumb is cut.
+        #expect(branches.contains { tree.depth[Int($0.root)] > 6 })
+        for page in branches {
+            var chain: [Int32] = []
+            var a = tree.parent[Int(page.root)]
+            while a >= 0 {
+                chain.insert(a, at: 0)
+                a = tree.parent[Int(a)]
+            }
+            let expected = chain.count > 6 ? [chain[0]] + chain.suffix(5) : chain
+            #expect(ThreadPlan.ancestors(of: page, in: tree) == expected, "branch at \(tree.records[Int(page.root)].id.string)")
+        }
     }
 }
