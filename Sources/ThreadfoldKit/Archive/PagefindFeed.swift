@@ -3,10 +3,11 @@ import Synchronization
 
 extension Pagefind {
     /// Pagefind's service, started before the threads are rendered: each page marked for it is
-    /// made a record by the worker that rendered it and sent as it comes, so Pagefind indexes
-    /// while the build renders and writes; `finish` then sends the pages that were not
-    /// rendered (an incremental build's unchanged threads), read from the staged site, and has
-    /// Pagefind write its index. A feed dropped unfinished (a build that failed) kills Pagefind.
+    /// made a record by the worker that rendered it, on that worker, while the page's bytes are
+    /// at hand; `finish` sends every page in the staged site's order (the records made, and the
+    /// pages that were not rendered, an incremental build's unchanged threads, read from the
+    /// site) and has Pagefind write its index. A feed dropped unfinished (a build that failed)
+    /// kills Pagefind.
     final class Feed: Sendable {
         let queue = Queue()
         private let piped: ChildProcess.Piped
@@ -47,10 +48,11 @@ extension Pagefind {
             outcome.state.withLock { if !$0.ended { kill(-piped.pid, SIGKILL) } }
         }
 
-        /// The page `path` (from the site) as it is written: its record, when it is marked.
+        /// The page `path` (from the site) as it is written: its record, or that it has none
+        /// (an unmarked page: another order's), so `finish` reads no rendered page again.
         func add(path: String, bytes: [UInt8]) {
-            guard path.hasPrefix("t/"), path.hasSuffix(".html"), let record = PagefindRecord.read(bytes) else { return }
-            queue.add(url: "/" + path, record)
+            guard path.hasPrefix("t/"), path.hasSuffix(".html") else { return }
+            queue.add(url: "/" + path, PagefindRecord.read(bytes))
         }
 
         /// Sends the staged site's pages not given yet, has Pagefind write `site`/pagefind, and

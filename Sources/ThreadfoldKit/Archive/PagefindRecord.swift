@@ -70,6 +70,8 @@ struct PagefindRecord: Equatable {
         var captured: [UInt8] = []
         var capturing = 0
         var record = PagefindRecord()
+        /// Each of `record.filters`' values as a set, so a page with many authors lists each once in linear time.
+        var seenValues: [Set<String>] = []
         var sawBody = false
         var inBody = 0
         var skipping = 0
@@ -86,13 +88,13 @@ struct PagefindRecord: Equatable {
                     let indexed = inBody > 0 && skipping == 0
                     if capturing > 0 || indexed {
                         let run = page[i..<end]
-                        if run.contains(UInt8(ascii: "&")) || run.contains(UInt8(ascii: "_")) {
+                        if run.contains(UInt8(ascii: "&")) {
                             let decoded = PagefindRecord.decode(run)
                             if capturing > 0 { captured += decoded }
-                            if indexed { text += PagefindRecord.defused(decoded) }
+                            if indexed { addText(decoded) }
                         } else {
                             if capturing > 0 { captured += run }
-                            if indexed { text += run }
+                            if indexed { addText(run) }
                         }
                     }
                     i = end
@@ -117,6 +119,21 @@ struct PagefindRecord: Equatable {
             } else if inside.first != UInt8(ascii: "!") && inside.first != UInt8(ascii: "?") {
                 start(inside)
             }
+        }
+
+        /// Appends the page's own text, with any `___PAGEFIND` it spells broken up, also where it
+        /// is spelt across an inline tag (`__<em>_PAGEFIND…`). Markers this reader writes end in
+        /// a space, so a spelling that reaches back into the last ten bytes is the page's own.
+        mutating func addText<C: Collection<UInt8>>(_ run: C) {
+            let from = max(0, text.count - 10)
+            text += run
+            let marker = PagefindRecord.marker
+            var k = from
+            while k + marker.count <= text.count && !(text[k] == marker[0] && text[k..<(k + marker.count)].elementsEqual(marker)) { k += 1 }
+            guard k + marker.count <= text.count else { return }
+            let tail = PagefindRecord.defused(Array(text[from...]))
+            text.removeSubrange(from...)
+            text += tail
         }
 
         mutating func start(_ inside: ArraySlice<UInt8>) {
@@ -183,9 +200,10 @@ struct PagefindRecord: Equatable {
         mutating func add(filter: String?, meta: String?, _ found: String) {
             if let filter, !filter.isEmpty, !found.isEmpty {
                 if let k = record.filters.firstIndex(where: { $0.name == filter }) {
-                    if !record.filters[k].values.contains(found) { record.filters[k].values.append(found) }
+                    if seenValues[k].insert(found).inserted { record.filters[k].values.append(found) }
                 } else {
                     record.filters.append((filter, [found]))
+                    seenValues.append([found])
                 }
             }
             if meta == "title" && record.title == nil { record.title = found }
@@ -369,8 +387,9 @@ struct PagefindRecord: Equatable {
 
     /// `text` with every `___PAGEFIND` broken up (`_ __PAGEFIND`), so it cannot be read as one
     /// of Pagefind's markers.
+    static let marker = Array("___PAGEFIND".utf8)
+
     static func defused(_ text: [UInt8]) -> [UInt8] {
-        let marker = Array("___PAGEFIND".utf8)
         guard text.count >= marker.count, find("___PAGEFIND", in: text, from: 0) != nil else { return text }
         var out: [UInt8] = []
         var k = 0

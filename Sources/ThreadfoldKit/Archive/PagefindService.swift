@@ -187,8 +187,10 @@ extension Pagefind {
         }
     }
 
-    /// What a session is to send, in order: records made as pages were rendered, pages to read
-    /// from the staged site, then where to write the index. Filled from any thread.
+    /// What a session is to send, in order: every page of the staged site in the order its
+    /// listing gives, each as the record made when it was rendered or else read from the site,
+    /// then where to write the index. Pagefind numbers pages as they come, so the order is the
+    /// listing's, never the workers': the same site gives the same index. Filled from any thread.
     final class Queue: Sendable {
         enum Item: Sendable {
             case record(url: String, PagefindRecord)
@@ -200,7 +202,8 @@ extension Pagefind {
         private struct State {
             var items: [Item] = []
             var head = 0
-            var given: Set<String> = []
+            /// The records of the pages rendered, by URL; nil for a page with nothing to index.
+            var given: [String: PagefindRecord?] = [:]
             var deadline: UInt64?
         }
 
@@ -216,19 +219,25 @@ extension Pagefind {
             }
         }
 
-        /// Adds the record of the page at `url` (`/t/…`).
-        func add(url: String, _ record: PagefindRecord) {
-            state.withLock { state in
-                state.items.append(.record(url: url, record))
-                state.given.insert(url)
-            }
+        /// Keeps the record of the page at `url` (`/t/…`), or that it has none, until `finish`.
+        func add(url: String, _ record: PagefindRecord?) {
+            state.withLock { $0.given[url] = record }
         }
 
-        /// Adds `pages` of the staged site not given as records yet, then `WriteFiles` into
-        /// `site`/pagefind; the session must be done by `deadline`.
+        /// Adds `pages` of the staged site, in their order: each given page's record, and the
+        /// others to be read; then `WriteFiles` into `site`/pagefind. The session must be done
+        /// by `deadline`.
         func finish(site: String, pages: [String], deadline: UInt64) {
             state.withLock { state in
-                state.items += pages.filter { !state.given.contains("/" + $0) }.map { .page(site: site, $0) }
+                for page in pages {
+                    let url = "/" + page
+                    guard let given = state.given[url] else {
+                        state.items.append(.page(site: site, page))
+                        continue
+                    }
+                    if let record = given { state.items.append(.record(url: url, record)) }
+                }
+                state.given = [:]
                 state.items.append(.write(output: (site as NSString).appendingPathComponent("pagefind")))
                 state.deadline = deadline
             }

@@ -44,6 +44,17 @@ struct PagefindTests {
         #expect(record.content == expected.joined(separator: " "))
     }
 
+    @Test("attack: a comment cannot spell one of Pagefind's markers, not even across an inline tag")
+    func markerAcrossTags() throws {
+        let body = #"<p>Say __<em>_PAGEFIND_ANCHOR___p:0:x</em> and ___PAGEFIN<b>D_AUTO_WEIGHT___9</b> here</p>"#
+        let page = Self.page.replacingOccurrences(of: "<p>Ends with an arrow →</p>", with: body)
+        let record = try #require(PagefindRecord.read(Array(page.utf8)))
+        #expect(!record.content.contains("___PAGEFIND_ANCHOR___p"))
+        #expect(!record.content.contains("___PAGEFIND_AUTO_WEIGHT___9"))
+        #expect(record.content.contains("PAGEFIND_ANCHOR___p:0:x and"))
+        #expect(record.content.components(separatedBy: "___PAGEFIND_ANCHOR___").count == 4)
+    }
+
     @Test("a page not marked data-pagefind-body has no record; a page nested 20,000 deep is read without recursion")
     func unmarkedAndDeep() throws {
         #expect(PagefindRecord.read(Array("<html><body><main><p>Hello</p></main></body></html>".utf8)) == nil)
@@ -113,22 +124,33 @@ struct PagefindTests {
         #expect(quit?.message == "failed (exit status 4) indexing the site: no index today")
     }
 
-    @Test("a feed sends pages as they are rendered, then at the end only the staged pages it was not given; dropped unfinished, it kills Pagefind")
+    @Test(
+        "a feed keeps the records of the pages rendered, in whatever order they come, and sends every staged page in the site's order, reading only those it was not given; dropped unfinished, it kills Pagefind"
+    )
     func feed() throws {
         let folder = try ArchiveFixture.folder()
         let site = folder.appendingPathComponent("site")
+        let unmarked = Self.page.replacingOccurrences(of: " data-pagefind-body", with: "")
+        try ArchiveFixture.write(Self.page.replacingOccurrences(of: "c-1", with: "c-5"), "t/a-0/index.html", in: site)
         try ArchiveFixture.write(Self.page, "t/fish-1/index.html", in: site)
+        try ArchiveFixture.write(unmarked, "t/fish-1/newest/index.html", in: site)
         try ArchiveFixture.write(Self.page.replacingOccurrences(of: "c-1", with: "c-7"), "t/kept-2/index.html", in: site)
         let fake = try Self.fakeService(in: folder)
         let feed = try Pagefind.Feed(command: [fake])
+        // Given out of the site's order, as workers finish; the unmarked page as well, which is then not read again.
         feed.add(path: "t/fish-1/index.html", bytes: Array(Self.page.utf8))
+        feed.add(path: "t/fish-1/newest/index.html", bytes: Array(unmarked.utf8))
         feed.add(path: "index.html", bytes: Array(Self.page.utf8))
-        feed.add(path: "t/fish-1/newest/index.html", bytes: Array(Self.page.replacingOccurrences(of: " data-pagefind-body", with: "").utf8))
+        feed.add(path: "t/a-0/index.html", bytes: Array(Self.page.replacingOccurrences(of: "c-1", with: "c-5").utf8))
+        try FileManager.default.removeItem(at: site.appendingPathComponent("t/fish-1/newest/index.html"))
+        try ArchiveFixture.write("not a page it may read", "t/fish-1/newest/index.html", in: site)
         try feed.finish(site: site.path, timeout: 60)
         let messages = ArchiveFixture.text(folder, "messages").split(separator: "\n").map(String.init)
-        try #require(messages.count == 4, "\(messages)")
-        #expect(messages[1].contains(#""url":"/t/fish-1/index.html""#) && messages[2].contains(#""url":"/t/kept-2/index.html""#))
-        #expect(messages[3].contains(#""type":"WriteFiles""#))
+        try #require(messages.count == 5, "\(messages)")
+        let urls = messages[1...3].map { $0.components(separatedBy: #""url":""#)[1].prefix { $0 != "\"" } }
+        #expect(urls == ["/t/a-0/index.html", "/t/fish-1/index.html", "/t/kept-2/index.html"])
+        #expect(messages[1].contains("c-5") && messages[2].contains("c-1") && messages[3].contains("c-7"))
+        #expect(messages[4].contains(#""type":"WriteFiles""#))
 
         var dropped: Pagefind.Feed? = try Pagefind.Feed(command: [fake])
         let pid = try #require(dropped?.pid)
