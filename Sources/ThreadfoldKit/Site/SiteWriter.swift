@@ -253,15 +253,26 @@ package struct SiteWriter: Sendable {
     /// A key for a staging name registered before its folder is (`begin`).
     private final class PendingStaging {}
 
-    /// Takes the exclusive lock on a site's marker; fails at once when another build holds it.
+    /// Takes the exclusive lock on a site's marker; fails when another build holds it.
+    ///
+    /// A lock let go is not always free at once: a process this one starts (Pagefind, or any
+    /// other in a program that uses the library) shares the open file that holds the lock from
+    /// its fork until its exec closes it. So a held lock is asked for again for about a fifth of
+    /// a second before the build gives up; a build that really holds it holds it far longer.
     static func lock(_ site: Folder, display: String) throws(ThreadfoldError) -> Int32 {
         let fd = openat(site.fd, markerName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             throw ThreadfoldError.output(path: site.path(markerName), message: "cannot be opened to lock the site: \(SystemError.describe(code))", errno: code)
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        var attempts = 0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
+            attempts += 1
+            if (code == EWOULDBLOCK || code == EINTR) && attempts < 20 {
+                usleep(10_000)
+                continue
+            }
             close(fd)
             if code == EWOULDBLOCK {
                 throw ThreadfoldError.output(
