@@ -88,8 +88,9 @@ package struct ArchiveBuilder: Sendable {
             }
         }
         let dumpFiles = units.compactMap(\.dumpFile)
-        guard let (staging, base, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, report: &report) else { return report }
-        let plan = self.plan(base: base, hasDumps: !dumpFiles.isEmpty, settings: settings)
+        guard let (staging, begun, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, report: &report) else { return report }
+        var base = begun
+        let plan = self.plan(base: &base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
         // 4. The dumps' partitions, read while the staging folder was cleaned.
         var dumps: DumpInputs?
@@ -207,12 +208,9 @@ package struct ArchiveBuilder: Sendable {
         }
         if !staging.recycled { spare = nil }
         let spareUnits = spare?.settings == settings ? spare?.units : nil
-        // The live site's manifest is read only when the recycled spare cannot serve: a unit
-        // that changed in the last build is then rendered again rather than linked.
-        let previous =
-            incremental && spareUnits == nil
-            ? SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.init(bytes:)).flatMap { $0.settings == settings ? $0 : nil }
-            : nil
+        // The live site's manifest is read here only when the recycled spare cannot serve at
+        // all; otherwise `plan` reads it when some unit misses the spare.
+        let previous = incremental && spareUnits == nil ? liveManifest(settings: settings) : nil
         let base = Base(spare: spare, kept: staging.kept ?? [:], spareUnits: spareUnits, previous: previous)
         report.incrementalBase = base.exists
         return (staging, base, partitioned)
@@ -227,7 +225,31 @@ package struct ArchiveBuilder: Sendable {
         var actions: [Action]
     }
 
-    private func plan(base: Base, hasDumps: Bool, settings: String) -> Plan {
+    /// The live site's manifest, when it was written with these settings.
+    private func liveManifest(settings: String) -> Manifest? {
+        SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.init(bytes:)).flatMap { $0.settings == settings ? $0 : nil }
+    }
+
+    /// What each unit needs. The recycled spare is the site from two builds ago, so a unit that
+    /// changed in the last build misses it: the live site's manifest is then read as well (as it
+    /// is whenever dumps are built, whose threads are only known once they are read), and such a
+    /// unit is linked from the live site rather than rendered again.
+    private func plan(base: inout Base, hasDumps: Bool, settings: String) -> Plan {
+        var plan = planFromSpare(base: base, hasDumps: hasDumps, settings: settings)
+        guard incremental, base.previous == nil, base.spareUnits != nil,
+            hasDumps || plan.actions.contains(where: { if case .render(key: .some) = $0 { true } else { false } }),
+            let previous = liveManifest(settings: settings)
+        else { return plan }
+        base.previous = previous
+        plan.reuse.previous = previous
+        for (i, action) in plan.actions.enumerated() {
+            guard case .render(key: .some(let key)) = action, let hash = plan.hashes[i] else { continue }
+            plan.actions[i] = plan.reuse.action(key: key, hash: hash)
+        }
+        return plan
+    }
+
+    private func planFromSpare(base: Base, hasDumps: Bool, settings: String) -> Plan {
         // 1. One stat per input file, taken before anything is read, so a manifest never pairs a
         //    newer modification time with older bytes.
         let signatures = Self.signatures(units)
@@ -360,10 +382,7 @@ package struct ArchiveBuilder: Sendable {
     /// site's. Nil, with nothing left behind, when there is no such build or one of its files is
     /// not as its manifest recorded; the listing is then rendered.
     func reuseListing(digest: String, staging: SiteWriter.Staging, spare: Manifest?, previous: Manifest?) throws(ThreadfoldError) -> [String]? {
-        if staging.recycled {
-            guard let spare, spare.listingHash == digest, let kept = staging.kept,
-                spare.listing.allSatisfy({ kept[$0] != nil })
-            else { return nil }
+        if let spare, spare.listingHash == digest, let kept = staging.kept, spare.listing.allSatisfy({ kept[$0] != nil }) {
             return spare.listing
         }
         guard let previous, previous.listingHash == digest else { return nil }
