@@ -70,8 +70,12 @@ package struct FileStamp: Sendable, Hashable {
 /// from them must be: in a shared folder such as /tmp another user can plant an entry at any
 /// name, and one that is not ours is never read, renamed or linked into a site.
 func isOwn(_ info: stat) -> Bool {
-    info.st_uid == geteuid() && info.st_mode & 0o022 == 0
+    info.st_uid == effectiveUser && info.st_mode & 0o022 == 0
 }
+
+/// The effective user, asked once: an incremental build checks the owner of every file it
+/// recycles. Threadfold never changes its user.
+private let effectiveUser = geteuid()
 
 /// A folder opened by descriptor. Every path beneath it is resolved one component at a time,
 /// each opened with `O_NOFOLLOW | O_DIRECTORY` relative to the one before, and files are made,
