@@ -512,15 +512,43 @@ package enum ArchiveInput {
         }
         // Not compressed (its head says so): its bytes on disk are the document.
         guard file.size <= InputLimits.maxDocumentBytes, let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
-            let document = try? JSONDocument(bytes: bytes)
+            let (path: listPath, elements) = threadList(bytes)
         else { return nil }
-        guard let found = ThreadfoldForm.threadList(document), document.count(found.node) > 1 else { return nil }
-        let list = (node: found.node, path: "$" + found.path)
+        let locator = TextLocator()
         var units: [ArchiveUnit] = []
-        var elements: [Int] = []
-        document.forEachElement(list.node) { _, element in elements.append(element) }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        units.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
+            let (line, column) = locator.location(in: bytes, offset: element.lowerBound)
+            var unit = ArchiveUnit(source: .line(path: path, offset: element.lowerBound, length: element.count, line: line), display: path)
+            unit.element = ("\(listPath)[\(position)]", column - 1)
+            let hash = bytes.withUnsafeBytes { StableHash.content(UnsafeRawBufferPointer(rebasing: $0[element])) }
+            unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
+            units.append(unit)
+        }
+        return units
+    }
+
+    /// The thread list of a document of many threads and each thread's bytes (from its `{` to
+    /// its `}`), or nil when it is not one: one pass over the bytes (`JSONOutline`), or, when
+    /// that pass leaves it undecided, the parsed document.
+    static func threadList(_ bytes: [UInt8]) -> (path: String, elements: [Range<Int>])? {
+        switch bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0) }) {
+        case .list(let path, let elements): return (path, elements)
+        case .noList: return nil
+        case .undecided: return parsedThreadList(bytes)
+        }
+    }
+
+    /// `threadList(_:)` from the parsed document.
+    static func parsedThreadList(_ bytes: [UInt8]) -> (path: String, elements: [Range<Int>])? {
+        guard let document = try? JSONDocument(bytes: bytes), let found = ThreadfoldForm.threadList(document), document.count(found.node) > 1
+        else { return nil }
+        let path = "$" + found.path
+        var nodes: [Int] = []
+        document.forEachElement(found.node) { _, element in nodes.append(element) }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        var elements: [Range<Int>] = []
+        for (position, element) in nodes.enumerated() {
             guard document.kind(element) == .object else { return nil }
             let begin = document.offset(element)
             // The element ends before the separator that follows it: a comma, or for the last one
@@ -531,24 +559,17 @@ package enum ArchiveInput {
                 while end > begin && isSpace(bytes[end - 1]) { end -= 1 }
                 if end > begin && bytes[end - 1] == token { end -= 1 }
             }
-            if position < elements.count - 1 {
+            if position < nodes.count - 1 {
                 skip(UInt8(ascii: ","))
             } else {
-                if list.path != "$" {
-                    skip(after < document.nodes.count ? UInt8(ascii: ",") : UInt8(ascii: "}"))
-                }
+                if path != "$" { skip(after < document.nodes.count ? UInt8(ascii: ",") : UInt8(ascii: "}")) }
                 skip(UInt8(ascii: "]"))
             }
             while end > begin && isSpace(bytes[end - 1]) { end -= 1 }
             guard end > begin, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
-            let (line, column) = document.location(ofOffset: begin)
-            var unit = ArchiveUnit(source: .line(path: path, offset: begin, length: end - begin, line: line), display: path)
-            unit.element = ("\(list.path)[\(position)]", column - 1)
-            let hash = bytes.withUnsafeBytes { StableHash.content(UnsafeRawBufferPointer(rebasing: $0[begin..<end])) }
-            unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
-            units.append(unit)
+            elements.append(begin..<end)
         }
-        return units
+        return (path, elements)
     }
 
     /// Whether the file starts with zstd's or gzip's magic bytes.

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import ThreadfoldKit
+
+/// `JSONOutline` lists a document of many threads without parsing it: whatever it decides, the
+/// parsed document must decide alike, to the byte.
+@Suite("JSON outline")
+struct JSONOutlineTests {
+    typealias List = (path: String, elements: [Range<Int>])
+
+    static func outline(_ text: String) -> JSONOutline.Outcome {
+        Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0) }
+    }
+
+    /// Checks the outline of `bytes` against the parsed document; returns the outline's outcome.
+    @discardableResult
+    static func agrees(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> JSONOutline.Outcome {
+        let outcome = bytes.withUnsafeBufferPointer { JSONOutline.threadList($0) }
+        let parsed = ArchiveInput.parsedThreadList(bytes)
+        switch outcome {
+        case .undecided:
+            break
+        case .noList:
+            #expect(parsed == nil, "the outline finds no list, the parsed document \(parsed.map { "\($0)" } ?? ""): \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+        case .list(let path, let elements):
+            #expect(parsed?.path == path && parsed?.elements == elements, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+        }
+        return outcome
+    }
+
+    static func thread(_ id: Int, comments: String = "[]") -> String {
+        "{\"id\": \"t\(id)\", \"title\": \"T {\(id)} [x]\", \"comments\": \(comments)}"
+    }
+
+    @Test("a threads document and an array of threads are split at their elements' braces")
+    func lists() {
+        let a = Self.thread(1), b = Self.thread(2, comments: "[{\"id\": \"c\", \"body\": \"}],{\\\"\"}]")
+        let text = "{\"threads\": [\n  \(a),\n  \(b)\n]}\n"
+        guard case .list(let path, let elements) = Self.agrees(Array(text.utf8)) else {
+            Issue.record("not split")
+            return
+        }
+        #expect(path == "$.threads")
+        #expect(elements.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } == [a, b])
+        let array = " [\(a),\(b) ] "
+        guard case .list(let rootPath, let rootElements) = Self.agrees(Array(array.utf8)) else {
+            Issue.record("not split")
+            return
+        }
+        #expect(rootPath == "$" && rootElements.map { String(decoding: Array(array.utf8)[$0], as: UTF8.self) } == [a, b])
+        // With a byte order mark, and members before and after the list.
+        Self.agrees([0xEF, 0xBB, 0xBF] + Array("{\"site\": {\"threads\": 1}, \"threads\": [\(a), \(b)], \"x\": [\(a)]}".utf8))
+    }
+
+    @Test(
+        "what is not a list of two or more thread objects is none, as the parsed document says",
+        arguments: [
+            "{\"threads\": [\(thread(1))]}",
+            "{\"threads\": [\(thread(1)), 5]}",
+            "{\"threads\": [\(thread(1)), [\(thread(2))]]}",
+            "{\"threads\": [\(thread(1)), \(thread(2))], \"comments\": []}",
+            "{\"threads\": [\(thread(1)), \(thread(2))], \"threads\": null}",
+            "{\"threads\": [\(thread(1)), \(thread(2))], \"threads\": {}}",
+            "{\"meta\": {\"threads\": [\(thread(1)), \(thread(2))]}}",
+            "[{\"id\": 1}, \(thread(2))]",
+            "[\(thread(1))]",
+            "[]",
+            "{}",
+        ])
+    func none(_ text: String) {
+        #expect(Self.agrees(Array(text.utf8)) == .noList)
+    }
+
+    @Test("the last threads member is the list")
+    func lastMember() {
+        let text = "{\"threads\": 5, \"threads\": [\(Self.thread(1)), \(Self.thread(2))]}"
+        guard case .list = Self.agrees(Array(text.utf8)) else {
+            Issue.record("not split")
+            return
+        }
+    }
+
+    @Test(
+        "what the outline cannot be sure of is left to the parser",
+        arguments: [
+            "{\"thr\\u0065ads\": [\(thread(1)), \(thread(2))]}",
+            "[{\"comm\\u0065nts\": []}, \(thread(2))]",
+            "{\"threads\": [\(thread(1)), \(thread(2))]",
+            "{\"threads\": [\(thread(1)), \(thread(2))]} x",
+            "{\"threads\": [\(thread(1)), \(thread(2)),]}",
+            "{\"threads\": [\(thread(1)), {\"id\": tru}]}",
+            "",
+        ])
+    func undecided(_ text: String) {
+        #expect(Self.agrees(Array(text.utf8)) == .undecided)
+    }
+
+    @Test("a document nested deeper than the limit is left to the parser")
+    func deep() {
+        let deep = String(repeating: "[", count: 50) + String(repeating: "]", count: 50)
+        let bytes = Array("{\"threads\": [\(Self.thread(1)), \(Self.thread(2, comments: deep))]}".utf8)
+        #expect(bytes.withUnsafeBufferPointer { JSONOutline.threadList($0, depthLimit: 20) } == .undecided)
+        guard case .list = bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0, depthLimit: 60) }) else {
+            Issue.record("not split under a higher limit")
+            return
+        }
+    }
+
+    /// Damaged documents, a byte at a time: whatever the outline decides, the parser agrees.
+    @Test("every one-byte change of a threads document: the outline agrees with the parsed document")
+    func mutations() {
+        let base = Array(
+            "{\"threads\": [\(Self.thread(1, comments: "[{\"id\": \"c1\", \"body\": \"a \\\"b\\\" \\u00e9\", \"score\": -1.5e3, \"deleted\": false}]")), \(Self.thread(2))], \"v\": null}"
+                .utf8)
+        let replacements: [UInt8] = Array("{}[],:\" \\0x1-etn".utf8)
+        var decided = 0
+        for at in base.indices {
+            for replacement in replacements where replacement != base[at] {
+                var bytes = base
+                bytes[at] = replacement
+                if Self.agrees(bytes) != .undecided { decided += 1 }
+            }
+            var removed = base
+            removed.remove(at: at)
+            if Self.agrees(removed) != .undecided { decided += 1 }
+        }
+        #expect(decided > base.count, "most changes land inside strings and are decided here")
+    }
+}
