@@ -89,7 +89,8 @@ final class WriteJournal: @unchecked Sendable {
             }
             start += Self.batch
         }
-        for folder in folders { folder.sync() }
+        // The root last, once, though its entries changed too.
+        for folder in folders where folder !== root { folder.sync() }
         root.sync()
     }
 
