@@ -290,9 +290,29 @@ private struct RenderRun {
 /// (`Compression.fileExtensions`) and then its last extension (`RC_2024-01.jsonl.zst` gives
 /// `RC_2024-01`).
 func pageBase(_ path: String) -> String {
+    if let base = plainPageBase(path) { return base }
     var url = URL(fileURLWithPath: path)
     if Compression.fileExtensions.contains(url.pathExtension.lowercased()) { url = url.deletingPathExtension() }
     return url.deletingPathExtension().lastPathComponent
+}
+
+/// `pageBase` of the usual name, `name.ext` or `name.ext.zst` with extensions of ASCII letters and
+/// digits and a name that does not start with a dot, read from the string alone; nil for any
+/// other, which `URL` reads (it costs a `stat` and more than the rest of a small file's naming).
+func plainPageBase(_ path: String) -> String? {
+    guard let name = path.split(separator: "/", omittingEmptySubsequences: false).last, !name.hasPrefix(".") else { return nil }
+    func split(_ name: Substring) -> (base: Substring, ext: Substring)? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...]
+        guard !ext.isEmpty, ext.utf8.allSatisfy({ $0 < 0x80 && (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 >= 0x30 && $0 <= 0x39) }) else { return nil }
+        return (name[..<dot], ext)
+    }
+    guard var (base, ext) = split(name) else { return nil }
+    if Compression.fileExtensions.contains(ext.lowercased()) {
+        guard let inner = split(base) else { return nil }
+        (base, ext) = inner
+    }
+    return String(base)
 }
 
 /// Safe, unique page file names from input file names: ASCII letters, digits and dashes,

@@ -497,6 +497,23 @@ struct PageNamesTests {
     }
 
     @Test(
+        "a usual file name is read without URL, and gives the base URL gives",
+        arguments: [
+            "thread.json", "/tmp/a/thread-00001.json", "RC_2024-01.jsonl.zst", "x.JSON.GZ", "a.b.c.json", "dir/My Thread!.json",
+            "日本語.json", "a.json/", "archive.zst", ".hidden.json", "noext", "a.", "a.j son", "a.jsön", "./x.json", "../t.json.gz",
+        ])
+    func plainBase(_ path: String) {
+        var url = URL(fileURLWithPath: path)
+        if Compression.fileExtensions.contains(url.pathExtension.lowercased()) { url = url.deletingPathExtension() }
+        let expected = url.deletingPathExtension().lastPathComponent
+        #expect(pageBase(path) == expected)
+        if let plain = plainPageBase(path) { #expect(plain == expected) }
+        if ["thread.json", "/tmp/a/thread-00001.json", "RC_2024-01.jsonl.zst", "x.JSON.GZ"].contains(path) {
+            #expect(plainPageBase(path) != nil, "read without URL")
+        }
+    }
+
+    @Test(
         "errors folded into ThreadfoldError keep their exit codes: a bad option's value 64, an input or output error 1",
         arguments: [
             (["render", "IN", "--map", "id", "-o", "OUT"], CLI.ExitCode.usage, "'--map': found 'id'; expected key=path"),
