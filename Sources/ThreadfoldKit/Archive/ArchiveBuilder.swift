@@ -114,7 +114,8 @@ package struct ArchiveBuilder: Sendable {
         report.timings.append(("read and render", clock.lap()))
 
         var manifest = Manifest(settings: settings, units: [:], files: [:])
-        let (tables, summaries, dumpTable) = collect(results, dumps: dumps, settings: settings, manifest: &manifest, plan: plan, report: &report)
+        let (tables, summaries, dumpTable) = collect(
+            results, clashes: context.claims.clashes(), dumps: dumps, settings: settings, manifest: &manifest, plan: plan, report: &report)
         guard report.errors.isEmpty else {
             staging.abandon()
             return report
@@ -283,10 +284,11 @@ package struct ArchiveBuilder: Sendable {
     /// order, added to `report` as each result is let go; the listings read the summaries from
     /// the tables' own buffers. Sets the manifest's input files, and refuses a site of no thread.
     private func collect(
-        _ results: [UnitResult], dumps: DumpInputs?, settings: String, manifest: inout Manifest, plan: Plan,
+        _ results: [UnitResult], clashes: [ThreadClaims.Clash], dumps: DumpInputs?, settings: String, manifest: inout Manifest, plan: Plan,
         report: inout Report
     ) -> (tables: [ManifestUnits], summaries: PackedSummaries, dumpTable: DumpTable?) {
         var results = results
+        for clash in clashes { results[clash.rank].errors += clashError(clash) }
         var tables: [ManifestUnits] = []
         // Messages about dumps come in the order of their files and lines, whatever partition found them.
         var dumpErrors: [Problem] = []
@@ -436,7 +438,7 @@ package struct ArchiveBuilder: Sendable {
                 pending.append(i)
                 continue
             }
-            results[i] = context.serve(action, hash: hashes[i]!, source: units[i].claimSource, locate: units[i].located)!
+            results[i] = context.serve(action, hash: hashes[i]!, claimant: units[i].claimant(rank: i))!
         }
         for p in 0..<partitions where dumps!.spill.sizes[p] > 0 { pending.append(units.count + p) }
         for p in 0..<partitions where dumps!.spill.sizes[p] == 0 { results[units.count + p] = UnitResult() }
@@ -468,10 +470,10 @@ package struct ArchiveBuilder: Sendable {
         if i >= units.count { return context.renderPartition(i - units.count, dumps: dumps!) }
         defer { context.progress.advance() }
         // Linked when every file of the live site is still the one its manifest recorded.
-        if case .link = actions[i], let result = context.serve(actions[i], hash: hashes[i]!, source: units[i].claimSource, locate: units[i].located) {
+        if case .link = actions[i], let result = context.serve(actions[i], hash: hashes[i]!, claimant: units[i].claimant(rank: i)) {
             return result
         }
-        return context.render(units[i], hash: hashes[i])
+        return context.render(units[i], rank: i, hash: hashes[i])
     }
 
     /// Runs `body` (the last writes) and publishes the staging folder. An error writing the site
@@ -567,6 +569,17 @@ package struct ArchiveBuilder: Sendable {
             }
         }
         return states
+    }
+
+    /// The error of a thread that lost its id or folder to one of an earlier input, at the
+    /// thread's unit (a dump thread's at its file), naming both inputs in one order.
+    private func clashError(_ clash: ThreadClaims.Clash) -> [Problem] {
+        let places = [clash.holder, clash.source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let id = clash.id, path = clash.folder
+        let message =
+            "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
+        guard clash.rank < units.count else { return [Problem(file: clash.errorFile, path: "$.id", message: message)] }
+        return units[clash.rank].errors(ThreadfoldError.input(Problem(file: clash.source, path: "$.id", message: message)))
     }
 
     /// Everything besides the input bytes that decides the output.
@@ -679,19 +692,19 @@ struct WorkerContext: Sendable {
 
     /// A unit an earlier build left whole, as `action` says: kept from the recycled folder (its
     /// files counted as reused) or linked from the live site. Nil when it must be rendered: the
-    /// action says so, or a file of the live site is not as its manifest recorded. `source` and
-    /// `locate` name and place its threads' claims as rendering it would.
-    func serve(_ action: ArchiveBuilder.Action, hash: UInt64, source: String, locate: (Problem) -> Problem = { $0 }) -> UnitResult? {
+    /// action says so, or a file of the live site is not as its manifest recorded. `claimant`
+    /// claims its threads as rendering it would.
+    func serve(_ action: ArchiveBuilder.Action, hash: UInt64, claimant: Claimant) -> UnitResult? {
         switch action {
         case .keep(let old, let key):
-            var result = reused(old, key: key, hash: hash, source: source, locate: locate, linkFiles: false)!
+            var result = reused(old, key: key, hash: hash, claimant: claimant, linkFiles: false)!
             if result.errors.isEmpty {
                 result.filesReused = old.files.count
                 result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
             }
             return result
         case .link(let old, let key):
-            return reused(old, key: key, hash: hash, source: source, locate: locate, linkFiles: true)
+            return reused(old, key: key, hash: hash, claimant: claimant, linkFiles: true)
         case .render:
             return nil
         }
@@ -700,9 +713,7 @@ struct WorkerContext: Sendable {
     /// A unit whose files an earlier build wrote: linked from the live site when the staging
     /// folder does not already hold them, then claimed. Nil when a live file is not the one the
     /// manifest recorded (gone, edited, replaced by a link): the caller renders the unit afresh.
-    func reused(
-        _ old: Manifest.Unit, key: String, hash: UInt64, source: String, locate: (Problem) -> Problem = { $0 }, linkFiles: Bool
-    ) -> UnitResult? {
+    func reused(_ old: Manifest.Unit, key: String, hash: UInt64, claimant: Claimant, linkFiles: Bool) -> UnitResult? {
         var result = UnitResult()
         result.hash = hash
         if linkFiles {
@@ -710,12 +721,8 @@ struct WorkerContext: Sendable {
             result.filesReused = old.files.count
             result.pagesReused = old.files.filter { $0.hasSuffix(".html") }.count
         }
-        do {
-            for summary in old.threads { try claim(id: summary.id, path: summary.path, source: source) }
-        } catch {
-            result.errors += error.problems.map(locate)
-            return result
-        }
+        // A thread another input holds: nothing of the unit is taken (the clash is an error).
+        for summary in old.threads where !claims.claim(id: Array(summary.id.utf8), folder: summary.path, claimant) { return result }
         var unit = old
         (unit.files, unit.stamps) = staging.take(old.files)
         result.units.append(key: key, unit)
@@ -725,19 +732,18 @@ struct WorkerContext: Sendable {
     }
 
     /// Reads, renders and writes a unit; `hash` is its bytes' hash when step 2 already read them.
-    func render(_ unit: ArchiveUnit, hash known: UInt64?) -> UnitResult {
+    func render(_ unit: ArchiveUnit, rank: Int, hash known: UInt64?) -> UnitResult {
         var result = UnitResult()
         do throws(ThreadfoldError) {
             let data = try unit.read()
             let hash = known ?? StableHash.content(data)
             result.hash = hash
-            let source = unit.claimSource
             // Its warnings are kept as the unit reads them and put on the file's lines, under its
             // name, when they are reported (`Report.add(_:from:)`), so a unit reused at another
             // place or in another file is reported where it is now.
             try renderThreads(
                 Importer.read(bytes: data, file: unit.display, options: pipeline.options.render.importing), file: unit.display,
-                source: source, key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: { $0 })
+                claimant: unit.claimant(rank: rank), key: Manifest.key(unit.key(contentHash: hash)), hash: hash, into: &result, locate: { $0 })
         } catch {
             result.errors += unit.errors(error)
         }
@@ -745,13 +751,14 @@ struct WorkerContext: Sendable {
     }
 
     /// Renders and writes each thread `imported` read, adding them to `result` with one manifest
-    /// unit under `key`. `file` is the name the importer read them as, `source` names the threads
-    /// in messages about ids and folders; `locate` is applied to the warnings the unit keeps.
+    /// unit under `key`. `file` is the name the importer read them as, `claimant` claims the
+    /// threads' ids and folders and names them in messages; `locate` is applied to the warnings
+    /// the unit keeps.
     ///
     /// With a shard, threads of other shards are left out by their folder, unless `sharded` says
     /// the input was split by shard already (a dump, by thread key, as it was read).
     func renderThreads(
-        _ imported: @autoclosure () throws(ThreadfoldError) -> ImportResult, file: String, source: String, key: String, hash: UInt64,
+        _ imported: @autoclosure () throws(ThreadfoldError) -> ImportResult, file: String, claimant: Claimant, key: String, hash: UInt64,
         sharded: Bool = false, into result: inout UnitResult, locate: (Problem) -> Problem
     ) throws(ThreadfoldError) {
         let imported = try imported()
@@ -767,8 +774,9 @@ struct WorkerContext: Sendable {
                 result.otherShards += 1
                 continue
             }
-            try claim(id: id.string, path: "t/\(folder)", source: source)
-            let rendered = try pipeline.files(record, id: id, folder: folder, source: source) { (path, bytes) throws(ThreadfoldError) in
+            // A thread another input holds is not written (the clash is an error).
+            guard claims.claim(id: Array(id.string.utf8), folder: "t/\(folder)", claimant) else { continue }
+            let rendered = try pipeline.files(record, id: id, folder: folder, source: claimant.source) { (path, bytes) throws(ThreadfoldError) in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 pagefind?.add(path: path, bytes: bytes)
                 if try staging.write(path, bytes) {
@@ -803,19 +811,20 @@ struct WorkerContext: Sendable {
                 hash: StableHash.hex(hash), threads: summaries, files: files,
                 warnings: warnings, comments: comments, stamps: stamps))
     }
+}
 
-    /// Takes the thread's id and folder (`t/<folder>`) for it, or fails naming both places that want them.
-    func claim(id: String, path: String, source: String) throws(ThreadfoldError) {
-        guard let conflict = claims.claim(id: Array(id.utf8), folder: path, source: source) else { return }
-        // The error is the claiming thread's own, so a dump's unit puts it at its line; the message
-        // names both inputs in one order, whichever claimed first.
-        let places = [conflict, source].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        throw ThreadfoldError.input(
-            Problem(
-                file: source, path: "$.id",
-                message:
-                    "the thread id \"\(id)\" (page \(path)/) is used by a thread in \(places[0]) and by one in \(places[1]): the same thread from two inputs, or two threads with one id; expected each thread in one input only (leave one of the two out; neither is published over the other)"
-            ))
+/// Who claims a unit's threads (`ThreadClaims`): `source` names them in messages, `rank` is the
+/// unit's place among the build's inputs (past the units, a dump partition's), and `errorFile` is
+/// what an error about a dump thread's claim names.
+struct Claimant: Sendable {
+    var source: String
+    var rank: Int
+    var errorFile: String
+}
+
+extension ThreadClaims {
+    func claim(id: [UInt8], folder: String, _ claimant: Claimant) -> Bool {
+        claim(id: id, folder: folder, source: claimant.source, rank: claimant.rank, errorFile: claimant.errorFile)
     }
 }
 
@@ -845,6 +854,9 @@ extension ArchiveUnit {
     /// The unit as messages about its threads' ids and folders name it: its file, and its line
     /// when it starts below the first.
     var claimSource: String { lineBase > 0 ? "\(display):\(lineBase + 1)" : display }
+
+    /// The claimant of this unit's threads, the `rank`-th unit of the build.
+    func claimant(rank: Int) -> Claimant { Claimant(source: claimSource, rank: rank, errorFile: display) }
 
     /// Whatever reading or rendering this unit threw, as located input errors.
     func errors(_ error: ThreadfoldError) -> [Problem] {

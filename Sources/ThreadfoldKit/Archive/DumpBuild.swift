@@ -19,7 +19,8 @@ extension WorkerContext {
                 guard let file = dumps.fileOfDisplayHash[thread.file],
                     let reused = serve(
                         reuse.action(key: StableHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
-                        source: "\(dumps.files[file].display):\(thread.line)")
+                        claimant: Claimant(
+                            source: "\(dumps.files[file].display):\(thread.line)", rank: units.count + p, errorFile: dumps.files[file].display))
                 else {
                     unserved.insert(thread.key)
                     continue
@@ -48,14 +49,15 @@ extension WorkerContext {
                         key: keyValue, hash: hash,
                         file: dumps.displayHashes[thread.origins[0].file], line: thread.origins[0].line))
                 let source = dumps.source(of: thread)
+                let claimant = Claimant(source: source, rank: units.count + p, errorFile: dumps.files[thread.origins[0].file].display)
                 // A thread the table could not serve is not tried again.
-                if pending == nil, let reused = serve(reuse.action(key: unitKey, hash: hash), hash: hash, source: source) {
+                if pending == nil, let reused = serve(reuse.action(key: unitKey, hash: hash), hash: hash, claimant: claimant) {
                     result.add(reused)
                     return
                 }
                 do throws(ThreadfoldError) {
                     try renderThreads(
-                        dumps.read(thread, form), file: source, source: source, key: unitKey, hash: hash,
+                        dumps.read(thread, form), file: source, claimant: claimant, key: unitKey, hash: hash,
                         sharded: true, into: &result
                     ) { dumps.locate($0, in: thread) }
                 } catch {

@@ -220,8 +220,15 @@ struct ArchiveBuilderTests {
         let report = try ArchiveFixture.build([a, b], in: folder)
         #expect(!report.published)
         let error = try #require(report.errors.first)
-        #expect([a, b].contains(error.file) && error.message.contains("\"same\""))
+        #expect(report.errors.count == 1 && error.file == b && error.message.contains("\"same\""))
         #expect(error.message.contains("is used by a thread in \(a) and by one in \(b)"), "both, in one order whichever claimed first")
+        // Whichever worker claims first, the thread of the earliest input holds the id, and each
+        // later one is an error naming it: the same messages every time.
+        let more = try ["c", "d", "e"].map { try ArchiveFixture.write(ArchiveFixture.thread(id: "same", title: "Title \($0)"), "\($0).json", in: folder) }
+        for _ in 0..<6 {
+            let errors = try ArchiveFixture.build([a, b] + more, in: folder).errors
+            #expect(errors.map(\.file) == [b] + more && errors.allSatisfy { $0.message.contains("is used by a thread in \(a) and by one in \($0.file)") })
+        }
     }
 
     @Test("a thread with nothing left to show is not published but warned about; a build of nothing but such threads fails")
