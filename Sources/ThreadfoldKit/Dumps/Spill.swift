@@ -162,6 +162,37 @@ package final class Spill: @unchecked Sendable {
         if buffers[p].count >= bufferBytes { try flush(p) }
     }
 
+    /// Whether partition `p`'s next record, `size` bytes with chain `digest`, is the one the
+    /// continued spill holds at this place: if so it is counted as appended (`append`), and its
+    /// bytes are not needed. If not, the partition stops taking records from the continued spill
+    /// here, and the record (and every later one of `p`) must be appended with its bytes.
+    func skip(_ p: Int, digest: UInt64, size: Int64) throws(ThreadfoldError) -> Bool {
+        guard keeps, previous != nil, !previous!.diverged[p] else { return false }
+        chained[p] = true
+        if previous!.agrees(p, digest: digest, end: sizes[p] + size) {
+            sizes[p] += size
+            return true
+        }
+        try take(p)
+        return false
+    }
+
+    /// Whether this spill is kept for the next build.
+    var isKept: Bool { keeps }
+
+    /// The file `name` the continued spill holds beside its partitions (`keepFile`), or nil.
+    func keptFile(_ name: String, limit: Int) -> [UInt8]? {
+        guard keeps, let previous else { return nil }
+        return previous.folder.read(name, limit: limit, own: true)?.bytes
+    }
+
+    /// Writes `bytes` as the file `name` beside the partitions, kept with them for the next build.
+    func keepFile(_ name: String, _ bytes: [UInt8]) throws(ThreadfoldError) {
+        guard keeps else { return }
+        _ = try? folder.removeEntry(name)
+        _ = try folder.create(name, bytes)
+    }
+
     /// Writes what every partition still buffers and closes the files; after this the
     /// partitions can be read. What the continued spill held that this one did not take goes.
     package func finishWriting() throws(ThreadfoldError) {

@@ -62,9 +62,41 @@ package struct LineStream: Sendable {
         read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(ThreadfoldError) -> Void,
         _ body: (Line) throws(ThreadfoldError) -> Bool
     ) throws(ThreadfoldError) {
+        var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
+        var stopped = false
+        do throws(ThreadfoldError) {
+            // A stop (the body's, or `progress` throwing) ends the stream as it is: no last line.
+            try forEachPart(read: read) { (part) throws(ThreadfoldError) -> Bool in
+                do throws(ThreadfoldError) {
+                    guard try splitter.feed(part, body) else {
+                        stopped = true
+                        return false
+                    }
+                    try progress(splitter.number, splitter.offset)
+                } catch {
+                    stopped = true
+                    throw error
+                }
+                return true
+            }
+            if stopped { return }
+            try splitter.finish(body)
+            try progress(splitter.number, splitter.offset)
+        } catch {
+            if Splitter.isStop(error) { return }
+            throw error
+        }
+    }
+
+    /// Calls `body` with the file's bytes (decompressed) in the pieces they come in, in order;
+    /// `read(n)` after each chunk with the bytes read from the file so far. `body` returns false
+    /// to stop early. A caller that splits the pieces itself (`Splitter`) reads lines as
+    /// `forEachLine` does.
+    func forEachPart(
+        read: (Int64) -> Void = { _ in }, _ body: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Bool
+    ) throws(ThreadfoldError) {
         let file = try openRegular()
         let fd = file.fd
-        var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
         var consumed: Int64 = 0
         let chunkBytes = self.chunkBytes
         let display = self.display
@@ -83,25 +115,21 @@ package struct LineStream: Sendable {
                         try nextChunk().map { $0[...] }
                     },
                     write: { (part: UnsafeRawBufferPointer) throws(ThreadfoldError) in
-                        if try !splitter.feed(part, body) { throw Splitter.stop }
-                        try progress(splitter.number, splitter.offset)
+                        if try !body(part) { throw Splitter.stop }
                     })
             } else {
                 while let chunk = try nextChunk() {
                     var failure: ThreadfoldError?
                     let more = chunk.withUnsafeBytes { (part: UnsafeRawBufferPointer) -> Bool in
-                        do throws(ThreadfoldError) { return try splitter.feed(part, body) } catch {
+                        do throws(ThreadfoldError) { return try body(part) } catch {
                             failure = error
                             return false
                         }
                     }
                     if let failure { throw failure }
                     if !more { return }
-                    try progress(splitter.number, splitter.offset)
                 }
             }
-            try splitter.finish(body)
-            try progress(splitter.number, splitter.offset)
         } catch {
             if Splitter.isStop(error) { return }
             throw error
@@ -178,7 +206,7 @@ package struct LineStream: Sendable {
 
 /// Cuts a stream of chunks into lines. A line inside one chunk is handed over where it lies; only
 /// a line that spans chunks is copied, into `carry`.
-private struct Splitter {
+struct Splitter {
     /// Thrown through the decoder to stop early; never reaches a caller.
     static let stop = ThreadfoldError.input(Problem(file: "", message: "stop"))
 
@@ -251,6 +279,16 @@ private struct Splitter {
         }
         offset += Int64(part.count)
         return true
+    }
+
+    /// Passes over `bytes` bytes known to hold `lines` line breaks and `records` non-blank lines,
+    /// the last ending in a break, as `feed` would have split them; only between lines.
+    mutating func skip(bytes: Int64, lines: Int, records: Int) {
+        precondition(carry.isEmpty)
+        offset += bytes
+        start = offset
+        number += lines
+        position += records
     }
 
     mutating func finish(_ body: (LineStream.Line) throws(ThreadfoldError) -> Bool) throws(ThreadfoldError) {
