@@ -9,9 +9,10 @@
 /// Each Reddit dump file cut into segments of about `segmentBytes` decompressed bytes, each
 /// ending at a line break: its place, the hash of its bytes, the lines it spans, and every record
 /// it put into the spill (its key's spread, its line hash, its line and element, its size in the
-/// spill). A later build whose file has a segment at the same place, with the same bytes, lines
-/// and elements before it, would read the same keys from it and put the same records into the
-/// same partitions: it replays them (`DumpPartition.Pass.replay`) instead. Only the bytes of a
+/// spill). A later build whose file has a segment of the same bytes at the same line and element
+/// (wherever its bytes start: a record does not hold its offset) would read the same keys from it
+/// and put the same records into the same partitions: it replays them (`DumpPartition.Pass.replay`)
+/// instead. Only the bytes of a
 /// record whose partition the kept spill does not already hold are needed, and only those lines
 /// are read.
 ///
@@ -189,8 +190,10 @@ extension DumpPartition.Pass {
     /// segments (`DumpSegments`), each replayed when the last build's table holds it, or split
     /// into lines and read as usual (and recorded for the next build).
     mutating func readSegments(_ stream: LineStream, _ reading: inout FileReading, read: (Int64) -> Void) throws(ThreadfoldError) {
+        // The last build's segments of this file by their hash: a segment is found by its bytes,
+        // not its offset, so a line that changed length moves no later segment out of reach.
         let kept = previousSegments?.files[fileHashes[reading.index]] ?? []
-        var next = 0
+        let byHash = Dictionary(kept.enumerated().map { ($0.element.hash, $0.offset) }, uniquingKeysWith: { first, _ in first })
         var splitter = Splitter(display: stream.display, maxLineBytes: stream.maxLineBytes)
         var buffer: [UInt8] = []
         let least = partition.segmentBytes
@@ -209,7 +212,7 @@ extension DumpPartition.Pass {
                     break
                 }
                 let more = try buffer.withUnsafeBufferPointer { (bytes) throws(ThreadfoldError) -> Bool in
-                    try segment(UnsafeBufferPointer(rebasing: bytes[...end]), kept: kept, next: &next, splitter: &splitter, &reading)
+                    try segment(UnsafeBufferPointer(rebasing: bytes[...end]), kept: kept, byHash: byHash, splitter: &splitter, &reading)
                 }
                 guard more else {
                     stopped = true
@@ -223,7 +226,7 @@ extension DumpPartition.Pass {
         guard !stopped else { return }
         if !buffer.isEmpty {
             let more = try buffer.withUnsafeBufferPointer { (bytes) throws(ThreadfoldError) -> Bool in
-                try segment(bytes, kept: kept, next: &next, splitter: &splitter, &reading)
+                try segment(bytes, kept: kept, byHash: byHash, splitter: &splitter, &reading)
             }
             guard more else { return }
         }
@@ -231,27 +234,27 @@ extension DumpPartition.Pass {
     }
 
     /// One segment of the stream (`bytes`, ending at a line break unless it ends the file):
-    /// replayed when the last build's segment at its place (`kept[next]`) is the same, else read
-    /// line by line. False to stop reading.
+    /// replayed when the last build had a segment of the same bytes (`kept`, found `byHash`) at
+    /// the same line and position, else read line by line. False to stop reading.
     private mutating func segment(
-        _ bytes: UnsafeBufferPointer<UInt8>, kept: [DumpSegments.Segment], next: inout Int, splitter: inout Splitter,
+        _ bytes: UnsafeBufferPointer<UInt8>, kept: [DumpSegments.Segment], byHash: [UInt64: Int], splitter: inout Splitter,
         _ reading: inout FileReading
     ) throws(ThreadfoldError) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
         var segment = DumpSegments.Segment(
             start: splitter.offset, length: bytes.count, hash: StableHash.wide(raw), line: splitter.number, position: splitter.position, lines: 0,
             elements: 0, records: nil)
-        while next < kept.count, kept[next].start < segment.start { next += 1 }
-        let whole = bytes.last == 0x0A && splitter.carry.isEmpty
-        if whole, next < kept.count, let table = previousSegments, let records = kept[next].records {
-            let old = kept[next]
-            if (old.start, old.length, old.hash, old.line, old.position) == (segment.start, segment.length, segment.hash, segment.line, segment.position) {
+        if bytes.last == 0x0A, splitter.carry.isEmpty, let k = byHash[segment.hash], let table = previousSegments, let records = kept[k].records {
+            let old = kept[k]
+            if (old.length, old.line, old.position) == (segment.length, segment.line, segment.position) {
                 guard drain(&reading) else { return false }
-                try replay(old, records: records, table: table, bytes, &reading)
+                try replay(old, records: records, table: table, bytes, at: segment.start, &reading)
                 splitter.skip(bytes: Int64(bytes.count), lines: old.lines, records: old.elements)
                 reading.lines += old.elements
                 for k in records { recorder!.add(table.record(k, in: old)) }
-                recorder!.segments.append(old)
+                segment.lines = old.lines
+                segment.elements = old.elements
+                recorder!.segments.append(segment)
                 outcome.segmentsReplayed += 1
                 return true
             }
@@ -259,16 +262,17 @@ extension DumpPartition.Pass {
         let more = try splitter.feed(raw) { (line) throws(ThreadfoldError) -> Bool in take(line, &reading) }
         segment.lines = splitter.number - segment.line
         segment.elements = splitter.position - segment.position
-        if whole { recorder!.segments.append(segment) }
+        if bytes.last == 0x0A, splitter.carry.isEmpty { recorder!.segments.append(segment) }
         outcome.segmentsRead += 1
         return more
     }
 
-    /// The records of segment `old` of the last build's table, placed again: each partition's
+    /// The records of segment `old` of the last build's table (the segment at `start` now), placed again: each partition's
     /// digest and threads as reading its lines would leave them. A record the kept spill holds
     /// at its place is not written; the others' lines are read from `bytes` and appended.
     private mutating func replay(
-        _ old: DumpSegments.Segment, records: Range<Int>, table: DumpSegments, _ bytes: UnsafeBufferPointer<UInt8>, _ reading: inout FileReading
+        _ old: DumpSegments.Segment, records: Range<Int>, table: DumpSegments, _ bytes: UnsafeBufferPointer<UInt8>, at start: Int64,
+        _ reading: inout FileReading
     ) throws(ThreadfoldError) {
         var needed: [(record: DumpSegments.Record, p: Int, digest: UInt64)] = []
         let file = fileHashes[reading.index]
@@ -284,7 +288,7 @@ extension DumpPartition.Pass {
         // The lines whose records are needed, read again from the segment's bytes.
         var batch = DumpPartition.Batch()
         var splitter = Splitter(display: reading.file.display, maxLineBytes: Int.max)
-        (splitter.number, splitter.position, splitter.offset, splitter.start) = (old.line, old.position, old.start, old.start)
+        (splitter.number, splitter.position, splitter.offset, splitter.start) = (old.line, old.position, start, start)
         var wanted = needed.map(\.record.position)[...]
         _ = try splitter.feed(UnsafeRawBufferPointer(bytes)) { (line) throws(ThreadfoldError) -> Bool in
             if line.position == wanted.first {
