@@ -90,6 +90,8 @@ struct DumpPartition {
         /// Segments of the dumps replayed from the last build's table, and read line by line (`DumpSegments`).
         var segmentsReplayed = 0
         var segmentsRead = 0
+        /// Files found unchanged by their bytes on disk, whose segments were all replayed without decompressing them.
+        var filesReplayed = 0
     }
 
     static let headerBytes = 32

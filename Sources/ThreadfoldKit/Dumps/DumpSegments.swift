@@ -54,6 +54,9 @@ struct DumpSegments {
 
     /// The segments of each file by its hash (`DumpPartition.fileHash`), in order.
     var files: [UInt64: [Segment]] = [:]
+    /// The size and content hash (`LineStream.contentHash`) of each file whose segments cover it
+    /// all and can all be replayed: a later build finds such a file unchanged without decompressing it.
+    var wholes: [UInt64: (size: Int64, hash: UInt64)] = [:]
     /// Every record, `recordWords` words each.
     var words: [UInt64] = []
 
@@ -68,7 +71,7 @@ struct DumpSegments {
     /// What the table's file starts with: its format, and what the records depend on beyond the
     /// file's name, form and place (the version, the line limit).
     static var magic: UInt64 {
-        StableHash.content(Array("\(DumpPartition.spillFormat) segments 1 \(InputLimits.maxLineBytes)".utf8))
+        StableHash.content(Array("\(DumpPartition.spillFormat) segments 2 \(InputLimits.maxLineBytes)".utf8))
     }
 
     /// The table's bytes: the magic word, each file's hash and segment count with its segments
@@ -79,6 +82,8 @@ struct DumpSegments {
         for (file, segments) in files.sorted(by: { $0.key < $1.key }) {
             out.append(file)
             out.append(UInt64(segments.count))
+            out.append(UInt64(wholes[file]?.size ?? 0))
+            out.append(wholes[file]?.hash ?? 0)
             for s in segments {
                 for word in [UInt64(s.start), UInt64(s.length), s.hash, UInt64(s.line), UInt64(s.position), UInt64(s.lines), UInt64(s.elements)] {
                     out.append(word)
@@ -107,9 +112,10 @@ struct DumpSegments {
             return all[at..<(at + n)]
         }
         for _ in 0..<min(all[1], UInt64(end)) {
-            guard let file = take(2), file.last! < UInt64(end) else { return nil }
+            guard let file = take(4).map(Array.init), file[1] < UInt64(end), file[2] <= UInt64(Int64.max) else { return nil }
+            if file[3] != 0 { wholes[file[0]] = (Int64(file[2]), file[3]) }
             var segments: [Segment] = []
-            for _ in 0..<Int(file.last!) {
+            for _ in 0..<Int(file[1]) {
                 guard let h = take(Self.headerWords).map(Array.init), [0, 1, 3, 4, 5, 6].allSatisfy({ h[$0] <= UInt64(Int32.max) << 31 })
                 else { return nil }
                 var segment = Segment(
@@ -123,7 +129,7 @@ struct DumpSegments {
                 }
                 segments.append(segment)
             }
-            files[file.first!] = segments
+            files[file[0]] = segments
         }
         guard at == end else { return nil }
     }
@@ -141,6 +147,8 @@ extension DumpSegments {
         var segments: [Segment] = []
         var records: [UInt64] = []
         var unreplayable: [Int] = []
+        /// The file's size and content hash, when it was read whole and each segment ended at a line break.
+        var whole: (size: Int64, hash: UInt64)?
 
         mutating func add(_ record: Record) {
             records.append(record.spread)
@@ -178,6 +186,8 @@ extension DumpSegments {
                 segments[k].records = replayable ? first..<(table.words.count / DumpSegments.recordWords) : nil
             }
             table.files[file] = segments
+            if let whole, segments.allSatisfy({ $0.records != nil }) { table.wholes[file] = whole }
+            self.whole = nil
             segments = []
             records = []
             unreplayable = []
@@ -194,6 +204,12 @@ extension DumpPartition.Pass {
         // not its offset, so a line that changed length moves no later segment out of reach.
         let kept = previousSegments?.files[fileHashes[reading.index]] ?? []
         let byHash = Dictionary(kept.enumerated().map { ($0.element.hash, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        if let table = previousSegments, let whole = table.wholes[fileHashes[reading.index]], (try? stream.probe())?.size == whole.size,
+            (try? stream.contentHash()).map({ $0 == whole }) == true
+        {
+            return try replayFile(kept, table: table, whole: whole, stream, &reading, read: read)
+        }
+        var compressed = (size: Int64(0), hash: LineStream.hashSeed)
         var splitter = Splitter(display: stream.display, maxLineBytes: stream.maxLineBytes)
         var buffer: [UInt8] = []
         let least = partition.segmentBytes
@@ -201,7 +217,7 @@ extension DumpPartition.Pass {
         // Where the search for the line break that ends the segment goes on from.
         var searched = least - 1
         var stopped = false
-        try stream.forEachPart(read: read) { (part) throws(ThreadfoldError) -> Bool in
+        try stream.forEachPart(read: read, chunk: { LineStream.chained(&compressed, $0) }) { (part) throws(ThreadfoldError) -> Bool in
             buffer.append(contentsOf: part)
             while buffer.count > searched {
                 let end = buffer.withUnsafeBytes { raw in
@@ -224,6 +240,8 @@ extension DumpPartition.Pass {
             return true
         }
         guard !stopped else { return }
+        // Every byte is in a segment that ends at a line break: the file can be replayed whole.
+        if buffer.last ?? 0x0A == 0x0A { recorder!.whole = compressed }
         if !buffer.isEmpty {
             let more = try buffer.withUnsafeBufferPointer { (bytes) throws(ThreadfoldError) -> Bool in
                 try segment(bytes, kept: kept, byHash: byHash, splitter: &splitter, &reading)
@@ -274,16 +292,7 @@ extension DumpPartition.Pass {
         _ old: DumpSegments.Segment, records: Range<Int>, table: DumpSegments, _ bytes: UnsafeBufferPointer<UInt8>, at start: Int64,
         _ reading: inout FileReading
     ) throws(ThreadfoldError) {
-        var needed: [(record: DumpSegments.Record, p: Int, digest: UInt64)] = []
-        let file = fileHashes[reading.index]
-        for k in records {
-            let r = table.record(k, in: old)
-            let p = Int(r.spread % UInt64(spill.count - 1))
-            keys[p].insert(r.spread)
-            let origin = DumpOrigin(file: reading.index, line: r.line, position: r.position)
-            digests[p] = DumpPartition.digest(digests[p], line: r.hash, key: r.spread, file: file, origin: origin)
-            if try !spill.skip(p, digest: digests[p], size: Int64(r.size)) { needed.append((r, p, digests[p])) }
-        }
+        let needed = try replayRecords(old, records: records, table: table, &reading)
         guard !needed.isEmpty else { return }
         // The lines whose records are needed, read again from the segment's bytes.
         var batch = DumpPartition.Batch()
@@ -301,10 +310,65 @@ extension DumpPartition.Pass {
         try appendNeeded(needed, batch: batch, keyed: keyed, &reading)
     }
 
+    /// Segment `old`'s records placed again: each partition's digest and threads as reading its
+    /// lines would leave them. Those the kept spill holds at their place are not written; the
+    /// others are returned, with their partition and digest, for their lines to be read again.
+    private mutating func replayRecords(
+        _ old: DumpSegments.Segment, records: Range<Int>, table: DumpSegments, _ reading: inout FileReading
+    ) throws(ThreadfoldError) -> [Needed] {
+        var needed: [Needed] = []
+        let file = fileHashes[reading.index]
+        for k in records {
+            let r = table.record(k, in: old)
+            let p = Int(r.spread % UInt64(spill.count - 1))
+            keys[p].insert(r.spread)
+            let origin = DumpOrigin(file: reading.index, line: r.line, position: r.position)
+            digests[p] = DumpPartition.digest(digests[p], line: r.hash, key: r.spread, file: file, origin: origin)
+            if try !spill.skip(p, digest: digests[p], size: Int64(r.size)) { needed.append((r, p, digests[p])) }
+        }
+        return needed
+    }
+
+    typealias Needed = (record: DumpSegments.Record, p: Int, digest: UInt64)
+
+    /// A file whose bytes are the ones the last build read whole (`DumpSegments.wholes`): every
+    /// segment replayed without decompressing it, unless some record's partition no longer agrees
+    /// with the kept spill; the file is then decompressed once for those lines alone.
+    private mutating func replayFile(
+        _ kept: [DumpSegments.Segment], table: DumpSegments, whole: (size: Int64, hash: UInt64), _ stream: LineStream,
+        _ reading: inout FileReading, read: (Int64) -> Void
+    ) throws(ThreadfoldError) {
+        var needed: [Needed] = []
+        for old in kept {
+            needed += try replayRecords(old, records: old.records!, table: table, &reading)
+            reading.lines += old.elements
+            for k in old.records! { recorder!.add(table.record(k, in: old)) }
+            recorder!.segments.append(old)
+            outcome.segmentsReplayed += 1
+        }
+        recorder!.whole = whole
+        outcome.filesReplayed += 1
+        guard !needed.isEmpty else { return read(whole.size) }
+        var batch = DumpPartition.Batch()
+        var splitter = Splitter(display: reading.file.display, maxLineBytes: Int.max)
+        var wanted = needed.map(\.record.position)[...]
+        try stream.forEachPart(read: read) { (part) throws(ThreadfoldError) -> Bool in
+            try splitter.feed(part) { (line) throws(ThreadfoldError) -> Bool in
+                if line.position == wanted.first {
+                    batch.append(line)
+                    wanted.removeFirst()
+                }
+                return !wanted.isEmpty
+            }
+        }
+        let keyed = DumpPartition.keys(of: &batch, form: reading.file.form, display: reading.file.display, mapping: partition.options.mapping, jobs: 1)
+        try appendNeeded(needed, batch: batch, keyed: keyed, &reading)
+    }
+
     /// The needed records of a replayed segment, from their lines read again (`keyed`): each must
     /// be the record the table says, or the table is not this file's.
     private mutating func appendNeeded(
-        _ needed: [(record: DumpSegments.Record, p: Int, digest: UInt64)], batch: DumpPartition.Batch, keyed: DumpPartition.KeyedLines,
+        _ needed: [Needed], batch: DumpPartition.Batch, keyed: DumpPartition.KeyedLines,
         _ reading: inout FileReading
     ) throws(ThreadfoldError) {
         let mismatch = ThreadfoldError.output(

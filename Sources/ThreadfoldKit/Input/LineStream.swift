@@ -93,18 +93,21 @@ package struct LineStream: Sendable {
     /// to stop early. A caller that splits the pieces itself (`Splitter`) reads lines as
     /// `forEachLine` does.
     func forEachPart(
-        read: (Int64) -> Void = { _ in }, _ body: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Bool
+        read: (Int64) -> Void = { _ in }, chunk: ([UInt8]) -> Void = { _ in },
+        _ body: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Bool
     ) throws(ThreadfoldError) {
         let file = try openRegular()
         let fd = file.fd
         var consumed: Int64 = 0
         let chunkBytes = self.chunkBytes
         let display = self.display
+        let take = chunk
         func nextChunk() throws(ThreadfoldError) -> [UInt8]? {
             guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw ThreadfoldError.input(InputFile.cannotRead(display, errno)) }
             guard !chunk.isEmpty else { return nil }
             consumed += Int64(chunk.count)
             read(consumed)
+            take(chunk)
             return chunk
         }
         do throws(ThreadfoldError) {
@@ -134,6 +137,27 @@ package struct LineStream: Sendable {
             if Splitter.isStop(error) { return }
             throw error
         }
+    }
+
+    /// The file's size and the hash of its bytes as they are on disk (compressed or not), each
+    /// chunk read hashed with the hash before it as its seed (`chained`), as `forEachPart`'s
+    /// `chunk` sees them.
+    func contentHash() throws(ThreadfoldError) -> (size: Int64, hash: UInt64) {
+        let file = try openRegular()
+        var found = (size: Int64(0), hash: Self.hashSeed)
+        while true {
+            guard let chunk = FileIO.read(file.fd, count: chunkBytes) else { throw ThreadfoldError.input(InputFile.cannotRead(display, errno)) }
+            guard !chunk.isEmpty else { return found }
+            Self.chained(&found, chunk)
+        }
+    }
+
+    static let hashSeed: UInt64 = 0x6C69_6E65_7368_6173
+
+    /// `hash` (of the file's bytes so far) and its size, with one more chunk.
+    static func chained(_ hash: inout (size: Int64, hash: UInt64), _ chunk: [UInt8]) {
+        hash.size += Int64(chunk.count)
+        hash.hash = chunk.withUnsafeBytes { StableHash.wide($0, seed: hash.hash) }
     }
 
     /// What a file starts with, found while streaming: its first non-blank line, or, when it

@@ -73,11 +73,14 @@ struct DumpSegmentsTests {
         #expect(first.segmentsReplayed == 0 && first.segmentsRead > 20)
         let again = try Self.same([(text(lines), "RC_a.jsonl")], in: folder, "unchanged")
         #expect(again.segmentsReplayed == first.segmentsRead && again.segmentsRead == 0)
+        // Its bytes on disk are the same: not even decompressed.
+        #expect(again.filesReplayed == 1)
 
         // A line changed in place (the same length): its segment is read, the others replayed.
         lines[300] = lines[300].replacingOccurrences(of: "comment 300", with: "comment 3X0")
         let changed = try Self.same([(text(lines), "RC_a.jsonl")], in: folder, "a line changed")
         #expect(changed.segmentsRead == 1 && changed.segmentsReplayed == first.segmentsRead - 1)
+        #expect(changed.filesReplayed == 0)
 
         // A comment moved to another thread, in a line of the same length.
         lines[200] = lines[200].replacingOccurrences(of: "t3_6\"", with: "t3_7\"")
@@ -100,11 +103,20 @@ struct DumpSegmentsTests {
         let added = try Self.same([(text(lines), "RC_a.jsonl"), (text(month), "RC_b.jsonl")], in: folder, "a file added")
         let segments = inserted.segmentsRead + inserted.segmentsReplayed
         #expect(added.segmentsReplayed == segments)
+        #expect(added.filesReplayed == 1)
         let removed = try Self.same([(text(lines), "RC_a.jsonl")], in: folder, "a file removed")
         #expect(removed.segmentsReplayed == segments)
+        #expect(removed.filesReplayed == 1)
         // The files in the other order: each record's file has another place, nothing is replayed.
         let swapped = try Self.same([(text(month), "RC_b.jsonl"), (text(lines), "RC_a.jsonl")], in: folder, "files swapped")
         #expect(swapped.segmentsReplayed == 0)
+
+        // The first file changed, the second not: the second is replayed whole, and the lines of
+        // it whose partitions the change reached are read from it again.
+        _ = try Self.same([(text(lines), "RC_a.jsonl"), (text(month), "RC_b.jsonl")], in: folder, "both files again")
+        lines[20] = lines[20].replacingOccurrences(of: "comment 20", with: "comment 2X")
+        let earlier = try Self.same([(text(lines), "RC_a.jsonl"), (text(month), "RC_b.jsonl")], in: folder, "the first file changed")
+        #expect(earlier.filesReplayed == 1 && earlier.segmentsRead == 1)
     }
 
     @Test("a segment with a line that has no key (skipped with lenient) is read again, its messages as a fresh pass gives them; a pass with errors keeps no table")
