@@ -295,19 +295,9 @@ extension DumpPartition.Pass {
         let needed = try replayRecords(old, records: records, table: table, &reading)
         guard !needed.isEmpty else { return }
         // The lines whose records are needed, read again from the segment's bytes.
-        var batch = DumpPartition.Batch()
         var splitter = Splitter(display: reading.file.display, maxLineBytes: Int.max)
         (splitter.number, splitter.position, splitter.offset, splitter.start) = (old.line, old.position, start, start)
-        var wanted = needed.map(\.record.position)[...]
-        _ = try splitter.feed(UnsafeRawBufferPointer(bytes)) { (line) throws(ThreadfoldError) -> Bool in
-            if line.position == wanted.first {
-                batch.append(line)
-                wanted.removeFirst()
-            }
-            return !wanted.isEmpty
-        }
-        let keyed = DumpPartition.keys(of: &batch, form: reading.file.form, display: reading.file.display, mapping: partition.options.mapping, jobs: 1)
-        try appendNeeded(needed, batch: batch, keyed: keyed, &reading)
+        try appendNeeded(needed, &reading) { (take) throws(ThreadfoldError) in _ = try splitter.feed(UnsafeRawBufferPointer(bytes), take) }
     }
 
     /// Segment `old`'s records placed again: each partition's digest and threads as reading its
@@ -349,28 +339,29 @@ extension DumpPartition.Pass {
         recorder!.whole = whole
         outcome.filesReplayed += 1
         guard !needed.isEmpty else { return read(whole.size) }
-        var batch = DumpPartition.Batch()
         var splitter = Splitter(display: reading.file.display, maxLineBytes: Int.max)
-        var wanted = needed.map(\.record.position)[...]
-        try stream.forEachPart(read: read) { (part) throws(ThreadfoldError) -> Bool in
-            try splitter.feed(part) { (line) throws(ThreadfoldError) -> Bool in
-                if line.position == wanted.first {
-                    batch.append(line)
-                    wanted.removeFirst()
-                }
-                return !wanted.isEmpty
-            }
+        try appendNeeded(needed, &reading) { (take) throws(ThreadfoldError) in
+            try stream.forEachPart(read: read) { (part) throws(ThreadfoldError) -> Bool in try splitter.feed(part, take) }
         }
-        let keyed = DumpPartition.keys(of: &batch, form: reading.file.form, display: reading.file.display, mapping: partition.options.mapping, jobs: 1)
-        try appendNeeded(needed, batch: batch, keyed: keyed, &reading)
     }
 
-    /// The needed records of a replayed segment, from their lines read again (`keyed`): each must
-    /// be the record the table says, or the table is not this file's.
+    /// The needed records of a replayed segment or file, appended: their lines picked (by
+    /// position, in order) from those `lines` hands its body, and read again. Each must be the
+    /// record the table says, or the table is not this file's.
     private mutating func appendNeeded(
-        _ needed: [Needed], batch: DumpPartition.Batch, keyed: DumpPartition.KeyedLines,
-        _ reading: inout FileReading
+        _ needed: [Needed], _ reading: inout FileReading,
+        lines: (_ take: (LineStream.Line) throws(ThreadfoldError) -> Bool) throws(ThreadfoldError) -> Void
     ) throws(ThreadfoldError) {
+        var batch = DumpPartition.Batch()
+        var wanted = needed.map(\.record.position)[...]
+        try lines { (line) throws(ThreadfoldError) -> Bool in
+            if line.position == wanted.first {
+                batch.append(line)
+                wanted.removeFirst()
+            }
+            return !wanted.isEmpty
+        }
+        let keyed = DumpPartition.keys(of: &batch, form: reading.file.form, display: reading.file.display, mapping: partition.options.mapping, jobs: 1)
         let mismatch = ThreadfoldError.output(
             path: reading.file.display,
             message: "does not match the segments the last build kept with its spill; expected them to describe this file (build again without --incremental)")
