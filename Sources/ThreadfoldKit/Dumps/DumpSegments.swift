@@ -102,10 +102,15 @@ struct DumpSegments {
     /// The table read back; nil when it is not as `encoded` writes it.
     init?(bytes: [UInt8]) {
         guard bytes.count % 8 == 0, bytes.count >= 24 else { return nil }
-        let all = bytes.withUnsafeBytes { raw in (0..<(raw.count / 8)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) } }
+        var all = [UInt64](repeating: 0, count: bytes.count / 8)
+        all.withUnsafeMutableBytes { words in bytes.withUnsafeBytes { words.copyMemory(from: $0) } }
+        #if _endian(big)
+            for k in all.indices { all[k] = UInt64(littleEndian: all[k]) }
+        #endif
         guard all[0] == Self.magic, all.dropLast().withUnsafeBytes({ StableHash.wide(UnsafeRawBufferPointer($0)) }) == all[all.count - 1] else { return nil }
         var at = 2
         let end = all.count - 1
+        words.reserveCapacity(end)
         func take(_ n: Int) -> ArraySlice<UInt64>? {
             guard n >= 0, n <= end - at else { return nil }
             defer { at += n }
