@@ -32,6 +32,8 @@ struct DumpPartition {
     var jobs = 1
     /// The Hacker News story map's limit (`StoryMap.limit`); lower in tests.
     var storyLimit = StoryMap.maximumLimit
+    /// Decompressed bytes a segment of a Reddit dump holds at least (`DumpSegments`); lower in tests.
+    var segmentBytes = DumpSegments.segmentBytes
 
     /// Lines are read into a batch of about this many bytes (or `batchLines` lines) before their
     /// keys are read, on `jobs` threads.
@@ -85,6 +87,11 @@ struct DumpPartition {
         /// order they were appended (`digest(_:line:key:file:origin:)`). A later build whose
         /// partition has the same digest holds the same threads from the same lines.
         var digests: [UInt64] = []
+        /// Segments of the dumps replayed from the last build's table, and read line by line (`DumpSegments`).
+        var segmentsReplayed = 0
+        var segmentsRead = 0
+        /// Files found unchanged by their bytes on disk, whose segments were all replayed without decompressing them.
+        var filesReplayed = 0
     }
 
     static let headerBytes = 32
@@ -108,6 +115,7 @@ struct DumpPartition {
             }
             // Items whose parent came after them: their stories are known now.
             if pass.outcome.errors.isEmpty { try pass.placeDeferred() }
+            if pass.outcome.errors.isEmpty, let recorder = pass.recorder { try spill.keepFile(DumpSegments.fileName, recorder.table.encoded()) }
         } catch {
             pass.outcome.errors.append(Problem(file: error.path, message: error.message))
         }

@@ -15,6 +15,10 @@ extension DumpPartition {
         let pending: Int
         /// Input bytes read from the files before the one being read.
         var base: Int64 = 0
+        /// The segments of the last build's Reddit dumps, when this build continues its spill
+        /// (`DumpSegments`), and the table this one writes for the next, when it keeps its own.
+        var previousSegments: DumpSegments?
+        var recorder: DumpSegments.Recorder?
 
         init(_ partition: DumpPartition, spill: Spill) {
             self.partition = partition
@@ -26,6 +30,11 @@ extension DumpPartition {
             }
             stories = StoryMap(limit: partition.storyLimit)
             pending = spill.count - 1
+            // A shard's segments would leave out the other shards' records.
+            if spill.isKept, partition.keeps == nil, partition.files.contains(where: { $0.form == .reddit }) {
+                recorder = DumpSegments.Recorder()
+                previousSegments = spill.keptFile(DumpSegments.fileName, limit: Int(Int32.max)).flatMap(DumpSegments.init(bytes:))
+            }
         }
 
         /// Whether enough errors were found to stop.
@@ -61,6 +70,9 @@ extension DumpPartition {
             keys[p].insert(spread)
             digests[p] = DumpPartition.digest(digests[p], line: hash, key: spread, file: fileHashes[origin.file], origin: origin)
             try spill.append(p, digest: digests[p], header, key, line, gaps)
+            recorder?.add(
+                DumpSegments.Record(
+                    spread: spread, hash: hash, line: origin.line, position: origin.position, size: header.count + key.count + line.count + gaps.count))
         }
 
         /// A line whose key is read: into its thread's partition, or, for a Hacker News item whose
@@ -142,16 +154,18 @@ extension DumpPartition.Pass {
         var fileBytes: Int64 = 0
         defer { self.base += fileBytes }
         var streamError: ThreadfoldError?
+        let stream = LineStream(path: reading.file.path, display: reading.file.display)
         do throws(ThreadfoldError) {
-            try LineStream(path: reading.file.path, display: reading.file.display).forEachLine(read: {
-                fileBytes = $0
-                read(base + $0)
-            }) { (line) throws(ThreadfoldError) -> Bool in
-                reading.lines += 1
-                reading.batch.append(line)
-                guard reading.batch.lines.count >= DumpPartition.batchLines || reading.batch.bytes.count >= DumpPartition.batchBytes
-                else { return true }
-                return submit(&reading) && (reading.readings.count < DumpPartition.inFlight || placeOldest(&reading))
+            if recorder != nil, reading.file.form == .reddit {
+                try readSegments(stream, &reading) {
+                    fileBytes = $0
+                    read(base + $0)
+                }
+            } else {
+                try stream.forEachLine(read: {
+                    fileBytes = $0
+                    read(base + $0)
+                }) { (line) throws(ThreadfoldError) -> Bool in take(line, &reading) }
             }
         } catch {
             streamError = error
@@ -165,6 +179,7 @@ extension DumpPartition.Pass {
         // A stop leaves the batch after it with its key threads: they finish before the pass does.
         for keyReading in reading.readings { _ = keyReading.keys() }
         reading.readings.removeAll()
+        recorder?.finishFile(fileHashes[index])
         if let streamError { outcome.errors += streamError.problems }
         if let siteError = reading.siteError { throw siteError }
         outcome.lines += reading.lines
@@ -177,6 +192,22 @@ extension DumpPartition.Pass {
                         "\(reading.skipped) of its \(Printable.count(reading.lines, "line")) could not be read as \(reading.file.form.described) (skipped), more than \(Int(options.maxSkipped * 100))%; expected a dump of that form (is this the right file, or the right form?)"
                 ))
         }
+    }
+
+    /// One line of the file into the batch; a full batch is handed on. False to stop reading.
+    mutating func take(_ line: LineStream.Line, _ reading: inout FileReading) -> Bool {
+        reading.lines += 1
+        reading.batch.append(line)
+        guard reading.batch.lines.count >= DumpPartition.batchLines || reading.batch.bytes.count >= DumpPartition.batchBytes
+        else { return true }
+        return submit(&reading) && (reading.readings.count < DumpPartition.inFlight || placeOldest(&reading))
+    }
+
+    /// Places every line read so far, in order; false to stop reading.
+    mutating func drain(_ reading: inout FileReading) -> Bool {
+        while !reading.stopped, !reading.readings.isEmpty { _ = placeOldest(&reading) }
+        if !reading.stopped, !reading.batch.lines.isEmpty { _ = submit(&reading) && placeOldest(&reading) }
+        return !reading.stopped
     }
 
     /// Places the lines of the oldest batch in flight, in order; false to stop reading.
@@ -229,6 +260,7 @@ extension DumpPartition.Pass {
             let origin = DumpOrigin(file: reading.index, line: entry.number, position: entry.position)
             switch keyed.key {
             case .failed(let failure):
+                recorder?.unreplayable.append(entry.number)
                 let error = keys.errors[failure]
                 if partition.options.lenient {
                     reading.skipped += 1
@@ -244,6 +276,7 @@ extension DumpPartition.Pass {
                 outcome.errors += error.problems
                 if isFull { return false }
             case .read(let key):
+                if case .item = key { recorder?.unreplayable.append(entry.number) }
                 if case .item = key, !stories.hasRoom {
                     outcome.errors.append(mapFull(reading.file.display, line: entry.number))
                     return false

@@ -62,6 +62,9 @@ package final class Spill: @unchecked Sendable {
     /// The stamps the continued spill's partitions were kept with: a partition file this build
     /// left as it was keeps its content hash without being read again.
     private var previousStamps: [Int: (records: FileStamp, chain: FileStamp)] = [:]
+    /// Partitions taken whole from the continued spill (every record it held agreed) and not
+    /// appended to since: their files, renamed but unchanged, keep their content hashes.
+    private var untouched: Set<Int> = []
 
     /// A spill of `count` partitions in `parent` (the staging folder, or a temporary spill's own
     /// folder, `own`); each partition buffers `bufferBytes` before it is written. With
@@ -153,6 +156,7 @@ package final class Spill: @unchecked Sendable {
             }
             withUnsafeBytes(of: (digest.littleEndian, UInt64(sizes[p] + size).littleEndian)) { chainBuffers[p].append(contentsOf: $0) }
         }
+        if !untouched.isEmpty { untouched.remove(p) }
         if buffers[p].capacity == 0 { buffers[p].reserveCapacity(bufferBytes) }
         buffers[p].append(contentsOf: head)
         buffers[p].append(contentsOf: key)
@@ -160,6 +164,37 @@ package final class Spill: @unchecked Sendable {
         if !tail.isEmpty { buffers[p].append(contentsOf: tail) }
         sizes[p] += size
         if buffers[p].count >= bufferBytes { try flush(p) }
+    }
+
+    /// Whether partition `p`'s next record, `size` bytes with chain `digest`, is the one the
+    /// continued spill holds at this place: if so it is counted as appended (`append`), and its
+    /// bytes are not needed. If not, the partition stops taking records from the continued spill
+    /// here, and the record (and every later one of `p`) must be appended with its bytes.
+    func skip(_ p: Int, digest: UInt64, size: Int64) throws(ThreadfoldError) -> Bool {
+        guard keeps, previous != nil, !previous!.diverged[p] else { return false }
+        chained[p] = true
+        if previous!.agrees(p, digest: digest, end: sizes[p] + size) {
+            sizes[p] += size
+            return true
+        }
+        try take(p)
+        return false
+    }
+
+    /// Whether this spill is kept for the next build.
+    var isKept: Bool { keeps }
+
+    /// The file `name` the continued spill holds beside its partitions (`keepFile`), or nil.
+    func keptFile(_ name: String, limit: Int) -> [UInt8]? {
+        guard keeps, let previous else { return nil }
+        return previous.folder.read(name, limit: limit, own: true)?.bytes
+    }
+
+    /// Writes `bytes` as the file `name` beside the partitions, kept with them for the next build.
+    func keepFile(_ name: String, _ bytes: [UInt8]) throws(ThreadfoldError) {
+        guard keeps else { return }
+        _ = try? folder.removeEntry(name)
+        _ = try folder.create(name, bytes)
     }
 
     /// Writes what every partition still buffers and closes the files; after this the
@@ -216,11 +251,13 @@ package final class Spill: @unchecked Sendable {
         // Content hashes: a file left as the continued spill kept it keeps its hash; the others
         // (written or cut this build, so still in the page cache) are read a block at a time, on
         // every core.
-        let folder = self.folder, previousStamps = self.previousStamps, partitions = kept
+        let folder = self.folder, previousStamps = self.previousStamps, partitions = kept, untouched = self.untouched
         let hashes = Parallel.map(count: partitions.count, jobs: ProcessInfo.processInfo.activeProcessorCount) { i in
             let (p, records, chain) = partitions[i]
             func hash(_ name: String, _ stamp: FileStamp, _ before: FileStamp?) -> UInt64 {
-                if let before, before.hash != 0, before == stamp { return before.hash }
+                if let before, before.hash != 0, before == stamp || (untouched.contains(p) && before.inode == stamp.inode && before.size == stamp.size) {
+                    return before.hash
+                }
                 return Spill.contentHash(of: name, in: folder) ?? 0
             }
             return (hash(Spill.name(p), records, previousStamps[p]?.records), hash(Spill.chainName(p), chain, previousStamps[p]?.chain))
@@ -273,6 +310,7 @@ package final class Spill: @unchecked Sendable {
         self.previous!.diverged[p] = true
         let matched = previous.matched[p]
         guard matched > 0 else { return }
+        if matched == previous.counts[p] { untouched.insert(p) }
         for (name, length) in [(Self.name(p), sizes[p]), (Self.chainName(p), Int64(matched * Self.chainEntryBytes))] {
             guard renameat(previous.folder.fd, name, folder.fd, name) == 0 else {
                 let code = errno

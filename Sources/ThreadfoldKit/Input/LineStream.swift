@@ -62,17 +62,52 @@ package struct LineStream: Sendable {
         read: (Int64) -> Void = { _ in }, progress: (Int, Int64) throws(ThreadfoldError) -> Void,
         _ body: (Line) throws(ThreadfoldError) -> Bool
     ) throws(ThreadfoldError) {
+        var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
+        var stopped = false
+        do throws(ThreadfoldError) {
+            // A stop (the body's, or `progress` throwing) ends the stream as it is: no last line.
+            try forEachPart(read: read) { (part) throws(ThreadfoldError) -> Bool in
+                do throws(ThreadfoldError) {
+                    guard try splitter.feed(part, body) else {
+                        stopped = true
+                        return false
+                    }
+                    try progress(splitter.number, splitter.offset)
+                } catch {
+                    stopped = true
+                    throw error
+                }
+                return true
+            }
+            if stopped { return }
+            try splitter.finish(body)
+            try progress(splitter.number, splitter.offset)
+        } catch {
+            if Splitter.isStop(error) { return }
+            throw error
+        }
+    }
+
+    /// Calls `body` with the file's bytes (decompressed) in the pieces they come in, in order;
+    /// `read(n)` after each chunk with the bytes read from the file so far. `body` returns false
+    /// to stop early. A caller that splits the pieces itself (`Splitter`) reads lines as
+    /// `forEachLine` does.
+    func forEachPart(
+        read: (Int64) -> Void = { _ in }, chunk: ([UInt8]) -> Void = { _ in },
+        _ body: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Bool
+    ) throws(ThreadfoldError) {
         let file = try openRegular()
         let fd = file.fd
-        var splitter = Splitter(display: display, maxLineBytes: maxLineBytes)
         var consumed: Int64 = 0
         let chunkBytes = self.chunkBytes
         let display = self.display
+        let take = chunk
         func nextChunk() throws(ThreadfoldError) -> [UInt8]? {
             guard let chunk = FileIO.read(fd, count: chunkBytes) else { throw ThreadfoldError.input(InputFile.cannotRead(display, errno)) }
             guard !chunk.isEmpty else { return nil }
             consumed += Int64(chunk.count)
             read(consumed)
+            take(chunk)
             return chunk
         }
         do throws(ThreadfoldError) {
@@ -83,29 +118,46 @@ package struct LineStream: Sendable {
                         try nextChunk().map { $0[...] }
                     },
                     write: { (part: UnsafeRawBufferPointer) throws(ThreadfoldError) in
-                        if try !splitter.feed(part, body) { throw Splitter.stop }
-                        try progress(splitter.number, splitter.offset)
+                        if try !body(part) { throw Splitter.stop }
                     })
             } else {
                 while let chunk = try nextChunk() {
                     var failure: ThreadfoldError?
                     let more = chunk.withUnsafeBytes { (part: UnsafeRawBufferPointer) -> Bool in
-                        do throws(ThreadfoldError) { return try splitter.feed(part, body) } catch {
+                        do throws(ThreadfoldError) { return try body(part) } catch {
                             failure = error
                             return false
                         }
                     }
                     if let failure { throw failure }
                     if !more { return }
-                    try progress(splitter.number, splitter.offset)
                 }
             }
-            try splitter.finish(body)
-            try progress(splitter.number, splitter.offset)
         } catch {
             if Splitter.isStop(error) { return }
             throw error
         }
+    }
+
+    /// The file's size and the hash of its bytes as they are on disk (compressed or not), each
+    /// chunk read hashed with the hash before it as its seed (`chained`), as `forEachPart`'s
+    /// `chunk` sees them.
+    func contentHash() throws(ThreadfoldError) -> (size: Int64, hash: UInt64) {
+        let file = try openRegular()
+        var found = (size: Int64(0), hash: Self.hashSeed)
+        while true {
+            guard let chunk = FileIO.read(file.fd, count: chunkBytes) else { throw ThreadfoldError.input(InputFile.cannotRead(display, errno)) }
+            guard !chunk.isEmpty else { return found }
+            Self.chained(&found, chunk)
+        }
+    }
+
+    static let hashSeed: UInt64 = 0x6C69_6E65_7368_6173
+
+    /// `hash` (of the file's bytes so far) and its size, with one more chunk.
+    static func chained(_ hash: inout (size: Int64, hash: UInt64), _ chunk: [UInt8]) {
+        hash.size += Int64(chunk.count)
+        hash.hash = chunk.withUnsafeBytes { StableHash.wide($0, seed: hash.hash) }
     }
 
     /// What a file starts with, found while streaming: its first non-blank line, or, when it
@@ -178,7 +230,7 @@ package struct LineStream: Sendable {
 
 /// Cuts a stream of chunks into lines. A line inside one chunk is handed over where it lies; only
 /// a line that spans chunks is copied, into `carry`.
-private struct Splitter {
+struct Splitter {
     /// Thrown through the decoder to stop early; never reaches a caller.
     static let stop = ThreadfoldError.input(Problem(file: "", message: "stop"))
 
@@ -251,6 +303,16 @@ private struct Splitter {
         }
         offset += Int64(part.count)
         return true
+    }
+
+    /// Passes over `bytes` bytes known to hold `lines` line breaks and `records` non-blank lines,
+    /// the last ending in a break, as `feed` would have split them; only between lines.
+    mutating func skip(bytes: Int64, lines: Int, records: Int) {
+        precondition(carry.isEmpty)
+        offset += bytes
+        start = offset
+        number += lines
+        position += records
     }
 
     mutating func finish(_ body: (LineStream.Line) throws(ThreadfoldError) -> Bool) throws(ThreadfoldError) {
