@@ -248,14 +248,16 @@ package final class Spill: @unchecked Sendable {
             }
             kept.append((p, records.stamp, chain.stamp))
         }
-        // Content hashes: a file left as the continued spill kept it keeps its hash; the others
+        // Content hashes: a file left as the continued spill kept it keeps its hash (moved whole
+        // into this spill, only its status change time moved: its inode, size and modification
+        // time must not); the others
         // (written or cut this build, so still in the page cache) are read a block at a time, on
         // every core.
         let folder = self.folder, previousStamps = self.previousStamps, partitions = kept, untouched = self.untouched
         let hashes = Parallel.map(count: partitions.count, jobs: ProcessInfo.processInfo.activeProcessorCount) { i in
             let (p, records, chain) = partitions[i]
             func hash(_ name: String, _ stamp: FileStamp, _ before: FileStamp?) -> UInt64 {
-                if let before, before.hash != 0, before == stamp || (untouched.contains(p) && before.inode == stamp.inode && before.size == stamp.size) {
+                if let before, before.hash != 0, before == stamp || (untouched.contains(p) && before.inode == stamp.inode && before.size == stamp.size && before.mtime == stamp.mtime) {
                     return before.hash
                 }
                 return Spill.contentHash(of: name, in: folder) ?? 0
