@@ -114,60 +114,65 @@ struct TemplateRenderer<Model: TemplateModel> {
         )
     }
 
-    /// What a frame of the render loop restores when its ops are done.
-    private enum FrameKind {
+    /// What the render loop does when a frame's ops are done.
+    private enum FrameKind: UInt8 {
         case plain
         /// A section that pushed one value on the context stack.
         case context
-        /// A section over a list: the items, and the next one to render.
-        case list([Value], next: Int)
-        /// A partial: the template around it.
-        case partial(outer: Int32)
+        /// A section over a list (the top of `lists`): the next item, or the list is done.
+        case list
+        /// A partial: the template around it (`outer`) becomes current again.
+        case partial
     }
 
-    /// Ops `index..<end` of `ops` still to render.
+    /// A section or partial being rendered: its ops start at `start` (a list's body runs again
+    /// from there), and when they are done the loop goes back to the ops around it,
+    /// `resume..<outerStop`. Plain integers, so pushing and popping a frame retains nothing.
     private struct Frame {
+        let kind: FrameKind
         let start: Int32
-        var index: Int32
-        let end: Int32
-        var kind: FrameKind
-
-        init(_ start: Int32, _ end: Int32, _ kind: FrameKind) {
-            self.start = start
-            index = start
-            self.end = end
-            self.kind = kind
-        }
+        let resume: Int32
+        let outerStop: Int32
+        let outer: Int32
     }
 
     /// Renders with a loop over an explicit stack of frames rather than recursion, so sections
-    /// nested 16,000 deep (or more) cost heap, not call stack.
+    /// nested 16,000 deep (or more) cost heap, not call stack. The ops left to run, `i..<stop`,
+    /// are two locals; a frame is pushed only when a section or partial starts.
     private mutating func run(into out: inout ByteWriter) throws(ThreadfoldError) {
         // The model, read once a page: read from `self` inside this mutating loop, Swift would
         // copy the whole struct before every lookup.
         let model = self.model
-        var frames: [Frame] = [Frame(spans[0].start, spans[0].end, .plain)]
-        while let top = frames.indices.last {
-            guard frames[top].index < frames[top].end else {
-                let frame = frames.removeLast()
+        var frames: [Frame] = []
+        /// Each list section being rendered: its items and the next one.
+        var lists: [(items: [Value], next: Int)] = []
+        var (i, stop) = spans[0]
+        while true {
+            guard i < stop else {
+                guard let frame = frames.popLast() else { return }
                 switch frame.kind {
                 case .plain: break
                 case .context: stack.removeLast()
-                case .list(let items, let next):
+                case .list:
                     stack.removeLast()
-                    if next < items.count {
-                        stack.append(items[next])
-                        frames.append(Frame(frame.start, frame.end, .list(items, next: next + 1)))
+                    let top = lists.count - 1
+                    if lists[top].next < lists[top].items.count {
+                        stack.append(lists[top].items[lists[top].next])
+                        lists[top].next += 1
+                        frames.append(frame)
+                        i = frame.start
+                        continue
                     }
-                case .partial(let outer):
-                    current = outer
+                    lists.removeLast()
+                case .partial:
+                    current = frame.outer
                     partialDepth -= 1
                 }
+                (i, stop) = (frame.resume, frame.outerStop)
                 continue
             }
-            let i = frames[top].index
             let op = ops[Int(i)]
-            frames[top].index = i + 1
+            i += 1
             switch op.code {
             case .text:
                 bytes.withUnsafeBufferPointer { bytes in
@@ -175,25 +180,32 @@ struct TemplateRenderer<Model: TemplateModel> {
                 }
                 try checkSize(out)
             case .escaped, .raw:
-                guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i, stack: stack, keys: keys, model: model, learnt: &learnt) else { continue }
+                guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: keys, model: model, learnt: &learnt) else { continue }
                 Self.write(value, escaped: op.code == .escaped, into: &out)
                 try checkSize(out)
             case .section, .inverted:
-                // The children are the ops up to `end`; this frame resumes after them.
-                frames[top].index = op.end
-                let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i, stack: stack, keys: keys, model: model, learnt: &learnt)) ?? .null
+                // The children are the ops from `i` up to `op.end`; the ops around resume after them.
+                let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: keys, model: model, learnt: &learnt)) ?? .null
+                let kind: FrameKind
                 if op.code == .inverted {
-                    if value.isFalsey { frames.append(Frame(i + 1, op.end, .plain)) }
+                    guard value.isFalsey else {
+                        i = op.end
+                        continue
+                    }
+                    kind = .plain
+                } else if value.isFalsey {
+                    i = op.end
                     continue
-                }
-                if value.isFalsey { continue }
-                if case .list(let items) = value {
+                } else if case .list(let items) = value {
                     stack.append(items[0])
-                    frames.append(Frame(i + 1, op.end, .list(items, next: 1)))
+                    lists.append((items, 1))
+                    kind = .list
                 } else {
                     stack.append(value)
-                    frames.append(Frame(i + 1, op.end, .context))
+                    kind = .context
                 }
+                frames.append(Frame(kind: kind, start: i, resume: op.end, outerStop: stop, outer: 0))
+                stop = op.end
             case .partial:
                 let target = partial(Int(op.a))
                 guard target >= 0 else { continue }
@@ -202,7 +214,8 @@ struct TemplateRenderer<Model: TemplateModel> {
                 partialDepth += 1
                 guard partialDepth <= TemplateRenderer.partialDepthLimit else { throw recursion(Int(op.a)) }
                 let span = spans[Int(target)]
-                frames.append(Frame(span.start, span.end, .partial(outer: current)))
+                frames.append(Frame(kind: .partial, start: span.start, resume: i, outerStop: stop, outer: current))
+                (i, stop) = span
                 current = target
             }
         }
