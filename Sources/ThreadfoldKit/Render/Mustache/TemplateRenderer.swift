@@ -82,12 +82,14 @@ struct TemplateRenderer<Model: TemplateModel> {
         let base = Int32(ops.count), byteBase = Int32(bytes.count), keyBase = Int32(keys.count), partialBase = Int32(partials.count)
         ops.reserveCapacity(ops.count + program.ops.count)
         for op in program.ops {
+            let (a, end): (Int32, Int32)
             switch op.code {
-            case .text: ops.append(Op(code: .text, a: op.a + byteBase, b: op.b, end: 0))
-            case .escaped, .raw: ops.append(Op(code: op.code, a: op.a + keyBase, b: op.b, end: 0))
-            case .section, .inverted: ops.append(Op(code: op.code, a: op.a + keyBase, b: op.b, end: op.end + base))
-            case .partial: ops.append(Op(code: .partial, a: op.a + partialBase, b: 0, end: 0))
+            case .text: (a, end) = (0, 0)
+            case .escaped, .raw: (a, end) = (op.a + keyBase, 0)
+            case .section, .inverted: (a, end) = (op.a + keyBase, op.end + base)
+            case .partial: (a, end) = (op.a + partialBase, 0)
             }
+            ops.append(Op(code: op.code, a: a, b: op.b, end: end, text: op.text + byteBase, textCount: op.textCount))
         }
         bytes.append(contentsOf: program.bytes)
         keys.append(contentsOf: program.keys)
@@ -173,12 +175,14 @@ struct TemplateRenderer<Model: TemplateModel> {
             }
             let op = ops[Int(i)]
             i += 1
-            switch op.code {
-            case .text:
+            if op.textCount > 0 {
                 bytes.withUnsafeBufferPointer { bytes in
-                    out.write(UnsafeBufferPointer(rebasing: bytes[Int(op.a)..<Int(op.a + op.b)]))
+                    out.write(UnsafeBufferPointer(rebasing: bytes[Int(op.text)..<Int(op.text + op.textCount)]))
                 }
                 try checkSize(out)
+            }
+            switch op.code {
+            case .text: break
             case .escaped, .raw:
                 guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: keys, model: model, learnt: &learnt) else { continue }
                 Self.write(value, escaped: op.code == .escaped, into: &out)
@@ -186,23 +190,9 @@ struct TemplateRenderer<Model: TemplateModel> {
             case .section, .inverted:
                 // The children are the ops from `i` up to `op.end`; the ops around resume after them.
                 let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: keys, model: model, learnt: &learnt)) ?? .null
-                let kind: FrameKind
-                if op.code == .inverted {
-                    guard value.isFalsey else {
-                        i = op.end
-                        continue
-                    }
-                    kind = .plain
-                } else if value.isFalsey {
+                guard let kind = enter(value, inverted: op.code == .inverted, lists: &lists) else {
                     i = op.end
                     continue
-                } else if case .list(let items) = value {
-                    stack.append(items[0])
-                    lists.append((items, 1))
-                    kind = .list
-                } else {
-                    stack.append(value)
-                    kind = .context
                 }
                 frames.append(Frame(kind: kind, start: i, resume: op.end, outerStop: stop, outer: 0))
                 stop = op.end
@@ -219,6 +209,22 @@ struct TemplateRenderer<Model: TemplateModel> {
                 current = target
             }
         }
+    }
+
+    /// How a section whose value is `value` runs its ops: nil when it skips them; else the kind
+    /// of its frame, with the value pushed on the context stack (a list's first item, the list
+    /// itself on `lists`).
+    @inline(__always)
+    private mutating func enter(_ value: Value, inverted: Bool, lists: inout [(items: [Value], next: Int)]) -> FrameKind? {
+        if inverted { return value.isFalsey ? .plain : nil }
+        if value.isFalsey { return nil }
+        if case .list(let items) = value {
+            stack.append(items[0])
+            lists.append((items, 1))
+            return .list
+        }
+        stack.append(value)
+        return .context
     }
 
     /// The error for partial tag `index` nesting past the limit, located at that tag in the
