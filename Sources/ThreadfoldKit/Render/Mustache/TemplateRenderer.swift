@@ -6,23 +6,9 @@ struct TemplateRenderer<Model: TemplateModel> {
     let set: TemplateSet
     let model: Model
     var stack: [Value] = []
-    /// The templates this page has used: the one rendered first, then each partial (with the
-    /// indentation of its tag) when it is first included.
-    var templates: [Template] = []
-    /// Every used template's ops, linked into one array (`linked`): offsets into it and into
-    /// `bytes`, `keys` and `partials` are rebased, so the render loop reads one array of plain
-    /// values and never switches between templates.
-    var ops: [Op] = []
-    var bytes: [UInt8] = []
-    var keys: [TemplateKey] = []
-    /// Each partial tag of the linked ops: its name and indentation, and where it resolved to
-    /// (an index into `templates`, `unresolved`, or `missing`: a partial the set does not have
-    /// renders nothing).
-    var partials: [(name: String, indent: String, target: Int32, offset: Int32)] = []
-    /// Where each template's ops start and end in `ops`.
-    var spans: [(start: Int32, end: Int32)] = []
-    /// Templates already in `templates`, by indentation and name.
-    var loaded: [String: Int32] = [:]
+    /// The templates this page has used, linked: the set's link of the template rendered
+    /// (`TemplateSet.linked(_:)`), and each partial of an indented tag when it is first included.
+    var linked: TemplateLinker
     var partialDepth = 0
     /// The most bytes `out` may hold (`TemplateSet.outputLimit`).
     let limit: Int
@@ -31,9 +17,6 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// What lookups have learnt of the model, kept for the whole page (`Lookups`).
     var learnt = Lookups()
 
-    private static var unresolved: Int32 { -1 }
-    private static var missing: Int32 { -2 }
-
     /// Deeper partial nesting than this is an error: it ends runaway recursion, even one that
     /// writes nothing (which the output cap would never stop).
     static var partialDepthLimit: Int { 500 }
@@ -41,23 +24,17 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// Where this page's output starts in the caller's buffer.
     var start = 0
 
-    init(set: TemplateSet, model: Model, limit: Int = Int.max) {
+    init(set: TemplateSet, model: Model, root: Template, limit: Int = Int.max) {
         self.set = set
         self.model = model
         self.limit = limit
+        linked = set.linked(root)
     }
 
-    mutating func render(_ template: Template, _ context: Value, into out: inout [UInt8]) throws(ThreadfoldError) {
+    /// Renders the root template with `context` at the bottom of the context stack.
+    mutating func render(_ context: Value, into out: inout [UInt8]) throws(ThreadfoldError) {
         stack = [context]
-        templates = []
-        ops = []
-        bytes = []
-        keys = []
-        partials = []
-        spans = []
-        loaded = [:]
-        learnt = Lookups()
-        _ = link(template, key: "\u{0}" + template.name)
+        learnt = Lookups(root: Array(repeating: .unknown, count: linked.ops.count))
         current = 0
         start = out.count
         // The page is written through a writer's block, and moved into `out` a block at a time.
@@ -73,32 +50,6 @@ struct TemplateRenderer<Model: TemplateModel> {
         out = writer.finish()
     }
 
-    /// Adds `template` to the page's templates, its ops rebased onto the linked arrays.
-    private mutating func link(_ template: Template, key: String) -> Int32 {
-        let index = Int32(templates.count)
-        templates.append(template)
-        loaded[key] = index
-        let program = template.program
-        let base = Int32(ops.count), byteBase = Int32(bytes.count), keyBase = Int32(keys.count), partialBase = Int32(partials.count)
-        ops.reserveCapacity(ops.count + program.ops.count)
-        for op in program.ops {
-            let (a, end): (Int32, Int32)
-            switch op.code {
-            case .text: (a, end) = (0, 0)
-            case .escaped, .raw: (a, end) = (op.a + keyBase, 0)
-            case .section, .inverted: (a, end) = (op.a + keyBase, op.end + base)
-            case .partial: (a, end) = (op.a + partialBase, 0)
-            }
-            ops.append(Op(code: op.code, a: a, b: op.b, end: end, text: op.text + byteBase, textCount: op.textCount))
-        }
-        bytes.append(contentsOf: program.bytes)
-        keys.append(contentsOf: program.keys)
-        partials.append(contentsOf: program.partials.map { ($0.name, $0.indent, Self.unresolved, $0.offset) })
-        spans.append((base, Int32(ops.count)))
-        learnt.root.append(contentsOf: repeatElement(.unknown, count: ops.count - learnt.root.count))
-        return index
-    }
-
     /// Checked after each write: output past `limit` is an error naming the template.
     @inline(__always)
     private func checkSize(_ out: borrowing ByteWriter) throws(ThreadfoldError) {
@@ -106,8 +57,8 @@ struct TemplateRenderer<Model: TemplateModel> {
     }
 
     private func tooLarge() -> ThreadfoldError {
-        let root = templates[0]
-        let name = templates[Int(current)].name
+        let root = linked.templates[0]
+        let name = linked.templates[Int(current)].name
         let inside = current == 0 || name == root.name ? "" : " (in partial '\(name)')"
         return ThreadfoldError.template(
             file: root.file, line: 1, column: 1,
@@ -148,7 +99,7 @@ struct TemplateRenderer<Model: TemplateModel> {
         var frames: [Frame] = []
         /// Each list section being rendered: its items and the next one.
         var lists: [(items: [Value], next: Int)] = []
-        var (i, stop) = spans[0]
+        var (i, stop) = linked.spans[0]
         while true {
             guard i < stop else {
                 guard let frame = frames.popLast() else { return }
@@ -173,10 +124,10 @@ struct TemplateRenderer<Model: TemplateModel> {
                 (i, stop) = (frame.resume, frame.outerStop)
                 continue
             }
-            let op = ops[Int(i)]
+            let op = linked.ops[Int(i)]
             i += 1
             if op.textCount > 0 {
-                bytes.withUnsafeBufferPointer { bytes in
+                linked.bytes.withUnsafeBufferPointer { bytes in
                     out.write(UnsafeBufferPointer(rebasing: bytes[Int(op.text)..<Int(op.text + op.textCount)]))
                 }
                 try checkSize(out)
@@ -184,12 +135,12 @@ struct TemplateRenderer<Model: TemplateModel> {
             switch op.code {
             case .text: break
             case .escaped, .raw:
-                guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: keys, model: model, learnt: &learnt) else { continue }
+                guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: linked.keys, model: model, learnt: &learnt) else { continue }
                 Self.write(value, escaped: op.code == .escaped, into: &out)
                 try checkSize(out)
             case .section, .inverted:
                 // The children are the ops from `i` up to `op.end`; the ops around resume after them.
-                let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: keys, model: model, learnt: &learnt)) ?? .null
+                let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: linked.keys, model: model, learnt: &learnt)) ?? .null
                 guard let kind = enter(value, inverted: op.code == .inverted, lists: &lists) else {
                     i = op.end
                     continue
@@ -203,7 +154,7 @@ struct TemplateRenderer<Model: TemplateModel> {
                 // would loop forever: depth stays capped too.
                 partialDepth += 1
                 guard partialDepth <= TemplateRenderer.partialDepthLimit else { throw recursion(Int(op.a)) }
-                let span = spans[Int(target)]
+                let span = linked.spans[Int(target)]
                 frames.append(Frame(kind: .partial, start: span.start, resume: i, outerStop: stop, outer: current))
                 (i, stop) = span
                 current = target
@@ -230,44 +181,21 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// The error for partial tag `index` nesting past the limit, located at that tag in the
     /// file of the template that holds it (`current`).
     private func recursion(_ index: Int) -> ThreadfoldError {
-        let template = templates[Int(current)]
-        let (line, column) = JSONDocument.location(in: Array(template.source.utf8), offset: Int(partials[index].offset))
+        let template = linked.templates[Int(current)]
+        let partial = linked.partials[index]
+        let (line, column) = JSONDocument.location(in: Array(template.source.utf8), offset: Int(partial.offset))
         return ThreadfoldError.template(
             file: template.file, line: line, column: column,
-            message: "partial recursion: '{{>\(partials[index].name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
+            message: "partial recursion: '{{>\(partial.name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
     }
 
-    /// Partial tag `index` of the linked ops: an index into `templates`, or `missing`. Resolved
-    /// once per page and tag; when its tag stood alone on an indented line, the partial is
-    /// re-parsed with that indentation before each of its lines (so values interpolated into it
-    /// are not indented, as the spec requires).
+    /// Partial tag `index` of the linked ops (`TemplateLinker.partial(_:of:)`), the page's
+    /// lookups told of any ops it links.
     private mutating func partial(_ index: Int) -> Int32 {
-        let known = partials[index].target
-        if known != Self.unresolved { return known }
-        let (name, indent, _, _) = partials[index]
-        let key = indent + "\u{0}" + name
-        let target: Int32
-        if let cached = loaded[key] {
-            target = cached
-        } else if let base = set[name] {
-            if indent.isEmpty {
-                target = link(base, key: key)
-            } else {
-                var source = ""
-                var atLineStart = true
-                for character in base.source {
-                    if atLineStart { source += indent }
-                    source.append(character)
-                    atLineStart = character == "\n" || character == "\r\n"
-                }
-                // Its names are the partial's own, so the set's table already holds every one of them.
-                var keys = set.keys
-                target = link((try? Template(name: name, source: source, file: base.file, keys: &keys)) ?? base, key: key)
-            }
-        } else {
-            target = Self.missing
+        let target = linked.partial(index, of: set)
+        if learnt.root.count < linked.ops.count {
+            learnt.root.append(contentsOf: repeatElement(.unknown, count: linked.ops.count - learnt.root.count))
         }
-        partials[index].target = target
         return target
     }
 
