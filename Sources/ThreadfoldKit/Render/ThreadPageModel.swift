@@ -160,6 +160,17 @@ struct ThreadPageModel: TemplateModel {
 
     func kind(of node: Node) -> Int? { node.kind }
 
+    /// The page's own keys are the page's alone (and the messages', which answer every name): a
+    /// page-level name (`s.…`, `pagefind`) inside nested comments asks no comment or reply section.
+    func kinds(answering key: TemplateKey) -> UInt64 {
+        switch key.field {
+        case .lang, .dir, .title, .url, .tags, .stats, .commentCount, .participantCount, .levelCount, .hasComments, .timeline,
+            .hasTimeline, .assets, .generator, .s, .nav, .pagefind, .category, .year:
+            return 1 << UInt64(Node.page.kind) | 1 << UInt64(Node.messages.kind)
+        default: return ~0
+        }
+    }
+
     func value(_ key: TemplateKey, of node: Node) -> Value? {
         switch node {
         case .page: return page(key)

@@ -220,9 +220,9 @@ struct TemplateRenderer<Model: TemplateModel> {
     ) -> Value? {
         let first = Int(op.a)
         var found: Value?
-        // Kinds of node that missed this key already (only kinds whose keys depend on the kind
-        // alone), as bits: a lookup must not allocate.
-        var missed: UInt64 = 0
+        // Kinds of node that lack this key, or missed it already (only kinds whose keys depend on
+        // the kind alone), as bits: a lookup must not allocate.
+        var missed: UInt64 = ~model.kinds(answering: keys[first])
         var i = stack.count - 1
         while i >= 0 {
             if case .node(let node) = stack[i] {
