@@ -138,27 +138,42 @@ struct ThreadPageModel: TemplateModel {
 
     var strings: StringsTable { language.strings }
 
-    /// The display date made last on this page, by its day: a thread's comments mostly fall on a
-    /// few days, and a display date names the day alone (`StringsTable.DatePattern` has no time
-    /// fields). A model is made for one page and read by one thread.
-    private let lastDate = DateMemo()
+    /// The display dates made on this page, by day, in 64 slots (a day in slot `day & 63`): a
+    /// thread's comments mostly fall on a few days, and a display date names the day alone
+    /// (`StringsTable.DatePattern` has no time fields). Comments are shown in reply order, not
+    /// time order, and reply sections say their latest date between them, so the days come
+    /// interleaved: one remembered day would be made again and again. A model is made for one
+    /// page and read by one thread.
+    private let dates = DateMemo()
 
     private final class DateMemo {
-        var day = Int64.min
-        var text = ""
+        var days = [Int64](repeating: Int64.min, count: 64)
+        var texts = [String](repeating: "", count: 64)
     }
 
-    /// `strings.date(time)`, made once for a run of times on the same day (`Timestamp.epochDay`).
+    /// `strings.date(time)`, made once per day while no other day takes its slot (`Timestamp.epochDay`).
     private func date(_ time: Timestamp) -> String {
         let day = time.epochDay
-        if day == lastDate.day { return lastDate.text }
+        let slot = Int(day & 63)
+        if dates.days[slot] == day { return dates.texts[slot] }
         let text = strings.date(time)
-        lastDate.day = day
-        lastDate.text = text
+        dates.days[slot] = day
+        dates.texts[slot] = text
         return text
     }
 
     func kind(of node: Node) -> Int? { node.kind }
+
+    /// The page's own keys are the page's alone (and the messages', which answer every name): a
+    /// page-level name (`s.…`, `pagefind`) inside nested comments asks no comment or reply section.
+    func kinds(answering key: TemplateKey) -> UInt64 {
+        switch key.field {
+        case .lang, .dir, .title, .url, .tags, .stats, .commentCount, .participantCount, .levelCount, .hasComments, .timeline,
+            .hasTimeline, .assets, .generator, .s, .nav, .pagefind, .category, .year:
+            return 1 << UInt64(Node.page.kind) | 1 << UInt64(Node.messages.kind)
+        default: return ~0
+        }
+    }
 
     func value(_ key: TemplateKey, of node: Node) -> Value? {
         switch node {

@@ -36,7 +36,7 @@ package struct Template: Sendable {
 
     struct Program: Sendable {
         enum Code: UInt8, Sendable {
-            /// `bytes[a ..< a + b]`.
+            /// Only the op's text.
             case text
             /// A variable named by `keys[a ..< a + b]` (no keys: the implicit iterator).
             case escaped, raw
@@ -46,11 +46,14 @@ package struct Template: Sendable {
             case partial
         }
 
+        /// An instruction: first write `bytes[text ..< text + textCount]` (the template's text
+        /// before the tag), then do what `code` says. Text carried by the tag after it costs
+        /// the render loop no turn of its own; only text that ends a section or a template
+        /// stands alone, as a `.text` op.
         struct Op: Sendable {
             let code: Code
-            let a: Int32
-            let b: Int32
-            let end: Int32
+            let a, b, end: Int32
+            let text, textCount: Int32
         }
 
         private(set) var ops: [Op] = []
@@ -61,22 +64,42 @@ package struct Template: Sendable {
         private(set) var partials: [(name: String, indent: String, offset: Int32)] = []
 
         init(_ nodes: [Node]) {
-            ops.reserveCapacity(nodes.count)
-            for node in nodes {
+            // A text node is carried by the tag after it, unless a section ends between them.
+            var closes = [Bool](repeating: false, count: nodes.count + 1)
+            for case .section(_, _, let end) in nodes { closes[end] = true }
+            func carried(_ i: Int) -> Bool {
+                guard case .text = nodes[i], i + 1 < nodes.count, !closes[i + 1] else { return false }
+                if case .text = nodes[i + 1] { return false }
+                return true
+            }
+            // Where each node's op is (a carried text node's is its tag's), for the sections' ends.
+            var index = [Int32](repeating: 0, count: nodes.count + 1)
+            var count: Int32 = 0
+            for i in nodes.indices {
+                index[i] = count
+                if !carried(i) { count += 1 }
+            }
+            index[nodes.count] = count
+            ops.reserveCapacity(Int(count))
+            var text = (start: Int32(0), count: Int32(0))
+            for (i, node) in nodes.enumerated() {
                 switch node {
-                case .text(let text):
-                    ops.append(Op(code: .text, a: Int32(bytes.count), b: Int32(text.count), end: 0))
-                    bytes.append(contentsOf: text)
+                case .text(let bytes):
+                    text = (Int32(self.bytes.count), Int32(bytes.count))
+                    self.bytes.append(contentsOf: bytes)
+                    if carried(i) { continue }
+                    ops.append(Op(code: .text, a: 0, b: 0, end: 0, text: text.start, textCount: text.count))
                 case .variable(let name, let escaped):
                     let (a, b) = add(name)
-                    ops.append(Op(code: escaped ? .escaped : .raw, a: a, b: b, end: 0))
+                    ops.append(Op(code: escaped ? .escaped : .raw, a: a, b: b, end: 0, text: text.start, textCount: text.count))
                 case .section(let name, let inverted, let end):
                     let (a, b) = add(name)
-                    ops.append(Op(code: inverted ? .inverted : .section, a: a, b: b, end: Int32(end)))
+                    ops.append(Op(code: inverted ? .inverted : .section, a: a, b: b, end: index[end], text: text.start, textCount: text.count))
                 case .partial(let name, let indent, let offset):
-                    ops.append(Op(code: .partial, a: Int32(partials.count), b: 0, end: 0))
+                    ops.append(Op(code: .partial, a: Int32(partials.count), b: 0, end: 0, text: text.start, textCount: text.count))
                     partials.append((name, indent, Int32(offset)))
                 }
+                text = (0, 0)
             }
         }
 

@@ -6,23 +6,9 @@ struct TemplateRenderer<Model: TemplateModel> {
     let set: TemplateSet
     let model: Model
     var stack: [Value] = []
-    /// The templates this page has used: the one rendered first, then each partial (with the
-    /// indentation of its tag) when it is first included.
-    var templates: [Template] = []
-    /// Every used template's ops, linked into one array (`linked`): offsets into it and into
-    /// `bytes`, `keys` and `partials` are rebased, so the render loop reads one array of plain
-    /// values and never switches between templates.
-    var ops: [Op] = []
-    var bytes: [UInt8] = []
-    var keys: [TemplateKey] = []
-    /// Each partial tag of the linked ops: its name and indentation, and where it resolved to
-    /// (an index into `templates`, `unresolved`, or `missing`: a partial the set does not have
-    /// renders nothing).
-    var partials: [(name: String, indent: String, target: Int32, offset: Int32)] = []
-    /// Where each template's ops start and end in `ops`.
-    var spans: [(start: Int32, end: Int32)] = []
-    /// Templates already in `templates`, by indentation and name.
-    var loaded: [String: Int32] = [:]
+    /// The templates this page has used, linked: the set's link of the template rendered
+    /// (`TemplateSet.linked(_:)`), and each partial of an indented tag when it is first included.
+    var linked: TemplateLinker
     var partialDepth = 0
     /// The most bytes `out` may hold (`TemplateSet.outputLimit`).
     let limit: Int
@@ -31,9 +17,6 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// What lookups have learnt of the model, kept for the whole page (`Lookups`).
     var learnt = Lookups()
 
-    private static var unresolved: Int32 { -1 }
-    private static var missing: Int32 { -2 }
-
     /// Deeper partial nesting than this is an error: it ends runaway recursion, even one that
     /// writes nothing (which the output cap would never stop).
     static var partialDepthLimit: Int { 500 }
@@ -41,23 +24,17 @@ struct TemplateRenderer<Model: TemplateModel> {
     /// Where this page's output starts in the caller's buffer.
     var start = 0
 
-    init(set: TemplateSet, model: Model, limit: Int = Int.max) {
+    init(set: TemplateSet, model: Model, root: Template, limit: Int = Int.max) {
         self.set = set
         self.model = model
         self.limit = limit
+        linked = set.linked(root)
     }
 
-    mutating func render(_ template: Template, _ context: Value, into out: inout [UInt8]) throws(ThreadfoldError) {
+    /// Renders the root template with `context` at the bottom of the context stack.
+    mutating func render(_ context: Value, into out: inout [UInt8]) throws(ThreadfoldError) {
         stack = [context]
-        templates = []
-        ops = []
-        bytes = []
-        keys = []
-        partials = []
-        spans = []
-        loaded = [:]
-        learnt = Lookups()
-        _ = link(template, key: "\u{0}" + template.name)
+        learnt = Lookups(root: Array(repeating: .unknown, count: linked.ops.count))
         current = 0
         start = out.count
         // The page is written through a writer's block, and moved into `out` a block at a time.
@@ -73,30 +50,6 @@ struct TemplateRenderer<Model: TemplateModel> {
         out = writer.finish()
     }
 
-    /// Adds `template` to the page's templates, its ops rebased onto the linked arrays.
-    private mutating func link(_ template: Template, key: String) -> Int32 {
-        let index = Int32(templates.count)
-        templates.append(template)
-        loaded[key] = index
-        let program = template.program
-        let base = Int32(ops.count), byteBase = Int32(bytes.count), keyBase = Int32(keys.count), partialBase = Int32(partials.count)
-        ops.reserveCapacity(ops.count + program.ops.count)
-        for op in program.ops {
-            switch op.code {
-            case .text: ops.append(Op(code: .text, a: op.a + byteBase, b: op.b, end: 0))
-            case .escaped, .raw: ops.append(Op(code: op.code, a: op.a + keyBase, b: op.b, end: 0))
-            case .section, .inverted: ops.append(Op(code: op.code, a: op.a + keyBase, b: op.b, end: op.end + base))
-            case .partial: ops.append(Op(code: .partial, a: op.a + partialBase, b: 0, end: 0))
-            }
-        }
-        bytes.append(contentsOf: program.bytes)
-        keys.append(contentsOf: program.keys)
-        partials.append(contentsOf: program.partials.map { ($0.name, $0.indent, Self.unresolved, $0.offset) })
-        spans.append((base, Int32(ops.count)))
-        learnt.root.append(contentsOf: repeatElement(.unknown, count: ops.count - learnt.root.count))
-        return index
-    }
-
     /// Checked after each write: output past `limit` is an error naming the template.
     @inline(__always)
     private func checkSize(_ out: borrowing ByteWriter) throws(ThreadfoldError) {
@@ -104,8 +57,8 @@ struct TemplateRenderer<Model: TemplateModel> {
     }
 
     private func tooLarge() -> ThreadfoldError {
-        let root = templates[0]
-        let name = templates[Int(current)].name
+        let root = linked.templates[0]
+        let name = linked.templates[Int(current)].name
         let inside = current == 0 || name == root.name ? "" : " (in partial '\(name)')"
         return ThreadfoldError.template(
             file: root.file, line: 1, column: 1,
@@ -114,86 +67,86 @@ struct TemplateRenderer<Model: TemplateModel> {
         )
     }
 
-    /// What a frame of the render loop restores when its ops are done.
-    private enum FrameKind {
+    /// What the render loop does when a frame's ops are done.
+    private enum FrameKind: UInt8 {
         case plain
         /// A section that pushed one value on the context stack.
         case context
-        /// A section over a list: the items, and the next one to render.
-        case list([Value], next: Int)
-        /// A partial: the template around it.
-        case partial(outer: Int32)
+        /// A section over a list (the top of `lists`): the next item, or the list is done.
+        case list
+        /// A partial: the template around it (`outer`) becomes current again.
+        case partial
     }
 
-    /// Ops `index..<end` of `ops` still to render.
+    /// A section or partial being rendered: its ops start at `start` (a list's body runs again
+    /// from there), and when they are done the loop goes back to the ops around it,
+    /// `resume..<outerStop`. Plain integers, so pushing and popping a frame retains nothing.
     private struct Frame {
+        let kind: FrameKind
         let start: Int32
-        var index: Int32
-        let end: Int32
-        var kind: FrameKind
-
-        init(_ start: Int32, _ end: Int32, _ kind: FrameKind) {
-            self.start = start
-            index = start
-            self.end = end
-            self.kind = kind
-        }
+        let resume: Int32
+        let outerStop: Int32
+        let outer: Int32
     }
 
     /// Renders with a loop over an explicit stack of frames rather than recursion, so sections
-    /// nested 16,000 deep (or more) cost heap, not call stack.
+    /// nested 16,000 deep (or more) cost heap, not call stack. The ops left to run, `i..<stop`,
+    /// are two locals; a frame is pushed only when a section or partial starts.
     private mutating func run(into out: inout ByteWriter) throws(ThreadfoldError) {
         // The model, read once a page: read from `self` inside this mutating loop, Swift would
         // copy the whole struct before every lookup.
         let model = self.model
-        var frames: [Frame] = [Frame(spans[0].start, spans[0].end, .plain)]
-        while let top = frames.indices.last {
-            guard frames[top].index < frames[top].end else {
-                let frame = frames.removeLast()
+        var frames: [Frame] = []
+        /// Each list section being rendered: its items and the next one.
+        var lists: [(items: [Value], next: Int)] = []
+        var (i, stop) = linked.spans[0]
+        while true {
+            guard i < stop else {
+                guard let frame = frames.popLast() else { return }
                 switch frame.kind {
                 case .plain: break
                 case .context: stack.removeLast()
-                case .list(let items, let next):
+                case .list:
                     stack.removeLast()
-                    if next < items.count {
-                        stack.append(items[next])
-                        frames.append(Frame(frame.start, frame.end, .list(items, next: next + 1)))
+                    let top = lists.count - 1
+                    if lists[top].next < lists[top].items.count {
+                        stack.append(lists[top].items[lists[top].next])
+                        lists[top].next += 1
+                        frames.append(frame)
+                        i = frame.start
+                        continue
                     }
-                case .partial(let outer):
-                    current = outer
+                    lists.removeLast()
+                case .partial:
+                    current = frame.outer
                     partialDepth -= 1
                 }
+                (i, stop) = (frame.resume, frame.outerStop)
                 continue
             }
-            let i = frames[top].index
-            let op = ops[Int(i)]
-            frames[top].index = i + 1
-            switch op.code {
-            case .text:
-                bytes.withUnsafeBufferPointer { bytes in
-                    out.write(UnsafeBufferPointer(rebasing: bytes[Int(op.a)..<Int(op.a + op.b)]))
+            let op = linked.ops[Int(i)]
+            i += 1
+            if op.textCount > 0 {
+                linked.bytes.withUnsafeBufferPointer { bytes in
+                    out.write(UnsafeBufferPointer(rebasing: bytes[Int(op.text)..<Int(op.text + op.textCount)]))
                 }
                 try checkSize(out)
+            }
+            switch op.code {
+            case .text: break
             case .escaped, .raw:
-                guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i, stack: stack, keys: keys, model: model, learnt: &learnt) else { continue }
+                guard let value = op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: linked.keys, model: model, learnt: &learnt) else { continue }
                 Self.write(value, escaped: op.code == .escaped, into: &out)
                 try checkSize(out)
             case .section, .inverted:
-                // The children are the ops up to `end`; this frame resumes after them.
-                frames[top].index = op.end
-                let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i, stack: stack, keys: keys, model: model, learnt: &learnt)) ?? .null
-                if op.code == .inverted {
-                    if value.isFalsey { frames.append(Frame(i + 1, op.end, .plain)) }
+                // The children are the ops from `i` up to `op.end`; the ops around resume after them.
+                let value = (op.b == 0 ? stack.last : Self.lookup(op, at: i - 1, stack: stack, keys: linked.keys, model: model, learnt: &learnt)) ?? .null
+                guard let kind = enter(value, inverted: op.code == .inverted, lists: &lists) else {
+                    i = op.end
                     continue
                 }
-                if value.isFalsey { continue }
-                if case .list(let items) = value {
-                    stack.append(items[0])
-                    frames.append(Frame(i + 1, op.end, .list(items, next: 1)))
-                } else {
-                    stack.append(value)
-                    frames.append(Frame(i + 1, op.end, .context))
-                }
+                frames.append(Frame(kind: kind, start: i, resume: op.end, outerStop: stop, outer: 0))
+                stop = op.end
             case .partial:
                 let target = partial(Int(op.a))
                 guard target >= 0 else { continue }
@@ -201,54 +154,48 @@ struct TemplateRenderer<Model: TemplateModel> {
                 // would loop forever: depth stays capped too.
                 partialDepth += 1
                 guard partialDepth <= TemplateRenderer.partialDepthLimit else { throw recursion(Int(op.a)) }
-                let span = spans[Int(target)]
-                frames.append(Frame(span.start, span.end, .partial(outer: current)))
+                let span = linked.spans[Int(target)]
+                frames.append(Frame(kind: .partial, start: span.start, resume: i, outerStop: stop, outer: current))
+                (i, stop) = span
                 current = target
             }
         }
     }
 
+    /// How a section whose value is `value` runs its ops: nil when it skips them; else the kind
+    /// of its frame, with the value pushed on the context stack (a list's first item, the list
+    /// itself on `lists`).
+    @inline(__always)
+    private mutating func enter(_ value: Value, inverted: Bool, lists: inout [(items: [Value], next: Int)]) -> FrameKind? {
+        if inverted { return value.isFalsey ? .plain : nil }
+        if value.isFalsey { return nil }
+        if case .list(let items) = value {
+            stack.append(items[0])
+            lists.append((items, 1))
+            return .list
+        }
+        stack.append(value)
+        return .context
+    }
+
     /// The error for partial tag `index` nesting past the limit, located at that tag in the
     /// file of the template that holds it (`current`).
     private func recursion(_ index: Int) -> ThreadfoldError {
-        let template = templates[Int(current)]
-        let (line, column) = JSONDocument.location(in: Array(template.source.utf8), offset: Int(partials[index].offset))
+        let template = linked.templates[Int(current)]
+        let partial = linked.partials[index]
+        let (line, column) = JSONDocument.location(in: Array(template.source.utf8), offset: Int(partial.offset))
         return ThreadfoldError.template(
             file: template.file, line: line, column: column,
-            message: "partial recursion: '{{>\(partials[index].name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
+            message: "partial recursion: '{{>\(partial.name)}}' nests partials more than \(TemplateRenderer.partialDepthLimit) deep; expected the recursion to end")
     }
 
-    /// Partial tag `index` of the linked ops: an index into `templates`, or `missing`. Resolved
-    /// once per page and tag; when its tag stood alone on an indented line, the partial is
-    /// re-parsed with that indentation before each of its lines (so values interpolated into it
-    /// are not indented, as the spec requires).
+    /// Partial tag `index` of the linked ops (`TemplateLinker.partial(_:of:)`), the page's
+    /// lookups told of any ops it links.
     private mutating func partial(_ index: Int) -> Int32 {
-        let known = partials[index].target
-        if known != Self.unresolved { return known }
-        let (name, indent, _, _) = partials[index]
-        let key = indent + "\u{0}" + name
-        let target: Int32
-        if let cached = loaded[key] {
-            target = cached
-        } else if let base = set[name] {
-            if indent.isEmpty {
-                target = link(base, key: key)
-            } else {
-                var source = ""
-                var atLineStart = true
-                for character in base.source {
-                    if atLineStart { source += indent }
-                    source.append(character)
-                    atLineStart = character == "\n" || character == "\r\n"
-                }
-                // Its names are the partial's own, so the set's table already holds every one of them.
-                var keys = set.keys
-                target = link((try? Template(name: name, source: source, file: base.file, keys: &keys)) ?? base, key: key)
-            }
-        } else {
-            target = Self.missing
+        let target = linked.partial(index, of: set)
+        if learnt.root.count < linked.ops.count {
+            learnt.root.append(contentsOf: repeatElement(.unknown, count: linked.ops.count - learnt.root.count))
         }
-        partials[index].target = target
         return target
     }
 
@@ -273,9 +220,9 @@ struct TemplateRenderer<Model: TemplateModel> {
     ) -> Value? {
         let first = Int(op.a)
         var found: Value?
-        // Kinds of node that missed this key already (only kinds whose keys depend on the kind
-        // alone), as bits: a lookup must not allocate.
-        var missed: UInt64 = 0
+        // Kinds of node that lack this key, or missed it already (only kinds whose keys depend on
+        // the kind alone), as bits: a lookup must not allocate.
+        var missed: UInt64 = ~model.kinds(answering: keys[first])
         var i = stack.count - 1
         while i >= 0 {
             if case .node(let node) = stack[i] {

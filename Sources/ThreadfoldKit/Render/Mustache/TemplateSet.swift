@@ -4,6 +4,9 @@ package struct TemplateSet: Sendable {
     package private(set) var templates: [String: Template]
     /// Every name the templates use, with its slot (`TemplateKey`).
     package let keys: TemplateKeys
+    /// Each template linked with the partials of its tags that are not indented, by name: what
+    /// every page rendering it would link first (`TemplateLinker.linked(_:of:)`), done once.
+    private var links: [String: TemplateLinker] = [:]
 
     /// Parses `sources` (name to source text). Errors name the file given in `files`.
     package init(sources: [String: String], files: [String: String] = [:]) throws(ThreadfoldError) {
@@ -14,9 +17,17 @@ package struct TemplateSet: Sendable {
         }
         self.templates = templates
         self.keys = keys
+        var links: [String: TemplateLinker] = [:]
+        for (name, template) in templates { links[name] = TemplateLinker.linked(template, of: self) }
+        self.links = links
     }
 
     package subscript(name: String) -> Template? { templates[name] }
+
+    /// `template` linked with the partials of its tags that are not indented.
+    func linked(_ template: Template) -> TemplateLinker {
+        links[template.name] ?? TemplateLinker.linked(template, of: self)
+    }
 
     /// Renders template `name` of `model`, with `root` as the bottom of the context stack,
     /// appending to `out` (a buffer the caller reuses from page to page).
@@ -32,9 +43,9 @@ package struct TemplateSet: Sendable {
         guard let template = templates[name] else {
             throw ThreadfoldError.template(file: name, line: 1, column: 1, message: "no template named '\(name)'")
         }
-        var renderer = TemplateRenderer(set: self, model: model, limit: limit ?? Self.outputLimit(expectedSize: expectedSize))
+        var renderer = TemplateRenderer(set: self, model: model, root: template, limit: limit ?? Self.outputLimit(expectedSize: expectedSize))
         out.reserveCapacity(out.count + min(expectedSize, renderer.limit))
-        try renderer.render(template, root, into: &out)
+        try renderer.render(root, into: &out)
     }
 
     /// Renders template `name` into a new array.

@@ -45,6 +45,15 @@ package protocol TemplateModel {
     /// alone, so that after one node of a kind misses a key the others on the stack are skipped
     /// (which keeps page-level lookups cheap inside deeply nested comments); nil otherwise.
     func kind(of node: Node) -> Int?
+
+    /// The kinds (`kind(of:)`) of the nodes that may have `key`, as bits: a lookup passes nodes of
+    /// other kinds by without asking them (so a page-level name inside deeply nested comments asks
+    /// the page alone). Every bit, the default, when the model does not say.
+    func kinds(answering key: TemplateKey) -> UInt64
+}
+
+extension TemplateModel {
+    package func kinds(answering key: TemplateKey) -> UInt64 { ~0 }
 }
 
 /// Data as a template's author writes it: dictionaries, lists and literals, as the Mustache spec

@@ -51,4 +51,41 @@ struct TemplateRendererTests {
         // from every item that has it.
         #expect(counter.page == ["items": 1, "s": 2, "x": 2, "t": 2, "none": 1, "m": 4])
     }
+
+    /// Items within items, asked for names only the page has, and counted.
+    struct Nested: TemplateModel {
+        let counter: Counter
+        let names: [String]
+        /// Whether the model says that only the page has `s`.
+        let declares: Bool
+
+        func kind(of node: Int) -> Int? { node == 0 ? 0 : 1 }
+        func kinds(answering key: TemplateKey) -> UInt64 { declares && names[Int(key.slot)] == "s" ? 1 : ~0 }
+
+        func value(_ key: TemplateKey, of node: Int) -> TemplateValue<Int>? {
+            let name = names[Int(key.slot)]
+            if node != 0 { counter.page["item " + name, default: 0] += 1 }
+            switch (node, name) {
+            case (0, "items"): return .list([.node(1), .node(2)])
+            case (0, "s"): return .text("page")
+            case (_, "n"): return .int(node)
+            default: return nil
+            }
+        }
+    }
+
+    @Test("a name the model says only the page has is not asked of the nodes around the tag")
+    func declaredKinds() throws {
+        let set = try TemplateSet(sources: ["p": "{{#items}}{{n}}{{#items}}{{n}}{{s}};{{/items}}{{/items}}"])
+        for declares in [false, true] {
+            let counter = Counter()
+            let model = Nested(counter: counter, names: set.keys.names, declares: declares)
+            let out = String(decoding: try set.render("p", model: model, root: .node(0)), as: UTF8.self)
+            #expect(out == "11page;2page;21page;2page;")
+            // Undeclared, each `{{s}}` asks the item kind once (then passes the outer item by);
+            // declared, never. `items` is asked of the outer item for the inner section either way.
+            #expect(counter.page["item s"] == (declares ? nil : 4))
+            #expect(counter.page["item items"] == 2)
+        }
+    }
 }
