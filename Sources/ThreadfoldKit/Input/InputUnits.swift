@@ -364,7 +364,16 @@ package enum ArchiveInput {
             return dump(try leadingLine(opened, path, compressed: compressed, maxLineBytes: maxLineBytes)) ?? file
         }
         // One document: of one thread, or of many (a unit each).
-        let whole = threadsOfDocument(opened, path) ?? file
+        let document = documentThreads(opened, path)
+        let whole = document?.units ?? file
+        // A document of many threads on a line of its own (an export written without line breaks)
+        // is not JSON Lines, which takes more than one line: what the scan below would make of
+        // its one line (a dump's first line, or not) is decided from the bytes already read.
+        if linesAreThreads == nil, let document, let line = Self.soleLine(document.bytes) {
+            let first = Array(document.bytes[line.range])
+            guard first.count <= maxLineBytes, let dumped = dump(first) else { return whole }
+            return line.ended && Self.isThread(first) ? whole : dumped
+        }
         guard opened.rewind() else { throw ThreadfoldError.input([InputFile.cannotRead(path, errno)]) }
         // Scan for line boundaries in chunks; stop early when the file is not JSON Lines of threads.
         var scan = LineScan(path: path, decided: linesAreThreads ?? false, maxLineBytes: maxLineBytes)
@@ -491,7 +500,10 @@ package enum ArchiveInput {
     }
 
     /// `threadsOfDocument(_:)` of the regular file `file`, open at `path`.
-    static func threadsOfDocument(_ file: OpenFile, _ path: String) -> [ArchiveUnit]? {
+    static func threadsOfDocument(_ file: OpenFile, _ path: String) -> [ArchiveUnit]? { documentThreads(file, path)?.units }
+
+    /// `threadsOfDocument(_:_:)`, with the document's bytes.
+    static func documentThreads(_ file: OpenFile, _ path: String) -> (units: [ArchiveUnit], bytes: [UInt8])? {
         guard let head = file.read(count: 4096, at: 0), Compression.detect(head) == nil else { return nil }
         let start = head.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         switch start.first {
@@ -525,7 +537,25 @@ package enum ArchiveInput {
             unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }
-        return units
+        return (units, bytes)
+    }
+
+    /// The one line of `bytes` that is not blank (`LineStream.isBlank`), and whether a line break
+    /// ends it; nil when there are more, or none.
+    static func soleLine(_ bytes: [UInt8]) -> (range: Range<Int>, ended: Bool)? {
+        bytes.withUnsafeBufferPointer { b -> (range: Range<Int>, ended: Bool)? in
+            var found: (range: Range<Int>, ended: Bool)?
+            var start = 0
+            while true {
+                let end = ByteSearch.first(0x0A, in: b, from: start) ?? b.count
+                if !LineStream.isBlank(b[start..<end]) {
+                    guard found == nil else { return nil }
+                    found = (start..<end, end < b.count)
+                }
+                guard end < b.count else { return found }
+                start = end + 1
+            }
+        }
     }
 
     /// The thread list of a document of many threads and each thread's bytes (from its `{` to

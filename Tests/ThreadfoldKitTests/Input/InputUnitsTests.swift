@@ -293,6 +293,30 @@ struct ArchiveInputTests {
         #expect(InputLimits.maxLineBytes == 64 << 20)
     }
 
+    /// A document of many threads on one line is decided from the bytes its listing read, as the
+    /// scan for JSON Lines would decide it: blank lines around it, a line break or none, CRLF.
+    @Test(
+        "a document of many threads on its own line is one unit a thread, with the lines and columns it has",
+        arguments: [("", "", 1), ("", "\n", 1), ("\n\n", "\n\n", 3), ("\r\n", "\r\n", 2), ("  ", " \t\n\r\n", 1)])
+    func documentOnItsOwnLine(before: String, after: String, line: Int) throws {
+        let folder = try ArchiveFixture.folder()
+        let threads = (0..<3).map { ArchiveFixture.thread(id: "s\($0)") }
+        let text = before + "{\"threads\": [" + threads.joined(separator: ", ") + "]}" + after
+        let path = try ArchiveFixture.write(text, "forum.json", in: folder)
+        let units = try ArchiveInput.fileUnits(path, linesAreThreads: nil)
+        #expect(units.map { $0.element?.path } == ["$.threads[0]", "$.threads[1]", "$.threads[2]"])
+        for unit in units {
+            guard case .line(_, let offset, let length, let unitLine) = unit.source else {
+                Issue.record("\(unit.source)")
+                continue
+            }
+            #expect(unitLine == line && threads.contains(String(decoding: Array(text.utf8)[offset..<(offset + length)], as: UTF8.self)))
+        }
+        // A second line that is not blank: the scan decides, and the first line is not a thread.
+        let two = try ArchiveFixture.write(text + "\n" + threads[0] + "\n", "two.json", in: folder)
+        #expect(try ArchiveInput.fileUnits(two, linesAreThreads: nil).count == 1)
+    }
+
     @Test("a thread of a document on one line is read as its own bytes, however far along the line it starts, and an error in it names its column on that line")
     func documentOnOneLine() throws {
         let folder = try ArchiveFixture.folder()
