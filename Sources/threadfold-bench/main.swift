@@ -640,10 +640,11 @@ func benchHugo(_ generated: Corpus, build: Run) throws -> Double? {
         <html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
         <body><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ (index site.Data.threads .Params.thread).title }}</a></li>{{ end }}</ul></body></html>
         """)
-    for file in generated.files {
-        // Copies, not links: Hugo does not follow symbolic links inside the site.
+    for (i, file) in generated.files.enumerated() {
+        // Copies, not links: Hugo does not follow symbolic links inside the site. Keyed by place,
+        // so a corpus of any file names (a held-out one) gives a key a thread.
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let key = "t" + URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent.dropFirst("thread-".count)
+        let key = String(format: "t%05d", i + 1)
         try data.write(to: URL(fileURLWithPath: site + "/data/threads/\(key).json"))
         try write("content/\(key).md", "{\"thread\": \"\(key)\"}\n")
     }
