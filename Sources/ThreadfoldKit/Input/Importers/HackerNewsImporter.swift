@@ -85,10 +85,10 @@ enum HackerNewsImporter: ImporterForm {
         var record = self.story(&context, story, author: "author", time: ["created_at_i", "created_at"], text: "text")
         guard let top = context.read(story, "children", "$", as: .array) else { return record }
         readNested(&context, &record, top, key: "children") { context, item, path, comment in
-            comment.author = context.read(item, "author", path, as: .string)
-            comment.body = context.read(item, "text", path, as: .string) ?? ""
-            comment.createdAt = context.read(item, "created_at_i", path, as: .time) ?? context.read(item, "created_at", path, as: .time)
-            comment.score = context.read(item, "points", path, as: .integer)
+            comment.author = context.read(item, "author", path(), as: .string)
+            comment.body = context.read(item, "text", path(), as: .string) ?? ""
+            comment.createdAt = context.read(item, "created_at_i", path(), as: .time) ?? context.read(item, "created_at", path(), as: .time)
+            comment.score = context.read(item, "points", path(), as: .integer)
             comment.deleted = comment.author == nil && comment.body.isEmpty
         }
         return record
@@ -100,12 +100,12 @@ enum HackerNewsImporter: ImporterForm {
         var record = self.story(&context, story, author: "user", time: ["time"], text: "content")
         if let top = context.read(story, "comments", "$", as: .array) {
             readNested(&context, &record, top, key: "comments") { context, item, path, comment in
-                comment.author = context.read(item, "user", path, as: .string)
-                comment.body = context.read(item, "content", path, as: .string) ?? ""
-                comment.createdAt = context.read(item, "time", path, as: .time)
-                comment.score = context.read(item, "points", path, as: .integer)
-                comment.deleted = context.read(item, "deleted", path, as: .bool) == true || (comment.author == nil && comment.body.isEmpty)
-                comment.removed = context.read(item, "dead", path, as: .bool) == true
+                comment.author = context.read(item, "user", path(), as: .string)
+                comment.body = context.read(item, "content", path(), as: .string) ?? ""
+                comment.createdAt = context.read(item, "time", path(), as: .time)
+                comment.score = context.read(item, "points", path(), as: .integer)
+                comment.deleted = context.read(item, "deleted", path(), as: .bool) == true || (comment.author == nil && comment.body.isEmpty)
+                comment.removed = context.read(item, "dead", path(), as: .bool) == true
             }
         }
         // Comments HN counted that the file does not hold.
@@ -120,21 +120,23 @@ enum HackerNewsImporter: ImporterForm {
     /// fields from its object. Bodies are HTML.
     static func readNested(
         _ context: inout ImportContext, _ record: inout ThreadRecord, _ top: Int, key: String,
-        _ read: (inout ImportContext, Int, String, inout CommentRecord) -> Void
+        _ read: (inout ImportContext, Int, () -> String, inout CommentRecord) -> Void
     ) {
         var walk = ReplyWalk<Void>(json: context.reader)
         walk.push(top, container: -1, key: "." + key, parent: nil)
         while !context.errors.isFull, let (item, frame) = walk.next() {
             let origin = context.origin(item, container: frame.container, key: frame.key, index: frame.position)
-            let path = record.path(for: origin)
-            guard context.requireObject(item, path, what: "a comment") != nil else { continue }
-            guard let id = context.requiredID(item, ["id"], path, what: "a comment id") else { continue }
+            // Its path is built only for a message: a chain of replies n deep would otherwise cost
+            // n steps a comment.
+            func path() -> String { record.path(for: origin) }
+            guard context.requireObject(item, path(), what: "a comment") != nil else { continue }
+            guard let id = context.requiredID(item, ["id"], path(), what: "a comment id") else { continue }
             var comment = CommentRecord(id: id, parentID: frame.parent, origin: origin)
             comment.bodyFormat = .html
             read(&context, item, path, &comment)
             let index = record.comments.count
             record.comments.append(comment)
-            if let children = context.read(item, key, path, as: .array) {
+            if let children = context.read(item, key, path(), as: .array) {
                 walk.push(children, container: Int32(index), key: "." + key, parent: id)
             }
         }

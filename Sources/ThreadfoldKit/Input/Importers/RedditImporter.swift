@@ -34,27 +34,30 @@ enum RedditImporter {
         walk.push(top, container: -1, key: "[1].data.children", parent: nil)
         while !context.errors.isFull, let (child, frame) = walk.next() {
             let origin = context.origin(child, container: frame.container, key: frame.key, index: frame.position)
-            let path = record.path(for: origin)
-            guard let kind = context.read(child, "kind", path, as: .string), let data = context.reader.member(child, "data") else {
-                context.fail(child, path, "expected a Reddit thing with \"kind\" and \"data\"")
+            // Its path is built only for a message: a chain of replies n deep would otherwise cost
+            // n steps a comment.
+            func path() -> String { record.path(for: origin) }
+            func dataPath() -> String { path() + ".data" }
+            guard let kind = context.read(child, "kind", path(), as: .string), let data = context.reader.member(child, "data") else {
+                context.fail(child, path(), "expected a Reddit thing with \"kind\" and \"data\"")
                 continue
             }
-            let dataPath = path + ".data"
             switch kind {
             case "more":
-                countMore(&context, child, data, dataPath, under: frame.container, in: &record)
+                countMore(&context, child, data, origin: origin, under: frame.container, in: &record)
             case "t1":
-                guard let id = context.requiredID(data, ["id"], dataPath, what: "a comment id") else { continue }
+                guard let id = context.requiredID(data, ["id"], dataPath(), what: "a comment id") else { continue }
                 let index = record.comments.count
-                record.comments.append(comment(&context, data, dataPath, id: id, parent: frame.parent, origin: origin))
+                let read = comment(&context, data, dataPath(), id: id, parent: frame.parent, origin: origin)
+                record.comments.append(read)
                 // Replies: a Listing, or "" when there are none.
                 if let replies = json.member(data, "replies", is: .object),
-                    let children = listingChildren(&context, replies, dataPath + ".replies")
+                    let children = listingChildren(&context, replies, dataPath() + ".replies")
                 {
                     walk.push(children, container: Int32(index), key: ".data.replies.data.children", parent: id)
                 }
             default:
-                context.fail(child, path + ".kind", "found the kind \"\(kind)\"; expected t1 (a comment) or more")
+                context.fail(child, path() + ".kind", "found the kind \"\(kind)\"; expected t1 (a comment) or more")
             }
         }
         return record
@@ -78,15 +81,16 @@ enum RedditImporter {
     /// as not archived there, or, with no count and no ids, the comment's replies go on at a
     /// page of their own ("continue this thread").
     static func countMore(
-        _ context: inout ImportContext, _ child: Int, _ data: Int, _ dataPath: String, under container: Int32,
+        _ context: inout ImportContext, _ child: Int, _ data: Int, origin: RecordOrigin, under container: Int32,
         in record: inout ThreadRecord
     ) {
-        let count = context.read(data, "count", dataPath, as: .integer) ?? 0
+        func dataPath() -> String { record.path(for: origin) + ".data" }
+        let count = context.read(data, "count", dataPath(), as: .integer) ?? 0
         guard count <= Int64(InputLimits.maxCount) else {
-            context.fail(child, dataPath + ".count", "found \(count); expected a count of at most \(InputLimits.maxCount)")
+            context.fail(child, dataPath() + ".count", "found \(count); expected a count of at most \(InputLimits.maxCount)")
             return
         }
-        let listed = context.read(data, "children", dataPath, as: .array).map { context.reader.size($0) } ?? 0
+        let listed = context.read(data, "children", dataPath(), as: .array).map { context.reader.size($0) } ?? 0
         // count 0 with no ids: Reddit's "continue this thread", replies on a page of their own.
         if count == 0, listed == 0, container >= 0 {
             let parent = record.comments[Int(container)].id.string
@@ -102,7 +106,7 @@ enum RedditImporter {
         let (sum, overflow) = total.addingReportingOverflow(missing)
         guard !overflow, sum <= InputLimits.maxCount else {
             context.fail(
-                child, dataPath + ".count",
+                child, dataPath() + ".count",
                 "found \(count), which brings the replies not archived here past \(InputLimits.maxCount); expected counts that add up to at most \(InputLimits.maxCount)")
             return
         }
@@ -115,24 +119,25 @@ enum RedditImporter {
 
     /// A `t1` thing's data as a comment.
     static func comment(
-        _ context: inout ImportContext, _ data: Int, _ dataPath: String, id: CommentID, parent: CommentID?, origin: RecordOrigin
+        _ context: inout ImportContext, _ data: Int, _ dataPath: @autoclosure () -> String, id: CommentID, parent: CommentID?,
+        origin: RecordOrigin
     ) -> CommentRecord {
         var comment = CommentRecord(id: id, parentID: parent, origin: origin)
-        let author = context.read(data, "author", dataPath, as: .string)
-        let body = context.read(data, "body", dataPath, as: .string).map(unescapeEntities) ?? ""
+        let author = context.read(data, "author", dataPath(), as: .string)
+        let body = context.read(data, "body", dataPath(), as: .string).map(unescapeEntities) ?? ""
         authorAndBody(author, body, into: &comment)
-        comment.createdAt = context.read(data, "created_utc", dataPath, as: .time)
+        comment.createdAt = context.read(data, "created_utc", dataPath(), as: .time)
         if context.reader.member(data, "edited", is: .number) != nil {
-            comment.editedAt = context.read(data, "edited", dataPath, as: .time)
+            comment.editedAt = context.read(data, "edited", dataPath(), as: .time)
             comment.edited = true
         } else {
             comment.edited = context.reader.member(data, "edited", is: .true) != nil
         }
-        comment.score = context.read(data, "score", dataPath, as: .integer)
+        comment.score = context.read(data, "score", dataPath(), as: .integer)
         var flair: [String] = []
-        if let text = context.read(data, "author_flair_text", dataPath, as: .string), !text.isEmpty { flair.append(text) }
-        if let role = context.read(data, "distinguished", dataPath, as: .string), !role.isEmpty { flair.append(role) }
-        if context.read(data, "stickied", dataPath, as: .bool) == true { flair.append("stickied") }
+        if let text = context.read(data, "author_flair_text", dataPath(), as: .string), !text.isEmpty { flair.append(text) }
+        if let role = context.read(data, "distinguished", dataPath(), as: .string), !role.isEmpty { flair.append(role) }
+        if context.read(data, "stickied", dataPath(), as: .bool) == true { flair.append("stickied") }
         comment.authorFlair = flair.isEmpty ? nil : flair.joined(separator: " · ")
         return comment
     }
@@ -320,9 +325,9 @@ enum RedditImporter {
     }
 
     /// `listing.data.children`, checking that `listing` is a Listing.
-    static func listingChildren(_ context: inout ImportContext, _ listing: Int, _ path: String) -> Int? {
-        guard let data = context.reader.member(listing, "data"), let children = context.read(data, "children", path + ".data", as: .array) else {
-            context.fail(listing, path, "expected a Listing with data.children")
+    static func listingChildren(_ context: inout ImportContext, _ listing: Int, _ path: @autoclosure () -> String) -> Int? {
+        guard let data = context.reader.member(listing, "data"), let children = context.read(data, "children", path() + ".data", as: .array) else {
+            context.fail(listing, path(), "expected a Listing with data.children")
             return nil
         }
         return children
