@@ -8,21 +8,11 @@ import Testing
 /// those a pass over a fresh spill gives.
 @Suite("Dump segments")
 struct DumpSegmentsTests {
-    /// What one pass left: what the partition pass's users read from it.
-    struct Pass: Equatable {
-        var partitions: [[UInt8]]
-        var digests: [UInt64]
-        var threads: [Int]
-        var lines: Int
-        var errors: [String]
-        var skipped: [String]
-    }
-
     /// A pass over `files` (text, name), into a spill that continues the one kept in `folder` and
     /// is kept in turn (`kept`), or into a fresh one; with segments of `segmentBytes`.
     static func pass(
         _ files: [(text: String, name: String)], kept: Bool, in folder: URL, lenient: Bool = false, segmentBytes: Int = 512
-    ) throws -> (Pass, DumpPartition.Outcome) {
+    ) throws -> (DumpPartitionTests.Run, DumpPartition.Outcome) {
         let parent = try Folder.open(folder.path)
         let inputs = try files.map { file -> DumpFile in
             let path = folder.appendingPathComponent(file.name).path
@@ -41,9 +31,10 @@ struct DumpSegmentsTests {
         partition.segmentBytes = segmentBytes
         let outcome = partition.run(into: spill) { _ in }
         try spill.finishWriting()
-        let pass = Pass(
-            partitions: try (0..<8).map { try spill.read($0) }, digests: outcome.digests, threads: outcome.threads, lines: outcome.lines,
-            errors: outcome.errors.map(\.description), skipped: outcome.skipped.map(\.description))
+        // What the partition pass's users read from it, as `DumpPartitionTests` compares passes.
+        let pass = DumpPartitionTests.Run(
+            partitions: try (0..<8).map { try spill.read($0) }, errors: outcome.errors.map(\.description),
+            skipped: outcome.skipped.map(\.description), lines: outcome.lines, threads: outcome.threads, digests: outcome.digests)
         if kept { try spill.keep(as: Spill.previousName, in: try parent.folder(name)) } else { spill.remove() }
         return (pass, outcome)
     }
