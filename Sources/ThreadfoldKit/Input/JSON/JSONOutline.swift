@@ -79,8 +79,8 @@ enum JSONOutline {
             while true {
                 JSONParser.skipWhitespace(b, &i)
                 guard i < b.count, !undecided else {
-                    // Cut short or empty: the parser says which.
-                    if !undecided { undecided = true }
+                    // Cut short or empty (the parser says which), or a name the parser decodes.
+                    undecided = true
                     return
                 }
                 let byte = b[i]
