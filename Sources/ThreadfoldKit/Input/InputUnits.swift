@@ -364,13 +364,17 @@ package enum ArchiveInput {
             return dump(try leadingLine(opened, path, compressed: compressed, maxLineBytes: maxLineBytes)) ?? file
         }
         // One document: of one thread, or of many (a unit each).
-        let document = documentThreads(opened, path)
+        var document = documentThreads(opened, path)
         let whole = document?.units ?? file
         // A document of many threads on a line of its own (an export written without line breaks)
         // is not JSON Lines, which takes more than one line: what the scan below would make of
         // its one line (a dump's first line, or not) is decided from the bytes already read.
-        if linesAreThreads == nil, let document, let line = Self.soleLine(document.bytes) {
-            let first = Array(document.bytes[line.range])
+        if linesAreThreads == nil, let line = document.flatMap({ Self.soleLine($0.bytes) }) {
+            // The line cut out of the document's own buffer, not copied: it may be tens of megabytes.
+            var first = document!.bytes
+            document = nil
+            first.removeSubrange(line.range.upperBound...)
+            first.removeSubrange(..<line.range.lowerBound)
             guard first.count <= maxLineBytes, let dumped = dump(first) else { return whole }
             return line.ended && Self.isThread(first) ? whole : dumped
         }
