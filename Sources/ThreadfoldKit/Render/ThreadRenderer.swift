@@ -110,8 +110,9 @@ package struct ThreadRenderer: Sendable {
         let page = ThreadPageModel(
             model: model, language: language, assets: assets, generator: generator,
             bodies: bodies, noticeBodies: noticeBodies, threadBody: threadBody, navigation: navigation)
-        // About 700 bytes of markup per comment plus its body, and less for a notice.
-        var expected = 8 * 1024 + model.entries.count * 768 + model.notices.count * 384
+        // About 950 bytes of markup per comment plus its body (more with an archive's links), and
+        // less for a notice: a guess short of the page makes the buffer grow, copying it each time.
+        var expected = 8 * 1024 + model.entries.count * 1152 + model.notices.count * 384
         for entry in model.entries { expected += bodies[Int(entry.comment)]?.raw.utf8.count ?? 0 }
         for notice in model.notices { expected += noticeBodies[Int(notice.notice)]?.raw.utf8.count ?? 0 }
         out.removeAll(keepingCapacity: true)

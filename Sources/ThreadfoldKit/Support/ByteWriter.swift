@@ -13,26 +13,56 @@ extension Array: ByteSink where Element == UInt8 {
 /// checks its uniqueness and capacity on the generic path (about 70 instructions a call); here
 /// it is one test and a copy.
 ///
+/// A writer made `into` a buffer (the new output array's, allocated to the page's estimated
+/// size) writes there first, so a page within its estimate is copied once, not twice; what
+/// does not fit goes the usual way, into a block and an array of its own, the overflow.
+///
 /// It owns its block, so it cannot be copied: `finish()` hands back the output, and the block is
 /// freed when the writer goes, however it goes.
 struct ByteWriter: ByteSink, ~Copyable {
-    private let block: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
+    private var block: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     private var used = 0
-    /// What is written, up to the last block moved out of the scratch block.
+    /// What is written, up to the last block moved out of the scratch block (after the bytes in
+    /// the caller's buffer, for a writer made `into` one).
     private var out: [UInt8]
+    /// The bytes written into the caller's buffer once it is full; -1 while it is being written,
+    /// or for a writer that owns its block from the start.
+    private var inBuffer: Int
+    /// Whether `block` is the writer's own, to be freed.
+    private var owned: Bool
+    private let blockSize: Int
 
     /// A writer that appends to `out`.
     init(appendingTo out: consuming [UInt8], blockSize: Int = 64 << 10) {
         self.out = out
-        capacity = max(blockSize, 1)
+        self.blockSize = max(blockSize, 1)
+        capacity = self.blockSize
         block = .allocate(capacity: capacity)
+        owned = true
+        inBuffer = -1
     }
 
-    deinit { block.deallocate() }
+    /// A writer that fills `buffer` first (`finishInto()`).
+    init(into buffer: UnsafeMutableBufferPointer<UInt8>, blockSize: Int = 64 << 10) {
+        out = []
+        self.blockSize = max(blockSize, 1)
+        if let base = buffer.baseAddress, !buffer.isEmpty {
+            block = base
+            capacity = buffer.count
+            owned = false
+        } else {
+            capacity = self.blockSize
+            block = .allocate(capacity: capacity)
+            owned = true
+        }
+        inBuffer = owned ? 0 : -1
+    }
 
-    /// Every byte of the output so far: the array's and the block's.
-    var count: Int { out.count + used }
+    deinit { if owned { block.deallocate() } }
+
+    /// Every byte of the output so far: the caller's buffer's, the array's and the block's.
+    var count: Int { max(inBuffer, 0) + out.count + used }
 
     @inline(__always)
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -59,6 +89,16 @@ struct ByteWriter: ByteSink, ~Copyable {
     }
 
     private mutating func flush() {
+        if !owned {
+            // The caller's buffer is full: it keeps what it holds, and a block of the writer's
+            // own takes what follows.
+            inBuffer = used
+            capacity = blockSize
+            block = .allocate(capacity: capacity)
+            owned = true
+            used = 0
+            return
+        }
         out.append(contentsOf: UnsafeBufferPointer(start: block, count: used))
         used = 0
     }
@@ -69,5 +109,16 @@ struct ByteWriter: ByteSink, ~Copyable {
         var output: [UInt8] = []
         swap(&output, &out)
         return output
+    }
+
+    /// For a writer made `into` a buffer: how many of its bytes are written, and what followed
+    /// them when it filled (empty when it did not).
+    consuming func finishInto() -> (count: Int, overflow: [UInt8]) {
+        guard owned, inBuffer >= 0 else { return (used, []) }
+        let written = inBuffer
+        flush()
+        var overflow: [UInt8] = []
+        swap(&overflow, &out)
+        return (written, overflow)
     }
 }

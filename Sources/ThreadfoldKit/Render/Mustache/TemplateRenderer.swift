@@ -31,12 +31,30 @@ struct TemplateRenderer<Model: TemplateModel> {
         linked = set.linked(root)
     }
 
-    /// Renders the root template with `context` at the bottom of the context stack.
-    mutating func render(_ context: Value, into out: inout [UInt8]) throws(ThreadfoldError) {
+    /// Renders the root template with `context` at the bottom of the context stack, appending
+    /// to `out`. Into an empty `out`, the page is written straight into a new array of
+    /// `capacity` bytes (the page's estimated size), and only what goes past it is copied again.
+    mutating func render(_ context: Value, into out: inout [UInt8], capacity: Int = 0) throws(ThreadfoldError) {
         stack = [context]
         learnt = Lookups(root: Array(repeating: .unknown, count: linked.ops.count))
         current = 0
         start = out.count
+        if out.isEmpty && capacity > 0 {
+            var failure: ThreadfoldError?
+            var overflow: [UInt8] = []
+            out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                var writer = ByteWriter(into: buffer)
+                do throws(ThreadfoldError) {
+                    try run(into: &writer)
+                } catch {
+                    failure = error
+                }
+                (count, overflow) = writer.finishInto()
+            }
+            out.append(contentsOf: overflow)
+            if let failure { throw failure }
+            return
+        }
         // The page is written through a writer's block, and moved into `out` a block at a time.
         var taken: [UInt8] = []
         swap(&taken, &out)

@@ -44,8 +44,9 @@ package struct TemplateSet: Sendable {
             throw ThreadfoldError.template(file: name, line: 1, column: 1, message: "no template named '\(name)'")
         }
         var renderer = TemplateRenderer(set: self, model: model, root: template, limit: limit ?? Self.outputLimit(expectedSize: expectedSize))
-        out.reserveCapacity(out.count + min(expectedSize, renderer.limit))
-        try renderer.render(root, into: &out)
+        let capacity = min(max(expectedSize, 0), renderer.limit)
+        if !out.isEmpty { out.reserveCapacity(out.count + capacity) }
+        try renderer.render(root, into: &out, capacity: capacity)
     }
 
     /// Renders template `name` into a new array.
@@ -59,15 +60,15 @@ package struct TemplateSet: Sendable {
     }
 
     /// The cap on one rendered template's output: 64 MiB plus 4 times the caller's estimate of
-    /// the page's size (for a thread page, 8 KiB plus 768 bytes per comment plus the bodies' HTML).
+    /// the page's size (for a thread page, 8 KiB plus 1,152 bytes per comment plus the bodies' HTML).
     ///
     /// Partials can include each other more than once per level, so a template of a few lines
     /// can ask for exponential output (28 levels of doubling ask for 4.7 GB). The cap turns that
     /// into an error, while legitimate pages stay far below it: on the generated threads of
-    /// `make check-slow` the estimate is about 1.13 times the page the built-in templates write,
-    /// so a 200 MB thread (262,097 comments) makes a page of about 380 MB under a cap of about
-    /// 1.8 GB, room for user templates with four times the markup. The 64 MiB floor keeps small
-    /// pages with wordy templates working.
+    /// `make check-slow` the estimate is above the page the built-in templates write, so a 200 MB
+    /// thread (262,097 comments) makes a page of about 380 MB under a cap of over 2 GB, room
+    /// for user templates with four times the markup. The 64 MiB floor keeps small pages with
+    /// wordy templates working.
     package static func outputLimit(expectedSize: Int) -> Int {
         let floor = 64 << 20
         let expected = max(expectedSize, 0)

@@ -52,6 +52,32 @@ struct TemplateRendererTests {
         #expect(counter.page == ["items": 1, "s": 2, "x": 2, "t": 2, "none": 1, "m": 4])
     }
 
+    @Test(
+        "a page written into an array of its estimated size is the page written after other bytes, whether it fits, overflows or has no estimate",
+        arguments: [0, 1, 16, 100, 1 << 20])
+    func estimatedSize(expectedSize: Int) throws {
+        let set = try TemplateSet(sources: ["p": "<ol>{{#items}}<li>{{n}} {{x}} {{s}}</li>\n{{/items}}</ol>"])
+        let model = Page(counter: Counter(), items: 300, names: set.keys.names)
+        // Into an empty array the page is written into one of `expectedSize` bytes; after other
+        // bytes, through the writer's blocks.
+        var direct: [UInt8] = []
+        try set.render("p", model: model, root: .node(0), into: &direct, expectedSize: expectedSize)
+        var after: [UInt8] = Array("head".utf8)
+        try set.render("p", model: model, root: .node(0), into: &after, expectedSize: expectedSize)
+        #expect(direct.count > 300 * 12)
+        #expect(Array("head".utf8) + direct == after)
+    }
+
+    @Test("a page past its cap is an error whether it is written into an array of its estimated size or after other bytes")
+    func capInEitherWay() throws {
+        let set = try TemplateSet(sources: ["p": "{{#items}}<li>{{n}} {{x}} {{s}}</li>{{/items}}"])
+        let model = Page(counter: Counter(), items: 300, names: set.keys.names)
+        var direct: [UInt8] = []
+        #expect(throws: ThreadfoldError.self) { try set.render("p", model: model, root: .node(0), into: &direct, expectedSize: 64, limit: 1_000) }
+        var after: [UInt8] = [0x20]
+        #expect(throws: ThreadfoldError.self) { try set.render("p", model: model, root: .node(0), into: &after, expectedSize: 64, limit: 1_000) }
+    }
+
     /// Items within items, asked for names only the page has, and counted.
     struct Nested: TemplateModel {
         let counter: Counter
