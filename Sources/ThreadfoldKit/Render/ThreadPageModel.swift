@@ -142,23 +142,39 @@ struct ThreadPageModel: TemplateModel {
     /// thread's comments mostly fall on a few days, and a display date names the day alone
     /// (`StringsTable.DatePattern` has no time fields). Comments are shown in reply order, not
     /// time order, and reply sections say their latest date between them, so the days come
-    /// interleaved: one remembered day would be made again and again. A model is made for one
-    /// page and read by one thread.
-    private let dates = DateMemo()
+    /// interleaved: one remembered day would be made again and again. And the reply sections'
+    /// summaries, which are made of such dates and small counts. A model is made for one page and
+    /// read by one thread.
+    private let memo = Memo()
 
-    private final class DateMemo {
+    private final class Memo {
         var days = [Int64](repeating: Int64.min, count: 64)
         var texts = [String](repeating: "", count: 64)
+        /// Reply sections' summaries by what they say, in 64 slots: most sections of a page hold
+        /// one to three replies by as many people, on a few days, so the same summary comes back.
+        var summaryKeys = [SummaryKey?](repeating: nil, count: 64)
+        var summaries = [String](repeating: "", count: 64)
+    }
+
+    /// What a reply section's summary says: its replies, the comments below it, its people and the
+    /// day of its latest activity (`Int64.min` for none).
+    private struct SummaryKey: Equatable {
+        let items: Int
+        let total: Int
+        let people: Int
+        let day: Int64
+
+        var slot: Int { Int(truncatingIfNeeded: (items &* 31 &+ total &* 7 &+ people) &* 17 &+ Int(truncatingIfNeeded: day)) & 63 }
     }
 
     /// `strings.date(time)`, made once per day while no other day takes its slot (`Timestamp.epochDay`).
     private func date(_ time: Timestamp) -> String {
         let day = time.epochDay
         let slot = Int(day & 63)
-        if dates.days[slot] == day { return dates.texts[slot] }
+        if memo.days[slot] == day { return memo.texts[slot] }
         let text = strings.date(time)
-        dates.days[slot] = day
-        dates.texts[slot] = text
+        memo.days[slot] = day
+        memo.texts[slot] = text
         return text
     }
 
@@ -481,21 +497,15 @@ struct ThreadPageModel: TemplateModel {
         case .open: return .bool(blocks[b].open)
         case .flattened: return .bool(blocks[b].flattened)
         case .summary:
-            // `strings.join` of the parts, written into one string.
             let stats = stats[owner(of: b)]
-            let items = blocks[b].shown.count + blocks[b].hidden.count
-            let separator = strings.separator
-            var text = language.counts.replies(items)
-            if Int(stats.totalReplies) > items {
-                text += separator
-                text += language.counts.inThread(Int(stats.totalReplies))
-            }
-            text += separator
-            text += language.counts.people(Int(stats.participants))
-            if let latest = stats.latestActivity {
-                text += separator
-                text += language.latest(field: "date", date(latest))
-            }
+            let key = SummaryKey(
+                items: blocks[b].shown.count + blocks[b].hidden.count, total: Int(stats.totalReplies), people: Int(stats.participants),
+                day: stats.latestActivity?.epochDay ?? Int64.min)
+            let slot = key.slot
+            if memo.summaryKeys[slot] == key { return .text(memo.summaries[slot]) }
+            let text = summary(key, latest: stats.latestActivity)
+            memo.summaryKeys[slot] = key
+            memo.summaries[slot] = text
             return .text(text)
         case .hide: return .text(language.counts.hideReplies(blocks[b].shown.count + blocks[b].hidden.count))
         case .count: return .int(blocks[b].shown.count + blocks[b].hidden.count)
@@ -506,6 +516,33 @@ struct ThreadPageModel: TemplateModel {
         case .more: return blocks[b].hidden.isEmpty ? .null : .node(.more(index))
         default: return nil
         }
+    }
+
+    /// "3 replies · 5 in thread · 2 people · latest 3 Mar 2024": `strings.join` of the parts,
+    /// joined as UTF-8 and made a string once (`String +=` looks for a character across each seam,
+    /// which costs more than the copy).
+    private func summary(_ key: SummaryKey, latest: Timestamp?) -> String {
+        let separator = strings.separator
+        var text: [UInt8] = []
+        text.reserveCapacity(128)
+        Self.append(language.counts.replies(key.items), to: &text)
+        if key.total > key.items {
+            Self.append(separator, to: &text)
+            Self.append(language.counts.inThread(key.total), to: &text)
+        }
+        Self.append(separator, to: &text)
+        Self.append(language.counts.people(key.people), to: &text)
+        if let latest {
+            Self.append(separator, to: &text)
+            Self.append(language.latest(field: "date", date(latest)), to: &text)
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `part`'s UTF-8 as one copy (appending its `utf8` view goes a byte at a time).
+    private static func append(_ part: String, to text: inout [UInt8]) {
+        var part = part
+        part.withUTF8 { text.append(contentsOf: $0) }
     }
 
     /// The comment whose replies block `b` holds.
