@@ -196,23 +196,27 @@ private struct Builder {
     /// (-1 for none, deleted or removed), comments by the thread's author flagged.
     private mutating func authors(_ order: [Int32]) -> (names: [String], ids: [Int32]) {
         let records = record.comments
-        var authorIndex: [CommentID: Int32] = [:]
+        // Room for every comment to have an author of its own, so the table never grows.
+        var authorIndex: [CommentID: Int32] = Dictionary(minimumCapacity: order.count)
         var authorNames: [String] = []
         var authorID = [Int32](repeating: -1, count: n)
         let threadAuthor = record.info.author.map(CommentID.init)
         for i in order {
             guard !records[Int(i)].deleted, !records[Int(i)].removed, let name = records[Int(i)].author, !name.isEmpty else { continue }
             let key = CommentID(name)
-            if let existing = authorIndex[key] {
-                authorID[Int(i)] = existing
-            } else {
-                authorID[Int(i)] = Int32(authorNames.count)
-                authorIndex[key] = Int32(authorNames.count)
-                authorNames.append(name)
-            }
+            // One hash a comment: a name not met yet is given the next index in the same lookup.
+            let id = Self.index(of: &authorIndex[key, default: -1], next: Int32(authorNames.count))
+            if id == authorNames.count { authorNames.append(name) }
+            authorID[Int(i)] = id
             if key == threadAuthor { flags[Int(i)].insert(.byThreadAuthor) }
         }
         return (authorNames, authorID)
+    }
+
+    /// The index `slot` holds, or `next` put in it when it holds none yet (-1).
+    private static func index(of slot: inout Int32, next: Int32) -> Int32 {
+        if slot < 0 { slot = next }
+        return slot
     }
 
     /// Notices among the top-level comments by time, when those are in time order: oldest
