@@ -73,18 +73,19 @@ package enum DumpForm: String, Sendable, Equatable {
         }
         // A line that is not JSON gets an answer that means nothing; `detect` finds nothing in it either way.
         guard let found = line.withUnsafeBufferPointer({ JSONScan.skimRootMembers($0, named: detectNames) }) else { return true }
-        var present: Set<String> = []
-        for (k, name) in detectNames.enumerated() where found[k] { present.insert(name.description) }
         // A name the rules ask that the skim did not look for leaves the answer to `detect`, so the
         // rules can change without this ruling out what they would accept. `type` stands for
-        // `HackerNewsImporter.isHackerNewsItem`, which needs it.
+        // `HackerNewsImporter.isHackerNewsItem`, which needs it. A dozen names: a search of the
+        // list costs less than hashing them into sets, for every file.
         var unknown = false
-        let form = form(
-            options.format,
-            has: { name in
-                if !detectNameSet.contains(name) { unknown = true }
-                return present.contains(name)
-            }, isItem: { present.contains("type") })
+        let has = { (name: String) -> Bool in
+            guard let k = detectNameStrings.firstIndex(of: name) else {
+                unknown = true
+                return false
+            }
+            return found[k]
+        }
+        let form = form(options.format, has: has, isItem: { has("type") })
         return unknown || form != nil
     }
 
@@ -93,7 +94,7 @@ package enum DumpForm: String, Sendable, Equatable {
         "link_id", "parent_id", "title", "id", "name", "selftext", "num_comments",
         "permalink", "is_self", "type", "children", "comments",
     ]
-    private static let detectNameSet = Set(detectNames.map(\.description))
+    private static let detectNameStrings = detectNames.map(\.description)
 
     /// What the form is, for messages.
     package var described: String {

@@ -200,7 +200,7 @@ package enum ArchiveInput {
             case .success(let bytes) = file.readAll(limit: wholeReadBytes, sizeHint: file.size),
             Compression.detect(bytes) == nil
         else { return nil }
-        if let first = LineStream.firstLine(of: bytes),
+        if let first = Self.firstLine(of: bytes),
             let form = Self.dumpForm(ofFirstLine: first, plain: true, linesAreThreads: nil, dumpForm: dumpForm)
         {
             return .dump(form)
@@ -542,6 +542,14 @@ package enum ArchiveInput {
             units.append(unit)
         }
         return (units, bytes)
+    }
+
+    /// The first line of `bytes` (`LineStream.firstLine(of:)`) as the dump rules read it. A file
+    /// of one line that is not blank (most thread files) is given whole, not copied: what else it
+    /// holds is blank lines, which JSON reads as whitespace, as the rules do.
+    static func firstLine(of bytes: [UInt8]) -> [UInt8]? {
+        guard let line = soleLine(bytes) else { return LineStream.firstLine(of: bytes) }
+        return line.range.count <= InputLimits.maxLineBytes ? bytes : nil
     }
 
     /// The one line of `bytes` that is not blank (`LineStream.isBlank`), and whether a line break
