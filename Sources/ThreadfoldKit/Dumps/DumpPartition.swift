@@ -115,7 +115,7 @@ struct DumpPartition {
             }
             // Items whose parent came after them: their stories are known now.
             if pass.outcome.errors.isEmpty { try pass.placeDeferred() }
-            if pass.outcome.errors.isEmpty, let recorder = pass.recorder { try spill.keepFile(DumpSegments.fileName, recorder.table.encoded()) }
+            if pass.outcome.errors.isEmpty, let recorder = pass.recorder { try spill.keepFile(DumpSegments.fileName, writing: recorder.table.encode) }
         } catch {
             pass.outcome.errors.append(Problem(file: error.path, message: error.message))
         }

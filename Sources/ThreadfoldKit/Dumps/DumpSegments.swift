@@ -74,29 +74,50 @@ struct DumpSegments {
         StableHash.content(Array("\(DumpPartition.spillFormat) segments 2 \(InputLimits.maxLineBytes)".utf8))
     }
 
-    /// The table's bytes: the magic word, each file's hash and segment count with its segments
-    /// (header, then records), and a hash of all that.
-    func encoded() -> [UInt8] {
-        var out: [UInt64] = [Self.magic, UInt64(files.count)]
-        out.reserveCapacity(words.count + 2 + files.values.reduce(0) { $0 + 2 + $1.count * Self.headerWords } + 1)
-        for (file, segments) in files.sorted(by: { $0.key < $1.key }) {
-            out.append(file)
-            out.append(UInt64(segments.count))
-            out.append(UInt64(wholes[file]?.size ?? 0))
-            out.append(wholes[file]?.hash ?? 0)
+    /// The table's bytes, handed to `write` a piece at a time: the magic word, each file's hash
+    /// and segment count with its segments (header, then records), and a hash of all that.
+    func encode(_ write: ([UInt8]) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) {
+        let sorted = files.sorted(by: { $0.key < $1.key })
+        // The words before the hash, counted first: the hash mixes in their length before them.
+        var count = 2
+        for (_, segments) in sorted {
+            count += 4
+            for s in segments { count += Self.headerWords + (s.records?.count ?? 0) * Self.recordWords }
+        }
+        // Handed over 32 KiB at a time, and hashed as they go: the table of a dump of a million
+        // comments is 40 MB, which a copy in one array (and another in bytes) doubled and tripled.
+        var hash = StableHash.Wide(count: count * 8)
+        var chunk: [UInt64] = []
+        chunk.reserveCapacity(4_096)
+        func flush() throws(ThreadfoldError) {
+            // Hashed as the words are here, written little-endian: as `init?(bytes:)` reads them.
+            chunk.withUnsafeBytes { hash.update($0) }
+            #if _endian(big)
+                for k in chunk.indices { chunk[k] = chunk[k].littleEndian }
+            #endif
+            try write(chunk.withUnsafeBytes { Array($0) })
+            chunk.removeAll(keepingCapacity: true)
+        }
+        func put(_ word: UInt64) throws(ThreadfoldError) {
+            chunk.append(word)
+            if chunk.count == 4_096 { try flush() }
+        }
+        try put(Self.magic)
+        try put(UInt64(files.count))
+        for (file, segments) in sorted {
+            for word in [file, UInt64(segments.count), UInt64(wholes[file]?.size ?? 0), wholes[file]?.hash ?? 0] { try put(word) }
             for s in segments {
                 for word in [UInt64(s.start), UInt64(s.length), s.hash, UInt64(s.line), UInt64(s.position), UInt64(s.lines), UInt64(s.elements)] {
-                    out.append(word)
+                    try put(word)
                 }
-                out.append(s.records.map { UInt64($0.count) } ?? UInt64.max)
-                if let range = s.records { out += words[(range.lowerBound * Self.recordWords)..<(range.upperBound * Self.recordWords)] }
+                try put(s.records.map { UInt64($0.count) } ?? UInt64.max)
+                if let range = s.records {
+                    for word in words[(range.lowerBound * Self.recordWords)..<(range.upperBound * Self.recordWords)] { try put(word) }
+                }
             }
         }
-        out.append(out.withUnsafeBytes { StableHash.wide($0) })
-        #if _endian(big)
-            for k in out.indices { out[k] = out[k].littleEndian }
-        #endif
-        return out.withUnsafeBytes { Array($0) }
+        try flush()
+        try write(withUnsafeBytes(of: hash.finish().littleEndian) { Array($0) })
     }
 
     /// The table read back; nil when it is not as `encoded` writes it.

@@ -190,11 +190,12 @@ package final class Spill: @unchecked Sendable {
         return previous.folder.read(name, limit: limit, own: true)?.bytes
     }
 
-    /// Writes `bytes` as the file `name` beside the partitions, kept with them for the next build.
-    func keepFile(_ name: String, _ bytes: [UInt8]) throws(ThreadfoldError) {
+    /// Writes what `body` hands its `write`, piece by piece, as the file `name` beside the
+    /// partitions, kept with them for the next build.
+    func keepFile(_ name: String, writing body: (_ write: ([UInt8]) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) -> Void) throws(ThreadfoldError) {
         guard keeps else { return }
         _ = try? folder.removeEntry(name)
-        _ = try folder.create(name, bytes)
+        try folder.create(name, stamped: false, writing: body)
     }
 
     /// Writes what every partition still buffers and closes the files; after this the

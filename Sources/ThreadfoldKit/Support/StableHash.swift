@@ -92,6 +92,67 @@ package enum StableHash {
         return content(UnsafeRawBufferPointer(rebasing: raw[i...]), seed: lanes)
     }
 
+    /// `wide` of a run of bytes handed over a piece at a time, for a run too large to hold whole
+    /// at once: the same value as `wide` of the run. The run's length is said first (`wide`
+    /// mixes it in before the bytes).
+    package struct Wide {
+        private var a: UInt64, b: UInt64, c: UInt64, d: UInt64
+        /// The bytes of a 32-byte step not yet complete.
+        private var pending: [UInt8] = []
+        private let count: Int
+        private var taken = 0
+
+        package init(count: Int, seed: UInt64 = 0) {
+            self.count = count
+            a = seed ^ (UInt64(count) &* StableHash.wideM)
+            b = a ^ 0x2545_F491_4F6C_DD1D
+            c = a ^ 0x94D0_49BB_1331_11EB
+            d = a ^ StableHash.wideK
+        }
+
+        package mutating func update(_ raw: UnsafeRawBufferPointer) {
+            taken += raw.count
+            var i = 0
+            if !pending.isEmpty {
+                i = min(32 - pending.count, raw.count)
+                pending.append(contentsOf: raw[0..<i])
+                guard pending.count == 32 else { return }
+                pending.withUnsafeBytes { step($0, at: 0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            while i + 32 <= raw.count {
+                step(raw, at: i)
+                i += 32
+            }
+            pending.append(contentsOf: raw[i...])
+        }
+
+        /// The hash, once all `count` bytes are taken.
+        package func finish() -> UInt64 {
+            precondition(taken == count, "StableHash.Wide took \(taken) bytes of the \(count) it was told of")
+            let lanes = withUnsafeBytes(of: (a.littleEndian, b.littleEndian, c.littleEndian, d.littleEndian)) { content($0) }
+            return pending.withUnsafeBytes { content($0, seed: lanes) }
+        }
+
+        @inline(__always)
+        private mutating func step(_ raw: UnsafeRawBufferPointer, at i: Int) {
+            let m = StableHash.wideM, k = StableHash.wideK
+            @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* m }
+            a = (a ^ word(i)) &* k
+            b = (b ^ word(i + 8)) &* k
+            c = (c ^ word(i + 16)) &* k
+            d = (d ^ word(i + 24)) &* k
+            a ^= a >> 31
+            b ^= b >> 31
+            c ^= c >> 31
+            d ^= d >> 31
+        }
+    }
+
+    /// `wide`'s multipliers: of each word, and of each lane.
+    fileprivate static let wideM: UInt64 = 0x9E37_79B9_7F4A_7C15
+    fileprivate static let wideK: UInt64 = 0xBF58_476D_1CE4_E5B9
+
     package static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

@@ -125,6 +125,19 @@ struct DumpSegmentsTests {
         #expect(after.segmentsReplayed == 0)
     }
 
+    @Test("a kept table written in many pieces (3,000 records, 12,000 words) reads back whole, and replays every segment")
+    func largeTable() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = DumpPartitionTests.dump(count: 3_000, bad: [])
+        let first = try Self.same([(text, "RC_a.jsonl")], in: folder, "first")
+        let path = folder.appendingPathComponent("kept").appendingPathComponent(Spill.previousName).appendingPathComponent(DumpSegments.fileName)
+        let table = try #require(DumpSegments(bytes: Array(try Data(contentsOf: path))))
+        #expect(table.words.count == 3_000 * DumpSegments.recordWords)
+        let again = try Self.same([(text, "RC_a.jsonl")], in: folder, "again")
+        #expect(again.segmentsRead == 0 && again.segmentsReplayed == first.segmentsRead + first.segmentsReplayed)
+    }
+
     @Test("a kept table that is damaged or of another format is not used")
     func damagedTable() throws {
         let folder = try Self.folder()

@@ -29,6 +29,26 @@ struct StableHashTests {
         #expect(Self.wide(Self.text, seed: 1) != Self.wide(Self.text))
     }
 
+    @Test("wide taken a piece at a time, in pieces of every size and none, is wide of the whole", arguments: [0, 1, 31, 32, 33, 100, 300])
+    func widePieces(length: Int) {
+        let bytes = Array(Self.text.prefix(length))
+        for seed: UInt64 in [0, 7] {
+            for piece in [1, 3, 8, 31, 32, 33, 64, 301] {
+                var hash = StableHash.Wide(count: bytes.count, seed: seed)
+                var at = 0
+                bytes.withUnsafeBytes { raw in
+                    while at < raw.count {
+                        hash.update(UnsafeRawBufferPointer(rebasing: raw[at..<min(at + piece, raw.count)]))
+                        // An empty piece between two changes nothing.
+                        hash.update(UnsafeRawBufferPointer(rebasing: raw[at..<at]))
+                        at += piece
+                    }
+                }
+                #expect(hash.finish() == Self.wide(bytes, seed: seed), "length \(length), pieces of \(piece), seed \(seed)")
+            }
+        }
+    }
+
     @Test("every stable hash is the same on every machine and every run")
     func stable() {
         #expect(StableHash.content(Self.text) == 0xAC8E_E5DA_07F1_99F1, "manifests of earlier builds hold its values")
