@@ -54,8 +54,9 @@ struct DumpInputs: Sendable {
 
 extension DumpInputs {
     /// Streams `files` once into a spill of whole threads, made by `makeSpill(count, bufferBytes)`
-    /// (a build's inside its staging folder, a check's in a temporary folder): about 32 MiB of
-    /// records a partition, a compressed dump taken to be eight times its size. Nil dumps when
+    /// (a build's inside its staging folder, a check's in a temporary folder): about 8 MiB of
+    /// input a partition, a compressed dump taken to be eight times its size, and about 16 MiB
+    /// of buffers over all partitions. Nil dumps when
     /// the spill cannot be made (its error is in the outcome). `keeps` says which threads are
     /// this build's (`DumpPartition.keeps`). `readProgress(read, total)` is called about ten
     /// times a second with the input bytes read.
@@ -76,7 +77,7 @@ extension DumpInputs {
         let count = DumpPartition.partitionCount(inputBytes: estimate)
         let spill: Spill
         do {
-            spill = try makeSpill(count, max(16 << 10, min(256 << 10, (96 << 20) / count)))
+            spill = try makeSpill(count, max(16 << 10, min(256 << 10, (16 << 20) / count)))
         } catch {
             return (DumpPartition.Outcome(errors: [Problem(file: error.path, message: error.message)]), nil)
         }
@@ -125,7 +126,9 @@ extension DumpInputs {
         groups = Groups()
         for (key, form, members) in threads {
             if let only, !only(key, form) { continue }
-            var thread = DumpThread()
+            // Its bytes sized to hold the array whole, so a thread of many megabytes is not copied
+            // as it grows and holds no spare room while it is rendered.
+            var thread = DumpThread(capacity: members.reduce(4) { $0 + records[Int($1)].line.count + 2 }, records: members.count)
             for r in members { thread.append(bytes[records[Int(r)].line], records[Int(r)].origin, gaps: bytes[records[Int(r)].gaps]) }
             thread.close()
             body(key, form, thread)

@@ -99,10 +99,12 @@ struct DumpPartition {
     /// What a spill's records are (kept spills of another format or version are not continued).
     static let spillFormat = "threadfold \(Release.version) dump records 4"
 
-    /// Partitions for `bytes` of input (decompressed, or estimated): about 32 MiB of records
-    /// each, at least 64 and at most 2,048; one more holds deferred Hacker News items.
+    /// Partitions for `bytes` of input (decompressed, or estimated): one for about 8 MiB of
+    /// input, at least 64 and at most 2,048; one more holds deferred Hacker News items. A worker
+    /// holds a whole partition while it renders the partition's threads, two workers two: at
+    /// 32 MiB a partition, they made most of a large build's peak memory.
     static func partitionCount(inputBytes: Int64) -> Int {
-        Int(min(2_048, max(64, inputBytes / (32 << 20)))) + 1
+        Int(min(2_048, max(64, inputBytes / (8 << 20)))) + 1
     }
 
     /// Streams every file into `spill`. `read(bytes)` reports input bytes read so far, over all files.

@@ -11,6 +11,16 @@ struct DumpThread {
     var gaps: [JSONScan.Gap] = []
     var gapEnds: [Int32] = []
 
+    init() {}
+
+    /// A thread of `records` records whose array takes `capacity` bytes.
+    init(capacity: Int, records: Int) {
+        bytes.reserveCapacity(capacity)
+        origins.reserveCapacity(records)
+        starts.reserveCapacity(records)
+        gapEnds.reserveCapacity(records)
+    }
+
     mutating func append(_ line: ArraySlice<UInt8>, _ origin: DumpOrigin, gaps: ArraySlice<UInt8> = []) {
         if !origins.isEmpty { bytes += [UInt8(ascii: ","), 0x0A] }
         starts.append(bytes.count)
