@@ -30,7 +30,8 @@ package struct TemplateSet: Sendable {
     }
 
     /// Renders template `name` of `model`, with `root` as the bottom of the context stack,
-    /// appending to `out` (a buffer the caller reuses from page to page).
+    /// appending to `out`. An empty `out` is replaced by a new array of `expectedSize` bytes that
+    /// the page is written into directly (`TemplateRenderer.render(_:into:capacity:)`).
     /// - Parameters:
     ///   - expectedSize: a guess of the output's size in bytes, to allocate once. It also sets
     ///     the default cap on the output (`outputLimit(expectedSize:)`).
