@@ -56,7 +56,7 @@ extension DumpInputs {
     /// Streams `files` once into a spill of whole threads, made by `makeSpill(count, bufferBytes)`
     /// (a build's inside its staging folder, a check's in a temporary folder): about 8 MiB of
     /// input a partition, a compressed dump taken to be eight times its size, and about 16 MiB
-    /// of buffers over all partitions. Nil dumps when
+    /// of buffers over all partitions (16 KiB each at least: up to 32 MiB for 2,049). Nil dumps when
     /// the spill cannot be made (its error is in the outcome). `keeps` says which threads are
     /// this build's (`DumpPartition.keeps`). `readProgress(read, total)` is called about ten
     /// times a second with the input bytes read.

@@ -120,7 +120,7 @@ struct DumpSegments {
         try write(withUnsafeBytes(of: hash.finish().littleEndian) { Array($0) })
     }
 
-    /// The table read back; nil when it is not as `encoded` writes it.
+    /// The table read back; nil when it is not as `encode` writes it.
     init?(bytes: [UInt8]) {
         guard bytes.count % 8 == 0, bytes.count >= 24 else { return nil }
         var all = [UInt64](repeating: 0, count: bytes.count / 8)

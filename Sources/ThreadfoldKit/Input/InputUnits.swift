@@ -546,9 +546,12 @@ package enum ArchiveInput {
 
     /// The first line of `bytes` (`LineStream.firstLine(of:)`) as the dump rules read it. A file
     /// of one line that is not blank (most thread files) is given whole, not copied: what else it
-    /// holds is blank lines, which JSON reads as whitespace, as the rules do.
+    /// holds is blank lines, which JSON reads as whitespace, as the rules do. Not when the line
+    /// opens with a byte order mark after blank lines: JSON skips one only at the very start.
     static func firstLine(of bytes: [UInt8]) -> [UInt8]? {
-        guard let line = soleLine(bytes) else { return LineStream.firstLine(of: bytes) }
+        guard let line = soleLine(bytes), line.range.lowerBound == 0 || !bytes[line.range].starts(with: [0xEF, 0xBB, 0xBF]) else {
+            return LineStream.firstLine(of: bytes)
+        }
         return line.range.count <= InputLimits.maxLineBytes ? bytes : nil
     }
 

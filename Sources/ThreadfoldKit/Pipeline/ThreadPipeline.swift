@@ -62,8 +62,8 @@ package struct ThreadPipeline: Sendable {
         return copy
     }
 
-    /// Renders an archive thread's files, handing each to `write` as it is done (the bytes are a
-    /// buffer reused for the next file: write them before returning).
+    /// Renders an archive thread's files, handing each to `write` as it is done (write the bytes
+    /// before returning: the buffer that holds them is taken for the next file).
     /// A thread with nothing to show (`showsNothing`) is not published: nothing is written.
     package func files(
         _ record: ThreadRecord, id: CommentID, folder: String, source: String,

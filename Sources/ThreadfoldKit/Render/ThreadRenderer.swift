@@ -111,11 +111,14 @@ package struct ThreadRenderer: Sendable {
             model: model, language: language, assets: assets, generator: generator,
             bodies: bodies, noticeBodies: noticeBodies, threadBody: threadBody, navigation: navigation)
         // About 950 bytes of markup per comment plus its body (more with an archive's links), and
-        // less for a notice: a guess short of the page makes the buffer grow, copying it each time.
+        // less for a notice: the page is written into an array of this size, and what passes it
+        // is copied once more.
         var expected = 8 * 1024 + model.entries.count * 1152 + model.notices.count * 384
         for entry in model.entries { expected += bodies[Int(entry.comment)]?.raw.utf8.count ?? 0 }
         for notice in model.notices { expected += noticeBodies[Int(notice.notice)]?.raw.utf8.count ?? 0 }
-        out.removeAll(keepingCapacity: true)
+        // The last page's array goes before the next is made, not after: two at once would double
+        // a long thread's peak.
+        out = []
         try templates.render("page", model: page, root: .node(.page), into: &out, expectedSize: expected)
     }
 

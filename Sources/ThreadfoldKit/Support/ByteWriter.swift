@@ -26,12 +26,15 @@ struct ByteWriter: ByteSink, ~Copyable {
     /// What is written, up to the last block moved out of the scratch block (after the bytes in
     /// the caller's buffer, for a writer made `into` one).
     private var out: [UInt8]
-    /// The bytes written into the caller's buffer once it is full; -1 while it is being written,
-    /// or for a writer that owns its block from the start.
+    /// For a writer made `into` a buffer: the bytes written into it once it is full (0 for an
+    /// empty buffer, which is full from the start); -1 while it is being written, and for a
+    /// writer made `appendingTo` an array.
     private var inBuffer: Int
     /// Whether `block` is the writer's own, to be freed.
     private var owned: Bool
     private let blockSize: Int
+    /// Whether the writer was made `into` a buffer (`finishInto()`), not `appendingTo` an array (`finish()`).
+    private let direct: Bool
 
     /// A writer that appends to `out`.
     init(appendingTo out: consuming [UInt8], blockSize: Int = 64 << 10) {
@@ -41,11 +44,13 @@ struct ByteWriter: ByteSink, ~Copyable {
         block = .allocate(capacity: capacity)
         owned = true
         inBuffer = -1
+        direct = false
     }
 
     /// A writer that fills `buffer` first (`finishInto()`).
     init(into buffer: UnsafeMutableBufferPointer<UInt8>, blockSize: Int = 64 << 10) {
         out = []
+        direct = true
         self.blockSize = max(blockSize, 1)
         if let base = buffer.baseAddress, !buffer.isEmpty {
             block = base
@@ -105,6 +110,7 @@ struct ByteWriter: ByteSink, ~Copyable {
 
     /// The output, with the block's bytes moved in.
     consuming func finish() -> [UInt8] {
+        precondition(!direct, "a writer into a buffer is finished with finishInto()")
         flush()
         var output: [UInt8] = []
         swap(&output, &out)
@@ -114,6 +120,7 @@ struct ByteWriter: ByteSink, ~Copyable {
     /// For a writer made `into` a buffer: how many of its bytes are written, and what followed
     /// them when it filled (empty when it did not).
     consuming func finishInto() -> (count: Int, overflow: [UInt8]) {
+        precondition(direct, "a writer appending to an array is finished with finish()")
         guard owned, inBuffer >= 0 else { return (used, []) }
         let written = inBuffer
         flush()

@@ -72,7 +72,7 @@ package enum StableHash {
     /// tail. Its values differ from `content`'s, so a value stored by one is never compared with
     /// the other's.
     package static func wide(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        let m: UInt64 = 0x9E37_79B9_7F4A_7C15, k: UInt64 = 0xBF58_476D_1CE4_E5B9
+        let m = wideM, k = wideK
         var a = seed ^ (UInt64(raw.count) &* m), b = a ^ 0x2545_F491_4F6C_DD1D, c = a ^ 0x94D0_49BB_1331_11EB, d = a ^ k
         var i = 0
         @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* m }

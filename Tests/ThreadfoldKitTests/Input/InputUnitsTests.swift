@@ -131,6 +131,13 @@ struct ArchiveInputTests {
         // A file of one line among blank ones is looked at whole (`ArchiveInput.firstLine(of:)`).
         paths.append(try ArchiveFixture.write("\r\n" + ArchiveFixture.thread(id: "two") + "\n \t\n", "thread-blanks.json", in: folder))
         paths.append(try ArchiveFixture.write(" \n" + #"{"id": "c4", "link_id": "t3_x", "parent_id": "t3_x", "body": "alone"}"# + "\n\n", "RC_alone.jsonl", in: folder))
+        // The same after a blank line and a byte order mark, which JSON skips only at the start.
+        paths.append(try ArchiveFixture.write("\n\u{FEFF}" + #"{"id": "c5", "link_id": "t3_x", "parent_id": "t3_x", "body": "marked"}"# + "\n", "RC_bom.jsonl", in: folder))
+        // A Reddit submission with its comments nested is a whole thread, among blank lines too.
+        paths.append(
+            try ArchiveFixture.write(
+                "\n" + #"{"id": "s9", "name": "t3_s9", "title": "T", "selftext": "", "num_comments": 1, "comments": [{"id": "k1", "body": "b"}]}"# + "\n \n",
+                "submission-thread.json", in: folder))
         paths.append(try ArchiveFixture.write("[\n  {\"id\": \"a\"},\n  {\"id\": \"b\", \"parent_id\": \"a\"}\n]\n", "array.json", in: folder))
         paths.append(try ArchiveFixture.write("\n\n" + #"{"id": "c1", "link_id": "t3_x", "parent_id": "t3_x", "body": "late"}"# + "\n", "RC_blank_start.jsonl", in: folder))
         paths.append(try ArchiveFixture.write(" \t\r\n\r\n" + #"{"id": "c2", "link_id": "t3_x", "parent_id": "t3_x", "body": "crlf"}"# + "\r\n", "RC_crlf.jsonl", in: folder))
@@ -157,7 +164,9 @@ struct ArchiveInputTests {
             case nil: #expect(ArchiveInput.isCompressed(path), "\(path): only a compressed file is left to the caller here")
             }
         }
-        if threadKey == nil { #expect(dumps == 8, "the sample dumps, plain and compressed, the items, the late comment, the one after CRLF blanks and the one among blanks") }
+        if threadKey == nil {
+            #expect(dumps == 9, "the sample dumps, plain and compressed, the items, the late comment, the one after CRLF blanks, the one among blanks and the one after a byte order mark")
+        }
     }
 
     @Test("a file's first line in memory is the line a stream of the file gives first")

@@ -117,6 +117,31 @@ struct ThreadPipelineTests {
         for latest in [3, 4, 5, 6] { #expect(html.contains("latest \(latest) Mar 2024"), "\(latest)") }
     }
 
+    @Test("reply sections that say the same counts keep their own latest date, or none")
+    func summariesRemembered() throws {
+        // Four sections of one reply by one person: two on 3 Mar, one on 4 Mar, one with no date
+        // (shown first: a comment without a time counts as oldest).
+        let html = try page(
+            #"""
+            {"comments": [
+             {"id": "a", "author": "p", "body": "x", "created_at": "2024-03-01T00:00:00Z"},
+             {"id": "a1", "parent_id": "a", "author": "q", "body": "x", "created_at": "2024-03-03T09:00:00Z"},
+             {"id": "b", "author": "p", "body": "x"},
+             {"id": "b1", "parent_id": "b", "author": "q", "body": "x"},
+             {"id": "c", "author": "p", "body": "x", "created_at": "2024-03-01T02:00:00Z"},
+             {"id": "c1", "parent_id": "c", "author": "q", "body": "x", "created_at": "2024-03-04T09:00:00Z"},
+             {"id": "d", "author": "p", "body": "x", "created_at": "2024-03-01T03:00:00Z"},
+             {"id": "d1", "parent_id": "d", "author": "q", "body": "x", "created_at": "2024-03-03T23:00:00Z"}]}
+            """#, RenderOptions())
+        let summaries = html.components(separatedBy: "<span class=\"tf-when-closed\">").dropFirst().map { String($0.prefix { $0 != "<" }) }
+            .filter { $0.hasPrefix("1 reply") }
+        #expect(
+            summaries == [
+                "1 reply · 1 person", "1 reply · 1 person · latest 3 Mar 2024", "1 reply · 1 person · latest 4 Mar 2024",
+                "1 reply · 1 person · latest 3 Mar 2024",
+            ])
+    }
+
     @Test("markers: OP badge, edited, score, deleted placeholder, orphan, replying to")
     func markers() throws {
         var options = RenderOptions()
