@@ -72,24 +72,13 @@ package enum StableHash {
     /// tail. Its values differ from `content`'s, so a value stored by one is never compared with
     /// the other's.
     package static func wide(_ raw: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        let m = wideM, k = wideK
-        var a = seed ^ (UInt64(raw.count) &* m), b = a ^ 0x2545_F491_4F6C_DD1D, c = a ^ 0x94D0_49BB_1331_11EB, d = a ^ k
+        var hash = Wide(count: raw.count, seed: seed)
         var i = 0
-        @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* m }
         while i + 32 <= raw.count {
-            a = (a ^ word(i)) &* k
-            b = (b ^ word(i + 8)) &* k
-            c = (c ^ word(i + 16)) &* k
-            d = (d ^ word(i + 24)) &* k
-            a ^= a >> 31
-            b ^= b >> 31
-            c ^= c >> 31
-            d ^= d >> 31
+            hash.step(raw, at: i)
             i += 32
         }
-        // Little-endian, as the words were read: the same value on every machine.
-        let lanes = withUnsafeBytes(of: (a.littleEndian, b.littleEndian, c.littleEndian, d.littleEndian)) { content($0) }
-        return content(UnsafeRawBufferPointer(rebasing: raw[i...]), seed: lanes)
+        return hash.finish(tail: UnsafeRawBufferPointer(rebasing: raw[i...]))
     }
 
     /// `wide` of a run of bytes handed over a piece at a time, for a run too large to hold whole
@@ -130,12 +119,19 @@ package enum StableHash {
         /// The hash, once all `count` bytes are taken.
         package func finish() -> UInt64 {
             precondition(taken == count, "StableHash.Wide took \(taken) bytes of the \(count) it was told of")
-            let lanes = withUnsafeBytes(of: (a.littleEndian, b.littleEndian, c.littleEndian, d.littleEndian)) { content($0) }
-            return pending.withUnsafeBytes { content($0, seed: lanes) }
+            return pending.withUnsafeBytes { finish(tail: $0) }
         }
 
+        /// `content` of the lanes, then of the bytes short of a step. Little-endian, as the words
+        /// were read: the same value on every machine.
+        fileprivate func finish(tail: UnsafeRawBufferPointer) -> UInt64 {
+            let lanes = withUnsafeBytes(of: (a.littleEndian, b.littleEndian, c.littleEndian, d.littleEndian)) { content($0) }
+            return content(tail, seed: lanes)
+        }
+
+        /// One step: 32 bytes at `i`, eight to each lane.
         @inline(__always)
-        private mutating func step(_ raw: UnsafeRawBufferPointer, at i: Int) {
+        fileprivate mutating func step(_ raw: UnsafeRawBufferPointer, at i: Int) {
             let m = StableHash.wideM, k = StableHash.wideK
             @inline(__always) func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* m }
             a = (a ^ word(i)) &* k
