@@ -68,6 +68,13 @@ package enum ByteSearch {
         @inline(__always)
         package var continuations: UInt64 { bits & ~(bits << 1) & Self.highs }
 
+        /// How many of the word's bytes are UTF-8 continuation bytes: their flags, one a byte,
+        /// summed by a multiply. A population count is a loop of its own on the baseline x86-64
+        /// this is built for: counting columns across a 44 MB one-line document that way took 9%
+        /// of an unchanged incremental build's instructions.
+        @inline(__always)
+        package var continuationCount: Int { Int(((continuations >> 7) &* 0x0101_0101_0101_0101) >> 56) }
+
         /// The offset in the word of the first byte `mask` flags (`mask` not zero).
         @inline(__always)
         package static func first(_ mask: UInt64) -> Int { mask.trailingZeroBitCount >> 3 }

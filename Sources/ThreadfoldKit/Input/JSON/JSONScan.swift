@@ -133,7 +133,7 @@ enum JSONScan {
                 var continuations = 0
                 var k = range.lowerBound
                 while k + 8 <= range.upperBound {
-                    continuations += ByteSearch.Word(UnsafePointer(base + k)).continuations.nonzeroBitCount
+                    continuations += ByteSearch.Word(UnsafePointer(base + k)).continuationCount
                     k += 8
                 }
                 while k < range.upperBound {

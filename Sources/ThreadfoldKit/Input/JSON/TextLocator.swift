@@ -49,7 +49,7 @@ package final class TextLocator: Sendable {
                 }
                 // No newline is left: a column for each byte but UTF-8 continuation bytes.
                 while i + 8 <= to {
-                    point.column += 8 - ByteSearch.Word(base + i).continuations.nonzeroBitCount
+                    point.column += 8 - ByteSearch.Word(base + i).continuationCount
                     i += 8
                 }
             }
