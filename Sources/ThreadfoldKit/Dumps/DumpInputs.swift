@@ -126,9 +126,7 @@ extension DumpInputs {
         groups = Groups()
         for (key, form, members) in threads {
             if let only, !only(key, form) { continue }
-            // Its bytes sized to hold the array whole, so a thread of many megabytes is not copied
-            // as it grows and holds no spare room while it is rendered.
-            var thread = DumpThread(capacity: members.reduce(4) { $0 + records[Int($1)].line.count + 2 }, records: members.count)
+            var thread = DumpThread(records: members.count, lineBytes: members.reduce(0) { $0 + records[Int($1)].line.count })
             for r in members { thread.append(bytes[records[Int(r)].line], records[Int(r)].origin, gaps: bytes[records[Int(r)].gaps]) }
             thread.close()
             body(key, form, thread)

@@ -13,9 +13,10 @@ struct DumpThread {
 
     init() {}
 
-    /// A thread of `records` records whose array takes `capacity` bytes.
-    init(capacity: Int, records: Int) {
-        bytes.reserveCapacity(capacity)
+    /// Room for `records` records whose lines take `lineBytes` bytes: the array whole, with its
+    /// brackets and the comma and line break between records, so it is never copied as it grows.
+    init(records: Int, lineBytes: Int) {
+        bytes.reserveCapacity(lineBytes + 2 * records + 4)
         origins.reserveCapacity(records)
         starts.reserveCapacity(records)
         gapEnds.reserveCapacity(records)
