@@ -152,16 +152,9 @@ enum BuildCommand {
             archive: options, jobs: jobs, incremental: parsed[incremental], shard: shard, durable: !parsed[SharedOptions.noFsync],
             precompress: parsed[precompress], resources: resources)
         buildOptions.searchTimeout = searchTimeout
-        let build: Threadfold.Build
-        do {
-            build = try Threadfold.Build(
-                inputs: parsed.positionals, output: output, options: buildOptions, filter: filter,
-                readStandardInput: console.readStandardInput)
-        } catch {
-            SharedOptions.printErrors(error, console)
-            console.err("Error: nothing was published; fix the errors above and run again.\n")
-            return CLI.ExitCode.failure
-        }
+        let build = Threadfold.Build(
+            inputs: parsed.positionals, output: output, options: buildOptions, filter: filter,
+            readStandardInput: console.readStandardInput)
         return execute(parsed, console, output: output, command: command) { progress in try build.run(progress: progress) }
     }
 

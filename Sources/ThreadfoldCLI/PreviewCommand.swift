@@ -66,19 +66,13 @@ enum PreviewCommand {
         // Rebuilt into the same folder on every change: incremental, and not flushed to the disk.
         let buildOptions = BuildOptions(archive: options, incremental: true, durable: false, resources: resources)
         func build() -> (code: Int32, page: URL?) {
-            let build: Threadfold.Build
-            do {
-                build =
-                    inputs.isEmpty
-                    ? Threadfold.Build(
-                        units: [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")], output: site.path,
-                        options: buildOptions)
-                    : try Threadfold.Build(
-                        inputs: inputs, output: site.path, options: buildOptions, filter: filter, readStandardInput: console.readStandardInput)
-            } catch {
-                SharedOptions.printErrors(error, console)
-                return (CLI.ExitCode.failure, nil)
-            }
+            let build =
+                inputs.isEmpty
+                ? Threadfold.Build(
+                    units: [ArchiveUnit(source: .bytes(ResourceStore.exampleThread), display: "example.json (bundled)")], output: site.path,
+                    options: buildOptions)
+                : Threadfold.Build(
+                    inputs: inputs, output: site.path, options: buildOptions, filter: filter, readStandardInput: console.readStandardInput)
             do {
                 let report = try build.run()
                 for error in report.errors.prefix(50) { console.err(error.shown + "\n") }

@@ -27,7 +27,7 @@ extension Threadfold {
             globs.append(glob)
         }
         let filter = FolderFilter(excludes: globs, output: output, marker: SiteWriter.markerName)
-        let build = try Build(
+        let build = Build(
             inputs: inputs, output: output, options: options, filter: filter,
             readStandardInput: { () throws(ThreadfoldError) -> [UInt8] in
                 throw ThreadfoldError.input(Problem(file: "-", message: "standard input is not read by the library; expected a file or folder"))
@@ -38,22 +38,29 @@ extension Threadfold {
         return BuildReport(report)
     }
 
-    /// A site build: its inputs listed and classified when it is made (what that throws is the
-    /// inputs' problems: nothing was read yet), then run.
+    /// A site build, then run. Its inputs are listed and classified when it runs, on a thread
+    /// of their own while the output is claimed and an incremental build's spare taken and
+    /// cleaned (`ArchiveBuilder.run(listUnits:)`): their problems are the report's errors, as a
+    /// thread's are.
     package struct Build {
         private var builder: ArchiveBuilder
+        /// Lists the units when the build runs; nil for a build of units already listed.
+        private var listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?
 
-        /// Lists `inputs` (files, folders of them, JSON Lines, dumps; `-` through
+        /// A build of `inputs` (files, folders of them, JSON Lines, dumps; `-` through
         /// `readStandardInput`), leaving out what `filter` excludes.
         package init(
             inputs: [String], output: String, options: BuildOptions, filter: FolderFilter,
-            readStandardInput: () throws(ThreadfoldError) -> [UInt8]
-        ) throws(ThreadfoldError) {
+            readStandardInput: @escaping @Sendable () throws(ThreadfoldError) -> [UInt8]
+        ) {
             let importing = options.archive.render.importing
-            let units = try ArchiveInput.units(
-                inputs, readStandardInput: readStandardInput, linesAreThreads: importing.mapping != nil ? false : nil,
-                dumpForm: ArchiveInput.dumps(importing), filter: filter)
-            self.init(units: units, output: output, options: options)
+            let list = { @Sendable () throws(ThreadfoldError) -> [ArchiveUnit] in
+                try ArchiveInput.units(
+                    inputs, readStandardInput: readStandardInput, linesAreThreads: importing.mapping != nil ? false : nil,
+                    dumpForm: ArchiveInput.dumps(importing), filter: filter)
+            }
+            self.init(units: [], output: output, options: options)
+            listUnits = list
         }
 
         /// A build of units already listed (`threadfold preview`'s bundled example).
@@ -72,7 +79,7 @@ extension Threadfold {
         package func run(progress: (@Sendable (BuildProgress) -> Void)? = nil) throws(ThreadfoldError) -> ArchiveBuilder.Report {
             var builder = builder
             builder.progress = ProgressReporter(progress)
-            return try builder.run()
+            return try builder.run(listUnits: listUnits)
         }
     }
 

@@ -241,6 +241,44 @@ struct BuildCommandTests {
         #expect(json["threadsRendered"] as? Int == 1 && json["threadsReused"] as? Int == 3 && json["incremental"] as? Bool == true)
     }
 
+    @Test("inputs are listed while the spare is cleaned: a missing input or a broken document is an error with its place, exit 1, the site as it was, in the report too")
+    func incrementalListingErrors() throws {
+        let folder = try cli.temporaryFolder()
+        let document = #"{"threads": [\#(thread("d1")), \#(thread("d2"))]}"#
+        _ = try cli.write(document, "forum.json", in: folder)
+        for _ in 0..<3 { #expect(try cli.run(["build", "forum.json", "-o", "site", "--incremental", "-q"], in: folder).status == 0) }
+        let index = folder.appendingPathComponent("site/index.html")
+        let before = try Data(contentsOf: index)
+
+        let missing = try cli.run(["build", "forum.json", "gone.json", "-o", "site", "--incremental", "--report", "r.json"], in: folder)
+        #expect(missing.status == 1)
+        #expect(missing.err.contains("gone.json") && missing.err.contains("nothing was published"), "\(missing.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r.json"))) as? [String: Any])
+        #expect(json["published"] as? Bool == false && (json["errors"] as? [Any])?.count == 1)
+        // The same without --incremental: the report is written all the same.
+        let full = try cli.run(["build", "gone.json", "-o", "other", "--report", "r2.json"], in: folder)
+        #expect(full.status == 1 && full.err.contains("gone.json"))
+        let fullJSON = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r2.json"))) as? [String: Any])
+        #expect(fullJSON["exit"] as? Int == 1 && (fullJSON["errors"] as? [Any])?.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other").path))
+
+        // A document cut short: the error names the file and the place it ends.
+        _ = try cli.write(String(document.dropLast(2)), "forum.json", in: folder)
+        let broken = try cli.run(["build", "forum.json", "-o", "site", "--incremental"], in: folder)
+        #expect(broken.status == 1)
+        #expect(broken.err.contains("forum.json:1:"), "\(broken.err)")
+        #expect(try Data(contentsOf: index) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".site.staging") }
+        #expect(leftovers.isEmpty)
+
+        // Fixed, the next build publishes, reusing what the live site holds.
+        _ = try cli.write(document, "forum.json", in: folder)
+        let fixed = try cli.run(["build", "forum.json", "-o", "site", "--incremental", "--report", "r.json"], in: folder)
+        #expect(fixed.status == 0, "\(fixed.err)")
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r.json"))) as? [String: Any])
+        #expect(after["threadsRendered"] as? Int == 0 && after["threadsReused"] as? Int == 2)
+    }
+
     @Test("a build killed at any moment leaves the previous site whole, and the next build succeeds")
     func interrupted() throws {
         let folder = try cli.temporaryFolder()

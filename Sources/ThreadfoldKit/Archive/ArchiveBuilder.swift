@@ -74,6 +74,16 @@ package struct ArchiveBuilder: Sendable {
     /// recycled spare (the site from two builds ago) already holds its files, or one hard link
     /// per file when only the live site does; everything else is rendered.
     func run() throws(ThreadfoldError) -> Report {
+        var builder = self
+        return try builder.run(listUnits: nil)
+    }
+
+    /// `run()` of the units `listUnits` returns (`units` becomes them), listed on a thread of
+    /// their own while the spare is taken, its manifest read and the folder cleaned (`begin`): an
+    /// incremental build's fixed costs overlap. What `listUnits` throws is the build's input errors, as
+    /// when a thread cannot be read: nothing is published, and the staging folder goes, with the
+    /// spare it recycled (the next build links what it can from the live site instead).
+    mutating func run(listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?) throws(ThreadfoldError) -> Report {
         var report = Report()
         var clock = Clock()
         let pipeline = try ThreadPipeline(options: options, resources: resources)
@@ -87,8 +97,9 @@ package struct ArchiveBuilder: Sendable {
                 return report
             }
         }
+        guard let (staging, begun, partitioned, listed) = begin(listUnits: listUnits, settings: settings, report: &report) else { return report }
+        units = listed
         let dumpFiles = units.compactMap(\.dumpFile)
-        guard let (staging, begun, partitioned) = begin(dumpFiles: dumpFiles, settings: settings, report: &report) else { return report }
         var base = begun
         let plan = self.plan(base: &base, hasDumps: !dumpFiles.isEmpty, settings: settings)
 
@@ -178,17 +189,31 @@ package struct ArchiveBuilder: Sendable {
         var exists: Bool { previous != nil || spareUnits != nil }
     }
 
-    /// Opens the staging folder (recycling the spare in an incremental build) while the dumps
-    /// are partitioned into their spill; nil when the output is refused, with the reason and the
-    /// inputs' own problems in `report`.
+    /// Opens the staging folder (recycling the spare in an incremental build) while the units
+    /// are listed (`listUnits`, when given) and the dumps among them partitioned into their spill;
+    /// returns it with the units. Nil when the output is refused, with the reason and the inputs'
+    /// own problems in `report`, or when listing failed, with its errors there.
     private func begin(
-        dumpFiles: [DumpFile], settings: String,
+        listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?, settings: String,
         report: inout Report
-    ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?)? {
+    ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?, [ArchiveUnit])? {
         var spare: Manifest?
+        // The units are listed on a thread of their own, from before the spare is taken until
+        // the staging folder has been cleaned.
+        let listing = listUnits.map { list in Background { Result { () throws(ThreadfoldError) in try list() } } }
+        let given = units
+        func list() -> Result<[ArchiveUnit], ThreadfoldError> { listing?.wait() ?? .success(given) }
         // Dumps are streamed once into spill partitions of whole threads (inside the staging
         // folder, so a failed or killed build leaves none behind), while the recycled spare is cleaned.
         var partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?
+        let meanwhile: ((SiteWriter.Staging) -> Void)? =
+            listUnits == nil && !given.contains(where: { $0.dumpFile != nil })
+            ? nil
+            : { staging in
+                guard case .success(let units) = list() else { return }
+                let dumpFiles = units.compactMap(\.dumpFile)
+                if !dumpFiles.isEmpty { partitioned = partition(dumpFiles, staging: staging) }
+            }
         let staging: SiteWriter.Staging
         do {
             // An incremental build recycles the spare (the site from two builds ago) whenever it has
@@ -200,11 +225,22 @@ package struct ArchiveBuilder: Sendable {
                     guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
                     spare = manifest
                     return manifest.stamps
-                }, meanwhile: dumpFiles.isEmpty ? nil : { staging in partitioned = partition(dumpFiles, staging: staging) })
+                }, meanwhile: meanwhile)
         } catch {
             // Say what is wrong with the inputs too, so one run reports every problem.
             report.siteError = error
-            report.errors = InputCheck(importing: options.render.importing, jobs: jobs).units(units)
+            switch list() {
+            case .success(let units): report.errors = InputCheck(importing: options.render.importing, jobs: jobs).units(units)
+            case .failure(let error): report.errors = error.problems
+            }
+            return nil
+        }
+        let units: [ArchiveUnit]
+        switch list() {
+        case .success(let listed): units = listed
+        case .failure(let error):
+            if error.kind == .input { report.errors = error.problems } else { report.siteError = error }
+            staging.abandon()
             return nil
         }
         if !staging.recycled { spare = nil }
@@ -214,7 +250,7 @@ package struct ArchiveBuilder: Sendable {
         let previous = incremental && spareUnits == nil ? liveManifest(settings: settings) : nil
         let base = Base(spare: spare, kept: staging.kept ?? [:], spareUnits: spareUnits, previous: previous)
         report.incrementalBase = base.exists
-        return (staging, base, partitioned)
+        return (staging, base, partitioned, units)
     }
 
     /// What each unit needs, from one stat per input and, where an earlier build could serve,

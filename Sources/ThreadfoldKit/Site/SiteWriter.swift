@@ -227,17 +227,9 @@ package struct SiteWriter: Sendable {
         }
         let cleaned: Result<[String: FileStamp], ThreadfoldError>
         if let meanwhile {
-            let result = Mutex<Result<[String: FileStamp], ThreadfoldError>?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                result.withLock { $0 = clean() }
-                done.signal()
-            }
-            thread.stackSize = 16 << 20
-            thread.start()
+            let cleaning = Background(clean)
             meanwhile(staging)
-            done.wait()
-            cleaned = result.withLock { $0! }
+            cleaned = cleaning.wait()
         } else {
             cleaned = clean()
         }

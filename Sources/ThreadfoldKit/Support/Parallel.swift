@@ -42,3 +42,26 @@ private final class ParallelState<T: Sendable>: Sendable {
     let results: Mutex<[T?]>
     init(count: Int) { results = Mutex([T?](repeating: nil, count: count)) }
 }
+
+/// Work begun on a thread of its own (with a large stack, as `Parallel.map`'s) while the caller
+/// goes on; `wait()` gives its result once it is done.
+final class Background<T: Sendable>: Sendable {
+    private let result = Mutex<T?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> T) {
+        let thread = Thread { [self] in
+            result.withLock { $0 = body() }
+            done.signal()
+        }
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+
+    /// Waits for the work to end and returns its result; may be called more than once.
+    func wait() -> T {
+        done.wait()
+        done.signal()
+        return result.withLock { $0! }
+    }
+}
