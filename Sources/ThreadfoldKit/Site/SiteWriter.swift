@@ -293,7 +293,8 @@ package struct SiteWriter: Sendable {
         var folders: Set<Substring> = []
         for path in vouched.keys {
             var rest = path[...]
-            while let slash = rest.lastIndex(of: "/") {
+            // By bytes: a slash is never part of a longer character.
+            while let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/")) {
                 rest = rest[..<slash]
                 if !folders.insert(rest).inserted { break }
             }
@@ -314,9 +315,12 @@ package struct SiteWriter: Sendable {
                 if prefix.isEmpty && name == markerName && found?.kind == .file && found?.own == true { continue }
                 if found?.kind == .folder && found?.own == true && !name.hasPrefix(".") && folders.contains(path[...]) {
                     pending.append((folder, name, path + "/"))
-                } else if let found, found.kind == .file, found.own, let expected = vouched[path], found.stamp == expected {
+                    continue
+                }
+                let expected = found?.kind == .file && found?.own == true ? vouched[path] : nil
+                if let found, let expected, found.stamp == expected {
                     kept[path] = found.stamp.hashed(expected.hash)
-                } else if let found, found.kind == .file, found.own, let expected = vouched[path], expected.hash != 0, found.stamp.size == expected.size {
+                } else if let found, let expected, expected.hash != 0, found.stamp.size == expected.size {
                     // Its stamp moved: checked by its content below, on every core.
                     toHash.append((path, expected))
                 } else {
