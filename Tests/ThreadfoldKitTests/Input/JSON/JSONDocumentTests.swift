@@ -242,13 +242,17 @@ struct JSONDocumentTests {
         }
     }
 
-    @Test("lines and columns counted newline to newline and eight bytes at a time agree with a byte-by-byte count from every start to every end")
-    func locatorWordsAgree() {
+    @Test(
+        "lines and columns counted newline to newline, 32 ASCII bytes and eight bytes at a time agree with a byte-by-byte count from every start to every end",
+        arguments: [10, 45])
+    func locatorWordsAgree(asciiRun: Int) {
         var generator = SplitMix64(seed: 7)
         let pieces: [[UInt8]] = [Array("a".utf8), Array("\n".utf8), Array("é".utf8), Array("日".utf8), Array("😀".utf8), Array("  ".utf8)]
+        // Runs of ASCII shorter and longer than the 32 bytes tested at once, at every alignment.
+        let run = (0..<asciiRun).map { UInt8(ascii: "a") + UInt8($0 % 26) }
         var bytes: [UInt8] = []
-        while bytes.count < 300 { bytes += pieces[Int(generator.next() % 6)] + (generator.next() % 3 == 0 ? Array("abcdefghij".utf8) : []) }
-        for from in 0..<24 {
+        while bytes.count < 400 { bytes += pieces[Int(generator.next() % 6)] + (generator.next() % 3 == 0 ? run.prefix(Int(generator.next() % UInt64(asciiRun + 1))) : []) }
+        for from in 0..<40 {
             let start = JSONDocument.location(in: bytes, offset: from)
             for to in from...bytes.count {
                 let point = TextLocator.advance(.init(line: start.line, column: start.column), bytes, from: from, to: to)
