@@ -89,6 +89,24 @@ package enum DumpForm: String, Sendable, Equatable {
         return unknown || form != nil
     }
 
+    /// Whether `mayDetect` may be true, under any import options a line's dumps are detected
+    /// with when it is not known to be JSON Lines, for a root object with the members `names`
+    /// (exactly those: a document listed whole, `JSONOutline`). False rules the line out as a
+    /// record of any dump form without a skim. A mapping (`--map`) never gets here: it reads no
+    /// JSON Lines of threads, so its lines are known not to be.
+    static func mayDetectAny(rootMembers names: [[UInt8]]) -> Bool {
+        var unknown = false
+        let has = { (name: String) -> Bool in
+            guard detectNameStrings.contains(name) else {
+                unknown = true
+                return false
+            }
+            return names.contains { $0.elementsEqual(name.utf8) }
+        }
+        let any = [SourceFormat.auto, .reddit, .hn].contains { form($0, has: has, isItem: { has("type") }) != nil }
+        return unknown || any
+    }
+
     /// The root members `detect`'s rules ask about, which `mayDetect` skims for.
     private static let detectNames: [StaticString] = [
         "link_id", "parent_id", "title", "id", "name", "selftext", "num_comments",

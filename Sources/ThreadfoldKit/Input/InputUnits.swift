@@ -366,6 +366,10 @@ package enum ArchiveInput {
         // One document: of one thread, or of many (a unit each).
         var document = documentThreads(opened, path)
         let whole = document?.units ?? file
+        // A document whose root members rule out every dump form (`DumpForm.mayDetectAny`) is
+        // its threads, as the rules below would find on its first line; its names are known from
+        // listing it, so neither that line nor its members are looked for again.
+        if linesAreThreads == nil, let names = document?.rootMembers, !DumpForm.mayDetectAny(rootMembers: names) { return whole }
         // A document of many threads on a line of its own (an export written without line breaks)
         // is not JSON Lines, which takes more than one line: what the scan below would make of
         // its one line (a dump's first line, or not) is decided from the bytes already read.
@@ -507,7 +511,7 @@ package enum ArchiveInput {
     static func threadsOfDocument(_ file: OpenFile, _ path: String) -> [ArchiveUnit]? { documentThreads(file, path)?.units }
 
     /// `threadsOfDocument(_:_:)`, with the document's bytes.
-    static func documentThreads(_ file: OpenFile, _ path: String) -> (units: [ArchiveUnit], bytes: [UInt8])? {
+    static func documentThreads(_ file: OpenFile, _ path: String) -> (units: [ArchiveUnit], bytes: [UInt8], rootMembers: [[UInt8]]?)? {
         guard let head = file.read(count: 4096, at: 0), Compression.detect(head) == nil else { return nil }
         let start = head.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         switch start.first {
@@ -528,7 +532,7 @@ package enum ArchiveInput {
         }
         // Not compressed (its head says so): its bytes on disk are the document.
         guard file.size <= InputLimits.maxDocumentBytes, let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
-            let (path: listPath, elements) = threadList(bytes)
+            let (path: listPath, elements, rootMembers) = threadList(bytes)
         else { return nil }
         let locator = TextLocator()
         var units: [ArchiveUnit] = []
@@ -541,7 +545,7 @@ package enum ArchiveInput {
             unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }
-        return (units, bytes)
+        return (units, bytes, rootMembers)
     }
 
     /// The first line of `bytes` (`LineStream.firstLine(of:)`) as the dump rules read it. A file
@@ -576,11 +580,13 @@ package enum ArchiveInput {
     /// The thread list of a document of many threads and each thread's bytes (from its `{` to
     /// its `}`), or nil when it is not one: one pass over the bytes (`JSONOutline`), or, when
     /// that pass leaves it undecided, the parsed document.
-    static func threadList(_ bytes: [UInt8]) -> (path: String, elements: [Range<Int>])? {
+    /// With the outline's list, the names of the root object's members (`JSONOutline`); nil
+    /// from the parsed document, or for a root array.
+    static func threadList(_ bytes: [UInt8]) -> (path: String, elements: [Range<Int>], rootMembers: [[UInt8]]?)? {
         switch bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0) }) {
-        case .list(let path, let elements): return (path, elements)
+        case .list(let path, let elements, let rootMembers): return (path, elements, rootMembers.map { $0.map { Array(bytes[$0]) } })
         case .noList: return nil
-        case .undecided: return parsedThreadList(bytes)
+        case .undecided: return parsedThreadList(bytes).map { ($0.path, $0.elements, nil) }
         }
     }
 

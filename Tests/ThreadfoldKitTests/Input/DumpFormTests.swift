@@ -57,6 +57,26 @@ struct DumpFormTests {
         #expect(found > 100 && ruledOut >= 10, "\(found) found, \(ruledOut) ruled out")
     }
 
+    @Test("root members that rule out every form rule out what mayDetect would for any form but a mapping's, on every set of the names the rules ask about")
+    func rootMembersRuleOutAlike() {
+        let names = ["link_id", "parent_id", "title", "id", "name", "selftext", "num_comments", "permalink", "is_self", "type", "children", "comments"]
+        var reddit = ImportOptions(), hn = ImportOptions()
+        reddit.format = .reddit
+        hn.format = .hn
+        var ruledOut = 0
+        // Every subset of the twelve names, with a member no rule asks about and `threads`.
+        for mask in 0..<(1 << names.count) {
+            let members = names.indices.filter { mask & (1 << $0) != 0 }.map { names[$0] } + ["threads", "extra"]
+            let line = Array(("{" + members.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}").utf8)
+            let any = DumpForm.mayDetectAny(rootMembers: members.map { Array($0.utf8) })
+            if !any { ruledOut += 1 }
+            for options in [ImportOptions(), reddit, hn] where DumpForm.mayDetect(line, options: options) {
+                #expect(any, "\(members) under \(options.format)")
+            }
+        }
+        #expect(ruledOut > 100, "\(ruledOut) sets ruled out")
+    }
+
     @Test("thread keys: t3_ dropped, submissions keyed by their id, mismatches located by path")
     func keys() throws {
         func key(_ line: String, _ form: DumpForm) throws -> DumpForm.Key {

@@ -329,6 +329,21 @@ struct ArchiveInputTests {
         #expect(try ArchiveInput.fileUnits(two, linesAreThreads: nil).count == 1)
     }
 
+    @Test("a document of many threads on one line is its threads when its root members rule out every dump form, and a dump's first line when they do not")
+    func documentRootMembersDecide() throws {
+        let folder = try ArchiveFixture.folder()
+        let threads = (0..<3).map { ArchiveFixture.thread(id: "m\($0)") }.joined(separator: ", ")
+        let detect = ArchiveInput.dumps(ImportOptions())
+        let plain = try ArchiveFixture.write("{\"site\": \"x\", \"threads\": [\(threads)]}\n", "plain.json", in: folder)
+        #expect(try ArchiveInput.fileUnits(plain, linesAreThreads: nil, dumpForm: detect).map { $0.element?.path } == ["$.threads[0]", "$.threads[1]", "$.threads[2]"])
+        // `link_id` and `parent_id` at the root make the line a Reddit comment, as they always did.
+        let record = try ArchiveFixture.write(
+            "{\"link_id\": \"t3_a\", \"parent_id\": \"t3_a\", \"threads\": [\(threads)]}\n", "record.json", in: folder)
+        let units = try ArchiveInput.fileUnits(record, linesAreThreads: nil, dumpForm: detect)
+        #expect(units.count == 1)
+        if case .dump(_, .reddit) = units[0].source {} else { Issue.record("expected a Reddit dump: \(units[0].source)") }
+    }
+
     @Test("a thread of a document on one line is read as its own bytes, however far along the line it starts, and an error in it names its column on that line")
     func documentOnOneLine() throws {
         let folder = try ArchiveFixture.folder()

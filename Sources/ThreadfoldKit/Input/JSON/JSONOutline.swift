@@ -16,8 +16,9 @@ enum JSONOutline {
         /// that is not an object.
         case noList
         /// The thread list at `path` (`$.threads` or `$`), each thread's bytes from its `{` to
-        /// its `}`.
-        case list(path: String, elements: [Range<Int>])
+        /// its `}`, and the names of the root object's members in order (each name's bytes
+        /// between its quotes, none with an escape), or nil when the root is an array.
+        case list(path: String, elements: [Range<Int>], rootMembers: [Range<Int>]?)
     }
 
     /// `threadList`'s answer for the document `b`, as `ThreadfoldForm.threadList` gives it for
@@ -41,7 +42,7 @@ enum JSONOutline {
             list = ("$.threads", scan.elements)
         }
         guard let elements = list.elements, elements.count > 1 else { return .noList }
-        return .list(path: list.path, elements: elements)
+        return .list(path: list.path, elements: elements, rootMembers: scan.rootIsArray ? nil : scan.rootMembers)
     }
 
     private struct Scan {
@@ -64,6 +65,8 @@ enum JSONOutline {
         var elementStart = 0
         /// Set when a name that decides the list has an escape: the parser decodes it.
         var undecided = false
+        /// The root object's member names, between their quotes.
+        var rootMembers: [Range<Int>] = []
 
         init(depthLimit: Int) { self.depthLimit = depthLimit }
 
@@ -173,11 +176,12 @@ enum JSONOutline {
             return nil
         }
 
-        /// A member's name at `i`: the root object's `threads` and `comments`, and the first
-        /// list element's `comments`, are noted.
+        /// A member's name at `i`: the root object's names (`threads` and `comments` decide), and
+        /// the first list element's `comments`, are noted.
         private mutating func key(_ b: UnsafeBufferPointer<UInt8>, at i: inout Int) throws(JSONError) {
             let (end, escaped) = try JSONParser.scanString(b, at: i)
-            let name = UnsafeBufferPointer(rebasing: b[(i + 1)..<end])
+            let between = (i + 1)..<end
+            let name = UnsafeBufferPointer(rebasing: b[between])
             i = end + 1
             let depth = stack.count
             let decides = (depth == 1 && !rootIsArray) || (depth == 2 && rootIsArray && elements?.isEmpty == true)
@@ -187,6 +191,7 @@ enum JSONOutline {
                 return
             }
             if depth == 1 {
+                rootMembers.append(between)
                 if name.elementsEqual("threads".utf8) { threadsNext = true }
                 if name.elementsEqual("comments".utf8) { rootHasComments = true }
             } else if name.elementsEqual("comments".utf8) {

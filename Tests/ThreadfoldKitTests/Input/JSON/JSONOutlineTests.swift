@@ -23,8 +23,16 @@ struct JSONOutlineTests {
             break
         case .noList:
             #expect(parsed == nil, "the outline finds no list, the parsed document \(parsed.map { "\($0)" } ?? ""): \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
-        case .list(let path, let elements):
+        case .list(let path, let elements, let rootMembers):
             #expect(parsed?.path == path && parsed?.elements == elements, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+            // The root members are the parsed root object's, in order.
+            if let document = try? JSONDocument(bytes: bytes), document.kind(document.root) == .object {
+                var names: [String] = []
+                document.forEachMember(document.root) { name, _ in names.append(name) }
+                #expect(rootMembers.map { $0.map { String(decoding: bytes[$0], as: UTF8.self) } } == names, sourceLocation: sourceLocation)
+            } else {
+                #expect(rootMembers == nil, sourceLocation: sourceLocation)
+            }
         }
         return outcome
     }
@@ -37,14 +45,14 @@ struct JSONOutlineTests {
     func lists() {
         let a = Self.thread(1), b = Self.thread(2, comments: "[{\"id\": \"c\", \"body\": \"}],{\\\"\"}]")
         let text = "{\"threads\": [\n  \(a),\n  \(b)\n]}\n"
-        guard case .list(let path, let elements) = Self.agrees(Array(text.utf8)) else {
+        guard case .list(let path, let elements, _) = Self.agrees(Array(text.utf8)) else {
             Issue.record("not split")
             return
         }
         #expect(path == "$.threads")
         #expect(elements.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } == [a, b])
         let array = " [\(a),\(b) ] "
-        guard case .list(let rootPath, let rootElements) = Self.agrees(Array(array.utf8)) else {
+        guard case .list(let rootPath, let rootElements, _) = Self.agrees(Array(array.utf8)) else {
             Issue.record("not split")
             return
         }
