@@ -12,6 +12,7 @@ package enum FileIO {
         // 4 MiB of zeros first, for every file of an archive.
         var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            hugePages(buffer)
             var done = 0
             while done < count {
                 let n =
@@ -28,6 +29,20 @@ package enum FileIO {
             initialized = done
         }
         return failed ? nil : bytes
+    }
+
+    /// Asks for transparent huge pages under a large buffer not yet written (`MADV_HUGEPAGE`,
+    /// on the 2 MiB pages wholly inside it): reading a 44.5 MB document into fresh memory
+    /// otherwise takes a page fault every 4 KiB. A hint only; where the kernel has none to give
+    /// (or THP is off), nothing changes.
+    @inline(__always)
+    static func hugePages(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let huge = 2 << 20
+        guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
+        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
+        guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(address, end - start, MADV_HUGEPAGE)
     }
 }
 
