@@ -233,14 +233,20 @@ struct ArchiveTrustTests {
         #expect(try equalsFullBuild(site, [input.path], folder))
     }
 
-    @Test("writableSpare: a spare or a page in it that others can write is not taken")
+    @Test("writableSpare: a spare, a thread's folder or a page in it that others can write is not taken")
     func writableSpare() throws {
         let (folder, input, site, spare) = try twoBuilds()
         defer { try? fm.removeItem(at: folder) }
         let page = spare.appendingPathComponent("t/thread-n4-n4/index.html")
         try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: page.path)
+        // A folder others can write, on the way to vouched files: gone whole, its thread linked from the live site.
+        let threadFolder = "t/thread-n6-n6"
+        try fm.setAttributes([.posixPermissions: 0o777], ofItemAtPath: spare.appendingPathComponent(threadFolder).path)
         var report = try ArchiveFixture.build([input.path], in: folder, incremental: true)
         #expect(report.published && report.threadsRendered == 1, "the thread whose page others could write is rendered again")
+        var folderInfo = stat()
+        #expect(lstat(site.appendingPathComponent(threadFolder).path, &folderInfo) == 0 && folderInfo.st_mode & 0o022 == 0)
+        #expect(try equalsFullBuild(site, [input.path], folder))
         try fm.setAttributes([.posixPermissions: 0o775], ofItemAtPath: spare.path)
         report = try ArchiveFixture.build([input.path], in: folder, incremental: true)
         #expect(report.published)
