@@ -69,18 +69,38 @@ struct Manifest: Sendable {
 
     /// The files a build writes for these threads, in the order `ThreadPipeline.files` writes them:
     /// every page of every order, then each thread's sidecar and feed.
+    ///
+    /// Each path is appended to a copy of its folder's, not joined from pieces: a manifest's
+    /// files are made anew whenever a unit is packed, unpacked, written or read.
     static func files(of threads: [ThreadSummary]) -> [String] {
         var files: [String] = []
+        files.reserveCapacity(threads.reduce(0) { $0 + max($1.orders.count, 1) * $1.pages.count + 2 })
         for summary in threads {
-            for (k, order) in summary.orders.enumerated() {
-                let prefix = summary.path + "/" + (k == 0 ? "" : order + "/")
-                for page in summary.pages { files.append(prefix + (page.isEmpty ? "" : page + "/") + "index.html") }
+            var folder = summary.path
+            folder.append("/")
+            // The main order's pages are in the thread's folder (also when it lists no order);
+            // each other order's in a folder of its own.
+            for k in 0..<max(summary.orders.count, 1) {
+                var prefix = folder
+                if k > 0 {
+                    prefix.append(summary.orders[k])
+                    prefix.append("/")
+                }
+                for page in summary.pages {
+                    var file = prefix
+                    if !page.isEmpty {
+                        file.append(page)
+                        file.append("/")
+                    }
+                    file.append("index.html")
+                    files.append(file)
+                }
             }
-            if summary.orders.isEmpty {
-                for page in summary.pages { files.append(summary.path + "/" + (page.isEmpty ? "" : page + "/") + "index.html") }
-            }
-            files.append(summary.path + "/thread.json")
-            files.append(summary.path + "/atom.xml")
+            var sidecar = folder
+            sidecar.append("thread.json")
+            files.append(sidecar)
+            folder.append("atom.xml")
+            files.append(folder)
         }
         return files
     }

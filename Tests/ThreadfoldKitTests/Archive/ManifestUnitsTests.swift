@@ -37,6 +37,25 @@ struct ManifestUnitsTests {
         ]
     }()
 
+    @Test("a unit's files follow from its summaries: every page of every order, then the sidecar and the feed, with no order or several, one page or several")
+    func filesOfSummaries() {
+        let threads = [
+            Self.summary(1), Self.summary(2, pages: ["", "2", "c/x"], orders: ["oldest", "top", "new"]), Self.summary(3, pages: ["", "2"], orders: []),
+            Self.summary(4, pages: [], orders: ["oldest"]), Self.summary(5, pages: ["é/ü"], orders: ["oldest", "best"]),
+        ]
+        var expected: [String] = []
+        for t in threads {
+            let orders = t.orders.isEmpty ? [""] : t.orders
+            for (k, order) in orders.enumerated() {
+                for page in t.pages { expected.append([t.path, k == 0 ? nil : order, page.isEmpty ? nil : page, "index.html"].compactMap { $0 }.joined(separator: "/")) }
+            }
+            expected += [t.path + "/thread.json", t.path + "/atom.xml"]
+        }
+        #expect(Manifest.files(of: threads) == expected)
+        #expect(Manifest.files(of: threads).prefix(4) == ["t/thread-i1/index.html", "t/thread-i1/thread.json", "t/thread-i1/atom.xml", "t/thread-i2/index.html"])
+        #expect(Manifest.files(of: []).isEmpty)
+    }
+
     static func same(_ a: (key: String, unit: Manifest.Unit), _ b: (key: String, unit: Manifest.Unit)) -> Bool {
         a.key == b.key && a.unit.hash == b.unit.hash && a.unit.threads == b.unit.threads && a.unit.files == b.unit.files
             && a.unit.warnings == b.unit.warnings && a.unit.comments == b.unit.comments && a.unit.stamps == b.unit.stamps
