@@ -38,10 +38,10 @@ extension Threadfold {
         return BuildReport(report)
     }
 
-    /// A site build, then run. Its inputs are listed and classified when it runs, on a thread
-    /// of their own while the output is claimed and an incremental build's spare taken and
-    /// cleaned (`ArchiveBuilder.run(listUnits:)`): their problems are the report's errors, as a
-    /// thread's are.
+    /// A site build, then run. Its inputs are listed and classified when it runs: first, or in
+    /// an incremental build on a thread of their own while the templates are loaded and the
+    /// spare taken and cleaned (`ArchiveBuilder.run(listUnits:)`). Their problems are the
+    /// report's errors, as a thread's are.
     package struct Build {
         private var builder: ArchiveBuilder
         /// Lists the units when the build runs; nil for a build of units already listed.

@@ -261,15 +261,23 @@ struct BuildCommandTests {
         let fullJSON = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r2.json"))) as? [String: Any])
         #expect(fullJSON["exit"] as? Int == 1 && (fullJSON["errors"] as? [Any])?.count == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("other").path))
+        // Without --incremental the inputs are listed first: nothing beside the output is touched,
+        // not even a folder the output would be made in.
+        let nested = try cli.run(["build", "gone.json", "-o", "out/new/site"], in: folder)
+        #expect(nested.status == 1 && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
 
-        // A document cut short: the error names the file and the place it ends.
-        _ = try cli.write(String(document.dropLast(2)), "forum.json", in: folder)
-        let broken = try cli.run(["build", "forum.json", "-o", "site", "--incremental"], in: folder)
-        #expect(broken.status == 1)
-        #expect(broken.err.contains("forum.json:1:"), "\(broken.err)")
+        // A folder with no input in it: refused when it is listed, the site as it was.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let empty = try cli.run(["build", "forum.json", "empty", "-o", "site", "--incremental"], in: folder)
+        #expect(empty.status == 1)
+        #expect(empty.err.contains("empty: error: holds no .json"), "\(empty.err)")
         #expect(try Data(contentsOf: index) == before)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".site.staging") }
         #expect(leftovers.isEmpty)
+        // An output that cannot be written and an input that cannot be listed: both are said.
+        _ = try cli.write("not a folder", "taken", in: folder)
+        let both = try cli.run(["build", "gone.json", "-o", "taken", "--incremental"], in: folder)
+        #expect(both.status == 1 && both.err.contains("gone.json") && both.err.contains("taken: error: is a file"), "\(both.err)")
 
         // Fixed, the next build publishes, reusing what the live site holds.
         _ = try cli.write(document, "forum.json", in: folder)

@@ -78,26 +78,23 @@ package struct ArchiveBuilder: Sendable {
         return try builder.run(listUnits: nil)
     }
 
-    /// `run()` of the units `listUnits` returns (`units` becomes them), listed on a thread of
-    /// their own while the spare is taken, its manifest read and the folder cleaned (`begin`): an
-    /// incremental build's fixed costs overlap. What `listUnits` throws is the build's input errors, as
-    /// when a thread cannot be read: nothing is published, and the staging folder goes, with the
-    /// spare it recycled (the next build links what it can from the live site instead).
+    /// `run()` of the units `listUnits` returns (`units` becomes them). What it throws is the
+    /// build's input errors, as when a thread cannot be read: nothing is published.
+    ///
+    /// An incremental build lists them on a thread of its own from the start, while the templates
+    /// are loaded and the spare is taken, its manifest read and the folder cleaned (`begin`): its
+    /// fixed costs overlap. Listing errors still come first (before a template's or Pagefind's),
+    /// but the staging folder then goes, with the spare it recycled (the next build links what it
+    /// can from the live site instead). Any other build lists them first, so an input error leaves
+    /// everything beside the output as it was.
     mutating func run(listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?) throws(ThreadfoldError) -> Report {
         var report = Report()
         var clock = Clock()
-        let pipeline = try ThreadPipeline(options: options, resources: resources)
+        guard let listing = startListing(listUnits, report: &report),
+            let (pipeline, pagefind) = try prepare(listing: listing, report: &report)
+        else { return report }
         let settings = settingsHash()
-        // Pagefind indexes the whole site, so a shard leaves it to `merge`. It is given each
-        // page as it is rendered.
-        var pagefind: Pagefind.Feed?
-        if options.search == .pagefind && shard == nil {
-            do { pagefind = try Pagefind.Feed(output: output.relativePath) } catch {
-                report.siteError = error
-                return report
-            }
-        }
-        guard let (staging, begun, partitioned, listed) = begin(listUnits: listUnits, settings: settings, report: &report) else { return report }
+        guard let (staging, begun, partitioned, listed) = begin(listing: listing, settings: settings, report: &report) else { return report }
         units = listed
         let dumpFiles = units.compactMap(\.dumpFile)
         var base = begun
@@ -189,25 +186,23 @@ package struct ArchiveBuilder: Sendable {
         var exists: Bool { previous != nil || spareUnits != nil }
     }
 
-    /// Opens the staging folder (recycling the spare in an incremental build) while the units
-    /// are listed (`listUnits`, when given) and the dumps among them partitioned into their spill;
+    /// Opens the staging folder (recycling the spare in an incremental build) while the units'
+    /// listing ends (`listing`, when they are still being listed) and the dumps among them are
+    /// partitioned into their spill;
     /// returns it with the units. Nil when the output is refused, with the reason and the inputs'
     /// own problems in `report`, or when listing failed, with its errors there.
     private func begin(
-        listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?, settings: String,
+        listing: Background<Result<[ArchiveUnit], ThreadfoldError>>?, settings: String,
         report: inout Report
     ) -> (SiteWriter.Staging, Base, (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?, [ArchiveUnit])? {
         var spare: Manifest?
-        // The units are listed on a thread of their own, from before the spare is taken until
-        // the staging folder has been cleaned.
-        let listing = listUnits.map { list in Background { Result { () throws(ThreadfoldError) in try list() } } }
         let given = units
         func list() -> Result<[ArchiveUnit], ThreadfoldError> { listing?.wait() ?? .success(given) }
         // Dumps are streamed once into spill partitions of whole threads (inside the staging
         // folder, so a failed or killed build leaves none behind), while the recycled spare is cleaned.
         var partitioned: (outcome: DumpPartition.Outcome, dumps: DumpInputs?)?
         let meanwhile: ((SiteWriter.Staging) -> Void)? =
-            listUnits == nil && !given.contains(where: { $0.dumpFile != nil })
+            listing == nil && !given.contains(where: { $0.dumpFile != nil })
             ? nil
             : { staging in
                 guard case .success(let units) = list() else { return }
@@ -239,7 +234,7 @@ package struct ArchiveBuilder: Sendable {
         switch list() {
         case .success(let listed): units = listed
         case .failure(let error):
-            if error.kind == .input { report.errors = error.problems } else { report.siteError = error }
+            Self.refuse(error, into: &report)
             staging.abandon()
             return nil
         }
@@ -251,6 +246,51 @@ package struct ArchiveBuilder: Sendable {
         let base = Base(spare: spare, kept: staging.kept ?? [:], spareUnits: spareUnits, previous: previous)
         report.incrementalBase = base.exists
         return (staging, base, partitioned, units)
+    }
+
+    /// The units' listing begun on a thread of its own (an incremental build), or done (any other
+    /// build: `units` becomes them, and the listing is `.some(nil)`); nil when that failed, with
+    /// its errors in `report`.
+    private mutating func startListing(
+        _ listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?, report: inout Report
+    ) -> Background<Result<[ArchiveUnit], ThreadfoldError>>?? {
+        guard let listUnits else { return .some(nil) }
+        if incremental { return Background { Result { () throws(ThreadfoldError) in try listUnits() } } }
+        do { units = try listUnits() } catch {
+            Self.refuse(error, into: &report)
+            return nil
+        }
+        return .some(nil)
+    }
+
+    /// The pipeline that renders, and Pagefind's feed when the build indexes its pages (a shard
+    /// leaves that to `merge`: Pagefind indexes the whole site). Nil when Pagefind cannot be
+    /// started, with the reason in `report`; a template that cannot be used is thrown. Either
+    /// way the listing's own errors, when it failed, come first, in `report`.
+    private func prepare(
+        listing: Background<Result<[ArchiveUnit], ThreadfoldError>>?, report: inout Report
+    ) throws(ThreadfoldError) -> (ThreadPipeline, Pagefind.Feed?)? {
+        func listingFailed(_ report: inout Report) -> Bool {
+            guard let listing, case .failure(let error) = listing.wait() else { return false }
+            Self.refuse(error, into: &report)
+            return true
+        }
+        let pipeline: ThreadPipeline
+        do { pipeline = try ThreadPipeline(options: options, resources: resources) } catch {
+            if listingFailed(&report) { return nil }
+            throw error
+        }
+        guard options.search == .pagefind && shard == nil else { return (pipeline, nil) }
+        do { return (pipeline, try Pagefind.Feed(output: output.relativePath)) } catch {
+            if !listingFailed(&report) { report.siteError = error }
+            return nil
+        }
+    }
+
+    /// A listing's failure in `report`: input problems as its errors, anything else as the
+    /// site's error.
+    private static func refuse(_ error: ThreadfoldError, into report: inout Report) {
+        if error.kind == .input { report.errors = error.problems } else { report.siteError = error }
     }
 
     /// What each unit needs, from one stat per input and, where an earlier build could serve,

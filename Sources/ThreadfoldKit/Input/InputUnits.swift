@@ -367,8 +367,10 @@ package enum ArchiveInput {
         var document = documentThreads(opened, path)
         let whole = document?.units ?? file
         // A document whose root members rule out every dump form (`DumpForm.mayDetectAny`) is
-        // its threads, as the rules below would find on its first line; its names are known from
-        // listing it, so neither that line nor its members are looked for again.
+        // its threads: on one line, as the rules below would find; on several, its first line is
+        // no whole JSON value (the document is one), so no dump's record either, and no thread.
+        // Its names are known from listing it, so neither its lines nor its members are looked for
+        // again, and a first line past the limit of JSON Lines is no error.
         if linesAreThreads == nil, let names = document?.rootMembers, !DumpForm.mayDetectAny(rootMembers: names) { return whole }
         // A document of many threads on a line of its own (an export written without line breaks)
         // is not JSON Lines, which takes more than one line: what the scan below would make of

@@ -227,7 +227,10 @@ struct SearchAndAuthorsTests {
             #expect(report.published && report.timings.contains { $0.phase == "pagefind" })
             let entry = ArchiveFixture.text(site, "pagefind/pagefind-entry.json")
             // One page per thread: the other order's pages are not indexed.
-            #expect(entry.contains("\"page_count\":\(round)"), "\(entry)")
+            #expect(
+                entry.contains("\"page_count\":\(round)"),
+                "\(entry) \(String(describing: FileManager.default.subpaths(atPath: site.appendingPathComponent("pagefind").path))) \(report.timings) \(report.threadsRendered) \(report.threadsReused)"
+            )
         }
         let page = ArchiveFixture.text(site, "t/thread-f1-f1/index.html")
         #expect(page.contains("<main class=\"tf-main\" data-pagefind-body") && page.contains(#"data-pagefind-meta="title""#))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -335,7 +336,18 @@ struct ArchiveInputTests {
         let threads = (0..<3).map { ArchiveFixture.thread(id: "m\($0)") }.joined(separator: ", ")
         let detect = ArchiveInput.dumps(ImportOptions())
         let plain = try ArchiveFixture.write("{\"site\": \"x\", \"threads\": [\(threads)]}\n", "plain.json", in: folder)
-        #expect(try ArchiveInput.fileUnits(plain, linesAreThreads: nil, dumpForm: detect).map { $0.element?.path } == ["$.threads[0]", "$.threads[1]", "$.threads[2]"])
+        // Its root members say it is no dump's record: its line is not handed to the rules at all.
+        let asked = Mutex(0)
+        let counting = { (line: [UInt8]) -> DumpForm? in
+            asked.withLock { $0 += 1 }
+            return detect(line)
+        }
+        #expect(try ArchiveInput.fileUnits(plain, linesAreThreads: nil, dumpForm: counting).map { $0.element?.path } == ["$.threads[0]", "$.threads[1]", "$.threads[2]"])
+        #expect(asked.withLock { $0 } == 0)
+        // On several lines, the first longer than the limit of a line of JSON Lines: still a
+        // document of threads, not a line too long.
+        let long = try ArchiveFixture.write("{\"threads\": [\(threads),\n\(ArchiveFixture.thread(id: "m9"))]}\n", "long.json", in: folder)
+        #expect(try ArchiveInput.fileUnits(long, linesAreThreads: nil, dumpForm: detect, maxLineBytes: 64).count == 4)
         // `link_id` and `parent_id` at the root make the line a Reddit comment, as they always did.
         let record = try ArchiveFixture.write(
             "{\"link_id\": \"t3_a\", \"parent_id\": \"t3_a\", \"threads\": [\(threads)]}\n", "record.json", in: folder)

@@ -34,11 +34,13 @@ package enum FileIO {
     /// Asks for transparent huge pages under a large buffer not yet written (`MADV_HUGEPAGE`,
     /// on the 2 MiB pages wholly inside it): reading a 44.5 MB document into fresh memory
     /// otherwise takes a page fault every 4 KiB. A hint only; where the kernel has none to give
-    /// (or THP is off), nothing changes.
+    /// (or THP is off), nothing changes. Only past 32 MiB, which glibc's malloc always maps
+    /// afresh (its threshold for mapping grows to 32 MiB at most): a smaller buffer may be heap
+    /// memory that malloc hands out again after this one is freed, which should keep no hint.
     @inline(__always)
     static func hugePages(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         let huge = 2 << 20
-        guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
+        guard buffer.count > 32 << 20, let base = buffer.baseAddress else { return }
         let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
         let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
         guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
