@@ -47,6 +47,7 @@ package enum Pagefind {
         let queue = Queue(site: site, pages: try pages(site), deadline: deadline(timeout))
         var session = Session(piped: piped, queue: queue)
         let failure = session.run()
+        if failure == nil { session.awaitWrites() }
         try check(failure, status: ChildProcess.end(piped), errors: session.errors, timeout: timeout)
     }
 

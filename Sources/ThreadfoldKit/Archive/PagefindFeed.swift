@@ -33,6 +33,7 @@ extension Pagefind {
             Thread {
                 var session = Session(piped: piped, queue: queue)
                 let failure = session.run()
+                if failure == nil { session.awaitWrites() }
                 // Marked ended first, so `deinit` no longer kills a group whose leader is reaped.
                 outcome.state.withLock { $0.ended = true }
                 let status = ChildProcess.end(piped)

@@ -36,6 +36,8 @@ extension Pagefind {
         let queue: Queue
         /// The end of what it wrote on its standard error, for messages.
         var errors: [UInt8] = []
+        /// Where `WriteFiles` asked it to write, once sent.
+        private(set) var output: String?
         /// Messages sent, answers read.
         private var sent = 0, answered = 0
         /// The messages not yet written whole, and how much of them was.
@@ -110,7 +112,9 @@ extension Pagefind {
                     }
                     guard let record = PagefindRecord.read(bytes) else { continue }
                     send(type: "AddRecord") { w in Self.encode(record, url: "/" + page, into: &w) }
-                case .write(let output): send(type: "WriteFiles") { w in w.field("output_path", output) }
+                case .write(let output):
+                    self.output = output
+                    send(type: "WriteFiles") { w in w.field("output_path", output) }
                 }
             }
             return .sent
@@ -173,6 +177,27 @@ extension Pagefind {
             }
             incoming.removeFirst(start)
             return nil
+        }
+
+        /// Once `WriteFiles` is answered, waits until Pagefind holds no file open under the folder
+        /// it wrote (its `/proc` descriptors), by `deadline` and ten seconds at most. It answers
+        /// when each file's bytes are handed to a thread of its runtime's, which writes and closes
+        /// the file after: ended at once, it can leave a file empty or cut short (seen under load:
+        /// a published index without its `pagefind-entry.json`).
+        func awaitWrites() {
+            guard let output else { return }
+            let folders = Set([output, URL(fileURLWithPath: output).resolvingSymlinksInPath().path].map { $0.hasSuffix("/") ? $0 : $0 + "/" })
+            let descriptors = "/proc/\(piped.pid)/fd"
+            let end = min(queue.deadline ?? .max, DispatchTime.now().uptimeNanoseconds + 10_000_000_000)
+            while DispatchTime.now().uptimeNanoseconds < end {
+                guard let names = try? FileManager.default.contentsOfDirectory(atPath: descriptors) else { return }
+                let writing = names.contains { name in
+                    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + name) else { return false }
+                    return folders.contains { target.hasPrefix($0) }
+                }
+                if !writing { return }
+                usleep(2_000)
+            }
         }
 
         /// Reads what is ready on the non-blocking `fd` into `buffer`, keeping its last `keep` bytes.

@@ -65,8 +65,10 @@ struct PagefindTests {
     }
 
     /// A fake `pagefind --service` in `folder`: it logs each message it decodes to `messages`
-    /// (one a line) and answers as Pagefind does; `error` makes it refuse the first AddRecord.
-    static func fakeService(in folder: URL, refusing: Bool = false) throws -> String {
+    /// (one a line) and answers as Pagefind does; `error` makes it refuse the first AddRecord;
+    /// `late` makes it write `pagefind-entry.json` a third of a second after it answers
+    /// `WriteFiles`, holding the file open meanwhile, as Pagefind's runtime may.
+    static func fakeService(in folder: URL, refusing: Bool = false, late: Bool = false) throws -> String {
         let log = folder.appendingPathComponent("messages").path
         let script = """
             #!/bin/bash
@@ -78,9 +80,10 @@ struct PagefindTests {
               case "$json" in
                 *'"type":"NewIndex"'*) r='"type":"NewIndex","index_id":0' ;;
                 *'"type":"AddRecord"'*) \(refusing ? "r='\"type\":\"Error\",\"original_message\":null,\"message\":\"bad record\"'" : "r='\"type\":\"IndexedFile\",\"page_word_count\":1,\"page_url\":\"/\",\"page_meta\":{}'") ;;
-                *'"type":"WriteFiles"'*) out=$(printf %s "$json" | sed 's/.*"output_path":"\\([^"]*\\)".*/\\1/'); mkdir -p "$out"; echo x > "$out/pagefind.js"; r='"type":"WriteFiles","output_path":"x"' ;;
+                *'"type":"WriteFiles"'*) out=$(printf %s "$json" | sed 's/.*"output_path":"\\([^"]*\\)".*/\\1/'); mkdir -p "$out"; echo x > "$out/pagefind.js"; \(late ? #"exec 3>"$out/pagefind-entry.json"; "# : "")r='"type":"WriteFiles","output_path":"x"' ;;
               esac
               printf '%s,' "$(printf '{"message_id":%d,"payload":{%s}}' $n "$r" | base64 -w0)"
+              \(late ? #"case "$json" in *'"type":"WriteFiles"'*) sleep 0.3; printf '{"version":"late"}' >&3; exec 3>&- ;; esac"# : "")
               n=$((n+1))
             done
 
@@ -108,6 +111,21 @@ struct PagefindTests {
         #expect(messages[1].contains(#""language":"en-GB","meta":{"title":"Fish & chips"},"filters":{"category":["Food"],"year":["2021"],"author":["ann","bob"]}}}"#))
         #expect(messages[3] == #"{"message_id":3,"payload":{"type":"WriteFiles","index_id":0,"output_path":"\#(site.path)/pagefind"}}"#)
         #expect(ArchiveFixture.text(site, "pagefind/pagefind.js") == "x\n")
+    }
+
+    @Test("the index is written whole: a service that answers WriteFiles before it has written a file it holds open is not ended until it closes it")
+    func lateWrites() throws {
+        let folder = try ArchiveFixture.folder()
+        let site = folder.appendingPathComponent("site")
+        try ArchiveFixture.write(Self.page, "t/fish-1/index.html", in: site)
+        let fake = try Self.fakeService(in: folder, late: true)
+        try Pagefind.index(site: site.path, command: [fake], timeout: 60)
+        #expect(ArchiveFixture.text(site, "pagefind/pagefind-entry.json") == #"{"version":"late"}"#)
+        // Through a build's feed as well.
+        try FileManager.default.removeItem(at: site.appendingPathComponent("pagefind"))
+        let feed = try Pagefind.Feed(command: [fake])
+        try feed.finish(site: site.path, timeout: 60)
+        #expect(ArchiveFixture.text(site, "pagefind/pagefind-entry.json") == #"{"version":"late"}"#)
     }
 
     @Test("attack: a service that refuses a record, or ends before it answers, fails the build naming pagefind, with its words")
