@@ -90,9 +90,12 @@ package struct ArchiveBuilder: Sendable {
     mutating func run(listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?) throws(ThreadfoldError) -> Report {
         var report = Report()
         var clock = Clock()
-        guard let listing = startListing(listUnits, report: &report),
-            let (pipeline, pagefind) = try prepare(listing: listing, report: &report)
-        else { return report }
+        let listing: Background<Result<[ArchiveUnit], ThreadfoldError>>?
+        do { listing = try startListing(listUnits) } catch {
+            Self.refuse(error, into: &report)
+            return report
+        }
+        guard let (pipeline, pagefind) = try prepare(listing: listing, report: &report) else { return report }
         let settings = settingsHash()
         guard let (staging, begun, partitioned, listed) = begin(listing: listing, settings: settings, report: &report) else { return report }
         units = listed
@@ -248,19 +251,16 @@ package struct ArchiveBuilder: Sendable {
         return (staging, base, partitioned, units)
     }
 
-    /// The units' listing begun on a thread of its own (an incremental build), or done (any other
-    /// build: `units` becomes them, and the listing is `.some(nil)`); nil when that failed, with
-    /// its errors in `report`.
+    /// The units' listing begun on a thread of its own (an incremental build); nil when there is
+    /// none to wait for: the units were given, or listed here first (any other build: `units`
+    /// becomes them, and what listing throws is thrown).
     private mutating func startListing(
-        _ listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?, report: inout Report
-    ) -> Background<Result<[ArchiveUnit], ThreadfoldError>>?? {
-        guard let listUnits else { return .some(nil) }
+        _ listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?
+    ) throws(ThreadfoldError) -> Background<Result<[ArchiveUnit], ThreadfoldError>>? {
+        guard let listUnits else { return nil }
         if incremental { return Background { Result { () throws(ThreadfoldError) in try listUnits() } } }
-        do { units = try listUnits() } catch {
-            Self.refuse(error, into: &report)
-            return nil
-        }
-        return .some(nil)
+        units = try listUnits()
+        return nil
     }
 
     /// The pipeline that renders, and Pagefind's feed when the build indexes its pages (a shard
