@@ -73,20 +73,25 @@ package enum DumpForm: String, Sendable, Equatable {
         }
         // A line that is not JSON gets an answer that means nothing; `detect` finds nothing in it either way.
         guard let found = line.withUnsafeBufferPointer({ JSONScan.skimRootMembers($0, named: detectNames) }) else { return true }
-        // A name the rules ask that the skim did not look for leaves the answer to `detect`, so the
-        // rules can change without this ruling out what they would accept. `type` stands for
-        // `HackerNewsImporter.isHackerNewsItem`, which needs it. A dozen names: a search of the
-        // list costs less than hashing them into sets, for every file.
+        return mayFind([options.format]) { found[$0] }
+    }
+
+    /// Whether `form` finds a form among `formats` for a root whose members among `detectNames`
+    /// are those `has` says (by their index there). A name the rules ask that the list lacks
+    /// leaves the answer to `detect` (true), so the rules can change without this ruling out what
+    /// they would accept. `type` stands for `HackerNewsImporter.isHackerNewsItem`, which needs it.
+    /// A dozen names: a search of the list costs less than hashing them into sets, for every file.
+    private static func mayFind(_ formats: [SourceFormat], has present: (Int) -> Bool) -> Bool {
         var unknown = false
-        let has = { (name: String) -> Bool in
+        func has(_ name: String) -> Bool {
             guard let k = detectNameStrings.firstIndex(of: name) else {
                 unknown = true
                 return false
             }
-            return found[k]
+            return present(k)
         }
-        let form = form(options.format, has: has, isItem: { has("type") })
-        return unknown || form != nil
+        let any = formats.contains { form($0, has: has, isItem: { has("type") }) != nil }
+        return unknown || any
     }
 
     /// Whether `mayDetect` may be true, under any import options a line's dumps are detected
@@ -95,16 +100,7 @@ package enum DumpForm: String, Sendable, Equatable {
     /// record of any dump form without a skim. A mapping (`--map`) never gets here: it reads no
     /// JSON Lines of threads, so its lines are known not to be.
     static func mayDetectAny(rootMembers names: [[UInt8]]) -> Bool {
-        var unknown = false
-        let has = { (name: String) -> Bool in
-            guard detectNameStrings.contains(name) else {
-                unknown = true
-                return false
-            }
-            return names.contains { $0.elementsEqual(name.utf8) }
-        }
-        let any = [SourceFormat.auto, .reddit, .hn].contains { form($0, has: has, isItem: { has("type") }) != nil }
-        return unknown || any
+        mayFind([.auto, .reddit, .hn]) { k in names.contains { $0.elementsEqual(detectNameStrings[k].utf8) } }
     }
 
     /// The root members `detect`'s rules ask about, which `mayDetect` skims for.
