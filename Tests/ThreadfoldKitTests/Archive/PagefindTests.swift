@@ -64,6 +64,14 @@ struct PagefindTests {
         #expect(record.content == "deep.")
     }
 
+    /// A new folder holding `site/` with one thread page marked for Pagefind.
+    static func siteOfOnePage() throws -> (folder: URL, site: URL) {
+        let folder = try ArchiveFixture.folder()
+        let site = folder.appendingPathComponent("site")
+        try ArchiveFixture.write(Self.page, "t/fish-1/index.html", in: site)
+        return (folder, site)
+    }
+
     /// A fake `pagefind --service` in `folder`: it logs each message it decodes to `messages`
     /// (one a line) and answers as Pagefind does; `error` makes it refuse the first AddRecord;
     /// `late` makes it write `pagefind-entry.json` a third of a second after it answers
@@ -115,9 +123,7 @@ struct PagefindTests {
 
     @Test("the index is written whole: a service that answers WriteFiles before it has written a file it holds open is not ended until it closes it")
     func lateWrites() throws {
-        let folder = try ArchiveFixture.folder()
-        let site = folder.appendingPathComponent("site")
-        try ArchiveFixture.write(Self.page, "t/fish-1/index.html", in: site)
+        let (folder, site) = try Self.siteOfOnePage()
         let fake = try Self.fakeService(in: folder, late: true)
         try Pagefind.index(site: site.path, command: [fake], timeout: 60)
         #expect(ArchiveFixture.text(site, "pagefind/pagefind-entry.json") == #"{"version":"late"}"#)
@@ -130,9 +136,7 @@ struct PagefindTests {
 
     @Test("attack: a service that refuses a record, or ends before it answers, fails the build naming pagefind, with its words")
     func failures() throws {
-        let folder = try ArchiveFixture.folder()
-        let site = folder.appendingPathComponent("site")
-        try ArchiveFixture.write(Self.page, "t/fish-1/index.html", in: site)
+        let (folder, site) = try Self.siteOfOnePage()
         let refusing = try Self.fakeService(in: folder, refusing: true)
         let refused = #expect(throws: ThreadfoldError.self) { try Pagefind.index(site: site.path, command: [refusing], timeout: 60) }
         #expect(refused?.message == "failed (bad record) indexing the site")
