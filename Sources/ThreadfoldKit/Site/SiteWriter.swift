@@ -284,10 +284,13 @@ package struct SiteWriter: Sendable {
     ///
     /// Sub-folders wait as (parent, name) and are opened when their turn comes, so the walk holds
     /// one descriptor per level, not one per folder waiting (20,000 thread folders under `t/`
-    /// would pass the limit on open files).
-    static func clean(_ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = []) throws(ThreadfoldError) -> [String: FileStamp] {
-        var kept: [String: FileStamp] = [:]
-        kept.reserveCapacity(vouched.count)
+    /// would pass the limit on open files). Once `sharing` folders are waiting (eight a core: the
+    /// thread folders under `t/`), they are walked on every core, in shares taken in turn, each
+    /// share depth first; tests pass 1 to walk even a small folder so.
+    static func clean(
+        _ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = [],
+        sharing: Int = 8 * ProcessInfo.processInfo.activeProcessorCount
+    ) throws(ThreadfoldError) -> [String: FileStamp] {
         // The folders on the way to a vouched file; any other folder goes whole, so nothing of a
         // stranger's (not even an empty folder) is published.
         var folders: Set<Substring> = []
@@ -299,10 +302,69 @@ package struct SiteWriter: Sendable {
                 if !folders.insert(rest).inserted { break }
             }
         }
-        var pending: [(parent: Folder?, name: String, prefix: String)] = [(nil, "", "")]
+        var walk = SpareWalk(vouched: vouched, folders: folders, sparing: sparing)
+        var pending: [SpareWalk.Waiting] = [SpareWalk.Waiting(parent: nil, name: "", prefix: "")]
+        while pending.count < max(sharing, 1), let next = pending.popLast() { try walk.visit(next, root: root, pending: &pending) }
+        var kept: [String: FileStamp] = [:]
+        kept.reserveCapacity(vouched.count)
+        var toHash = walk.toHash
+        for (path, stamp) in walk.kept { kept[path] = stamp }
+        if !pending.isEmpty {
+            // Shares of folders taken in turn, so the large ones spread over them all.
+            let jobs = ProcessInfo.processInfo.activeProcessorCount
+            let shares = min(pending.count, 8 * jobs)
+            let waiting = pending
+            let base = walk.emptied
+            let walked = Parallel.map(count: shares, jobs: jobs) { share -> Result<SpareWalk, ThreadfoldError> in
+                var walk = base
+                var pending = stride(from: share, to: waiting.count, by: shares).map { waiting[$0] }
+                do throws(ThreadfoldError) {
+                    while let next = pending.popLast() { try walk.visit(next, root: root, pending: &pending) }
+                } catch {
+                    return .failure(error)
+                }
+                return .success(walk)
+            }
+            for result in walked {
+                let share = try result.get()
+                for (path, stamp) in share.kept { kept[path] = stamp }
+                toHash += share.toHash
+            }
+        }
+        try keepByContent(toHash, in: root, into: &kept)
+        return kept
+    }
+
+    /// A walk of a recycled folder (`clean`): what it kept, what it must hash, and the rules.
+    private struct SpareWalk: Sendable {
+        /// A folder waiting to be walked: its name in `parent` (the root when nil) and the path
+        /// of what it holds.
+        struct Waiting: Sendable {
+            let parent: Folder?
+            let name: String
+            let prefix: String
+        }
+
+        let vouched: [String: FileStamp]
+        let folders: Set<Substring>
+        let sparing: Set<String>
+        var kept: [(path: String, stamp: FileStamp)] = []
         var toHash: [(path: String, expected: FileStamp)] = []
-        while let (parent, folderName, prefix) = pending.popLast() {
-            let folder = try parent.map { (parent) throws(ThreadfoldError) in try parent.folder(folderName) } ?? root
+
+        init(vouched: [String: FileStamp], folders: Set<Substring>, sparing: Set<String>) {
+            self.vouched = vouched
+            self.folders = folders
+            self.sparing = sparing
+        }
+
+        /// The same rules with nothing walked yet.
+        var emptied: SpareWalk { SpareWalk(vouched: vouched, folders: folders, sparing: sparing) }
+
+        /// Walks the folder `waiting`: its files kept, hashed later or removed; its sub-folders
+        /// on the way to a vouched file added to `pending`; anything else removed.
+        mutating func visit(_ waiting: Waiting, root: Folder, pending: inout [Waiting]) throws(ThreadfoldError) {
+            let prefix = waiting.prefix
+            let folder = try waiting.parent.map { (parent) throws(ThreadfoldError) in try parent.folder(waiting.name) } ?? root
             for entry in folder.names() {
                 guard let name = String(validating: entry.name, as: UTF8.self) else {
                     // removeTree unlinks whatever is not a folder, so one call serves any entry.
@@ -314,22 +376,20 @@ package struct SiteWriter: Sendable {
                 let found = folder.entry(name)
                 if prefix.isEmpty && name == markerName && found?.kind == .file && found?.own == true { continue }
                 if found?.kind == .folder && found?.own == true && !name.hasPrefix(".") && folders.contains(path[...]) {
-                    pending.append((folder, name, path + "/"))
+                    pending.append(Waiting(parent: folder, name: name, prefix: path + "/"))
                     continue
                 }
                 let expected = found?.kind == .file && found?.own == true ? vouched[path] : nil
                 if let found, let expected, found.stamp == expected {
-                    kept[path] = found.stamp.hashed(expected.hash)
+                    kept.append((path, found.stamp.hashed(expected.hash)))
                 } else if let found, let expected, expected.hash != 0, found.stamp.size == expected.size {
-                    // Its stamp moved: checked by its content below, on every core.
+                    // Its stamp moved: checked by its content later, on every core.
                     toHash.append((path, expected))
                 } else {
                     try folder.removeEntry(name)
                 }
             }
         }
-        try keepByContent(toHash, in: root, into: &kept)
-        return kept
     }
 
     /// The files whose stamps moved (a cache restore makes them all anew) read and hashed on

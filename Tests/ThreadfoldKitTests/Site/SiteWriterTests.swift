@@ -141,4 +141,65 @@ struct SiteWriterTests {
             ThreadfoldError.output(path: "site/index.html", message: "cannot be written: \(SystemError.describe(ENOSPC))", errno: ENOSPC).description
                 == "site/index.html: error: cannot be written: No space left on device (ENOSPC): the disk is full (the file system is out of space or out of inodes)")
     }
+
+    @Test("cleaning a recycled folder on every core keeps and removes exactly what one thread does")
+    func cleanOnEveryCore() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // 40 thread folders, each with a vouched page, a vouched branch page, a stray file and
+        // (every fifth) a stray folder; beside them, a page whose times moved but not its bytes
+        // (kept by its hash), one whose bytes changed at the same size (removed), and a stray
+        // top-level folder.
+        func plant(_ base: URL) throws -> [String: FileStamp] {
+            let fm = FileManager.default
+            var vouched: [String: FileStamp] = [:]
+            func write(_ path: String, _ text: String, vouch: Bool) throws {
+                let url = base.appendingPathComponent(path)
+                try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+                guard vouch else { return }
+                var info = stat()
+                try #require(lstat(url.path, &info) == 0)
+                vouched[path] = FileStamp(info).hashed(FileStamp.contentHash(Array(text.utf8)))
+            }
+            try write("index.html", "index", vouch: true)
+            for i in 0..<40 {
+                try write("t/n\(i)/index.html", "thread \(i)", vouch: true)
+                try write("t/n\(i)/c-1/index.html", "branch \(i)", vouch: true)
+                try write("t/n\(i)/stray.html", "stray", vouch: false)
+                if i % 5 == 0 { try write("t/n\(i)/stray/x.html", "x", vouch: false) }
+            }
+            try write("stray/y.html", "y", vouch: false)
+            // Moved times, same bytes: kept by content. Changed bytes, same size: removed.
+            // (Their modification times are set back a day: a rewrite within the same clock tick
+            // would leave every number of the stamp as it was.)
+            for (path, text) in [("t/n3/index.html", "thread 3"), ("t/n4/index.html", "thread X")] {
+                let url = base.appendingPathComponent(path)
+                try Data(text.utf8).write(to: url)
+                var times = [timespec(tv_sec: time(nil) - 86_400, tv_nsec: 0), timespec(tv_sec: time(nil) - 86_400, tv_nsec: 0)]
+                try #require(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
+            }
+            return vouched
+        }
+        func files(_ base: URL) -> [String] {
+            (FileManager.default.subpaths(atPath: base.path) ?? []).sorted()
+        }
+        var results: [(kept: [String: FileStamp], files: [String])] = []
+        for sharing in [Int.max, 1, 4] {
+            let base = root.appendingPathComponent("spare-\(sharing)")
+            let vouched = try plant(base)
+            let kept = try SiteWriter.clean(try Folder.open(base.path), keeping: vouched, sharing: sharing)
+            results.append((kept, files(base)))
+        }
+        let one = results[0]
+        #expect(one.kept.count == 1 + 40 * 2 - 1)
+        #expect(one.kept["t/n3/index.html"] != nil, "a page whose bytes are unchanged is kept by its hash")
+        #expect(one.kept["t/n4/index.html"] == nil)
+        #expect(!one.files.contains("t/n4/index.html"))
+        #expect(!one.files.contains { $0.hasPrefix("stray") || $0.contains("/stray") })
+        for other in results.dropFirst() {
+            #expect(Set(other.files).symmetricDifference(one.files).sorted() == [])
+            #expect(Set(other.kept.keys).symmetricDifference(one.kept.keys).sorted() == [])
+        }
+    }
 }
