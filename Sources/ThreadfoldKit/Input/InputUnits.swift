@@ -375,13 +375,11 @@ package enum ArchiveInput {
         // A document of many threads on a line of its own (an export written without line breaks)
         // is not JSON Lines, which takes more than one line: what the scan below would make of
         // its one line (a dump's first line, or not) is decided from the bytes already read.
-        if linesAreThreads == nil, let line = document.flatMap({ Self.soleLine($0.bytes) }) {
-            // The line cut out of the document's own buffer, not copied: it may be tens of megabytes.
-            var first = document!.bytes
+        if linesAreThreads == nil, let bytes = document?.bytes, let line = bytes.withBuffer(Self.soleLine) {
+            guard line.range.count <= maxLineBytes else { return whole }
+            let first = bytes.withBuffer { Array($0[line.range]) }
             document = nil
-            first.removeSubrange(line.range.upperBound...)
-            first.removeSubrange(..<line.range.lowerBound)
-            guard first.count <= maxLineBytes, let dumped = dump(first) else { return whole }
+            guard let dumped = dump(first) else { return whole }
             return line.ended && Self.isThread(first) ? whole : dumped
         }
         guard opened.rewind() else { throw ThreadfoldError.input([InputFile.cannotRead(path, errno)]) }
@@ -513,7 +511,7 @@ package enum ArchiveInput {
     static func threadsOfDocument(_ file: OpenFile, _ path: String) -> [ArchiveUnit]? { documentThreads(file, path)?.units }
 
     /// `threadsOfDocument(_:_:)`, with the document's bytes.
-    static func documentThreads(_ file: OpenFile, _ path: String) -> (units: [ArchiveUnit], bytes: [UInt8], rootMembers: [[UInt8]]?)? {
+    static func documentThreads(_ file: OpenFile, _ path: String) -> (units: [ArchiveUnit], bytes: DocumentBytes, rootMembers: [[UInt8]]?)? {
         guard let head = file.read(count: 4096, at: 0), Compression.detect(head) == nil else { return nil }
         let start = head.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         switch start.first {
@@ -532,10 +530,38 @@ package enum ArchiveInput {
         default:
             return nil
         }
-        // Not compressed (its head says so): its bytes on disk are the document.
-        guard file.size <= InputLimits.maxDocumentBytes, let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
-            let (path: listPath, elements, rootMembers) = threadList(bytes)
-        else { return nil }
+        // Not compressed (its head says so): its bytes on disk are the document, mapped rather
+        // than read into new memory (`MappedFile`), or read when they cannot be.
+        guard file.size <= InputLimits.maxDocumentBytes else { return nil }
+        if let mapped = MappedFile(file.fd, count: file.size) {
+            let listed = documentThreads(mapped.bytes, file, path)
+            // Cut short or grown while it was read: listed as it is now, as a file whose size
+            // changed before it was read is.
+            guard !mapped.damaged, file.sizeNow == file.size else { return nil }
+            return listed.map { ($0.units, .mapped(mapped), $0.rootMembers) }
+        }
+        guard let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size else { return nil }
+        return bytes.withUnsafeBufferPointer { documentThreads($0, file, path) }.map { ($0.units, .read(bytes), $0.rootMembers) }
+    }
+
+    /// A document's bytes as listing read them: mapped, or read into an array when they could not be.
+    enum DocumentBytes {
+        case mapped(MappedFile)
+        case read([UInt8])
+
+        func withBuffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            switch self {
+            case .mapped(let file): return body(file.bytes)
+            case .read(let bytes): return bytes.withUnsafeBufferPointer(body)
+            }
+        }
+    }
+
+    /// `documentThreads(_:_:)` of the document's bytes `bytes`.
+    private static func documentThreads(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ file: OpenFile, _ path: String
+    ) -> (units: [ArchiveUnit], rootMembers: [[UInt8]]?)? {
+        guard let (path: listPath, elements, rootMembers) = threadList(bytes) else { return nil }
         let locator = TextLocator()
         var units: [ArchiveUnit] = []
         units.reserveCapacity(elements.count)
@@ -543,11 +569,11 @@ package enum ArchiveInput {
             let (line, column) = locator.location(in: bytes, offset: element.lowerBound)
             var unit = ArchiveUnit(source: .line(path: path, offset: element.lowerBound, length: element.count, line: line), display: path)
             unit.element = ("\(listPath)[\(position)]", column - 1)
-            let hash = bytes.withUnsafeBytes { StableHash.content(UnsafeRawBufferPointer(rebasing: $0[element])) }
+            let hash = StableHash.content(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[element]))
             unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }
-        return (units, bytes, rootMembers)
+        return (units, rootMembers)
     }
 
     /// The first line of `bytes` (`LineStream.firstLine(of:)`) as the dump rules read it. A file
@@ -563,19 +589,20 @@ package enum ArchiveInput {
 
     /// The one line of `bytes` that is not blank (`LineStream.isBlank`), and whether a line break
     /// ends it; nil when there are more, or none.
-    static func soleLine(_ bytes: [UInt8]) -> (range: Range<Int>, ended: Bool)? {
-        bytes.withUnsafeBufferPointer { b -> (range: Range<Int>, ended: Bool)? in
-            var found: (range: Range<Int>, ended: Bool)?
-            var start = 0
-            while true {
-                let end = ByteSearch.first(0x0A, in: b, from: start) ?? b.count
-                if !LineStream.isBlank(b[start..<end]) {
-                    guard found == nil else { return nil }
-                    found = (start..<end, end < b.count)
-                }
-                guard end < b.count else { return found }
-                start = end + 1
+    static func soleLine(_ bytes: [UInt8]) -> (range: Range<Int>, ended: Bool)? { bytes.withUnsafeBufferPointer(soleLine) }
+
+    /// `soleLine(_:)` of bytes not in an array.
+    static func soleLine(_ b: UnsafeBufferPointer<UInt8>) -> (range: Range<Int>, ended: Bool)? {
+        var found: (range: Range<Int>, ended: Bool)?
+        var start = 0
+        while true {
+            let end = ByteSearch.first(0x0A, in: b, from: start) ?? b.count
+            if !LineStream.isBlank(b[start..<end]) {
+                guard found == nil else { return nil }
+                found = (start..<end, end < b.count)
             }
+            guard end < b.count else { return found }
+            start = end + 1
         }
     }
 
@@ -585,10 +612,16 @@ package enum ArchiveInput {
     /// With the outline's list, the names of the root object's members (`JSONOutline`); nil
     /// from the parsed document, or for a root array.
     static func threadList(_ bytes: [UInt8]) -> (path: String, elements: [Range<Int>], rootMembers: [[UInt8]]?)? {
-        switch bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0) }) {
+        bytes.withUnsafeBufferPointer { threadList($0) }
+    }
+
+    /// `threadList(_:)` of bytes not in an array (a mapped file's): copied only when the parser
+    /// must decide.
+    static func threadList(_ bytes: UnsafeBufferPointer<UInt8>) -> (path: String, elements: [Range<Int>], rootMembers: [[UInt8]]?)? {
+        switch JSONOutline.threadList(bytes) {
         case .list(let path, let elements, let rootMembers): return (path, elements, rootMembers.map { $0.map { Array(bytes[$0]) } })
         case .noList: return nil
-        case .undecided: return parsedThreadList(bytes).map { ($0.path, $0.elements, nil) }
+        case .undecided: return parsedThreadList(Array(bytes)).map { ($0.path, $0.elements, nil) }
         }
     }
 

@@ -18,6 +18,11 @@ package final class TextLocator: Sendable {
     package init() {}
 
     package func location(in bytes: [UInt8], offset: Int) -> (line: Int, column: Int) {
+        bytes.withUnsafeBufferPointer { location(in: $0, offset: offset) }
+    }
+
+    /// `location(in:offset:)` in bytes not in an array (a mapped file's).
+    package func location(in bytes: UnsafeBufferPointer<UInt8>, offset: Int) -> (line: Int, column: Int) {
         let end = max(0, min(offset, bytes.count))
         let wanted = end / Self.block
         let start: Checkpoint = checkpoints.withLock { points in
@@ -37,18 +42,20 @@ package final class TextLocator: Sendable {
     /// newline (`memchr`), their scalars uncounted, as a dump's thread is scanned whole once its
     /// first message is located; the last line's scalars are counted (`scalars`).
     static func advance(_ point: Checkpoint, _ bytes: [UInt8], from: Int, to: Int) -> Checkpoint {
+        bytes.withUnsafeBufferPointer { advance(point, $0, from: from, to: to) }
+    }
+
+    static func advance(_ point: Checkpoint, _ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Checkpoint {
         var point = point
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, from < to else { return }
-            var i = from
-            let upTo = UnsafeBufferPointer(rebasing: buffer[..<to])
-            while let newline = ByteSearch.first(0x0A, in: upTo, from: i) {
-                i = newline + 1
-                point.line += 1
-                point.column = 1
-            }
-            point.column += scalars(base, from: i, to: to)
+        guard let base = buffer.baseAddress, from < to else { return point }
+        var i = from
+        let upTo = UnsafeBufferPointer(rebasing: buffer[..<to])
+        while let newline = ByteSearch.first(0x0A, in: upTo, from: i) {
+            i = newline + 1
+            point.line += 1
+            point.column = 1
         }
+        point.column += scalars(base, from: i, to: to)
         return point
     }
 

@@ -117,6 +117,13 @@ package final class OpenFile: @unchecked Sendable {
         FileIO.readAll(fd, limit: limit, sizeHint: sizeHint)
     }
 
+    /// The file's size as `fstat` says it now (nil when it cannot say): whether it changed since
+    /// it was opened.
+    package var sizeNow: Int? {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? Int(info.st_size) : nil
+    }
+
     /// Moves the position back to the start, for a reader that reads from the current position
     /// after others read at offsets or to the end.
     package func rewind() -> Bool { lseek(fd, 0, SEEK_SET) == 0 }
