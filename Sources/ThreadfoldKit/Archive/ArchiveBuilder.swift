@@ -151,7 +151,7 @@ package struct ArchiveBuilder: Sendable {
             }
             progress.enter(.publishing)
             try staging.writeMetadata(Manifest.fileName) { (write) throws(ThreadfoldError) in
-                try manifest.write(units: ManifestUnits.sortedByKey(tables), to: write)
+                try manifest.write(units: ManifestUnits.entriesByKey(tables), to: write)
             }
             if let dumpTable {
                 try staging.writeMetadata(DumpTable.fileName) { (write) throws(ThreadfoldError) in try write(dumpTable.encoded()) }
@@ -799,9 +799,8 @@ struct WorkerContext: Sendable {
         }
         // A thread another input holds: nothing of the unit is taken (the clash is an error).
         for summary in old.threads where !claims.claim(id: Array(summary.id.utf8), folder: summary.path, claimant) { return result }
-        var unit = old
-        (unit.files, unit.stamps) = staging.take(old.files)
-        result.units.append(key: key, unit)
+        let taken = staging.take(old.files)
+        result.units.append(key: key, old.taking(files: taken.files, stamps: taken.stamps))
         result.reused = old.threads.count
         result.comments = old.comments
         return result

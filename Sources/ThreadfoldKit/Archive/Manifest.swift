@@ -33,14 +33,36 @@ struct Manifest: Sendable {
     var listingHash: String?
 
     struct Unit: Sendable {
-        var hash: String
-        var threads: [ThreadSummary]
-        var files: [String]
-        var warnings: [Problem]
-        var comments: Int
+        var hash: String { didSet { encoded = nil } }
+        var threads: [ThreadSummary] { didSet { encoded = nil } }
+        var files: [String] { didSet { encoded = nil } }
+        var warnings: [Problem] { didSet { encoded = nil } }
+        var comments: Int { didSet { encoded = nil } }
         /// Each file's stamp when this build left it, in the order of `files`: a later build
         /// reuses the file only while it still matches.
-        var stamps: [FileStamp] = []
+        var stamps: [FileStamp] = [] { didSet { encoded = nil } }
+        /// The unit's JSON as the manifest it was read from holds it, which a build that keeps
+        /// the unit as it was writes again as it is (`Manifest.write`) rather than encoding its
+        /// summaries anew; any change to the unit drops it.
+        var encoded: ArraySlice<UInt8>?
+
+        /// How `write` takes this unit: its JSON as read while it is unchanged.
+        var entry: Entry { encoded.map(Entry.encoded) ?? .unit(self) }
+
+        /// This unit with `files` and `stamps`, which keeps `encoded` only when they are the ones
+        /// it was read with, every number of every stamp (its content hash too) the same.
+        func taking(files: [String], stamps: [FileStamp]) -> Unit {
+            var unit = self
+            guard files != self.files || !stamps.elementsEqual(self.stamps, by: { $0 == $1 && $0.hash == $1.hash }) else { return unit }
+            (unit.files, unit.stamps) = (files, stamps)
+            return unit
+        }
+    }
+
+    /// A unit as the manifest writes it: its JSON as an earlier manifest held it, or the unit to encode.
+    enum Entry {
+        case encoded(ArraySlice<UInt8>)
+        case unit(Unit)
     }
 
     /// Every file the manifest vouches for, with its stamp.

@@ -6,14 +6,14 @@ extension Manifest {
     /// The manifest's bytes, with its own units.
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
-        write(units: units.keys.sorted().lazy.map { ($0, units[$0]!) }) { bytes += $0 }
+        write(units: units.keys.sorted().lazy.map { ($0, units[$0]!.entry) }) { bytes += $0 }
         return bytes
     }
 
     /// Writes the manifest to `write` in pieces of about 1 MiB, with `units` (in key order, each
     /// unpacked only when its turn comes) in place of its own: a build's manifest is written as
     /// it is encoded, never held whole (124 MB for 100,000 threads).
-    func write<E: Error>(units: some Sequence<(key: String, unit: Unit)>, to write: ([UInt8]) throws(E) -> Void) throws(E) {
+    func write<E: Error>(units: some Sequence<(key: String, entry: Entry)>, to write: ([UInt8]) throws(E) -> Void) throws(E) {
         var w = JSONWriter(pretty: false)
         w.open(UInt8(ascii: "{"))
         w.field("format", format)
@@ -42,9 +42,12 @@ extension Manifest {
         }
         w.key("units")
         w.open(UInt8(ascii: "{"))
-        for (key, unit) in units {
+        for (key, entry) in units {
             w.key(key)
-            Self.write(unit, into: &w)
+            switch entry {
+            case .encoded(let json): w.raw(json)
+            case .unit(let unit): Self.write(unit, into: &w)
+            }
             if w.out.count >= 1 << 20 { try write(w.take()) }
         }
         w.close(UInt8(ascii: "}"))
@@ -163,9 +166,14 @@ extension Manifest {
             var members: [(key: String, node: Int)] = []
             members.reserveCapacity(d.count(unitsNode))
             d.forEachMember(unitsNode) { key, node in members.append((key, node)) }
+            let encoded = Self.encodedUnits(d, unitsNode)
             let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 256))
             let decoded = Parallel.map(count: chunks, jobs: chunks) { [members] c -> [Unit?] in
-                stride(from: c, to: members.count, by: chunks).map { try? Self.unit(r, members[$0].node) }
+                stride(from: c, to: members.count, by: chunks).map { m in
+                    var unit = try? Self.unit(r, members[m].node)
+                    unit?.encoded = encoded?[m]
+                    return unit
+                }
             }
             var units: [String: Unit] = [:]
             units.reserveCapacity(members.count)
@@ -179,6 +187,29 @@ extension Manifest {
         } catch {
             return nil
         }
+    }
+
+    /// Each unit's JSON in `document`, whose member `units` is `node`, as `write` wrote it: a
+    /// unit ends where the comma before the next unit's key is, the last where `units` and the
+    /// manifest close (`}}` ending the file). Nil when the bytes are not so.
+    static func encodedUnits(_ document: JSONDocument, _ node: Int) -> [ArraySlice<UInt8>]? {
+        let bytes = document.bytes
+        guard bytes.count >= 2, bytes[bytes.count - 1] == UInt8(ascii: "}"), bytes[bytes.count - 2] == UInt8(ascii: "}") else { return nil }
+        var starts: [Int] = [], keys: [Int] = []
+        document.forEachMemberNode(node) { key, value in
+            keys.append(document.offset(key))
+            starts.append(document.offset(value))
+        }
+        var units: [ArraySlice<UInt8>] = []
+        units.reserveCapacity(starts.count)
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < keys.count ? keys[i + 1] - 1 : bytes.count - 2
+            guard start < end, bytes[start] == UInt8(ascii: "{"), bytes[end - 1] == UInt8(ascii: "}"),
+                i + 1 == keys.count || bytes[end] == UInt8(ascii: ",")
+            else { return nil }
+            units.append(bytes[start..<end])
+        }
+        return units
     }
 
     static func unit(_ r: JSONReader, _ node: Int) throws(JSONError) -> Unit? {

@@ -23,6 +23,8 @@ struct ManifestUnits: Sendable {
         /// followed by the siblings its mask in `masks` names), or a list in `lists`.
         var files: Files
         var filesAt: Int32 = 0
+        /// Its JSON as read (`Manifest.Unit.encoded`), in `encoded`; -1 for none.
+        var encodedAt: Int32 = -1
     }
 
     private enum Files: UInt8, Sendable { case derived, siblings, listed }
@@ -36,6 +38,7 @@ struct ManifestUnits: Sendable {
     /// Per derived file of a `siblings` unit, one bit per `Precompression.Encoding` present.
     private var masks: [UInt8] = []
     private var lists: [[String]] = []
+    private var encoded: [ArraySlice<UInt8>] = []
 
     var count: Int { records.count }
 
@@ -50,6 +53,10 @@ struct ManifestUnits: Sendable {
         var record = Record(
             key: keyValue, hash: hashValue, comments: unit.comments, threads: summaries.count, stamps: stamps.count,
             warnings: warnings.count, files: .derived)
+        if let json = unit.encoded {
+            record.encodedAt = Int32(encoded.count)
+            encoded.append(json)
+        }
         let derived = Manifest.files(of: unit.threads)
         if unit.files != derived {
             if let siblings = Self.siblingMasks(unit.files, derived) {
@@ -68,7 +75,7 @@ struct ManifestUnits: Sendable {
     mutating func append(contentsOf other: ManifestUnits) {
         let base = (
             threads: summaries.count, stamps: stamps.count, warnings: warnings.count, masks: Int32(masks.count),
-            lists: Int32(lists.count)
+            lists: Int32(lists.count), encoded: Int32(encoded.count)
         )
         summaries.append(contentsOf: other.summaries)
         stamps += other.stamps
@@ -84,8 +91,10 @@ struct ManifestUnits: Sendable {
             case .siblings: record.filesAt += base.masks
             case .listed: record.filesAt += base.lists
             }
+            if record.encodedAt >= 0 { record.encodedAt += base.encoded }
             records.append(record)
         }
+        encoded += other.encoded
     }
 
     /// Unit `i`, unpacked.
@@ -106,24 +115,42 @@ struct ManifestUnits: Sendable {
             }
         case .listed: files = lists[Int(record.filesAt)]
         }
-        let unit = Manifest.Unit(
+        var unit = Manifest.Unit(
             hash: StableHash.hex(record.hash), threads: threads, files: files,
             warnings: Array(warnings[(previous?.warnings ?? 0)..<record.warnings]), comments: record.comments,
             stamps: Array(stamps[(previous?.stamps ?? 0)..<record.stamps]))
+        if record.encodedAt >= 0 { unit.encoded = encoded[Int(record.encodedAt)] }
         return (StableHash.hex(record.key), unit)
+    }
+
+    /// Unit `i` as a manifest writes it: its JSON as read when it has it, without unpacking it.
+    func entry(_ i: Int) -> (key: String, entry: Manifest.Entry) {
+        let at = records[i].encodedAt
+        guard at < 0 else { return (StableHash.hex(records[i].key), .encoded(encoded[Int(at)])) }
+        let (key, unit) = self[i]
+        return (key, .unit(unit))
     }
 
     /// The units of `tables` in the order of their keys, unpacked one at a time (the order a
     /// manifest lists them in). Of units with one key, the last added stands, as in a dictionary.
     static func sortedByKey(_ tables: [ManifestUnits]) -> some Sequence<(key: String, unit: Manifest.Unit)> {
+        keyOrder(tables).lazy.map { tables[$0.table][$0.unit] }
+    }
+
+    /// `sortedByKey(_:)` as a manifest writes the units (`entry(_:)`).
+    static func entriesByKey(_ tables: [ManifestUnits]) -> some Sequence<(key: String, entry: Manifest.Entry)> {
+        keyOrder(tables).lazy.map { tables[$0.table].entry($0.unit) }
+    }
+
+    /// Where each key's last unit is, table and place, in key order.
+    private static func keyOrder(_ tables: [ManifestUnits]) -> [(table: Int, unit: Int)] {
         var all: [(key: UInt64, table: Int32, unit: Int32)] = []
         all.reserveCapacity(tables.reduce(0) { $0 + $1.count })
         for (t, table) in tables.enumerated() {
             for (u, record) in table.records.enumerated() { all.append((record.key, Int32(t), Int32(u))) }
         }
         all.sort { ($0.key, $0.table, $0.unit) < ($1.key, $1.table, $1.unit) }
-        let last = all.indices.filter { $0 + 1 == all.count || all[$0 + 1].key != all[$0].key }
-        return last.lazy.map { tables[Int(all[$0].table)][Int(all[$0].unit)] }
+        return all.indices.filter { $0 + 1 == all.count || all[$0 + 1].key != all[$0].key }.map { (Int(all[$0].table), Int(all[$0].unit)) }
     }
 
     /// The value of 16 lower-case hex digits.

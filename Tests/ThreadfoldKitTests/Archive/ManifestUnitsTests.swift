@@ -104,10 +104,42 @@ struct ManifestUnitsTests {
             manifest.units[key] = unit
         }
         var pieces: [[UInt8]] = []
-        manifest.write(units: ManifestUnits.sortedByKey([table])) { pieces.append($0) }
+        manifest.write(units: ManifestUnits.entriesByKey([table])) { pieces.append($0) }
         #expect(pieces.count > 1)
         #expect(pieces.flatMap { $0 } == manifest.encoded())
         let read = try #require(Manifest(bytes: manifest.encoded()))
         #expect(read.units.count == 3000 && read.listing == manifest.listing)
+    }
+
+    @Test("a unit read back is written again as its own bytes while it is unchanged, through a table too; any change encodes it anew")
+    func encodedAsRead() throws {
+        var manifest = Manifest(settings: "s", units: [:], files: [:])
+        for (key, unit) in Self.units { manifest.units[key] = unit }
+        let bytes = manifest.encoded()
+        var read = try #require(Manifest(bytes: bytes))
+        #expect(read.units.values.allSatisfy { $0.encoded != nil })
+        #expect(read.encoded() == bytes)
+        // Through tables joined as a build joins its workers'.
+        var first = ManifestUnits(), second = ManifestUnits()
+        let keys = read.units.keys.sorted()
+        first.append(key: keys[0], read.units[keys[0]]!)
+        for key in keys.dropFirst() { second.append(key: key, read.units[key]!) }
+        first.append(contentsOf: second)
+        var pieces: [UInt8] = []
+        read.write(units: ManifestUnits.entriesByKey([first])) { pieces += $0 }
+        #expect(pieces == bytes)
+        // Taking the same files and stamps keeps the bytes; a stamp's content hash alone, or a
+        // warning, changed is a change.
+        let key = StableHash.hex(9)
+        let unit = read.units[key]!
+        #expect(unit.taking(files: unit.files, stamps: unit.stamps).encoded == unit.encoded)
+        var moved = unit.stamps
+        moved[0].hash &+= 1
+        #expect(unit.taking(files: unit.files, stamps: moved).encoded == nil)
+        read.units[key]!.warnings.removeAll()
+        #expect(read.units[key]!.encoded == nil)
+        var fresh = read
+        for k in fresh.units.keys { fresh.units[k]!.encoded = nil }
+        #expect(read.encoded() == fresh.encoded() && read.encoded() != bytes)
     }
 }

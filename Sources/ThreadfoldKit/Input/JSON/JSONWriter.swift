@@ -153,6 +153,12 @@ package struct JSONWriter {
 
     package mutating func int(_ value: Int) { int(Int64(value)) }
 
+    /// A value already written as JSON by this writer (a manifest unit read back), as it is.
+    mutating func raw(_ json: ArraySlice<UInt8>) {
+        beginValue()
+        out.append(contentsOf: json)
+    }
+
     package mutating func bool(_ value: Bool) {
         beginValue()
         out.append(contentsOf: (value ? "true" : "false").utf8)
