@@ -378,6 +378,8 @@ package enum ArchiveInput {
         if linesAreThreads == nil, let bytes = document?.bytes, let line = bytes.withBuffer(Self.soleLine) {
             guard line.range.count <= maxLineBytes else { return whole }
             let first = bytes.withBuffer { Array($0[line.range]) }
+            // Cut short since it was listed: as it is now, a file (its reading says so).
+            guard !bytes.damaged else { return file }
             document = nil
             guard let dumped = dump(first) else { return whole }
             return line.ended && Self.isThread(first) ? whole : dumped
@@ -534,14 +536,25 @@ package enum ArchiveInput {
         // than read into new memory (`MappedFile`), or read when they cannot be.
         guard file.size <= InputLimits.maxDocumentBytes else { return nil }
         if let mapped = MappedFile(file.fd, count: file.size) {
-            let listed = documentThreads(mapped.bytes, file, path)
+            let outline = JSONOutline.threadList(mapped.bytes)
             // Cut short or grown while it was read: listed as it is now, as a file whose size
             // changed before it was read is.
-            guard !mapped.damaged, file.sizeNow == file.size else { return nil }
-            return listed.map { ($0.units, .mapped(mapped), $0.rootMembers) }
+            func changed() -> Bool { mapped.damaged || file.sizeNow != file.size }
+            switch outline {
+            case .noList: return nil
+            case .list(let listPath, let elements, let rootMembers):
+                let units = documentThreads(mapped.bytes, listPath, elements, file, path)
+                let names = rootMembers.map { $0.map { Array(mapped.bytes[$0]) } }
+                guard !changed() else { return nil }
+                return (units, .mapped(mapped), names)
+            case .undecided:
+                // The parser decides, from an array read anew (never from a mapping cut short).
+                guard !changed() else { return nil }
+            }
         }
-        guard let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size else { return nil }
-        return bytes.withUnsafeBufferPointer { documentThreads($0, file, path) }.map { ($0.units, .read(bytes), $0.rootMembers) }
+        guard let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size, let list = threadList(bytes) else { return nil }
+        let units = bytes.withUnsafeBufferPointer { documentThreads($0, list.path, list.elements, file, path) }
+        return (units, .read(bytes), list.rootMembers)
     }
 
     /// A document's bytes as listing read them: mapped, or read into an array when they could not be.
@@ -555,13 +568,18 @@ package enum ArchiveInput {
             case .read(let bytes): return bytes.withUnsafeBufferPointer(body)
             }
         }
+
+        /// Whether the mapped file was cut short under what has been read of it so far.
+        var damaged: Bool {
+            if case .mapped(let file) = self { return file.damaged }
+            return false
+        }
     }
 
-    /// `documentThreads(_:_:)` of the document's bytes `bytes`.
+    /// The units of the threads at `elements` of the list at `listPath` in the document's bytes.
     private static func documentThreads(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ file: OpenFile, _ path: String
-    ) -> (units: [ArchiveUnit], rootMembers: [[UInt8]]?)? {
-        guard let (path: listPath, elements, rootMembers) = threadList(bytes) else { return nil }
+        _ bytes: UnsafeBufferPointer<UInt8>, _ listPath: String, _ elements: [Range<Int>], _ file: OpenFile, _ path: String
+    ) -> [ArchiveUnit] {
         let locator = TextLocator()
         var units: [ArchiveUnit] = []
         units.reserveCapacity(elements.count)
@@ -573,7 +591,7 @@ package enum ArchiveInput {
             unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }
-        return (units, rootMembers)
+        return units
     }
 
     /// The first line of `bytes` (`LineStream.firstLine(of:)`) as the dump rules read it. A file
@@ -612,16 +630,10 @@ package enum ArchiveInput {
     /// With the outline's list, the names of the root object's members (`JSONOutline`); nil
     /// from the parsed document, or for a root array.
     static func threadList(_ bytes: [UInt8]) -> (path: String, elements: [Range<Int>], rootMembers: [[UInt8]]?)? {
-        bytes.withUnsafeBufferPointer { threadList($0) }
-    }
-
-    /// `threadList(_:)` of bytes not in an array (a mapped file's): copied only when the parser
-    /// must decide.
-    static func threadList(_ bytes: UnsafeBufferPointer<UInt8>) -> (path: String, elements: [Range<Int>], rootMembers: [[UInt8]]?)? {
-        switch JSONOutline.threadList(bytes) {
+        switch bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0) }) {
         case .list(let path, let elements, let rootMembers): return (path, elements, rootMembers.map { $0.map { Array(bytes[$0]) } })
         case .noList: return nil
-        case .undecided: return parsedThreadList(Array(bytes)).map { ($0.path, $0.elements, nil) }
+        case .undecided: return parsedThreadList(bytes).map { ($0.path, $0.elements, nil) }
         }
     }
 

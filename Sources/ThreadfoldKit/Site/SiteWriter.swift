@@ -284,12 +284,12 @@ package struct SiteWriter: Sendable {
     ///
     /// Sub-folders wait as (parent, name) and are opened when their turn comes, so the walk holds
     /// one descriptor per level, not one per folder waiting (20,000 thread folders under `t/`
-    /// would pass the limit on open files). Once `sharing` folders are waiting (eight a core: the
-    /// thread folders under `t/`), they are walked on every core, in shares taken in turn, each
-    /// share depth first; tests pass 1 to walk even a small folder so.
+    /// would pass the limit on open files). `jobs` threads walk at once, each taking the folder
+    /// that waited last from one queue (`SpareQueue`), so the thread folders under `t/` spread
+    /// over them whatever order the folder lists its names in.
     static func clean(
         _ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = [],
-        sharing: Int = 8 * ProcessInfo.processInfo.activeProcessorCount
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(ThreadfoldError) -> [String: FileStamp] {
         // The folders on the way to a vouched file; any other folder goes whole, so nothing of a
         // stranger's (not even an empty folder) is published.
@@ -302,37 +302,76 @@ package struct SiteWriter: Sendable {
                 if !folders.insert(rest).inserted { break }
             }
         }
-        var walk = SpareWalk(vouched: vouched, folders: folders, sparing: sparing)
-        var pending: [SpareWalk.Waiting] = [SpareWalk.Waiting(parent: nil, name: "", prefix: "")]
-        while pending.count < max(sharing, 1), let next = pending.popLast() { try walk.visit(next, root: root, pending: &pending) }
-        var kept: [String: FileStamp] = [:]
-        kept.reserveCapacity(vouched.count)
-        var toHash = walk.toHash
-        for (path, stamp) in walk.kept { kept[path] = stamp }
-        if !pending.isEmpty {
-            // Shares of folders taken in turn, so the large ones spread over them all.
-            let jobs = ProcessInfo.processInfo.activeProcessorCount
-            let shares = min(pending.count, 8 * jobs)
-            let waiting = pending
-            let base = walk.emptied
-            let walked = Parallel.map(count: shares, jobs: jobs) { share -> Result<SpareWalk, ThreadfoldError> in
-                var walk = base
-                var pending = stride(from: share, to: waiting.count, by: shares).map { waiting[$0] }
-                do throws(ThreadfoldError) {
-                    while let next = pending.popLast() { try walk.visit(next, root: root, pending: &pending) }
-                } catch {
+        let rules = SpareWalk(vouched: vouched, folders: folders, sparing: sparing)
+        let queue = SpareQueue(SpareWalk.Waiting(parent: nil, name: "", prefix: ""))
+        let jobs = max(jobs, 1)
+        let walked = Parallel.map(count: jobs, jobs: jobs) { _ -> Result<SpareWalk, ThreadfoldError> in
+            var walk = rules
+            var children: [SpareWalk.Waiting] = []
+            while let next = queue.take() {
+                do throws(ThreadfoldError) { try walk.visit(next, root: root, pending: &children) } catch {
+                    queue.fail()
                     return .failure(error)
                 }
-                return .success(walk)
+                queue.done(adding: &children)
             }
-            for result in walked {
-                let share = try result.get()
-                for (path, stamp) in share.kept { kept[path] = stamp }
-                toHash += share.toHash
-            }
+            return .success(walk)
+        }
+        var kept: [String: FileStamp] = [:]
+        kept.reserveCapacity(vouched.count)
+        var toHash: [(path: String, expected: FileStamp)] = []
+        for result in walked {
+            let walk = try result.get()
+            for (path, stamp) in walk.kept { kept[path] = stamp }
+            toHash += walk.toHash
         }
         try keepByContent(toHash, in: root, into: &kept)
         return kept
+    }
+
+    /// The folders of a recycled folder waiting to be walked, shared by the threads that walk it:
+    /// each takes the one that waited last (so the walk stays depth first, and its descriptors
+    /// few), and the walk ends when none waits and none is being walked.
+    private final class SpareQueue: Sendable {
+        private struct State {
+            var waiting: [SpareWalk.Waiting]
+            var walking = 0
+            var failed = false
+        }
+
+        private let state: Mutex<State>
+
+        init(_ first: SpareWalk.Waiting) { state = Mutex(State(waiting: [first])) }
+
+        /// The next folder to walk; nil when the walk is over (or has failed).
+        func take() -> SpareWalk.Waiting? {
+            while true {
+                let next: (SpareWalk.Waiting?, over: Bool) = state.withLock { state in
+                    if state.failed { return (nil, true) }
+                    if let next = state.waiting.popLast() {
+                        state.walking += 1
+                        return (next, false)
+                    }
+                    return (nil, state.walking == 0)
+                }
+                if let folder = next.0 { return folder }
+                if next.over { return nil }
+                // Another thread is walking a folder whose sub-folders may yet wait.
+                usleep(50)
+            }
+        }
+
+        /// A folder is walked: `children`, its sub-folders to walk, wait (and are taken out).
+        func done(adding children: inout [SpareWalk.Waiting]) {
+            let added = children
+            children.removeAll(keepingCapacity: true)
+            state.withLock { state in
+                state.waiting += added
+                state.walking -= 1
+            }
+        }
+
+        func fail() { state.withLock { $0.failed = true } }
     }
 
     /// A walk of a recycled folder (`clean`): what it kept, what it must hash, and the rules.
@@ -356,9 +395,6 @@ package struct SiteWriter: Sendable {
             self.folders = folders
             self.sparing = sparing
         }
-
-        /// The same rules with nothing walked yet.
-        var emptied: SpareWalk { SpareWalk(vouched: vouched, folders: folders, sparing: sparing) }
 
         /// Walks the folder `waiting`: its files kept, hashed later or removed; its sub-folders
         /// on the way to a vouched file added to `pending`; anything else removed.

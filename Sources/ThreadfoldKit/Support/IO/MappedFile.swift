@@ -45,66 +45,97 @@ final class MappedFile {
 }
 
 /// The mappings SIGBUS may hit (`MappedFile`), in a fixed table the signal handler reads without a
-/// lock: per slot its state (free, open, damaged), start and end address.
+/// lock: per slot its state (free, open, damaged) and its address range, read whole (a pair of
+/// words, so a range being replaced is never seen half old, half new).
 private enum BusErrors {
     static let slots = 16
     private static let free = 0, open = 1, damaged = 2
 
-    nonisolated(unsafe) private static let table: UnsafeMutablePointer<Atomic<Int>> = {
-        let table = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 3 * slots)
-        for i in 0..<(3 * slots) { (table + i).initialize(to: Atomic(0)) }
-        return table
+    /// Set up before the handler is installed, and never freed: the handler reads them through
+    /// these pointers, with no lazy initialisation or access checks on its path.
+    nonisolated(unsafe) private static let states: UnsafeMutablePointer<Atomic<Int>> = {
+        let states = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: slots)
+        for i in 0..<slots { (states + i).initialize(to: Atomic(free)) }
+        return states
     }()
-
-    /// What handled SIGBUS before, to pass on faults that are not the mappings'.
-    nonisolated(unsafe) private static var previous = sigaction()
-    nonisolated(unsafe) private static var pageSize = 4096
+    nonisolated(unsafe) private static let ranges: UnsafeMutablePointer<Atomic<WordPair>> = {
+        let ranges = UnsafeMutablePointer<Atomic<WordPair>>.allocate(capacity: slots)
+        for i in 0..<slots { (ranges + i).initialize(to: Atomic(WordPair(first: 0, second: 0))) }
+        return ranges
+    }()
+    /// What handled SIGBUS before, and the page size.
+    nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
+    nonisolated(unsafe) private static let pageSize = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
     /// Installs the handler, once; false when the system refuses it (no mapping is then made).
     static let installed: Bool = {
-        pageSize = max(sysconf(Int32(_SC_PAGESIZE)), 1)
-        _ = table
+        pageSize.initialize(to: max(sysconf(Int32(_SC_PAGESIZE)), 1))
+        previous.initialize(to: sigaction())
+        _ = (states, ranges)
         var action = sigaction()
         action.__sigaction_handler.sa_sigaction = onBusError
         action.sa_flags = SA_SIGINFO
         sigemptyset(&action.sa_mask)
-        return sigaction(SIGBUS, &action, &previous) == 0
+        return sigaction(SIGBUS, &action, previous) == 0
     }()
 
     static func claim() -> Int? {
-        for slot in 0..<slots where table[3 * slot].compareExchange(expected: free, desired: open, ordering: .acquiringAndReleasing).exchanged {
+        for slot in 0..<slots where states[slot].compareExchange(expected: free, desired: open, ordering: .acquiringAndReleasing).exchanged {
             return slot
         }
         return nil
     }
 
     static func watch(_ slot: Int, start: Int, end: Int) {
-        table[3 * slot + 1].store(start, ordering: .releasing)
-        table[3 * slot + 2].store(end, ordering: .releasing)
+        ranges[slot].store(WordPair(first: UInt(bitPattern: start), second: UInt(bitPattern: end)), ordering: .releasing)
     }
 
-    static func isDamaged(_ slot: Int) -> Bool { table[3 * slot].load(ordering: .acquiring) == damaged }
+    static func isDamaged(_ slot: Int) -> Bool { states[slot].load(ordering: .acquiring) == damaged }
 
     static func release(_ slot: Int) {
-        table[3 * slot + 2].store(0, ordering: .releasing)
-        table[3 * slot + 1].store(0, ordering: .releasing)
-        table[3 * slot].store(free, ordering: .releasing)
+        ranges[slot].store(WordPair(first: 0, second: 0), ordering: .releasing)
+        states[slot].store(free, ordering: .releasing)
     }
 
-    /// The handler: a fault inside an open mapping gets a page of zeros and marks it damaged; any
-    /// other goes to the previous handler (the fault happens again on return, and is handled so).
+    /// The handler. A fault inside an open mapping (the kernel's, not a signal someone sent) gets
+    /// a page of zeros and marks the mapping damaged; anything else is the previous handler's, as
+    /// if this one were not there.
     private static let onBusError: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-        _, info, _ in
-        let address = Int(bitPattern: info?.pointee._sifields._sigfault.si_addr)
-        for slot in 0..<slots where table[3 * slot].load(ordering: .acquiring) != free {
-            let start = table[3 * slot + 1].load(ordering: .acquiring), end = table[3 * slot + 2].load(ordering: .acquiring)
-            guard address >= start && address < end else { continue }
-            let page = address & ~(pageSize - 1)
-            let zeros = mmap(UnsafeMutableRawPointer(bitPattern: page), pageSize, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
-            guard zeros != MAP_FAILED else { break }
-            table[3 * slot].store(damaged, ordering: .releasing)
+        signal, info, context in
+        if let info, info.pointee.si_code > 0 {
+            let address = UInt(bitPattern: info.pointee._sifields._sigfault.si_addr)
+            // A damaged mapping is still watched: its other pages may be past the end too.
+            for slot in 0..<slots where states[slot].load(ordering: .acquiring) != free {
+                let range = ranges[slot].load(ordering: .acquiring)
+                guard address >= range.first && address < range.second else { continue }
+                let page = address & ~UInt(pageSize.pointee - 1)
+                let zeros = mmap(UnsafeMutableRawPointer(bitPattern: page), pageSize.pointee, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+                guard zeros != MAP_FAILED else { break }
+                _ = states[slot].compareExchange(expected: open, desired: damaged, ordering: .acquiringAndReleasing)
+                return
+            }
+        }
+        passOn(signal, info, context)
+    }
+
+    /// SIGBUS as the previous handler would have had it: called, ignored, or (the default) the
+    /// end of the process, by the fault happening again or the signal raised again once this
+    /// handler returns.
+    private static func passOn(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        if previous.pointee.sa_flags & SA_SIGINFO != 0, let handler = previous.pointee.__sigaction_handler.sa_sigaction {
+            handler(signal, info, context)
             return
         }
-        _ = sigaction(SIGBUS, &previous, nil)
+        let handler = previous.pointee.__sigaction_handler.sa_handler
+        if let handler, unsafeBitCast(handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) {
+            handler(signal)
+            return
+        }
+        guard handler == nil else { return }
+        var fallback = sigaction()
+        fallback.__sigaction_handler.sa_handler = nil
+        sigemptyset(&fallback.sa_mask)
+        _ = sigaction(SIGBUS, &fallback, nil)
+        if info.map({ $0.pointee.si_code <= 0 }) ?? true { _ = raise(SIGBUS) }
     }
 }
