@@ -92,8 +92,8 @@ package struct SiteWriter: Sendable {
     ///     metadata files; returns the stamps of the files the spare's manifest vouches for, or
     ///     nil to start from an empty folder. Files that do not match are removed from it.
     ///   - meanwhile: work on the staging folder that needs none of its pages, which runs on this
-    ///     thread while a recycled folder is cleaned on another (a build's dumps are partitioned
-    ///     into their spill meanwhile). It must write nothing but a spill (`spill`), and read
+    ///     thread while a recycled folder is cleaned on another, which this one then helps (a
+    ///     build's dumps are partitioned into their spill meanwhile). It must write nothing but a spill (`spill`), and read
     ///     nothing of the recycled files: the staging folder says what it kept once this returns.
     package func begin(
         keepSpare: Bool = false,
@@ -215,23 +215,25 @@ package struct SiteWriter: Sendable {
     }
 
     /// Cleans a recycled staging folder: what the spare's manifest vouches for is kept, everything
-    /// else removed, on another thread while `meanwhile` runs on this one. Abandons the staging
-    /// folder when cleaning fails.
+    /// else removed, on another thread while `meanwhile` runs on this one (then on both), or on
+    /// every core without it. Abandons the staging folder when cleaning fails.
     private func clean(
         _ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
         meanwhile: ((Staging) -> Void)?
     ) throws(ThreadfoldError) {
         let sparing: Set<String> = meanwhile == nil ? [] : [Self.scratchNames.current, Self.scratchNames.previous]
-        @Sendable func clean() -> Result<[String: FileStamp], ThreadfoldError> {
-            do { return .success(try Self.clean(recycling.folder, keeping: recycling.vouched, sparing: sparing)) } catch { return .failure(error) }
-        }
         let cleaned: Result<[String: FileStamp], ThreadfoldError>
         if let meanwhile {
-            let cleaning = Background(clean)
+            // One thread cleans while `meanwhile` runs here; this thread joins it when that is
+            // done, so the walk takes the cores `meanwhile` leaves (a listing's wait, or after a
+            // dump's partition pass), never more.
+            let cleaning = SpareCleaning(recycling.folder, keeping: recycling.vouched, sparing: sparing)
+            let helper = Background { cleaning.walk() }
             meanwhile(staging)
-            cleaned = cleaning.wait()
+            let mine = cleaning.walk()
+            cleaned = Result { () throws(ThreadfoldError) in try cleaning.finish([helper.wait(), mine]) }
         } else {
-            cleaned = clean()
+            cleaned = Result { () throws(ThreadfoldError) in try Self.clean(recycling.folder, keeping: recycling.vouched) }
         }
         switch cleaned {
         case .success(let kept):
@@ -284,28 +286,43 @@ package struct SiteWriter: Sendable {
     ///
     /// Sub-folders wait as (parent, name) and are opened when their turn comes, so the walk holds
     /// one descriptor per level, not one per folder waiting (20,000 thread folders under `t/`
-    /// would pass the limit on open files). `jobs` threads walk at once, each taking the folder
-    /// that waited last from one queue (`SpareQueue`), so the thread folders under `t/` spread
-    /// over them whatever order the folder lists its names in.
+    /// would pass the limit on open files). `jobs` threads walk at once (`SpareCleaning`).
     static func clean(
         _ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = [],
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(ThreadfoldError) -> [String: FileStamp] {
-        // The folders on the way to a vouched file; any other folder goes whole, so nothing of a
-        // stranger's (not even an empty folder) is published.
-        var folders: Set<Substring> = []
-        for path in vouched.keys {
-            var rest = path[...]
-            // By bytes: a slash is never part of a longer character.
-            while let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/")) {
-                rest = rest[..<slash]
-                if !folders.insert(rest).inserted { break }
-            }
-        }
-        let rules = SpareWalk(vouched: vouched, folders: folders, sparing: sparing)
-        let queue = SpareQueue(SpareWalk.Waiting(parent: nil, name: "", prefix: ""))
+        let cleaning = SpareCleaning(root, keeping: vouched, sparing: sparing)
         let jobs = max(jobs, 1)
-        let walked = Parallel.map(count: jobs, jobs: jobs) { _ -> Result<SpareWalk, ThreadfoldError> in
+        return try cleaning.finish(Parallel.map(count: jobs, jobs: jobs) { _ in cleaning.walk() })
+    }
+
+    /// A recycled folder being cleaned (`clean`) by any number of threads, each taking the folder
+    /// that waited last from one queue (`SpareQueue`): the walk stays depth first, its open
+    /// descriptors few, and the thread folders under `t/` spread over the threads whatever order
+    /// the folder lists its names in.
+    final class SpareCleaning: Sendable {
+        private let root: Folder
+        private let rules: SpareWalk
+        private let queue = SpareQueue(SpareWalk.Waiting(parent: nil, name: "", prefix: ""))
+
+        init(_ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String>) {
+            // The folders on the way to a vouched file; any other folder goes whole, so nothing of
+            // a stranger's (not even an empty folder) is published.
+            var folders: Set<Substring> = []
+            for path in vouched.keys {
+                var rest = path[...]
+                // By bytes: a slash is never part of a longer character.
+                while let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                    rest = rest[..<slash]
+                    if !folders.insert(rest).inserted { break }
+                }
+            }
+            self.root = root
+            rules = SpareWalk(vouched: vouched, folders: folders, sparing: sparing)
+        }
+
+        /// Walks folders from the queue until none is left (or one thread's walk failed).
+        func walk() -> Result<SpareWalk, ThreadfoldError> {
             var walk = rules
             var children: [SpareWalk.Waiting] = []
             while let next = queue.take() {
@@ -317,22 +334,26 @@ package struct SiteWriter: Sendable {
             }
             return .success(walk)
         }
-        var kept: [String: FileStamp] = [:]
-        kept.reserveCapacity(vouched.count)
-        var toHash: [(path: String, expected: FileStamp)] = []
-        for result in walked {
-            let walk = try result.get()
-            for (path, stamp) in walk.kept { kept[path] = stamp }
-            toHash += walk.toHash
+
+        /// The files kept, from every thread's walk: those whose stamps moved are hashed now.
+        func finish(_ walks: [Result<SpareWalk, ThreadfoldError>]) throws(ThreadfoldError) -> [String: FileStamp] {
+            var kept: [String: FileStamp] = [:]
+            kept.reserveCapacity(rules.vouched.count)
+            var toHash: [(path: String, expected: FileStamp)] = []
+            for result in walks {
+                let walk = try result.get()
+                for (path, stamp) in walk.kept { kept[path] = stamp }
+                toHash += walk.toHash
+            }
+            try keepByContent(toHash, in: root, into: &kept)
+            return kept
         }
-        try keepByContent(toHash, in: root, into: &kept)
-        return kept
     }
 
     /// The folders of a recycled folder waiting to be walked, shared by the threads that walk it:
     /// each takes the one that waited last (so the walk stays depth first, and its descriptors
     /// few), and the walk ends when none waits and none is being walked.
-    private final class SpareQueue: Sendable {
+    final class SpareQueue: Sendable {
         private struct State {
             var waiting: [SpareWalk.Waiting]
             var walking = 0
@@ -375,7 +396,7 @@ package struct SiteWriter: Sendable {
     }
 
     /// A walk of a recycled folder (`clean`): what it kept, what it must hash, and the rules.
-    private struct SpareWalk: Sendable {
+    struct SpareWalk: Sendable {
         /// A folder waiting to be walked: its name in `parent` (the root when nil) and the path
         /// of what it holds.
         struct Waiting: Sendable {
