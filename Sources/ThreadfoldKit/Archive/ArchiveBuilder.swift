@@ -504,17 +504,13 @@ package struct ArchiveBuilder: Sendable {
         // Units first, then the dumps' partitions, each a unit of work.
         let partitions = dumps?.spill.sizes.dropLast().count ?? 0
         var results = [UnitResult?](repeating: nil, count: units.count + partitions)
-        var pending: [Int] = []
+        var pending: [Int] = [], kept: [Int] = []
         for (i, action) in actions.enumerated() {
             if case .dump = units[i].source {
                 results[i] = UnitResult()
                 continue
             }
-            guard case .keep = action else {
-                pending.append(i)
-                continue
-            }
-            results[i] = context.serve(action, hash: hashes[i]!, claimant: units[i].claimant(rank: i))!
+            if case .keep = action { kept.append(i) } else { pending.append(i) }
         }
         for p in 0..<partitions where dumps!.spill.sizes[p] > 0 { pending.append(units.count + p) }
         for p in 0..<partitions where dumps!.spill.sizes[p] == 0 { results[units.count + p] = UnitResult() }
@@ -532,11 +528,16 @@ package struct ArchiveBuilder: Sendable {
         let total = units.count { if case .dump = $0.source { false } else { true } } + (dumps?.threads.reduce(0, +) ?? 0)
         context.progress.done.store(total - pending.filter { $0 < units.count }.count - (dumps?.threads.reduce(0, +) ?? 0), ordering: .relaxed)
         let counter = context.progress, progress = self.progress
-        let computed = Parallel.map(count: pending.count, jobs: jobs, progress: progress.listens ? { _ in progress.rendered(counter.done.load(ordering: .relaxed), of: total) } : nil) {
-            [pending, units] p -> UnitResult in
-            InputBudget.scope { work(unit: pending[p], units: units, actions: actions, context: context, hashes: hashes, dumps: dumps) }
+        // The units kept whole are served by the same workers, after those to render (counted
+        // done from the start, as they take next to no time).
+        let order = pending + kept
+        let computed = Parallel.map(count: order.count, jobs: jobs, progress: progress.listens ? { _ in progress.rendered(counter.done.load(ordering: .relaxed), of: total) } : nil) {
+            [order, units] p -> UnitResult in
+            let i = order[p]
+            if i < units.count, case .keep = actions[i] { return context.serve(actions[i], hash: hashes[i]!, claimant: units[i].claimant(rank: i))! }
+            return InputBudget.scope { work(unit: i, units: units, actions: actions, context: context, hashes: hashes, dumps: dumps) }
         }
-        for (p, i) in pending.enumerated() { results[i] = computed[p] }
+        for (p, i) in order.enumerated() { results[i] = computed[p] }
         progress.rendered(total, of: total)
         return results.map { $0! }
     }
