@@ -192,12 +192,12 @@ extension Manifest {
         }
     }
 
-    /// Each unit's JSON in `document`, whose member `units` is `node`, as `write` wrote it: a
-    /// unit ends where the comma before the next unit's key is, the last where `units` and the
-    /// manifest close (`}}` ending the file). Nil when the bytes are not so.
     /// The largest manifest whose units' JSON is kept as read (`Unit.encoded`).
     static let encodedLimit = 8 << 20
 
+    /// Each unit's JSON in `document`, whose member `units` is `node`, as `write` wrote it: a
+    /// unit ends where the comma before the next unit's key is, the last where `units` and the
+    /// manifest close (`}}` ending the file). Nil when the bytes are not so.
     static func encodedUnits(_ document: JSONDocument, _ node: Int) -> [ArraySlice<UInt8>]? {
         let bytes = document.bytes
         guard bytes.count >= 2, bytes[bytes.count - 1] == UInt8(ascii: "}"), bytes[bytes.count - 2] == UInt8(ascii: "}") else { return nil }

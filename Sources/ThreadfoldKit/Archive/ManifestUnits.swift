@@ -131,13 +131,9 @@ struct ManifestUnits: Sendable {
         return (key, .unit(unit))
     }
 
-    /// The units of `tables` in the order of their keys, unpacked one at a time (the order a
-    /// manifest lists them in). Of units with one key, the last added stands, as in a dictionary.
-    static func sortedByKey(_ tables: [ManifestUnits]) -> some Sequence<(key: String, unit: Manifest.Unit)> {
-        keyOrder(tables).lazy.map { tables[$0.table][$0.unit] }
-    }
-
-    /// `sortedByKey(_:)` as a manifest writes the units (`entry(_:)`).
+    /// The units of `tables` in the order of their keys, each as a manifest writes it
+    /// (`entry(_:)`), unpacked one at a time (the order a manifest lists them in). Of units with
+    /// one key, the last added stands, as in a dictionary.
     static func entriesByKey(_ tables: [ManifestUnits]) -> some Sequence<(key: String, entry: Manifest.Entry)> {
         keyOrder(tables).lazy.map { tables[$0.table].entry($0.unit) }
     }

@@ -93,8 +93,9 @@ package struct SiteWriter: Sendable {
     ///     nil to start from an empty folder. Files that do not match are removed from it.
     ///   - meanwhile: work on the staging folder that needs none of its pages, which runs on this
     ///     thread while a recycled folder is cleaned on another, which this one then helps (a
-    ///     build's dumps are partitioned into their spill meanwhile). It must write nothing but a spill (`spill`), and read
-    ///     nothing of the recycled files: the staging folder says what it kept once this returns.
+    ///     build's dumps are partitioned into their spill meanwhile). It must write nothing but a
+    ///     spill (`spill`), and read nothing of the recycled files: the staging folder says what it
+    ///     kept once this returns.
     package func begin(
         keepSpare: Bool = false,
         recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
@@ -300,7 +301,7 @@ package struct SiteWriter: Sendable {
     /// that waited last from one queue (`SpareQueue`): the walk stays depth first, its open
     /// descriptors few, and the thread folders under `t/` spread over the threads whatever order
     /// the folder lists its names in.
-    final class SpareCleaning: Sendable {
+    private final class SpareCleaning: Sendable {
         private let root: Folder
         private let rules: SpareWalk
         private let queue = SpareQueue(SpareWalk.Waiting(parent: nil, name: "", prefix: ""))
@@ -353,7 +354,7 @@ package struct SiteWriter: Sendable {
     /// The folders of a recycled folder waiting to be walked, shared by the threads that walk it:
     /// each takes the one that waited last (so the walk stays depth first, and its descriptors
     /// few), and the walk ends when none waits and none is being walked.
-    final class SpareQueue: Sendable {
+    private final class SpareQueue: Sendable {
         private struct State {
             var waiting: [SpareWalk.Waiting]
             var walking = 0
@@ -396,7 +397,7 @@ package struct SiteWriter: Sendable {
     }
 
     /// A walk of a recycled folder (`clean`): what it kept, what it must hash, and the rules.
-    struct SpareWalk: Sendable {
+    private struct SpareWalk: Sendable {
         /// A folder waiting to be walked: its name in `parent` (the root when nil) and the path
         /// of what it holds.
         struct Waiting: Sendable {
@@ -410,12 +411,6 @@ package struct SiteWriter: Sendable {
         let sparing: Set<String>
         var kept: [(path: String, stamp: FileStamp)] = []
         var toHash: [(path: String, expected: FileStamp)] = []
-
-        init(vouched: [String: FileStamp], folders: Set<Substring>, sparing: Set<String>) {
-            self.vouched = vouched
-            self.folders = folders
-            self.sparing = sparing
-        }
 
         /// Walks the folder `waiting`: its files kept, hashed later or removed; its sub-folders
         /// on the way to a vouched file added to `pending`; anything else removed.

@@ -56,6 +56,12 @@ struct ManifestUnitsTests {
         #expect(Manifest.files(of: []).isEmpty)
     }
 
+    /// The unit of an entry that is one (not JSON as read).
+    static func unit(_ entry: Manifest.Entry) -> Manifest.Unit? {
+        if case .unit(let unit) = entry { return unit }
+        return nil
+    }
+
     static func same(_ a: (key: String, unit: Manifest.Unit), _ b: (key: String, unit: Manifest.Unit)) -> Bool {
         a.key == b.key && a.unit.hash == b.unit.hash && a.unit.threads == b.unit.threads && a.unit.files == b.unit.files
             && a.unit.warnings == b.unit.warnings && a.unit.comments == b.unit.comments && a.unit.stamps == b.unit.stamps
@@ -81,13 +87,13 @@ struct ManifestUnitsTests {
         let replacement = Self.unit([Self.summary(8)]), last = Self.unit([Self.summary(9)])
         table.append(key: Self.units[0].key, replacement)
         let keys = [StableHash.hex(3), StableHash.hex(5), StableHash.hex(9), StableHash.hex(0xFFFF_FFFF_FFFF_FFFF)]
-        let sorted = Array(ManifestUnits.sortedByKey([table]))
+        let sorted = Array(ManifestUnits.entriesByKey([table]))
         #expect(sorted.map(\.key) == keys)
-        #expect(sorted[2].unit.threads == replacement.threads)
+        #expect(Self.unit(sorted[2].entry)?.threads == replacement.threads)
         var other = ManifestUnits()
         other.append(key: Self.units[0].key, last)
-        let both = Array(ManifestUnits.sortedByKey([table, other]))
-        #expect(both.map(\.key) == keys && both[2].unit.threads == last.threads)
+        let both = Array(ManifestUnits.entriesByKey([table, other]))
+        #expect(both.map(\.key) == keys && Self.unit(both[2].entry)?.threads == last.threads)
     }
 
     @Test("the manifest written in pieces from the table is the manifest encoded whole")

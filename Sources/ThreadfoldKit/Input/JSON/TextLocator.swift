@@ -41,10 +41,6 @@ package final class TextLocator: Sendable {
     /// (every byte but UTF-8 continuation bytes). Lines before the last are passed newline to
     /// newline (`memchr`), their scalars uncounted, as a dump's thread is scanned whole once its
     /// first message is located; the last line's scalars are counted (`scalars`).
-    static func advance(_ point: Checkpoint, _ bytes: [UInt8], from: Int, to: Int) -> Checkpoint {
-        bytes.withUnsafeBufferPointer { advance(point, $0, from: from, to: to) }
-    }
-
     static func advance(_ point: Checkpoint, _ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Checkpoint {
         var point = point
         guard let base = buffer.baseAddress, from < to else { return point }
