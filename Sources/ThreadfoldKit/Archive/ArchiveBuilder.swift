@@ -339,7 +339,7 @@ package struct ArchiveBuilder: Sendable {
             let units = self.units
             hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
                 if let hash = known[i] ?? Self.listedHash(units[i], signatures: signatures) { return hash }
-                return InputBudget.scope { try? StableHash.content(units[i].read()) }
+                return InputBudget.scope { try? ArchiveUnit.contentHash(of: units[i].read()) }
             }
         }
         // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
@@ -812,7 +812,7 @@ struct WorkerContext: Sendable {
         var result = UnitResult()
         do throws(ThreadfoldError) {
             let data = try unit.read()
-            let hash = known ?? StableHash.content(data)
+            let hash = known ?? ArchiveUnit.contentHash(of: data)
             result.hash = hash
             // Its warnings are kept as the unit reads them and put on the file's lines, under its
             // name, when they are reported (`Report.add(_:from:)`), so a unit reused at another

@@ -12,10 +12,11 @@ struct Manifest: Sendable {
     static let fileName = ".threadfold-manifest.json"
 
     /// The format this build writes and reads (file stamps with their status change time and
-    /// content hash; units keyed by their bytes, not their place (`ArchiveUnit.key`); a unit's
-    /// warnings as the unit reads them, put on its file's lines, columns and name when
-    /// reported); a manifest of another format is not read, and the build is a full one.
-    static let currentFormat = 5
+    /// content hash; units keyed by their bytes' `ArchiveUnit.contentHash`, not their place
+    /// (`ArchiveUnit.key`); a unit's warnings as the unit reads them, put on its file's lines,
+    /// columns and name when reported); a manifest of another format is not read, and the build
+    /// is a full one.
+    static let currentFormat = 6
     var format = currentFormat
     var version = Release.version
     /// Hash of everything besides the input that decides the output.

@@ -35,7 +35,7 @@ package struct ArchiveUnit: Sendable {
     /// that line adds to its column. (Its bytes are read as they are, never indented: in a
     /// document on one line that would cost the length of every thread before it.)
     package var element: (path: String, indent: Int)?
-    /// The hash of the unit's bytes (`StableHash.content`) when listing it read them (a thread of
+    /// The hash of the unit's bytes (`contentHash(of:)`) when listing it read them (a thread of
     /// a document), with the file's size, modification time (ns) and inode as it read them: a
     /// build that finds the file so still need not read the unit to know it.
     package var listed: (hash: UInt64, size: Int64, mtime: Int64, inode: UInt64)?
@@ -72,6 +72,12 @@ package struct ArchiveUnit: Sendable {
     }
 
     /// A key for what decides the unit's files besides the build's settings. A file, a line of
+    /// The hash that tells a unit's bytes from others (`StableHash.wide`): taken of every thread
+    /// of a document as it is listed, so it is the one hash of its kind worth making fast.
+    package static func contentHash(of raw: UnsafeRawBufferPointer) -> UInt64 { StableHash.wide(raw) }
+
+    package static func contentHash(of bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { contentHash(of: $0) } }
+
     /// JSON Lines and a thread of a document are known by their bytes alone (`contentHash`),
     /// wherever they lie: a renamed or moved file, a reordered document and a thread moved
     /// between files are the same units. Nothing else in their pages depends on their place
@@ -587,7 +593,7 @@ package enum ArchiveInput {
             let (line, column) = locator.location(in: bytes, offset: element.lowerBound)
             var unit = ArchiveUnit(source: .line(path: path, offset: element.lowerBound, length: element.count, line: line), display: path)
             unit.element = ("\(listPath)[\(position)]", column - 1)
-            let hash = StableHash.content(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[element]))
+            let hash = ArchiveUnit.contentHash(of: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[element]))
             unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }

@@ -6,8 +6,9 @@
 ///   folders, category section keys; and chooses a thread's shard and a dump line's partition
 ///   (`spread`). A new algorithm would move every such URL.
 /// - `content` (eight bytes a step, multiply-xorshift; `wide` for long runs) tells change: the
-///   manifest's unit and file hashes, the settings key, spill digests; and two published values
-///   that must not change either, feed entries' `urn:uuid:`s and the stand-in id of a thread without one.
+///   manifest's unit hashes (`wide`) and file hashes, the settings key, spill digests; and two
+///   published values that must not change either, feed entries' `urn:uuid:`s and the stand-in id
+///   of a thread without one.
 package enum StableHash {
     // MARK: Names
 
