@@ -45,7 +45,7 @@ extension Threadfold {
     package struct Build {
         private var builder: ArchiveBuilder
         /// Lists the units when the build runs; nil for a build of units already listed.
-        private var listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?
+        private var listUnits: ArchiveBuilder.ListUnits?
 
         /// A build of `inputs` (files, folders of them, JSON Lines, dumps; `-` through
         /// `readStandardInput`), leaving out what `filter` excludes.
@@ -54,10 +54,10 @@ extension Threadfold {
             readStandardInput: @escaping @Sendable () throws(ThreadfoldError) -> [UInt8]
         ) {
             let importing = options.archive.render.importing
-            let list = { @Sendable () throws(ThreadfoldError) -> [ArchiveUnit] in
+            let list = { @Sendable (known: KnownElements?) throws(ThreadfoldError) -> [ArchiveUnit] in
                 try ArchiveInput.units(
                     inputs, readStandardInput: readStandardInput, linesAreThreads: importing.mapping != nil ? false : nil,
-                    dumpForm: ArchiveInput.dumps(importing), filter: filter)
+                    dumpForm: ArchiveInput.dumps(importing), filter: filter, known: known)
             }
             self.init(units: [], output: output, options: options)
             listUnits = list

@@ -78,6 +78,9 @@ package struct ArchiveBuilder: Sendable {
         return try builder.run(listUnits: nil)
     }
 
+    /// The listing of a build's units, told the threads of documents an earlier build listed.
+    typealias ListUnits = @Sendable (KnownElements?) throws(ThreadfoldError) -> [ArchiveUnit]
+
     /// `run()` of the units `listUnits` returns (`units` becomes them). What it throws is the
     /// build's input errors, as when a thread cannot be read: nothing is published.
     ///
@@ -87,7 +90,7 @@ package struct ArchiveBuilder: Sendable {
     /// but the staging folder then goes, with the spare it recycled (the next build links what it
     /// can from the live site instead). Any other build lists them first, so an input error leaves
     /// everything beside the output as it was.
-    mutating func run(listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?) throws(ThreadfoldError) -> Report {
+    mutating func run(listUnits: ListUnits?) throws(ThreadfoldError) -> Report {
         var report = Report()
         var clock = Clock()
         let listing: Background<Result<[ArchiveUnit], ThreadfoldError>>?
@@ -255,11 +258,20 @@ package struct ArchiveBuilder: Sendable {
     /// none to wait for: the units were given, or listed here first (any other build: `units`
     /// becomes them, and what listing throws is thrown).
     private mutating func startListing(
-        _ listUnits: (@Sendable () throws(ThreadfoldError) -> [ArchiveUnit])?
+        _ listUnits: ListUnits?
     ) throws(ThreadfoldError) -> Background<Result<[ArchiveUnit], ThreadfoldError>>? {
         guard let listUnits else { return nil }
-        if incremental { return Background { Result { () throws(ThreadfoldError) in try listUnits() } } }
-        units = try listUnits()
+        if incremental {
+            // The documents the live site was built from: their threads, unchanged, are hashed,
+            // not checked again. Its manifest is read here, beside the spare's on the main thread.
+            let output = output
+            return Background {
+                Result { () throws(ThreadfoldError) in
+                    try listUnits(SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.knownElements))
+                }
+            }
+        }
+        units = try listUnits(nil)
         return nil
     }
 
@@ -635,12 +647,16 @@ package struct ArchiveBuilder: Sendable {
                 if let s = signatures[path] {
                     states[Manifest.key(path)] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: StableHash.hex(hash))
                 }
-            case .line(let path, _, _, _):
+            case .line(let path, _, let length, _):
                 let key = Manifest.key(path)
                 if states[key] == nil, let s = signatures[path] {
-                    states[key] = Manifest.FileState(size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [])
+                    // A document's threads are known to its next listing (`KnownElements`).
+                    let depth = unit.element.map { $0.path.hasPrefix("$[") ? 1 : 2 }
+                    states[key] = Manifest.FileState(
+                        size: s.size, mtime: s.mtime, inode: s.inode, hash: "", lines: [], lengths: depth.map { _ in [] }, depth: depth)
                 }
                 states[key]?.lines?.append(StableHash.hex(hash))
+                states[key]?.lengths?.append(length)
             case .bytes, .dump:
                 continue
             }

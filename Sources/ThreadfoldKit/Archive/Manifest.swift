@@ -86,8 +86,13 @@ struct Manifest: Sendable {
         var mtime: Int64
         var inode: UInt64
         var hash: String
-        /// For a JSON Lines file of threads: each line's hash, in order.
+        /// For a JSON Lines file of threads, or a document of many: each line's or thread's hash,
+        /// in order.
         var lines: [String]?
+        /// For a document of many threads: each thread's length in bytes, and how deep its list is
+        /// (`KnownElements`).
+        var lengths: [Int]?
+        var depth: Int?
     }
 
     /// The files a build writes for these threads, in the order `ThreadPipeline.files` writes them:

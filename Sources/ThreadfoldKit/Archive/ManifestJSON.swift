@@ -37,6 +37,11 @@ extension Manifest {
                     w.int(Int64(bitPattern: state.inode))
                     w.field("hash", state.hash)
                     if let lines = state.lines { w.field("lines", strings: lines) }
+                    if let lengths = state.lengths, let depth = state.depth {
+                        w.key("lengths")
+                        w.array { w in for length in lengths { w.int(length) } }
+                        w.field("depth", depth)
+                    }
                 }
             }
         }
@@ -146,19 +151,8 @@ extension Manifest {
             if let node = r.member(r.root, "listingHash") { listingHash = try r.string(node, "$.listingHash") }
             var files: [String: FileState] = [:]
             try r.members(required("files"), "$.files") { path, node throws(JSONError) in
-                var size: Int64?, mtime: Int64?, inode: Int64?, hash: String?, lines: [String]?
-                try r.members(node, "$.files") { key, value throws(JSONError) in
-                    switch key {
-                    case "size": size = try r.int(value, key)
-                    case "mtime": mtime = try r.int(value, key)
-                    case "inode": inode = try r.int(value, key)
-                    case "hash": hash = try r.string(value, key)
-                    case "lines": lines = try r.strings(value, key)
-                    default: break
-                    }
-                }
-                guard let size, let mtime, let inode, let hash else { throw r.mismatch(node, path, expected: "size, mtime, inode and hash") }
-                files[path] = FileState(size: size, mtime: mtime, inode: UInt64(bitPattern: inode), hash: hash, lines: lines)
+                guard let state = try Self.fileState(r, node) else { throw r.mismatch(node, path, expected: "size, mtime, inode and hash") }
+                files[path] = state
             }
             self.files = files
             // Units decode in parallel: the tape is shared and read-only.
@@ -190,6 +184,56 @@ extension Manifest {
         } catch {
             return nil
         }
+    }
+
+    /// An input file's state, as `write` wrote it; nil when it lacks a part.
+    private static func fileState(_ r: JSONReader, _ node: Int) throws(JSONError) -> FileState? {
+        var size: Int64?, mtime: Int64?, inode: Int64?, hash: String?, lines: [String]?, lengths: [Int]?, depth: Int?
+        try r.members(node, "$.files") { key, value throws(JSONError) in
+            switch key {
+            case "size": size = try r.int(value, key)
+            case "mtime": mtime = try r.int(value, key)
+            case "inode": inode = try r.int(value, key)
+            case "hash": hash = try r.string(value, key)
+            case "lines": lines = try r.strings(value, key)
+            case "lengths": lengths = try r.array(value, key).map { n throws(JSONError) in try r.count(n, key) }
+            case "depth": depth = try r.count(value, key)
+            default: break
+            }
+        }
+        guard let size, let mtime, let inode, let hash, lengths == nil || (lengths?.count == lines?.count && depth != nil) else { return nil }
+        return FileState(size: size, mtime: mtime, inode: UInt64(bitPattern: inode), hash: hash, lines: lines, lengths: lengths, depth: depth)
+    }
+
+    /// The threads of documents that the manifest `bytes` says its build listed, read without
+    /// decoding the rest: its input files' table alone, found by the bytes `write` puts around
+    /// it (no string `write` writes can hold them). Nil when the manifest is not of this format
+    /// and version, or not so.
+    static func knownElements(_ bytes: [UInt8]) -> KnownElements? {
+        var w = JSONWriter(pretty: false)
+        w.open(UInt8(ascii: "{"))
+        w.field("format", currentFormat)
+        w.field("version", Release.version)
+        let head = w.out + [UInt8(ascii: ",")]
+        guard bytes.starts(with: head), let start = ByteSearch.first(Array(",\"files\":{".utf8), in: bytes),
+            let end = ByteSearch.first(Array("},\"units\":{".utf8), in: bytes, from: start)
+        else { return nil }
+        guard let r = try? JSONReader(bytes: Array(bytes[(start + 9)...end]), file: Manifest.fileName) else { return nil }
+        var known = KnownElements()
+        do throws(JSONError) {
+            try r.members(r.root, "$.files") { _, node throws(JSONError) in
+                guard let state = try Self.fileState(r, node), let lines = state.lines, let lengths = state.lengths, let depth = state.depth else { return }
+                var threads: [(hash: UInt64, length: Int)] = []
+                for (line, length) in zip(lines, lengths) {
+                    guard let hash = UInt64(line, radix: 16) else { return }
+                    threads.append((hash, length))
+                }
+                known.add(threads, depth: depth)
+            }
+        } catch {
+            return nil
+        }
+        return known
     }
 
     /// The largest manifest whose units' JSON is kept as read (`Unit.encoded`).

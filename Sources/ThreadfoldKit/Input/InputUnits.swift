@@ -101,11 +101,11 @@ package enum ArchiveInput {
     /// `dumpForm` says, from a file's first line, whether it is a dump to stream (nil: never).
     ///
     /// Folders are walked with `filter` (`FolderFilter`); what is named in `inputs` is read
-    /// whatever it says.
+    /// whatever it says. A document's threads that are `known` are hashed, not checked again.
     package static func units(
         _ inputs: [String], readStandardInput: () throws(ThreadfoldError) -> [UInt8],
         linesAreThreads: Bool? = nil, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
-        filter: FolderFilter = FolderFilter()
+        filter: FolderFilter = FolderFilter(), known: KnownElements? = nil
     ) throws(ThreadfoldError) -> [ArchiveUnit] {
         var units: [ArchiveUnit] = []
         var errors: [Problem] = []
@@ -128,7 +128,9 @@ package enum ArchiveInput {
                     units.append(ArchiveUnit(source: .bytes(try InputFile.read(input, display: input, streams: true)), display: input))
                 case .regular:
                     guard first(input) else { continue }
-                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.problems }
+                    do { units.append(contentsOf: try fileUnits(input, linesAreThreads: linesAreThreads, dumpForm: dumpForm, known: known)) } catch {
+                        errors += error.problems
+                    }
                 case .folder:
                     let listing = listFolder(input, filter: filter)
                     errors += listing.errors
@@ -139,10 +141,12 @@ package enum ArchiveInput {
                         // In a folder, a .json file is one document (of one thread or many); .jsonl
                         // and .ndjson files are looked into.
                         if file.hasSuffix(".json") {
-                            units += threadsOfDocument(file) ?? [ArchiveUnit(source: .file(path: file), display: file)]
+                            units += threadsOfDocument(file, known: known) ?? [ArchiveUnit(source: .file(path: file), display: file)]
                             continue
                         }
-                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads, dumpForm: dumpForm)) } catch { errors += error.problems }
+                        do { units.append(contentsOf: try fileUnits(file, linesAreThreads: linesAreThreads, dumpForm: dumpForm, known: known)) } catch {
+                            errors += error.problems
+                        }
                     }
                 }
             } catch {
@@ -351,7 +355,7 @@ package enum ArchiveInput {
     /// `maxLineBytes` are errors, naming the line; the file is scanned in chunks, never held whole.
     static func fileUnits(
         _ path: String, linesAreThreads: Bool?, dumpForm: (([UInt8]) -> DumpForm?)? = nil,
-        maxLineBytes: Int = InputLimits.maxLineBytes
+        maxLineBytes: Int = InputLimits.maxLineBytes, known: KnownElements? = nil
     ) throws(ThreadfoldError) -> [ArchiveUnit] {
         let file = [ArchiveUnit(source: .file(path: path), display: path)]
         // A dump, plain or compressed, is streamed: its first line says so.
@@ -370,7 +374,7 @@ package enum ArchiveInput {
             return dump(try leadingLine(opened, path, compressed: compressed, maxLineBytes: maxLineBytes)) ?? file
         }
         // One document: of one thread, or of many (a unit each).
-        var document = documentThreads(opened, path)
+        var document = documentThreads(opened, path, known: known)
         let whole = document?.units ?? file
         // A document whose root members rule out every dump form (`DumpForm.mayDetectAny`) is
         // its threads: on one line, as the rules below would find; on several, its first line is
@@ -510,16 +514,15 @@ package enum ArchiveInput {
     /// other file. Each unit is the thread's bytes, read with `pread` when its turn comes, with
     /// its line, its column (as indentation) and its JSON path, so messages name the document's
     /// own places. Only files whose first bytes look like one are parsed here.
-    static func threadsOfDocument(_ path: String) -> [ArchiveUnit]? {
+    static func threadsOfDocument(_ path: String, known: KnownElements? = nil) -> [ArchiveUnit]? {
         guard case .success(let file) = OpenFile.regular(path) else { return nil }
-        return threadsOfDocument(file, path)
+        return documentThreads(file, path, known: known)?.units
     }
 
-    /// `threadsOfDocument(_:)` of the regular file `file`, open at `path`.
-    static func threadsOfDocument(_ file: OpenFile, _ path: String) -> [ArchiveUnit]? { documentThreads(file, path)?.units }
-
-    /// `threadsOfDocument(_:_:)`, with the document's bytes.
-    static func documentThreads(_ file: OpenFile, _ path: String) -> (units: [ArchiveUnit], bytes: DocumentBytes, rootMembers: [[UInt8]]?)? {
+    /// `threadsOfDocument(_:)` of the regular file `file`, open at `path`, with the document's bytes.
+    static func documentThreads(
+        _ file: OpenFile, _ path: String, known: KnownElements? = nil
+    ) -> (units: [ArchiveUnit], bytes: DocumentBytes, rootMembers: [[UInt8]]?)? {
         guard let head = file.read(count: 4096, at: 0), Compression.detect(head) == nil else { return nil }
         let start = head.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         switch start.first {
@@ -542,14 +545,14 @@ package enum ArchiveInput {
         // than read into new memory (`MappedFile`), or read when they cannot be.
         guard file.size <= InputLimits.maxDocumentBytes else { return nil }
         if let mapped = MappedFile(file.fd, count: file.size) {
-            let outline = JSONOutline.threadList(mapped.bytes)
+            let outline = JSONOutline.threadList(mapped.bytes, known: known)
             // Cut short or grown while it was read: listed as it is now, as a file whose size
             // changed before it was read is.
             func changed() -> Bool { mapped.damaged || file.sizeNow != file.size }
             switch outline {
             case .noList: return nil
-            case .list(let listPath, let elements, let rootMembers):
-                let units = documentThreads(mapped.bytes, listPath, elements, file, path)
+            case .list(let listPath, let elements, let rootMembers, let hashes):
+                let units = documentThreads(mapped.bytes, listPath, elements, hashes, file, path)
                 let names = rootMembers.map { $0.map { Array(mapped.bytes[$0]) } }
                 guard !changed() else { return nil }
                 return (units, .mapped(mapped), names)
@@ -559,7 +562,7 @@ package enum ArchiveInput {
             }
         }
         guard let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size, let list = threadList(bytes) else { return nil }
-        let units = bytes.withUnsafeBufferPointer { documentThreads($0, list.path, list.elements, file, path) }
+        let units = bytes.withUnsafeBufferPointer { documentThreads($0, list.path, list.elements, nil, file, path) }
         return (units, .read(bytes), list.rootMembers)
     }
 
@@ -582,9 +585,11 @@ package enum ArchiveInput {
         }
     }
 
-    /// The units of the threads at `elements` of the list at `listPath` in the document's bytes.
+    /// The units of the threads at `elements` of the list at `listPath` in the document's bytes,
+    /// with their `hashes` when listing took them.
     private static func documentThreads(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ listPath: String, _ elements: [Range<Int>], _ file: OpenFile, _ path: String
+        _ bytes: UnsafeBufferPointer<UInt8>, _ listPath: String, _ elements: [Range<Int>], _ hashes: [UInt64]?, _ file: OpenFile,
+        _ path: String
     ) -> [ArchiveUnit] {
         let locator = TextLocator()
         var units: [ArchiveUnit] = []
@@ -593,7 +598,7 @@ package enum ArchiveInput {
             let (line, column) = locator.location(in: bytes, offset: element.lowerBound)
             var unit = ArchiveUnit(source: .line(path: path, offset: element.lowerBound, length: element.count, line: line), display: path)
             unit.element = ("\(listPath)[\(position)]", column - 1)
-            let hash = ArchiveUnit.contentHash(of: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[element]))
+            let hash = hashes?[position] ?? ArchiveUnit.contentHash(of: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[element]))
             unit.listed = (hash, Int64(file.size), file.status.modified, file.status.inode)
             units.append(unit)
         }
@@ -637,7 +642,7 @@ package enum ArchiveInput {
     /// from the parsed document, or for a root array.
     static func threadList(_ bytes: [UInt8]) -> (path: String, elements: [Range<Int>], rootMembers: [[UInt8]]?)? {
         switch bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0) }) {
-        case .list(let path, let elements, let rootMembers): return (path, elements, rootMembers.map { $0.map { Array(bytes[$0]) } })
+        case .list(let path, let elements, let rootMembers, _): return (path, elements, rootMembers.map { $0.map { Array(bytes[$0]) } })
         case .noList: return nil
         case .undecided: return parsedThreadList(bytes).map { ($0.path, $0.elements, nil) }
         }

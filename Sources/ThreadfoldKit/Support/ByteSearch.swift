@@ -18,6 +18,23 @@ package enum ByteSearch {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The offset of the first run of bytes equal to `pattern` at or after `from`, or nil: each
+    /// of its first byte found with `memchr`, then compared.
+    package static func first(_ pattern: [UInt8], in bytes: [UInt8], from: Int = 0) -> Int? {
+        guard let lead = pattern.first, from >= 0 else { return nil }
+        return bytes.withUnsafeBufferPointer { b in
+            pattern.withUnsafeBufferPointer { p in
+                var at = from
+                while let i = first(lead, in: b, from: at) {
+                    guard i + p.count <= b.count else { return nil }
+                    if memcmp(b.baseAddress! + i, p.baseAddress!, p.count) == 0 { return i }
+                    at = i + 1
+                }
+                return nil
+            }
+        }
+    }
+
     @inline(__always)
     package static func contains(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         first(byte, in: buffer) != nil

@@ -74,6 +74,30 @@ struct ArchiveIncrementTests {
         #expect(ArchiveBuilder.listedHash(unit, signatures: changed) == nil)
     }
 
+    @Test("the live site's manifest tells the next listing its document's threads: unchanged ones are hashed, a changed one is read and found out")
+    func knownThreads() throws {
+        let folder = try ArchiveFixture.folder()
+        let path = try ArchiveFixture.write(Self.document(Self.threads, oneLine: false), "d.json", in: folder)
+        let site = folder.appendingPathComponent("site")
+        let options = BuildOptions(jobs: 2, incremental: true, durable: false)
+        _ = try Threadfold.buildSite(inputs: [path], output: site.path, options: options)
+        let known = try #require(SiteWriter.readMetadata(of: site, Manifest.fileName).flatMap(Manifest.knownElements))
+        #expect(!known.isEmpty)
+        // Told them, the listing finds the units it finds without them.
+        let plain = try ArchiveInput.units([path], readStandardInput: { [] })
+        let told = try ArchiveInput.units([path], readStandardInput: { [] }, known: known)
+        #expect(told.count == 6 && told.map(\.listed?.hash) == plain.map(\.listed?.hash))
+        #expect(told.map(\.element?.path) == plain.map(\.element?.path))
+        // The manifest that holds them is read back: nothing is rendered again.
+        #expect(try Threadfold.buildSite(inputs: [path], output: site.path, options: options).threadsRendered == 0)
+        // A thread that is no longer JSON is read, and the build refused, as a full one is.
+        var broken = Self.threads
+        broken[3] = #"{"id": "k3", "comments": [tru]}"#
+        try ArchiveFixture.write(Self.document(broken, oneLine: false), "d.json", in: folder)
+        let error = #expect(throws: ThreadfoldError.self) { try Threadfold.buildSite(inputs: [path], output: site.path, options: options) }
+        #expect(error?.problems.first?.file == path && error?.problems.first?.line == 5, "\(String(describing: error))")
+    }
+
     @Test("a folder of thread files renamed renders no thread again")
     func folderRenamed() throws {
         let folder = try ArchiveFixture.folder()

@@ -8,6 +8,10 @@
 /// candidate lists. It answers only what it is sure of: on anything it does not follow the way
 /// the parser and `ThreadfoldForm.threadList` do (an error, a member name with an escape where a
 /// name decides the list, a document of 2 GiB or more), it leaves the decision to them.
+///
+/// Given the threads an earlier build listed (`KnownElements`), a thread whose bytes are the ones
+/// that followed the thread before it then is hashed, not read: it was checked then, at a list's
+/// place as deep.
 enum JSONOutline {
     enum Outcome: Equatable {
         /// Not decided here: the caller parses the document.
@@ -17,16 +21,19 @@ enum JSONOutline {
         case noList
         /// The thread list at `path` (`$.threads` or `$`), each thread's bytes from its `{` to
         /// its `}`, and the names of the root object's members in order (each name's bytes
-        /// between its quotes, none with an escape), or nil when the root is an array.
-        case list(path: String, elements: [Range<Int>], rootMembers: [Range<Int>]?)
+        /// between its quotes, none with an escape), or nil when the root is an array; with each
+        /// thread's hash (`KnownElements.hash`) when known threads were given.
+        case list(path: String, elements: [Range<Int>], rootMembers: [Range<Int>]?, hashes: [UInt64]?)
     }
 
     /// `threadList`'s answer for the document `b`, as `ThreadfoldForm.threadList` gives it for
     /// the parsed document: the root object's last `threads` member when it is an array and the
     /// root has no `comments` member, or the root array when its first element has `comments`.
-    static func threadList(_ b: UnsafeBufferPointer<UInt8>, depthLimit: Int = JSONDocument.defaultDepthLimit) -> Outcome {
+    static func threadList(
+        _ b: UnsafeBufferPointer<UInt8>, depthLimit: Int = JSONDocument.defaultDepthLimit, known: KnownElements? = nil
+    ) -> Outcome {
         guard b.count < Int(Int32.max) else { return .undecided }
-        var scan = Scan(depthLimit: depthLimit)
+        var scan = Scan(depthLimit: depthLimit, known: known)
         do throws(JSONError) {
             try scan.run(b)
         } catch {
@@ -42,7 +49,9 @@ enum JSONOutline {
             list = ("$.threads", scan.elements)
         }
         guard let elements = list.elements, elements.count > 1 else { return .noList }
-        return .list(path: list.path, elements: elements, rootMembers: scan.rootIsArray ? nil : scan.rootMembers)
+        return .list(
+            path: list.path, elements: elements, rootMembers: scan.rootIsArray ? nil : scan.rootMembers,
+            hashes: known == nil ? nil : scan.hashes)
     }
 
     private struct Scan {
@@ -67,8 +76,17 @@ enum JSONOutline {
         var undecided = false
         /// The root object's member names, between their quotes.
         var rootMembers: [Range<Int>] = []
+        /// Threads an earlier build listed, and where in them the list being read is: the
+        /// place of the last element read, when it was a known thread.
+        let known: KnownElements?
+        var place: Int?
+        /// Each element's hash, when `known` is given.
+        var hashes: [UInt64] = []
 
-        init(depthLimit: Int) { self.depthLimit = depthLimit }
+        init(depthLimit: Int, known: KnownElements?) {
+            self.depthLimit = depthLimit
+            self.known = known
+        }
 
         private enum Expect { case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd }
 
@@ -91,7 +109,10 @@ enum JSONOutline {
                 case .value, .valueOrArrayEnd:
                     if expect == .valueOrArrayEnd && byte == UInt8(ascii: "]") {
                         i += 1
-                        close(at: i)
+                        close(b, at: i)
+                    } else if byte == UInt8(ascii: "{"), let end = skipKnown(b, at: i) {
+                        elements?.append(i..<end)
+                        i = end
                     } else {
                         let opened = try value(b, byte, at: &i)
                         if let opened {
@@ -104,7 +125,7 @@ enum JSONOutline {
                 case .keyOrObjectEnd, .key:
                     if expect == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
                         i += 1
-                        close(at: i)
+                        close(b, at: i)
                         if stack.isEmpty { return try finish(b, at: i) }
                         expect = .commaOrEnd
                     } else if byte == UInt8(ascii: "\"") {
@@ -124,7 +145,7 @@ enum JSONOutline {
                         expect = isObject ? .key : .value
                     } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         i += 1
-                        close(at: i)
+                        close(b, at: i)
                         if stack.isEmpty { return try finish(b, at: i) }
                     } else {
                         throw JSONError(offset: i, message: "',' or the container's end")
@@ -144,6 +165,8 @@ enum JSONOutline {
                 threadsIsArray = byte == UInt8(ascii: "[")
                 collecting = threadsIsArray
                 elements = []
+                hashes = []
+                place = nil
             } else if isRootValue {
                 collecting = false
             }
@@ -200,13 +223,35 @@ enum JSONOutline {
         }
 
         /// The container just closed (`end` is past its last byte): a list element is kept.
-        private mutating func close(at end: Int) {
+        private mutating func close(_ b: UnsafeBufferPointer<UInt8>, at end: Int) {
             stack.removeLast()
             // Back in the list: what closed was one of its elements, an object (`value` forgot the
             // elements when one was anything else).
             if stack.count == listDepth && collecting && stack.last == true && elements != nil {
                 elements?.append(elementStart..<end)
+                if let known {
+                    // Known: the threads after it are looked for after it. Not: one changed in
+                    // place is the likeliest, so the next is looked for where it was.
+                    let hash = KnownElements.hash(UnsafeBufferPointer(rebasing: b[elementStart..<end]))
+                    hashes.append(hash)
+                    place = known.place(of: hash) ?? place.map { $0 + 1 }
+                }
             }
+        }
+
+        /// The end of the list element (an object) at `i` when its bytes are the known thread
+        /// that followed the last element; nil when they are not, or it is not sure to be one:
+        /// not in the list, or its first element, whose members may decide the list.
+        private mutating func skipKnown(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+            guard let known, let place, collecting, stack.count == listDepth, stack.last == true, elements?.isEmpty == false,
+                let next = known.following(place, depth: listDepth), next.length >= 2, next.length <= b.count - i,
+                b[i + next.length - 1] == UInt8(ascii: "}")
+            else { return nil }
+            let hash = KnownElements.hash(UnsafeBufferPointer(rebasing: b[i..<(i + next.length)]))
+            guard hash == next.hash else { return nil }
+            hashes.append(hash)
+            self.place = next.place
+            return i + next.length
         }
 
         /// The root value is complete: only white space may follow.

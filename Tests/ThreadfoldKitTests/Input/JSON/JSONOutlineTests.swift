@@ -13,17 +13,29 @@ struct JSONOutlineTests {
         Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0) }
     }
 
-    /// Checks the outline of `bytes` against the parsed document; returns the outline's outcome.
+    /// Checks the outline of `bytes` against the parsed document, and against the outline that
+    /// is told the `known` threads; returns the outline's outcome.
     @discardableResult
-    static func agrees(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> JSONOutline.Outcome {
+    static func agrees(_ bytes: [UInt8], known: KnownElements? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> JSONOutline.Outcome {
         let outcome = bytes.withUnsafeBufferPointer { JSONOutline.threadList($0) }
+        if let known {
+            // Threads known from the document before the change are hashed, not read: the same
+            // outcome, with each thread's hash.
+            let skipping = bytes.withUnsafeBufferPointer { JSONOutline.threadList($0, known: known) }
+            if case .list(let path, let elements, let members, nil) = outcome {
+                let hashes = elements.map { e in bytes.withUnsafeBufferPointer { KnownElements.hash(UnsafeBufferPointer(rebasing: $0[e])) } }
+                #expect(skipping == .list(path: path, elements: elements, rootMembers: members, hashes: hashes), sourceLocation: sourceLocation)
+            } else {
+                #expect(outcome == skipping, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+            }
+        }
         let parsed = ArchiveInput.parsedThreadList(bytes)
         switch outcome {
         case .undecided:
             break
         case .noList:
             #expect(parsed == nil, "the outline finds no list, the parsed document \(parsed.map { "\($0)" } ?? ""): \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
-        case .list(let path, let elements, let rootMembers):
+        case .list(let path, let elements, let rootMembers, _):
             #expect(parsed?.path == path && parsed?.elements == elements, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
             // The root members are the parsed root object's, in order.
             if let document = try? JSONDocument(bytes: bytes), document.kind(document.root) == .object {
@@ -45,14 +57,14 @@ struct JSONOutlineTests {
     func lists() {
         let a = Self.thread(1), b = Self.thread(2, comments: "[{\"id\": \"c\", \"body\": \"}],{\\\"\"}]")
         let text = "{\"threads\": [\n  \(a),\n  \(b)\n]}\n"
-        guard case .list(let path, let elements, _) = Self.agrees(Array(text.utf8)) else {
+        guard case .list(let path, let elements, _, _) = Self.agrees(Array(text.utf8)) else {
             Issue.record("not split")
             return
         }
         #expect(path == "$.threads")
         #expect(elements.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } == [a, b])
         let array = " [\(a),\(b) ] "
-        guard case .list(let rootPath, let rootElements, _) = Self.agrees(Array(array.utf8)) else {
+        guard case .list(let rootPath, let rootElements, _, _) = Self.agrees(Array(array.utf8)) else {
             Issue.record("not split")
             return
         }
@@ -122,17 +134,83 @@ struct JSONOutlineTests {
             "{\"threads\": [\(Self.thread(1, comments: "[{\"id\": \"c1\", \"body\": \"a \\\"b\\\" \\u00e9\", \"score\": -1.5e3, \"deleted\": false}]")), \(Self.thread(2))], \"v\": null}"
                 .utf8)
         let replacements: [UInt8] = Array("{}[],:\" \\0x1-etn".utf8)
+        let known = Self.known(String(decoding: base, as: UTF8.self))
         var decided = 0
         for at in base.indices {
             for replacement in replacements where replacement != base[at] {
                 var bytes = base
                 bytes[at] = replacement
-                if Self.agrees(bytes) != .undecided { decided += 1 }
+                if Self.agrees(bytes, known: known) != .undecided { decided += 1 }
             }
             var removed = base
             removed.remove(at: at)
-            if Self.agrees(removed) != .undecided { decided += 1 }
+            if Self.agrees(removed, known: known) != .undecided { decided += 1 }
         }
         #expect(decided > base.count, "most changes land inside strings and are decided here")
+    }
+
+    /// The threads of `text`'s list as an earlier build knew them.
+    static func known(_ text: String, depth: Int = 2) -> KnownElements {
+        let bytes = Array(text.utf8)
+        var known = KnownElements()
+        guard case .list(_, let elements, _, _) = bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0) }) else { return known }
+        known.add(elements.map { e in (bytes.withUnsafeBufferPointer { KnownElements.hash(UnsafeBufferPointer(rebasing: $0[e])) }, e.count) }, depth: depth)
+        return known
+    }
+
+    static func document(_ threads: [String]) -> String { "{\"threads\": [\n  " + threads.joined(separator: ",\n  ") + "\n]}\n" }
+
+    @Test("known threads changed, added, taken away or moved: the list is the one found without them")
+    func knownThreads() {
+        let threads = (1...6).map { Self.thread($0, comments: "[{\"id\": \"c\($0)\", \"body\": \"b\"}]") }
+        let known = Self.known(Self.document(threads))
+        #expect(!known.isEmpty)
+        var changed = threads
+        changed[3] = Self.thread(4, comments: "[]")
+        let documents = [
+            threads, changed, Array(threads.dropFirst()), Array(threads.dropLast()), threads + [Self.thread(7)],
+            [threads[0], Self.thread(9)] + threads[1...], threads.reversed(), [threads[2], threads[0], threads[5], threads[1]],
+        ]
+        for document in documents {
+            guard case .list = Self.agrees(Array(Self.document(document).utf8), known: known) else {
+                Issue.record("not split: \(document)")
+                continue
+            }
+        }
+        // A changed thread that is not JSON is read, and found out.
+        changed[3] = "{\"id\": tru}"
+        #expect(Self.agrees(Array(Self.document(changed).utf8), known: known) == .undecided)
+    }
+
+    /// A thread is skipped unread only where its bytes follow, as before, the thread before it:
+    /// shown with a known "thread" that is no JSON at all, which a read would refuse.
+    @Test("a known thread is hashed, not read, after the thread it followed, and never first")
+    func knownSkipped() {
+        let first = Self.thread(1), broken = "{\"id\": tru, \"x\": [}", last = Self.thread(3)
+        let text = Self.document([first, broken, last])
+        #expect(Self.outline(text) == .undecided)
+        func hash(_ s: String) -> UInt64 { Array(s.utf8).withUnsafeBufferPointer { KnownElements.hash($0) } }
+        var known = KnownElements()
+        known.add([(hash(first), first.utf8.count), (hash(broken), broken.utf8.count), (hash(last), last.utf8.count)], depth: 2)
+        let skipped = Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, known: known) }
+        guard case .list(let path, let elements, _, let hashes) = skipped else {
+            Issue.record("not skipped: \(skipped)")
+            return
+        }
+        #expect(path == "$.threads" && elements.count == 3 && hashes == [hash(first), hash(broken), hash(last)])
+        // First in the list, it is read: the first thread's members may decide the list.
+        #expect(Array(Self.document([broken, first, last]).utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, known: known) } == .undecided)
+        // After another thread than the one it followed, it is read.
+        #expect(Array(Self.document([last, broken, first]).utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, known: known) } == .undecided)
+        // Known from an array of threads (a list one level less deep), it is read in a threads
+        // document, where the depth limit is one level nearer.
+        var shallow = KnownElements()
+        shallow.add([(hash(first), first.utf8.count), (hash(broken), broken.utf8.count)], depth: 1)
+        #expect(Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, known: shallow) } == .undecided)
+        let array = "[\(first), \(broken), \(last)]"
+        guard case .list = Array(array.utf8).withUnsafeBufferPointer({ JSONOutline.threadList($0, known: known) }) else {
+            Issue.record("a thread known deeper is not skipped in a shallower list")
+            return
+        }
     }
 }
