@@ -327,7 +327,9 @@ package struct SiteWriter: Sendable {
             var walk = rules
             var children: [SpareWalk.Waiting] = []
             while let next = queue.take() {
-                do throws(ThreadfoldError) { try walk.visit(next, root: root, pending: &children) } catch {
+                do throws(ThreadfoldError) {
+                    try walk.visit(next, root: root, pending: &children) { queue.add(&$0) }
+                } catch {
                     queue.fail()
                     return .failure(error)
                 }
@@ -383,6 +385,14 @@ package struct SiteWriter: Sendable {
             }
         }
 
+        /// Sub-folders of a folder still being walked wait (and are taken out of `children`), so
+        /// another thread need not wait for the end of a large folder (`t/`) to start on them.
+        func add(_ children: inout [SpareWalk.Waiting]) {
+            let added = children
+            children.removeAll(keepingCapacity: true)
+            state.withLock { $0.waiting += added }
+        }
+
         /// A folder is walked: `children`, its sub-folders to walk, wait (and are taken out).
         func done(adding children: inout [SpareWalk.Waiting]) {
             let added = children
@@ -413,8 +423,11 @@ package struct SiteWriter: Sendable {
         var toHash: [(path: String, expected: FileStamp)] = []
 
         /// Walks the folder `waiting`: its files kept, hashed later or removed; its sub-folders
-        /// on the way to a vouched file added to `pending`; anything else removed.
-        mutating func visit(_ waiting: Waiting, root: Folder, pending: inout [Waiting]) throws(ThreadfoldError) {
+        /// on the way to a vouched file added to `pending`, handed to `share` each 16 of them;
+        /// anything else removed.
+        mutating func visit(
+            _ waiting: Waiting, root: Folder, pending: inout [Waiting], share: (inout [Waiting]) -> Void
+        ) throws(ThreadfoldError) {
             let prefix = waiting.prefix
             let folder = try waiting.parent.map { (parent) throws(ThreadfoldError) in try parent.folder(waiting.name) } ?? root
             for entry in folder.names() {
@@ -429,6 +442,7 @@ package struct SiteWriter: Sendable {
                 if prefix.isEmpty && name == markerName && found?.kind == .file && found?.own == true { continue }
                 if found?.kind == .folder && found?.own == true && !name.hasPrefix(".") && folders.contains(path[...]) {
                     pending.append(Waiting(parent: folder, name: name, prefix: path + "/"))
+                    if pending.count == 16 { share(&pending) }
                     continue
                 }
                 let expected = found?.kind == .file && found?.own == true ? vouched[path] : nil
