@@ -114,22 +114,23 @@ demo-archive: build
 ## (--bodies short, in bench-corpus-short/), as most forums hold them. Each prints a floor line: reading,
 ## a tape parse, cmark and writing the site alone, and each build as a ratio of it. Generated files are kept in bench-corpus/; sites
 ## and scratch files go to $TMPDIR (TMPDIR=/dev/shm make bench times them in memory, without the disk).
+## The binary timed is the one install and dist ship: linked with --static-swift-stdlib (in .build/static).
 DUMP_COMMENTS ?= 1000000
 BENCH_ARGS ?=
-bench: deps zstd-cli
+bench: deps dist-deps zstd-cli
 	@command -v cmark >/dev/null 2>&1 || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark >/dev/null
 	@# Hugo is the comparison the speed targets name; the bench skips it only when it cannot be installed.
 	@command -v hugo >/dev/null 2>&1 || { echo "Installing hugo with apt-get (the bench compares against it)..."; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo >/dev/null || echo "hugo could not be installed; the bench skips it"; }
-	$(SWIFT) build -c release --product threadfold
+	$(SWIFT) build -c release --product threadfold --static-swift-stdlib --scratch-path $(DIST_BUILD)
 	$(SWIFT) build -c release --product threadfold-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
-	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus \
+	  --threadfold "$$($(SWIFT) build -c release --scratch-path $(DIST_BUILD) --show-bin-path)/threadfold" --corpus bench-corpus \
 	  --dump-comments $(DUMP_COMMENTS) $(BENCH_ARGS)
 	@case "$(BENCH_ARGS)" in *--dump-only*|*--pathological*|*--import-scaling*) exit 0;; esac; \
 	  echo; echo "The same threads with short comments, as most forums hold them:"; \
 	  "$$($(SWIFT) build -c release --show-bin-path)/threadfold-bench" \
-	  --threadfold "$$($(SWIFT) build -c release --show-bin-path)/threadfold" --corpus bench-corpus-short \
+	  --threadfold "$$($(SWIFT) build -c release --scratch-path $(DIST_BUILD) --show-bin-path)/threadfold" --corpus bench-corpus-short \
 	  --bodies short --no-dump $(BENCH_ARGS)
 
 ## zstd-cli: the zstd command (Debian's zstd), which writes the benchmark's dump files
