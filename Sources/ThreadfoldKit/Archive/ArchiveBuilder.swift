@@ -267,7 +267,7 @@ package struct ArchiveBuilder: Sendable {
             let output = output
             return Background {
                 Result { () throws(ThreadfoldError) in
-                    try listUnits(SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.knownElements))
+                    try listUnits(Manifest.knownElements(of: output))
                 }
             }
         }

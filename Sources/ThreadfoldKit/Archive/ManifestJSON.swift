@@ -205,10 +205,27 @@ extension Manifest {
         return FileState(size: size, mtime: mtime, inode: UInt64(bitPattern: inode), hash: hash, lines: lines, lengths: lengths, depth: depth)
     }
 
-    /// The threads of documents that the manifest `bytes` says its build listed, read without
-    /// decoding the rest: its input files' table alone, found by the bytes `write` puts around
-    /// it (no string `write` writes can hold them). Nil when the manifest is not of this format
-    /// and version, or not so.
+    /// The threads of documents that the manifest of the site at `output` says its build listed
+    /// (`knownElements(_:)`), from the manifest's start alone, read `blockBytes` at a time: a
+    /// dump's manifest is 27 MB, nearly all of it units, after the input table.
+    static func knownElements(of output: URL, blockBytes: Int = 1 << 20) -> KnownElements? {
+        let end = Array(Self.filesEnd.utf8)
+        // Each block's search starts where the last could have left a part of the end unseen.
+        var searched = 0
+        let head = SiteWriter.readMetadata(of: output, fileName, blockBytes: blockBytes) { bytes in
+            defer { searched = max(0, bytes.count - end.count) }
+            return ByteSearch.first(end, in: bytes, from: searched) != nil
+        }
+        return head.flatMap(knownElements)
+    }
+
+    /// What `write` puts between the input table and the units.
+    private static let filesEnd = "},\"units\":{"
+
+    /// The threads of documents that the manifest `bytes` (whole, or its start up to its units)
+    /// says its build listed, read without decoding the rest: its input files' table alone,
+    /// found by the bytes `write` puts around it (no string `write` writes can hold them). Nil
+    /// when the manifest is not of this format and version, or not so.
     static func knownElements(_ bytes: [UInt8]) -> KnownElements? {
         var w = JSONWriter(pretty: false)
         w.open(UInt8(ascii: "{"))
@@ -216,7 +233,7 @@ extension Manifest {
         w.field("version", Release.version)
         let head = w.out + [UInt8(ascii: ",")]
         guard bytes.starts(with: head), let start = ByteSearch.first(Array(",\"files\":{".utf8), in: bytes),
-            let end = ByteSearch.first(Array("},\"units\":{".utf8), in: bytes, from: start)
+            let end = ByteSearch.first(Array(Self.filesEnd.utf8), in: bytes, from: start)
         else { return nil }
         guard let r = try? JSONReader(bytes: Array(bytes[(start + 9)...end]), file: Manifest.fileName) else { return nil }
         var known = KnownElements()

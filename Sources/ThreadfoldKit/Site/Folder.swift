@@ -258,6 +258,23 @@ final class Folder: @unchecked Sendable {
         return (bytes, FileStamp(info))
     }
 
+    /// The first bytes of the regular file `name` (never through a link; the running user's
+    /// own with `own`), `blockBytes` more at a time until `enough` says the bytes so far suffice
+    /// or the file ends; nil when it cannot be opened or read.
+    func readHead(_ name: String, blockBytes: Int, own: Bool, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, !own || isOwn(info) else { return nil }
+        var bytes: [UInt8] = []
+        while true {
+            guard let block = FileIO.read(file, count: blockBytes, at: bytes.count) else { return nil }
+            bytes += block
+            if block.count < blockBytes || enough(bytes) { return bytes }
+        }
+    }
+
     /// `count` bytes of the file `name` (never through a link) from byte `offset`, fewer at its
     /// end; nil when it cannot be opened or read.
     func read(_ name: String, count: Int, at offset: Int) -> [UInt8]? {

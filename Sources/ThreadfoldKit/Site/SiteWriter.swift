@@ -792,11 +792,22 @@ package struct SiteWriter: Sendable {
     /// A metadata file (`.threadfold-…`) of the live site at `output`, read without following
     /// any link; nil when there is none.
     static func readMetadata(of output: URL, _ name: String) -> [UInt8]? {
+        ownSite(output)?.read(name, limit: 1 << 31, own: true)?.bytes
+    }
+
+    /// The start of the metadata file `name` of the site at `output`, read `blockBytes` at a time
+    /// until `enough` says the bytes so far suffice (or the file ends).
+    static func readMetadata(of output: URL, _ name: String, blockBytes: Int = 1 << 20, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
+        ownSite(output)?.readHead(name, blockBytes: blockBytes, own: true, until: enough)
+    }
+
+    /// The site folder at `output` when it is this user's own.
+    private static func ownSite(_ output: URL) -> Folder? {
         let output = output.standardizedFileURL
         guard let parent = try? Folder.open(output.deletingLastPathComponent().path),
             let site = try? parent.folder(output.lastPathComponent), site.isOwnFolder
         else { return nil }
-        return site.read(name, limit: 1 << 31, own: true)?.bytes
+        return site
     }
 
     /// Whether a SIGINT or SIGTERM has come (`removeStagingFolders` has begun).

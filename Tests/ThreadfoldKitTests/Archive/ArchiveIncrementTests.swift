@@ -81,8 +81,16 @@ struct ArchiveIncrementTests {
         let site = folder.appendingPathComponent("site")
         let options = BuildOptions(jobs: 2, incremental: true, durable: false)
         _ = try Threadfold.buildSite(inputs: [path], output: site.path, options: options)
-        let known = try #require(SiteWriter.readMetadata(of: site, Manifest.fileName).flatMap(Manifest.knownElements))
+        let known = try #require(Manifest.knownElements(of: site))
         #expect(!known.isEmpty)
+        // Read in blocks of any size up to the units, it is the table the whole manifest holds.
+        let whole = try #require(SiteWriter.readMetadata(of: site, Manifest.fileName).flatMap(Manifest.knownElements))
+        let hashes = try ArchiveInput.units([path], readStandardInput: { [] }).compactMap(\.listed?.hash)
+        #expect(hashes.count == 6 && hashes.allSatisfy { whole.place(of: $0) != nil })
+        for blockBytes in [1, 7, 64, 4096] {
+            let read = try #require(Manifest.knownElements(of: site, blockBytes: blockBytes), "blocks of \(blockBytes)")
+            #expect(hashes.map { read.place(of: $0) } == hashes.map { whole.place(of: $0) } && hashes.map { known.place(of: $0) } == hashes.map { whole.place(of: $0) })
+        }
         // Told them, the listing finds the units it finds without them.
         let plain = try ArchiveInput.units([path], readStandardInput: { [] })
         let told = try ArchiveInput.units([path], readStandardInput: { [] }, known: known)
