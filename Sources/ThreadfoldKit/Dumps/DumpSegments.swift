@@ -235,7 +235,6 @@ extension DumpPartition.Pass {
         {
             return try replayFile(kept, table: table, whole: whole, stream, &reading, read: read)
         }
-        var compressed = (size: Int64(0), hash: LineStream.hashSeed)
         var splitter = Splitter(display: stream.display, maxLineBytes: stream.maxLineBytes)
         var buffer: [UInt8] = []
         let least = partition.segmentBytes
@@ -243,7 +242,9 @@ extension DumpPartition.Pass {
         // Where the search for the line break that ends the segment goes on from.
         var searched = least - 1
         var stopped = false
-        try stream.forEachPart(read: read, chunk: { LineStream.chained(&compressed, $0) }) { (part) throws(ThreadfoldError) -> Bool in
+        // Decompressed on a thread of its own: hashing and replaying the segments costs about as
+        // much again, on this one.
+        let compressed = try stream.forEachPartAhead(read: read) { (part) throws(ThreadfoldError) -> Bool in
             buffer.append(contentsOf: part)
             while buffer.count > searched {
                 let end = buffer.withUnsafeBytes { raw in
