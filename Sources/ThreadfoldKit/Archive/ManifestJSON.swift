@@ -235,7 +235,12 @@ extension Manifest {
         guard bytes.starts(with: head), let start = ByteSearch.first(Array(",\"files\":{".utf8), in: bytes),
             let end = ByteSearch.first(Array(Self.filesEnd.utf8), in: bytes, from: start)
         else { return nil }
-        guard let r = try? JSONReader(bytes: Array(bytes[(start + 9)...end]), file: Manifest.fileName) else { return nil }
+        let table = Array(bytes[(start + 9)...end])
+        // A site of thread files, JSON Lines or dumps has no document's threads to know: its
+        // table (10 MB for 100,000 thread files) is not parsed for nothing.
+        guard ByteSearch.first(Array("\"lengths\":".utf8), in: table) != nil,
+            let r = try? JSONReader(bytes: table, file: Manifest.fileName)
+        else { return nil }
         var known = KnownElements()
         do throws(JSONError) {
             try r.members(r.root, "$.files") { _, node throws(JSONError) in

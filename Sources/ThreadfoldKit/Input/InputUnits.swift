@@ -71,13 +71,13 @@ package struct ArchiveUnit: Sendable {
         }
     }
 
-    /// A key for what decides the unit's files besides the build's settings. A file, a line of
     /// The hash that tells a unit's bytes from others (`StableHash.wide`): taken of every thread
     /// of a document as it is listed, so it is the one hash of its kind worth making fast.
     package static func contentHash(of raw: UnsafeRawBufferPointer) -> UInt64 { StableHash.wide(raw) }
 
     package static func contentHash(of bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { contentHash(of: $0) } }
 
+    /// A key for what decides the unit's files besides the build's settings. A file, a line of
     /// JSON Lines and a thread of a document are known by their bytes alone (`contentHash`),
     /// wherever they lie: a renamed or moved file, a reordered document and a thread moved
     /// between files are the same units. Nothing else in their pages depends on their place

@@ -9,7 +9,8 @@ extension LineStream {
     /// make it. Returns the size and chained hash (`chained`) of the file's bytes as read.
     ///
     /// What the file thread fails with comes after the bytes it made before, as `forEachPart`'s
-    /// error does. A stop (`body` returning false) stops the file thread at its next piece.
+    /// error does. A stop (`body` returning false) stops the file thread when it hands over its
+    /// next block.
     func forEachPartAhead(
         blockBytes: Int = 1 << 20, depth: Int = 4, read: (Int64) -> Void = { _ in },
         _ body: (UnsafeRawBufferPointer) throws(ThreadfoldError) -> Bool
@@ -24,7 +25,10 @@ extension LineStream {
                 try stream.forEachPart(chunk: { LineStream.chained(&compressed, $0) }) { part in
                     block.append(contentsOf: part)
                     guard block.count >= blockBytes else { return true }
-                    defer { block = [] }
+                    defer {
+                        block = []
+                        block.reserveCapacity(blockBytes)
+                    }
                     return queue.put(.bytes(block, read: compressed.size))
                 }
             } catch {

@@ -260,8 +260,9 @@ final class Folder: @unchecked Sendable {
 
     /// The first bytes of the regular file `name` (never through a link; the running user's
     /// own with `own`), `blockBytes` more at a time until `enough` says the bytes so far suffice
-    /// or the file ends; nil when it cannot be opened or read.
-    func readHead(_ name: String, blockBytes: Int, own: Bool, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
+    /// or the file ends; nil when it cannot be opened or read, or `limit` bytes did not suffice.
+    func readHead(_ name: String, blockBytes: Int, own: Bool, limit: Int = 1 << 31, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
+        guard blockBytes > 0 else { return nil }
         let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else { return nil }
         defer { close(file) }
@@ -269,7 +270,7 @@ final class Folder: @unchecked Sendable {
         guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, !own || isOwn(info) else { return nil }
         var bytes: [UInt8] = []
         while true {
-            guard let block = FileIO.read(file, count: blockBytes, at: bytes.count) else { return nil }
+            guard bytes.count < limit, let block = FileIO.read(file, count: blockBytes, at: bytes.count) else { return nil }
             bytes += block
             if block.count < blockBytes || enough(bytes) { return bytes }
         }
@@ -412,6 +413,8 @@ final class Folder: @unchecked Sendable {
         defer { buffer.deallocate() }
         while true {
             let count = getdents(fd, buffer.baseAddress!, buffer.count)
+            // A folder that cannot be read to its end is listed again the other way, whole.
+            if count < 0 { return namesFromReaddir() }
             guard count > 0 else { break }
             // Each record: inode (8 bytes), offset (8), its length (2), type (1), then the
             // name, ended by a zero byte.
@@ -437,7 +440,8 @@ final class Folder: @unchecked Sendable {
         unsafeBitCast($0, to: GetDents.self)
     }
 
-    /// `names()` through `readdir`, on a copy of the descriptor.
+    /// `names()` through `readdir`, on a copy of the descriptor (which shares its offset: it
+    /// is rewound first).
     private func namesFromReaddir() -> [(name: [UInt8], type: UInt8)] {
         let copy = dup(fd)
         guard copy >= 0, let directory = fdopendir(copy) else {
@@ -445,6 +449,7 @@ final class Folder: @unchecked Sendable {
             return []
         }
         defer { closedir(directory) }
+        rewinddir(directory)
         var names: [(name: [UInt8], type: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ThreadfoldKit
@@ -98,6 +99,21 @@ struct ArchiveIncrementTests {
         #expect(told.map(\.element?.path) == plain.map(\.element?.path))
         // The manifest that holds them is read back: nothing is rendered again.
         #expect(try Threadfold.buildSite(inputs: [path], output: site.path, options: options).threadsRendered == 0)
+        // An incremental build hands its listing the threads the live site's manifest knows.
+        let handed = Mutex<[UInt64: Int]>([:])
+        var builder = ArchiveBuilder(units: [], output: site, options: ArchiveOptions(), jobs: 2)
+        builder.incremental = true
+        let report = try builder.run { known throws(ThreadfoldError) in
+            handed.withLock { handed in for hash in hashes { handed[hash] = known?.place(of: hash) } }
+            return try ArchiveInput.units([path], readStandardInput: { [] }, known: known)
+        }
+        #expect(report.errors.isEmpty && report.threadsRendered == 0)
+        #expect(handed.withLock { $0.count } == 6)
+        // A site of thread files knows none.
+        let files = folder.appendingPathComponent("files")
+        let thread = try ArchiveFixture.write(Self.threads[0], "t0.json", in: folder)
+        _ = try Threadfold.buildSite(inputs: [thread], output: files.path, options: options)
+        #expect(Manifest.knownElements(of: files) == nil)
         // A thread that is no longer JSON is read, and the build refused, as a full one is.
         var broken = Self.threads
         broken[3] = #"{"id": "k3", "comments": [tru]}"#

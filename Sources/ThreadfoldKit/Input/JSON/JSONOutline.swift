@@ -33,7 +33,8 @@ enum JSONOutline {
         _ b: UnsafeBufferPointer<UInt8>, depthLimit: Int = JSONDocument.defaultDepthLimit, known: KnownElements? = nil
     ) -> Outcome {
         guard b.count < Int(Int32.max) else { return .undecided }
-        var scan = Scan(depthLimit: depthLimit, known: known)
+        // Known threads were checked under the parser's own limit: under another, each is read.
+        var scan = Scan(depthLimit: depthLimit, known: depthLimit == JSONDocument.defaultDepthLimit ? known : nil)
         do throws(JSONError) {
             try scan.run(b)
         } catch {
@@ -51,7 +52,7 @@ enum JSONOutline {
         guard let elements = list.elements, elements.count > 1 else { return .noList }
         return .list(
             path: list.path, elements: elements, rootMembers: scan.rootIsArray ? nil : scan.rootMembers,
-            hashes: known == nil ? nil : scan.hashes)
+            hashes: scan.known == nil ? nil : scan.hashes)
     }
 
     private struct Scan {

@@ -177,6 +177,13 @@ struct JSONOutlineTests {
                 continue
             }
         }
+        // Known threads of any length a planted manifest may claim, and a thread twice.
+        for length in [0, 1, 2, 17, 1 << 40] {
+            var planted = KnownElements()
+            planted.add(threads.map { t in (Array(t.utf8).withUnsafeBufferPointer { KnownElements.hash($0) }, length) }, depth: 2)
+            Self.agrees(Array(Self.document(threads).utf8), known: planted)
+        }
+        Self.agrees(Array(Self.document([threads[0], threads[1], threads[1], threads[2]]).utf8), known: known)
         // A changed thread that is not JSON is read, and found out.
         changed[3] = "{\"id\": tru}"
         #expect(Self.agrees(Array(Self.document(changed).utf8), known: known) == .undecided)
@@ -207,6 +214,13 @@ struct JSONOutlineTests {
         var shallow = KnownElements()
         shallow.add([(hash(first), first.utf8.count), (hash(broken), broken.utf8.count)], depth: 1)
         #expect(Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, known: shallow) } == .undecided)
+        // A known thread is never the one after the last of another document.
+        var two = KnownElements()
+        two.add([(hash(first), first.utf8.count)], depth: 2)
+        two.add([(hash(broken), broken.utf8.count), (hash(last), last.utf8.count)], depth: 2)
+        #expect(Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, known: two) } == .undecided)
+        // Nor under another depth limit than the parser's, which it was checked under.
+        #expect(Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, depthLimit: 100, known: known) } == .undecided)
         let array = "[\(first), \(broken), \(last)]"
         guard case .list = Array(array.utf8).withUnsafeBufferPointer({ JSONOutline.threadList($0, known: known) }) else {
             Issue.record("a thread known deeper is not skipped in a shallower list")
