@@ -154,7 +154,7 @@ package struct ArchiveBuilder: Sendable {
             }
             progress.enter(.publishing)
             try staging.writeMetadata(Manifest.fileName) { (write) throws(ThreadfoldError) in
-                try manifest.write(units: ManifestUnits.entriesByKey(tables), to: write)
+                try manifest.write(units: ManifestUnits.entriesByKey(tables), jobs: jobs, to: write)
             }
             if let dumpTable {
                 try staging.writeMetadata(DumpTable.fileName) { (write) throws(ThreadfoldError) in try write(dumpTable.encoded()) }

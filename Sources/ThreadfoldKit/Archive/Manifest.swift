@@ -61,7 +61,7 @@ struct Manifest: Sendable {
     }
 
     /// A unit as the manifest writes it: its JSON as an earlier manifest held it, or the unit to encode.
-    enum Entry {
+    enum Entry: Sendable {
         case encoded(ArraySlice<UInt8>)
         case unit(Unit)
     }

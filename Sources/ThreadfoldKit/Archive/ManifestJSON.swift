@@ -14,6 +14,55 @@ extension Manifest {
     /// unpacked only when its turn comes) in place of its own: a build's manifest is written as
     /// it is encoded, never held whole (124 MB for 100,000 threads).
     func write<E: Error>(units: some Sequence<(key: String, entry: Entry)>, to write: ([UInt8]) throws(E) -> Void) throws(E) {
+        var w = head()
+        for (key, entry) in units {
+            Self.write(key, entry, into: &w)
+            if w.out.count >= 1 << 20 { try write(w.take()) }
+        }
+        w.close(UInt8(ascii: "}"))
+        w.close(UInt8(ascii: "}"))
+        try write(w.take())
+    }
+
+    /// `write(units:to:)` with the units encoded on `jobs` threads, `runUnits` to a run and two
+    /// runs a thread at a time, each wave written in order as it is done: on one thread a
+    /// dump's 20,000 units took 0.15 s, alone at the end of its increment. The same bytes.
+    func write<E: Error>(units: ManifestUnits.ByKey, jobs: Int, runUnits: Int = 256, to write: ([UInt8]) throws(E) -> Void) throws(E) {
+        guard jobs > 1, units.count >= 4 * runUnits else { return try self.write(units: units, to: write) }
+        var w = head()
+        try write(w.take())
+        let runs = (units.count + runUnits - 1) / runUnits
+        var done = 0
+        while done < runs {
+            let first = done, wave = min(runs - done, 2 * jobs)
+            let encoded = Parallel.map(count: wave, jobs: jobs) { r -> [UInt8] in
+                var run = JSONWriter(pretty: false)
+                for i in ((first + r) * runUnits)..<min(units.count, (first + r + 1) * runUnits) {
+                    let (key, entry) = units[i]
+                    Self.write(key, entry, into: &run)
+                }
+                // Runs are joined as one writer would have separated their units.
+                return first + r > 0 ? [UInt8(ascii: ",")] + run.out : run.out
+            }
+            for bytes in encoded { try write(bytes) }
+            done += wave
+        }
+        w.close(UInt8(ascii: "}"))
+        w.close(UInt8(ascii: "}"))
+        try write(w.take())
+    }
+
+    /// The unit `key` of the units object `w` is in.
+    private static func write(_ key: String, _ entry: Entry, into w: inout JSONWriter) {
+        w.key(key)
+        switch entry {
+        case .encoded(let json): w.raw(json)
+        case .unit(let unit): write(unit, into: &w)
+        }
+    }
+
+    /// A writer that has written everything of the manifest but its units, and opened them.
+    private func head() -> JSONWriter {
         var w = JSONWriter(pretty: false)
         w.open(UInt8(ascii: "{"))
         w.field("format", format)
@@ -47,17 +96,7 @@ extension Manifest {
         }
         w.key("units")
         w.open(UInt8(ascii: "{"))
-        for (key, entry) in units {
-            w.key(key)
-            switch entry {
-            case .encoded(let json): w.raw(json)
-            case .unit(let unit): Self.write(unit, into: &w)
-            }
-            if w.out.count >= 1 << 20 { try write(w.take()) }
-        }
-        w.close(UInt8(ascii: "}"))
-        w.close(UInt8(ascii: "}"))
-        try write(w.take())
+        return w
     }
 
     static func write(_ unit: Unit, into w: inout JSONWriter) {

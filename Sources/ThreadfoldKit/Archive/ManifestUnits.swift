@@ -134,8 +134,16 @@ struct ManifestUnits: Sendable {
     /// The units of `tables` in the order of their keys, each as a manifest writes it
     /// (`entry(_:)`), unpacked one at a time (the order a manifest lists them in). Of units with
     /// one key, the last added stands, as in a dictionary.
-    static func entriesByKey(_ tables: [ManifestUnits]) -> some Sequence<(key: String, entry: Manifest.Entry)> {
-        keyOrder(tables).lazy.map { tables[$0.table].entry($0.unit) }
+    static func entriesByKey(_ tables: [ManifestUnits]) -> ByKey { ByKey(tables: tables, order: keyOrder(tables)) }
+
+    /// The units of some tables in key order (`entriesByKey`), each unpacked when asked for: on
+    /// any thread, since the tables are only read.
+    struct ByKey: RandomAccessCollection, Sendable {
+        fileprivate let tables: [ManifestUnits]
+        fileprivate let order: [(table: Int, unit: Int)]
+        var startIndex: Int { 0 }
+        var endIndex: Int { order.count }
+        subscript(i: Int) -> (key: String, entry: Manifest.Entry) { tables[order[i].table].entry(order[i].unit) }
     }
 
     /// Where each key's last unit is, table and place, in key order.

@@ -113,6 +113,12 @@ struct ManifestUnitsTests {
         manifest.write(units: ManifestUnits.entriesByKey([table])) { pieces.append($0) }
         #expect(pieces.count > 1)
         #expect(pieces.flatMap { $0 } == manifest.encoded())
+        // Encoded on several threads, in runs of any size, the same bytes.
+        for (jobs, runUnits) in [(2, 7), (3, 100), (2, 256), (4, 1)] {
+            var parallel: [UInt8] = []
+            manifest.write(units: ManifestUnits.entriesByKey([table]), jobs: jobs, runUnits: runUnits) { parallel += $0 }
+            #expect(parallel == manifest.encoded(), "\(jobs) jobs, runs of \(runUnits)")
+        }
         let read = try #require(Manifest(bytes: manifest.encoded()))
         #expect(read.units.count == 3000 && read.listing == manifest.listing)
     }
@@ -134,6 +140,9 @@ struct ManifestUnitsTests {
         var pieces: [UInt8] = []
         read.write(units: ManifestUnits.entriesByKey([first])) { pieces += $0 }
         #expect(pieces == bytes)
+        var parallel: [UInt8] = []
+        read.write(units: ManifestUnits.entriesByKey([first]), jobs: 2, runUnits: 1) { parallel += $0 }
+        #expect(parallel == bytes)
         // Taking the same files and stamps keeps the bytes; a stamp's content hash alone, or a
         // warning, changed is a change.
         let key = StableHash.hex(9)
