@@ -6,46 +6,44 @@ extension Manifest {
     /// The manifest's bytes, with its own units.
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
-        write(units: units.keys.sorted().lazy.map { ($0, units[$0]!.entry) }) { bytes += $0 }
+        write(units: units.keys.sorted().map { (key: $0, entry: units[$0]!.entry) }) { bytes += $0 }
         return bytes
     }
 
     /// Writes the manifest to `write` in pieces of about 1 MiB, with `units` (in key order, each
     /// unpacked only when its turn comes) in place of its own: a build's manifest is written as
     /// it is encoded, never held whole (124 MB for 100,000 threads).
-    func write<E: Error>(units: some Sequence<(key: String, entry: Entry)>, to write: ([UInt8]) throws(E) -> Void) throws(E) {
+    ///
+    /// With `jobs` over one and four runs of `runUnits` or more, the units are encoded on `jobs`
+    /// threads, two runs a thread at a time, each wave written in order as it is done: on one
+    /// thread a dump's 20,000 units took 0.15 s, alone at the end of its increment. The same bytes.
+    func write<E: Error, Units: RandomAccessCollection<(key: String, entry: Entry)> & Sendable>(
+        units: Units, jobs: Int = 1, runUnits: Int = 256, to write: ([UInt8]) throws(E) -> Void
+    ) throws(E) where Units.Index == Int {
         var w = head()
-        for (key, entry) in units {
-            Self.write(key, entry, into: &w)
-            if w.out.count >= 1 << 20 { try write(w.take()) }
-        }
-        w.close(UInt8(ascii: "}"))
-        w.close(UInt8(ascii: "}"))
-        try write(w.take())
-    }
-
-    /// `write(units:to:)` with the units encoded on `jobs` threads, `runUnits` to a run and two
-    /// runs a thread at a time, each wave written in order as it is done: on one thread a
-    /// dump's 20,000 units took 0.15 s, alone at the end of its increment. The same bytes.
-    func write<E: Error>(units: ManifestUnits.ByKey, jobs: Int, runUnits: Int = 256, to write: ([UInt8]) throws(E) -> Void) throws(E) {
-        guard jobs > 1, units.count >= 4 * runUnits else { return try self.write(units: units, to: write) }
-        var w = head()
-        try write(w.take())
-        let runs = (units.count + runUnits - 1) / runUnits
-        var done = 0
-        while done < runs {
-            let first = done, wave = min(runs - done, 2 * jobs)
-            let encoded = Parallel.map(count: wave, jobs: jobs) { r -> [UInt8] in
-                var run = JSONWriter(pretty: false)
-                for i in ((first + r) * runUnits)..<min(units.count, (first + r + 1) * runUnits) {
-                    let (key, entry) = units[i]
-                    Self.write(key, entry, into: &run)
+        if jobs > 1, units.count >= 4 * runUnits {
+            try write(w.take())
+            let runs = (units.count + runUnits - 1) / runUnits
+            var done = 0
+            while done < runs {
+                let first = done, wave = min(runs - done, 2 * jobs)
+                let encoded = Parallel.map(count: wave, jobs: jobs) { r -> [UInt8] in
+                    var run = JSONWriter(pretty: false)
+                    for i in ((first + r) * runUnits)..<min(units.count, (first + r + 1) * runUnits) {
+                        let (key, entry) = units[units.startIndex + i]
+                        Self.write(key, entry, into: &run)
+                    }
+                    // Runs are joined as one writer would have separated their units.
+                    return first + r > 0 ? [UInt8(ascii: ",")] + run.out : run.out
                 }
-                // Runs are joined as one writer would have separated their units.
-                return first + r > 0 ? [UInt8(ascii: ",")] + run.out : run.out
+                for bytes in encoded { try write(bytes) }
+                done += wave
             }
-            for bytes in encoded { try write(bytes) }
-            done += wave
+        } else {
+            for (key, entry) in units {
+                Self.write(key, entry, into: &w)
+                if w.out.count >= 1 << 20 { try write(w.take()) }
+            }
         }
         w.close(UInt8(ascii: "}"))
         w.close(UInt8(ascii: "}"))

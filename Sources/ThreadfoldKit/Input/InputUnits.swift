@@ -544,6 +544,8 @@ package enum ArchiveInput {
         // Not compressed (its head says so): its bytes on disk are the document, mapped rather
         // than read into new memory (`MappedFile`), or read when they cannot be.
         guard file.size <= InputLimits.maxDocumentBytes else { return nil }
+        // Whether the outline already left the document to the parser: it is not run again.
+        var undecided = false
         if let mapped = MappedFile(file.fd, count: file.size) {
             let outline = JSONOutline.threadList(mapped.bytes, known: known)
             // Cut short or grown while it was read: listed as it is now, as a file whose size
@@ -559,9 +561,12 @@ package enum ArchiveInput {
             case .undecided:
                 // The parser decides, from an array read anew (never from a mapping cut short).
                 guard !changed() else { return nil }
+                undecided = true
             }
         }
-        guard let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size, let list = threadList(bytes) else { return nil }
+        guard let bytes = file.read(count: file.size + 1, at: 0), bytes.count == file.size,
+            let list = undecided ? parsedThreadList(bytes).map({ ($0.path, $0.elements, nil) }) : threadList(bytes)
+        else { return nil }
         let units = bytes.withUnsafeBufferPointer { documentThreads($0, list.path, list.elements, nil, file, path) }
         return (units, .read(bytes), list.rootMembers)
     }

@@ -248,14 +248,13 @@ final class Folder: @unchecked Sendable {
     /// is missing, not a regular file, larger than `limit` or unreadable, or, with `own`, not the
     /// running user's own (`isOwn`, checked on the file opened).
     func read(_ name: String, limit: Int = 1 << 30, own: Bool = false) -> (bytes: [UInt8], stamp: FileStamp)? {
-        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
-        var info = stat()
-        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit, !own || isOwn(info) else { return nil }
-        // One byte more than the size, so a file that grew since the fstat is noticed.
-        guard let bytes = FileIO.read(file, count: Int(info.st_size) + 1), bytes.count == Int(info.st_size) else { return nil }
-        return (bytes, FileStamp(info))
+        withRegularFile(name, own: own) { file, info in
+            guard info.st_size <= limit,
+                // One byte more than the size, so a file that grew since the fstat is noticed.
+                let bytes = FileIO.read(file, count: Int(info.st_size) + 1), bytes.count == Int(info.st_size)
+            else { return nil }
+            return (bytes, FileStamp(info))
+        }
     }
 
     /// The first bytes of the regular file `name` (never through a link; the running user's
@@ -263,17 +262,26 @@ final class Folder: @unchecked Sendable {
     /// or the file ends; nil when it cannot be opened or read, or `limit` bytes did not suffice.
     func readHead(_ name: String, blockBytes: Int, own: Bool, limit: Int = 1 << 31, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
         guard blockBytes > 0 else { return nil }
+        return withRegularFile(name, own: own) { file, _ in
+            var bytes: [UInt8] = []
+            while true {
+                guard bytes.count < limit, let block = FileIO.read(file, count: blockBytes, at: bytes.count) else { return nil }
+                bytes += block
+                if block.count < blockBytes || enough(bytes) { return bytes }
+            }
+        }
+    }
+
+    /// `body` with the regular file `name` open (never through a link) and its status; nil when
+    /// it is missing or not a regular file, or, with `own`, not the running user's own (`isOwn`,
+    /// checked on the file opened).
+    private func withRegularFile<T>(_ name: String, own: Bool, _ body: (Int32, stat) -> T?) -> T? {
         let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else { return nil }
         defer { close(file) }
         var info = stat()
         guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, !own || isOwn(info) else { return nil }
-        var bytes: [UInt8] = []
-        while true {
-            guard bytes.count < limit, let block = FileIO.read(file, count: blockBytes, at: bytes.count) else { return nil }
-            bytes += block
-            if block.count < blockBytes || enough(bytes) { return bytes }
-        }
+        return body(file, info)
     }
 
     /// `count` bytes of the file `name` (never through a link) from byte `offset`, fewer at its

@@ -222,12 +222,12 @@ package struct SiteWriter: Sendable {
         _ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
         meanwhile: ((Staging) -> Void)?
     ) throws(ThreadfoldError) {
-        let sparing: Set<String> = meanwhile == nil ? [] : [Self.scratchNames.current, Self.scratchNames.previous]
         let cleaned: Result<[String: FileStamp], ThreadfoldError>
         if let meanwhile {
             // One thread cleans while `meanwhile` runs here; this thread joins it when that is
             // done, so the walk takes the cores `meanwhile` leaves (a listing's wait, or after a
             // dump's partition pass), never more.
+            let sparing: Set<String> = [Self.scratchNames.current, Self.scratchNames.previous]
             let cleaning = SpareCleaning(recycling.folder, keeping: recycling.vouched, sparing: sparing)
             let helper = Background { cleaning.walk() }
             meanwhile(staging)
@@ -281,18 +281,17 @@ package struct SiteWriter: Sendable {
     /// Removes from a recycled folder everything that is not a file `vouched` for (`Folder.verify`:
     /// this user's own, with the same stamp or content), or a folder of this user's on the way to
     /// one (any other folder goes whole); returns the files kept, with their stamps now. Hidden names are
-    /// Threadfold's own bookkeeping at the top level only. The top-level names in `sparing` are
-    /// left alone: a spill being made there while the folder is cleaned (`begin`'s `meanwhile`),
-    /// which removes whatever stood at its names first.
+    /// Threadfold's own bookkeeping at the top level only. (`SpareCleaning` also spares the
+    /// top-level names of a spill being made while the folder is cleaned: `begin`'s `meanwhile`,
+    /// which removes whatever stood at its names first.)
     ///
     /// Sub-folders wait as (parent, name) and are opened when their turn comes, so the walk holds
     /// one descriptor per level, not one per folder waiting (20,000 thread folders under `t/`
     /// would pass the limit on open files). `jobs` threads walk at once (`SpareCleaning`).
     static func clean(
-        _ root: Folder, keeping vouched: [String: FileStamp], sparing: Set<String> = [],
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        _ root: Folder, keeping vouched: [String: FileStamp], jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(ThreadfoldError) -> [String: FileStamp] {
-        let cleaning = SpareCleaning(root, keeping: vouched, sparing: sparing)
+        let cleaning = SpareCleaning(root, keeping: vouched, sparing: [])
         let jobs = max(jobs, 1)
         return try cleaning.finish(Parallel.map(count: jobs, jobs: jobs) { _ in cleaning.walk() })
     }
@@ -387,19 +386,17 @@ package struct SiteWriter: Sendable {
 
         /// Sub-folders of a folder still being walked wait (and are taken out of `children`), so
         /// another thread need not wait for the end of a large folder (`t/`) to start on them.
-        func add(_ children: inout [SpareWalk.Waiting]) {
-            let added = children
-            children.removeAll(keepingCapacity: true)
-            state.withLock { $0.waiting += added }
-        }
+        func add(_ children: inout [SpareWalk.Waiting]) { push(&children, walked: false) }
 
         /// A folder is walked: `children`, its sub-folders to walk, wait (and are taken out).
-        func done(adding children: inout [SpareWalk.Waiting]) {
+        func done(adding children: inout [SpareWalk.Waiting]) { push(&children, walked: true) }
+
+        private func push(_ children: inout [SpareWalk.Waiting], walked: Bool) {
             let added = children
             children.removeAll(keepingCapacity: true)
             state.withLock { state in
                 state.waiting += added
-                state.walking -= 1
+                if walked { state.walking -= 1 }
             }
         }
 
