@@ -181,6 +181,11 @@ package struct ArchiveBuilder: Sendable {
         return partitioned.dumps
     }
 
+    /// The recycled spare's manifest, handed from the thread that read it (`begin`).
+    private final class SpareManifest: Sendable {
+        let manifest = Mutex<Manifest?>(nil)
+    }
+
     /// What an earlier build left that this one may reuse: the recycled spare's manifest and
     /// the files it kept, its units when its settings are this build's, and the live site's
     /// manifest when the spare cannot serve.
@@ -220,13 +225,16 @@ package struct ArchiveBuilder: Sendable {
             // An incremental build recycles the spare (the site from two builds ago) whenever it has
             // a manifest: files it vouches for are kept when their bytes are unchanged, and with
             // unchanged settings whole units are. Anything the manifest does not vouch for is removed.
+            // The spare's manifest is read on the thread that cleans the spare, beside `meanwhile`.
+            let found = SpareManifest()
             staging = try SiteWriter(output: output, durable: durable, precompress: precompress).begin(
                 keepSpare: incremental,
                 recycle: { read in
                     guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
-                    spare = manifest
+                    found.manifest.withLock { $0 = manifest }
                     return manifest.stamps
                 }, meanwhile: meanwhile)
+            spare = found.manifest.withLock { $0 }
         } catch {
             // Say what is wrong with the inputs too, so one run reports every problem.
             report.siteError = error

@@ -90,7 +90,8 @@ package struct SiteWriter: Sendable {
     ///     without it, a spare left by earlier builds is removed.
     ///   - recycle: called, with keepSpare and a spare present, with a reader of the spare's
     ///     metadata files; returns the stamps of the files the spare's manifest vouches for, or
-    ///     nil to start from an empty folder. Files that do not match are removed from it.
+    ///     nil to start from an empty folder. Files that do not match are removed from it. With
+    ///     `meanwhile`, it runs on the thread that cleans, beside `meanwhile`.
     ///   - meanwhile: work on the staging folder that needs none of its pages, which runs on this
     ///     thread while a recycled folder is cleaned on another, which this one then helps (a
     ///     build's dumps are partitioned into their spill meanwhile). It must write nothing but a
@@ -98,7 +99,7 @@ package struct SiteWriter: Sendable {
     ///     kept once this returns.
     package func begin(
         keepSpare: Bool = false,
-        recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)? = nil,
+        recycle: Recycle? = nil,
         meanwhile: ((Staging) -> Void)? = nil
     ) throws(ThreadfoldError) -> Staging {
         let parentPath = output.deletingLastPathComponent().path
@@ -122,7 +123,7 @@ package struct SiteWriter: Sendable {
         Staging.active.withLock { $0[ObjectIdentifier(pending)] = (parent, stagingName) }
         defer { _ = Staging.active.withLock { $0.removeValue(forKey: ObjectIdentifier(pending)) } }
 
-        let recycling: (folder: Folder, vouched: [String: FileStamp])?
+        let recycling: Folder?
         do {
             recycling = try takeSpare(
                 in: parent, as: stagingName, tag: tag, exists: exists, keepSpare: keepSpare, recycle: recycle,
@@ -136,7 +137,7 @@ package struct SiteWriter: Sendable {
         let folder: Folder
         do throws(ThreadfoldError) {
             if let recycling {
-                folder = recycling.folder
+                folder = recycling
             } else {
                 guard mkdirat(parent.fd, stagingName, 0o755) == 0 else {
                     let code = errno
@@ -156,13 +157,17 @@ package struct SiteWriter: Sendable {
         let staging = Staging(
             writer: self, parent: parent, folder: folder, name: stagingName, exists: exists,
             keepSpare: keepSpare, locks: locks)
-        guard let recycling else {
+        guard let recycling, let recycle else {
             meanwhile?(staging)
             return staging
         }
-        try clean(recycling, staging: staging, meanwhile: meanwhile)
+        try clean(recycling, recycle: recycle, staging: staging, meanwhile: meanwhile)
         return staging
     }
+
+    /// What `begin` asks of a spare it takes: the stamps of the files its manifest vouches for,
+    /// from a reader of its metadata files, or nil when it vouches for none.
+    package typealias Recycle = @Sendable (_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?
 
     /// The output: none, or a real folder that is empty or Threadfold's, whose marker is then
     /// locked. Returns whether it exists, and the lock's descriptor.
@@ -186,14 +191,14 @@ package struct SiteWriter: Sendable {
         return (true, [try Self.lock(live, display: output.path)])
     }
 
-    /// The spare, taken (renamed to `stagingName`) and, when its manifest vouches for files
-    /// (`recycle`), locked: the folder and what it vouches for. Otherwise it is removed, and nil.
-    /// A spare that is not this user's own is never taken (`isOwn`): it is discarded unread.
+    /// The spare, taken (renamed to `stagingName`) and, when it is to be recycled (`recycle`)
+    /// and is a staging folder of this user's, locked; what its manifest vouches for is read
+    /// when it is cleaned. Otherwise it is removed, and nil. A spare that is not this user's own
+    /// is never taken (`isOwn`): it is discarded unread.
     private func takeSpare(
         in parent: Folder, as stagingName: String, tag: String, exists: Bool, keepSpare: Bool,
-        recycle: ((_ readMetadata: (String) -> [UInt8]?) -> [String: FileStamp]?)?,
-        journal: WriteJournal?, locks: inout [Int32]
-    ) throws(ThreadfoldError) -> (folder: Folder, vouched: [String: FileStamp])? {
+        recycle: Recycle?, journal: WriteJournal?, locks: inout [Int32]
+    ) throws(ThreadfoldError) -> Folder? {
         guard let spare = parent.entry(spareName) else { return nil }
         guard keepSpare, exists, spare.kind == .folder, spare.own, renameat(parent.fd, spareName, parent.fd, stagingName) == 0 else {
             discard(spareName, in: parent, tag: tag)
@@ -201,11 +206,9 @@ package struct SiteWriter: Sendable {
         }
         do throws(ThreadfoldError) {
             let folder = try parent.folder(stagingName, display: display, journal: journal)
-            if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, let recycle,
-                let vouched = recycle({ name in folder.read(name, limit: 1 << 31, own: true)?.bytes })
-            {
+            if folder.isOwnFolder, let marker = folder.entry(Self.markerName), marker.kind == .file, marker.own, recycle != nil {
                 locks.append(try Self.lock(folder, display: folder.display))
-                return (folder, vouched)
+                return folder
             }
         } catch {
             try? parent.removeTree(stagingName)
@@ -215,30 +218,41 @@ package struct SiteWriter: Sendable {
         return nil
     }
 
-    /// Cleans a recycled staging folder: what the spare's manifest vouches for is kept, everything
-    /// else removed, on another thread while `meanwhile` runs on this one (then on both), or on
-    /// every core without it. Abandons the staging folder when cleaning fails.
+    /// Cleans a recycled staging folder: what the spare's manifest vouches for (`recycle`) is
+    /// kept, everything else removed, on another thread while `meanwhile` runs on this one (then
+    /// on both), or on every core without it. A spare whose manifest vouches for nothing is
+    /// emptied, and the staging folder is then not a recycled one. Abandons the staging folder
+    /// when cleaning fails.
     private func clean(
-        _ recycling: (folder: Folder, vouched: [String: FileStamp]), staging: Staging,
-        meanwhile: ((Staging) -> Void)?
+        _ folder: Folder, recycle: @escaping Recycle, staging: Staging, meanwhile: ((Staging) -> Void)?
     ) throws(ThreadfoldError) {
+        let read: @Sendable (String) -> [UInt8]? = { name in folder.read(name, limit: 1 << 31, own: true)?.bytes }
         let cleaned: Result<[String: FileStamp], ThreadfoldError>
+        let vouches: Bool
         if let meanwhile {
-            // One thread cleans while `meanwhile` runs here; this thread joins it when that is
-            // done, so the walk takes the cores `meanwhile` leaves (a listing's wait, or after a
-            // dump's partition pass), never more.
+            // One thread reads the manifest and cleans while `meanwhile` runs here (a dump's
+            // partition pass need not wait for a large manifest); this thread joins it when that
+            // is done, so the walk takes the cores `meanwhile` leaves (a listing's wait, or after
+            // a dump's partition pass), never more.
             let sparing: Set<String> = [Self.scratchNames.current, Self.scratchNames.previous]
-            let cleaning = SpareCleaning(recycling.folder, keeping: recycling.vouched, sparing: sparing)
-            let helper = Background { cleaning.walk() }
+            let prepared = Background { () -> (SpareCleaning, vouches: Bool) in
+                let vouched = recycle(read)
+                return (SpareCleaning(folder, keeping: vouched ?? [:], sparing: sparing), vouched != nil)
+            }
+            let helper = Background { prepared.wait().0.walk() }
             meanwhile(staging)
+            let cleaning: SpareCleaning
+            (cleaning, vouches) = prepared.wait()
             let mine = cleaning.walk()
             cleaned = Result { () throws(ThreadfoldError) in try cleaning.finish([helper.wait(), mine]) }
         } else {
-            cleaned = Result { () throws(ThreadfoldError) in try Self.clean(recycling.folder, keeping: recycling.vouched) }
+            let vouched = recycle(read)
+            vouches = vouched != nil
+            cleaned = Result { () throws(ThreadfoldError) in try Self.clean(folder, keeping: vouched ?? [:]) }
         }
         switch cleaned {
         case .success(let kept):
-            staging.recycled(kept)
+            if vouches { staging.recycled(kept) }
         case .failure(let error):
             staging.abandon()
             throw error

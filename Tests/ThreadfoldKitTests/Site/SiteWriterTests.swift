@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ThreadfoldKit
@@ -140,6 +141,49 @@ struct SiteWriterTests {
         #expect(
             ThreadfoldError.output(path: "site/index.html", message: "cannot be written: \(SystemError.describe(ENOSPC))", errno: ENOSPC).description
                 == "site/index.html: error: cannot be written: No space left on device (ENOSPC): the disk is full (the file system is out of space or out of inodes)")
+    }
+
+    @Test(
+        "a spare's manifest is read while meanwhile runs: what it vouches for is kept; a spare it vouches for nothing is emptied, and not recycled",
+        arguments: [true, false])
+    func recycleBesideMeanwhile(vouches: Bool) throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = root.appendingPathComponent("site")
+        // Two builds: the first one's folder becomes the spare.
+        for text in ["one", "two"] {
+            let staging = try SiteWriter(output: site).begin(keepSpare: true)
+            try staging.write("t/a/index.html", Array(text.utf8))
+            try staging.write("t/b/index.html", Array("b".utf8))
+            try staging.commit()
+        }
+        let spare = SiteWriter(output: site).spare
+        var info = stat()
+        try #require(lstat(spare.appendingPathComponent("t/a/index.html").path, &info) == 0)
+        let stamp = FileStamp(info).hashed(FileStamp.contentHash(Array("one".utf8)))
+        final class Asked: Sendable { let readings = Mutex<[String]>([]) }
+        let asked = Asked()
+        var ranMeanwhile = false
+        let staging = try SiteWriter(output: site).begin(
+            keepSpare: true,
+            recycle: { readMetadata in
+                asked.readings.withLock { $0.append(readMetadata(".threadfold") == nil ? "no marker" : "marker") }
+                return vouches ? ["t/a/index.html": stamp] : nil
+            },
+            meanwhile: { staging in
+                ranMeanwhile = true
+                #expect(!staging.recycled, "the staging folder says what it kept only once begin returns")
+            })
+        #expect(ranMeanwhile)
+        #expect(asked.readings.withLock { $0 } == ["marker"])
+        #expect(staging.recycled == vouches)
+        #expect(staging.kept.map { Array($0.keys) } == (vouches ? ["t/a/index.html"] : nil))
+        #expect(FileManager.default.fileExists(atPath: staging.path + "/t/a/index.html") == vouches)
+        #expect(!FileManager.default.fileExists(atPath: staging.path + "/t/b/index.html"), "a file the manifest does not vouch for is removed")
+        try staging.write("t/c/index.html", Array("c".utf8))
+        try staging.commit()
+        #expect(read(site.appendingPathComponent("t/a/index.html")) == (vouches ? "one" : nil))
+        #expect(read(site.appendingPathComponent("t/c/index.html")) == "c")
     }
 
     @Test("cleaning a recycled folder on every core keeps and removes exactly what one thread does")
