@@ -235,11 +235,11 @@ package struct SiteWriter: Sendable {
             // is done, so the walk takes the cores `meanwhile` leaves (a listing's wait, or after
             // a dump's partition pass), never more.
             let sparing: Set<String> = [Self.scratchNames.current, Self.scratchNames.previous]
-            let prepared = Background { () -> (SpareCleaning, vouches: Bool) in
+            let prepared = Background(yielding: true) { () -> (SpareCleaning, vouches: Bool) in
                 let vouched = recycle(read)
                 return (SpareCleaning(folder, keeping: vouched ?? [:], sparing: sparing), vouched != nil)
             }
-            let helper = Background { prepared.wait().0.walk() }
+            let helper = Background(yielding: true) { prepared.wait().0.walk() }
             meanwhile(staging)
             let cleaning: SpareCleaning
             (cleaning, vouches) = prepared.wait()

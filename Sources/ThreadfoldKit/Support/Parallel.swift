@@ -49,14 +49,28 @@ final class Background<T: Sendable>: Sendable {
     private let result = Mutex<T?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ body: @escaping @Sendable () -> T) {
+    /// - Parameters:
+    ///   - yielding: the thread runs at a lower priority (its nice value up by `yieldingNice`), so
+    ///     its work takes what the cores others leave: work that can wait (cleaning the spare)
+    ///     beside work that cannot (a dump's decompression).
+    init(yielding: Bool = false, _ body: @escaping @Sendable () -> T) {
         let thread = Thread { [self] in
+            #if os(Linux)
+                // Linux keeps a nice value per thread; 0 names the calling one.
+                if yielding {
+                    let which = __priority_which_t(PRIO_PROCESS.rawValue)
+                    _ = setpriority(which, 0, min(19, getpriority(which, 0) + Self.yieldingNice))
+                }
+            #endif
             result.withLock { $0 = body() }
             done.signal()
         }
         thread.stackSize = 16 << 20
         thread.start()
     }
+
+    /// How much a yielding thread (and every thread it starts) adds to its nice value.
+    static var yieldingNice: Int32 { 10 }
 
     /// Waits for the work to end and returns its result; may be called more than once.
     func wait() -> T {
