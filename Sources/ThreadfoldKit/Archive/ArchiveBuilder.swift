@@ -867,6 +867,7 @@ struct WorkerContext: Sendable {
         var warnings = imported.skipped.map(locate)
         var written: [String] = []
         var comments = 0
+        var folders = SiteWriter.OpenFolders()
         for record in imported.threads {
             let id = record.threadID
             let folder = ThreadPaths.folder(title: record.info.title, id: id)
@@ -879,7 +880,7 @@ struct WorkerContext: Sendable {
             let rendered = try pipeline.files(record, id: id, folder: folder, source: claimant.source) { (path, bytes) throws(ThreadfoldError) in
                 let page = path.hasSuffix(".html") ? 1 : 0
                 pagefind?.add(path: path, bytes: bytes)
-                if try staging.write(path, bytes) {
+                if try staging.write(path, bytes, folders: &folders) {
                     result.filesWritten += 1
                     result.pagesWritten += page
                 } else {

@@ -506,6 +506,15 @@ package struct SiteWriter: Sendable {
         }
     }
 
+    /// The folders a run of writes on one thread opened last, from the staging folder down
+    /// (`Staging.write(_:_:mode:folders:)`): held open until the run ends.
+    package struct OpenFolders {
+        fileprivate var names: [Substring] = []
+        fileprivate var open: [Folder] = []
+
+        package init() {}
+    }
+
     /// An open staging folder. Writes may come from many threads at once.
     package final class Staging: @unchecked Sendable {
         let writer: SiteWriter
@@ -579,10 +588,17 @@ package struct SiteWriter: Sendable {
         /// are written too (`writeSiblings`).
         @discardableResult
         package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = publishedMode) throws(ThreadfoldError) -> Bool {
+            var folders = OpenFolders()
+            return try write(path, bytes, mode: mode, folders: &folders)
+        }
+
+        /// `write`, in a run of writes on one thread that keeps the folders it last opened
+        /// (`folders`): a thread's pages, sidecar and feed open their folder once, not once a file.
+        package func write(_ path: String, _ bytes: [UInt8], mode: mode_t = publishedMode, folders: inout OpenFolders) throws(ThreadfoldError) -> Bool {
             if writer.precompress, let original = Precompression.file(ofSibling: path) {
                 throw ThreadfoldError.output(path: path, message: "has the name a compressed copy of \(original) would have; expected no file of the site named like one")
             }
-            let (directory, file) = try open(path)
+            let (directory, file) = try open(path, folders: &folders)
             if recycled {
                 if let current = directory.read(file, limit: bytes.count), current.bytes == bytes,
                     state.withLock({ $0.stamps[path] == current.stamp }), directory.permissions(file) == Folder.created(mode)
@@ -737,13 +753,31 @@ package struct SiteWriter: Sendable {
         /// The folder that will hold `path` (created as needed, links in the way replaced) and
         /// the file's name in it.
         private func open(_ path: String) throws(ThreadfoldError) -> (Folder, String) {
+            var folders = OpenFolders()
+            return try open(path, folders: &folders)
+        }
+
+        /// `open`, the folders on the way taken from `folders` as far as they are the ones it
+        /// opened last, the rest opened (and made) and kept there in their place.
+        private func open(_ path: String, folders: inout OpenFolders) throws(ThreadfoldError) -> (Folder, String) {
             guard !Self.terminating.load(ordering: .acquiring) else {
                 throw ThreadfoldError.output(path: writer.output.path, message: "was not published: the build was interrupted")
             }
             guard let parts = RelativePath.safeSegments(path) else {
                 throw ThreadfoldError.output(path: path, message: "is not a safe relative path inside the output")
             }
-            return (try folder.folder(at: parts.dropLast(), create: true, replace: true), String(parts.last!))
+            let names = parts.dropLast()
+            var kept = 0
+            while kept < min(names.count, folders.names.count), folders.names[kept] == names[names.startIndex + kept] { kept += 1 }
+            folders.names.removeSubrange(kept...)
+            folders.open.removeSubrange(kept...)
+            var current = folders.open.last ?? folder
+            for name in names.dropFirst(kept) {
+                current = try current.folder(String(name), create: true, replace: true)
+                folders.names.append(name)
+                folders.open.append(current)
+            }
+            return (current, String(parts.last!))
         }
 
         /// Swaps the staging folder into place of the output.

@@ -186,6 +186,35 @@ struct SiteWriterTests {
         #expect(read(site.appendingPathComponent("t/c/index.html")) == "c")
     }
 
+    @Test("a run of writes that keeps its open folders writes what single writes do, into deeper, sibling and shallower folders")
+    func runOfWrites() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let paths = ["t/a/index.html", "t/a/thread.json", "t/a/c-1/index.html", "t/a/c-2/index.html", "t/b/index.html", "index.html", "t/a/atom.xml"]
+        var trees: [[String: String]] = []
+        for kept in [true, false] {
+            let site = root.appendingPathComponent("site-\(kept)")
+            let staging = try SiteWriter(output: site).begin()
+            var folders = SiteWriter.OpenFolders()
+            for path in paths {
+                if kept { try staging.write(path, Array(path.utf8), folders: &folders) } else { try staging.write(path, Array(path.utf8)) }
+            }
+            // A path that is not safe is refused with the run's folders as with none.
+            #expect(throws: ThreadfoldError.self) { try staging.write("t/../x", [], folders: &folders) }
+            try staging.commit()
+            var tree: [String: String] = [:]
+            for path in FileManager.default.subpaths(atPath: site.path) ?? [] where !path.hasPrefix(".") {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: site.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue {
+                    tree[path] = read(site.appendingPathComponent(path))
+                }
+            }
+            trees.append(tree)
+        }
+        #expect(trees[0] == Dictionary(uniqueKeysWithValues: paths.map { ($0, $0) }))
+        #expect(trees[0] == trees[1])
+    }
+
     @Test("cleaning a recycled folder on every core keeps and removes exactly what one thread does")
     func cleanOnEveryCore() throws {
         let root = try temporaryFolder()
