@@ -230,21 +230,25 @@ package struct SiteWriter: Sendable {
         let cleaned: Result<[String: FileStamp], ThreadfoldError>
         let vouches: Bool
         if let meanwhile {
-            // One thread reads the manifest and cleans while `meanwhile` runs here (a dump's
-            // partition pass need not wait for a large manifest); this thread joins it when that
-            // is done, so the walk takes the cores `meanwhile` leaves (a listing's wait, or after
-            // a dump's partition pass), never more.
+            // One thread reads the manifest while `meanwhile` runs here (a dump's partition pass
+            // need not wait for a large manifest), and another then cleans, both yielding, so
+            // they take what the cores `meanwhile` leaves (a listing's wait, a dump's
+            // decompression: paired, the decode at the build's priority cost a dump's increment
+            // 5 to 8%). Once `meanwhile` is done, the walk stops at its next folder and ends on
+            // every core, at the build's own priority.
             let sparing: Set<String> = [Self.scratchNames.current, Self.scratchNames.previous]
             let prepared = Background(yielding: true) { () -> (SpareCleaning, vouches: Bool) in
                 let vouched = recycle(read)
                 return (SpareCleaning(folder, keeping: vouched ?? [:], sparing: sparing), vouched != nil)
             }
-            let helper = Background(yielding: true) { prepared.wait().0.walk() }
+            let helper = Background(yielding: true) { prepared.wait().0.walk(yielding: true) }
             meanwhile(staging)
             let cleaning: SpareCleaning
             (cleaning, vouches) = prepared.wait()
-            let mine = cleaning.walk()
-            cleaned = Result { () throws(ThreadfoldError) in try cleaning.finish([helper.wait(), mine]) }
+            cleaning.stopYielding()
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let rest = Parallel.map(count: cores, jobs: cores) { _ in cleaning.walk() }
+            cleaned = Result { () throws(ThreadfoldError) in try cleaning.finish([helper.wait()] + rest) }
         } else {
             let vouched = recycle(read)
             vouches = vouched != nil
@@ -335,11 +339,18 @@ package struct SiteWriter: Sendable {
             rules = SpareWalk(vouched: vouched, folders: folders, sparing: sparing)
         }
 
-        /// Walks folders from the queue until none is left (or one thread's walk failed).
-        func walk() -> Result<SpareWalk, ThreadfoldError> {
+        /// While set, a walk that yields goes on (`stopYielding`).
+        private let yields = Atomic<Bool>(true)
+
+        /// A walk that yields (`walk(yielding: true)`) takes no folder after this.
+        func stopYielding() { yields.store(false, ordering: .releasing) }
+
+        /// Walks folders from the queue until none is left (or one thread's walk failed); with
+        /// `yielding`, only until `stopYielding`.
+        func walk(yielding: Bool = false) -> Result<SpareWalk, ThreadfoldError> {
             var walk = rules
             var children: [SpareWalk.Waiting] = []
-            while let next = queue.take() {
+            while !yielding || yields.load(ordering: .acquiring), let next = queue.take() {
                 do throws(ThreadfoldError) {
                     try walk.visit(next, root: root, pending: &children) { queue.add(&$0) }
                 } catch {
@@ -523,8 +534,8 @@ package struct SiteWriter: Sendable {
         let name: String
         let exists: Bool
         let keepSpare: Bool
-        /// The folder is the recycled spare: it holds the files of the site from two builds ago
-        /// that its manifest vouched for, and nothing else.
+        /// The folder is the recycled spare, and its manifest vouched for files: it holds those
+        /// of them (from the site of two builds ago) it found intact, and nothing else.
         package var recycled: Bool { kept != nil }
         /// The recycled files this build found intact, with their stamps (set by `begin` before
         /// it returns).

@@ -72,10 +72,25 @@ final class Background<T: Sendable>: Sendable {
     /// How much a yielding thread (and every thread it starts) adds to its nice value.
     static var yieldingNice: Int32 { 10 }
 
+    /// Frees `values` on a thread of its own, which nothing waits for: the caller hands over
+    /// its last references (`consume`), so the work of freeing large structures is not its own.
+    static func release(_ values: consuming [Any]) where T == Void {
+        let held = Held(values)
+        _ = Background { held.drop() }
+    }
+
     /// Waits for the work to end and returns its result; may be called more than once.
     func wait() -> T {
         done.wait()
         done.signal()
         return result.withLock { $0! }
     }
+}
+
+/// Values handed to `Background.release`, held until that thread drops them. Nothing else
+/// holds them, so they cross threads unshared.
+private final class Held: @unchecked Sendable {
+    private var values: [Any]
+    init(_ values: consuming [Any]) { self.values = values }
+    func drop() { values = [] }
 }

@@ -158,39 +158,59 @@ struct SiteWriterTests {
             try staging.commit()
         }
         let spare = SiteWriter(output: site).spare
+        // A spill-named folder in the spare (as meanwhile would make) is spared by the walk.
+        try FileManager.default.createDirectory(at: spare.appendingPathComponent(SiteWriter.scratchNames.current), withIntermediateDirectories: true)
         var info = stat()
         try #require(lstat(spare.appendingPathComponent("t/a/index.html").path, &info) == 0)
         let stamp = FileStamp(info).hashed(FileStamp.contentHash(Array("one".utf8)))
-        final class Asked: Sendable { let readings = Mutex<[String]>([]) }
-        let asked = Asked()
-        var ranMeanwhile = false
+        try #require(lstat(spare.appendingPathComponent(SiteWriter.markerName).path, &info) == 0)
+        let marker = info.st_ino
+        // The manifest is read only once meanwhile has begun, and meanwhile ends only once it
+        // has been read: each waits for the other, so they run side by side or time out.
+        final class Meeting: Sendable {
+            let meanwhileBegun = DispatchSemaphore(value: 0)
+            let manifestRead = DispatchSemaphore(value: 0)
+            let readings = Mutex<[String]>([])
+        }
+        let meeting = Meeting()
+        var met = false
         let staging = try SiteWriter(output: site).begin(
             keepSpare: true,
             recycle: { readMetadata in
-                asked.readings.withLock { $0.append(readMetadata(".threadfold") == nil ? "no marker" : "marker") }
+                let begun = meeting.meanwhileBegun.wait(timeout: .now() + 10) == .success
+                meeting.readings.withLock { $0.append(readMetadata(SiteWriter.markerName) == nil ? "no marker" : begun ? "marker" : "alone") }
+                meeting.manifestRead.signal()
                 return vouches ? ["t/a/index.html": stamp] : nil
             },
             meanwhile: { staging in
-                ranMeanwhile = true
+                meeting.meanwhileBegun.signal()
+                met = meeting.manifestRead.wait(timeout: .now() + 10) == .success
                 #expect(!staging.recycled, "the staging folder says what it kept only once begin returns")
             })
-        #expect(ranMeanwhile)
-        #expect(asked.readings.withLock { $0 } == ["marker"])
+        #expect(met, "meanwhile saw the manifest read while it ran")
+        #expect(meeting.readings.withLock { $0 } == ["marker"])
         #expect(staging.recycled == vouches)
         #expect(staging.kept.map { Array($0.keys) } == (vouches ? ["t/a/index.html"] : nil))
         #expect(FileManager.default.fileExists(atPath: staging.path + "/t/a/index.html") == vouches)
         #expect(!FileManager.default.fileExists(atPath: staging.path + "/t/b/index.html"), "a file the manifest does not vouch for is removed")
+        #expect(FileManager.default.fileExists(atPath: staging.path + "/" + SiteWriter.scratchNames.current))
+        try #require(lstat(staging.path + "/" + SiteWriter.markerName, &info) == 0)
+        #expect(info.st_ino == marker, "the spare's own marker stays, locked")
         try staging.write("t/c/index.html", Array("c".utf8))
         try staging.commit()
         #expect(read(site.appendingPathComponent("t/a/index.html")) == (vouches ? "one" : nil))
         #expect(read(site.appendingPathComponent("t/c/index.html")) == "c")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent(SiteWriter.scratchNames.current).path), "no spill is published")
     }
 
     @Test("a run of writes that keeps its open folders writes what single writes do, into deeper, sibling and shallower folders")
     func runOfWrites() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let paths = ["t/a/index.html", "t/a/thread.json", "t/a/c-1/index.html", "t/a/c-2/index.html", "t/b/index.html", "index.html", "t/a/atom.xml"]
+        let paths = [
+            "t/a/index.html", "t/a/thread.json", "t/a/c-1/index.html", "t/a/c-2/index.html", "t/ab/index.html", "t/a/c-1/x.html", "t/b/index.html",
+            "index.html", "t/a/atom.xml",
+        ]
         var trees: [[String: String]] = []
         for kept in [true, false] {
             let site = root.appendingPathComponent("site-\(kept)")

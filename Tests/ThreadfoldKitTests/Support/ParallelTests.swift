@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ThreadfoldKit
@@ -11,6 +12,29 @@ struct ParallelTests {
             #expect(Parallel.map(count: 100, jobs: jobs) { $0 * $0 } == (0..<100).map { $0 * $0 })
         }
         #expect(Parallel.map(count: 0, jobs: 2) { $0 }.isEmpty)
+    }
+
+    @Test("Background.release frees what it is handed on another thread, the caller's references gone")
+    func release() {
+        final class Freed: Sendable {
+            let done = DispatchSemaphore(value: 0)
+            let thread = Mutex<pthread_t?>(nil)
+        }
+        final class Probe {
+            let freed: Freed
+            init(_ freed: Freed) { self.freed = freed }
+            deinit {
+                freed.thread.withLock { $0 = pthread_self() }
+                freed.done.signal()
+            }
+        }
+        let freed = Freed()
+        var probe: Probe? = Probe(freed)
+        let held = [probe!, probe!]
+        probe = nil
+        Background.release([consume held])
+        #expect(freed.done.wait(timeout: .now() + 10) == .success)
+        #expect(freed.thread.withLock { $0 }.map { pthread_equal($0, pthread_self()) == 0 } == true)
     }
 
     #if os(Linux)
