@@ -105,7 +105,7 @@ struct PagefindRecord: Equatable {
         /// A tag at `i`: a comment, a doctype, a start tag or an end tag.
         mutating func tag() {
             if page[i...].starts(with: "<!--".utf8) {
-                i = PagefindRecord.find("-->", in: page, from: i + 4).map { $0 + 3 } ?? page.count
+                i = ByteSearch.first(Array("-->".utf8), in: page, from: i + 4).map { $0 + 3 } ?? page.count
                 return
             }
             guard let close = PagefindRecord.tagEnd(page, from: i) else {
@@ -281,16 +281,6 @@ struct PagefindRecord: Equatable {
         return nil
     }
 
-    static func find(_ needle: String, in page: [UInt8], from: Int) -> Int? {
-        let n = Array(needle.utf8)
-        var k = from
-        while k + n.count <= page.count {
-            if page[k] == n[0] && page[k..<(k + n.count)].elementsEqual(n) { return k }
-            k += 1
-        }
-        return nil
-    }
-
     /// The attributes Pagefind's reading needs, by their index in `Attribute`.
     enum Attribute: Int, CaseIterable {
         case body, ignore, filter, meta, id, lang
@@ -390,7 +380,7 @@ struct PagefindRecord: Equatable {
     static let marker = Array("___PAGEFIND".utf8)
 
     static func defused(_ text: [UInt8]) -> [UInt8] {
-        guard text.count >= marker.count, find("___PAGEFIND", in: text, from: 0) != nil else { return text }
+        guard text.count >= marker.count, ByteSearch.first(marker, in: text) != nil else { return text }
         var out: [UInt8] = []
         var k = 0
         while k < text.count {

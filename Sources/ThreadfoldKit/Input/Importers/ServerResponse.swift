@@ -62,23 +62,13 @@ enum ServerResponse {
     static func title(_ bytes: [UInt8], from start: Int) -> String? {
         let head = bytes[start..<min(bytes.count, start + 65_536)]
         let lowered = head.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        guard let open = find(Array("<title".utf8), in: lowered, from: 0),
+        guard let open = ByteSearch.first(Array("<title".utf8), in: lowered),
             let close = lowered[(open + 6)...].firstIndex(of: UInt8(ascii: ">"))
         else { return nil }
-        let end = find(Array("</title".utf8), in: lowered, from: close + 1) ?? lowered.count
+        let end = ByteSearch.first(Array("</title".utf8), in: lowered, from: close + 1) ?? lowered.count
         let text = String(decoding: head[(head.startIndex + close + 1)..<(head.startIndex + end)], as: UTF8.self)
         let words = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         guard !words.isEmpty else { return nil }
         return words.count > quoteLimit ? String(words.prefix(quoteLimit)) + "…" : words
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        var i = from
-        while i + needle.count <= haystack.count {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
     }
 }

@@ -183,21 +183,7 @@ struct TemplateParser {
         return i
     }
 
-    private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, source.count >= needle.count else { return nil }
-        let first = needle[0]
-        var i = start
-        let last = source.count - needle.count
-        while i <= last {
-            if source[i] == first {
-                var k = 1
-                while k < needle.count && source[i + k] == needle[k] { k += 1 }
-                if k == needle.count { return i }
-            }
-            i += 1
-        }
-        return nil
-    }
+    private func find(_ needle: [UInt8], from start: Int) -> Int? { ByteSearch.first(needle, in: source, from: start) }
 
     private func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var slice = bytes
