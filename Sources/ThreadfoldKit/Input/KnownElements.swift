@@ -53,7 +53,4 @@ package struct KnownElements: Sendable {
         guard documents[low].depth >= depth, low + 1 == documents.count || documents[low + 1].start > next else { return nil }
         return (hashes[next], lengths[next], next)
     }
-
-    /// The hash of a thread's bytes, as listing and rendering take it.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { ArchiveUnit.contentHash(of: UnsafeRawBufferPointer(bytes)) }
 }

@@ -22,7 +22,7 @@ enum JSONOutline {
         /// The thread list at `path` (`$.threads` or `$`), each thread's bytes from its `{` to
         /// its `}`, and the names of the root object's members in order (each name's bytes
         /// between its quotes, none with an escape), or nil when the root is an array; with each
-        /// thread's hash (`KnownElements.hash`) when known threads were given.
+        /// thread's hash (`ArchiveUnit.contentHash`) when known threads were given.
         case list(path: String, elements: [Range<Int>], rootMembers: [Range<Int>]?, hashes: [UInt64]?)
     }
 
@@ -233,7 +233,7 @@ enum JSONOutline {
                 if let known {
                     // Known: the threads after it are looked for after it. Not: one changed in
                     // place is the likeliest, so the next is looked for where it was.
-                    let hash = KnownElements.hash(UnsafeBufferPointer(rebasing: b[elementStart..<end]))
+                    let hash = ArchiveUnit.contentHash(of: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(b)[elementStart..<end]))
                     hashes.append(hash)
                     place = known.place(of: hash) ?? place.map { $0 + 1 }
                 }
@@ -248,7 +248,7 @@ enum JSONOutline {
                 let next = known.following(place, depth: listDepth), next.length >= 2, next.length <= b.count - i,
                 b[i + next.length - 1] == UInt8(ascii: "}")
             else { return nil }
-            let hash = KnownElements.hash(UnsafeBufferPointer(rebasing: b[i..<(i + next.length)]))
+            let hash = ArchiveUnit.contentHash(of: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(b)[i..<(i + next.length)]))
             guard hash == next.hash else { return nil }
             hashes.append(hash)
             self.place = next.place

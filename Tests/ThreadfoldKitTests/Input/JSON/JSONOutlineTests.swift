@@ -23,7 +23,7 @@ struct JSONOutlineTests {
             // outcome, with each thread's hash.
             let skipping = bytes.withUnsafeBufferPointer { JSONOutline.threadList($0, known: known) }
             if case .list(let path, let elements, let members, nil) = outcome {
-                let hashes = elements.map { e in bytes.withUnsafeBufferPointer { KnownElements.hash(UnsafeBufferPointer(rebasing: $0[e])) } }
+                let hashes = elements.map { e in ArchiveUnit.contentHash(of: Array(bytes[e])) }
                 #expect(skipping == .list(path: path, elements: elements, rootMembers: members, hashes: hashes), sourceLocation: sourceLocation)
             } else {
                 #expect(outcome == skipping, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
@@ -154,7 +154,7 @@ struct JSONOutlineTests {
         let bytes = Array(text.utf8)
         var known = KnownElements()
         guard case .list(_, let elements, _, _) = bytes.withUnsafeBufferPointer({ JSONOutline.threadList($0) }) else { return known }
-        known.add(elements.map { e in (bytes.withUnsafeBufferPointer { KnownElements.hash(UnsafeBufferPointer(rebasing: $0[e])) }, e.count) }, depth: depth)
+        known.add(elements.map { e in (ArchiveUnit.contentHash(of: Array(bytes[e])), e.count) }, depth: depth)
         return known
     }
 
@@ -180,7 +180,7 @@ struct JSONOutlineTests {
         // Known threads of any length a planted manifest may claim, and a thread twice.
         for length in [0, 1, 2, 17, 1 << 40] {
             var planted = KnownElements()
-            planted.add(threads.map { t in (Array(t.utf8).withUnsafeBufferPointer { KnownElements.hash($0) }, length) }, depth: 2)
+            planted.add(threads.map { t in (ArchiveUnit.contentHash(of: Array(t.utf8)), length) }, depth: 2)
             Self.agrees(Array(Self.document(threads).utf8), known: planted)
         }
         Self.agrees(Array(Self.document([threads[0], threads[1], threads[1], threads[2]]).utf8), known: known)
@@ -196,7 +196,7 @@ struct JSONOutlineTests {
         let first = Self.thread(1), broken = "{\"id\": tru, \"x\": [}", last = Self.thread(3)
         let text = Self.document([first, broken, last])
         #expect(Self.outline(text) == .undecided)
-        func hash(_ s: String) -> UInt64 { Array(s.utf8).withUnsafeBufferPointer { KnownElements.hash($0) } }
+        func hash(_ s: String) -> UInt64 { ArchiveUnit.contentHash(of: Array(s.utf8)) }
         var known = KnownElements()
         known.add([(hash(first), first.utf8.count), (hash(broken), broken.utf8.count), (hash(last), last.utf8.count)], depth: 2)
         let skipped = Array(text.utf8).withUnsafeBufferPointer { JSONOutline.threadList($0, known: known) }
