@@ -260,7 +260,7 @@ final class Folder: @unchecked Sendable {
     /// The first bytes of the regular file `name` (never through a link; the running user's
     /// own with `own`), `blockBytes` more at a time until `enough` says the bytes so far suffice
     /// or the file ends; nil when it cannot be opened or read, or `limit` bytes did not suffice.
-    func readHead(_ name: String, blockBytes: Int, own: Bool, limit: Int = 1 << 31, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
+    func readHead(_ name: String, blockBytes: Int, own: Bool, limit: Int, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
         guard blockBytes > 0 else { return nil }
         return withRegularFile(name, own: own) { file, _ in
             var bytes: [UInt8] = []

@@ -226,7 +226,7 @@ package struct SiteWriter: Sendable {
     private func clean(
         _ folder: Folder, recycle: @escaping Recycle, staging: Staging, meanwhile: ((Staging) -> Void)?
     ) throws(ThreadfoldError) {
-        let read: @Sendable (String) -> [UInt8]? = { name in folder.read(name, limit: 1 << 31, own: true)?.bytes }
+        let read: @Sendable (String) -> [UInt8]? = { name in Self.metadata(name, in: folder) }
         let cleaned: Result<[String: FileStamp], ThreadfoldError>
         let vouches: Bool
         if let meanwhile {
@@ -246,9 +246,7 @@ package struct SiteWriter: Sendable {
             let cleaning: SpareCleaning
             (cleaning, vouches) = prepared.wait()
             cleaning.stopYielding()
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            let rest = Parallel.map(count: cores, jobs: cores) { _ in cleaning.walk() }
-            cleaned = Result { () throws(ThreadfoldError) in try cleaning.finish([helper.wait()] + rest) }
+            cleaned = Result { () throws(ThreadfoldError) in try cleaning.onEveryCore(joining: [helper.wait()]) }
         } else {
             let vouched = recycle(read)
             vouches = vouched != nil
@@ -309,9 +307,7 @@ package struct SiteWriter: Sendable {
     static func clean(
         _ root: Folder, keeping vouched: [String: FileStamp], jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(ThreadfoldError) -> [String: FileStamp] {
-        let cleaning = SpareCleaning(root, keeping: vouched, sparing: [])
-        let jobs = max(jobs, 1)
-        return try cleaning.finish(Parallel.map(count: jobs, jobs: jobs) { _ in cleaning.walk() })
+        try SpareCleaning(root, keeping: vouched, sparing: []).onEveryCore(jobs: jobs)
     }
 
     /// A recycled folder being cleaned (`clean`) by any number of threads, each taking the folder
@@ -362,8 +358,17 @@ package struct SiteWriter: Sendable {
             return .success(walk)
         }
 
+        /// The walk done (or ended) on `jobs` threads, with the `earlier` walks of threads that
+        /// stopped before it was: the files kept.
+        func onEveryCore(
+            jobs: Int = ProcessInfo.processInfo.activeProcessorCount, joining earlier: [Result<SpareWalk, ThreadfoldError>] = []
+        ) throws(ThreadfoldError) -> [String: FileStamp] {
+            let jobs = max(jobs, 1)
+            return try finish(earlier + Parallel.map(count: jobs, jobs: jobs) { _ in self.walk() })
+        }
+
         /// The files kept, from every thread's walk: those whose stamps moved are hashed now.
-        func finish(_ walks: [Result<SpareWalk, ThreadfoldError>]) throws(ThreadfoldError) -> [String: FileStamp] {
+        private func finish(_ walks: [Result<SpareWalk, ThreadfoldError>]) throws(ThreadfoldError) -> [String: FileStamp] {
             var kept: [String: FileStamp] = [:]
             kept.reserveCapacity(rules.vouched.count)
             var toHash: [(path: String, expected: FileStamp)] = []
@@ -848,13 +853,21 @@ package struct SiteWriter: Sendable {
     /// A metadata file (`.threadfold-…`) of the live site at `output`, read without following
     /// any link; nil when there is none.
     static func readMetadata(of output: URL, _ name: String) -> [UInt8]? {
-        ownSite(output)?.read(name, limit: 1 << 31, own: true)?.bytes
+        ownSite(output).flatMap { metadata(name, in: $0) }
     }
+
+    /// The metadata file `name` (`.threadfold-…`) of a site or a spare, when it is the running
+    /// user's own regular file (of 2 GiB at most).
+    private static func metadata(_ name: String, in folder: Folder) -> [UInt8]? {
+        folder.read(name, limit: metadataLimit, own: true)?.bytes
+    }
+
+    private static let metadataLimit = 1 << 31
 
     /// The start of the metadata file `name` of the site at `output`, read `blockBytes` at a time
     /// until `enough` says the bytes so far suffice (or the file ends).
     static func readMetadata(of output: URL, _ name: String, blockBytes: Int = 1 << 20, until enough: ([UInt8]) -> Bool) -> [UInt8]? {
-        ownSite(output)?.readHead(name, blockBytes: blockBytes, own: true, until: enough)
+        ownSite(output)?.readHead(name, blockBytes: blockBytes, own: true, limit: metadataLimit, until: enough)
     }
 
     /// The site folder at `output` when it is this user's own.
