@@ -196,7 +196,7 @@ package struct ArchiveBuilder: Sendable {
         var spare: Manifest?
         var kept: [String: FileStamp]
         var spareUnits: [String: Manifest.Unit]?
-        var previous: Manifest?
+        var previous: LiveManifest?
         var exists: Bool { previous != nil || spareUnits != nil }
     }
 
@@ -326,8 +326,8 @@ package struct ArchiveBuilder: Sendable {
     }
 
     /// The live site's manifest, when it was written with these settings.
-    private func liveManifest(settings: String) -> Manifest? {
-        SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(Manifest.init(bytes:)).flatMap { $0.settings == settings ? $0 : nil }
+    private func liveManifest(settings: String) -> LiveManifest? {
+        SiteWriter.readMetadata(of: output, Manifest.fileName).flatMap(LiveManifest.init(bytes:)).flatMap { $0.head.settings == settings ? $0 : nil }
     }
 
     /// What each unit needs. The recycled spare is the site from two builds ago, so a unit that
@@ -353,30 +353,32 @@ package struct ArchiveBuilder: Sendable {
         // 1. One stat per input file, taken before anything is read, so a manifest never pairs a
         //    newer modification time with older bytes.
         let signatures = Self.signatures(units)
-        // 2. Every unit's hash, when an earlier build could serve it: untouched files are not read
-        //    (their stat matches), nor threads of a document the listing hashed while the file is
-        //    as it was then. Otherwise rendering hashes the bytes it reads anyway.
-        var hashes = [UInt64?](repeating: nil, count: units.count)
-        if base.exists {
-            let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [base.previous, base.spare].compactMap { $0 })
-            let units = self.units
-            hashes = Parallel.map(count: units.count, jobs: jobs) { i -> UInt64? in
-                if let hash = known[i] ?? Self.listedHash(units[i], signatures: signatures) { return hash }
-                return InputBudget.scope { try? ArchiveUnit.contentHash(of: units[i].read()) }
-            }
-        }
-        // 3. What each unit needs: nothing (the recycled folder has it), links to the live site, or rendering.
         // The live site's table of dump partitions: the last build's input, to compare this one's with.
         let table =
             base.exists && hasDumps
             ? SiteWriter.readMetadata(of: output, DumpTable.fileName).flatMap { DumpTable(bytes: $0, settings: settings) }
             : nil
         let reuse = Reuse(spareUnits: base.spareUnits, previous: base.previous, kept: base.kept, dumps: table)
-        let actions = units.indices.map { i -> Action in
-            guard let hash = hashes[i] else { return .render(key: nil) }
-            return reuse.action(key: Manifest.key(units[i].key(contentHash: hash)), hash: hash)
+        guard base.exists else {
+            let none = [UInt64?](repeating: nil, count: units.count)
+            return Plan(signatures: signatures, hashes: none, reuse: reuse, actions: none.map { _ in .render(key: nil) })
         }
-        return Plan(signatures: signatures, hashes: hashes, reuse: reuse, actions: actions)
+        // 2. Every unit's hash, when an earlier build could serve it: untouched files are not read
+        //    (their stat matches), nor threads of a document the listing hashed while the file is
+        //    as it was then. Otherwise rendering hashes the bytes it reads anyway.
+        // 3. With it, what each unit needs: nothing (the recycled folder has it), links to the
+        //    live site, or rendering. On every core: a unit the live site holds is decoded from
+        //    its manifest when it is looked up.
+        let known = Self.trustedHashes(units: units, signatures: signatures, manifests: [base.previous?.head, base.spare].compactMap { $0 })
+        let units = self.units
+        let planned = Parallel.map(count: units.count, jobs: jobs) { i -> (UInt64?, Action) in
+            guard
+                let hash = known[i] ?? Self.listedHash(units[i], signatures: signatures)
+                    ?? InputBudget.scope({ try? ArchiveUnit.contentHash(of: units[i].read()) })
+            else { return (nil, .render(key: nil)) }
+            return (hash, reuse.action(key: Manifest.key(units[i].key(contentHash: hash)), hash: hash))
+        }
+        return Plan(signatures: signatures, hashes: planned.map(\.0), reuse: reuse, actions: planned.map(\.1))
     }
 
     /// Every unit's threads, files and warnings, compact: a table per unit of work, in unit
@@ -440,7 +442,7 @@ package struct ArchiveBuilder: Sendable {
         report.threadPaths = ordered.map(\.path)
         var listing: [String] = []
         var counts: [(path: String, written: Bool)] = []
-        let previous = base.previous
+        let previous = base.previous?.head
         let write = { (path: String, bytes: [UInt8], mode: UInt32) throws(ThreadfoldError) in
             listing.append(path)
             // An unchanged listing page keeps its file (and date) from an earlier build; an
@@ -767,7 +769,7 @@ final class ThreadProgress: Sendable {
 /// the spare still holds intact.
 struct Reuse: Sendable {
     var spareUnits: [String: Manifest.Unit]?
-    var previous: Manifest?
+    var previous: LiveManifest?
     var kept: [String: FileStamp]
     /// The last build's dump partitions.
     var dumps: DumpTable?
@@ -777,7 +779,7 @@ struct Reuse: Sendable {
     func action(key: String, hash: UInt64) -> ArchiveBuilder.Action {
         let hex = StableHash.hex(hash)
         if let old = spareUnits?[key], old.hash == hex, old.files.allSatisfy({ kept[$0] != nil }) { return .keep(old, key: key) }
-        if let old = previous?.units[key], old.hash == hex { return .link(old, key: key) }
+        if let old = previous?.unit(key), old.hash == hex { return .link(old, key: key) }
         return .render(key: key)
     }
 }

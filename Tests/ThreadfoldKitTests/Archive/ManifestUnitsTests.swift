@@ -157,4 +157,41 @@ struct ManifestUnitsTests {
         for k in fresh.units.keys { fresh.units[k]!.encoded = nil }
         #expect(read.encoded() == fresh.encoded() && read.encoded() != bytes)
     }
+
+    @Test("the live site's manifest read a unit at a time: each unit as the whole decode reads it, with its bytes; a damaged unit alone is missing, a damaged head or units' object reads nothing")
+    func liveManifest() throws {
+        var manifest = Manifest(settings: "s", units: [:], files: ["f": Manifest.FileState(size: 1, mtime: 2, inode: 3, hash: "h")])
+        manifest.listing = ["index.html"]
+        manifest.listingStamps = [FileStamp(inode: 1, size: 2, mtime: 3, ctime: 0)]
+        manifest.listingHash = "d"
+        for (key, unit) in Self.units { manifest.units[key] = unit }
+        let bytes = manifest.encoded()
+        let whole = try #require(Manifest(bytes: bytes))
+        let live = try #require(LiveManifest(bytes: bytes))
+        #expect(live.head.settings == "s" && live.head.units.isEmpty && live.head.files == manifest.files)
+        #expect(live.head.listing == manifest.listing && live.head.listingStamps == manifest.listingStamps && live.head.listingHash == "d")
+        for (key, unit) in whole.units {
+            let read = try #require(live.unit(key))
+            #expect(read.hash == unit.hash && read.threads == unit.threads && read.files == unit.files && read.stamps == unit.stamps && read.stamps.map(\.hash) == unit.stamps.map(\.hash))
+            #expect(read.warnings == unit.warnings && read.comments == unit.comments && read.encoded == unit.encoded)
+        }
+        #expect(live.unit(StableHash.hex(4)) == nil)
+        // A unit that is JSON but not one a build writes (a count out of range): that unit alone
+        // is missing, and its input is rendered.
+        let damaged = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+            of: #"{"hash":"\#(Self.units[1].unit.hash)","comments":"#, with: #"{"hash":"x","comments":-1,"count":"#)
+        let partly = try #require(LiveManifest(bytes: Array(damaged.utf8)))
+        #expect(Manifest(bytes: Array(damaged.utf8)) == nil)
+        #expect(partly.unit(Self.units[1].key) == nil && partly.unit(Self.units[0].key)?.hash == Self.units[0].unit.hash)
+        // Not JSON in the units, a units' object left open, another format, nothing after the head.
+        let text = String(decoding: bytes, as: UTF8.self)
+        for broken in [
+            text.replacingOccurrences(of: #""comments":"#, with: #""comments"::"#), String(text.dropLast()),
+            text.replacingOccurrences(of: #"{"format":6"#, with: #"{"format":5"#), String(text.prefix(upTo: text.range(of: #""units":{"#)!.upperBound)),
+        ] {
+            #expect(LiveManifest(bytes: Array(broken.utf8)) == nil, "\(broken.suffix(40))")
+        }
+        // A manifest without units.
+        #expect(try #require(LiveManifest(bytes: Manifest(settings: "e", units: [:], files: [:]).encoded())).unit(Self.units[0].key) == nil)
+    }
 }

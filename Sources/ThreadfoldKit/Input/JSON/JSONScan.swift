@@ -224,6 +224,42 @@ enum JSONScan {
         return nil
     }
 
+    /// Every member of the root object `b` holds, in order: the bytes of its name (between its
+    /// quotes) and of its value, checked as `rootMembers` checks them. Nil when `b` is not a
+    /// document the scan accepts, or a name holds an escape (its bytes are not its text).
+    static func members(_ b: UnsafeBufferPointer<UInt8>) -> [(name: Range<Int>, value: Range<Int>)]? {
+        guard b.count < Int(Int32.max), var i = rootObjectStart(b) else { return nil }
+        var members: [(name: Range<Int>, value: Range<Int>)] = []
+        do throws(JSONError) {
+            skipWhitespace(b, &i)
+            var closed = i < b.count && b[i] == UInt8(ascii: "}")
+            if closed { i += 1 }
+            while !closed {
+                guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+                let (nameEnd, escaped) = try JSONParser.scanString(b, at: i)
+                guard !escaped else { return nil }
+                let name = (i + 1)..<nameEnd
+                i = nameEnd + 1
+                skipWhitespace(b, &i)
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                skipWhitespace(b, &i)
+                let start = i
+                guard i < b.count, try rootValue(b, at: &i) != nil else { return nil }
+                members.append((name, start..<i))
+                skipWhitespace(b, &i)
+                guard i < b.count, b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") else { return nil }
+                closed = b[i] == UInt8(ascii: "}")
+                i += 1
+                skipWhitespace(b, &i)
+            }
+        } catch {
+            return nil
+        }
+        skipWhitespace(b, &i)
+        return i == b.count ? members : nil
+    }
+
     /// Where a root object's members begin: past a UTF-8 byte order mark (the parser tolerates
     /// one), white space and the `{`; nil when the root is not an object.
     private static func rootObjectStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {

@@ -170,6 +170,31 @@ struct JSONScanTests {
         }
     }
 
+    @Test("a root object's members as the parser reads them: names, and values' bytes; nil for what the parser refuses, an escaped name, or a root that is not an object")
+    func members() throws {
+        func members(_ text: String) -> [String]? {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { JSONScan.members($0) }.map { found in
+                found.map { String(decoding: bytes[$0.name], as: UTF8.self) + "=" + String(decoding: bytes[$0.value], as: UTF8.self) }
+            }
+        }
+        #expect(members(#" {"a": {"b": [1, "}"]}, "c" :"x\"}", "d":null,"e":-1.5e3 , "":[]} "#) == [#"a={"b": [1, "}"]}"#, #"c="x\"}""#, "d=null", "e=-1.5e3", "=[]"])
+        #expect(members("{}") == [] && members("\u{FEFF}{ }\n") == [])
+        for refused in [#"{"a\u0062": 1}"#, "[]", #"{"a": 1,}"#, #"{"a": 1} x"#, #"{"a": [1}"#, #"{"a" 1}"#, #"{"a": 01}"#, "{", ""] {
+            #expect(members(refused) == nil, "\(refused)")
+        }
+        // Every vendored fixture the parser reads: the members it lists, in order.
+        for fixture in ["reddit-listing/comments.json", "discourse-topic/topic.json", "mastodon-context/context.json", "github-issue/issue.json"] {
+            let bytes = try TestData.bytes("fixtures/" + fixture)
+            let document = try JSONDocument(bytes: bytes)
+            guard document.kind(document.root) == .object else { continue }
+            var names: [String] = []
+            document.forEachMember(document.root) { name, _ in names.append(name) }
+            let found = try #require(bytes.withUnsafeBufferPointer { JSONScan.members($0) }, "\(fixture)")
+            #expect(found.map { String(decoding: bytes[$0.name], as: UTF8.self) } == names, "\(fixture)")
+        }
+    }
+
     @Test("the skim finds the parser's root members in every document the parser accepts: dump lines, thread files, damaged lines")
     func skimAgreesWithParser() throws {
         let lines = try (TestData.bytes("dumps/RC_sample.jsonl").split(separator: 0x0A) + TestData.bytes("dumps/RS_sample.jsonl").split(separator: 0x0A))
