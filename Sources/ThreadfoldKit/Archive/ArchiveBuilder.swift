@@ -403,7 +403,7 @@ package struct ArchiveBuilder: Sendable {
             if i < units.count, case .dump = units[i].source { continue }
             if i >= units.count {
                 dumpErrors += Problem.once(result.errors, after: dumpErrors)
-                dumpWarnings += result.units.warnings
+                dumpWarnings += result.units.warnings.map { dumps?.placed($0) ?? $0 }
                 result.errors = []
                 report.add(result)
             } else {

@@ -16,7 +16,7 @@ extension WorkerContext {
         if let table = reuse.dumps, table.digests.count == dumps.digests.count, table.digests[p] == dumps.digests[p] {
             var unserved: Set<UInt64> = []
             for thread in table.threads[p] {
-                guard let file = dumps.fileOfDisplayHash[thread.file],
+                guard let file = dumps.fileOfHash[thread.file],
                     let reused = serve(
                         reuse.action(key: StableHash.hex(thread.key), hash: thread.hash), hash: thread.hash,
                         claimant: Claimant(
@@ -43,11 +43,11 @@ extension WorkerContext {
                 defer { progress.advance() }
                 let keyValue = keyOf(key, form)
                 let unitKey = StableHash.hex(keyValue)
-                let hash = thread.hash(displayHashes: dumps.displayHashes)
+                let hash = thread.hash(fileHashes: dumps.fileHashes)
                 result.dumpThreads.append(
                     DumpTable.Thread(
                         key: keyValue, hash: hash,
-                        file: dumps.displayHashes[thread.origins[0].file], line: thread.origins[0].line))
+                        file: dumps.fileHashes[thread.origins[0].file], line: thread.origins[0].line))
                 let source = dumps.source(of: thread)
                 let claimant = Claimant(source: source, rank: units.count + p, errorFile: dumps.files[thread.origins[0].file].display)
                 // A thread the table could not serve is not tried again.
@@ -59,7 +59,7 @@ extension WorkerContext {
                     try renderThreads(
                         dumps.read(thread, form), file: source, claimant: claimant, key: unitKey, hash: hash,
                         sharded: true, into: &result
-                    ) { dumps.locate($0, in: thread) }
+                    ) { dumps.locateKept($0, in: thread) }
                 } catch {
                     result.errors += error.problems(display: source) { dumps.locate($0, in: thread) }
                 }

@@ -18,10 +18,11 @@ struct DumpInputs: Sendable {
     let spill: Spill
     /// How the threads of each form are imported: the form named, so nothing is guessed per thread.
     let importing: ImportOptions
-    /// Each file's name hashed, so a thread's hash covers where its lines are (a message names them).
-    let displayHashes: [UInt64]
-    /// The file whose name has each hash (the first, if two names share one).
-    let fileOfDisplayHash: [UInt64: Int]
+    /// Each file's `DumpPartition.fileHash`, so a thread's hash covers where its lines are (a
+    /// message names them).
+    let fileHashes: [UInt64]
+    /// The file with each hash.
+    let fileOfHash: [UInt64: Int]
     /// Threads in each partition, for progress.
     let threads: [Int]
     /// Each partition's digest (`DumpPartition.Outcome.digests`).
@@ -36,8 +37,8 @@ struct DumpInputs: Sendable {
         self.importing = importing
         self.threads = threads
         self.digests = digests
-        displayHashes = files.map { StableHash.content(Array($0.display.utf8)) }
-        fileOfDisplayHash = Dictionary(displayHashes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        fileHashes = files.enumerated().map { DumpPartition.fileHash(form: $0.element.form, index: $0.offset) }
+        fileOfHash = Dictionary(fileHashes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The options that read a thread of `form`.
@@ -147,5 +148,29 @@ extension DumpInputs {
     /// `error`, about the thread's array, at the file, line and element its record came from.
     func locate(_ error: Problem, in thread: DumpThread) -> Problem {
         thread.locate(error) { files[$0].display }
+    }
+
+    /// `locate` for a message a build keeps with its thread's unit, which a later build may
+    /// report when it reuses the thread: its files named by their place among the dumps
+    /// (`placed` names them), as the thread's hash covers them, so the dumps given by other
+    /// paths report their own.
+    func locateKept(_ error: Problem, in thread: DumpThread) -> Problem {
+        thread.locate(error) { Self.placeName($0) }
+    }
+
+    /// A dump named by its place among the build's dumps: a NUL, which no path holds, and the place.
+    private static func placeName(_ file: Int) -> String { "\u{0}\(file)" }
+
+    /// `message` with the files `locateKept` named by their place named as this build's dumps
+    /// are; any other name is left as it is.
+    func placed(_ message: Problem) -> Problem {
+        func name(_ file: String) -> String {
+            guard file.utf8.first == 0, let place = Int(file.dropFirst()), files.indices.contains(place) else { return file }
+            return files[place].display
+        }
+        var message = message
+        message.file = name(message.file)
+        if let file = message.related?.file { message.related?.file = name(file) }
+        return message
     }
 }

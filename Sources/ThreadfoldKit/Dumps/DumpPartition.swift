@@ -124,10 +124,12 @@ struct DumpPartition {
         return pass.finished()
     }
 
-    /// A file as partition digests see it: its name (messages name it), its form (unit keys do)
-    /// and its place among the build's files (records hold it).
-    static func fileHash(display: String, form: DumpForm, index: Int) -> UInt64 {
-        StableHash.content(Array(display.utf8), seed: StableHash.content(Array(form.rawValue.utf8), seed: UInt64(index)))
+    /// A file as partition digests, segments and thread hashes see it: its form (unit keys
+    /// depend on it) and its place among the build's files (records hold it, and kept messages
+    /// name it by it, `DumpInputs.placed`), not its name: the same dump given as `RC.zst` and as
+    /// `/data/RC.zst` is the same input.
+    static func fileHash(form: DumpForm, index: Int) -> UInt64 {
+        StableHash.content(Array(form.rawValue.utf8), seed: UInt64(index))
     }
 
     /// `digest` with one more record: the hash of its line's bytes (`StableHash.wide`), its key's spread, its file's

@@ -26,7 +26,7 @@ extension DumpPartition {
             keys = [Set<UInt64>](repeating: [], count: spill.count - 1)
             digests = [UInt64](repeating: 0, count: spill.count - 1)
             fileHashes = partition.files.enumerated().map {
-                DumpPartition.fileHash(display: $0.element.display, form: $0.element.form, index: $0.offset)
+                DumpPartition.fileHash(form: $0.element.form, index: $0.offset)
             }
             stories = StoryMap(limit: partition.storyLimit)
             pending = spill.count - 1

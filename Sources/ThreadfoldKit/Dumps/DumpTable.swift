@@ -2,7 +2,7 @@
 
 /// What a build's dump partitions held: each one's digest (`DumpPartition.digest`) and its
 /// threads in the order they first appear, each as its manifest unit's key, its hash, and the
-/// file (its name's hash) and line of its first record. A later build with the same settings
+/// file (its `DumpPartition.fileHash`) and line of its first record. A later build with the same settings
 /// and as many partitions, whose partition has the same digest, holds the same threads with
 /// the same hashes there: it serves them as it would after reading the partition, without
 /// reading it back.
@@ -14,9 +14,9 @@ struct DumpTable: Sendable, Equatable {
     static let fileName = ".threadfold-dumps.json"
     /// Changes whenever what its values mean changes: the partition digest, the thread hash
     /// (`DumpThread.hash`; 2: element positions count; 3: lines without their unread members,
-    /// with their gaps; 4: the partition digest covers each file's place in the input order) or
-    /// the unit key.
-    static let format = 4
+    /// with their gaps; 4: the partition digest covers each file's place in the input order; 5:
+    /// a file is its form and place, not its name) or the unit key.
+    static let format = 5
 
     struct Thread: Sendable, Equatable {
         var key: UInt64

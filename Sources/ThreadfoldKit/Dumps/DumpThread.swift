@@ -39,10 +39,10 @@ struct DumpThread {
 
     /// The hash of the thread's bytes and of where they stand (file names, lines and element
     /// positions), so a thread whose messages would name other lines or elements is rendered again.
-    func hash(displayHashes: [UInt64]) -> UInt64 {
+    func hash(fileHashes: [UInt64]) -> UInt64 {
         var places: [UInt64] = []
         places.reserveCapacity(origins.count * 3)
-        for origin in origins { places += [displayHashes[origin.file], UInt64(origin.line), UInt64(origin.position)] }
+        for origin in origins { places += [fileHashes[origin.file], UInt64(origin.line), UInt64(origin.position)] }
         // The gaps too, and which record holds each: the same bytes from lines with other members
         // left off have other columns.
         var seed = places.withUnsafeBytes { StableHash.content($0) }

@@ -187,6 +187,29 @@ struct DumpBuildTests {
         _ = full
     }
 
+    @Test("the same dumps given by other paths are the same input: nothing is rendered or read back, and the kept messages name the paths given now")
+    func otherPaths() throws {
+        let folder = try ArchiveFixture.folder()
+        let inputs = try Self.sample(in: folder, compressed: false)
+        let first = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(first.warnings.contains { $0.kind == "omittedDeleted" })
+        // The same files through a link to their folder, and a path with a `.` in it.
+        let link = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        let other = [link.path + "/" + URL(fileURLWithPath: inputs[0]).lastPathComponent, folder.path + "/./" + URL(fileURLWithPath: inputs[1]).lastPathComponent]
+        for build in 0..<2 {
+            let again = try ArchiveFixture.build(other, in: folder, incremental: true)
+            #expect(again.errors.isEmpty && again.threadsRendered == 0 && again.threadsReused == first.threads, "build \(build)")
+            #expect(again.dumpPartitionsReused == first.dumpPartitions, "build \(build)")
+            let full = try ArchiveFixture.build(other, in: folder, site: "full\(build)")
+            #expect(again.warnings.map(\.description) == full.warnings.map(\.description), "build \(build)")
+            #expect(again.warnings.allSatisfy { other.contains($0.file) && !$0.file.utf8.contains(0) }, "build \(build)")
+        }
+        // Back to the first paths: their own names again.
+        let back = try ArchiveFixture.build(inputs, in: folder, incremental: true)
+        #expect(back.threadsRendered == 0 && back.warnings.map(\.description) == first.warnings.map(\.description))
+    }
+
     @Test("a thread whose lines keep their numbers but not their element positions is rendered again: its messages name the elements")
     func positionsShift() throws {
         let folder = try ArchiveFixture.folder()

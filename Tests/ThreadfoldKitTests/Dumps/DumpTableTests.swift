@@ -24,7 +24,7 @@ struct DumpTableTests {
         arguments: [
             ("\"digests\":[\"0000000000000000\",", "\"digests\":[\"xyz\","),
             ("\"digests\":[", "\"digests\":[\"0000000000000001\","),
-            ("\"format\":4", "\"format\":3"),
+            ("\"format\":5", "\"format\":4"),
             ("\"version\":", "\"version\":\"0\",\"v\":"),
             (",[],", ","),
             ("[\"0000000000000007\",\"ffffffffffffffff\",\"ffffffffffffffff\",0]", "[\"0000000000000007\",\"ffffffffffffffff\",\"ffffffffffffffff\"]"),

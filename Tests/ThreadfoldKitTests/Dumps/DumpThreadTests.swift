@@ -65,8 +65,8 @@ struct DumpThreadTests {
         let second = Self.thread([(#"{"id":"a"}"#, []), (#"{"id":"b"}"#, [JSONScan.Gap(at: 1, columns: 11)])])
         let none = Self.thread([(#"{"id":"a"}"#, []), (#"{"id":"b"}"#, [])])
         #expect(first.bytes == second.bytes && first.gaps == second.gaps)
-        #expect(first.hash(displayHashes: [1]) != second.hash(displayHashes: [1]))
-        #expect(first.hash(displayHashes: [1]) != none.hash(displayHashes: [1]))
-        #expect(first.hash(displayHashes: [1]) == Self.thread([(#"{"id":"a"}"#, [JSONScan.Gap(at: 1, columns: 11)]), (#"{"id":"b"}"#, [])]).hash(displayHashes: [1]))
+        #expect(first.hash(fileHashes: [1]) != second.hash(fileHashes: [1]))
+        #expect(first.hash(fileHashes: [1]) != none.hash(fileHashes: [1]))
+        #expect(first.hash(fileHashes: [1]) == Self.thread([(#"{"id":"a"}"#, [JSONScan.Gap(at: 1, columns: 11)]), (#"{"id":"b"}"#, [])]).hash(fileHashes: [1]))
     }
 }
