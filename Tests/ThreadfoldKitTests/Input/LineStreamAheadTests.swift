@@ -20,12 +20,14 @@ struct LineStreamAheadTests {
 
     @Test(
         "plain and compressed files come whole and in order, with the hash and size of the bytes on disk",
-        arguments: [("plain", 1 << 20), ("plain", 65_537), ("compressed", 1 << 20), ("compressed", 1000)])
+        arguments: [("plain", 1 << 20), ("plain", 65_537), ("compressed", 1 << 20), ("compressed", 1000), ("gzip", 1000), ("gzip", 1 << 20)])
     func whole(_ kind: String, _ blockBytes: Int) throws {
         let (expected, path) =
             kind == "plain"
             ? (Self.lines, try Self.file(Self.lines, "lines.jsonl"))
-            : (try Compression.decoded(try TestData.bytes("dumps/RC_sample.zst"), display: "RC"), TestData.url("dumps/RC_sample.zst").path)
+            : kind == "gzip"
+                ? (Self.lines, try Self.file(try #require(Gzip.encode(Self.lines)), "lines.jsonl.gz"))
+                : (try Compression.decoded(try TestData.bytes("dumps/RC_sample.zst"), display: "RC"), TestData.url("dumps/RC_sample.zst").path)
         var stream = LineStream(path: path, display: "f")
         stream.chunkBytes = 4096
         var seen: [UInt8] = []
@@ -53,11 +55,12 @@ struct LineStreamAheadTests {
         #expect(blocks == 3 && found == (0, 0))
     }
 
-    @Test("a file cut short gives the bytes before the cut, then the error forEachPart gives")
-    func cutShort() throws {
-        let whole = try #require(Gzip.encode(Self.lines))
-        let path = try Self.file(Array(whole.prefix(whole.count / 2)), "cut.jsonl.gz")
-        var stream = LineStream(path: path, display: "cut.jsonl.gz")
+    @Test("a file cut short gives the bytes before the cut, then the error forEachPart gives", arguments: ["cut.jsonl.gz", "cut.jsonl.zst"])
+    func cutShort(_ name: String) throws {
+        // Four zstd frames, one stream, cut in the third.
+        let whole = name.hasSuffix(".gz") ? try #require(Gzip.encode(Self.lines)) : Array(repeating: try TestData.bytes("dumps/RC_sample.zst"), count: 4).flatMap { $0 }
+        let path = try Self.file(Array(whole.prefix(whole.count * 5 / 8)), name)
+        var stream = LineStream(path: path, display: name)
         stream.chunkBytes = 4096
         var plain: [UInt8] = []
         let expected = #expect(throws: ThreadfoldError.self) {
