@@ -554,7 +554,7 @@ struct ArchiveBench {
         var changed = threads
         var edits = 0
         var changedRendered: [Int] = []
-        let one = try Self.bestOf(runs) {
+        func addComment() throws {
             let k = (threads.count / 2 + edits) % threads.count
             edits += 1
             var text = String(decoding: threads[k], as: UTF8.self)
@@ -564,6 +564,16 @@ struct ArchiveBench {
                 (text.dropLast(2)
                     + ",{\"id\":\"bench-\(edits)\",\"parent_id\":null,\"author\":\"bench\",\"created_at\":1900000000,\"score\":1,\"body\":\"Comment \(edits) added to the document.\"}]}").utf8)
             try joined(changed).write(to: URL(fileURLWithPath: names[0]))
+        }
+        // Two increments untimed first, as the dump's: the first has no spare yet and links every
+        // kept file from the live site, the second recycles a spare those links gave new status
+        // change times, so it reads its files to trust them again.
+        for _ in 0..<2 {
+            try addComment()
+            _ = try build(["--jobs", String(cores), "--incremental"], input: names[0], output: documentSite)
+        }
+        let one = try Self.bestOf(runs) {
+            try addComment()
             let run = try build(["--jobs", String(cores), "--incremental"], input: names[0], output: documentSite)
             if let count = report()?["threadsRendered"] as? Int { changedRendered.append(count) }
             return run

@@ -342,10 +342,14 @@ package struct ArchiveBuilder: Sendable {
         else { return plan }
         base.previous = previous
         plan.reuse.previous = previous
-        for (i, action) in plan.actions.enumerated() {
-            guard case .render(key: .some(let key)) = action, let hash = plan.hashes[i] else { continue }
-            plan.actions[i] = plan.reuse.action(key: key, hash: hash)
+        // On every core: each unit the live site holds is decoded from its manifest as it is looked up.
+        let missed = plan.actions.indices.compactMap { i -> (Int, String, UInt64)? in
+            guard case .render(key: .some(let key)) = plan.actions[i], let hash = plan.hashes[i] else { return nil }
+            return (i, key, hash)
         }
+        let reuse = plan.reuse
+        let actions = Parallel.map(count: missed.count, jobs: jobs) { m in reuse.action(key: missed[m].1, hash: missed[m].2) }
+        for (m, action) in actions.enumerated() { plan.actions[missed[m].0] = action }
         return plan
     }
 

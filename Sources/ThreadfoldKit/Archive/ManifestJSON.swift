@@ -307,7 +307,8 @@ extension Manifest {
         return known
     }
 
-    /// The largest manifest whose units' JSON is kept as read (`Unit.encoded`).
+    /// The largest manifest whose units' JSON is kept as read (`Unit.encoded`) when it is decoded
+    /// whole (the spare's). `LiveManifest` keeps every unit's, since it holds the bytes anyway.
     static let encodedLimit = 32 << 20
 
     /// Each unit's JSON in `document`, whose member `units` is `node`, as `write` wrote it: a
@@ -394,12 +395,12 @@ extension Manifest {
     }
 }
 
-/// The live site's manifest as an increment reads it beside a recycled spare
-/// (`ArchiveBuilder.plan`): all of it but its units decoded, and a unit decoded only when a
-/// build asks for it by key. Such a build asks only for the units that miss the spare, which
+/// The live site's manifest as an increment reads it (`ArchiveBuilder.plan`, and `begin` when no
+/// spare can serve): all of it but its units decoded, and a unit decoded only when a build asks
+/// for it by key. Beside a recycled spare a build asks only for the units that miss it, which
 /// changed in the last build: decoding every one of a 1M-comment dump's 20,000 units took 0.29 s
-/// of its 2.5 s increment, for the one it looked up. A unit that cannot be decoded is missing,
-/// and its input is rendered.
+/// of its 2.5 s increment, for the one it looked up. Without a spare, every unit is asked for, on
+/// the workers. A unit that cannot be decoded is missing, and its input is rendered.
 struct LiveManifest: Sendable {
     /// The manifest without its units: its settings, input files and listing.
     let head: Manifest

@@ -162,10 +162,12 @@ extension DumpInputs {
     private static func placeName(_ file: Int) -> String { "\u{0}\(file)" }
 
     /// `message` with the files `locateKept` named by their place named as this build's dumps
-    /// are; any other name is left as it is.
+    /// are; any other name is left as it is. (A kept message names a place this build has: the
+    /// thread's hash covers its files' places.)
     func placed(_ message: Problem) -> Problem {
         func name(_ file: String) -> String {
-            guard file.utf8.first == 0, let place = Int(file.dropFirst()), files.indices.contains(place) else { return file }
+            guard file.utf8.first == 0 else { return file }
+            guard let place = Int(file.dropFirst()), files.indices.contains(place) else { return "dump \(file.dropFirst())" }
             return files[place].display
         }
         var message = message

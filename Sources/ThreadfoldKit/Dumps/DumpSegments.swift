@@ -69,7 +69,7 @@ struct DumpSegments {
     }
 
     /// What the table's file starts with: its format, and what the records depend on beyond the
-    /// file's name, form and place (the version, the line limit).
+    /// file's form and place (the version, the line limit).
     static var magic: UInt64 {
         StableHash.content(Array("\(DumpPartition.spillFormat) segments 2 \(InputLimits.maxLineBytes)".utf8))
     }

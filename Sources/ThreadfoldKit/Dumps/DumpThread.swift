@@ -37,8 +37,9 @@ struct DumpThread {
     /// record's file (in input order) and line.
     var order: [Int] { [origins[0].file, origins[0].line] }
 
-    /// The hash of the thread's bytes and of where they stand (file names, lines and element
-    /// positions), so a thread whose messages would name other lines or elements is rendered again.
+    /// The hash of the thread's bytes and of where they stand (their files' forms and places
+    /// among the dumps, `fileHashes`, their lines and element positions), so a thread whose
+    /// messages would name other lines or elements is rendered again.
     func hash(fileHashes: [UInt64]) -> UInt64 {
         var places: [UInt64] = []
         places.reserveCapacity(origins.count * 3)

@@ -183,11 +183,14 @@ struct ManifestUnitsTests {
         let partly = try #require(LiveManifest(bytes: Array(damaged.utf8)))
         #expect(Manifest(bytes: Array(damaged.utf8)) == nil)
         #expect(partly.unit(Self.units[1].key) == nil && partly.unit(Self.units[0].key)?.hash == Self.units[0].unit.hash)
-        // Not JSON in the units, a units' object left open, another format, nothing after the head.
+        // Not JSON in the units, a units' object left open, another format, nothing after the head;
+        // and white space after the manifest or after the units' key, which `write` never writes:
+        // refused, so the build renders what it would have linked.
         let text = String(decoding: bytes, as: UTF8.self)
         for broken in [
             text.replacingOccurrences(of: #""comments":"#, with: #""comments"::"#), String(text.dropLast()),
             text.replacingOccurrences(of: #"{"format":6"#, with: #"{"format":5"#), String(text.prefix(upTo: text.range(of: #""units":{"#)!.upperBound)),
+            text + "\n", text.replacingOccurrences(of: #""units":{"#, with: #""units": {"#),
         ] {
             #expect(LiveManifest(bytes: Array(broken.utf8)) == nil, "\(broken.suffix(40))")
         }
