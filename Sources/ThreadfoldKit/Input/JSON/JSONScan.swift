@@ -228,36 +228,9 @@ enum JSONScan {
     /// quotes) and of its value, checked as `rootMembers` checks them. Nil when `b` is not a
     /// document the scan accepts, or a name holds an escape (its bytes are not its text).
     static func members(_ b: UnsafeBufferPointer<UInt8>) -> [(name: Range<Int>, value: Range<Int>)]? {
-        guard b.count < Int(Int32.max), var i = rootObjectStart(b) else { return nil }
         var members: [(name: Range<Int>, value: Range<Int>)] = []
-        do throws(JSONError) {
-            skipWhitespace(b, &i)
-            var closed = i < b.count && b[i] == UInt8(ascii: "}")
-            if closed { i += 1 }
-            while !closed {
-                guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
-                let (nameEnd, escaped) = try JSONParser.scanString(b, at: i)
-                guard !escaped else { return nil }
-                let name = (i + 1)..<nameEnd
-                i = nameEnd + 1
-                skipWhitespace(b, &i)
-                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
-                i += 1
-                skipWhitespace(b, &i)
-                let start = i
-                guard i < b.count, try rootValue(b, at: &i) != nil else { return nil }
-                members.append((name, start..<i))
-                skipWhitespace(b, &i)
-                guard i < b.count, b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") else { return nil }
-                closed = b[i] == UInt8(ascii: "}")
-                i += 1
-                skipWhitespace(b, &i)
-            }
-        } catch {
-            return nil
-        }
-        skipWhitespace(b, &i)
-        return i == b.count ? members : nil
+        let accepted = try? forEachMember(b) { _, name, _, bytes, _ in members.append((name, bytes)) }
+        return accepted == true ? members : nil
     }
 
     /// Where a root object's members begin: past a UTF-8 byte order mark (the parser tolerates
@@ -288,71 +261,83 @@ enum JSONScan {
         }
     }
 
-    /// The root object, a member at a time: its name, the colon, its value, the comma or the
-    /// closing brace, in straight-line code (a document of dump records is mostly root members
-    /// with short values); a value that is an object or an array goes through `container`.
+    /// The root object of `b`, a member at a time: its name, the colon, its value, the comma or
+    /// the closing brace, in straight-line code (a document of dump records is mostly root
+    /// members with short values); a value that is an object or an array goes through
+    /// `container`. `body` is given each member's start (its name's quote), its name's bytes
+    /// (between the quotes), its value, the value's bytes and where the `,` or `}` after it is.
+    /// False when the scan refuses `b`: a root that is not a whole object, or a member's name
+    /// with an escape (it may spell a name asked for: the parser decides).
+    @inline(__always)
+    private static func forEachMember(
+        _ b: UnsafeBufferPointer<UInt8>,
+        _ body: (_ member: Int, _ name: Range<Int>, _ value: Value, _ bytes: Range<Int>, _ separator: Int) -> Void
+    ) throws(JSONError) -> Bool {
+        let count = b.count
+        guard count < Int(Int32.max), var i = rootObjectStart(b) else { return false }
+        skipWhitespace(b, &i)
+        guard i < count else { return false }
+        if b[i] == UInt8(ascii: "}") {
+            i += 1
+        } else {
+            while true {
+                // The name.
+                guard i < count, b[i] == UInt8(ascii: "\"") else { return false }
+                let member = i
+                let (nameEnd, escaped) = try JSONParser.scanString(b, at: i)
+                if escaped { return false }
+                i = nameEnd + 1
+                skipWhitespace(b, &i)
+                guard i < count, b[i] == UInt8(ascii: ":") else { return false }
+                i += 1
+                skipWhitespace(b, &i)
+                guard i < count else { return false }
+                let valueStart = i
+                guard let value = try rootValue(b, at: &i) else { return false }
+                let valueEnd = i
+                // The comma or the brace after it.
+                skipWhitespace(b, &i)
+                guard i < count else { return false }
+                let last = b[i] == UInt8(ascii: "}")
+                guard last || b[i] == UInt8(ascii: ",") else { return false }
+                body(member, (member + 1)..<nameEnd, value, valueStart..<valueEnd, i)
+                i += 1
+                if last { break }
+                skipWhitespace(b, &i)
+            }
+        }
+        // The root is complete: only white space may follow.
+        skipWhitespace(b, &i)
+        return i == count
+    }
+
+    /// The members `names` of the root object (`forEachMember`), and with a filter the runs of
+    /// members it leaves off (`rootMembers`).
     private static func scan(
         _ b: UnsafeBufferPointer<UInt8>, names: [StaticString], keeping filter: borrowing JSONMemberFilter,
         filtering: Bool, blanks: inout [Range<Int>]
     ) throws(JSONError) -> Outcome {
-        let count = b.count
-        guard count < Int(Int32.max), var i = rootObjectStart(b) else { return .refused }
         var found = Found()
         // The run of members left off so far (its first's start, its last's separator: the `,`
         // or `}` after it), and the separator after the last member kept; -1 for none.
         var runStart = -1
         var runEnd = -1
         var keptEnd = -1
-        skipWhitespace(b, &i)
-        guard i < count else { return .refused }
-        if b[i] == UInt8(ascii: "}") {
-            i += 1
-            return finish()
-        }
-        while true {
-            // The name.
-            guard i < count, b[i] == UInt8(ascii: "\"") else { return .refused }
-            let memberStart = i
-            let (nameEnd, escaped) = try JSONParser.scanString(b, at: i)
-            // A root member's name with an escape may spell a name asked for: the parser decides.
-            if escaped { return .refused }
-            let wanted = names.firstIndex { spells(b, (i + 1)..<nameEnd, $0) } ?? -1
-            let kept = !filtering || filter.keeps(b, (i + 1)..<nameEnd)
-            i = nameEnd + 1
-            skipWhitespace(b, &i)
-            guard i < count, b[i] == UInt8(ascii: ":") else { return .refused }
-            i += 1
-            skipWhitespace(b, &i)
-            guard i < count else { return .refused }
-            guard let value = try rootValue(b, at: &i) else { return .refused }
-            if wanted >= 0 { found[wanted] = value }
-            // The comma or the brace after it.
-            skipWhitespace(b, &i)
-            guard i < count else { return .refused }
-            let last = b[i] == UInt8(ascii: "}")
-            guard last || b[i] == UInt8(ascii: ",") else { return .refused }
-            if filtering {
-                if kept {
-                    if runStart >= 0 { blanks.append(runStart..<(runEnd + 1)) }
-                    runStart = -1
-                    keptEnd = i
-                } else {
-                    if runStart < 0 { runStart = memberStart }
-                    runEnd = i
-                    // The last member: the run takes the comma before it, and stops at the `}`.
-                    if last { blanks.append((keptEnd >= 0 ? keptEnd : runStart)..<runEnd) }
-                }
+        let accepted = try forEachMember(b) { member, name, value, _, separator in
+            if let wanted = names.firstIndex(where: { spells(b, name, $0) }) { found[wanted] = value }
+            guard filtering else { return }
+            if filter.keeps(b, name) {
+                if runStart >= 0 { blanks.append(runStart..<(runEnd + 1)) }
+                runStart = -1
+                keptEnd = separator
+            } else {
+                if runStart < 0 { runStart = member }
+                runEnd = separator
+                // The last member: the run takes the comma before it, and stops at the `}`.
+                if b[separator] == UInt8(ascii: "}") { blanks.append((keptEnd >= 0 ? keptEnd : runStart)..<runEnd) }
             }
-            i += 1
-            if last { return finish() }
-            skipWhitespace(b, &i)
         }
-
-        // The root is complete: only whitespace may follow.
-        func finish() -> Outcome {
-            skipWhitespace(b, &i)
-            return i == count ? .object(found) : .refused
-        }
+        return accepted ? .object(found) : .refused
     }
 
     /// A root member's value, starting at `i`, which is moved past it; nil for one the scan
