@@ -443,7 +443,7 @@ package struct ArchiveBuilder: Sendable {
     ) throws(ThreadfoldError) -> [String] {
         progress.enter(.listing)
         let ordered = ThreadSummary.sortedForIndex(summaries)
-        report.threadPaths = ordered.map(\.path)
+        report.threadPaths = ordered.indices.map(ordered.path)
         var listing: [String] = []
         var counts: [(path: String, written: Bool)] = []
         let previous = base.previous?.head

@@ -77,6 +77,34 @@ package struct PackedSummaries: RandomAccessCollection, Sendable {
         return ordered
     }
 
+    /// What the index sorts summary `i` by (`ThreadSummary.sortedForIndex`): the milliseconds of
+    /// its last activity and of its creation, read without unpacking the rest.
+    package func indexTimes(_ i: Int) -> (lastActivity: Int64?, created: Int64?) {
+        chunks[starts[i] >> 40].withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, at: starts[i] & (1 << 40 - 1))
+            return reader.indexTimes()
+        }
+    }
+
+    /// The comments of summary `i` (`ThreadSummary.Stats.comments`), read without unpacking the rest.
+    package func comments(_ i: Int) -> Int {
+        chunks[starts[i] >> 40].withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, at: starts[i] & (1 << 40 - 1))
+            _ = reader.skipToStats()
+            return reader.int()
+        }
+    }
+
+    /// The path of summary `i`, read without unpacking the rest.
+    package func path(_ i: Int) -> String {
+        chunks[starts[i] >> 40].withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, at: starts[i] & (1 << 40 - 1))
+            _ = reader.int()
+            reader.skipString()
+            return reader.string()
+        }
+    }
+
     /// A hash of the summaries' bytes in this order: stores of the same summaries in the same
     /// order have the same digest, whatever buffers hold them.
     package func digest() -> UInt64 {
@@ -110,7 +138,7 @@ package struct PackedSummaries: RandomAccessCollection, Sendable {
 
     private static func end(of buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var reader = Reader(bytes: buffer, at: start)
-        _ = reader.summary()
+        reader.skipSummary()
         return reader.at
     }
 }
@@ -241,6 +269,62 @@ private struct Reader {
         var point = ThreadSummary.TimePoint(Timestamp(milliseconds: signed()))
         if kind == 2 { point.iso = string() }
         return point
+    }
+
+    mutating func skipString() { at += count() }
+
+    mutating func skipOptional() { at += max(count() - 1, 0) }
+
+    mutating func skipStrings() { for _ in 0..<count() { skipString() } }
+
+    mutating func skipTime() { _ = timeMilliseconds() }
+
+    /// A time's milliseconds, its ISO text (if any) passed over.
+    mutating func timeMilliseconds() -> Int64? {
+        let kind = unsigned()
+        guard kind != 0 else { return nil }
+        let ms = signed()
+        if kind == 2 { skipString() }
+        return ms
+    }
+
+    /// Passes over a summary as `summary()` reads it, building nothing.
+    mutating func skipSummary() {
+        skipToStats()
+        for _ in 0..<4 { _ = unsigned() }
+        for _ in 0..<count() { _ = unsigned() }
+        skipTime()
+        skipTime()
+        _ = unsigned()
+        skipString()
+        skipStrings()
+        skipStrings()
+        for _ in 0..<count() {
+            skipString()
+            _ = unsigned()
+            skipString()
+            skipTime()
+            skipString()
+        }
+    }
+
+    /// The milliseconds of a summary's last activity and creation, the rest passed over.
+    mutating func indexTimes() -> (lastActivity: Int64?, created: Int64?) {
+        let created = skipToStats()
+        for _ in 0..<4 { _ = unsigned() }
+        for _ in 0..<count() { _ = unsigned() }
+        skipTime()
+        return (timeMilliseconds(), created)
+    }
+
+    /// Passes over a summary's fields before its statistics; returns its creation time's milliseconds.
+    mutating func skipToStats() -> Int64? {
+        _ = unsigned()
+        skipString()
+        skipString()
+        for _ in 0..<5 { skipOptional() }
+        skipStrings()
+        return timeMilliseconds()
     }
 
     mutating func summary() -> ThreadSummary {

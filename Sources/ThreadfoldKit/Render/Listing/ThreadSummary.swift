@@ -86,17 +86,26 @@ package struct ThreadSummary: Sendable, Equatable {
     /// and manifests, so a sum that does not fit is an error naming the thread that tipped it.
     package static func totalComments(_ summaries: some Sequence<ThreadSummary>) throws(ThreadfoldError) -> Int {
         var total = 0
-        for summary in summaries {
-            let (sum, overflow) = total.addingReportingOverflow(summary.stats.comments)
-            guard !overflow, summary.stats.comments >= 0 else {
-                throw ThreadfoldError.input(
-                    Problem(
-                        file: summary.path + "/thread.json", path: "$.stats.comments",
-                        message: "found \(summary.stats.comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)"))
-            }
-            total = sum
-        }
+        for summary in summaries { total = try add(summary.stats.comments, to: total, path: summary.path) }
         return total
+    }
+
+    /// The same for packed summaries, whose counts are read without unpacking them.
+    package static func totalComments(_ summaries: PackedSummaries) throws(ThreadfoldError) -> Int {
+        var total = 0
+        for i in summaries.indices { total = try add(summaries.comments(i), to: total, path: summaries.path(i)) }
+        return total
+    }
+
+    private static func add(_ comments: Int, to total: Int, path: @autoclosure () -> String) throws(ThreadfoldError) -> Int {
+        let (sum, overflow) = total.addingReportingOverflow(comments)
+        guard !overflow, comments >= 0 else {
+            throw ThreadfoldError.input(
+                Problem(
+                    file: path() + "/thread.json", path: "$.stats.comments",
+                    message: "found \(comments), which brings the comments of all threads past \(Int.max); expected counts that add up to at most \(Int.max)"))
+        }
+        return sum
     }
 
     /// The time the index sorts by: last activity, else creation.
@@ -104,14 +113,19 @@ package struct ThreadSummary: Sendable, Equatable {
 
     /// `summaries` in index order: newest activity first, threads without times last, then newest
     /// creation, then path, so the order is total.
+    /// (Their times are read from the packed summaries, which are not unpacked for it.)
     package static func sortedForIndex(_ summaries: PackedSummaries) -> PackedSummaries {
-        let keys = summaries.map { ($0.activity?.milliseconds ?? Int64.min, $0.created?.ms ?? Int64.min, $0.activity != nil, $0.created != nil) }
+        let keys = summaries.indices.map { i in
+            let (last, created) = summaries.indexTimes(i)
+            let activity = last ?? created
+            return (activity ?? Int64.min, created ?? Int64.min, activity != nil, created != nil)
+        }
         let order = summaries.indices.sorted { a, b in
             let x = keys[a], y = keys[b]
             if x.2 != y.2 { return x.2 }
             if x.0 != y.0 { return x.0 > y.0 }
             if x.3 && y.3 && x.1 != y.1 { return x.1 > y.1 }
-            return summaries[a].path.utf8.lexicographicallyPrecedes(summaries[b].path.utf8)
+            return summaries.path(a).utf8.lexicographicallyPrecedes(summaries.path(b).utf8)
         }
         return summaries.ordered(by: order)
     }

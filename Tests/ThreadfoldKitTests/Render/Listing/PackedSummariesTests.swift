@@ -41,6 +41,37 @@ struct PackedSummariesTests {
         #expect(PackedSummaries(Self.summaries).byteCount == packed.byteCount)
     }
 
+    @Test("a summary's index times and path read without unpacking it are those it unpacks with; the index order is the one its unpacked times give")
+    func indexTimes() {
+        var many: [ThreadSummary] = []
+        for n in 0..<200 {
+            var summary = Self.summaries[n % 2]
+            summary.path = "t/\(n % 7)-\(n)"
+            summary.created = n % 5 == 0 ? nil : Self.time(Int64(n % 13) * 1_000, iso: n % 3 == 0 ? "an ISO text of its own" : nil)
+            summary.stats.lastActivity = n % 4 == 0 ? nil : Self.time(Int64(n % 11) * 1_000)
+            many.append(summary)
+        }
+        let packed = PackedSummaries(many)
+        for (i, summary) in many.enumerated() {
+            #expect(packed.indexTimes(i).lastActivity == summary.stats.lastActivity?.ms)
+            #expect(packed.indexTimes(i).created == summary.created?.ms)
+            #expect(packed.path(i) == summary.path)
+            #expect(packed.comments(i) == summary.stats.comments)
+        }
+        let all = PackedSummaries(Self.summaries)
+        #expect((0..<all.count).map(all.comments) == Self.summaries.map(\.stats.comments))
+        // The order as it was defined on unpacked summaries.
+        let keys = many.map { ($0.activity?.milliseconds ?? Int64.min, $0.created?.ms ?? Int64.min, $0.activity != nil, $0.created != nil) }
+        let expected = many.indices.sorted { a, b in
+            let x = keys[a], y = keys[b]
+            if x.2 != y.2 { return x.2 }
+            if x.0 != y.0 { return x.0 > y.0 }
+            if x.3 && y.3 && x.1 != y.1 { return x.1 > y.1 }
+            return many[a].path.utf8.lexicographicallyPrecedes(many[b].path.utf8)
+        }
+        #expect(Array(ThreadSummary.sortedForIndex(packed)).map(\.path) == expected.map { many[$0].path })
+    }
+
     @Test("appended stores and orders keep each summary whole")
     func appendAndOrder() {
         let one = PackedSummaries(Self.summaries)
