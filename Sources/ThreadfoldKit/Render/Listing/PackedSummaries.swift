@@ -184,7 +184,7 @@ private struct Writer {
     /// 0 for nil; 1 and the milliseconds when the ISO text is theirs; 2, the milliseconds and the text otherwise.
     mutating func time(_ point: ThreadSummary.TimePoint?) {
         guard let point else { return unsigned(0) }
-        let derived = point.iso == Timestamp(milliseconds: point.ms).iso8601
+        let derived = point.isoIsDerived
         unsigned(derived ? 1 : 2)
         signed(point.ms)
         if !derived { string(point.iso) }

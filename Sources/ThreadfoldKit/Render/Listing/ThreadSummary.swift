@@ -55,14 +55,25 @@ package struct ThreadSummary: Sendable, Equatable {
         }
     }
 
+    /// A time as milliseconds and ISO text. The text is made from the milliseconds when asked
+    /// for, and kept only when it is another (a sidecar's own): most summaries are read and
+    /// written without it (`PackedSummaries`).
     package struct TimePoint: Sendable, Equatable, Comparable {
-        package var iso: String
         package var ms: Int64
+        /// The ISO text when it is not the one `ms` gives; nil when it is.
+        private var text: String?
 
         package init(_ time: Timestamp) {
-            iso = time.iso8601
             ms = time.milliseconds
         }
+
+        package var iso: String {
+            get { text ?? Timestamp(milliseconds: ms).iso8601 }
+            set { text = newValue == Timestamp(milliseconds: ms).iso8601 ? nil : newValue }
+        }
+
+        /// Whether `iso` is the text `ms` gives.
+        package var isoIsDerived: Bool { text == nil }
 
         package var timestamp: Timestamp { Timestamp(milliseconds: ms) }
         package static func < (a: TimePoint, b: TimePoint) -> Bool { a.ms < b.ms }
