@@ -143,13 +143,26 @@ package enum ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
-        return try groups.withLock { (groups) throws(SystemCallError) -> pid_t in
-            guard !groups.stopped else { throw SystemCallError(code: EINTR) }
-            var pid: pid_t = 0
-            let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-            guard code == 0 else { throw SystemCallError(code: code) }
-            groups.running.insert(pid)
-            return pid
+        // A program written a moment ago (a test's stand-in, a build script's download) may
+        // still be open for writing in a child another thread is starting, between its fork and
+        // its exec: exec then fails with ETXTBSY until that child has exec'd. Tried again for up
+        // to a second.
+        var attempts = 0
+        while true {
+            do throws(SystemCallError) {
+                return try groups.withLock { (groups) throws(SystemCallError) -> pid_t in
+                    guard !groups.stopped else { throw SystemCallError(code: EINTR) }
+                    var pid: pid_t = 0
+                    let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+                    guard code == 0 else { throw SystemCallError(code: code) }
+                    groups.running.insert(pid)
+                    return pid
+                }
+            } catch {
+                attempts += 1
+                guard error.code == ETXTBSY, attempts < 50 else { throw error }
+                usleep(20_000)
+            }
         }
     }
 
