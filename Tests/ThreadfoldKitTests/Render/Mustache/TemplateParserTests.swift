@@ -4,6 +4,13 @@ import Testing
 
 @Suite("Template errors")
 struct TemplateParserTests {
+    @Test("the built-in fields' names, spelt out, are their cases' names, in order")
+    func fieldNames() {
+        #expect(TemplateField.names == TemplateField.allCases.map { String(describing: $0) })
+        #expect(TemplateKeys().names == TemplateField.names)
+        #expect(TemplateField.allCases.allSatisfy { TemplateField.names[Int($0.rawValue)] == $0.name })
+    }
+
     @Test(
         "errors name the file, line and column of the culprit",
         arguments: [
