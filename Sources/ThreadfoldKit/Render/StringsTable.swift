@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Every word a page shows, for one locale, with plural rules and date formats.
 ///
 /// Locales are JSON files (`Templates/locales/<tag>.json`, documented in docs/templates.md):
@@ -18,8 +20,10 @@ package final class StringsTable: Sendable {
     let constants: [String: String]
     /// Messages whose only field is `{count}`, filled in for the counts below `countedLimit`:
     /// reply summaries ask for them on every comment, and this spares the plural rule, the
-    /// pattern and the number formatting.
-    let counted: [String: [String]]
+    /// pattern and the number formatting. Each is filled when it is first asked for
+    /// (`countedTable`): filling all of them at every start was a tenth of rendering one thread.
+    private let countedKeys: Set<String>
+    private let countedTables = Mutex<[String: [String]]>([:])
     static let countedLimit = 128
 
     /// A message split once into literal text and `{field}` slots.
@@ -147,13 +151,24 @@ package final class StringsTable: Sendable {
             }
         }
         self.constants = constants
-        var counted: [String: [String]] = [:]
-        for (key, forms) in messages where forms.values.allSatisfy({ $0.parts.allSatisfy { if case .field(let name) = $0 { name == "count" } else { true } } }) {
-            counted[key] = (0..<Self.countedLimit).map { [rule, groupSeparator] count in
+        countedKeys = Set(
+            messages.compactMap { key, forms in
+                forms.values.allSatisfy({ $0.parts.allSatisfy { if case .field(let name) = $0 { name == "count" } else { true } } }) ? key : nil
+            })
+    }
+
+    /// The counted message `key` filled in for the counts below `countedLimit`, made when first
+    /// asked for; nil for a message with other fields, or none.
+    private func countedTable(_ key: String) -> [String]? {
+        guard countedKeys.contains(key), let forms = messages[key] else { return nil }
+        return countedTables.withLock { tables in
+            if let table = tables[key] { return table }
+            let table = (0..<Self.countedLimit).map { [rule, groupSeparator] count in
                 Self.plural(forms, rule: rule, count: count) { _ in Self.number(count, groupSeparator: groupSeparator) } ?? key
             }
+            tables[key] = table
+            return table
         }
-        self.counted = counted
     }
 
     /// Whether the locale has a message `key` (for keys made from input, where a gap must not show
@@ -164,7 +179,7 @@ package final class StringsTable: Sendable {
     /// A key the locale lacks shows as the key itself, so a gap is visible, not silent.
     package func text(_ key: String, count: Int? = nil, _ fields: [String: String] = [:]) -> String {
         if count == nil, let constant = constants[key] { return constant }
-        if let count, count >= 0, count < Self.countedLimit, let table = counted[key], count < table.count { return table[count] }
+        if let count, count >= 0, count < Self.countedLimit, let table = countedTable(key), count < table.count { return table[count] }
         guard let forms = messages[key] else { return key }
         guard let count else { return Self.uncounted(forms)?.fill { fields[$0] } ?? key }
         return Self.plural(forms, rule: rule, count: count) { name in name == "count" ? self.number(count) : fields[name] } ?? key
@@ -172,7 +187,7 @@ package final class StringsTable: Sendable {
 
     /// The counted message `key`, looked up once: for a key the page asks for on every comment.
     package func counted(_ key: String) -> CountedMessage {
-        CountedMessage(key: key, table: counted[key] ?? [], strings: self)
+        CountedMessage(key: key, table: countedTable(key) ?? [], strings: self)
     }
 
     /// A message with `{count}`, its key looked up once (`StringsTable.counted(_:)`): filling it
