@@ -290,7 +290,7 @@ private struct Reader {
 
     /// Passes over a summary as `summary()` reads it, building nothing.
     mutating func skipSummary() {
-        skipToStats()
+        _ = skipToStats()
         for _ in 0..<4 { _ = unsigned() }
         for _ in 0..<count() { _ = unsigned() }
         skipTime()
