@@ -240,10 +240,11 @@ package struct ArchiveBuilder: Sendable {
                 keepSpare: incremental,
                 recycle: { read in
                     // The live site's manifest (the output is locked by now) is read beside the
-                    // spare's, yielding: an increment almost always needs it, since a unit the last
-                    // build changed misses the spare (two builds old). Read after them, it held up
-                    // the plan by 4 to 6 ms of a document's 100 ms increment.
-                    found.live.withLock { $0 = Background(yielding: true) { Self.readLiveManifest(of: output) } }
+                    // spare's: an increment almost always needs it, since a unit the last build
+                    // changed misses the spare (two builds old). Read after the walk, it took 4 to
+                    // 6 ms of the main thread in a document's increment. Its thread takes this
+                    // one's priority (a yielding one's, beside `meanwhile`).
+                    found.live.withLock { $0 = Background { Self.readLiveManifest(of: output) } }
                     guard let bytes = read(Manifest.fileName), let manifest = Manifest(bytes: bytes) else { return nil }
                     found.manifest.withLock { $0 = manifest }
                     return manifest.stamps
@@ -287,7 +288,8 @@ package struct ArchiveBuilder: Sendable {
         guard let listUnits else { return nil }
         if incremental {
             // The documents the live site was built from: their threads, unchanged, are hashed,
-            // not checked again. Its manifest is read here, beside the spare's (`begin`).
+            // not checked again. The head of its manifest (`knownElements`) is read here, beside
+            // the spare's manifest and the live one's units (`begin`).
             let output = output
             return Background {
                 Result { () throws(ThreadfoldError) in

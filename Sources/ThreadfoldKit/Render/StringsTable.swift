@@ -161,11 +161,13 @@ package final class StringsTable: Sendable {
     /// asked for; nil for a message with other fields, or none.
     private func countedTable(_ key: String) -> [String]? {
         guard countedKeys.contains(key), let forms = messages[key] else { return nil }
+        if let table = countedTables.withLock({ $0[key] }) { return table }
+        // Made outside the lock; two threads asking at once make the same table.
+        let table = (0..<Self.countedLimit).map { [rule, groupSeparator] count in
+            Self.plural(forms, rule: rule, count: count) { _ in Self.number(count, groupSeparator: groupSeparator) } ?? key
+        }
         return countedTables.withLock { tables in
-            if let table = tables[key] { return table }
-            let table = (0..<Self.countedLimit).map { [rule, groupSeparator] count in
-                Self.plural(forms, rule: rule, count: count) { _ in Self.number(count, groupSeparator: groupSeparator) } ?? key
-            }
+            if let made = tables[key] { return made }
             tables[key] = table
             return table
         }

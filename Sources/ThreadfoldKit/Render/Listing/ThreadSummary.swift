@@ -59,7 +59,8 @@ package struct ThreadSummary: Sendable, Equatable {
     /// for, and kept only when it is another (a sidecar's own): most summaries are read and
     /// written without it (`PackedSummaries`).
     package struct TimePoint: Sendable, Equatable, Comparable {
-        package var ms: Int64
+        /// Set once: the text below is kept against these milliseconds.
+        package private(set) var ms: Int64
         /// The ISO text when it is not the one `ms` gives; nil when it is.
         private var text: String?
 
