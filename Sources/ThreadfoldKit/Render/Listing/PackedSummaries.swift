@@ -291,8 +291,7 @@ private struct Reader {
     /// Passes over a summary as `summary()` reads it, building nothing.
     mutating func skipSummary() {
         _ = skipToStats()
-        for _ in 0..<4 { _ = unsigned() }
-        for _ in 0..<count() { _ = unsigned() }
+        skipCounts()
         skipTime()
         skipTime()
         _ = unsigned()
@@ -311,10 +310,16 @@ private struct Reader {
     /// The milliseconds of a summary's last activity and creation, the rest passed over.
     mutating func indexTimes() -> (lastActivity: Int64?, created: Int64?) {
         let created = skipToStats()
-        for _ in 0..<4 { _ = unsigned() }
-        for _ in 0..<count() { _ = unsigned() }
+        skipCounts()
         skipTime()
         return (timeMilliseconds(), created)
+    }
+
+    /// Passes over a summary's counts: comments, participants, top level, levels and the depth
+    /// histogram.
+    private mutating func skipCounts() {
+        for _ in 0..<4 { _ = unsigned() }
+        for _ in 0..<count() { _ = unsigned() }
     }
 
     /// Passes over a summary's fields before its statistics; returns its creation time's milliseconds.
